@@ -1,0 +1,100 @@
+import CGDAL
+
+/// A coordinate reference system known to PROJ, owning its OGR handle.
+///
+/// Axis order is always the traditional GIS one (longitude/easting first), whatever the
+/// authority says (OAMS_TRADITIONAL_GIS_ORDER).
+public final class SpatialReference: @unchecked Sendable {
+    let handle: OGRSpatialReferenceH
+    /// The text the user gave (e.g. "EPSG:4326"), or the WKT it was read from.
+    public let definition: String
+
+    /// Parse anything `OSRSetFromUserInput` understands: "EPSG:n", WKT, PROJ strings, names
+    /// such as "WGS84".
+    public init(_ definition: String) throws {
+        GDALRuntime.initialize()
+        guard let h = OSRNewSpatialReference(nil) else {
+            throw GDALError.last("OSRNewSpatialReference", path: nil, fallback: "out of memory")
+        }
+        let trimmed = definition.trimmingWhitespace
+        if trimmed.isEmpty || OSRSetFromUserInput(h, trimmed) != OGRERR_NONE {
+            OSRDestroySpatialReference(h)
+            CPLErrorReset()
+            throw GDALError(call: "OSRSetFromUserInput", path: nil,
+                            message: "unknown CRS '\(trimmed.prefix(80))': expected e.g. EPSG:4326, EPSG:3857, a WKT or a PROJ string")
+        }
+        OSRSetAxisMappingStrategy(h, OAMS_TRADITIONAL_GIS_ORDER)
+        handle = h
+        self.definition = trimmed
+    }
+
+    /// Take ownership of a clone of `h` (used for handles owned by datasets).
+    init(cloning h: OGRSpatialReferenceH, definition: String) {
+        handle = OSRClone(h)
+        OSRSetAxisMappingStrategy(handle, OAMS_TRADITIONAL_GIS_ORDER)
+        self.definition = definition
+    }
+
+    deinit { OSRDestroySpatialReference(handle) }
+
+    /// EPSG:4326, longitude first.
+    public static func wgs84() -> SpatialReference { try! SpatialReference("EPSG:4326") }
+    /// EPSG:3857, spherical Web Mercator.
+    public static func webMercator() -> SpatialReference { try! SpatialReference("EPSG:3857") }
+
+    /// The CRS as WKT (WKT1, GDAL's default for GeoTIFF and VRT).
+    public var wkt: String {
+        var out: UnsafeMutablePointer<CChar>? = nil
+        OSRExportToWkt(handle, &out)
+        defer { tegula_cpl_free(out) }
+        return out.map { String(cString: $0) } ?? ""
+    }
+
+    /// The CRS's name, e.g. "WGS 84 / Pseudo-Mercator".
+    public var name: String {
+        OSRGetName(handle).map { String(cString: $0) } ?? "unnamed"
+    }
+
+    /// "EPSG:n" when the CRS has an EPSG code (after auto-identification), else nil.
+    public var authorityCode: String? {
+        _ = OSRAutoIdentifyEPSG(handle)
+        for key in [nil, "PROJCS", "GEOGCS"] as [String?] {
+            if let a = OSRGetAuthorityName(handle, key), let c = OSRGetAuthorityCode(handle, key) {
+                let auth = String(cString: a), code = String(cString: c)
+                if key == nil || (key == "PROJCS" && isProjected) || (key == "GEOGCS" && isGeographic) {
+                    return "\(auth):\(code)"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// A short label: the authority code when known, else the name.
+    public var label: String { authorityCode ?? name }
+
+    /// True for latitude/longitude CRSs.
+    public var isGeographic: Bool { OSRIsGeographic(handle) != 0 }
+    /// True for projected CRSs.
+    public var isProjected: Bool { OSRIsProjected(handle) != 0 }
+
+    /// True when both describe the same CRS (OSRIsSame, ignoring axis order differences).
+    public func isSame(as other: SpatialReference) -> Bool {
+        OSRIsSame(handle, other.handle) != 0
+    }
+
+    /// The axis mapping of this handle as GDAL writes it in VRTs ("1,2" or "2,1").
+    public var dataAxisToSRSAxisMapping: [Int] {
+        var count: Int32 = 0
+        guard let p = OSRGetDataAxisToSRSAxisMapping(handle, &count) else { return [] }
+        return (0..<Int(count)).map { Int(p[$0]) }
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

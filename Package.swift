@@ -8,9 +8,13 @@ let package = Package(
     products: [
         .executable(name: "tegula", targets: ["tegula"]),
         .library(name: "TegulaGeometry", targets: ["TegulaGeometry"]),
+        .library(name: "TegulaOverlay", targets: ["TegulaOverlay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C layer 1: system libraries with shims for macros and variadics.
@@ -22,17 +26,52 @@ let package = Package(
         // Pure geometry under everything.
         .target(name: "TegulaGeometry"),
 
-        // C layer 2: the Swift wrappers that own every C call.
+        // C layer 2: the Swift wrappers that own the C calls, one per C library family.
         .target(name: "TegulaGDAL", dependencies: ["CGDAL", "TegulaGeometry"]),
+        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate"]),
+        .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaGeometry"]),
+
+        // Pipeline stages, each its own module; a stage never imports a later one.
+        .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry"]),
+        .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"]),
+        .target(name: "TegulaPyramid", dependencies: [
+            "TegulaWarp", "TegulaGeoreference", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
+        ]),
+        .target(name: "TegulaOverlay", dependencies: [
+            "TegulaGeometry", "TegulaBundle", "TegulaCodec",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .target(name: "TegulaServer", dependencies: [
+            "TegulaBundle", "TegulaGeometry", "TegulaOverlay",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
+        .target(name: "TegulaPipeline", dependencies: [
+            "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
+            .product(name: "Yams", package: "Yams"),
+        ]),
 
         // The thin CLI on top.
         .executableTarget(name: "tegula", dependencies: [
-            "TegulaGeometry", "TegulaGDAL",
+            "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
+            "TegulaBundle", "TegulaServer", "TegulaPipeline",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
         .testTarget(name: "TegulaGDALTests", dependencies: ["TegulaGDAL"]),
+        .testTarget(name: "TegulaCodecTests", dependencies: ["TegulaCodec", "TegulaGDAL"]),
+        .testTarget(name: "TegulaBundleTests", dependencies: ["TegulaBundle", "TegulaGeometry"]),
+        .testTarget(name: "TegulaGeoreferenceTests", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"]),
+        .testTarget(name: "TegulaWarpTests", dependencies: ["TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"]),
+        .testTarget(name: "TegulaPyramidTests", dependencies: [
+            "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
+        ]),
+        .testTarget(name: "TegulaOverlayTests", dependencies: ["TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry"]),
+        .testTarget(name: "TegulaServerTests", dependencies: [
+            "TegulaServer", "TegulaBundle", "TegulaGeometry",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        .testTarget(name: "TegulaPipelineTests", dependencies: ["TegulaPipeline", "TegulaGeometry"]),
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaGeometry"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,2 @@
+/// The TegulaBundle module: see the README for what it holds.
+public enum TegulaBundleModule {}

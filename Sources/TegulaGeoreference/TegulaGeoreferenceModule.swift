@@ -1,0 +1,2 @@
+/// The TegulaGeoreference module: see the README for what it holds.
+public enum TegulaGeoreferenceModule {}

@@ -1,0 +1,2 @@
+/// The TegulaOverlay module: see the README for what it holds.
+public enum TegulaOverlayModule {}

@@ -1,0 +1,2 @@
+/// The TegulaPipeline module: see the README for what it holds.
+public enum TegulaPipelineModule {}

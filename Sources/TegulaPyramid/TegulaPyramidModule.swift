@@ -1,0 +1,2 @@
+/// The TegulaPyramid module: see the README for what it holds.
+public enum TegulaPyramidModule {}

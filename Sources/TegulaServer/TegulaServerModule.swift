@@ -1,0 +1,2 @@
+/// The TegulaServer module: see the README for what it holds.
+public enum TegulaServerModule {}

@@ -57,8 +57,12 @@ public struct TileJob: Sendable {
         let builder = PyramidBuilder(source: source, plan: plan, resampling: resampling, format: format,
                                      jobs: jobs, existing: existing)
         let total = plan.tilePositions
-        let stats = try builder.run(emit: { tile, data in try writer.write(tile, data: data) },
-                                    progress: progress.map { p in { s in p(s, total) } })
+        var report: (@Sendable (PyramidBuilder.Stats) -> Void)? = nil
+        if let progress {
+            report = { s in progress(s, total) }
+        }
+        let emit: @Sendable (Tile, [UInt8]) throws -> Void = { tile, data in try writer.write(tile, data: data) }
+        let stats = try builder.run(emit: emit, progress: report)
         try writer.finish(metadata: metadata(plan: plan))
         return stats
     }

@@ -10,6 +10,9 @@ public enum GDALRuntime {
         CPLSetConfigOption("GDAL_ERROR_ON_LIBJPEG_WARNING", "TRUE")
         CPLSetConfigOption("GDAL_PAM_ENABLED", "NO")
         CPLSetConfigOption("CPL_LOG", nil)
+        // GDAL's block cache defaults to 5 % of RAM; Tegula reads windows it keeps itself, so a
+        // small cache keeps memory flat whatever the input size.
+        if getenv("GDAL_CACHEMAX") == nil { CPLSetConfigOption("GDAL_CACHEMAX", "64") }
     }()
 
     /// Register drivers and install the quiet error handler; cheap after the first call.

@@ -1,3 +1,4 @@
+import Foundation
 import TegulaBundle
 import TegulaCodec
 import TegulaGDAL
@@ -9,7 +10,8 @@ import TegulaGDAL
 final class TileEncoder {
     let format: TileFormat
     let quality: Int
-    private let png = PNGEncoder(level: 2, filter: .up)
+    private let png = PNGEncoder(level: Int(ProcessInfo.processInfo.environment["TEGULA_PNG_LEVEL"] ?? "") ?? 2,
+                                 filter: PNGEncoder.Filter(rawValue: UInt8(ProcessInfo.processInfo.environment["TEGULA_PNG_FILTER"] ?? "") ?? 2) ?? .up)
     private var rgb: [UInt8] = []
 
     init(format: TileFormat, quality: Int = 85) {

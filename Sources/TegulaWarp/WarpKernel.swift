@@ -21,12 +21,16 @@ struct WarpKernel {
         let ks = grid.kernelScale
         // Kernel scale in window pixels: widened by the warp's shrink, narrowed by decimation.
         let scaleX = max(1, ks.x / window.scaleX), scaleY = max(1, ks.y / window.scaleY)
-        let fastBilinear = resampling == .bilinear && scaleX == 1 && scaleY == 1
+        let fastBilinear = resampling == .bilinear && scaleX == 1 && scaleY == 1 && window.scaleX == 1 && window.scaleY == 1
         let srcW = Double(sourceWidth), srcH = Double(sourceHeight)
         for j in 0..<h {
             grid.row(j, sx: sx, sy: sy)
             let rowOut = out + j * w * 4
             let rowMask = mask.map { $0 + j * w }
+            if fastBilinear {
+                bilinearRow(window, sx, sy, w, srcW, srcH, rowMask, rowOut)
+                continue
+            }
             for i in 0..<w {
                 let x = sx[i], y = sy[i]
                 let o = rowOut + i * 4
@@ -40,13 +44,46 @@ struct WarpKernel {
                 case .near:
                     nearest(window, bx, by, o)
                 default:
-                    if fastBilinear {
-                        bilinear(window, bx, by, o)
-                    } else {
-                        general(window, bx, by, scaleX, scaleY, o)
-                    }
+                    general(window, bx, by, scaleX, scaleY, o)
                 }
             }
+        }
+    }
+
+    /// Bilinear at scale 1 for a whole row: the hot loop of every pyramid. Interior pixels whose
+    /// four taps are opaque take a plain weighted mean in single precision; the rest go through
+    /// the premultiplied path.
+    @inline(__always)
+    private func bilinearRow(_ win: SourceWindow, _ sx: UnsafeMutablePointer<Double>, _ sy: UnsafeMutablePointer<Double>,
+                             _ w: Int, _ srcW: Double, _ srcH: Double, _ rowMask: UnsafePointer<UInt8>?,
+                             _ rowOut: UnsafeMutablePointer<UInt8>) {
+        let ox = Double(win.originX) + 0.5, oy = Double(win.originY) + 0.5
+        let ww = win.width, wh = win.height
+        let px = win.pixels
+        for i in 0..<w {
+            let x = sx[i], y = sy[i]
+            let o = rowOut + i * 4
+            if !(x >= 0 && y >= 0 && x < srcW && y < srcH) || (rowMask != nil && rowMask![i] == 0) {
+                o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
+                continue
+            }
+            let u = x - ox, v = y - oy
+            let fu = u.rounded(.down), fv = v.rounded(.down)
+            let x0 = Int(fu), y0 = Int(fv)
+            if x0 >= 0 && y0 >= 0 && x0 + 1 < ww && y0 + 1 < wh {
+                let p00 = px + (y0 * ww + x0) * 4
+                let p01 = p00 + 4, p10 = p00 + ww * 4, p11 = p10 + 4
+                if p00[3] & p01[3] & p10[3] & p11[3] == 255 {
+                    let ax = Float(u - fu), ay = Float(v - fv)
+                    let w11 = ax * ay, w01 = ax - w11, w10 = ay - w11, w00 = 1 - ax - ay + w11
+                    o[0] = UInt8(Float(p00[0]) * w00 + Float(p01[0]) * w01 + Float(p10[0]) * w10 + Float(p11[0]) * w11 + 0.5)
+                    o[1] = UInt8(Float(p00[1]) * w00 + Float(p01[1]) * w01 + Float(p10[1]) * w10 + Float(p11[1]) * w11 + 0.5)
+                    o[2] = UInt8(Float(p00[2]) * w00 + Float(p01[2]) * w01 + Float(p10[2]) * w10 + Float(p11[2]) * w11 + 0.5)
+                    o[3] = 255
+                    continue
+                }
+            }
+            bilinear(win, (x - Double(win.originX)) / win.scaleX, (y - Double(win.originY)) / win.scaleY, o)
         }
     }
 

@@ -51,7 +51,7 @@ struct WarpKernel {
     }
 
     /// Bilinear at scale 1 for a whole row: the hot loop of every pyramid. Interior pixels whose
-    /// four taps are opaque take a plain weighted mean in single precision; the rest go through
+    /// four taps are opaque take a plain weighted mean in 16-bit fixed point; the rest go through
     /// the premultiplied path.
     @inline(__always)
     private func bilinearRow(_ win: SourceWindow, _ sx: UnsafeMutablePointer<Double>, _ sy: UnsafeMutablePointer<Double>,
@@ -74,11 +74,13 @@ struct WarpKernel {
                 let p00 = px + (y0 * ww + x0) * 4
                 let p01 = p00 + 4, p10 = p00 + ww * 4, p11 = p10 + 4
                 if p00[3] & p01[3] & p10[3] & p11[3] == 255 {
-                    let ax = Float(u - fu), ay = Float(v - fv)
-                    let w11 = ax * ay, w01 = ax - w11, w10 = ay - w11, w00 = 1 - ax - ay + w11
-                    o[0] = UInt8(Float(p00[0]) * w00 + Float(p01[0]) * w01 + Float(p10[0]) * w10 + Float(p11[0]) * w11 + 0.5)
-                    o[1] = UInt8(Float(p00[1]) * w00 + Float(p01[1]) * w01 + Float(p10[1]) * w10 + Float(p11[1]) * w11 + 0.5)
-                    o[2] = UInt8(Float(p00[2]) * w00 + Float(p01[2]) * w01 + Float(p10[2]) * w10 + Float(p11[2]) * w11 + 0.5)
+                    // Fixed point: positions to 1/256 px, weights summing to 65536.
+                    let fx = Int((u - fu) * 256 + 0.5), fy = Int((v - fv) * 256 + 0.5)
+                    let w11 = fx * fy, w01 = (fx << 8) - w11, w10 = (fy << 8) - w11
+                    let w00 = 65536 - w01 - w10 - w11
+                    o[0] = UInt8(truncatingIfNeeded: (Int(p00[0]) * w00 + Int(p01[0]) * w01 + Int(p10[0]) * w10 + Int(p11[0]) * w11 + 32768) >> 16)
+                    o[1] = UInt8(truncatingIfNeeded: (Int(p00[1]) * w00 + Int(p01[1]) * w01 + Int(p10[1]) * w10 + Int(p11[1]) * w11 + 32768) >> 16)
+                    o[2] = UInt8(truncatingIfNeeded: (Int(p00[2]) * w00 + Int(p01[2]) * w01 + Int(p10[2]) * w10 + Int(p11[2]) * w11 + 32768) >> 16)
                     o[3] = 255
                     continue
                 }

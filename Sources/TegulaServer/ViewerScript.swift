@@ -100,7 +100,7 @@ enum ViewerScript {
       var first = scans.filter(function (s) { return s.polygon; })[0] || scans[0];
       var params = new URLSearchParams(location.search);
       if (params.get('z')) map.setView([+params.get('lat'), +params.get('lon')], +params.get('z'));
-      else if (first) map.fitBounds(first.bounds, { padding: [30, 30] });
+      else if (first) map.fitBounds(first.bounds, { padding: [60, 60] });
       else if (base) map.setView([base.center[1], base.center[0]], base.center[2]);
       else map.setView([0, 0], 1);
       applyZoomRule();

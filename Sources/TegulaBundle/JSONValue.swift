@@ -3,6 +3,7 @@ import Foundation
 /// A JSON value: the free-form part of tileset metadata (footprints, GCP pins, vector layers).
 ///
 /// Integers and floating-point numbers are kept apart so that `5` round-trips as `5`, not `5.0`.
+/// Numbers compare by value (`.int(20) == .double(20)`), as JSON itself does not tell them apart.
 public enum JSONValue: Hashable, Sendable, Codable {
     case null
     case bool(Bool)
@@ -11,6 +12,34 @@ public enum JSONValue: Hashable, Sendable, Codable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+
+    /// Equality by JSON value: numbers by numeric value.
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.string(x), .string(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)): return x == y
+        case let (.int(x), .int(y)): return x == y
+        default:
+            guard let x = a.doubleValue, let y = b.doubleValue else { return false }
+            return x == y
+        }
+    }
+
+    /// Hashes consistently with `==` (numbers as Double).
+    public func hash(into h: inout Hasher) {
+        switch self {
+        case .null: h.combine(0)
+        case .bool(let b): h.combine(b)
+        case .int(let i): h.combine(Double(i))
+        case .double(let d): h.combine(d)
+        case .string(let s): h.combine(s)
+        case .array(let a): h.combine(a)
+        case .object(let o): h.combine(o)
+        }
+    }
 
     /// Decodes any JSON value.
     public init(from decoder: Decoder) throws {

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Tegula: ParsableCommand {
+struct Tegula: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tegula",
         abstract: "Turn scanned paper maps into web map tiles.",
@@ -10,5 +10,5 @@ struct Tegula: ParsableCommand {
         grid, cut a tile pyramid, serve it. Each stage runs on its own.
         """,
         version: "0.1.0",
-        subcommands: [GridCommand.self, InfoCommand.self, WarpCommand.self, TileCommand.self])
+        subcommands: [GridCommand.self, InfoCommand.self, WarpCommand.self, TileCommand.self, ServeCommand.self])
 }

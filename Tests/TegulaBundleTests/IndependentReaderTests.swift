@@ -61,3 +61,45 @@ struct IndependentReaderTests {
         #expect(out.trimmingCharacters(in: .newlines) == "21845 0 2 7 Schagen 1689 Polygon 3/5/2")
     }
 }
+
+/// Files written by another PMTiles writer (Python `pmtiles`, gzip-deflated directories and
+/// metadata) are read by our reader.
+struct ForeignPMTilesTests {
+    @Test func readsPythonWrittenPMTiles() throws {
+        let path = Fixtures.tempDir() + "/py.pmtiles"
+        let script = """
+        import sys
+        from pmtiles.writer import Writer
+        from pmtiles.tile import zxy_to_tileid, TileType, Compression
+        with open(sys.argv[1], 'wb') as f:
+            w = Writer(f)
+            ids = sorted((zxy_to_tileid(z, x, y), f'{z}/{x}/{y}') for z in range(0, 8) for x in range(2**z) for y in range(2**z))
+            for i, s in ids:
+                w.write_tile(i, s.encode() * 3)
+            w.finalize({"tile_type": TileType.PNG, "tile_compression": Compression.NONE, "min_lon_e7": -1800000000,
+                        "min_lat_e7": -850000000, "max_lon_e7": 1800000000, "max_lat_e7": 850000000,
+                        "center_zoom": 1, "center_lon_e7": 0, "center_lat_e7": 0}, {"name": "from python", "attribution": "py"})
+        """
+        try Fixtures.run("python3", ["-c", script, path])
+        let r = try Tileset.openReader(at: path)
+        #expect(r.metadata.name == "from python" && r.metadata.format == .png && r.metadata.maxZoom == 7)
+        for t in [Tile(x: 0, y: 0, z: 0), Tile(x: 5, y: 2, z: 3), Tile(x: 127, y: 64, z: 7), Tile(x: 99, y: 3, z: 7)] {
+            #expect(try r.tile(t) == Array("\(t.z)/\(t.x)/\(t.y)".utf8) + Array("\(t.z)/\(t.x)/\(t.y)".utf8) + Array("\(t.z)/\(t.x)/\(t.y)".utf8))
+        }
+        #expect(try r.tile(Tile(x: 0, y: 0, z: 8)) == nil)
+    }
+
+    @Test func inflateMatchesPythonGzip() throws {
+        let dir = Fixtures.tempDir()
+        let text = (0..<5000).map { "tile \($0 % 97) \($0 * 7919 % 1000)\n" }.joined()
+        try Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/plain"))
+        try Fixtures.run("python3", ["-c", "import gzip,sys; open(sys.argv[2],'wb').write(gzip.compress(open(sys.argv[1],'rb').read(), 9))",
+                                     dir + "/plain", dir + "/plain.gz"])
+        let gz = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/plain.gz")))
+        #expect(gz.count < text.utf8.count / 3)  // really compressed (dynamic Huffman blocks)
+        #expect(Inflate.gunzip(gz) == Array(text.utf8))
+        var broken = gz
+        broken[broken.count - 9] ^= 0xFF
+        #expect(Inflate.gunzip(broken) == nil)
+    }
+}

@@ -2,8 +2,8 @@ import Foundation
 import TegulaGeometry
 
 /// Reads PMTiles v3 by `pread` on one file descriptor (thread-safe): header, root directory,
-/// leaf directories (cached), tile bytes. Directories may be uncompressed or gzip of stored
-/// blocks (what tegula writes); other compressions are reported, not guessed.
+/// leaf directories (cached), tile bytes. Directories may be uncompressed or gzip (tegula writes
+/// stored blocks; other writers' deflate is inflated); brotli/zstd are reported, not guessed.
 final class PMTilesReader: TileReader, @unchecked Sendable {
     let path: String
     let metadata: TilesetMetadata
@@ -39,9 +39,8 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
         switch h.internalCompression {
         case 0, 1: return b
         case 2:
-            guard let out = StoredGzip.unwrap(b) else {
-                throw BundleError.corrupt(path: path, detail: "gzip directory uses deflate compression, which this reader "
-                    + "does not inflate; rewrite the file with tegula or `pmtiles convert` without compression")
+            guard let out = StoredGzip.unwrap(b) ?? Inflate.gunzip(b) else {
+                throw BundleError.corrupt(path: path, detail: "a gzip directory or metadata block is corrupt")
             }
             return out
         default:

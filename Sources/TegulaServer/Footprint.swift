@@ -1,0 +1,59 @@
+import TegulaBundle
+import TegulaGeometry
+
+/// The area a scan covers on the map: its footprint polygon (from metadata `footprint`) or else
+/// its bounds, for `/maps?lon=&lat=`.
+public struct Footprint: Sendable, Hashable {
+    /// Outer ring in degrees (closed or not); empty when the footprint is a box.
+    public var ring: [Coordinate]
+    /// The box used when there is no polygon.
+    public var box: GeoBounds?
+
+    /// A polygon footprint.
+    public init(ring: [Coordinate]) { self.ring = ring }
+
+    /// The footprint of a tileset: its metadata polygon, else its bounds as a rectangle.
+    public init(_ m: TilesetMetadata) {
+        if let ring = m.footprint {
+            self.ring = ring
+        } else {
+            ring = []
+            box = m.bounds
+        }
+    }
+
+    /// True when the point is inside: box test, or even-odd ray casting (a ring crossing ±180° is
+    /// unwrapped).
+    public func contains(_ p: Coordinate) -> Bool {
+        if let b = box {
+            guard p.latitude >= b.south && p.latitude <= b.north else { return false }
+            return b.crossesAntimeridian ? (p.longitude >= b.west || p.longitude <= b.east)
+                : (p.longitude >= b.west && p.longitude <= b.east)
+        }
+        guard ring.count >= 3 else { return false }
+        // Unwrap longitudes so consecutive vertices differ by < 180°.
+        var pts = [ring[0]]
+        for c in ring.dropFirst() {
+            var lon = c.longitude
+            let prev = pts.last!.longitude
+            while lon - prev > 180 { lon -= 360 }
+            while lon - prev < -180 { lon += 360 }
+            pts.append(Coordinate(longitude: lon, latitude: c.latitude))
+        }
+        return [p.longitude, p.longitude + 360, p.longitude - 360].contains { inside(lon: $0, lat: p.latitude, pts) }
+    }
+
+    private func inside(lon: Double, lat: Double, _ pts: [Coordinate]) -> Bool {
+        var inside = false
+        var j = pts.count - 1
+        for i in 0..<pts.count {
+            let a = pts[i], b = pts[j]
+            if (a.latitude > lat) != (b.latitude > lat) {
+                let x = (b.longitude - a.longitude) * (lat - a.latitude) / (b.latitude - a.latitude) + a.longitude
+                if lon < x { inside.toggle() }
+            }
+            j = i
+        }
+        return inside
+    }
+}

@@ -1,0 +1,132 @@
+/// What a request target asks for, parsed without touching the file system.
+///
+/// Segments are split on `/` first and then percent-decoded, so `%2f` can never add a level;
+/// a decoded segment that is `.`, `..`, empty, or holds `/`, `\` or NUL is malformed (400).
+/// Numbers are plain decimal without sign or leading zeros, so no two paths name one tile.
+public enum Route: Equatable, Sendable {
+    /// `/`: the viewer page.
+    case viewer
+    /// `/health`.
+    case health
+    /// `/maps?lon=&lat=`.
+    case maps(longitude: Double, latitude: Double)
+    /// A fixed asset of the viewer (`/viewer.js`, `/leaflet/…`), looked up by name.
+    case asset(String)
+    /// `/{id}.json`.
+    case tileJSON(id: String)
+    /// `/{id}/{z}/{x}/{y}[@2x].{ext}` or under `/{id}/tms/`.
+    case tile(TileRequest)
+    /// A target that cannot name anything (status 400 with the reason).
+    case malformed(String)
+    /// A well-formed target naming nothing we have.
+    case notFound
+
+    /// A tile as requested: numbers as given, row in the scheme given.
+    public struct TileRequest: Equatable, Sendable {
+        public var id: String
+        public var z: Int
+        public var x: Int
+        public var row: Int
+        public var tms: Bool
+        public var retina: Bool
+        public var ext: String
+    }
+
+    /// Parses a request target (`/path?query`).
+    public init(target: String) {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let rawPath = parts[0], query = parts.count > 1 ? String(parts[1]) : ""
+        guard rawPath.hasPrefix("/") else { self = .malformed("the path must start with /"); return }
+        if rawPath == "/" { self = .viewer; return }
+        var segments: [String] = []
+        for raw in rawPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            guard let s = Route.percentDecode(raw) else { self = .malformed("bad percent-encoding"); return }
+            if s.isEmpty || s == "." || s == ".." || s.contains("/") || s.contains("\\") || s.contains("\0") {
+                self = .malformed("path segment '\(raw)' is not allowed")
+                return
+            }
+            segments.append(s)
+        }
+        self = Route.route(segments, query: query)
+    }
+
+    static func route(_ s: [String], query: String) -> Route {
+        switch s.count {
+        case 1:
+            if s[0] == "health" { return .health }
+            if s[0] == "maps" { return maps(query) }
+            if s[0] == "viewer.js" { return .asset("viewer.js") }
+            if s[0].hasSuffix(".json") { return .tileJSON(id: String(s[0].dropLast(5))) }
+            return .notFound
+        case 2...3 where s[0] == "leaflet":
+            return .asset(s.joined(separator: "/"))
+        case 4:
+            return tile(id: s[0], s[1], s[2], s[3], tms: false)
+        case 5 where s[1] == "tms":
+            return tile(id: s[0], s[2], s[3], s[4], tms: true)
+        default:
+            return .notFound
+        }
+    }
+
+    static func tile(id: String, _ z: String, _ x: String, _ file: String, tms: Bool) -> Route {
+        guard let dot = file.lastIndex(of: ".") else { return .malformed("tile name '\(file)' has no extension") }
+        var stem = file[..<dot]
+        let ext = String(file[file.index(after: dot)...])
+        let retina = stem.hasSuffix("@2x")
+        if retina { stem = stem.dropLast(3) }
+        guard let zn = number(z, maxDigits: 2), let xn = number(x, maxDigits: 10), let yn = number(stem, maxDigits: 10) else {
+            return .malformed("z, x and y must be plain decimal numbers")
+        }
+        guard zn <= 30 else { return .malformed("zoom \(zn) is beyond 30") }
+        guard xn < (1 << zn), yn < (1 << zn) else { return .malformed("x and y must be below 2^z = \(1 << zn)") }
+        return .tile(TileRequest(id: id, z: zn, x: xn, row: yn, tms: tms, retina: retina, ext: ext))
+    }
+
+    /// A non-negative decimal without sign or leading zeros, at most `maxDigits` long.
+    static func number(_ s: Substring, maxDigits: Int) -> Int? {
+        guard !s.isEmpty, s.count <= maxDigits, s.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+              s == "0" || s.first != "0" else { return nil }
+        return Int(s)
+    }
+
+    static func number(_ s: String, maxDigits: Int) -> Int? { number(Substring(s), maxDigits: maxDigits) }
+
+    static func maps(_ query: String) -> Route {
+        var lon: Double?, lat: Double?
+        for pair in query.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1)
+            guard kv.count == 2, let v = Double(kv[1]), v.isFinite else { continue }
+            if kv[0] == "lon" { lon = v } else if kv[0] == "lat" { lat = v }
+        }
+        guard let lon, let lat, (-180...180).contains(lon), (-90...90).contains(lat) else {
+            return .malformed("/maps needs lon (−180…180) and lat (−90…90) as decimal degrees")
+        }
+        return .maps(longitude: lon, latitude: lat)
+    }
+
+    /// Strict percent-decoding of one segment; nil on a bad escape or invalid UTF-8.
+    static func percentDecode(_ s: Substring) -> String? {
+        guard s.contains("%") else { return String(s) }
+        var out: [UInt8] = []
+        var it = Array(s.utf8)[...]
+        while let c = it.popFirst() {
+            if c == UInt8(ascii: "%") {
+                guard it.count >= 2, let h = hex(it.popFirst()!), let l = hex(it.popFirst()!) else { return nil }
+                out.append(h << 4 | l)
+            } else {
+                out.append(c)
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    static func hex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 65...70: return c - 55
+        case 97...102: return c - 87
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// How the server answers: the options of `tegula serve` that shape responses.
+public struct ServerConfiguration: Sendable, Equatable {
+    /// Status for an in-range tile the tileset lacks: 404 (MapLibre falls back to the parent) or 204.
+    public enum MissingTile: Int, Sendable {
+        case notFound = 404
+        case noContent = 204
+    }
+
+    /// Base of URLs in TileJSON (e.g. `https://maps.example.org/tiles`); nil: from the `Host` header.
+    public var publicURL: String?
+    /// `Access-Control-Allow-Origin` value (`*` or one origin); nil turns CORS headers off.
+    public var corsOrigin: String?
+    /// `Cache-Control` for tiles.
+    public var cacheControl: String
+    /// Answer for missing in-range tiles.
+    public var missingTile: MissingTile
+    /// Longest request target accepted (longer: 414).
+    public var maxTargetLength: Int
+
+    /// The defaults of `tegula serve`.
+    public init(publicURL: String? = nil, corsOrigin: String? = "*", cacheControl: String = "public, max-age=3600",
+                missingTile: MissingTile = .notFound, maxTargetLength: Int = 2048) {
+        self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        self.corsOrigin = corsOrigin
+        self.cacheControl = cacheControl
+        self.missingTile = missingTile
+        self.maxTargetLength = maxTargetLength
+    }
+}

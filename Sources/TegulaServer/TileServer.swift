@@ -1,0 +1,50 @@
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// The thin Hummingbird layer: every request goes to `TileService.respond` and its answer is
+/// copied out verbatim (no router, so the raw target reaches our own parser).
+public struct TileResponder: HTTPResponder {
+    public typealias Context = BasicRequestContext
+    /// The logic answering requests.
+    public let service: TileService
+
+    /// A responder over a service.
+    public init(service: TileService) { self.service = service }
+
+    /// Converts the request, answers it, converts the response.
+    public func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        var headers: [String: String] = [:]
+        for f in request.headers where headers[f.name.canonicalName] == nil {
+            headers[f.name.canonicalName] = f.value
+        }
+        let r = service.respond(ServerRequest(method: request.method.rawValue, target: request.head.path ?? "/", headers: headers))
+        var fields = HTTPFields()
+        for (k, v) in r.headers {
+            if let name = HTTPField.Name(k) { fields.append(HTTPField(name: name, value: v)) }
+        }
+        let body = r.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: r.body))
+        var response = Response(status: HTTPResponse.Status(code: r.status), headers: fields, body: body)
+        if r.status == 204 || r.status == 304 { response.headers[.contentLength] = nil }  // RFC 9110 §8.6
+        return response
+    }
+}
+
+/// Builds and runs the Hummingbird application for `tegula serve`.
+public enum TileServer {
+    /// The application serving `service` on host:port (not yet running).
+    public static func application(service: TileService, host: String, port: Int,
+                                   onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
+        -> some ApplicationProtocol {
+        Application(responder: TileResponder(service: service),
+                    configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "tegula"),
+                    onServerRunning: onServerRunning)
+    }
+
+    /// Serves until SIGINT/SIGTERM.
+    public static func run(service: TileService, host: String, port: Int,
+                           onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) async throws {
+        try await application(service: service, host: host, port: port, onServerRunning: onServerRunning)
+            .runService()
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import TegulaBundle
+import TegulaGeometry
+
+/// The whole server logic as one function from request to response, so every status and header
+/// is unit-tested without sockets; `TileServer` only moves bytes between this and Hummingbird.
+public struct TileService: Sendable {
+    /// The tilesets served.
+    public let catalogue: Catalogue
+    /// Response options.
+    public let configuration: ServerConfiguration
+    /// The viewer page and its scripts and styles.
+    public let assets: ViewerAssets
+
+    /// A service over a catalogue; `leafletDirectory` is where Debian's libjs-leaflet installs Leaflet.
+    public init(catalogue: Catalogue, configuration: ServerConfiguration = ServerConfiguration(),
+                leafletDirectory: String = ViewerAssets.debianLeaflet) {
+        self.catalogue = catalogue
+        self.configuration = configuration
+        assets = ViewerAssets(catalogue: catalogue, leafletDirectory: leafletDirectory)
+    }
+
+    /// Answers one request.
+    public func respond(_ request: ServerRequest) -> ServerResponse {
+        var r = route(request)
+        var headers = r.headers
+        if let origin = configuration.corsOrigin {
+            headers.append(("Access-Control-Allow-Origin", origin))
+            if origin != "*" { headers.append(("Vary", "Origin")) }
+        }
+        if r.status != 204 && r.status != 304 { headers.append(("Content-Length", String(r.body.count))) }
+        r.headers = headers
+        if request.method == "HEAD" { r.body = [] }
+        return r
+    }
+
+    private func route(_ request: ServerRequest) -> ServerResponse {
+        guard request.target.utf8.count <= configuration.maxTargetLength else {
+            return text(414, "request target longer than \(configuration.maxTargetLength) bytes")
+        }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var r = text(405, "method \(request.method) not allowed; use GET or HEAD")
+            r.headers.append(("Allow", "GET, HEAD"))
+            return r
+        }
+        switch Route(target: request.target) {
+        case .viewer:
+            return cached(assets.page, type: "text/html; charset=utf-8", request, cacheControl: "no-cache")
+        case .health:
+            let body = JSONValue.object(["status": .string("ok"), "tilesets": .int(catalogue.entries.count)]).serialized()
+            return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: body)
+        case .asset(let name):
+            guard let a = assets.files[name] else { return text(404, "no asset '\(name)'") }
+            return cached(a.bytes, type: a.contentType, request, cacheControl: "public, max-age=86400")
+        case let .maps(lon, lat):
+            return maps(lon, lat)
+        case .tileJSON(let id):
+            guard let e = catalogue[id] else { return text(404, "no tileset '\(id)'") }
+            return cached(tileJSON(e, request), type: "application/json", request, cacheControl: "no-cache")
+        case .tile(let t):
+            return tile(t, request)
+        case .malformed(let why):
+            return text(400, why)
+        case .notFound:
+            return text(404, "nothing here; try / or /{id}.json")
+        }
+    }
+
+    private func tile(_ t: Route.TileRequest, _ request: ServerRequest) -> ServerResponse {
+        guard let e = catalogue[t.id] else { return text(404, "no tileset '\(t.id)'") }
+        let m = e.metadata
+        guard t.ext == m.format.fileExtension else { return text(404, "tileset '\(t.id)' has .\(m.format.fileExtension) tiles") }
+        guard t.retina == (m.scale == 2) else {
+            return text(404, m.scale == 2 ? "tileset '\(t.id)' has @2x tiles only" : "tileset '\(t.id)' has no @2x tiles")
+        }
+        guard (m.minZoom...m.maxZoom).contains(t.z) else {
+            return text(404, "zoom \(t.z) is outside tileset '\(t.id)' (\(m.minZoom)–\(m.maxZoom))")
+        }
+        let tile = t.tms ? Tile(x: t.x, tmsY: t.row, z: t.z) : Tile(x: t.x, y: t.row, z: t.z)
+        let data: [UInt8]?
+        do { data = try e.reader.tile(tile) } catch { return text(500, "reading \(tile): \(error)") }
+        guard let data else {
+            let status = configuration.missingTile.rawValue
+            var r = status == 204 ? ServerResponse(status: 204) : text(404, "no tile \(tile) in '\(t.id)'")
+            r.headers.append(("Cache-Control", configuration.cacheControl))
+            return r
+        }
+        var r = cached(data, type: m.format.contentType, request, cacheControl: configuration.cacheControl)
+        r.headers.append(("X-Content-Type-Options", "nosniff"))
+        return r
+    }
+
+    /// 200 with a strong ETag, or 304 when `If-None-Match` matches it.
+    private func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String) -> ServerResponse {
+        let tag = EntityTag.of(body)
+        if let inm = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: inm, tag) {
+            return ServerResponse(status: 304, headers: [("ETag", tag), ("Cache-Control", cacheControl)])
+        }
+        return ServerResponse(status: 200, headers: [("Content-Type", type), ("ETag", tag), ("Cache-Control", cacheControl)],
+                              body: body)
+    }
+
+    private func text(_ status: Int, _ message: String) -> ServerResponse {
+        ServerResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array((message + "\n").utf8))
+    }
+
+    /// TileJSON 3.0.0 with absolute tile URLs from `--public-url`, else from the Host header.
+    func tileJSON(_ e: CatalogueEntry, _ request: ServerRequest) -> [UInt8] {
+        var base = configuration.publicURL ?? ""
+        if base.isEmpty, let host = request.headers["host"],
+           host.utf8.allSatisfy({ $0 < 128 && (isalnum(Int32($0)) != 0 || ".:-[]_".utf8.contains($0)) }) {
+            base = "http://" + host
+        }
+        return e.metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .xyz)
+    }
+
+    /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded.
+    public static func tilePathTemplate(_ e: CatalogueEntry) -> String {
+        let id = e.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? e.id
+        return "\(id)/{z}/{x}/{y}\(e.metadata.scale == 2 ? "@2x" : "").\(e.metadata.format.fileExtension)"
+    }
+
+    private func maps(_ lon: Double, _ lat: Double) -> ServerResponse {
+        let p = Coordinate(longitude: lon, latitude: lat)
+        let hits = catalogue.entries.filter { $0.footprint.contains(p) }.map { e -> JSONValue in
+            .object(["id": .string(e.id), "name": .string(e.metadata.name), "type": .string(e.metadata.type),
+                     "tilejson": .string("/\(e.id).json")])
+        }
+        let body = JSONValue.object(["lon": .double(lon), "lat": .double(lat), "maps": .array(hits)]).serialized()
+        return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")], body: body)
+    }
+}

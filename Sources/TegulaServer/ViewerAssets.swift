@@ -1,0 +1,86 @@
+import Foundation
+import TegulaBundle
+
+/// The viewer: an HTML page with the catalogue embedded, its script, and Leaflet read once at
+/// start-up from Debian's libjs-leaflet (never a CDN). Assets are a fixed table by name.
+public struct ViewerAssets: Sendable {
+    /// Where Debian's `libjs-leaflet` installs Leaflet.
+    public static let debianLeaflet = "/usr/share/javascript/leaflet"
+
+    /// One asset's bytes and type.
+    public struct Asset: Sendable {
+        public var contentType: String
+        public var bytes: [UInt8]
+    }
+
+    /// The page at `/`.
+    public let page: [UInt8]
+    /// Assets by URL name: `viewer.js`, `leaflet/leaflet.js`, `leaflet/images/marker-icon.png`, …
+    public let files: [String: Asset]
+
+    /// Builds the page for a catalogue and loads Leaflet from `leafletDirectory` (missing files
+    /// are simply not served).
+    public init(catalogue: Catalogue, leafletDirectory: String) {
+        var files: [String: Asset] = ["viewer.js": Asset(contentType: "text/javascript; charset=utf-8",
+                                                          bytes: Array(ViewerScript.source.utf8))]
+        let types = ["js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "png": "image/png"]
+        for sub in ["", "images/"] {
+            let dir = leafletDirectory + "/" + sub
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
+                let ext = (name as NSString).pathExtension
+                guard let type = types[ext], !name.hasSuffix(".map"),
+                      let data = FileManager.default.contents(atPath: dir + name) else { continue }
+                files["leaflet/" + sub + name] = Asset(contentType: type, bytes: [UInt8](data))
+            }
+        }
+        self.files = files
+        page = Array(Self.html(catalogue).utf8)
+    }
+
+    /// The catalogue as the viewer reads it: one object per tileset.
+    static func catalogueJSON(_ c: Catalogue) -> JSONValue {
+        .array(c.entries.map { e in
+            let m = e.metadata, b = m.bounds
+            return .object([
+                "id": .string(e.id), "name": .string(m.name.isEmpty ? e.id : m.name), "type": .string(m.type),
+                "minzoom": .int(m.minZoom), "maxzoom": .int(m.maxZoom),
+                "bounds": .array([b.west, b.south, b.east, b.north].map(JSONValue.double)),
+                "center": .array([.double(m.center.longitude), .double(m.center.latitude), .int(m.center.zoom)]),
+                "tiles": .string("/" + TileService.tilePathTemplate(e)),
+                "attribution": .string(m.attribution ?? ""),
+                "footprint": m.extra[TilesetMetadata.footprintKey] ?? .null,
+                "gcps": m.extra[TilesetMetadata.gcpsKey] ?? .array([]),
+            ])
+        })
+    }
+
+    static func html(_ c: Catalogue) -> String {
+        let json = String(decoding: catalogueJSON(c).serialized(), as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
+        return """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Tegula tiles</title>
+        <link rel="stylesheet" href="/leaflet/leaflet.css">
+        <style>
+        html, body, #map { height: 100%; margin: 0; }
+        .tegula-panel { background: #fff; padding: 6px 10px; border-radius: 4px; font: 12px/1.4 sans-serif;
+          box-shadow: 0 1px 5px rgba(0,0,0,.4); }
+        .tegula-panel label { display: block; margin-top: 4px; }
+        .tegula-panel input { width: 140px; vertical-align: middle; }
+        .tegula-gcp { font: 11px sans-serif; }
+        </style>
+        </head>
+        <body>
+        <div id="map"></div>
+        <script id="catalogue" type="application/json">\(json)</script>
+        <script src="/leaflet/leaflet.js"></script>
+        <script src="/viewer.js"></script>
+        </body>
+        </html>
+
+        """
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import TegulaServer
+
+/// `tegula serve`: serve tile folders, MBTiles and PMTiles over HTTP with TileJSON and a viewer.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve tilesets over HTTP: tiles, TileJSON and a Leaflet viewer.",
+        discussion: """
+        Each PATH is a tile folder (with tiles.json), a *.mbtiles, a *.pmtiles, or a folder holding \
+        them; a tileset's id is its file or folder name without extension. Routes: / (viewer), \
+        /{id}.json (TileJSON 3.0.0), /{id}/{z}/{x}/{y}.{ext} (XYZ), /{id}/tms/{z}/{x}/{y}.{ext}, \
+        @2x names for scale-2 tilesets, /maps?lon=&lat= (scans covering a point), /health.
+        """)
+
+    @Argument(help: "Tilesets to serve (folders, *.mbtiles, *.pmtiles) or folders holding them.")
+    var paths: [String]
+
+    @Option(help: "Address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Port to listen on.")
+    var port: Int = 8080
+
+    @Option(name: .customLong("public-url"), help: "Base URL for TileJSON tile URLs behind a proxy (default: from the Host header).")
+    var publicURL: String?
+
+    @Option(help: "Access-Control-Allow-Origin value: * (default), one origin, or 'off'.")
+    var cors: String = "*"
+
+    @Option(name: .customLong("cache-control"), help: "Cache-Control header for tiles.")
+    var cacheControl: String = "public, max-age=3600"
+
+    @Option(help: "Status for a missing tile within the tileset's zooms: 404 (default; MapLibre falls back to the parent) or 204.")
+    var missing: Int = 404
+
+    @Option(name: .customLong("leaflet-dir"), help: "Where Leaflet is installed (Debian libjs-leaflet).")
+    var leafletDir: String = "/usr/share/javascript/leaflet"
+
+    func validate() throws {
+        guard missing == 404 || missing == 204 else { throw ValidationError("--missing must be 404 or 204, not \(missing)") }
+        guard (1...65535).contains(port) || port == 0 else { throw ValidationError("--port must be 0–65535, not \(port)") }
+        if let u = publicURL, !(u.hasPrefix("http://") || u.hasPrefix("https://")) {
+            throw ValidationError("--public-url must start with http:// or https://, not '\(u)'")
+        }
+    }
+
+    func run() async throws {
+        let catalogue: Catalogue
+        do { catalogue = try Catalogue.load(paths: paths) } catch {
+            printError("tegula: \(error)")
+            throw ExitCode.failure
+        }
+        let config = ServerConfiguration(publicURL: publicURL, corsOrigin: cors == "off" ? nil : cors,
+                                         cacheControl: cacheControl,
+                                         missingTile: missing == 204 ? .noContent : .notFound)
+        let service = TileService(catalogue: catalogue, configuration: config, leafletDirectory: leafletDir)
+        if service.assets.files["leaflet/leaflet.js"] == nil {
+            printError("tegula: warning: Leaflet not found in \(leafletDir) (apt-get install libjs-leaflet); the viewer will not load")
+        }
+        for e in catalogue.entries {
+            printError("tegula: serving \(e.id) (\(e.metadata.format.rawValue), z\(e.metadata.minZoom)–\(e.metadata.maxZoom)) from \(e.path)")
+        }
+        let shownHost = host
+        try await TileServer.run(service: service, host: host, port: port) { channel in
+            let p = channel.localAddress?.port ?? 0
+            printError("tegula: listening on http://\(shownHost):\(p)/")
+        }
+    }
+}

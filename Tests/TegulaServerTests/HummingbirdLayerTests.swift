@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import TegulaBundle
+import TegulaGeometry
+@testable import TegulaServer
+
+/// The Hummingbird layer passes the pure function's answers through unchanged: once without
+/// sockets (`.router`) and once end to end on loopback (`.live`) over a folder, an MBTiles and
+/// a PMTiles.
+struct HummingbirdLayerTests {
+    let f = ServerFixtures.shared
+
+    func app(_ config: ServerConfiguration = ServerConfiguration()) -> some ApplicationProtocol {
+        TileServer.application(service: f.service(config), host: "127.0.0.1", port: 0)
+    }
+
+    @Test func routerLevelPassThrough() async throws {
+        try await app(ServerConfiguration(missingTile: .noContent)).test(.router) { client in
+            let r = try await client.execute(uri: "/blue/1/1/1.png", method: .get)
+            #expect(r.status == .ok)
+            #expect(r.headers[.contentType] == "image/png" && r.headers[.eTag] != nil)
+            #expect(Array(buffer: r.body) == ServerFixtures.bytes("blue", Tile(x: 1, y: 1, z: 1)))
+            let tag = r.headers[.eTag]!
+            let nm = try await client.execute(uri: "/blue/1/1/1.png", method: .get, headers: [.ifNoneMatch: tag])
+            #expect(nm.status == .notModified)
+            let post = try await client.execute(uri: "/blue/1/1/1.png", method: .post)
+            #expect(post.status == .methodNotAllowed && post.headers[.allow] == "GET, HEAD")
+            let t = ServerFixtures.missing
+            let gap = try await client.execute(uri: "/schagen/\(t.z)/\(t.x)/\(t.y).png", method: .get)
+            #expect(gap.status == .noContent && gap.body.readableBytes == 0)
+            let bad = try await client.execute(uri: "/blue/1/2/0.png", method: .get)
+            #expect(bad.status == .badRequest)
+            let trav = try await client.execute(uri: "/%2e%2e/%2e%2e/etc/passwd", method: .get)
+            #expect(trav.status == .badRequest)
+        }
+    }
+
+    @Test func liveLoopbackServesFolderMBTilesAndPMTiles() async throws {
+        try await app().test(.live) { client in
+            for (path, name, tile) in [("/blue/2/2/1.png", "blue", Tile(x: 2, y: 1, z: 2)),
+                                       ("/schagen/3/4/2.png", "schagen", Tile(x: 4, y: 2, z: 3)),
+                                       ("/retina/1/0/1@2x.png", "retina", Tile(x: 0, y: 1, z: 1))] {
+                let r = try await client.execute(uri: path, method: .get)
+                #expect(r.status == .ok, "\(path)")
+                #expect(Array(buffer: r.body) == ServerFixtures.bytes(name, tile), "\(path)")
+                #expect(r.headers[.accessControlAllowOrigin] == "*")
+            }
+            let head = try await client.execute(uri: "/blue/0/0/0.png", method: .head)
+            #expect(head.status == .ok && head.body.readableBytes == 0)
+            #expect(head.headers[.contentLength] == String(ServerFixtures.bytes("blue", Tile(x: 0, y: 0, z: 0)).count))
+            let j = try await client.execute(uri: "/schagen.json", method: .get)
+            let json = try JSONValue.parse(Array(buffer: j.body))
+            #expect(json["tiles"]?.arrayValue?.first?.stringValue?.hasSuffix("/schagen/{z}/{x}/{y}.png") == true)
+            let health = try await client.execute(uri: "/health", method: .get)
+            #expect(health.status == .ok)
+        }
+    }
+}

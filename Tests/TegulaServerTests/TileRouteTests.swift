@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TegulaBundle
+import TegulaGeometry
+@testable import TegulaServer
+
+/// Tiles through the pure server function: statuses, headers, bytes.
+struct TileRouteTests {
+    let f = ServerFixtures.shared
+
+    @Test func xyzTileWithEveryHeader() {
+        let r = f.service().get("/blue/2/1/3.png")
+        #expect(r.status == 200)
+        #expect(r.body == ServerFixtures.bytes("blue", Tile(x: 1, y: 3, z: 2)))
+        #expect(r.header("Content-Type") == "image/png")
+        #expect(r.header("Content-Length") == String(r.body.count))
+        #expect(r.header("Cache-Control") == "public, max-age=3600")
+        #expect(r.header("Access-Control-Allow-Origin") == "*")
+        #expect(r.header("Content-Encoding") == nil)  // images are never gzipped
+        let tag = try! #require(r.header("ETag"))
+        #expect(tag.hasPrefix("\"") && tag.hasSuffix("\"") && !tag.hasPrefix("W/"))
+        #expect(f.service().get("/blue/2/1/2.png").header("ETag") != tag)
+    }
+
+    @Test func mbtilesAndPMTilesTiles() {
+        let s = f.service()
+        let m = s.get("/schagen/4/7/5.png")
+        #expect(m.status == 200 && m.body == ServerFixtures.bytes("schagen", Tile(x: 7, y: 5, z: 4)))
+        let p = s.get("/retina/1/1/0@2x.png")
+        #expect(p.status == 200 && p.body == ServerFixtures.bytes("retina", Tile(x: 1, y: 0, z: 1)))
+    }
+
+    @Test func tmsRouteFlipsRows() {
+        let s = f.service()
+        let r = s.get("/schagen/tms/4/7/10.png")  // 15 − 5
+        #expect(r.status == 200 && r.body == ServerFixtures.bytes("schagen", Tile(x: 7, y: 5, z: 4)))
+        #expect(s.get("/blue/tms/0/0/0.png").body == ServerFixtures.bytes("blue", Tile(x: 0, y: 0, z: 0)))
+    }
+
+    @Test func retinaNamesMustMatchTheTilesetScale() {
+        let s = f.service()
+        #expect(s.get("/retina/1/1/0.png").status == 404)
+        #expect(s.get("/blue/1/1/0@2x.png").status == 404)
+        #expect(s.get("/retina/tms/1/1/1@2x.png").status == 200)
+    }
+
+    @Test func conditionalGetGives304() {
+        let s = f.service()
+        let tag = s.get("/blue/1/0/1.png").header("ETag")!
+        for inm in [tag, "W/\(tag)", "\"nope\", \(tag)", "*"] {
+            let r = s.get("/blue/1/0/1.png", ["If-None-Match": inm])
+            #expect(r.status == 304, "\(inm)")
+            #expect(r.body.isEmpty && r.header("ETag") == tag && r.header("Cache-Control") != nil)
+            #expect(r.header("Content-Length") == nil)
+        }
+        #expect(s.get("/blue/1/0/1.png", ["if-none-match": "\"other\""]).status == 200)
+    }
+
+    @Test func headHasHeadersButNoBody() {
+        let s = f.service()
+        let get = s.get("/schagen/3/3/2.png"), head = s.get("/schagen/3/3/2.png", method: "HEAD")
+        #expect(head.status == 200 && head.body.isEmpty)
+        #expect(head.header("Content-Length") == String(get.body.count))
+        #expect(head.header("ETag") == get.header("ETag") && head.header("Content-Type") == "image/png")
+    }
+
+    @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"]) func otherMethodsGive405(method: String) {
+        let r = f.service().get("/blue/0/0/0.png", method: method)
+        #expect(r.status == 405 && r.header("Allow") == "GET, HEAD")
+    }
+
+    @Test func missingInRangeTileIs404Or204() {
+        let t = ServerFixtures.missing
+        let path = "/schagen/\(t.z)/\(t.x)/\(t.y).png"
+        let r404 = f.service().get(path)
+        #expect(r404.status == 404 && r404.header("Cache-Control") != nil)
+        let r204 = f.service(ServerConfiguration(missingTile: .noContent)).get(path)
+        #expect(r204.status == 204 && r204.body.isEmpty && r204.header("Content-Length") == nil)
+        #expect(f.service().get("/schagen/4/0/0.png").status == 404)  // in zoom range, outside bounds
+    }
+
+    @Test(arguments: [
+        "/nosuch/0/0/0.png", "/blue/0/0/0.jpg", "/blue/0/0/0.webp", "/blue/3/0/0.png", "/schagen/1/0/0.png",
+        "/schagen/5/0/0.png", "/blue/0/0", "/blue/x/0/0/0.png", "/etc/passwd", "/blue.png",
+    ]) func notFound(target: String) {
+        #expect(f.service().get(target).status == 404, "\(target)")
+    }
+
+    @Test(arguments: [
+        "/blue/1/2/0.png", "/blue/1/0/2.png", "/blue/2/-1/0.png", "/blue/-1/0/0.png", "/blue/2/01/1.png",
+        "/blue/02/1/1.png", "/blue/2/+1/1.png", "/blue/2/1/1e0.png", "/blue/31/0/0.png", "/blue/99/0/0.png",
+        "/blue/2/99999999999999999999/0.png", "/blue/2/1/1 .png", "/blue/2/0x1/1.png", "/blue/0/0/.png", "/blue/0/0/0",
+    ]) func malformedOrOutOfRangeIs400(target: String) {
+        let r = f.service().get(target)
+        #expect(r.status == 400, "\(target) → \(r.status)")
+        #expect(r.header("Content-Type") == "text/plain; charset=utf-8")
+    }
+
+    @Test func cacheControlAndCORSAreConfigurable() {
+        let s = f.service(ServerConfiguration(corsOrigin: "https://maps.example.org", cacheControl: "public, max-age=60, immutable"))
+        let r = s.get("/blue/0/0/0.png")
+        #expect(r.header("Cache-Control") == "public, max-age=60, immutable")
+        #expect(r.header("Access-Control-Allow-Origin") == "https://maps.example.org" && r.header("Vary") == "Origin")
+        let off = f.service(ServerConfiguration(corsOrigin: nil)).get("/blue/0/0/0.png")
+        #expect(off.header("Access-Control-Allow-Origin") == nil)
+    }
+}

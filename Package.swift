@@ -2,6 +2,10 @@
 // Tegula: scanned paper maps to web map tiles.
 import PackageDescription
 
+/// The pixel loops are optimised even in debug builds, so the test suite's real warps and
+/// pyramids run in seconds rather than minutes.
+let hot: [SwiftSetting] = [.unsafeFlags(["-O"])]
+
 let package = Package(
     name: "Tegula",
     platforms: [.macOS(.v14)],
@@ -28,15 +32,15 @@ let package = Package(
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
         .target(name: "TegulaGDAL", dependencies: ["CGDAL", "TegulaGeometry"]),
-        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate"]),
+        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate"], swiftSettings: hot),
         .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaGeometry"]),
 
         // Pipeline stages, each its own module; a stage never imports a later one.
         .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry"]),
-        .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"]),
+        .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"], swiftSettings: hot),
         .target(name: "TegulaPyramid", dependencies: [
             "TegulaWarp", "TegulaGeoreference", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
-        ]),
+        ], swiftSettings: hot),
         .target(name: "TegulaOverlay", dependencies: [
             "TegulaGeometry", "TegulaBundle", "TegulaCodec",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

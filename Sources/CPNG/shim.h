@@ -7,4 +7,6 @@
 /// PNG_IMAGE_SIZE and friends are macros; expose the row stride and buffer size as functions.
 static inline size_t tegula_png_image_size(const png_image *image) { return PNG_IMAGE_SIZE(*image); }
 static inline int tegula_png_image_failed(const png_image *image) { return PNG_IMAGE_FAILED(*image); }
+/// PNG_FORMAT_RGBA is a macro built from flag macros.
+static const unsigned int tegula_png_format_rgba = PNG_FORMAT_RGBA;
 #endif

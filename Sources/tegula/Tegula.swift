@@ -10,5 +10,5 @@ struct Tegula: ParsableCommand {
         grid, cut a tile pyramid, serve it. Each stage runs on its own.
         """,
         version: "0.1.0",
-        subcommands: [GridCommand.self, InfoCommand.self])
+        subcommands: [GridCommand.self, InfoCommand.self, WarpCommand.self, TileCommand.self])
 }

@@ -1,0 +1,49 @@
+/// Everything that can go wrong writing or reading a tileset; each message says what, where,
+/// and what would be right.
+public enum BundleError: Error, CustomStringConvertible, Equatable {
+    /// OUT exists and is not a tileset; it was left untouched.
+    case notATileset(path: String, found: String)
+    /// A path has no tileset form we know.
+    case unknownForm(path: String)
+    /// A file-system call failed.
+    case io(path: String, operation: String, errno: Int32)
+    /// An SQLite call failed.
+    case sqlite(path: String, call: String, message: String)
+    /// The file is not a valid bundle of its kind.
+    case corrupt(path: String, detail: String)
+    /// A metadata field is missing or has the wrong form.
+    case badMetadata(path: String, key: String, expected: String)
+    /// A tile outside the pyramid (z 0…30, x and y below 2^z), or of the wrong format.
+    case badTile(path: String, detail: String)
+    /// The writer was used after `finish`.
+    case finished(path: String)
+
+    /// One line: what, where, what would be right.
+    public var description: String {
+        switch self {
+        case let .notATileset(path, found):
+            return "\(path): exists and is not a tileset (\(found)); refusing to touch it — give a new path, "
+                + "an empty folder, or a folder/.mbtiles/.pmtiles written by tegula"
+        case let .unknownForm(path):
+            return "\(path): not a tileset form — expected a folder, a *.mbtiles or a *.pmtiles file"
+        case let .io(path, operation, errno):
+            return "\(path): \(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+        case let .sqlite(path, call, message):
+            return "\(path): SQLite \(call) failed: \(message)"
+        case let .corrupt(path, detail):
+            return "\(path): not a valid tileset: \(detail)"
+        case let .badMetadata(path, key, expected):
+            return "\(path): metadata '\(key)' is missing or malformed; expected \(expected)"
+        case let .badTile(path, detail):
+            return "\(path): \(detail)"
+        case let .finished(path):
+            return "\(path): writer already finished; open a new writer (with resume) to add tiles"
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,40 @@
+import Foundation
+import TegulaGeometry
+
+/// Reads a tile folder described by its `tiles.json` (TileJSON written by tegula or another tool).
+///
+/// Tile paths are built from tile numbers only, and every file is resolved (symlinks followed)
+/// and must still lie inside the folder, so a symlink pointing outside is never read.
+final class FolderTileReader: TileReader, @unchecked Sendable {
+    let root: String
+    let realRoot: String
+    let metadata: TilesetMetadata
+    let naming: FolderNaming
+
+    init(path: String) throws {
+        root = path
+        guard let real = FileIO.realPath(path) else { throw BundleError.io(path: path, operation: "realpath", errno: errno) }
+        realRoot = real
+        let jsonPath = path + "/tiles.json"
+        guard let bytes = try FileIO.readFile(jsonPath) else {
+            throw BundleError.corrupt(path: path, detail: "no tiles.json (a folder tileset needs its TileJSON; "
+                + "finish the writer or rerun `tegula tile --resume`)")
+        }
+        let json: JSONValue
+        do { json = try JSONValue.parse(bytes) } catch {
+            throw BundleError.corrupt(path: jsonPath, detail: "not JSON: \(error)")
+        }
+        guard let o = json.objectValue else { throw BundleError.corrupt(path: jsonPath, detail: "expected a JSON object") }
+        metadata = try TilesetMetadata(jsonObject: o, source: jsonPath)
+        let layout = FolderLayout(rawValue: o["scheme"]?.stringValue ?? "xyz") ?? .xyz
+        naming = FolderNaming(layout: layout, format: metadata.format, scale: metadata.scale)
+    }
+
+    func tile(_ t: Tile) throws -> [UInt8]? {
+        guard t.isValid else { return nil }
+        let path = root + "/" + naming.relativePath(t)
+        guard let real = FileIO.realPath(path) else { return nil }
+        guard real.hasPrefix(realRoot + "/") else { return nil }
+        return try FileIO.readFile(real)
+    }
+}

@@ -1,2 +1,0 @@
-/// The TegulaBundle module: see the README for what it holds.
-public enum TegulaBundleModule {}

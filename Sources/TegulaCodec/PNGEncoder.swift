@@ -1,0 +1,129 @@
+import CDeflate
+
+/// Encodes 8-bit RGB/RGBA images as PNG with libdeflate: one zlib stream, one IDAT chunk.
+///
+/// libdeflate compresses a whole buffer at once and is several times faster than zlib at a
+/// similar size; at level 1–2 with a fixed Paeth or Up filter a 256-px tile encodes in about
+/// a millisecond. An encoder owns a libdeflate compressor and its buffers: use one per thread.
+public final class PNGEncoder {
+    /// The per-row filter (PNG spec §9).
+    public enum Filter: UInt8, Sendable {
+        case none = 0, sub = 1, up = 2, average = 3, paeth = 4
+    }
+
+    private let compressor: OpaquePointer
+    public let filter: Filter
+    public let level: Int32
+    private var filtered: [UInt8] = []
+    private var compressed: [UInt8] = []
+
+    /// - Parameters: level: libdeflate level 0–12; filter: the filter applied to every row.
+    public init(level: Int = 2, filter: Filter = .up) {
+        self.level = Int32(level)
+        self.filter = filter
+        compressor = libdeflate_alloc_compressor(Int32(level))!
+    }
+
+    deinit { libdeflate_free_compressor(compressor) }
+
+    /// Encode `channels`-sample pixels (3 = RGB, 4 = RGBA), row-major.
+    public func encode(pixels: UnsafePointer<UInt8>, width: Int, height: Int, channels: Int) -> [UInt8] {
+        precondition(channels == 3 || channels == 4)
+        let stride = width * channels
+        let rawCount = (stride + 1) * height
+        if filtered.count < rawCount { filtered = [UInt8](repeating: 0, count: rawCount) }
+        filtered.withUnsafeMutableBufferPointer { out in
+            for row in 0..<height {
+                let dst = out.baseAddress! + row * (stride + 1)
+                let cur = pixels + row * stride
+                let prev: UnsafePointer<UInt8>? = row > 0 ? pixels + (row - 1) * stride : nil
+                PNGEncoder.filterRow(filter, cur: cur, prev: prev, count: stride, bpp: channels, into: dst)
+            }
+        }
+        let bound = libdeflate_zlib_compress_bound(compressor, rawCount)
+        if compressed.count < bound { compressed = [UInt8](repeating: 0, count: bound) }
+        let size = filtered.withUnsafeBufferPointer { src in
+            compressed.withUnsafeMutableBufferPointer { dst in
+                libdeflate_zlib_compress(compressor, src.baseAddress, rawCount, dst.baseAddress, bound)
+            }
+        }
+        var png: [UInt8] = []
+        png.reserveCapacity(size + 64)
+        png += [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var ihdr: [UInt8] = []
+        ihdr.appendBigEndian(UInt32(width))
+        ihdr.appendBigEndian(UInt32(height))
+        ihdr += [8, channels == 4 ? 6 : 2, 0, 0, 0]
+        PNGEncoder.appendChunk("IHDR", ihdr[...], to: &png)
+        compressed.withUnsafeBufferPointer { c in
+            PNGEncoder.appendChunk("IDAT", UnsafeBufferPointer(rebasing: c[0..<size]), to: &png)
+        }
+        PNGEncoder.appendChunk("IEND", [UInt8]()[...], to: &png)
+        return png
+    }
+
+    /// Encode an image.
+    public func encode(_ image: RGBAImage) -> [UInt8] {
+        image.pixels.withUnsafeBufferPointer {
+            encode(pixels: $0.baseAddress!, width: image.width, height: image.height, channels: image.channels)
+        }
+    }
+
+    static func appendChunk<C: Collection>(_ type: String, _ data: C, to png: inout [UInt8]) where C.Element == UInt8 {
+        png.appendBigEndian(UInt32(data.count))
+        let start = png.count
+        png += Array(type.utf8)
+        png += data
+        let crc = png.withUnsafeBufferPointer { p in
+            libdeflate_crc32(0, p.baseAddress! + start, png.count - start)
+        }
+        png.appendBigEndian(crc)
+    }
+
+    @inline(__always)
+    static func filterRow(_ f: Filter, cur: UnsafePointer<UInt8>, prev: UnsafePointer<UInt8>?, count: Int, bpp: Int,
+                          into dst: UnsafeMutablePointer<UInt8>) {
+        dst[0] = f.rawValue
+        let out = dst + 1
+        switch (f, prev) {
+        case (.none, _):
+            out.update(from: cur, count: count)
+        case (.sub, _):
+            for i in 0..<min(bpp, count) { out[i] = cur[i] }
+            var i = bpp
+            while i < count { out[i] = cur[i] &- cur[i - bpp]; i += 1 }
+        case (.up, nil):
+            out.update(from: cur, count: count)
+        case (.up, let p?):
+            for i in 0..<count { out[i] = cur[i] &- p[i] }
+        case (.average, nil):
+            for i in 0..<min(bpp, count) { out[i] = cur[i] }
+            var i = bpp
+            while i < count { out[i] = cur[i] &- (cur[i - bpp] >> 1); i += 1 }
+        case (.average, let p?):
+            for i in 0..<min(bpp, count) { out[i] = cur[i] &- (p[i] >> 1) }
+            var i = bpp
+            while i < count { out[i] = cur[i] &- UInt8((Int(cur[i - bpp]) + Int(p[i])) >> 1); i += 1 }
+        case (.paeth, nil):
+            for i in 0..<min(bpp, count) { out[i] = cur[i] }
+            var i = bpp
+            while i < count { out[i] = cur[i] &- cur[i - bpp]; i += 1 }
+        case (.paeth, let p?):
+            for i in 0..<min(bpp, count) { out[i] = cur[i] &- p[i] }
+            var i = bpp
+            while i < count {
+                let a = Int(cur[i - bpp]), b = Int(p[i]), c = Int(p[i - bpp])
+                let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)
+                let pred = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
+                out[i] = cur[i] &- UInt8(pred)
+                i += 1
+            }
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    mutating func appendBigEndian(_ v: UInt32) {
+        append(UInt8(v >> 24)); append(UInt8((v >> 16) & 0xFF)); append(UInt8((v >> 8) & 0xFF)); append(UInt8(v & 0xFF))
+    }
+}

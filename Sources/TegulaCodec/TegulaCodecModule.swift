@@ -1,2 +1,0 @@
-/// The TegulaCodec module: see the README for what it holds.
-public enum TegulaCodecModule {}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Reads Allmaps Georeference Annotations (W3C Web Annotation, motivation "georeferencing"):
+/// GCPs from `body.features` (`properties.resourceCoords` + a lon/lat Point), the mask from the
+/// target's SVG `<polygon>` selector, the transform from `body.transformation`.
+enum AllmapsReader {
+    static func parse(_ data: Data, source: String, gcpSRS: String?) throws -> GCPSet {
+        let root: Any
+        do { root = try JSONSerialization.jsonObject(with: data) } catch {
+            throw GeoreferenceError(.unparseableRow, at: source, "not valid JSON: \(error.localizedDescription)")
+        }
+        guard var annotation = root as? [String: Any] else {
+            throw GeoreferenceError(.unknownFormat, at: source, "expected a JSON object (an Allmaps Georeference Annotation)")
+        }
+        // An AnnotationPage holds the annotation in `items`; take the first.
+        if let items = annotation["items"] as? [[String: Any]] {
+            guard let first = items.first else {
+                throw GeoreferenceError(.tooFewGCPs, at: "\(source): items", "the AnnotationPage has no annotations")
+            }
+            annotation = first
+        }
+        guard let body = annotation["body"] as? [String: Any],
+              let features = body["features"] as? [[String: Any]] else {
+            throw GeoreferenceError(.unknownFormat, at: "\(source): body.features",
+                                    "missing: expected an Allmaps Georeference Annotation with a GeoJSON FeatureCollection body")
+        }
+        var gcps: [GCP] = []
+        for (i, f) in features.enumerated() {
+            let place = "\(source): body.features[\(i)]"
+            let props = f["properties"] as? [String: Any] ?? [:]
+            guard let rc = (props["resourceCoords"] ?? props["pixelCoords"]) as? [Any], rc.count >= 2,
+                  let x = number(rc[0]), let y = number(rc[1]) else {
+                throw GeoreferenceError(.unparseableRow, at: place, "properties.resourceCoords must be [x, y] numbers")
+            }
+            guard let geometry = f["geometry"] as? [String: Any], geometry["type"] as? String == "Point",
+                  let c = geometry["coordinates"] as? [Any], c.count >= 2,
+                  let lon = number(c[0]), let lat = number(c[1]) else {
+                throw GeoreferenceError(.unparseableRow, at: place, "geometry must be a GeoJSON Point [lon, lat]")
+            }
+            let id = (f["id"] as? String) ?? (props["id"] as? String) ?? "\(i + 1)"
+            gcps.append(GCP(id: id, pixel: PixelPoint(x: x, y: y), ground: GroundPoint(x: lon, y: lat)))
+        }
+        var mask: [PixelPoint]?
+        if let target = annotation["target"] as? [String: Any],
+           let selector = target["selector"] as? [String: Any],
+           let svg = selector["value"] as? String {
+            mask = try MaskReader.parse(svg, source: "\(source): target.selector.value")
+        }
+        return GCPSet(gcps: gcps, srs: gcpSRS ?? "EPSG:4326", mask: mask,
+                      transformHint: transformation(body["transformation"]), source: source)
+    }
+
+    /// `{type: polynomial|thinPlateSpline|helmert|projective|straight, options: {order}}`;
+    /// "straight" has no Tegula equivalent and gives no hint.
+    static func transformation(_ value: Any?) -> TransformKind? {
+        guard let t = value as? [String: Any], let type = t["type"] as? String else { return nil }
+        if type == "polynomial" {
+            let order = ((t["options"] as? [String: Any])?["order"]).flatMap(number) ?? 1
+            return TransformKind(rawValue: "polynomial\(Int(order))")
+        }
+        return TransformKind(name: type)
+    }
+
+    static func number(_ v: Any) -> Double? {
+        if let d = v as? Double { return d }
+        if let i = v as? Int { return Double(i) }
+        if let n = v as? NSNumber { return n.doubleValue }
+        return nil
+    }
+}
+
+/// Reads a neatline mask polygon in pixel coordinates: an SVG `<polygon points="x,y …">`, a WKT
+/// `POLYGON((x y, …))`, or plain `x y` / `x,y` pairs one per line.
+public enum MaskReader {
+    /// Read a mask file.
+    public static func read(path: String) throws -> [PixelPoint] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GeoreferenceError(.unreadableFile, at: path, "cannot read the mask file (no such file or no permission)")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), source: path)
+    }
+
+    /// Parse mask text in any of the accepted forms; at least 3 vertices.
+    public static func parse(_ text: String, source: String) throws -> [PixelPoint] {
+        var body = text
+        if let r = text.range(of: "points=") {
+            let rest = text[r.upperBound...]
+            guard let q = rest.first, q == "\"" || q == "'",
+                  let end = rest.dropFirst().firstIndex(of: q) else {
+                throw GeoreferenceError(.badMask, at: source, "SVG polygon points attribute is not quoted")
+            }
+            body = String(rest[rest.index(after: rest.startIndex)..<end])
+        } else if text.uppercased().contains("POLYGON") {
+            guard let open = text.firstIndex(of: "("), let close = text.firstIndex(of: ")") else {
+                throw GeoreferenceError(.badMask, at: source, "WKT polygon without parentheses; expected POLYGON((x y, …))")
+            }
+            body = String(text[open..<close]).replacingOccurrences(of: "(", with: "")
+                .replacingOccurrences(of: ",", with: "\n")
+        }
+        let numbers = body.split(whereSeparator: { $0 == " " || $0 == "," || $0.isNewline || $0 == "\t" })
+        var values: [Double] = []
+        for n in numbers {
+            guard let v = Double(n), v.isFinite else {
+                throw GeoreferenceError(.badMask, at: source, "'\(n)' is not a number; expected x,y pixel pairs")
+            }
+            values.append(v)
+        }
+        guard values.count % 2 == 0, values.count >= 6 else {
+            throw GeoreferenceError(.badMask, at: source, "a mask needs at least 3 x,y pixel pairs, got \(values.count) numbers")
+        }
+        var pts = stride(from: 0, to: values.count, by: 2).map { PixelPoint(x: values[$0], y: values[$0 + 1]) }
+        if pts.count > 3, pts.first == pts.last { pts.removeLast() }
+        return pts
+    }
+
+    /// The mask as WKT `POLYGON ((x y, …, x y))` in pixel coordinates (closed ring), as stored in
+    /// the `TEGULA_MASK` metadata item.
+    public static func wkt(_ mask: [PixelPoint]) -> String {
+        let ring = (mask + [mask[0]]).map { "\($0.x) \($0.y)" }.joined(separator: ", ")
+        return "POLYGON ((\(ring)))"
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import TegulaGDAL
+
+/// Reads GCP files in every common format into a `GCPSet` in GDAL's pixel convention.
+///
+/// Formats (reference §3): QGIS `.points`, GDAL VRT `<GCPList>` (or any raster with GCPs),
+/// MapWarper-style CSV, Allmaps Georeference Annotation JSON. Detected by extension, then content.
+public enum GCPReader {
+    /// Detect format by extension/content: .points, .vrt, .csv, .json (Allmaps); any other raster
+    /// GDAL opens is read for its stored GCPs. `gcpSRS` gives (or overrides) the ground CRS.
+    public static func read(path: String, gcpSRS: String? = nil) throws -> GCPSet {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GeoreferenceError(.unreadableFile, at: path, "cannot read the GCP file (no such file or no permission)")
+        }
+        let ext = (path as NSString).pathExtension.lowercased()
+        let head = String(decoding: data.prefix(4096), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if ext == "json" || ext == "geojson" || head.hasPrefix("{") {
+            return try AllmapsReader.parse(data, source: path, gcpSRS: gcpSRS)
+        }
+        if ext == "vrt" || ext == "tif" || ext == "tiff" || head.hasPrefix("<") {
+            return try readDataset(path: path, gcpSRS: gcpSRS)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw GeoreferenceError(.unknownFormat, at: path, "not UTF-8 text; expected .points, .vrt, .csv or Allmaps .json")
+        }
+        if ext == "points" || head.hasPrefix("#CRS") || head.lowercased().hasPrefix("mapx") {
+            return try parsePoints(text, source: path, gcpSRS: gcpSRS)
+        }
+        if ext == "csv" || ext == "txt" {
+            return try parseCSV(text, source: path, gcpSRS: gcpSRS)
+        }
+        throw GeoreferenceError(.unknownFormat, at: path,
+                                "unknown GCP format: expected a .points (QGIS), .vrt (GDAL), .csv (x,y,lon,lat) or .json (Allmaps) file")
+    }
+
+    /// Parse QGIS `.points`: optional `#CRS:` line, header `mapX,mapY,sourceX,sourceY,enable,…`
+    /// (or `pixelX,pixelY`), comma- or tab-separated; sourceY is the negated row.
+    public static func parsePoints(_ text: String, source: String, gcpSRS: String? = nil) throws -> GCPSet {
+        var srs = gcpSRS
+        var columns: [String: Int]?
+        var gcps: [GCP] = []
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            let place = "\(source):\(index + 1)"
+            if line.isEmpty { continue }
+            if line.hasPrefix("#") {
+                if line.uppercased().hasPrefix("#CRS:"), gcpSRS == nil {
+                    let def = line.dropFirst(5).trimmingCharacters(in: .whitespaces)
+                    if !def.isEmpty { srs = def }
+                }
+                continue
+            }
+            let fields = split(line)
+            if columns == nil {
+                let names = fields.map { $0.lowercased() }
+                if names.contains("mapx") {
+                    func col(_ a: String, _ b: String) -> Int? { names.firstIndex(of: a) ?? names.firstIndex(of: b) }
+                    guard let mx = names.firstIndex(of: "mapx"), let my = names.firstIndex(of: "mapy"),
+                          let sx = col("sourcex", "pixelx"), let sy = col("sourcey", "pixely") else {
+                        throw GeoreferenceError(.unparseableRow, at: place,
+                                                "header '\(line)' lacks columns: expected mapX,mapY,sourceX,sourceY,enable")
+                    }
+                    columns = ["mapX": mx, "mapY": my, "sourceX": sx, "sourceY": sy]
+                    if let e = names.firstIndex(of: "enable") { columns?["enable"] = e }
+                    continue
+                }
+                columns = ["mapX": 0, "mapY": 1, "sourceX": 2, "sourceY": 3, "enable": 4]
+            }
+            let c = columns!
+            let need = [c["mapX"]!, c["mapY"]!, c["sourceX"]!, c["sourceY"]!].max()! + 1
+            guard fields.count >= need else {
+                throw GeoreferenceError(.unparseableRow, at: place,
+                                        "expected at least \(need) values (mapX,mapY,sourceX,sourceY,enable), got '\(line)'")
+            }
+            let mapX = try number(fields[c["mapX"]!], "mapX", place)
+            let mapY = try number(fields[c["mapY"]!], "mapY", place)
+            let sx = try number(fields[c["sourceX"]!], "sourceX", place)
+            let sy = try number(fields[c["sourceY"]!], "sourceY", place)
+            var enabled = true
+            if let e = c["enable"], e < fields.count {
+                let v = fields[e].trimmingCharacters(in: .whitespaces)
+                guard let flag = Int(v) ?? (v.lowercased() == "true" ? 1 : v.lowercased() == "false" ? 0 : nil) else {
+                    throw GeoreferenceError(.unparseableRow, at: place, "enable '\(v)' must be 1 or 0")
+                }
+                enabled = flag != 0
+            }
+            gcps.append(GCP(id: "\(gcps.count + 1)", pixel: PixelPoint(x: sx, y: -sy),
+                            ground: GroundPoint(x: mapX, y: mapY), enabled: enabled))
+        }
+        return GCPSet(gcps: gcps, srs: srs ?? "EPSG:4326", source: source)
+    }
+
+    /// Parse CSV with header `x,y,lon,lat[,name]` (MapWarper) or `x,y,X,Y[,name]` (needs
+    /// `gcpSRS`); x, y are pixels from the top-left corner.
+    public static func parseCSV(_ text: String, source: String, gcpSRS: String? = nil) throws -> GCPSet {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        guard let headerIndex = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            throw GeoreferenceError(.unparseableRow, at: source, "empty CSV: expected a header x,y,lon,lat[,name]")
+        }
+        let header = split(String(lines[headerIndex])).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"' ")) }
+        let lower = header.map { $0.lowercased() }
+        guard let xi = header.firstIndex(of: "x") ?? lower.firstIndex(of: "pixel_x"),
+              let yi = header.firstIndex(of: "y") ?? lower.firstIndex(of: "pixel_y") else {
+            throw GeoreferenceError(.unparseableRow, at: "\(source):\(headerIndex + 1)",
+                                    "header '\(lines[headerIndex])': expected x,y,lon,lat[,name] or x,y,X,Y[,name]")
+        }
+        var srs = gcpSRS ?? "EPSG:4326"
+        let gx: Int, gy: Int
+        if let lo = lower.firstIndex(where: { $0 == "lon" || $0 == "lng" || $0 == "longitude" }),
+           let la = lower.firstIndex(where: { $0 == "lat" || $0 == "latitude" }) {
+            gx = lo; gy = la
+        } else if let X = header.firstIndex(of: "X"), let Y = header.firstIndex(of: "Y") {
+            guard let gcpSRS else {
+                throw GeoreferenceError(.unknownCRS, at: "\(source):\(headerIndex + 1)",
+                                        "columns X,Y need their CRS: pass --gcp-srs (e.g. EPSG:28992), or name them lon,lat")
+            }
+            gx = X; gy = Y; srs = gcpSRS
+        } else {
+            throw GeoreferenceError(.unparseableRow, at: "\(source):\(headerIndex + 1)",
+                                    "header '\(lines[headerIndex])': expected lon,lat or X,Y columns after x,y")
+        }
+        let ni = lower.firstIndex(where: { $0 == "name" || $0 == "id" })
+        var gcps: [GCP] = []
+        for index in (headerIndex + 1)..<lines.count {
+            let line = lines[index].trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let place = "\(source):\(index + 1)"
+            let f = split(line)
+            guard f.count > max(xi, yi, gx, gy) else {
+                throw GeoreferenceError(.unparseableRow, at: place, "expected \(header.count) values (\(header.joined(separator: ","))), got '\(line)'")
+            }
+            let id = ni.flatMap { $0 < f.count && !f[$0].isEmpty ? f[$0] : nil } ?? "\(gcps.count + 1)"
+            gcps.append(GCP(id: id, pixel: PixelPoint(x: try number(f[xi], "x", place), y: try number(f[yi], "y", place)),
+                            ground: GroundPoint(x: try number(f[gx], header[gx], place), y: try number(f[gy], header[gy], place))))
+        }
+        return GCPSet(gcps: gcps, srs: srs, source: source)
+    }
+
+    /// GCPs stored in a raster (GDAL VRT `<GCPList>`, GeoTIFF), honouring the axis mapping.
+    static func readDataset(path: String, gcpSRS: String?) throws -> GCPSet {
+        let ds: Dataset
+        do { ds = try Dataset(path: path) } catch {
+            throw GeoreferenceError(.unreadableFile, at: path, "GDAL cannot open it for its GCPs: \(error)")
+        }
+        let records = ds.gcps
+        guard !records.isEmpty else {
+            throw GeoreferenceError(.tooFewGCPs, at: path, "the file holds no GCPs (no <GCPList>)")
+        }
+        let swap = !ds.gcpsAreEastingFirst
+        let gcps = records.map { r in
+            GCP(id: r.id, pixel: PixelPoint(x: r.pixel, y: r.line),
+                ground: swap ? GroundPoint(x: r.y, y: r.x) : GroundPoint(x: r.x, y: r.y))
+        }
+        let srs = gcpSRS ?? ds.gcpSpatialReference.map { $0.authorityCode ?? $0.wkt } ?? "EPSG:4326"
+        return GCPSet(gcps: gcps, srs: srs, source: path)
+    }
+
+    static func split(_ line: String) -> [String] {
+        let sep: Character = line.contains(",") ? "," : line.contains("\t") ? "\t" : " "
+        return line.split(separator: sep, omittingEmptySubsequences: sep != ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    static func number(_ s: String, _ what: String, _ place: String) throws -> Double {
+        guard let v = Double(s.trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))) else {
+            throw GeoreferenceError(.unparseableRow, at: place, "\(what) '\(s)' is not a number")
+        }
+        guard v.isFinite else {
+            throw GeoreferenceError(.invalidCoordinate, at: place, "\(what) is \(s); coordinates must be finite numbers")
+        }
+        return v
+    }
+}

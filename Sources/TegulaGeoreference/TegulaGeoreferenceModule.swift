@@ -1,2 +1,0 @@
-/// The TegulaGeoreference module: see the README for what it holds.
-public enum TegulaGeoreferenceModule {}

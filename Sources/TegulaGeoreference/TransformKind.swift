@@ -1,0 +1,66 @@
+/// The transforms Tegula fits from GCPs (pixel → ground), with their minimum GCP counts.
+///
+/// Names follow GDAL (`-order N`, `-tps`) and Allmaps (`helmert`, `projective`,
+/// `thinPlateSpline`); see reference §3.
+public enum TransformKind: String, CaseIterable, Sendable, Codable {
+    /// Similarity: scale, rotation and shift (4 parameters), with the row axis flipped so that
+    /// image-up maps to north; ≥2 GCPs.
+    case helmert
+    /// Affine, GDAL `-order 1` (6 parameters); ≥3 GCPs.
+    case polynomial1
+    /// Second-order polynomial, GDAL `-order 2` (12 parameters); ≥6 GCPs.
+    case polynomial2
+    /// Third-order polynomial, GDAL `-order 3` (20 parameters); ≥10 GCPs.
+    case polynomial3
+    /// Projective (homography, 8 parameters); ≥4 GCPs.
+    case projective
+    /// Thin plate spline, GDAL `-tps`: interpolates every GCP exactly; ≥3 non-collinear GCPs.
+    case tps
+
+    /// Parse a user-supplied name: the raw values, plus "affine" for polynomial1, "polynomial"
+    /// for polynomial1 and "thinPlateSpline"/"thin-plate-spline" for tps; nil otherwise.
+    public init?(name: String) {
+        let n = name.trimmingCharacters(in: .whitespaces)
+        if let k = TransformKind(rawValue: n) { self = k; return }
+        switch n.lowercased() {
+        case "affine", "polynomial", "poly1", "order1": self = .polynomial1
+        case "poly2", "order2": self = .polynomial2
+        case "poly3", "order3": self = .polynomial3
+        case "thinplatespline", "thin-plate-spline", "thin_plate_spline": self = .tps
+        case "similarity": self = .helmert
+        case "homography", "perspective": self = .projective
+        default:
+            if let k = TransformKind(rawValue: n.lowercased()) { self = k; return }
+            return nil
+        }
+    }
+
+    /// The fewest non-degenerate GCPs that determine the transform.
+    public var minimumGCPs: Int {
+        switch self {
+        case .helmert: return 2
+        case .polynomial1: return 3
+        case .polynomial2: return 6
+        case .polynomial3: return 10
+        case .projective: return 4
+        case .tps: return 3
+        }
+    }
+
+    /// Number of free parameters per fit (for RMSE divisors and reports); TPS: 2·(n + 3).
+    public func parameterCount(gcps n: Int) -> Int {
+        switch self {
+        case .helmert: return 4
+        case .polynomial1: return 6
+        case .polynomial2: return 12
+        case .polynomial3: return 20
+        case .projective: return 8
+        case .tps: return 2 * (n + 3)
+        }
+    }
+
+    /// The names `init(name:)` accepts, for error messages.
+    public static var accepted: String {
+        "helmert, polynomial1 (affine), polynomial2, polynomial3, projective, tps (thinPlateSpline)"
+    }
+}

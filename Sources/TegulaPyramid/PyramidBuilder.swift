@@ -1,0 +1,197 @@
+import Foundation
+import TegulaBundle
+import TegulaGeometry
+import TegulaWarp
+
+/// Builds a tile pyramid from a scan: max-zoom tiles warped straight from the source in blocks,
+/// every lower zoom made in memory from its four children (never by re-reading written tiles).
+///
+/// Work is split across `jobs` threads by block; whichever thread delivers the last child of a
+/// parent builds that parent, so memory holds only the parents still waiting for children.
+public final class PyramidBuilder: @unchecked Sendable {
+    public let source: WarpSource
+    public let plan: PyramidPlan
+    public let resampling: Resampling
+    public let format: TileFormat
+    public let jobs: Int
+    /// Tiles already in the output (``--resume``): computed as usual but not encoded or written.
+    public let existing: Set<Tile>
+
+    /// Counters for the report and the progress line.
+    public struct Stats: Sendable {
+        public var tilesWritten = 0
+        public var bytesWritten = 0
+        public var tilesEmpty = 0
+        public var tilesSkipped = 0
+        public var positionsDone = 0
+        public var warpSeconds = 0.0
+        public var downsampleSeconds = 0.0
+        public var encodeSeconds = 0.0
+        public var writeSeconds = 0.0
+        public var worstGridError = 0.0
+    }
+
+    private let stats = Locked(Stats())
+    private let pending = Locked([Tile: Pending]())
+
+    struct Pending {
+        var children: [[UInt8]?] = [nil, nil, nil, nil]
+        var received = 0
+    }
+
+    public init(source: WarpSource, plan: PyramidPlan, resampling: Resampling, format: TileFormat,
+                jobs: Int, existing: Set<Tile> = []) {
+        self.source = source
+        self.plan = plan
+        self.resampling = resampling
+        self.format = format
+        self.jobs = max(1, jobs)
+        self.existing = existing
+    }
+
+    /// Build every tile and hand each non-empty one to `emit` (called from worker threads).
+    public func run(emit: @escaping @Sendable (Tile, [UInt8]) throws -> Void,
+                    progress: (@Sendable (Stats) -> Void)? = nil) throws -> Stats {
+        let plan = self.plan, src = source, resampling = self.resampling, format = self.format
+        try ParallelWork.run(jobs: jobs, count: plan.blocks.count, makeState: { _ in
+            Worker(warper: try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
+                                           maskFootprint: src.maskFootprint, shared: src.shared),
+                   encoder: TileEncoder(format: format))
+        }, process: { [self] worker, index in
+            try buildBlock(plan.blocks[index], worker: worker, emit: emit)
+            progress?(stats.withLock { $0 })
+        })
+        return stats.withLock { $0 }
+    }
+
+    final class Worker {
+        let warper: BlockWarper
+        let encoder: TileEncoder
+        init(warper: BlockWarper, encoder: TileEncoder) {
+            self.warper = warper
+            self.encoder = encoder
+        }
+    }
+
+    /// Warp one block at the max zoom, cut and encode its tiles, then halve it down to the block
+    /// zoom, and deliver the block's own tile to its parent.
+    func buildBlock(_ block: Tile, worker: Worker, emit: (Tile, [UInt8]) throws -> Void) throws {
+        let p = plan.tilePixels, n = plan.blockTiles
+        var side = p * n
+        var image = [UInt8](repeating: 0, count: side * side * 4)
+        let extent = 2 * WebMercator.halfCircumference / Double(1 << block.z)
+        let left = -WebMercator.halfCircumference + Double(block.x) * extent
+        let top = WebMercator.halfCircumference - Double(block.y) * extent
+        let res = extent / Double(side)
+        var t0 = Date()
+        try image.withUnsafeMutableBufferPointer {
+            try worker.warper.warp(left: left, top: top, resolution: res, width: side, height: side, into: $0.baseAddress!)
+        }
+        let grid = worker.warper.worstGridError
+        stats.withLock { $0.warpSeconds += Date().timeIntervalSince(t0); $0.worstGridError = max($0.worstGridError, grid) }
+        var z = plan.maxZoom
+        var tilesPerSide = n
+        var tile = [UInt8](repeating: 0, count: p * p * 4)
+        while true {
+            for ty in 0..<tilesPerSide {
+                for tx in 0..<tilesPerSide {
+                    let t = Tile(x: block.x * tilesPerSide + tx, y: block.y * tilesPerSide + ty, z: z)
+                    guard z >= plan.minZoom else { continue }
+                    if tilesPerSide == 1 {
+                        try output(t, pixels: image, worker: worker, emit: emit)
+                    } else {
+                        // Copy the tile out of the block.
+                        image.withUnsafeBufferPointer { src in
+                            tile.withUnsafeMutableBufferPointer { dst in
+                                for row in 0..<p {
+                                    let s = src.baseAddress! + ((ty * p + row) * side + tx * p) * 4
+                                    (dst.baseAddress! + row * p * 4).update(from: s, count: p * 4)
+                                }
+                            }
+                        }
+                        try output(t, pixels: tile, worker: worker, emit: emit)
+                    }
+                }
+            }
+            if tilesPerSide == 1 { break }
+            t0 = Date()
+            var half = [UInt8](repeating: 0, count: (side / 2) * (side / 2) * 4)
+            image.withUnsafeBufferPointer { s in
+                half.withUnsafeMutableBufferPointer { d in Downsampler.half(s.baseAddress!, width: side, height: side, into: d.baseAddress!) }
+            }
+            stats.withLock { $0.downsampleSeconds += Date().timeIntervalSince(t0) }
+            image = half
+            side /= 2
+            tilesPerSide /= 2
+            z -= 1
+        }
+        try deliver(block, pixels: TileEncoder.coverage(image, count: p * p) == .empty ? nil : image,
+                    worker: worker, emit: emit)
+    }
+
+    /// Encode and emit one tile (unless empty or already present).
+    func output(_ t: Tile, pixels: [UInt8], worker: Worker, emit: (Tile, [UInt8]) throws -> Void) throws {
+        if existing.contains(t) {
+            stats.withLock { $0.tilesSkipped += 1; $0.positionsDone += 1 }
+            return
+        }
+        let t0 = Date()
+        let data = try pixels.withUnsafeBufferPointer { try worker.encoder.encode($0.baseAddress!, size: plan.tilePixels) }
+        let t1 = Date()
+        if let data { try emit(t, data) }
+        let t2 = Date()
+        stats.withLock {
+            $0.encodeSeconds += t1.timeIntervalSince(t0)
+            $0.writeSeconds += t2.timeIntervalSince(t1)
+            $0.positionsDone += 1
+            if let data { $0.tilesWritten += 1; $0.bytesWritten += data.count } else { $0.tilesEmpty += 1 }
+        }
+    }
+
+    /// Hand a finished tile's pixels (nil = empty) to its parent; the thread that completes a
+    /// parent builds it, and so on up to the min zoom.
+    func deliver(_ t: Tile, pixels: [UInt8]?, worker: Worker, emit: (Tile, [UInt8]) throws -> Void) throws {
+        guard t.z > plan.minZoom, let parent = t.parent else { return }
+        let slot = (t.y & 1) * 2 + (t.x & 1)
+        let expected = parent.children.filter { plan.contains($0) }.count
+        let complete: Pending? = pending.withLock { table in
+            var entry = table[parent] ?? Pending()
+            entry.children[slot] = pixels
+            entry.received += 1
+            if entry.received == expected {
+                table[parent] = nil
+                return entry
+            }
+            table[parent] = entry
+            return nil
+        }
+        guard let complete else { return }
+        let p = plan.tilePixels
+        var merged: [UInt8]? = nil
+        if complete.children.contains(where: { $0 != nil }) {
+            let t0 = Date()
+            var big = [UInt8](repeating: 0, count: 4 * p * p * 4)
+            for (k, child) in complete.children.enumerated() {
+                guard let child else { continue }
+                let ox = (k & 1) * p, oy = (k >> 1) * p
+                big.withUnsafeMutableBufferPointer { dst in
+                    child.withUnsafeBufferPointer { src in
+                        for row in 0..<p {
+                            (dst.baseAddress! + ((oy + row) * 2 * p + ox) * 4).update(from: src.baseAddress! + row * p * 4, count: p * 4)
+                        }
+                    }
+                }
+            }
+            var out = [UInt8](repeating: 0, count: p * p * 4)
+            big.withUnsafeBufferPointer { s in
+                out.withUnsafeMutableBufferPointer { d in Downsampler.half(s.baseAddress!, width: 2 * p, height: 2 * p, into: d.baseAddress!) }
+            }
+            stats.withLock { $0.downsampleSeconds += Date().timeIntervalSince(t0) }
+            try output(parent, pixels: out, worker: worker, emit: emit)
+            merged = TileEncoder.coverage(out, count: p * p) == .empty ? nil : out
+        } else {
+            stats.withLock { $0.positionsDone += 1; $0.tilesEmpty += 1 }
+        }
+        try deliver(parent, pixels: merged, worker: worker, emit: emit)
+    }
+}

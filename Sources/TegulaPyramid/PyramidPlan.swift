@@ -1,0 +1,75 @@
+import TegulaGeometry
+
+/// Which tiles a pyramid holds and how the work is cut: max-zoom tiles are warped in square
+/// blocks of `blockTiles` × `blockTiles` tiles, each block being one tile at ``blockZoom``;
+/// zooms below that are built from children.
+public struct PyramidPlan: Sendable {
+    public let minZoom: Int
+    public let maxZoom: Int
+    /// Pixels per tile side (256 or 512).
+    public let tilePixels: Int
+    public let blockZoom: Int
+    /// Tile ranges per zoom, index = zoom − minZoom.
+    public let ranges: [(x: ClosedRange<Int>, y: ClosedRange<Int>)]
+    /// The blocks (tiles at ``blockZoom``) in Morton order, so siblings finish together and
+    /// their parents can be built and released early.
+    public let blocks: [Tile]
+
+    public init(bounds: ProjectedBounds, minZoom: Int, maxZoom: Int, tilePixels: Int) throws {
+        guard minZoom >= 0, maxZoom <= WebMercator.maxZoom, minZoom <= maxZoom else {
+            throw PyramidError("zoom range \(minZoom)-\(maxZoom) is invalid: need 0 ≤ MIN ≤ MAX ≤ \(WebMercator.maxZoom)")
+        }
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.tilePixels = tilePixels
+        blockZoom = max(minZoom, maxZoom - 2)
+        guard let top = TileGrid.tileRange(covering: bounds, zoom: maxZoom) else {
+            throw PyramidError("the scan covers no tile at zoom \(maxZoom)")
+        }
+        var r: [(x: ClosedRange<Int>, y: ClosedRange<Int>)] = []
+        for z in minZoom...maxZoom {
+            let d = maxZoom - z
+            r.append(((top.x.lowerBound >> d)...(top.x.upperBound >> d), (top.y.lowerBound >> d)...(top.y.upperBound >> d)))
+        }
+        ranges = r
+        let br = r[blockZoom - minZoom]
+        var b: [Tile] = []
+        for y in br.y { for x in br.x { b.append(Tile(x: x, y: y, z: blockZoom)) } }
+        blocks = b.sorted { PyramidPlan.morton($0) < PyramidPlan.morton($1) }
+    }
+
+    /// Tiles per block side at the max zoom.
+    public var blockTiles: Int { 1 << (maxZoom - blockZoom) }
+
+    /// The tile range at `zoom`.
+    public func range(_ zoom: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) { ranges[zoom - minZoom] }
+
+    /// True when the tile is inside the planned range of its zoom.
+    public func contains(_ t: Tile) -> Bool {
+        guard t.z >= minZoom, t.z <= maxZoom else { return false }
+        let r = range(t.z)
+        return r.x.contains(t.x) && r.y.contains(t.y)
+    }
+
+    /// How many tile positions the plan covers (an upper bound on tiles written).
+    public var tilePositions: Int {
+        ranges.reduce(0) { $0 + $1.x.count * $1.y.count }
+    }
+
+    /// Interleaved bits of x and y: the Z-order curve.
+    static func morton(_ t: Tile) -> UInt64 {
+        var m: UInt64 = 0
+        for bit in 0..<31 {
+            m |= UInt64((t.x >> bit) & 1) << UInt64(2 * bit)
+            m |= UInt64((t.y >> bit) & 1) << UInt64(2 * bit + 1)
+        }
+        return m
+    }
+}
+
+/// Everything that can go wrong in the pyramid stage, in one line.
+public struct PyramidError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,2 +1,0 @@
-/// The TegulaPyramid module: see the README for what it holds.
-public enum TegulaPyramidModule {}

@@ -1,0 +1,87 @@
+import Foundation
+import TegulaBundle
+import TegulaGeometry
+import TegulaWarp
+
+/// The pyramid stage end to end: plan the zooms, build the tiles, write them into a folder,
+/// MBTiles or PMTiles, and describe the result with TileJSON metadata.
+public struct TileJob: Sendable {
+    public var source: WarpSource
+    public var output: String
+    /// nil = auto (see ``zoomRange()``).
+    public var minZoom: Int?
+    public var maxZoom: Int?
+    /// Tile side in map units of 256-px tiles: 256 or 512.
+    public var tileSize = 256
+    /// Pixel ratio: 2 writes `@2x` tiles of twice the pixels.
+    public var scale = 1
+    public var layout: FolderLayout = .xyz
+    public var format: TileFormat = .png
+    public var resampling: Resampling = .bilinear
+    public var resume = false
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    public var name: String
+    public var attribution: String?
+    /// Extra metadata (e.g. GCP pins) stored beside the footprint.
+    public var extra: [String: JSONValue] = [:]
+
+    public init(source: WarpSource, output: String, name: String) {
+        self.source = source
+        self.output = output
+        self.name = name
+    }
+
+    /// Pixels per tile side as written.
+    public var tilePixels: Int { tileSize * scale }
+
+    /// The zoom range: max `auto` is the zoom nearest the scan's native resolution (never more
+    /// than √2 off; gdal2tiles rounds down and may lose half the resolution); min `auto` is the
+    /// zoom at which the whole scan is about one tile (gdal2tiles's rule).
+    public func zoomRange() throws -> (min: Int, max: Int) {
+        let maxZ = try maxZoom ?? source.autoZoom(tileSize: tileSize)
+        if let minZoom { return (minZoom, maxZ) }
+        guard let b = source.bounds else { throw PyramidError("\(source.path): empty footprint") }
+        let res = WebMercator.resolution(zoom: maxZ, tileSize: tileSize)
+        let pixels = max(b.width, b.height) / res
+        let levels = Int(Foundation.log2(max(1, pixels / Double(tileSize))).rounded(.up))
+        return (max(0, min(maxZ, maxZ - levels)), maxZ)
+    }
+
+    /// Build the pyramid. Returns the builder's counters.
+    public func run(progress: (@Sendable (PyramidBuilder.Stats, Int) -> Void)? = nil) throws -> PyramidBuilder.Stats {
+        let zooms = try zoomRange()
+        guard let bounds = source.bounds else { throw PyramidError("\(source.path): empty footprint") }
+        let plan = try PyramidPlan(bounds: bounds, minZoom: zooms.min, maxZoom: zooms.max, tilePixels: tilePixels)
+        let existing = resume ? Tileset.existingTiles(at: output) : []
+        let writer = try Tileset.openWriter(at: output, format: format, layout: layout, scale: scale, resume: resume)
+        let builder = PyramidBuilder(source: source, plan: plan, resampling: resampling, format: format,
+                                     jobs: jobs, existing: existing)
+        let total = plan.tilePositions
+        var report: (@Sendable (PyramidBuilder.Stats) -> Void)? = nil
+        if let progress {
+            report = { s in progress(s, total) }
+        }
+        let emit: @Sendable (Tile, [UInt8]) throws -> Void = { tile, data in try writer.write(tile, data: data) }
+        let stats = try builder.run(emit: emit, progress: report)
+        try writer.finish(metadata: metadata(plan: plan))
+        return stats
+    }
+
+    /// TileJSON-style metadata: bounds, centre, zooms and the footprint polygon in degrees.
+    func metadata(plan: PyramidPlan) -> TilesetMetadata {
+        let b = source.bounds.map(WebMercator.unproject) ?? .world
+        let ring = source.footprint.enumerated()
+            .filter { $0.offset % max(1, source.footprint.count / 256) == 0 }
+            .map { WebMercator.unproject(ProjectedPoint(x: $0.element.x, y: max(-WebMercator.halfCircumference, min(WebMercator.halfCircumference, $0.element.y)))) }
+        var coords = ring.map { JSONValue.array([.double($0.longitude), .double($0.latitude)]) }
+        if let first = coords.first { coords.append(first) }
+        var extra = self.extra
+        extra[TilesetMetadata.footprintKey] = .object(["type": .string("Polygon"), "coordinates": .array([.array(coords)])])
+        let c = b.center
+        return TilesetMetadata(name: name, format: format, bounds: b,
+                               center: MapCenter(longitude: c.longitude, latitude: c.latitude,
+                                                 zoom: min(plan.maxZoom, plan.minZoom + 1)),
+                               minZoom: plan.minZoom, maxZoom: plan.maxZoom, tileSize: tileSize, scale: scale,
+                               attribution: attribution, extra: extra)
+    }
+}

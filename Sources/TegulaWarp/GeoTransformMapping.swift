@@ -1,0 +1,67 @@
+import TegulaGDAL
+import TegulaGeometry
+
+/// The mapping of a raster with an affine geotransform in any CRS, reprojected through PROJ.
+public struct GeoTransformMapping: SourceMapping {
+    public let sourceWidth: Int
+    public let sourceHeight: Int
+    public let geoTransform: GeoTransform
+    /// The raster's CRS as WKT (or any definition PROJ accepts).
+    public let srsDefinition: String
+    public let mask: [(x: Double, y: Double)]?
+
+    public init(width: Int, height: Int, geoTransform: GeoTransform, srs: String, mask: [(x: Double, y: Double)]? = nil) throws {
+        guard geoTransform.inverse != nil else { throw WarpError("the geotransform is not invertible") }
+        sourceWidth = width
+        sourceHeight = height
+        self.geoTransform = geoTransform
+        srsDefinition = srs
+        self.mask = mask
+        _ = try SpatialReference(srs)
+    }
+
+    public func makeEvaluator() throws -> MappingEvaluator {
+        try Evaluator(mapping: self)
+    }
+
+    final class Evaluator: MappingEvaluator {
+        let forwardGT: GeoTransform
+        let inverseGT: GeoTransform
+        let toSource: CoordinateTransformation?
+        let toMercator: CoordinateTransformation?
+
+        init(mapping m: GeoTransformMapping) throws {
+            forwardGT = m.geoTransform
+            inverseGT = m.geoTransform.inverse!
+            let src = try SpatialReference(m.srsDefinition)
+            let merc = SpatialReference.webMercator()
+            if src.isSame(as: merc) {
+                toSource = nil
+                toMercator = nil
+            } else {
+                toSource = try CoordinateTransformation(from: merc, to: src)
+                toMercator = try CoordinateTransformation(from: src, to: merc)
+            }
+        }
+
+        func sourcePixels(x: inout [Double], y: inout [Double]) {
+            if let toSource { toSource.transform(x: &x, y: &y) }
+            for i in x.indices {
+                if !x[i].isFinite || !y[i].isFinite { x[i] = .nan; y[i] = .nan; continue }
+                let p = inverseGT.apply(pixel: x[i], line: y[i])
+                x[i] = p.x
+                y[i] = p.y
+            }
+        }
+
+        func projected(x: inout [Double], y: inout [Double]) {
+            for i in x.indices {
+                let g = forwardGT.apply(pixel: x[i], line: y[i])
+                x[i] = g.x
+                y[i] = g.y
+            }
+            if let toMercator { toMercator.transform(x: &x, y: &y) }
+            for i in x.indices where !x[i].isFinite || !y[i].isFinite { x[i] = .nan; y[i] = .nan }
+        }
+    }
+}

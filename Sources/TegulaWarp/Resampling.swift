@@ -1,0 +1,39 @@
+import Foundation
+
+/// Resampling kernels for warping, named as gdalwarp names them (`-r`).
+public enum Resampling: String, Sendable, CaseIterable {
+    case near, bilinear, cubic, lanczos, average
+
+    /// Kernel radius in source pixels at scale 1 (GDAL: bilinear 1, cubic 2, lanczos 3).
+    var radius: Double {
+        switch self {
+        case .near: return 0.5
+        case .bilinear: return 1
+        case .cubic: return 2
+        case .lanczos: return 3
+        case .average: return 0.5
+        }
+    }
+
+    /// The kernel's weight at distance `t` (in kernel units, i.e. source pixels ÷ scale).
+    @inline(__always)
+    func weight(_ t: Double) -> Double {
+        let x = abs(t)
+        switch self {
+        case .near, .average:
+            return x <= 0.5 ? 1 : 0
+        case .bilinear:
+            return x < 1 ? 1 - x : 0
+        case .cubic:
+            // Keys' cubic convolution with a = −0.5 (GDAL's GWKCubic).
+            if x < 1 { return (1.5 * x - 2.5) * x * x + 1 }
+            if x < 2 { return ((-0.5 * x + 2.5) * x - 4) * x + 2 }
+            return 0
+        case .lanczos:
+            if x == 0 { return 1 }
+            if x >= 3 { return 0 }
+            let px = Double.pi * x
+            return 3 * sin(px) * sin(px / 3) / (px * px)
+        }
+    }
+}

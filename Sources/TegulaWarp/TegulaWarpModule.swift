@@ -1,2 +1,0 @@
-/// The TegulaWarp module: see the README for what it holds.
-public enum TegulaWarpModule {}

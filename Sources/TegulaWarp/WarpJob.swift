@@ -1,0 +1,113 @@
+import Foundation
+import TegulaGDAL
+import TegulaGeometry
+
+/// The warp stage: a scan onto the EPSG:3857 pixel grid of one zoom level, as a GeoTIFF whose
+/// pixel size is exactly that zoom's resolution and whose origin lies on its pixel grid.
+public struct WarpJob: Sendable {
+    public var source: WarpSource
+    public var zoom: Int
+    public var resampling: Resampling
+    public var cog: Bool
+    public var jobs: Int
+    /// Block size in output pixels (one worker's unit of work).
+    public var blockSize = 512
+
+    public init(source: WarpSource, zoom: Int, resampling: Resampling = .bilinear, cog: Bool = false,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.source = source
+        self.zoom = zoom
+        self.resampling = resampling
+        self.cog = cog
+        self.jobs = jobs
+    }
+
+    /// What was written.
+    public struct Result: Sendable {
+        public var width: Int
+        public var height: Int
+        public var geoTransform: [Double]
+        public var worstGridError: Double
+        public var clipped: Bool
+    }
+
+    /// The output grid: pixel columns/rows of the zoom level covering the footprint.
+    public func pixelWindow() throws -> (col: Int, row: Int, width: Int, height: Int) {
+        guard let b = source.bounds else { throw WarpError("\(source.path): the scan lies outside the Web Mercator world") }
+        let res = WebMercator.resolution(zoom: zoom)
+        let h = WebMercator.halfCircumference
+        let c0 = Int(((b.left + h) / res).rounded(.down)), c1 = Int(((b.right + h) / res).rounded(.up))
+        let r0 = Int(((h - b.top) / res).rounded(.down)), r1 = Int(((h - b.bottom) / res).rounded(.up))
+        let w = c1 - c0, ht = r1 - r0
+        guard w > 0, ht > 0 else { throw WarpError("\(source.path): the scan covers no pixel at zoom \(zoom)") }
+        guard w <= 1 << 20, ht <= 1 << 20 else {
+            throw WarpError("zoom \(zoom) would make a \(w) × \(ht) image; choose a lower --zoom")
+        }
+        return (c0, r0, w, ht)
+    }
+
+    /// Warp to `output` (a temporary file beside it, renamed at the end; nothing left on failure).
+    public func run(output: String, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> Result {
+        let win = try pixelWindow()
+        let res = WebMercator.resolution(zoom: zoom)
+        let h = WebMercator.halfCircumference
+        let gt = [-h + Double(win.col) * res, res, 0, h - Double(win.row) * res, 0, -res]
+        let dir = (output as NSString).deletingLastPathComponent
+        let base = (output as NSString).lastPathComponent
+        let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(base).tmp-\(getpid())"
+        let tmpCOG = tmp + ".cog"
+        defer {
+            try? FileManager.default.removeItem(atPath: tmp)
+            try? FileManager.default.removeItem(atPath: tmpCOG)
+        }
+        GDALRuntime.setConfigOption("GDAL_CACHEMAX", "64")
+        let worst = Locked(0.0)
+        do {
+            let ds = try Dataset.create(path: tmp, driver: "GTiff", width: win.width, height: win.height, bands: 4,
+                                        options: ["TILED=YES", "BLOCKXSIZE=256", "BLOCKYSIZE=256", "COMPRESS=DEFLATE",
+                                                  "PREDICTOR=2", "BIGTIFF=IF_SAFER", "ALPHA=YES", "PHOTOMETRIC=RGB"])
+            try ds.setGeoTransform(GeoTransform(gt))
+            try ds.setSpatialReference(.webMercator())
+            ds.setColorInterpretation(band: 4, .alpha)
+            try ds.setMetadataItem("TEGULA_ZOOM", "\(zoom)")
+            let shared = Locked(ds)
+            let bs = blockSize
+            let bx = (win.width + bs - 1) / bs, by = (win.height + bs - 1) / bs
+            let total = bx * by
+            let done = Locked(0)
+            let src = source, resampling = resampling
+            try ParallelWork.run(jobs: jobs, count: total, makeState: { _ in
+                try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
+                                maskFootprint: src.maskFootprint, shared: src.shared)
+            }, process: { warper, index in
+                let ox = (index % bx) * bs, oy = (index / bx) * bs
+                let w = min(bs, win.width - ox), hh = min(bs, win.height - oy)
+                let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: w * hh * 4)
+                defer { buffer.deallocate() }
+                try warper.warp(left: gt[0] + Double(ox) * res, top: gt[3] - Double(oy) * res, resolution: res,
+                                width: w, height: hh, into: buffer)
+                worst.withLock { $0 = max($0, warper.worstGridError) }
+                try shared.withLock { try $0.writeBytes(x: ox, y: oy, width: w, height: hh, bands: [1, 2, 3, 4], from: buffer) }
+                let n = done.withLock { $0 += 1; return $0 }
+                progress?(n, total)
+            })
+            if cog {
+                try ds.flush()
+                try ds.copy(to: tmpCOG, driver: "COG", options: ["COMPRESS=DEFLATE", "PREDICTOR=2", "BLOCKSIZE=256",
+                                                                "OVERVIEW_RESAMPLING=AVERAGE", "BIGTIFF=IF_SAFER"])
+            }
+        }
+        try FileManager.default.moveItemReplacing(at: cog ? tmpCOG : tmp, to: output)
+        return Result(width: win.width, height: win.height, geoTransform: gt,
+                      worstGridError: worst.withLock { $0 }, clipped: source.exceedsMercatorLimit)
+    }
+}
+
+extension FileManager {
+    /// Rename over an existing file atomically (rename(2)).
+    func moveItemReplacing(at src: String, to dst: String) throws {
+        if rename(src, dst) != 0 {
+            throw WarpError("\(dst): cannot move the finished file into place: \(String(cString: strerror(errno)))")
+        }
+    }
+}

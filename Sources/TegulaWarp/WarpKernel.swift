@@ -1,0 +1,127 @@
+import Foundation
+
+/// Resamples one output block from a source window, with premultiplied alpha in every filter:
+/// colour = Σ w·α·c / Σ w·α, alpha = Σ w·α / Σ w over the taps inside the scan, so transparent
+/// neighbours never darken an edge.
+///
+/// An output pixel is drawn when its centre maps inside the scan (0 ≤ sx < width,
+/// 0 ≤ sy < height), as gdalwarp decides, and inside the mask when there is one.
+struct WarpKernel {
+    let resampling: Resampling
+    let sourceWidth: Int
+    let sourceHeight: Int
+
+    /// Fill `out` (width × height RGBA8, straight alpha) for the block described by `grid`.
+    func run(grid: MappingGrid, window: SourceWindow, mask: UnsafePointer<UInt8>?,
+             out: UnsafeMutablePointer<UInt8>) {
+        let w = grid.width, h = grid.height
+        let sx = UnsafeMutablePointer<Double>.allocate(capacity: w)
+        let sy = UnsafeMutablePointer<Double>.allocate(capacity: w)
+        defer { sx.deallocate(); sy.deallocate() }
+        let ks = grid.kernelScale
+        // Kernel scale in window pixels: widened by the warp's shrink, narrowed by decimation.
+        let scaleX = max(1, ks.x / window.scaleX), scaleY = max(1, ks.y / window.scaleY)
+        let fastBilinear = resampling == .bilinear && scaleX == 1 && scaleY == 1
+        let srcW = Double(sourceWidth), srcH = Double(sourceHeight)
+        for j in 0..<h {
+            grid.row(j, sx: sx, sy: sy)
+            let rowOut = out + j * w * 4
+            let rowMask = mask.map { $0 + j * w }
+            for i in 0..<w {
+                let x = sx[i], y = sy[i]
+                let o = rowOut + i * 4
+                guard x >= 0, y >= 0, x < srcW, y < srcH, rowMask.map({ $0[i] != 0 }) ?? true else {
+                    o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
+                    continue
+                }
+                let bx = (x - Double(window.originX)) / window.scaleX
+                let by = (y - Double(window.originY)) / window.scaleY
+                switch resampling {
+                case .near:
+                    nearest(window, bx, by, o)
+                default:
+                    if fastBilinear {
+                        bilinear(window, bx, by, o)
+                    } else {
+                        general(window, bx, by, scaleX, scaleY, o)
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func nearest(_ win: SourceWindow, _ bx: Double, _ by: Double, _ o: UnsafeMutablePointer<UInt8>) {
+        let ix = min(max(Int(bx), 0), win.width - 1), iy = min(max(Int(by), 0), win.height - 1)
+        let p = win.pixels + (iy * win.width + ix) * 4
+        o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = p[3]
+    }
+
+    @inline(__always)
+    private func bilinear(_ win: SourceWindow, _ bx: Double, _ by: Double, _ o: UnsafeMutablePointer<UInt8>) {
+        let u = bx - 0.5, v = by - 0.5
+        let fu = u.rounded(.down), fv = v.rounded(.down)
+        let x0 = Int(fu), y0 = Int(fv)
+        let ax = u - fu, ay = v - fv
+        var sw = 0.0, sa = 0.0, sr = 0.0, sg = 0.0, sb = 0.0
+        let ww = win.width, wh = win.height
+        @inline(__always) func tap(_ x: Int, _ y: Int, _ wt: Double) {
+            guard x >= 0, y >= 0, x < ww, y < wh, wt > 0 else { return }
+            let p = win.pixels + (y * ww + x) * 4
+            let a = Double(p[3]) * wt
+            sw += wt
+            sa += a
+            sr += a * Double(p[0]); sg += a * Double(p[1]); sb += a * Double(p[2])
+        }
+        tap(x0, y0, (1 - ax) * (1 - ay))
+        tap(x0 + 1, y0, ax * (1 - ay))
+        tap(x0, y0 + 1, (1 - ax) * ay)
+        tap(x0 + 1, y0 + 1, ax * ay)
+        store(sw, sa, sr, sg, sb, o)
+    }
+
+    private func general(_ win: SourceWindow, _ bx: Double, _ by: Double, _ scx: Double, _ scy: Double,
+                         _ o: UnsafeMutablePointer<UInt8>) {
+        let u = bx - 0.5, v = by - 0.5
+        let rx = resampling.radius * scx, ry = resampling.radius * scy
+        var xLo = Int((u - rx).rounded(.up)), xHi = Int((u + rx).rounded(.down))
+        var yLo = Int((v - ry).rounded(.up)), yHi = Int((v + ry).rounded(.down))
+        if resampling == .average {
+            // Box filter: at least the nearest pixel.
+            if xHi < xLo { xLo = Int(bx.rounded(.down)); xHi = xLo }
+            if yHi < yLo { yLo = Int(by.rounded(.down)); yHi = yLo }
+        }
+        xLo = max(xLo, 0); yLo = max(yLo, 0)
+        xHi = min(xHi, win.width - 1); yHi = min(yHi, win.height - 1)
+        guard xLo <= xHi, yLo <= yHi else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; return }
+        var wx = [Double](repeating: 0, count: xHi - xLo + 1)
+        for x in xLo...xHi {
+            wx[x - xLo] = resampling == .average ? 1 : resampling.weight((Double(x) - u) / scx)
+        }
+        var sw = 0.0, sa = 0.0, sr = 0.0, sg = 0.0, sb = 0.0
+        for y in yLo...yHi {
+            let wy = resampling == .average ? 1 : resampling.weight((Double(y) - v) / scy)
+            if wy == 0 { continue }
+            let row = win.pixels + y * win.width * 4
+            for x in xLo...xHi {
+                let wt = wx[x - xLo] * wy
+                if wt == 0 { continue }
+                let p = row + x * 4
+                let a = Double(p[3]) * wt
+                sw += wt
+                sa += a
+                sr += a * Double(p[0]); sg += a * Double(p[1]); sb += a * Double(p[2])
+            }
+        }
+        store(sw, sa, sr, sg, sb, o)
+    }
+
+    @inline(__always)
+    private func store(_ sw: Double, _ sa: Double, _ sr: Double, _ sg: Double, _ sb: Double,
+                       _ o: UnsafeMutablePointer<UInt8>) {
+        guard sw != 0, sa > 0 else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; return }
+        @inline(__always) func clamp(_ v: Double) -> UInt8 { UInt8(max(0, min(255, v.rounded()))) }
+        o[0] = clamp(sr / sa); o[1] = clamp(sg / sa); o[2] = clamp(sb / sa)
+        o[3] = clamp(sa / sw)
+    }
+}

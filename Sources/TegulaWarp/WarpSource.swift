@@ -1,0 +1,79 @@
+import Foundation
+import TegulaGDAL
+import TegulaGeometry
+
+/// A scan ready to warp: its path, mapping, footprint in EPSG:3857 and, for small scans, its
+/// pixels held once in memory for all workers.
+public struct WarpSource: Sendable {
+    public let path: String
+    public let mapping: SourceMapping
+    /// The area the scan covers (mask or border), EPSG:3857, densified.
+    public let footprint: [ProjectedPoint]
+    /// The mask polygon in EPSG:3857 when the scan has one.
+    public let maskFootprint: [ProjectedPoint]?
+    /// Whole-scan pixels when they fit ``sharedLimitBytes``.
+    public let shared: SourceWindow?
+
+    /// Scans up to this many RGBA bytes are read once and shared; larger ones are read in
+    /// windows per block, so memory stays flat whatever the input size.
+    public static let sharedLimitBytes = 96 << 20
+
+    public init(path: String, mapping: SourceMapping) throws {
+        self.path = path
+        self.mapping = mapping
+        let evaluator = try mapping.makeEvaluator()
+        let ring = evaluator.footprint(of: mapping, stepsPerEdge: 128)
+        guard ring.count >= 3 else { throw WarpError("\(path): the georeference maps no part of the scan into EPSG:3857") }
+        footprint = ring
+        maskFootprint = mapping.mask == nil ? nil : ring
+        if mapping.sourceWidth * mapping.sourceHeight * 4 <= WarpSource.sharedLimitBytes {
+            let raster = try SourceRaster(path: path)
+            shared = try SourceWindow.read(raster, x0: 0, y0: 0, x1: raster.width, y1: raster.height, step: 1)
+        } else {
+            shared = nil
+        }
+    }
+
+    /// The footprint's bounding box in metres, clipped to the Web Mercator square.
+    public var bounds: ProjectedBounds? {
+        guard let first = footprint.first else { return nil }
+        var b = ProjectedBounds(left: first.x, bottom: first.y, right: first.x, top: first.y)
+        for p in footprint {
+            b.left = min(b.left, p.x); b.right = max(b.right, p.x)
+            b.bottom = min(b.bottom, p.y); b.top = max(b.top, p.y)
+        }
+        return b.intersection(.world)
+    }
+
+    /// True when the footprint reaches beyond ±85.0511° (and will be clipped).
+    public var exceedsMercatorLimit: Bool {
+        footprint.contains { abs($0.y) > WebMercator.halfCircumference }
+    }
+
+    /// Source pixels per metre near the footprint's centre: the native resolution in metres.
+    public func nativeResolution() throws -> Double {
+        guard let b = bounds else { throw WarpError("\(path): empty footprint") }
+        let e = try mapping.makeEvaluator()
+        let cx = (b.left + b.right) / 2, cy = (b.bottom + b.top) / 2, d = 1000.0
+        var xs = [cx, cx + d, cx], ys = [cy, cy, cy + d]
+        e.sourcePixels(x: &xs, y: &ys)
+        let dx = ((xs[1] - xs[0]) * (xs[1] - xs[0]) + (ys[1] - ys[0]) * (ys[1] - ys[0])).squareRoot()
+        let dy = ((xs[2] - xs[0]) * (xs[2] - xs[0]) + (ys[2] - ys[0]) * (ys[2] - ys[0])).squareRoot()
+        let pixelsPerMetre = (dx * dy).squareRoot() / d
+        guard pixelsPerMetre.isFinite, pixelsPerMetre > 0 else { throw WarpError("\(path): cannot measure the native resolution") }
+        return 1 / pixelsPerMetre
+    }
+
+    /// The zoom whose resolution is nearest the native one in log scale (`auto`): never loses
+    /// more than a factor √2 of resolution, where gdal2tiles's rule (next coarser) can lose 2×.
+    public func autoZoom(tileSize: Int = 256) throws -> Int {
+        let native = try nativeResolution()
+        let z = (WebMercator.resolution(zoom: 0, tileSize: tileSize) / native).log2Rounded
+        return min(max(z, 0), WebMercator.maxZoom)
+    }
+}
+
+extension Double {
+    var log2Rounded: Int { Int((Foundation.log2(self)).rounded()) }
+}
+

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import TegulaWarp
+
+/// The options every stage that reads a scan shares: the input and how it is georeferenced.
+struct SourceOptions: ParsableArguments {
+    @Argument(help: "A georeferenced raster (geotransform in any CRS, GCPs, a `tegula georef` output) or a plain scan with --gcps.")
+    var inputPath: String
+
+    @Option(help: "GCP file (.points, .vrt, .csv, Allmaps .json) for a plain scan.")
+    var gcps: String?
+
+    @Option(help: "Transform: helmert, polynomial1 (affine), polynomial2, polynomial3, projective, tps. Default: chosen by lowest leave-one-out RMSE.")
+    var transform: String?
+
+    @Option(help: "CRS of the GCP coordinates when the file does not say (e.g. EPSG:4326).")
+    var gcpSrs: String?
+
+    @Option(help: "CRS to fit the transform in: EPSG:3857 (default), `gcp` (the GCPs' own CRS, as gdalwarp), or any CRS PROJ knows.")
+    var fitSrs: String?
+
+    @Option(help: "Mask (neatline) polygon in scan pixels: GeoJSON, WKT or a points file.")
+    var mask: String?
+
+    /// Open the input and work out how its pixels map to EPSG:3857.
+    func resolve() throws -> WarpSource {
+        guard FileManager.default.fileExists(atPath: inputPath) else {
+            throw CLIFailure(message: "\(inputPath): no such file")
+        }
+        if let gcps, !FileManager.default.fileExists(atPath: gcps) {
+            throw CLIFailure(message: "\(gcps): no such GCP file")
+        }
+        let spec = WarpInput(path: inputPath, gcps: gcps, transform: transform, gcpSRS: gcpSrs, fitSRS: fitSrs, mask: mask)
+        return try spec.resolve()
+    }
+
+    /// Refuse an output path whose folder does not exist.
+    func checkOutput(_ path: String) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        var isDir: ObjCBool = false
+        if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
+            throw CLIFailure(message: "\(path): the folder \(dir) does not exist")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import TegulaBundle
+import TegulaGeometry
+import TegulaPyramid
+import TegulaWarp
+
+extension FolderLayout: ExpressibleByArgument {}
+
+/// `tegula tile`: the tile pyramid, straight from the scan.
+struct TileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tile",
+        abstract: "Cut a power-of-two tile pyramid from a georeferenced scan into a folder, MBTiles or PMTiles.",
+        discussion: """
+        OUT by its form: a folder (z/x/y.png; --layout tms flips rows and writes \
+        tilemapresource.xml), *.mbtiles (MBTiles 1.3, TMS rows) or *.pmtiles (PMTiles v3). Every \
+        output gets TileJSON 3.0.0 metadata (tiles.json beside a folder). Max-zoom tiles are \
+        warped straight from the scan; lower zooms are built from their children in memory. \
+        Fully transparent tiles are not written; fully opaque ones are written without alpha. \
+        Zoom `auto`: max = the zoom nearest the scan's native resolution, min = where the scan \
+        is about one tile. An existing OUT that is not a tileset is refused and left untouched.
+        """)
+
+    @OptionGroup var input: SourceOptions
+
+    @Option(name: .shortAndLong, help: "Output: a folder, OUT.mbtiles or OUT.pmtiles.")
+    var output: String
+
+    @Option(help: "Zoom range MIN-MAX, a single zoom, or `auto`.")
+    var zoom: String = "auto"
+
+    @Option(help: "Tile size in pixels: 256 or 512.")
+    var tileSize: Int = 256
+
+    @Option(help: "Pixel ratio: 2 writes 512-px tiles named {z}/{x}/{y}@2x.png.")
+    var scale: Int = 1
+
+    @Option(help: "Folder row order: xyz (row 0 at the top) or tms (row 0 at the bottom).")
+    var layout: FolderLayout = .xyz
+
+    @Option(help: "Tile image format: png, jpeg or webp.")
+    var format: String = "png"
+
+    @Option(help: "Resampling kernel for the max zoom: near, bilinear, cubic, lanczos, average.")
+    var resampling: Resampling = .bilinear
+
+    @Flag(help: "Continue an interrupted run: tiles already written are kept.")
+    var resume = false
+
+    @Option(help: "Worker threads (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Tileset name for the metadata (default: the input's file name).")
+    var name: String?
+
+    @Flag(help: "No progress output.")
+    var quiet = false
+
+    @Flag(help: "Print the time split (warp / downsample / encode / write) at the end.")
+    var timings = false
+
+    func validate() throws {
+        guard [256, 512].contains(tileSize) else { throw ValidationError("--tile-size must be 256 or 512, not \(tileSize)") }
+        guard [1, 2].contains(scale) else { throw ValidationError("--scale must be 1 or 2, not \(scale)") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard TileFormat(name: format) != nil else { throw ValidationError("--format must be png, jpeg or webp, not '\(format)'") }
+    }
+
+    func zoomBounds() throws -> (Int?, Int?) {
+        if zoom == "auto" { return (nil, nil) }
+        let parts = zoom.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        let values = parts.map { Int($0) }
+        guard (1...2).contains(parts.count), values.allSatisfy({ $0 != nil && (0...WebMercator.maxZoom).contains($0!) }) else {
+            throw CLIFailure(message: "--zoom '\(zoom)': expected MIN-MAX (e.g. 2-8), one zoom, or auto; zooms 0–30")
+        }
+        let lo = values[0]!, hi = values.last!!
+        guard lo <= hi else { throw CLIFailure(message: "--zoom '\(zoom)': MIN is above MAX") }
+        return (lo, hi)
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let (lo, hi) = try zoomBounds()
+            let source = try input.resolve()
+            if source.exceedsMercatorLimit {
+                printError("tegula: warning: the scan reaches beyond ±85.0511°; tiles are clipped there")
+            }
+            var job = TileJob(source: source, output: output,
+                              name: name ?? ((input.inputPath as NSString).lastPathComponent as NSString).deletingPathExtension)
+            job.minZoom = lo
+            job.maxZoom = hi
+            job.tileSize = tileSize
+            job.scale = scale
+            job.layout = layout
+            job.format = TileFormat(name: format)!
+            job.resampling = resampling
+            job.resume = resume
+            job.jobs = jobs
+            let zooms = try job.zoomRange()
+            if zoom == "auto" && !quiet {
+                printError("tegula: zoom auto = \(zooms.min)-\(zooms.max) (max nearest the native resolution, min where the scan is about one tile)")
+            }
+            let reporter = ProgressReporter(label: "tile", quiet: quiet)
+            let start = Date()
+            let stats = try job.run { s, total in reporter.update(done: s.positionsDone, total: total) }
+            reporter.finish()
+            let wall = Date().timeIntervalSince(start)
+            if !quiet {
+                printError(String(format: "tegula: %d tiles (%.1f MB) in %.2f s, zooms %d-%d, %d empty skipped%@",
+                                  stats.tilesWritten, Double(stats.bytesWritten) / 1e6, wall, zooms.min, zooms.max,
+                                  stats.tilesEmpty, stats.tilesSkipped > 0 ? ", \(stats.tilesSkipped) kept from before" : ""))
+            }
+            if timings {
+                printError(String(format: "timings (thread-seconds): warp %.2f, downsample %.2f, encode %.2f, write %.2f; transform grid error ≤ %.4f px",
+                                  stats.warpSeconds, stats.downsampleSeconds, stats.encodeSeconds, stats.writeSeconds,
+                                  stats.worstGridError))
+            }
+        }
+    }
+}

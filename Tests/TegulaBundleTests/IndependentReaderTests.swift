@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import TegulaBundle
+import TegulaGeometry
+
+/// Bundles read back by tools that are not ours: the sqlite3 CLI and Python `pmtiles`.
+struct IndependentReaderTests {
+    @Test func mbtilesReadBySQLiteCLI() throws {
+        let path = Fixtures.tempDir() + "/a.mbtiles"
+        let w = try Tileset.openWriter(at: path)
+        let t = Tile(x: 486, y: 332, z: 10)
+        let bytes = Fixtures.png(for: t)
+        try w.write(t, data: bytes)
+        try w.finish(metadata: Fixtures.metadata(minZoom: 10, maxZoom: 10))
+        let row = try Fixtures.run("sqlite3", [path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles"])
+        let hex = bytes.map { String(format: "%02X", $0) }.joined()
+        #expect(row.trimmingCharacters(in: .newlines) == "10|486|691|\(hex)")  // TMS row
+        let meta = try Fixtures.run("sqlite3", [path, "SELECT name || '=' || value FROM metadata ORDER BY name"])
+        for line in ["name=Schagen 1689", "format=png", "bounds=-30.0,20.0,30.0,60.5", "minzoom=10", "maxzoom=10",
+                     "type=overlay", "attribution=G. van Schagen"] {
+            #expect(meta.contains(line + "\n"), "\(line) in \(meta)")
+        }
+        #expect(meta.contains("center=0.0,40.25,10"))
+        let idx = try Fixtures.run("sqlite3", [path, "SELECT sql FROM sqlite_master WHERE name='tile_index'"])
+        #expect(idx.contains("UNIQUE INDEX"))
+    }
+
+    /// Distinct content per tile for z0–7 (21845 tiles) forces leaf directories; python
+    /// `pmtiles` must read every tile and the metadata.
+    @Test func pmtilesReadByPythonPMTiles() throws {
+        let path = Fixtures.tempDir() + "/big.pmtiles"
+        let w = try Tileset.openWriter(at: path)
+        let tiles = Fixtures.pyramid(0...7)
+        @Sendable func content(_ t: Tile) -> [UInt8] { t.z == 7 && t.x < 64 ? [9, 9, 9] : Array("\(t.z)/\(t.x)/\(t.y)".utf8) }
+        DispatchQueue.concurrentPerform(iterations: tiles.count) { i in try! w.write(tiles[i], data: content(tiles[i])) }
+        try w.finish(metadata: Fixtures.metadata(maxZoom: 7))
+        let r = try #require(try Tileset.openReader(at: path) as? PMTilesReader)
+        #expect(r.header.leafLength > 0)
+        #expect(r.header.rootOffset + r.header.rootLength <= 16384)
+        #expect(r.header.addressedTiles == UInt64(tiles.count))
+        #expect(r.header.tileContents == UInt64(tiles.count - 64 * 128 + 1))  // identical tiles stored once
+        #expect(r.header.tileEntries < r.header.addressedTiles)  // runs of identical tiles share entries
+        #expect(r.header.clustered)
+        for t in tiles { #expect(try r.tile(t) == content(t)) }
+        let script = """
+        import sys, json
+        from pmtiles.reader import Reader, MmapSource, all_tiles
+        with open(sys.argv[1], 'rb') as f:
+            src = MmapSource(f)
+            r = Reader(src)
+            h = r.header()
+            n = 0; bad = 0
+            for (z, x, y), data in all_tiles(src):
+                n += 1
+                want = b'\\x09\\x09\\x09' if z == 7 and x < 64 else f'{z}/{x}/{y}'.encode()
+                bad += data != want
+            m = r.metadata()
+            print(n, bad, h['tile_type'].value, h['max_zoom'], m['name'], m['footprint']['type'], r.get(3, 5, 2).decode())
+        """
+        let out = try Fixtures.run("python3", ["-c", script, path])
+        #expect(out.trimmingCharacters(in: .newlines) == "21845 0 2 7 Schagen 1689 Polygon 3/5/2")
+    }
+}

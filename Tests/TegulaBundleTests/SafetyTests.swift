@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import TegulaBundle
+import TegulaGeometry
+
+/// Refusing what is not a tileset, replacing or resuming what is.
+struct SafetyTests {
+    @Test(arguments: ["notes", "notes.mbtiles", "notes.pmtiles"]) func refusesExistingNonTileset(name: String) throws {
+        let dir = Fixtures.tempDir()
+        let path = dir + "/" + name
+        if name == "notes" {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            try Data("keep me".utf8).write(to: URL(fileURLWithPath: path + "/thesis.txt"))
+        } else {
+            try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
+        }
+        #expect(!Tileset.isTileset(at: path))
+        do {
+            _ = try Tileset.openWriter(at: path)
+            Issue.record("opened a writer over \(name)")
+        } catch let e as BundleError {
+            guard case .notATileset = e else { Issue.record("wrong error \(e)"); return }
+            #expect(e.description.contains(path) && e.description.contains("refusing"))
+        }
+        let kept = name == "notes" ? path + "/thesis.txt" : path
+        #expect(try String(contentsOfFile: kept, encoding: .utf8) == "keep me")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [name])
+    }
+
+    @Test func emptyFolderIsAccepted() throws {
+        let path = Fixtures.tempDir()
+        let w = try Tileset.openWriter(at: path)
+        try w.finish(metadata: Fixtures.metadata(maxZoom: 0))
+        #expect(Tileset.isTileset(at: path))
+    }
+
+    @Test(arguments: ["t", "t.mbtiles", "t.pmtiles"]) func reopeningWithoutResumeReplaces(name: String) throws {
+        let path = Fixtures.tempDir() + "/" + name
+        let a = try Tileset.openWriter(at: path)
+        try a.write(Tile(x: 0, y: 0, z: 1), data: [1])
+        try a.finish(metadata: Fixtures.metadata(maxZoom: 1))
+        let b = try Tileset.openWriter(at: path)
+        try b.write(Tile(x: 1, y: 1, z: 1), data: [2])
+        try b.finish(metadata: Fixtures.metadata(maxZoom: 1))
+        #expect(Tileset.existingTiles(at: path) == [Tile(x: 1, y: 1, z: 1)])
+    }
+
+    /// An interrupted run (writer dropped without finish; for PMTiles also a torn journal record)
+    /// is recognised, its tiles are listed, and resume finishes with everything.
+    @Test(arguments: ["r", "r.mbtiles", "r.pmtiles"]) func resumeAfterInterruption(name: String) throws {
+        let path = Fixtures.tempDir() + "/" + name
+        let first = Fixtures.pyramid(0...3), second = Fixtures.pyramid(4...4)
+        do {
+            let w = try Tileset.openWriter(at: path)
+            for t in first { try w.write(t, data: Fixtures.png(for: t)) }
+        }
+        if name.hasSuffix(".pmtiles") {
+            let h = FileHandle(forWritingAtPath: path + ".index.tmp")!
+            h.seekToEndOfFile()
+            h.write(Data([1, 2, 3, 4, 5]))  // a torn record, as a kill mid-write leaves
+            try h.close()
+        }
+        #expect(Tileset.isTileset(at: path) || name.hasSuffix(".pmtiles"))
+        #expect(Tileset.existingTiles(at: path) == Set(first))
+        let w = try Tileset.openWriter(at: path, resume: true)
+        for t in second { try w.write(t, data: Fixtures.png(for: t)) }
+        try w.finish(metadata: Fixtures.metadata(maxZoom: 4))
+        let r = try Tileset.openReader(at: path)
+        for t in first + second { #expect(try r.tile(t) == Fixtures.png(for: t), "\(t)") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        #expect(leftovers == [name])
+    }
+
+    @Test func resumeAfterFinishedPMTilesKeepsTiles() throws {
+        let path = Fixtures.tempDir() + "/f.pmtiles"
+        let a = try Tileset.openWriter(at: path)
+        try a.write(Tile(x: 0, y: 0, z: 0), data: [7])
+        try a.finish(metadata: Fixtures.metadata(maxZoom: 1))
+        let b = try Tileset.openWriter(at: path, resume: true)
+        try b.write(Tile(x: 1, y: 0, z: 1), data: [8])
+        try b.finish(metadata: Fixtures.metadata(maxZoom: 1))
+        let r = try Tileset.openReader(at: path)
+        #expect(try r.tile(Tile(x: 0, y: 0, z: 0)) == [7])
+        #expect(try r.tile(Tile(x: 1, y: 0, z: 1)) == [8])
+    }
+
+    @Test func errorsSayWhatWhereAndWhatWouldBeRight() throws {
+        let e = BundleError.badMetadata(path: "/x/tiles.json", key: "minzoom/maxzoom", expected: "integers")
+        #expect(e.description == "/x/tiles.json: metadata 'minzoom/maxzoom' is missing or malformed; expected integers")
+        let dir = Fixtures.tempDir()
+        try Data(#"{"format": "gif", "minzoom": 0, "maxzoom": 1}"#.utf8).write(to: URL(fileURLWithPath: dir + "/tiles.json"))
+        #expect(throws: BundleError.badMetadata(path: dir + "/tiles.json", key: "format", expected: "png, jpg or webp")) {
+            _ = try Tileset.openReader(at: dir)
+        }
+    }
+}

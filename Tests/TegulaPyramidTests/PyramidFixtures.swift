@@ -1,0 +1,89 @@
+import Foundation
+import TegulaGDAL
+import TegulaWarp
+
+/// Test inputs and helpers for the pyramid tests.
+enum PyramidFixtures {
+    static func tempDir() throws -> URL {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-pyr-\(UUID())")
+        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }
+
+    /// An RGB GeoTIFF in EPSG:4326 over lon 5…23, lat 41…53 (900 × 600 px of 0.02°), with a
+    /// pattern that has smooth parts and hard edges.
+    static func geotiff(in dir: URL, name: String = "src.tif") throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        let w = 900, h = 600
+        let d = try Dataset.create(path: path, driver: "GTiff", width: w, height: h, bands: 3)
+        var px = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = (y * w + x) * 3
+                px[i] = UInt8(truncatingIfNeeded: x / 3)
+                px[i + 1] = UInt8(truncatingIfNeeded: y / 2 + 30)
+                px[i + 2] = ((x / 50) + (y / 40)) % 2 == 0 ? 30 : 220
+            }
+        }
+        try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: px)
+        try d.setGeoTransform(GeoTransform([5, 0.02, 0, 53, 0, -0.02]))
+        try d.setSpatialReference(SpatialReference("EPSG:4326"))
+        return path
+    }
+
+    /// Every tile file under a folder tileset, keyed "z/x/y".
+    static func tiles(in folder: String, ext: String = "png") throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        let fm = FileManager.default
+        for z in try fm.contentsOfDirectory(atPath: folder) where Int(z) != nil {
+            for x in try fm.contentsOfDirectory(atPath: folder + "/" + z) where Int(x) != nil {
+                for f in try fm.contentsOfDirectory(atPath: folder + "/" + z + "/" + x) where f.hasSuffix("." + ext) {
+                    let y = f.replacingOccurrences(of: "." + ext, with: "")
+                    out["\(z)/\(x)/\(y)"] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + z + "/" + x + "/" + f))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Decode a PNG tile with GDAL into RGBA.
+    static func rgba(_ data: Data) throws -> [UInt8] {
+        let path = "/vsimem/tegula-test-\(UUID()).png"
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("t-\(UUID()).png")
+        try data.write(to: tmp)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        _ = path
+        let d = try Dataset(path: tmp.path)
+        var px = [UInt8](repeating: 255, count: d.width * d.height * 4)
+        let bands = d.bandCount
+        var raw = [UInt8](repeating: 0, count: d.width * d.height * bands)
+        try raw.withUnsafeMutableBufferPointer {
+            try d.readBytes(x: 0, y: 0, width: d.width, height: d.height, bands: Array(1...bands), into: $0.baseAddress!)
+        }
+        for i in 0..<(d.width * d.height) {
+            for c in 0..<bands { px[i * 4 + c] = raw[i * bands + c] }
+        }
+        return px
+    }
+
+    static func run(_ program: String, _ args: [String]) throws -> (status: Int32, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
+        p.arguments = program.hasPrefix("/") ? args : [program] + args
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The built `tegula` executable.
+    static var tegula: String {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tegula").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/tegula").path
+    }
+}

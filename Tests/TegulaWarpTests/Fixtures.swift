@@ -1,0 +1,77 @@
+import Foundation
+import TegulaGDAL
+
+/// Test rasters made here, and image comparison helpers.
+enum Fixtures {
+    static func tempDir() throws -> URL {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-warp-\(UUID())")
+        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }
+
+    /// A smooth-plus-detail RGB pattern (no aliasing surprises, but real edges).
+    static func pattern(width: Int, height: Int) -> [UInt8] {
+        var px = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 3
+                let fx = Double(x) / Double(width), fy = Double(y) / Double(height)
+                px[i] = UInt8(127.5 + 127.5 * sin(fx * 19 + fy * 7))
+                px[i + 1] = UInt8(127.5 + 127.5 * cos(fy * 23 - fx * 5))
+                px[i + 2] = ((x / 37) + (y / 29)) % 2 == 0 ? 40 : 210
+            }
+        }
+        return px
+    }
+
+    /// Write an RGB GeoTIFF with a geotransform and CRS.
+    static func geotiff(at path: String, width: Int, height: Int, geoTransform: [Double], srs: String) throws {
+        let d = try Dataset.create(path: path, driver: "GTiff", width: width, height: height, bands: 3)
+        let px = pattern(width: width, height: height)
+        try d.writeBytes(x: 0, y: 0, width: width, height: height, bands: [1, 2, 3], from: px)
+        try d.setGeoTransform(GeoTransform(geoTransform))
+        try d.setSpatialReference(SpatialReference(srs))
+    }
+
+    /// Read all four bands of an RGBA raster.
+    static func rgba(_ path: String) throws -> (w: Int, h: Int, px: [UInt8], gt: [Double]) {
+        let d = try Dataset(path: path)
+        var px = [UInt8](repeating: 0, count: d.width * d.height * 4)
+        try px.withUnsafeMutableBufferPointer {
+            try d.readBytes(x: 0, y: 0, width: d.width, height: d.height, bands: [1, 2, 3, 4], into: $0.baseAddress!)
+        }
+        return (d.width, d.height, px, d.geoTransform?.coefficients ?? [])
+    }
+
+    /// PSNR over pixels opaque in both, and the fraction of identical such pixels.
+    static func compare(_ a: [UInt8], _ b: [UInt8]) -> (psnr: Double, identical: Double, overlap: Int, alphaMismatch: Int) {
+        var se = 0.0, n = 0, same = 0, mismatch = 0
+        for i in stride(from: 0, to: min(a.count, b.count), by: 4) {
+            if (a[i + 3] == 0) != (b[i + 3] == 0) { mismatch += 1 }
+            guard a[i + 3] == 255, b[i + 3] == 255 else { continue }
+            n += 1
+            var eq = true
+            for c in 0..<3 {
+                let d = Double(a[i + c]) - Double(b[i + c])
+                se += d * d
+                if d != 0 { eq = false }
+            }
+            if eq { same += 1 }
+        }
+        let mse = se / Double(max(1, n * 3))
+        return (mse == 0 ? 99 : 10 * log10(255 * 255 / mse), Double(same) / Double(max(1, n)), n, mismatch)
+    }
+
+    static func run(_ tool: String, _ args: [String]) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [tool] + args
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

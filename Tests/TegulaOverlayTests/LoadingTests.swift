@@ -1,0 +1,106 @@
+import Foundation
+import TegulaGeometry
+import Testing
+@testable import TegulaOverlay
+
+/// Loading from a tiles folder and over HTTP on loopback; missing versus failed; the cache and
+/// one shared load for duplicate in-flight requests.
+struct LoadingTests {
+    static func folder() throws -> TemporaryFolder {
+        let dir = try TemporaryFolder()
+        try dir.write(Data("z0".utf8), to: "tiles/0/0/0.png")
+        try dir.write(Data("z1-1-0".utf8), to: "tiles/1/1/0.png")
+        return dir
+    }
+
+    @Test func loadsFromAFolderAndReportsMissingDistinctly() async throws {
+        let dir = try Self.folder()
+        let overlay = try TileOverlay(urlTemplate: dir.url.path + "/tiles/{z}/{x}/{y}.png")
+        #expect(try await overlay.fetchTile(at: TileOverlayPath(x: 1, y: 0, z: 1)) == Data("z1-1-0".utf8))
+        let absent = TileOverlayPath(x: 0, y: 1, z: 1)
+        do {
+            _ = try await overlay.fetchTile(at: absent)
+            Issue.record("an absent file must throw")
+        } catch let error as TileOverlayError {
+            #expect(error.isMissingTile)
+        }
+        // The missing answer is cached: asking again does not load again.
+        #expect(overlay.loadsStarted == 2)
+        await #expect(throws: TileOverlayError.self) { _ = try await overlay.fetchTile(at: absent) }
+        #expect(overlay.loadsStarted == 2)
+    }
+
+    @Test func flippedFolderReadsTMSRows() async throws {
+        let dir = try Self.folder()
+        let overlay = try TileOverlay(urlTemplate: "file://" + dir.url.path + "/tiles/{z}/{x}/{y}.png")
+        overlay.isGeometryFlipped = true
+        // XYZ tile 1/1/1 is TMS row 0, which is the file 1/1/0.png.
+        let path = overlay.path(for: Tile(x: 1, y: 1, z: 1))
+        #expect(try await overlay.fetchTile(at: path) == Data("z1-1-0".utf8))
+    }
+
+    @Test func outOfRangePathsAreRejectedWithoutLoading() async throws {
+        let dir = try Self.folder()
+        let overlay = try TileOverlay(urlTemplate: dir.url.path + "/tiles/{z}/{x}/{y}.png")
+        overlay.maximumZ = 0
+        await #expect(throws: TileOverlayError.pathOutOfRange(path: TileOverlayPath(x: 1, y: 0, z: 1), minimumZ: 0, maximumZ: 0)) {
+            _ = try await overlay.fetchTile(at: TileOverlayPath(x: 1, y: 0, z: 1))
+        }
+        await #expect(throws: TileOverlayError.self) { _ = try await overlay.fetchTile(at: TileOverlayPath(x: 1, y: 0, z: 0)) }
+        #expect(overlay.loadsStarted == 0)
+    }
+
+    /// Counts loads and holds each one long enough for the others to pile up.
+    final class SlowOverlay: TileOverlay, @unchecked Sendable {
+        let loads = Locked(0)
+        init() { super.init(template: nil) }
+        override func loadTile(at path: TileOverlayPath) async throws -> Data {
+            loads.withLock { $0 += 1 }
+            try await Task.sleep(for: .milliseconds(200))
+            return Data("\(path)".utf8)
+        }
+    }
+
+    @Test func concurrentDuplicateLoadsShareOneFetch() async throws {
+        let overlay = SlowOverlay()
+        let path = TileOverlayPath(x: 3, y: 2, z: 2)
+        let results = try await withThrowingTaskGroup(of: Data.self) { group in
+            for _ in 0..<25 { group.addTask { try await overlay.fetchTile(at: path) } }
+            return try await group.reduce(into: [Data]()) { $0.append($1) }
+        }
+        #expect(results.count == 25)
+        #expect(Set(results) == [Data("\(path)".utf8)])
+        #expect(overlay.loads.current == 1)
+        #expect(overlay.loadsInFlight == 0)
+        // A different path is a different load.
+        _ = try await overlay.fetchTile(at: TileOverlayPath(x: 0, y: 0, z: 0))
+        #expect(overlay.loads.current == 2)
+    }
+
+    @Test func loadsOverHTTPOnLoopback() async throws {
+        let dir = try Self.folder()
+        let server = try LoopbackHTTPServer(serving: dir.url)
+        defer { server.stop() }
+        let overlay = try TileOverlay(urlTemplate: "http://127.0.0.1:\(server.port)/tiles/{z}/{x}/{y}.png")
+        #expect(try await overlay.fetchTile(at: TileOverlayPath(x: 0, y: 0, z: 0)) == Data("z0".utf8))
+        do {
+            _ = try await overlay.fetchTile(at: TileOverlayPath(x: 0, y: 0, z: 1))
+            Issue.record("a 404 must throw")
+        } catch let error as TileOverlayError {
+            #expect(error.isMissingTile, "404 is missing, not a failure: \(error)")
+        }
+    }
+
+    @Test func refusedConnectionIsAFailureNotMissing() async throws {
+        // A port nobody listens on: bind-and-release gives a free one.
+        let port = try LoopbackHTTPServer.freePort()
+        let overlay = try TileOverlay(urlTemplate: "http://127.0.0.1:\(port)/{z}/{x}/{y}.png")
+        do {
+            _ = try await overlay.fetchTile(at: TileOverlayPath(x: 0, y: 0, z: 0))
+            Issue.record("a refused connection must throw")
+        } catch let error as TileOverlayError {
+            guard case .loadFailed = error else { Issue.record("expected loadFailed, got \(error)"); return }
+        }
+        #expect(overlay.cache.count == 0, "failures are not cached")
+    }
+}

@@ -76,7 +76,9 @@ public struct TileURLTemplate: Hashable, Sendable, CustomStringConvertible {
         var i = 0
         while i < chars.count {
             guard chars[i] == "{" else { literal.append(chars[i]); i += 1; continue }
-            guard let close = chars[i...].firstIndex(of: "}") else {
+            // A "{" before the next "}" means this one was never closed ("{z/{x}").
+            guard let close = chars[(i + 1)...].firstIndex(where: { $0 == "}" || $0 == "{" }),
+                  chars[close] == "}" else {
                 throw .unclosedPlaceholder(template: string, offset: i)
             }
             let name = String(chars[(i + 1)..<close])

@@ -26,12 +26,14 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 if let p = Int(digits) { port = p; return }
             }
         }
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "http.server did not start: \(text)"])
     }
 
     func stop() {
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        // SIGKILL, not terminate(): the test runner's threads may block SIGTERM, and a child
+        // spawned from them inherits that mask, so SIGTERM can leave it running forever.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
     }
 
     /// A loopback TCP port that was free a moment ago.

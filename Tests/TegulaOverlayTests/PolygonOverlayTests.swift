@@ -56,7 +56,11 @@ struct PolygonOverlayTests {
         #expect(Self.ell.showsPin(in: far))
         #expect(Self.ell.showsPin(in: near, maximumAreaRatio: 0.05))
         // Far away: not on screen, no pin.
-        #expect(!Self.ell.showsPin(in: MapRect(x: 0, y: 0, width: far.size.width, height: far.size.height)))
+        // (A viewport of the same small ratio beside the polygon, not around it.)
+        let aside = MapRect(x: box.maxX + box.size.width, y: box.minY,
+                            width: 5 * box.size.width, height: 5 * box.size.height)
+        #expect(!aside.contains(MapPoint(Self.ell.coordinate)))
+        #expect(!Self.ell.showsPin(in: aside))
     }
 
     @Test func footprintFromBounds() {

@@ -63,7 +63,10 @@ struct GeoreferenceStep {
 
     /// Write the stage's outputs; returns the files written.
     func run() throws -> [String] {
-        guard let g = map.georeference else { return [] }
+        guard let g = map.georeference else {
+            try requireOwnGeoreference()
+            return []
+        }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var outputs: [String] = []
         if let m = try mask() {
@@ -83,7 +86,10 @@ struct GeoreferenceStep {
 
     /// The scan as a ``WarpSource`` without writing anything (for the plan).
     func sourceInMemory() throws -> WarpSource {
-        guard let g = map.georeference else { return try WarpInput(path: map.input).resolve() }
+        guard let g = map.georeference else {
+            try requireOwnGeoreference()
+            return try WarpInput(path: map.input).resolve()
+        }
         if let b = g.bounds {
             let ds = try Dataset(path: map.input)
             let srs = try SpatialReference(g.srs ?? "EPSG:4326")
@@ -100,6 +106,14 @@ struct GeoreferenceStep {
         guard map.georeference != nil else { return try WarpInput(path: map.input).resolve() }
         let mask = FileManager.default.fileExists(atPath: maskPath) ? maskPath : nil
         return try WarpInput(path: vrtPath, mask: mask).resolve()
+    }
+
+    /// A map without a `georeference:` section needs an input that carries its own.
+    func requireOwnGeoreference() throws {
+        let ds = try Dataset(path: map.input)
+        if (ds.geoTransform != nil && ds.spatialReference != nil) || !ds.gcps.isEmpty { return }
+        throw StageError("\(map.input) has no georeference of its own (no geotransform with a CRS, no GCPs); "
+                         + "add a georeference section with gcps or bounds")
     }
 
     func geoTransform(bounds b: [Double], width: Int, height: Int) -> GeoTransform {

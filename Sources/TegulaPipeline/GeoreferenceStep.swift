@@ -78,6 +78,7 @@ struct GeoreferenceStep {
         if let b = g.bounds {
             try writeBoundsVRT(bounds: b, srs: g.srs ?? "EPSG:4326")
             outputs.append(vrtPath)
+            for stale in [reportPath, picturePath] { try? FileManager.default.removeItem(atPath: stale) }
         } else {
             outputs += try GCPGeoreferencing.write(map: map, step: self)
         }

@@ -53,7 +53,8 @@ public final class MapStages: @unchecked Sendable {
         let outputs = try georeference.run()
         try record(.georeference, hash: hash, outputs: outputs)
         let written = outputs.isEmpty ? "nothing to write" : outputs.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
-        return StageOutcome(stage: .georeference, skipped: false, detail: "\(georeference.summary()) → \(written)")
+        let fit = map.georeference?.gcps == nil ? "" : GCPGeoreferencing.recordedReport(step: georeference).map { "; fitted " + GCPGeoreferencing.describe($0) } ?? ""
+        return StageOutcome(stage: .georeference, skipped: false, detail: "\(georeference.summary())\(fit) → \(written)")
     }
 
     /// The georeference stage's recorded hash; an error naming the stage to run when missing.
@@ -153,6 +154,7 @@ public final class MapStages: @unchecked Sendable {
         var job = TileJob(source: source, output: output, name: map.name)
         options.apply(to: &job, defaultMaxZoom: w.zoom)
         job.jobs = jobs
+        if map.georeference?.gcps != nil { job.addGCPPins(GCPGeoreferencing.recordedPins(step: georeference)) }
         let zooms = try job.zoomRange()
         if let z = w.zoom, zooms.max > z {
             log("warning: map '\(map.name)': tiles up to zoom \(zooms.max) from a warp at zoom \(z) are upsampled; set warp.zoom to \(zooms.max)")

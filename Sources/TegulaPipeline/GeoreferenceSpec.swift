@@ -20,6 +20,7 @@ public struct GeoreferenceSpec: Sendable, Hashable {
         case inline([PixelPoint])
     }
 
+    /// The GCPs, or nil when `bounds` georeference the scan.
     public var gcps: GCPSource?
     /// CRS of the GCPs' ground coordinates when the file does not say (`gcp_srs`).
     public var gcpSRS: String?
@@ -27,6 +28,7 @@ public struct GeoreferenceSpec: Sendable, Hashable {
     public var transform: TransformKind?
     /// CRS to fit in (`fit_srs`): EPSG:3857 by default, `gcp` for the GCPs' own.
     public var fitSRS: String?
+    /// The neatline: only what lies inside is warped.
     public var mask: MaskSource?
     /// [west, south, east, north] of the whole image in `srs` units, for scans without GCPs.
     public var bounds: [Double]?

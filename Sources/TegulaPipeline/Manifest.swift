@@ -1,10 +1,5 @@
 import Foundation
 
-/// The stages of a map, in order.
-public enum Stage: String, Sendable, CaseIterable, Codable {
-    case georeference, warp, tile
-}
-
 /// What a map's work folder records: for each stage that finished, the hash of everything it
 /// read (input bytes and options) and the files it wrote. A stage whose hash is unchanged and
 /// whose outputs still exist is skipped. Stored as `manifest.json` (temp + rename).

@@ -8,6 +8,7 @@ public struct PipelineError: Error, CustomStringConvertible, Sendable {
     public var column: Int?
     /// Dotted key path, when the problem is one key.
     public var keyPath: String?
+    /// What was wrong and what would be right.
     public var message: String
 
     /// An error at a place in the file.
@@ -32,8 +33,11 @@ public struct PipelineError: Error, CustomStringConvertible, Sendable {
 
 /// A map that failed in a batch: its name, the stage, and why.
 public struct MapFailure: Error, CustomStringConvertible, Sendable {
+    /// The map's name ("composite" for the blending step).
     public var map: String
+    /// The stage that failed, when one had started.
     public var stage: Stage?
+    /// The stage's error.
     public var message: String
 
     public var description: String {
@@ -43,7 +47,9 @@ public struct MapFailure: Error, CustomStringConvertible, Sendable {
 
 /// A batch in which some maps failed; the others finished.
 public struct BatchFailure: Error, CustomStringConvertible, Sendable {
+    /// The maps that failed, in file order.
     public var failures: [MapFailure]
+    /// The maps that finished (their outputs are intact).
     public var finished: [String]
 
     public var description: String {

@@ -75,20 +75,29 @@ public struct PipelineDocument: @unchecked Sendable {
         return best
     }
 
-    /// The scalar text at a path, for messages ("found 'abc'").
-    func scalar(_ steps: [Step]) -> String? {
+    /// The node at a path, if the path exists.
+    func node(_ steps: [Step]) -> Node? {
         var node = root
         for step in steps {
             switch (step, node) {
-            case (.index(let n), .sequence(let seq)) where n < seq.count: node = seq[n]
+            case (.index(let n), .sequence(let seq)) where n >= 0 && n < seq.count: node = seq[n]
             case (.key(let k), .mapping(let map)):
                 guard let v = map.first(where: { $0.key.string == k })?.value else { return nil }
                 node = v
             default: return nil
             }
         }
-        if case .scalar(let s) = node { return s.string }
-        return nil
+        return node
+    }
+
+    /// What a node is, for messages: `'text'`, `a list`, `a mapping`.
+    func found(_ steps: [Step]) -> String {
+        switch node(steps) {
+        case .scalar(let s)?: return s.string.isEmpty ? "nothing" : "'\(s.string)'"
+        case .sequence?: return "a list"
+        case .mapping?: return "a mapping"
+        default: return "something else"
+        }
     }
 
     /// An error located at a key path.
@@ -118,8 +127,7 @@ public struct PipelineDocument: @unchecked Sendable {
             return error(PipelineDocument.steps(ctx.codingPath), "needs \(PipelineDocument.expected(type)), found nothing")
         case .typeMismatch(let type, let ctx):
             let steps = PipelineDocument.steps(ctx.codingPath)
-            let found = scalar(steps).map { "'\($0)'" } ?? "a \(ctx.debugDescription.contains("Mapping") ? "mapping" : ctx.debugDescription.contains("Sequence") ? "list" : "different type")"
-            return error(steps, "expected \(PipelineDocument.expected(type)), found \(found)")
+            return error(steps, "expected \(PipelineDocument.expected(type)), found \(found(steps))")
         case .dataCorrupted(let ctx):
             return error(PipelineDocument.steps(ctx.codingPath), ctx.debugDescription)
         @unknown default:

@@ -44,6 +44,15 @@ struct ValidationTests {
         #expect(e.contains("invalid YAML"), "\(e)")
     }
 
+    @Test func duplicateKeyAndWrongShape() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        #expect(try f.loadError("version: 1\nmaps:\n  - name: a\n    name: b\n").contains("bad.yml:3:5: invalid YAML: duplicate key 'name'"))
+        #expect(try f.loadError("- a\n- b\n").contains("bad.yml:1:1: expected a mapping (key: value lines), found a list"))
+        #expect(try f.loadError("version: 1\nmaps: 5\n").contains("bad.yml:2:7: maps: expected a list, found '5'"))
+        #expect(try f.loadError("").contains("the file is empty"))
+    }
+
     @Test func missingFileNamedWithResolvedPath() throws {
         let f = try PipelineFixture()
         defer { f.cleanUp() }

@@ -48,13 +48,16 @@ public struct GCPMapping: SourceMapping {
 
         func sourcePixels(x: inout [Double], y: inout [Double]) {
             if let toFit { toFit.transform(x: &x, y: &y) }
+            // Points arrive in rows: each answer seeds the next point's Newton iteration.
+            var last: PixelPoint?
             for i in x.indices {
                 guard x[i].isFinite, y[i].isFinite,
-                      let p = transform.inverse(GroundPoint(x: x[i], y: y[i])) else {
-                    x[i] = .nan; y[i] = .nan; continue
+                      let p = transform.inverse(GroundPoint(x: x[i], y: y[i]), near: last) else {
+                    x[i] = .nan; y[i] = .nan; last = nil; continue
                 }
                 x[i] = p.x
                 y[i] = p.y
+                last = p
             }
         }
 

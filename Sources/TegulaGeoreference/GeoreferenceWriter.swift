@@ -75,13 +75,20 @@ public enum GeoreferenceWriter {
             try ds.setMetadataItem(key, value)
         }
         try ds.flush()
-        if vrt { try rewriteGCPList(path: path, gcps: georeference.gcps.enabled) }
+        if vrt { try rewriteGCPList(path: path, gcps: georeference.gcps.enabled, image: absolute) }
     }
 
     /// GDAL's VRT writer rounds GCP pixels to 4 decimals and grounds to 12 digits; rewrite the
-    /// `<GCP>` elements with every digit so the fit read back is the fit written.
-    static func rewriteGCPList(path: String, gcps: [GCP]) throws {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+    /// `<GCP>` elements with every digit so the fit read back is the fit written. A scan in the
+    /// VRT's own folder is referenced relative to it, so the two can move together.
+    static func rewriteGCPList(path: String, gcps: [GCP], image: String) throws {
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        let vrtFolder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
+        let imageURL = URL(fileURLWithPath: image)
+        if imageURL.deletingLastPathComponent().path == vrtFolder {
+            text = text.replacingOccurrences(of: "<SourceFilename relativeToVRT=\"0\">\(image)</SourceFilename>",
+                                             with: "<SourceFilename relativeToVRT=\"1\">\(imageURL.lastPathComponent)</SourceFilename>")
+        }
         guard let open = text.range(of: "<GCPList"), let openEnd = text[open.upperBound...].range(of: ">"),
               let close = text.range(of: "</GCPList>") else {
             throw GeoreferenceError(.writeFailed, at: path, "GDAL wrote no <GCPList>")

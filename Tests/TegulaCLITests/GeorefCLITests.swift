@@ -41,6 +41,7 @@ struct GeorefCLITests {
         #expect(j["transform"] as? String == "polynomial2")
         #expect((j["gcps"] as? [[String: Any]])?.first?["id"] as? String == "Strait of Gibraltar")
         #expect(try Self.files(dir) == ["schagen.tif", "small.points", "geo.vrt", "r.json", "p.svg"])
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("<SourceFilename relativeToVRT=\"1\">schagen.tif</SourceFilename>"))
         let info = try TegulaBinary.tool("gdalinfo", [out])
         #expect(info.status == 0 && info.stdout.contains("TEGULA_TRANSFORM=polynomial2"), "\(info.stdout)")
     }

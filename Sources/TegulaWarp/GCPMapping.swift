@@ -5,10 +5,13 @@ import TegulaGeoreference
 /// The mapping of a scan georeferenced by GCPs: EPSG:3857 metres → fit CRS through PROJ → source
 /// pixel by the fitted transform's exact inverse, and the reverse through its forward.
 public struct GCPMapping: SourceMapping {
+    /// Scan width in pixels.
     public let sourceWidth: Int
+    /// Scan height in pixels.
     public let sourceHeight: Int
     /// The fitted georeference (transform in its fit CRS, GCPs, report).
     public let georeference: Georeference
+    /// The neatline polygon in scan pixels, if any.
     public let mask: [(x: Double, y: Double)]?
 
     /// A mapping for a `width` × `height` scan; `mask` in source pixels.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 import TegulaGDAL
 import TegulaGeoreference
@@ -66,6 +69,7 @@ struct WriterTests {
         let svg = try String(contentsOfFile: picture, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("data:image/jpeg;base64,") && svg.contains("leave-one-out"))
         #expect(svg.contains("<polygon"))
+        #expect(XMLParser(data: Data(svg.utf8)).parse(), "the picture is not well-formed XML")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
         #expect(!files.contains { $0.contains(".tmp-") }, "\(files)")
     }

@@ -50,7 +50,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .target(name: "TegulaPipeline", dependencies: [
-            "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
+            "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
             .product(name: "Yams", package: "Yams"),
         ]),
 
@@ -75,7 +75,9 @@ let package = Package(
             "TegulaServer", "TegulaBundle", "TegulaGeometry",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
-        .testTarget(name: "TegulaPipelineTests", dependencies: ["TegulaPipeline", "TegulaGeometry"]),
+        .testTarget(name: "TegulaPipelineTests", dependencies: [
+            "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
+        ]),
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaGeometry"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,25 @@
+import TegulaPyramid
+
+/// `composite:`: every map of the batch in one pyramid, later maps drawn over earlier ones.
+public struct CompositeSpec: Sendable, Hashable {
+    /// The composited tileset (absolute after loading).
+    public var output: String
+    /// Zooms and format of the composite (png only: blending needs alpha).
+    public var tile: TileOptions
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case output, tile
+    }
+}
+
+extension CompositeSpec: Decodable, StrictDecodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        output = try c.decode(String.self, forKey: .output)
+        tile = try c.decodeStrict(TileOptions.self, forKey: .tile) ?? TileOptions()
+        if let f = tile.format, f != .png {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.tile, TileOptions.CodingKeys.format],
+                debugDescription: "a composite is written as png (blending needs alpha), not \(f.rawValue)"))
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import TegulaGeoreference
+
+/// The `georeference:` section of a map: how the scan's pixels find the ground. Either GCPs
+/// (a file in any format ``GCPReader`` reads, or an inline list) with a transform and fitting CRS,
+/// or `bounds` for a scan that is already plate carrée (or any CRS's regular grid).
+public struct GeoreferenceSpec: Sendable, Hashable {
+    /// Where the GCPs come from.
+    public enum GCPSource: Sendable, Hashable {
+        /// A GCP file (.points, .vrt, .csv, Allmaps .json); absolute after loading.
+        case file(String)
+        /// Points written in the pipeline file.
+        case inline([InlineGCP])
+    }
+
+    /// A neatline polygon in scan pixels.
+    public enum MaskSource: Sendable, Hashable {
+        /// A mask file (SVG polygon, WKT or x,y lines); absolute after loading.
+        case file(String)
+        /// Vertices written in the pipeline file.
+        case inline([PixelPoint])
+    }
+
+    /// The GCPs, or nil when `bounds` georeference the scan.
+    public var gcps: GCPSource?
+    /// CRS of the GCPs' ground coordinates when the file does not say (`gcp_srs`).
+    public var gcpSRS: String?
+    /// Transform to fit; nil = chosen by the georeference stage.
+    public var transform: TransformKind?
+    /// CRS to fit in (`fit_srs`): EPSG:3857 by default, `gcp` for the GCPs' own.
+    public var fitSRS: String?
+    /// The neatline: only what lies inside is warped.
+    public var mask: MaskSource?
+    /// [west, south, east, north] of the whole image in `srs` units, for scans without GCPs.
+    public var bounds: [Double]?
+    /// CRS of `bounds`; nil = EPSG:4326.
+    public var srs: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case gcps, gcpSRS = "gcp_srs", transform, fitSRS = "fit_srs", mask, bounds, srs
+    }
+}
+
+/// One GCP written in a pipeline file: `{id: A, pixel: [x, y], ground: [lon, lat]}`.
+public struct InlineGCP: Sendable, Hashable, Codable, StrictDecodable {
+    public var id: String?
+    /// Pixel position (GDAL convention: (0, 0) is the top-left corner of the top-left pixel).
+    public var pixel: [Double]
+    /// Ground position in `gcp_srs` (x = easting/longitude first).
+    public var ground: [Double]
+    /// False to keep the point in the file but out of the fit.
+    public var enabled: Bool?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, pixel, ground, enabled
+    }
+}
+
+extension GeoreferenceSpec: Decodable, StrictDecodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if c.contains(.gcps) {
+            if let path = try? c.decode(String.self, forKey: .gcps) {
+                gcps = .file(path)
+            } else {
+                let list = try c.decode([Strict<InlineGCP>].self, forKey: .gcps).map(\.value)
+                for (i, g) in list.enumerated() where g.pixel.count != 2 || g.ground.count != 2 {
+                    throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.gcps, AnyKey(intValue: i)],
+                        debugDescription: "pixel and ground must each be two numbers, e.g. {pixel: [1200, 340], ground: [4.9, 52.4]}"))
+                }
+                gcps = .inline(list)
+            }
+        }
+        gcpSRS = try c.decodeIfPresent(String.self, forKey: .gcpSRS)
+        if let name = try c.decodeIfPresent(String.self, forKey: .transform) {
+            guard let kind = TransformKind(name: name) else {
+                throw DecodingError.dataCorruptedError(forKey: .transform, in: c, debugDescription:
+                    "'\(name)' is not a transform; expected one of \(TransformKind.accepted)")
+            }
+            transform = kind
+        }
+        fitSRS = try c.decodeIfPresent(String.self, forKey: .fitSRS)
+        if c.contains(.mask) {
+            if let path = try? c.decode(String.self, forKey: .mask) {
+                mask = .file(path)
+            } else {
+                let pairs = try c.decode([[Double]].self, forKey: .mask)
+                guard pairs.count >= 3, pairs.allSatisfy({ $0.count == 2 }) else {
+                    throw DecodingError.dataCorruptedError(forKey: .mask, in: c, debugDescription:
+                        "a mask is a file path or at least 3 [x, y] pixel pairs")
+                }
+                mask = .inline(pairs.map { PixelPoint(x: $0[0], y: $0[1]) })
+            }
+        }
+        bounds = try c.decodeIfPresent([Double].self, forKey: .bounds)
+        if let b = bounds, b.count != 4 || !(b[0] < b[2] && b[1] < b[3]) {
+            throw DecodingError.dataCorruptedError(forKey: .bounds, in: c, debugDescription:
+                "bounds must be [west, south, east, north] with west < east and south < north, e.g. [-180, -90, 180, 90]")
+        }
+        srs = try c.decodeIfPresent(String.self, forKey: .srs)
+        if gcps != nil && bounds != nil {
+            throw DecodingError.dataCorruptedError(forKey: .bounds, in: c, debugDescription:
+                "give either gcps or bounds, not both")
+        }
+        if gcps == nil {
+            if bounds == nil {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription:
+                    "needs gcps (a GCP file or a list) or bounds ([west, south, east, north]); leave georeference out for an already georeferenced input"))
+            }
+            for (key, present) in [(CodingKeys.transform, transform != nil), (.fitSRS, fitSRS != nil), (.gcpSRS, gcpSRS != nil)] where present {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(key.stringValue) applies to gcps only; bounds need none")
+            }
+        } else if srs != nil {
+            throw DecodingError.dataCorruptedError(forKey: .srs, in: c, debugDescription: "srs is the CRS of bounds; for GCPs use gcp_srs")
+        }
+    }
+}
+
+extension GeoreferenceSpec: Encodable {
+    /// Encode (for the stage hash): files by path, inline values as written.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch gcps {
+        case .file(let p): try c.encode(p, forKey: .gcps)
+        case .inline(let list): try c.encode(list, forKey: .gcps)
+        case nil: break
+        }
+        try c.encodeIfPresent(gcpSRS, forKey: .gcpSRS)
+        try c.encodeIfPresent(transform?.rawValue, forKey: .transform)
+        try c.encodeIfPresent(fitSRS, forKey: .fitSRS)
+        switch mask {
+        case .file(let p): try c.encode(p, forKey: .mask)
+        case .inline(let pts): try c.encode(pts.map { [$0.x, $0.y] }, forKey: .mask)
+        case nil: break
+        }
+        try c.encodeIfPresent(bounds, forKey: .bounds)
+        try c.encodeIfPresent(srs, forKey: .srs)
+    }
+}

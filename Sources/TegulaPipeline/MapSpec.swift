@@ -1,0 +1,40 @@
+import TegulaPyramid
+import TegulaWarp
+
+/// One map of a pipeline file: the scan, how it is georeferenced, the warp and tile settings and
+/// where its tileset goes.
+public struct MapSpec: Sendable, Hashable {
+    /// Unique within the file; names the work folder and, by default, the tileset.
+    public var name: String
+    /// The scan (absolute after loading).
+    public var input: String
+    /// nil when the input is already georeferenced (geotransform, GCPs or a `georef.vrt`).
+    public var georeference: GeoreferenceSpec?
+    /// Warp stage options (`warp:`), owned by TegulaWarp.
+    public var warp: WarpOptions
+    /// Tile stage options (`tile:`), owned by TegulaPyramid.
+    public var tile: TileOptions
+    /// The tileset: a folder, `*.mbtiles` or `*.pmtiles` (absolute after loading); nil only in a
+    /// composite batch.
+    public var output: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, input, georeference, warp, tile, output
+    }
+}
+
+extension MapSpec: Decodable, StrictDecodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }), !name.hasPrefix(".") else {
+            throw DecodingError.dataCorruptedError(forKey: .name, in: c, debugDescription:
+                "'\(name)' cannot name a folder; use letters, digits, '-', '_' and '.' (not first)")
+        }
+        input = try c.decode(String.self, forKey: .input)
+        georeference = try c.decodeStrict(GeoreferenceSpec.self, forKey: .georeference)
+        warp = try c.decodeStrict(WarpOptions.self, forKey: .warp) ?? WarpOptions()
+        tile = try c.decodeStrict(TileOptions.self, forKey: .tile) ?? TileOptions()
+        output = try c.decodeIfPresent(String.self, forKey: .output)
+    }
+}

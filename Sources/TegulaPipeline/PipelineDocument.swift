@@ -1,0 +1,159 @@
+import Foundation
+import Yams
+
+/// A pipeline file's YAML node tree, kept after decoding so that any key path can be turned
+/// back into `line:column` (Yams `Node.mark`).
+public struct PipelineDocument: @unchecked Sendable {
+    /// One step of a key path: a mapping key or a list index.
+    public enum Step: Hashable, Sendable, CustomStringConvertible {
+        case key(String)
+        case index(Int)
+
+        public var description: String {
+            switch self {
+            case .key(let k): return k
+            case .index(let i): return "[\(i)]"
+            }
+        }
+    }
+
+    /// The file as given on the command line.
+    public let path: String
+    let root: Node
+
+    /// Parse YAML into a node tree; syntax errors carry their line and column.
+    public init(path: String, text: String) throws {
+        self.path = path
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw PipelineError(file: path, line: 1, column: 1, "the file is empty; expected `version: 1` and `maps:`")
+            }
+            root = node
+        } catch let e as YamlError {
+            throw PipelineDocument.syntaxError(e, file: path)
+        }
+    }
+
+    /// Dotted form of a key path: `maps[0].tile.format`.
+    public static func keyPath(_ steps: [Step]) -> String {
+        var s = ""
+        for step in steps {
+            switch step {
+            case .key(let k): s += (s.isEmpty ? "" : ".") + k
+            case .index(let i): s += "[\(i)]"
+            }
+        }
+        return s
+    }
+
+    /// Turn coding-key paths into steps: int keys into list indices.
+    static func steps(_ path: [any CodingKey]) -> [Step] {
+        path.map { k in k.intValue.map(Step.index) ?? .key(k.stringValue) }
+    }
+
+    /// The mark of the deepest node on `steps`: the key itself when `atKey` and the last step is
+    /// a key that exists, else its value; the closest existing parent when the path ends early.
+    public func mark(_ steps: [Step], atKey: Bool = false) -> Mark? {
+        var node = root
+        var best = root.mark
+        for (i, step) in steps.enumerated() {
+            let last = i == steps.count - 1
+            switch (step, node) {
+            case (.index(let n), .sequence(let seq)) where n >= 0 && n < seq.count:
+                node = seq[n]
+            case (.key(let k), .mapping(let map)):
+                guard let pair = map.first(where: { $0.key.string == k }) else { return best }
+                if last && atKey { return pair.key.mark ?? best }
+                node = pair.value
+                // An empty value (`key:`) has its mark at the key.
+                best = pair.key.mark ?? best
+            default:
+                return best
+            }
+            best = node.mark ?? best
+        }
+        return best
+    }
+
+    /// The scalar text at a path, for messages ("found 'abc'").
+    func scalar(_ steps: [Step]) -> String? {
+        var node = root
+        for step in steps {
+            switch (step, node) {
+            case (.index(let n), .sequence(let seq)) where n < seq.count: node = seq[n]
+            case (.key(let k), .mapping(let map)):
+                guard let v = map.first(where: { $0.key.string == k })?.value else { return nil }
+                node = v
+            default: return nil
+            }
+        }
+        if case .scalar(let s) = node { return s.string }
+        return nil
+    }
+
+    /// An error located at a key path.
+    public func error(_ steps: [Step], atKey: Bool = false, _ message: String) -> PipelineError {
+        let m = mark(steps, atKey: atKey)
+        return PipelineError(file: path, line: m?.line, column: m?.column, keyPath: PipelineDocument.keyPath(steps), message)
+    }
+
+    /// Decode the spec, turning decoding errors into located ``PipelineError``s.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        do {
+            return try YAMLDecoder().decode(type, from: root)
+        } catch let e as UnknownKeyError {
+            let steps = PipelineDocument.steps(e.codingPath)
+            let hint = e.suggestion.map { "did you mean '\($0)'?" } ?? "known keys: \(e.known.joined(separator: ", "))"
+            throw error(steps, atKey: true, "unknown key '\(e.key)'; \(hint)")
+        } catch let e as DecodingError {
+            throw describe(e)
+        }
+    }
+
+    func describe(_ e: DecodingError) -> PipelineError {
+        switch e {
+        case .keyNotFound(let key, let ctx):
+            return error(PipelineDocument.steps(ctx.codingPath), "missing required key '\(key.stringValue)'")
+        case .valueNotFound(let type, let ctx):
+            return error(PipelineDocument.steps(ctx.codingPath), "needs \(PipelineDocument.expected(type)), found nothing")
+        case .typeMismatch(let type, let ctx):
+            let steps = PipelineDocument.steps(ctx.codingPath)
+            let found = scalar(steps).map { "'\($0)'" } ?? "a \(ctx.debugDescription.contains("Mapping") ? "mapping" : ctx.debugDescription.contains("Sequence") ? "list" : "different type")"
+            return error(steps, "expected \(PipelineDocument.expected(type)), found \(found)")
+        case .dataCorrupted(let ctx):
+            return error(PipelineDocument.steps(ctx.codingPath), ctx.debugDescription)
+        @unknown default:
+            return PipelineError(file: path, "\(e)")
+        }
+    }
+
+    static func expected(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type: return "an integer"
+        case is Double.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        case is String.Type: return "a string"
+        case is Node.Mapping.Type: return "a mapping (key: value lines)"
+        case is Node.Sequence.Type: return "a list"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array") { return "a list" }
+            if name.hasPrefix("Dictionary") { return "a mapping" }
+            return name
+        }
+    }
+
+    static func syntaxError(_ e: YamlError, file: String) -> PipelineError {
+        switch e {
+        case .scanner(let ctx, let problem, let mark, _), .parser(let ctx, let problem, let mark, _),
+             .composer(let ctx, let problem, let mark, _):
+            let context = ctx.map { " (\($0.text) at line \($0.mark.line))" } ?? ""
+            return PipelineError(file: file, line: mark.line, column: mark.column, "invalid YAML: \(problem)\(context)")
+        case .duplicatedKeysInMapping(let duplicates, let ctx):
+            return PipelineError(file: file, line: ctx.mark.line, column: ctx.mark.column,
+                                 "invalid YAML: duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", "))")
+        default:
+            return PipelineError(file: file, "invalid YAML: \(e)")
+        }
+    }
+}

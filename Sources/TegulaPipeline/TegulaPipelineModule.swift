@@ -1,2 +1,0 @@
-/// The TegulaPipeline module: see the README for what it holds.
-public enum TegulaPipelineModule {}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TegulaBundle
+import TegulaGeometry
+import TegulaPyramid
+import TegulaWarp
+@testable import TegulaPipeline
+
+/// Maps georeferenced from GCPs: the stage's files, pins in the tileset, GCPs a transform cannot use.
+struct GCPStageTests {
+    static func map(transform: String, points: Int = 5) -> String {
+        let all = [
+            "{id: NW, pixel: [0, 0], ground: [-60, 60]}",
+            "{id: NE, pixel: [128, 0], ground: [60, 60]}",
+            "{id: SW, pixel: [0, 64], ground: [-60, -30]}",
+            "{id: SE, pixel: [128, 64], ground: [60, -30]}",
+            "{id: C, pixel: [64, 32], ground: [1, 20]}",
+        ]
+        return """
+            version: 1
+            maps:
+              - name: scan
+                input: scan.tif
+                georeference:
+                  transform: \(transform)
+                  mask: [[4, 4], [124, 4], [124, 60], [4, 60]]
+                  gcps:
+            \(all.prefix(points).map { "            - " + $0 }.joined(separator: "\n"))
+                tile: {min_zoom: 0, max_zoom: 2}
+                output: out/scan
+
+            """
+    }
+
+    @Test func inlineGCPsWriteTheGeoreferenceFilesAndPins() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("scan.tif")
+        let path = try f.pipeline(Self.map(transform: "tps"))
+        let r = try runPipeline(path)
+        #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
+        let work = f.folder + "/.tegula/p/scan"
+        for file in ["georef.vrt", "report.json", "residuals.svg", "mask.wkt", "warped.tif"] {
+            #expect(FileManager.default.fileExists(atPath: work + "/" + file), "\(file)")
+        }
+        #expect(r.log.contains { $0.contains("fitted tps (given) in EPSG:3857 from 5 GCPs") }, "\(r.log)")
+        // The recorded georef.vrt is a valid input on its own (what --stage warp reads).
+        let source = try WarpInput(path: work + "/georef.vrt").resolve()
+        #expect(source.mapping.sourceWidth == 128)
+        let meta = try Tileset.openReader(at: f.folder + "/out/scan").metadata
+        let pins = meta.extra[TilesetMetadata.gcpsKey]?.arrayValue ?? []
+        #expect(pins.count == 5)
+        #expect(meta.maxZoom == 2)
+    }
+
+    @Test func gcpsTheTransformCannotUseAreAClearErrorAndWriteNothing() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("scan.tif")
+        let path = try f.pipeline(Self.map(transform: "polynomial2", points: 4))
+        let r = try runPipeline(path)
+        let failure = try #require(r.error as? BatchFailure)
+        #expect(failure.failures.first?.stage == .georeference)
+        let message = failure.failures.first?.message ?? ""
+        #expect(message.contains("polynomial2 needs at least 6 enabled GCPs, got 4"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: f.folder + "/.tegula/p/scan/georef.vrt"))
+        #expect(!FileManager.default.fileExists(atPath: f.folder + "/out/scan"))
+        // The plan says the same without writing.
+        let plan = PipelinePlan(pipeline: try Pipeline.load(path: path), options: RunOptions())
+        #expect(plan.hasErrors)
+    }
+
+    @Test func editingGCPsRerunsEverything() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("scan.tif")
+        let path = try f.pipeline(Self.map(transform: "polynomial1"))
+        #expect(try runPipeline(path).error == nil)
+        try f.pipeline(Self.map(transform: "polynomial1").replacingOccurrences(of: "ground: [1, 20]", with: "ground: [2, 21]"))
+        let again = try runPipeline(path)
+        let stages = again.results.flatMap { $0.outcomes.map { "\($0.stage.rawValue):\($0.skipped)" } }
+        #expect(stages == ["georeference:false", "warp:false", "tile:false"])
+    }
+}

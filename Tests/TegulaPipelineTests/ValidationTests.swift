@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import TegulaPipeline
+
+/// Bad pipeline files: each error names file:line:column, the key path and what would be right.
+struct ValidationTests {
+    @Test func unknownKeyGetsSuggestionAndPlace() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("world.tif")
+        let e = try f.loadError("""
+            version: 1
+            maps:
+              - name: world
+                input: world.tif
+                georeference: {bounds: [-180, -85, 180, 85]}
+                tile:
+                  max_zoom: 1
+                  formt: png
+                output: out/world
+            """)
+        #expect(e.hasSuffix("bad.yml:8:7: maps[0].tile.formt: unknown key 'formt'; did you mean 'format'?"), "\(e)")
+    }
+
+    @Test func camelCaseKeySuggestsSnakeCase() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: {tileSize: 512}\n    output: o\n")
+        #expect(e.contains(":5:12: maps[0].tile.tileSize: unknown key 'tileSize'; did you mean 'tile_size'?"), "\(e)")
+    }
+
+    @Test func unknownKeyWithoutNeighbourListsKnownKeys() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        let e = try f.loadError("version: 1\ncolour: red\nmaps: []\n")
+        #expect(e.contains(":2:1: colour: unknown key 'colour'; known keys: version, work, maps, composite"), "\(e)")
+    }
+
+    @Test func yamlSyntaxErrorHasLine() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: [x\n    output: o\n")
+        #expect(e.contains("bad.yml:5:"), "\(e)")
+        #expect(e.contains("invalid YAML"), "\(e)")
+    }
+
+    @Test func missingFileNamedWithResolvedPath() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: scans/nothere.jpg\n    output: o\n")
+        #expect(e.contains(":4:12: maps[0].input: input scan \(f.folder)/scans/nothere.jpg does not exist"), "\(e)")
+    }
+
+    @Test func missingGCPFileNamed() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("a.tif")
+        let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference:\n      gcps: a.points\n    output: o\n")
+        #expect(e.contains(":6:13: maps[0].georeference.gcps: GCP file \(f.folder)/a.points does not exist"), "\(e)")
+    }
+
+    @Test func wrongTypeSaysWhatWasExpected() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("a.tif")
+        let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: {max_zoom: two}\n    output: o\n")
+        #expect(e.contains(":5:22: maps[0].tile.max_zoom: expected an integer, found 'two'"), "\(e)")
+    }
+
+    @Test func badEnumValueListsAccepted() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("a.tif")
+        let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    warp: {resampling: bicubic}\n    output: o\n")
+        #expect(e.contains("maps[0].warp.resampling: 'bicubic' is not a resampling kernel; expected one of near, bilinear, cubic, lanczos, average"), "\(e)")
+    }
+
+    @Test func missingKeyAndVersion() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        #expect(try f.loadError("version: 1\nmaps:\n  - name: a\n    output: o\n").contains(":3:5: maps[0]: missing required key 'input'"))
+        #expect(try f.loadError("version: 3\nmaps: []\n").contains(":1:10: version: version 3 is not known to this tegula; it reads version 1"))
+        #expect(try f.loadError("maps: []\n").contains("missing required key 'version'"))
+    }
+
+    @Test func duplicateNamesAndOutputs() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("world.tif")
+        let two = "version: 1\nmaps:\n" + PipelineFixture.worldMap() + PipelineFixture.worldMap(output: "out/other")
+        #expect(try f.loadError(two).contains("maps[1].name: a second map named 'world'; names must be unique"))
+        let same = "version: 1\nmaps:\n" + PipelineFixture.worldMap() + PipelineFixture.worldMap(name: "w2")
+        #expect(try f.loadError(same).contains("maps[1].output: \(f.folder)/out/world is also the output of map 'world'"))
+    }
+
+    @Test func gcpsAndBoundsAreExclusive() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("a.tif")
+        let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [0, 0, 1, 1], transform: tps}\n    output: o\n")
+        #expect(e.contains("maps[0].georeference.transform: transform applies to gcps only"), "\(e)")
+        let inline = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference:\n      gcps:\n        - {pixel: [1, 2], ground: [3, 4], weight: 2}\n    output: o\n")
+        #expect(inline.contains(":7:43: maps[0].georeference.gcps[0].weight: unknown key 'weight'"), "\(inline)")
+    }
+
+    @Test func existingNonTilesetOutputIsRefusedUntouched() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("world.tif")
+        let notes = f.folder + "/notes.txt"
+        try "keep me".write(toFile: notes, atomically: true, encoding: .utf8)
+        let e = try f.loadError("version: 1\nmaps:\n" + PipelineFixture.worldMap(output: "notes.txt"))
+        #expect(e.contains("maps[0].output: \(notes) exists and is not a tileset; refusing to overwrite it"), "\(e)")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me")
+    }
+
+    @Test func relativePathsResolveAgainstThePipelineFolder() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("world.tif")
+        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixture.worldMap())
+        let p = try Pipeline.load(path: path)
+        #expect(p.spec.maps[0].input == f.folder + "/world.tif")
+        #expect(p.spec.maps[0].output == f.folder + "/out/world")
+        #expect(p.workFolder == f.folder + "/.tegula/p")
+    }
+
+    @Test func suggestionRule() {
+        #expect(KeySuggestion.nearest(to: "resampleing", in: ["zoom", "resampling"]) == "resampling")
+        #expect(KeySuggestion.nearest(to: "maxzoom", in: ["min_zoom", "max_zoom"]) == "max_zoom")
+        #expect(KeySuggestion.nearest(to: "colour", in: ["version", "maps"]) == nil)
+        #expect(KeySuggestion.editDistance("ouptut", "output") == 1)
+    }
+}

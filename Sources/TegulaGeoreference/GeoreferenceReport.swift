@@ -12,8 +12,9 @@ public struct GeoreferenceReport: Sendable, Codable {
     public var fitSRS: String
     /// The CRS of the GCP ground coordinates.
     public var gcpSRS: String
-    /// Source image size in pixels.
+    /// Source image width in pixels.
     public var imageWidth: Int
+    /// Source image height in pixels.
     public var imageHeight: Int
     /// Per-GCP figures, in file order (disabled GCPs included as check points).
     public var gcps: [GCPResidual]
@@ -48,6 +49,7 @@ public struct GeoreferenceReport: Sendable, Codable {
 
 /// One GCP's figures in a ``GeoreferenceReport``.
 public struct GCPResidual: Sendable, Codable, Equatable {
+    /// The GCP's id (its name, or its row number when the file gives none).
     public var id: String
     /// False for GCPs switched off in the file: their residual is an independent check.
     public var enabled: Bool
@@ -55,8 +57,9 @@ public struct GCPResidual: Sendable, Codable, Equatable {
     public var pixel: [Double]
     /// `[X, Y]` in the GCP CRS.
     public var ground: [Double]
-    /// The ground position in degrees.
+    /// The ground position's longitude in degrees.
     public var lon: Double
+    /// The ground position's latitude in degrees.
     public var lat: Double
     /// Great-circle distance from the GCP to where the transform puts its pixel.
     public var residualMetres: Double
@@ -105,8 +108,11 @@ public struct Distortion: Sendable, Codable, Equatable {
 
 /// A GCP as a pin for the tile viewer's metadata (`gcps` key: name, lon, lat, residual_m).
 public struct GCPPin: Sendable, Hashable, Codable {
+    /// The GCP's id.
     public var name: String
+    /// Longitude in degrees (`lon`).
     public var longitude: Double
+    /// Latitude in degrees (`lat`).
     public var latitude: Double
     /// The honest error in metres (see ``GeoreferenceReport/pins``).
     public var residualMetres: Double

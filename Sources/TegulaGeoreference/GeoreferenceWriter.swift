@@ -11,7 +11,8 @@ public enum GeoreferenceWriter {
     ///
     /// The output holds the enabled GCPs (GDALSetGCPs2, CRS of the GCPs) and metadata items
     /// `TEGULA_TRANSFORM`, `TEGULA_FIT_SRS` and `TEGULA_MASK` (WKT in pixels), so `tegula warp`
-    /// and `tegula tile` reproduce the same fit; GDAL and QGIS open it as a raster with GCPs.
+    /// and `tegula tile` reproduce the same fit; GDAL and QGIS open it as a raster with GCPs. A
+    /// GeoTIFF also gets the mask as a per-dataset mask band, so GDAL and QGIS crop to it too.
     public static func write(imagePath: String, georeference: Georeference, output: String,
                              report: String?, picture: String?) throws {
         let ext = (output as NSString).pathExtension.lowercased()
@@ -74,14 +75,24 @@ public enum GeoreferenceWriter {
         for (key, value) in georeference.metadataItems.sorted(by: { $0.key < $1.key }) {
             try ds.setMetadataItem(key, value)
         }
+        if !vrt, let mask = georeference.gcps.mask, mask.count >= 3 {
+            try ds.writeDatasetMask(rasterize(mask, width: ds.width, height: ds.height))
+        }
         try ds.flush()
-        if vrt { try rewriteGCPList(path: path, gcps: georeference.gcps.enabled) }
+        if vrt { try rewriteGCPList(path: path, gcps: georeference.gcps.enabled, image: absolute) }
     }
 
     /// GDAL's VRT writer rounds GCP pixels to 4 decimals and grounds to 12 digits; rewrite the
-    /// `<GCP>` elements with every digit so the fit read back is the fit written.
-    static func rewriteGCPList(path: String, gcps: [GCP]) throws {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+    /// `<GCP>` elements with every digit so the fit read back is the fit written. A scan in the
+    /// VRT's own folder is referenced relative to it, so the two can move together.
+    static func rewriteGCPList(path: String, gcps: [GCP], image: String) throws {
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        let vrtFolder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
+        let imageURL = URL(fileURLWithPath: image)
+        if imageURL.deletingLastPathComponent().path == vrtFolder {
+            text = text.replacingOccurrences(of: "<SourceFilename relativeToVRT=\"0\">\(image)</SourceFilename>",
+                                             with: "<SourceFilename relativeToVRT=\"1\">\(imageURL.lastPathComponent)</SourceFilename>")
+        }
         guard let open = text.range(of: "<GCPList"), let openEnd = text[open.upperBound...].range(of: ">"),
               let close = text.range(of: "</GCPList>") else {
             throw GeoreferenceError(.writeFailed, at: path, "GDAL wrote no <GCPList>")
@@ -92,6 +103,27 @@ public enum GeoreferenceWriter {
         }.joined()
         let out = String(text[..<openEnd.upperBound]) + items + "\n  " + String(text[close.lowerBound...])
         try Data(out.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// A polygon as a byte mask (255 inside, 0 outside), by the even-odd rule at pixel centres.
+    static func rasterize(_ polygon: [PixelPoint], width: Int, height: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: width * height)
+        for row in 0..<height {
+            let y = Double(row) + 0.5
+            var crossings: [Double] = []
+            for i in polygon.indices {
+                let a = polygon[i], b = polygon[(i + 1) % polygon.count]
+                if (a.y <= y) != (b.y <= y) { crossings.append(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x)) }
+            }
+            crossings.sort()
+            for k in stride(from: 0, to: crossings.count - 1, by: 2) {
+                // Pixels whose centre x + 0.5 lies in [left, right).
+                let first = max(0, Int((crossings[k] - 0.5).rounded(.up)))
+                let last = min(width, Int((crossings[k + 1] - 0.5).rounded(.up)))
+                if first < last { for c in first..<last { out[row * width + c] = 255 } }
+            }
+        }
+        return out
     }
 
     static func temporaryPath(for path: String) -> String {

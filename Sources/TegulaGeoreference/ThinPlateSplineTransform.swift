@@ -13,6 +13,8 @@ public struct ThinPlateSplineTransform: PixelTransform {
     /// Weights followed by the affine part (a0, a1·u, a2·v), for X and for Y.
     let wx: [Double]
     let wy: [Double]
+    /// (u, v, wx, wy) per control point, contiguous, for the warp's inner loop.
+    let packed: [Double]
     let inverter: NewtonInverter
 
     /// `.tps`.
@@ -47,6 +49,7 @@ public struct ThinPlateSplineTransform: PixelTransform {
         vs = pts.map(\.1)
         wx = s[0]
         wy = s[1]
+        packed = (0..<n).flatMap { [pts[$0].0, pts[$0].1, s[0][$0], s[1][$0]] }
         let copy = (norm, us, vs, wx, wy)
         inverter = NewtonInverter(seed: seed, domain: domain) { p in
             Self.evaluate(p, norm: copy.0, us: copy.1, vs: copy.2, wx: copy.3, wy: copy.4)
@@ -97,8 +100,44 @@ public struct ThinPlateSplineTransform: PixelTransform {
         return Jacobian(xx: j.xx / s, xy: j.xy / s, yx: j.yx / s, yy: j.yy / s)
     }
 
+    /// Forward value and Jacobian in one pass: one logarithm per GCP instead of two.
+    func valueAndJacobian(_ p: PixelPoint) -> (GroundPoint, Jacobian) {
+        let (u, v) = norm.apply(p.x, p.y)
+        let n = us.count
+        var x = wx[n] + wx[n + 1] * u + wx[n + 2] * v
+        var y = wy[n] + wy[n + 1] * u + wy[n + 2] * v
+        var xx = wx[n + 1], xy = wx[n + 2], yx = wy[n + 1], yy = wy[n + 2]
+        packed.withUnsafeBufferPointer { c in
+            for i in 0..<n {
+                let du = u - c[4 * i], dv = v - c[4 * i + 1]
+                let r2 = du * du + dv * dv
+                guard r2 > 0 else { continue }
+                let l = log(r2)
+                let k = r2 * l, f = 2 * (l + 1)
+                let a = c[4 * i + 2], b = c[4 * i + 3]
+                x += a * k
+                y += b * k
+                xx += a * f * du
+                xy += a * f * dv
+                yx += b * f * du
+                yy += b * f * dv
+            }
+        }
+        let s = norm.scale
+        return (GroundPoint(x: x, y: y), Jacobian(xx: xx / s, xy: xy / s, yx: yx / s, yy: yy / s))
+    }
+
+    /// Ground → pixel by Newton from `seed` when given, else as ``inverse(_:)``.
+    public func inverse(_ g: GroundPoint, near seed: PixelPoint?) -> PixelPoint? {
+        if let seed, seed.x.isFinite, seed.y.isFinite,
+           let p = NewtonInverter.newton(from: seed, target: g, evaluate: valueAndJacobian) {
+            return p
+        }
+        return inverse(g)
+    }
+
     /// Ground → pixel by Newton iteration.
     public func inverse(_ g: GroundPoint) -> PixelPoint? {
-        inverter.invert(g, forward: forward, jacobian: jacobian)
+        inverter.invert(g, evaluate: valueAndJacobian)
     }
 }

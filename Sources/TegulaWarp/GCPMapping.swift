@@ -5,10 +5,13 @@ import TegulaGeoreference
 /// The mapping of a scan georeferenced by GCPs: EPSG:3857 metres → fit CRS through PROJ → source
 /// pixel by the fitted transform's exact inverse, and the reverse through its forward.
 public struct GCPMapping: SourceMapping {
+    /// Scan width in pixels.
     public let sourceWidth: Int
+    /// Scan height in pixels.
     public let sourceHeight: Int
     /// The fitted georeference (transform in its fit CRS, GCPs, report).
     public let georeference: Georeference
+    /// The neatline polygon in scan pixels, if any.
     public let mask: [(x: Double, y: Double)]?
 
     /// A mapping for a `width` × `height` scan; `mask` in source pixels.
@@ -48,13 +51,16 @@ public struct GCPMapping: SourceMapping {
 
         func sourcePixels(x: inout [Double], y: inout [Double]) {
             if let toFit { toFit.transform(x: &x, y: &y) }
+            // Points arrive in rows: each answer seeds the next point's Newton iteration.
+            var last: PixelPoint?
             for i in x.indices {
                 guard x[i].isFinite, y[i].isFinite,
-                      let p = transform.inverse(GroundPoint(x: x[i], y: y[i])) else {
-                    x[i] = .nan; y[i] = .nan; continue
+                      let p = transform.inverse(GroundPoint(x: x[i], y: y[i]), near: last) else {
+                    x[i] = .nan; y[i] = .nan; last = nil; continue
                 }
                 x[i] = p.x
                 y[i] = p.y
+                last = p
             }
         }
 

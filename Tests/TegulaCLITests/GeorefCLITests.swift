@@ -41,6 +41,7 @@ struct GeorefCLITests {
         #expect(j["transform"] as? String == "polynomial2")
         #expect((j["gcps"] as? [[String: Any]])?.first?["id"] as? String == "Strait of Gibraltar")
         #expect(try Self.files(dir) == ["schagen.tif", "small.points", "geo.vrt", "r.json", "p.svg"])
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("<SourceFilename relativeToVRT=\"1\">schagen.tif</SourceFilename>"))
         let info = try TegulaBinary.tool("gdalinfo", [out])
         #expect(info.status == 0 && info.stdout.contains("TEGULA_TRANSFORM=polynomial2"), "\(info.stdout)")
     }
@@ -116,6 +117,10 @@ struct GeorefCLITests {
         let warped = dir.appendingPathComponent("w.tif").path
         let w = try TegulaBinary.run(["warp", vrt, "-o", warped, "--zoom", "2", "--quiet"])
         #expect(w.status == 0, "\(w.stderr)")
+        // A plain scan with --gcps works the same way.
+        let direct = try TegulaBinary.run(["warp", scan, "--gcps", points, "--transform", "polynomial1",
+                                           "-o", dir.appendingPathComponent("d.tif").path, "--zoom", "1", "--quiet"])
+        #expect(direct.status == 0, "\(direct.stderr)")
         let tiles = dir.appendingPathComponent("tiles").path
         let t = try TegulaBinary.run(["tile", vrt, "-o", tiles, "--zoom", "1-2", "--quiet"])
         #expect(t.status == 0, "\(t.stderr)")

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 import TegulaGDAL
 import TegulaGeoreference
@@ -51,9 +54,22 @@ struct WriterTests {
         let gcps = ((json["gcps"] as? [String: Any])?["gcpList"] as? [[String: Any]]) ?? []
         #expect(gcps.count == 12)
         #expect((gcps.first?["x"] as? Double).map { abs($0 - set.gcps[0].ground.x) < 1e-9 } == true)
+        if ext == "tif" {
+            // The mask as a per-dataset mask band: GDAL reads corners outside it as invalid.
+            #expect(ds.maskFlags == 2)
+            let maskFile = dir.appendingPathComponent("mask-band.tif").path
+            let (status, _, err) = try GeoFixtures.run("gdal_translate", ["-q", "-b", "mask", out, maskFile])
+            #expect(status == 0, "\(err)")
+            let m = try Dataset(path: maskFile)
+            var corner: UInt8 = 1, centre: UInt8 = 0
+            try m.readBytes(x: 3, y: 3, width: 1, height: 1, bands: [1], into: &corner)
+            try m.readBytes(x: 600, y: 450, width: 1, height: 1, bands: [1], into: &centre)
+            #expect(corner == 0 && centre == 255, "mask at (3,3) \(corner), at (600,450) \(centre)")
+        }
         let svg = try String(contentsOfFile: picture, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("data:image/jpeg;base64,") && svg.contains("leave-one-out"))
         #expect(svg.contains("<polygon"))
+        #expect(XMLParser(data: Data(svg.utf8)).parse(), "the picture is not well-formed XML")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
         #expect(!files.contains { $0.contains(".tmp-") }, "\(files)")
     }

@@ -65,9 +65,4 @@ enum GCPGeoreferencing {
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return try? decoder.decode(GeoreferenceReport.self, from: data)
     }
-
-    /// The pins of the recorded fit (from `report.json`), for the tileset metadata.
-    static func recordedPins(step: GeoreferenceStep) -> [GCPPin] {
-        recordedReport(step: step)?.pins ?? []
-    }
 }

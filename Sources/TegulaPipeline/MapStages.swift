@@ -154,7 +154,11 @@ public final class MapStages: @unchecked Sendable {
         var job = TileJob(source: source, output: output, name: map.name)
         options.apply(to: &job, defaultMaxZoom: w.zoom)
         job.jobs = jobs
-        if map.georeference?.gcps != nil { job.addGCPPins(GCPGeoreferencing.recordedPins(step: georeference)) }
+        if map.georeference?.gcps != nil, let report = GCPGeoreferencing.recordedReport(step: georeference) {
+            // warped.tif only knows its rectangle; the fit knows the scan's outline and its pins.
+            job.addGCPPins(report.pins)
+            job.setFootprint(report.footprint)
+        }
         let zooms = try job.zoomRange()
         if let z = w.zoom, zooms.max > z {
             log("warning: map '\(map.name)': tiles up to zoom \(zooms.max) from a warp at zoom \(z) are upsampled; set warp.zoom to \(zooms.max)")

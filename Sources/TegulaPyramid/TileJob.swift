@@ -76,7 +76,9 @@ public struct TileJob: Sendable {
         var coords = ring.map { JSONValue.array([.double($0.longitude), .double($0.latitude)]) }
         if let first = coords.first { coords.append(first) }
         var extra = self.extra
-        extra[TilesetMetadata.footprintKey] = .object(["type": .string("Polygon"), "coordinates": .array([.array(coords)])])
+        if extra[TilesetMetadata.footprintKey] == nil {  // a caller may know the scan's own outline (e.g. from a GCP fit)
+            extra[TilesetMetadata.footprintKey] = .object(["type": .string("Polygon"), "coordinates": .array([.array(coords)])])
+        }
         let c = b.center
         return TilesetMetadata(name: name, format: format, bounds: b,
                                center: MapCenter(longitude: c.longitude, latitude: c.latitude,

@@ -51,6 +51,10 @@ struct GCPStageTests {
         let pins = meta.extra[TilesetMetadata.gcpsKey]?.arrayValue ?? []
         #expect(pins.count == 5)
         #expect(meta.maxZoom == 2)
+        // The footprint is the fit's outline of the mask, not warped.tif's rectangle.
+        let report = try #require(GCPGeoreferencing.recordedReport(step: GeoreferenceStep(map: try Pipeline.load(path: path).spec.maps[0], folder: work)))
+        let first = try #require(meta.footprint?.first)
+        #expect(abs(first.longitude - report.footprint[0][0]) < 1e-9 && abs(first.latitude - report.footprint[0][1]) < 1e-9)
     }
 
     @Test func gcpsTheTransformCannotUseAreAClearErrorAndWriteNothing() throws {

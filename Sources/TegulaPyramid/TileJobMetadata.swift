@@ -10,4 +10,12 @@ extension TileJob {
                      "residual_m": .double(p.residualMetres)])
         })
     }
+
+    /// Use this outline (`[lon, lat]` ring, e.g. a GCP fit's mask footprint) as the tileset's
+    /// footprint instead of the source raster's border.
+    public mutating func setFootprint(_ ring: [[Double]]) {
+        guard ring.count >= 4 else { return }
+        extra[TilesetMetadata.footprintKey] = .object(["type": .string("Polygon"),
+                                                       "coordinates": .array([.array(ring.map { .array($0.map(JSONValue.double)) })])])
+    }
 }

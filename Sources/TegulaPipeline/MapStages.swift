@@ -48,7 +48,7 @@ public final class MapStages: @unchecked Sendable {
     func runGeoreference(force: Bool) throws -> StageOutcome {
         let hash = georeference.hash()
         if !force && manifest.isCurrent(.georeference, hash: hash) {
-            return StageOutcome(stage: .georeference, skipped: true, detail: "unchanged: \(georeference.summary())")
+            return StageOutcome(stage: .georeference, skipped: true, detail: georeference.summary())
         }
         let outputs = try georeference.run()
         try record(.georeference, hash: hash, outputs: outputs)
@@ -93,7 +93,7 @@ public final class MapStages: @unchecked Sendable {
         let (zoom, auto) = try warpZoom(source: source)
         let hash = warpHash(georeferenceHash: g.hash, zoom: zoom)
         if !force && manifest.isCurrent(.warp, hash: hash) {
-            return StageOutcome(stage: .warp, skipped: true, detail: "unchanged: zoom \(zoom) → warped.tif")
+            return StageOutcome(stage: .warp, skipped: true, detail: "zoom \(zoom) → warped.tif")
         }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if source.exceedsMercatorLimit {
@@ -131,7 +131,7 @@ public final class MapStages: @unchecked Sendable {
     /// Cut the map's own tileset from `warped.tif`.
     func runTile(force: Bool) throws -> StageOutcome {
         guard let output = map.output else {
-            return StageOutcome(stage: .tile, skipped: true, detail: "no output of its own (composite only)")
+            return StageOutcome(stage: .tile, skipped: false, detail: "nothing to do: no output of its own (the map goes into the composite)")
         }
         return try tile(key: Stage.tile.rawValue, options: map.tile, output: output, force: force)
     }
@@ -148,7 +148,7 @@ public final class MapStages: @unchecked Sendable {
         let w = try warpRecord()
         let hash = tileHash(warpHash: w.hash, options: options, output: output)
         if !force, let r = manifest.stages[key], r.hash == hash, Tileset.isTileset(at: output) {
-            return StageOutcome(stage: .tile, skipped: true, detail: "unchanged: zooms \(r.minZoom ?? 0)-\(r.zoom ?? 0) → \(output)")
+            return StageOutcome(stage: .tile, skipped: true, detail: "zooms \(r.minZoom ?? 0)-\(r.zoom ?? 0) → \(output)")
         }
         let source = try WarpInput(path: warpedPath).resolve()
         var job = TileJob(source: source, output: output, name: map.name)

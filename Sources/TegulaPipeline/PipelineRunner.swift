@@ -87,7 +87,7 @@ public final class PipelineRunner: Sendable {
                 for map in pipeline.spec.maps {
                     do {
                         let c = try stages(for: map).runCompositeTiles(options: tileOptions, force: options.force)
-                        report(map, StageOutcome(stage: .tile, skipped: c.skipped, detail: "for the composite: " + c.detail))
+                        report(map, StageOutcome(stage: .tile, skipped: c.skipped, detail: "(for the composite) " + c.detail))
                     } catch {
                         let f = MapFailure(map: map.name, stage: .tile, message: "composite tiles: \(error)")
                         log("error: \(f)")
@@ -114,7 +114,7 @@ public final class PipelineRunner: Sendable {
 
     func report(_ map: MapSpec, _ o: StageOutcome) {
         let pad = o.stage.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
-        log("\(map.name): \(pad) \(o.skipped ? "skipped, " : "")\(o.detail)")
+        log("\(map.name): \(pad) \(o.skipped ? "skipped (unchanged): " : "")\(o.detail)")
     }
 
     /// The composite's tile options with the max zoom filled in: given, else the highest warp
@@ -146,7 +146,7 @@ public final class PipelineRunner: Sendable {
         }
         let hash = h.finalize()
         if !options.force, manifest.stages["composite"]?.hash == hash, FileManager.default.fileExists(atPath: composite.output) {
-            log("composite:  skipped, unchanged → \(composite.output)")
+            log("composite:  skipped (unchanged) → \(composite.output)")
             return
         }
         let label = "composite", progress = progress

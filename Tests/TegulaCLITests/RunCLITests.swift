@@ -57,7 +57,7 @@ struct RunCLITests {
 
         let again = try TegulaBinary.run(["run", file, "--quiet"])
         #expect(again.status == 1)
-        #expect(again.stderr.contains("world: tile         skipped, unchanged"), "\(again.stderr)")
+        #expect(again.stderr.contains("world: tile         skipped (unchanged): zooms 0-1"), "\(again.stderr)")
     }
 
     @Test func unknownKeyIsOneLocatedLine() throws {

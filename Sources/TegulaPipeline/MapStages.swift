@@ -6,6 +6,7 @@ import TegulaWarp
 
 /// What one stage did.
 public struct StageOutcome: Sendable, Equatable {
+    /// Which stage.
     public var stage: Stage
     /// True when the stage's hash matched the manifest and its outputs existed.
     public var skipped: Bool
@@ -16,6 +17,7 @@ public struct StageOutcome: Sendable, Equatable {
 /// Runs the stages of one map in its work folder, each reading the previous stage's recorded
 /// output and skipping itself when its inputs and options are unchanged.
 public final class MapStages: @unchecked Sendable {
+    /// The map, paths absolute.
     public let map: MapSpec
     /// `<work>/<map name>`.
     public let folder: String
@@ -24,6 +26,7 @@ public final class MapStages: @unchecked Sendable {
     let jobs: Int
     let log: @Sendable (String) -> Void
     let progress: (@Sendable (String, Int, Int) -> Void)?
+    /// What the work folder records (reloaded at creation, saved after each stage).
     public private(set) var manifest: Manifest
     let georeference: GeoreferenceStep
 

@@ -10,17 +10,21 @@ import TegulaWarp
 public struct PipelinePlan: Sendable {
     /// One stage of one map.
     public struct StagePlan: Sendable {
+        /// Which stage.
         public var stage: Stage
         /// "would run", "unchanged" or "not selected".
         public var status: String
+        /// Zooms, sizes, counts and outputs.
         public var detail: String
     }
 
     /// One map.
     public struct MapPlan: Sendable {
+        /// The map's name, scan and work folder.
         public var name: String
         public var input: String
         public var folder: String
+        /// Its stages, in order (empty after an error in the first).
         public var stages: [StagePlan]
         /// Why the map cannot run, when it cannot.
         public var error: String?
@@ -29,9 +33,12 @@ public struct PipelinePlan: Sendable {
         var positions = 0
     }
 
+    /// The pipeline file and its work folder.
     public var file: String
     public var work: String
+    /// One plan per map, in file order.
     public var maps: [MapPlan]
+    /// The composite's line, when the file has one.
     public var composite: String?
 
     /// True when some map cannot run.

@@ -19,7 +19,9 @@ public struct RunOptions: Sendable {
 
 /// What happened to one map.
 public struct MapResult: Sendable {
+    /// The map's name.
     public var name: String
+    /// Each stage run, in order.
     public var outcomes: [StageOutcome]
 }
 
@@ -27,7 +29,9 @@ public struct MapResult: Sendable {
 /// all `jobs` threads; a map that fails is reported and the others still run, and the run
 /// throws ``BatchFailure`` at the end.
 public final class PipelineRunner: Sendable {
+    /// The loaded pipeline.
     public let pipeline: Pipeline
+    /// Stage, force, threads.
     public let options: RunOptions
     let log: @Sendable (String) -> Void
     let progress: (@Sendable (String, Int, Int) -> Void)?

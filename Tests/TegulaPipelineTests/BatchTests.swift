@@ -59,6 +59,30 @@ struct BatchTests {
         #expect(again.log.contains { $0.hasPrefix("composite:  skipped") }, "\(again.log)")
     }
 
+    @Test func compositeIsNotWrittenWhenAMapFails() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("base.tif")
+        try f.image("plain.tif")
+        let path = try f.pipeline("""
+            version: 1
+            maps:
+              - name: base
+                input: base.tif
+                georeference: {bounds: [-180, -85, 180, 85]}
+              - name: broken
+                input: plain.tif
+            composite:
+              output: out/both.pmtiles
+              tile: {max_zoom: 1}
+            """)
+        let r = try runPipeline(path)
+        let failure = try #require(r.error as? BatchFailure)
+        #expect(failure.failures.map(\.map) == ["broken"])
+        #expect(r.log.contains { $0.contains("composite \(f.folder)/out/both.pmtiles not written: 1 map(s) failed") }, "\(r.log)")
+        #expect(!FileManager.default.fileExists(atPath: f.folder + "/out/both.pmtiles"))
+    }
+
     @Test func overOperator() {
         var bottom = RGBAImage(width: 1, height: 1, channels: 4, pixels: [0, 0, 255, 255])
         Compositor.over(RGBAImage(width: 1, height: 1, channels: 4, pixels: [255, 0, 0, 128]), onto: &bottom)

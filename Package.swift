@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaGeometry"]),
 
         // Pipeline stages, each its own module; a stage never imports a later one.
-        .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry"]),
+        .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry"], swiftSettings: hot),
         .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"], swiftSettings: hot),
         .target(name: "TegulaPyramid", dependencies: [
             "TegulaWarp", "TegulaGeoreference", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One ground control point: a pixel on the scan and the ground position it shows.
-public struct GCP: Sendable, Equatable, Codable {
+public struct GCP: Sendable, Hashable, Codable {
     /// Identifier, unique within its set (the row number when the file gives none).
     public var id: String
     /// Pixel position, GDAL convention.
@@ -22,7 +22,7 @@ public struct GCP: Sendable, Equatable, Codable {
 
 
 /// A set of GCPs with their CRS and what the file said about masks and transforms.
-public struct GCPSet: Sendable {
+public struct GCPSet: Sendable, Hashable {
     /// The points in file order.
     public var gcps: [GCP]
     /// CRS definition of the ground coordinates, e.g. "EPSG:4326" (anything PROJ reads).

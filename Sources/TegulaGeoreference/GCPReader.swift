@@ -35,7 +35,8 @@ public enum GCPReader {
     }
 
     /// Parse QGIS `.points`: optional `#CRS:` line, header `mapX,mapY,sourceX,sourceY,enable,…`
-    /// (or `pixelX,pixelY`), comma- or tab-separated; sourceY is the negated row.
+    /// (or `pixelX,pixelY`), comma- or tab-separated; sourceY is the negated row. An extra
+    /// `name` (or `id`) column, which QGIS ignores, names the GCPs.
     public static func parsePoints(_ text: String, source: String, gcpSRS: String? = nil) throws -> GCPSet {
         var srs = gcpSRS
         var columns: [String: Int]?
@@ -63,6 +64,7 @@ public enum GCPReader {
                     }
                     columns = ["mapX": mx, "mapY": my, "sourceX": sx, "sourceY": sy]
                     if let e = names.firstIndex(of: "enable") { columns?["enable"] = e }
+                    if let n = names.firstIndex(where: { $0 == "name" || $0 == "id" }) { columns?["name"] = n }
                     continue
                 }
                 columns = ["mapX": 0, "mapY": 1, "sourceX": 2, "sourceY": 3, "enable": 4]
@@ -85,7 +87,8 @@ public enum GCPReader {
                 }
                 enabled = flag != 0
             }
-            gcps.append(GCP(id: "\(gcps.count + 1)", pixel: PixelPoint(x: sx, y: -sy),
+            let name = c["name"].flatMap { $0 < fields.count && !fields[$0].isEmpty ? fields[$0] : nil }
+            gcps.append(GCP(id: name ?? "\(gcps.count + 1)", pixel: PixelPoint(x: sx, y: -sy),
                             ground: GroundPoint(x: mapX, y: mapY), enabled: enabled))
         }
         return GCPSet(gcps: gcps, srs: srs ?? "EPSG:4326", source: source)
@@ -137,8 +140,10 @@ public enum GCPReader {
         return GCPSet(gcps: gcps, srs: srs, source: source)
     }
 
-    /// GCPs stored in a raster (GDAL VRT `<GCPList>`, GeoTIFF), honouring the axis mapping.
-    static func readDataset(path: String, gcpSRS: String?) throws -> GCPSet {
+    /// GCPs stored in a raster (GDAL VRT `<GCPList>`, GeoTIFF), honouring the axis mapping;
+    /// a `tegula georef` output's `TEGULA_MASK` and `TEGULA_TRANSFORM` become the set's mask and
+    /// transform hint.
+    public static func readDataset(path: String, gcpSRS: String? = nil) throws -> GCPSet {
         let ds: Dataset
         do { ds = try Dataset(path: path) } catch {
             throw GeoreferenceError(.unreadableFile, at: path, "GDAL cannot open it for its GCPs: \(error)")
@@ -153,7 +158,10 @@ public enum GCPReader {
                 ground: swap ? GroundPoint(x: r.y, y: r.x) : GroundPoint(x: r.x, y: r.y))
         }
         let srs = gcpSRS ?? ds.gcpSpatialReference.map { $0.authorityCode ?? $0.wkt } ?? "EPSG:4326"
-        return GCPSet(gcps: gcps, srs: srs, source: path)
+        let meta = ds.metadata()
+        let mask = try meta["TEGULA_MASK"].map { try MaskReader.parse($0, source: "\(path): TEGULA_MASK") }
+        return GCPSet(gcps: gcps, srs: srs, mask: mask,
+                      transformHint: meta["TEGULA_TRANSFORM"].flatMap(TransformKind.init(name:)), source: path)
     }
 
     static func split(_ line: String) -> [String] {

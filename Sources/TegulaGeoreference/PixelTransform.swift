@@ -15,6 +15,14 @@ public protocol PixelTransform: Sendable {
     func inverse(_ g: GroundPoint) -> PixelPoint?
     /// ∂ground/∂pixel at `p` (analytic for every built-in transform).
     func jacobian(at p: PixelPoint) -> Jacobian
+    /// The exact inverse, started from `seed` (e.g. the answer for a neighbouring point): the
+    /// same solution in fewer Newton steps along a row of points; falls back to ``inverse(_:)``.
+    func inverse(_ g: GroundPoint, near seed: PixelPoint?) -> PixelPoint?
+}
+
+extension PixelTransform {
+    /// Closed-form inverses need no seed.
+    public func inverse(_ g: GroundPoint, near seed: PixelPoint?) -> PixelPoint? { inverse(g) }
 }
 
 extension PixelTransform {

@@ -105,6 +105,15 @@ public struct PolynomialTransform: PixelTransform {
         return Jacobian(xx: j.xx / s, xy: j.xy / s, yx: j.yx / s, yy: j.yy / s)
     }
 
+    /// Ground → pixel by Newton from `seed` when given (orders 2 and 3), else as ``inverse(_:)``.
+    public func inverse(_ g: GroundPoint, near seed: PixelPoint?) -> PixelPoint? {
+        if let seed, inverter != nil, seed.x.isFinite, seed.y.isFinite,
+           let p = NewtonInverter.newton(from: seed, target: g, forward: forward, jacobian: jacobian) {
+            return p
+        }
+        return inverse(g)
+    }
+
     /// Ground → pixel: closed form for order 1, Newton otherwise.
     public func inverse(_ g: GroundPoint) -> PixelPoint? {
         if let affineInverse { return affineInverse.apply(g) }

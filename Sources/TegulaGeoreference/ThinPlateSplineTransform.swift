@@ -97,6 +97,15 @@ public struct ThinPlateSplineTransform: PixelTransform {
         return Jacobian(xx: j.xx / s, xy: j.xy / s, yx: j.yx / s, yy: j.yy / s)
     }
 
+    /// Ground → pixel by Newton from `seed` when given, else as ``inverse(_:)``.
+    public func inverse(_ g: GroundPoint, near seed: PixelPoint?) -> PixelPoint? {
+        if let seed, seed.x.isFinite, seed.y.isFinite,
+           let p = NewtonInverter.newton(from: seed, target: g, forward: forward, jacobian: jacobian) {
+            return p
+        }
+        return inverse(g)
+    }
+
     /// Ground → pixel by Newton iteration.
     public func inverse(_ g: GroundPoint) -> PixelPoint? {
         inverter.invert(g, forward: forward, jacobian: jacobian)

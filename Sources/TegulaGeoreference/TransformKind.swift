@@ -2,7 +2,7 @@
 ///
 /// Names follow GDAL (`-order N`, `-tps`) and Allmaps (`helmert`, `projective`,
 /// `thinPlateSpline`); see reference §3.
-public enum TransformKind: String, CaseIterable, Sendable, Codable {
+public enum TransformKind: String, CaseIterable, Sendable, Codable, Hashable {
     /// Similarity: scale, rotation and shift (4 parameters), with the row axis flipped so that
     /// image-up maps to north; ≥2 GCPs.
     case helmert

@@ -22,14 +22,22 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "Mask (neatline) polygon in scan pixels: GeoJSON, WKT or a points file.")
     var mask: String?
 
-    /// Open the input and work out how its pixels map to EPSG:3857.
-    func resolve() throws -> WarpSource {
+    /// Refuse a missing input, GCP or mask file with one line naming it.
+    func checkFiles() throws {
         guard FileManager.default.fileExists(atPath: inputPath) else {
             throw CLIFailure(message: "\(inputPath): no such file")
         }
         if let gcps, !FileManager.default.fileExists(atPath: gcps) {
             throw CLIFailure(message: "\(gcps): no such GCP file")
         }
+        if let mask, !FileManager.default.fileExists(atPath: mask) {
+            throw CLIFailure(message: "\(mask): no such mask file")
+        }
+    }
+
+    /// Open the input and work out how its pixels map to EPSG:3857.
+    func resolve() throws -> WarpSource {
+        try checkFiles()
         let spec = WarpInput(path: inputPath, gcps: gcps, transform: transform, gcpSRS: gcpSrs, fitSRS: fitSrs, mask: mask)
         return try spec.resolve()
     }

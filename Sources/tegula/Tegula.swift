@@ -10,5 +10,5 @@ struct Tegula: AsyncParsableCommand {
         grid, cut a tile pyramid, serve it. Each stage runs on its own.
         """,
         version: "0.1.0",
-        subcommands: [GridCommand.self, InfoCommand.self, WarpCommand.self, TileCommand.self, ServeCommand.self])
+        subcommands: [GridCommand.self, InfoCommand.self, GeorefCommand.self, TransformCommand.self, WarpCommand.self, TileCommand.self, ServeCommand.self])
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TegulaBundle
 import TegulaGeometry
+import TegulaGeoreference
 import TegulaPyramid
 import TegulaWarp
 
@@ -97,6 +98,13 @@ struct TileCommand: ParsableCommand {
             job.resampling = resampling
             job.resume = resume
             job.jobs = jobs
+            let pins = source.gcpPins
+            if !pins.isEmpty {
+                job.extra["gcps"] = .array(pins.map { p in
+                    .object(["name": .string(p.name), "lon": .double(p.longitude), "lat": .double(p.latitude),
+                             "residual_m": .double(p.residualMetres)])
+                })
+            }
             let zooms = try job.zoomRange()
             if zoom == "auto" && !quiet {
                 printError("tegula: zoom auto = \(zooms.min)-\(zooms.max) (max nearest the native resolution, min where the scan is about one tile)")

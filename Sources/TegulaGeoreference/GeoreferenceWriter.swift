@@ -1,0 +1,117 @@
+import Foundation
+import TegulaGDAL
+
+/// Writes what `tegula georef` produces after fitting: the scan as a VRT or GeoTIFF carrying the
+/// GCPs with their CRS and Tegula's metadata, the JSON report, and the residual picture.
+///
+/// Every file is first written beside its destination under a temporary name and renamed only
+/// when all of them succeeded, so a failure leaves nothing behind.
+public enum GeoreferenceWriter {
+    /// Write `output` (.vrt or .tif/.tiff), and optionally the report (JSON) and picture (SVG).
+    ///
+    /// The output holds the enabled GCPs (GDALSetGCPs2, CRS of the GCPs) and metadata items
+    /// `TEGULA_TRANSFORM`, `TEGULA_FIT_SRS` and `TEGULA_MASK` (WKT in pixels), so `tegula warp`
+    /// and `tegula tile` reproduce the same fit; GDAL and QGIS open it as a raster with GCPs.
+    public static func write(imagePath: String, georeference: Georeference, output: String,
+                             report: String?, picture: String?) throws {
+        let ext = (output as NSString).pathExtension.lowercased()
+        guard ["vrt", "tif", "tiff"].contains(ext) else {
+            throw GeoreferenceError(.writeFailed, at: output, "the output must end in .vrt or .tif")
+        }
+        for path in [output, report, picture].compactMap({ $0 }) { try checkFolder(path) }
+        var staged: [(tmp: String, final: String)] = []
+        defer { for s in staged { try? FileManager.default.removeItem(atPath: s.tmp) } }
+        do {
+            let tmp = temporaryPath(for: output)
+            staged.append((tmp, output))
+            try writeRaster(imagePath: imagePath, georeference: georeference, to: tmp, vrt: ext == "vrt")
+            if let report {
+                let t = temporaryPath(for: report)
+                staged.append((t, report))
+                try reportJSON(georeference.report).write(to: URL(fileURLWithPath: t))
+            }
+            if let picture {
+                let t = temporaryPath(for: picture)
+                staged.append((t, picture))
+                let svg = try ResidualPicture(imagePath: imagePath, georeference: georeference).svg()
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: t))
+            }
+        } catch let e as GeoreferenceError {
+            throw e
+        } catch {
+            throw GeoreferenceError(.writeFailed, at: output, "\(error)")
+        }
+        for s in staged {
+            if FileManager.default.fileExists(atPath: s.final) { try? FileManager.default.removeItem(atPath: s.final) }
+            do { try FileManager.default.moveItem(atPath: s.tmp, toPath: s.final) } catch {
+                throw GeoreferenceError(.writeFailed, at: s.final, "cannot move the finished file into place: \(error.localizedDescription)")
+            }
+        }
+        staged.removeAll()
+    }
+
+    /// The report as pretty, key-sorted JSON (non-finite numbers as strings).
+    public static func reportJSON(_ report: GeoreferenceReport) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try encoder.encode(report)
+    }
+
+    /// Copy the scan (VRT: a reference to it; GeoTIFF: its pixels) and add GCPs and metadata.
+    static func writeRaster(imagePath: String, georeference: Georeference, to path: String, vrt: Bool) throws {
+        let absolute = URL(fileURLWithPath: imagePath).standardizedFileURL.path
+        do {
+            let source = try Dataset(path: absolute)
+            try source.copy(to: path, driver: vrt ? "VRT" : "GTiff",
+                            options: vrt ? [] : ["TILED=YES", "COMPRESS=DEFLATE", "PREDICTOR=2"])
+        }
+        let ds = try Dataset(updating: path)
+        let records = georeference.gcps.enabled.map {
+            GCPRecord(id: $0.id, pixel: $0.pixel.x, line: $0.pixel.y, x: $0.ground.x, y: $0.ground.y)
+        }
+        try ds.setGCPs(records, srs: CRSConversion.reference(georeference.gcps.srs))
+        for (key, value) in georeference.metadataItems.sorted(by: { $0.key < $1.key }) {
+            try ds.setMetadataItem(key, value)
+        }
+        try ds.flush()
+        if vrt { try rewriteGCPList(path: path, gcps: georeference.gcps.enabled, image: absolute) }
+    }
+
+    /// GDAL's VRT writer rounds GCP pixels to 4 decimals and grounds to 12 digits; rewrite the
+    /// `<GCP>` elements with every digit so the fit read back is the fit written. A scan in the
+    /// VRT's own folder is referenced relative to it, so the two can move together.
+    static func rewriteGCPList(path: String, gcps: [GCP], image: String) throws {
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        let vrtFolder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
+        let imageURL = URL(fileURLWithPath: image)
+        if imageURL.deletingLastPathComponent().path == vrtFolder {
+            text = text.replacingOccurrences(of: "<SourceFilename relativeToVRT=\"0\">\(image)</SourceFilename>",
+                                             with: "<SourceFilename relativeToVRT=\"1\">\(imageURL.lastPathComponent)</SourceFilename>")
+        }
+        guard let open = text.range(of: "<GCPList"), let openEnd = text[open.upperBound...].range(of: ">"),
+              let close = text.range(of: "</GCPList>") else {
+            throw GeoreferenceError(.writeFailed, at: path, "GDAL wrote no <GCPList>")
+        }
+        let indent = "\n    "
+        let items = gcps.map { g in
+            "\(indent)<GCP Id=\"\(ResidualPicture.escape(g.id))\" Info=\"\" Pixel=\"\(g.pixel.x)\" Line=\"\(g.pixel.y)\" X=\"\(g.ground.x)\" Y=\"\(g.ground.y)\" />"
+        }.joined()
+        let out = String(text[..<openEnd.upperBound]) + items + "\n  " + String(text[close.lowerBound...])
+        try Data(out.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    static func temporaryPath(for path: String) -> String {
+        let dir = (path as NSString).deletingLastPathComponent
+        let base = (path as NSString).lastPathComponent
+        return (dir.isEmpty ? "" : dir + "/") + ".\(base).tmp-\(getpid())"
+    }
+
+    static func checkFolder(_ path: String) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        var isDir: ObjCBool = false
+        if !dir.isEmpty, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
+            throw GeoreferenceError(.writeFailed, at: path, "the folder \(dir) does not exist")
+        }
+    }
+}

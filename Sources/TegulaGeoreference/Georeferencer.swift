@@ -1,0 +1,119 @@
+import Foundation
+import TegulaGDAL
+
+/// The georeference stage's entry point: validate GCPs, bring them into the fitting CRS, fit a
+/// transform (given, hinted by the file, or chosen by ``choiceRule``) and compute its report.
+public enum Georeferencer {
+    /// The rule used when no transform is given and the file has no hint.
+    public static let choiceRule = "lowest leave-one-out RMSE (metres) among the transforms the enabled GCPs allow with one to spare; figures within 0.1% + 1 mm of each other tie and go to the simpler transform"
+
+    /// Fit (choosing the transform when `options.transform` is nil, by ``choiceRule``) and compute
+    /// the full report. Throws a ``GeoreferenceError`` for bad GCPs, an unknown CRS, or a fit
+    /// that the points do not determine.
+    public static func fit(_ gcps: GCPSet, imageWidth: Int, imageHeight: Int,
+                           options: FitOptions) throws -> Georeference {
+        let gcpCRS = try CRSConversion.reference(gcps.srs)
+        try gcps.validate(imageWidth: imageWidth, imageHeight: imageHeight, geographic: gcpCRS.isGeographic)
+        let fitSRS = options.resolvedFitSRS(gcpSRS: gcps.srs)
+        let fitCRS = try CRSConversion.reference(fitSRS)
+        let context = try FitContext(gcps: gcps, fitSRS: fitSRS, fitIsGeographic: fitCRS.isGeographic,
+                                     width: imageWidth, height: imageHeight)
+        let n = context.pixels.count
+        let kind: TransformKind
+        let chosenBy: String
+        if let given = options.transform {
+            kind = given
+            chosenBy = "given"
+        } else if let hint = gcps.transformHint {
+            kind = hint
+            chosenBy = "the GCP file's transformation (\(hint.rawValue))"
+        } else {
+            (kind, chosenBy) = try choose(context)
+        }
+        guard n >= kind.minimumGCPs else {
+            throw GeoreferenceError(.tooFewGCPs, at: gcps.source,
+                                    "\(kind.rawValue) needs at least \(kind.minimumGCPs) enabled GCPs, got \(n)\(n >= 2 ? "; with \(n) use \(allowed(n).map(\.rawValue).joined(separator: ", "))" : "")")
+        }
+        guard let transform = fitTransform(kind, pixels: context.pixels, grounds: context.fitGrounds,
+                                           domain: context.domain) else {
+            throw GeoreferenceError(.degenerateGCPs, at: gcps.source,
+                                    "the \(n) enabled GCPs do not determine a \(kind.rawValue) transform: they are (nearly) collinear or coincide; spread them over the scan")
+        }
+        let report = try QualityAnalysis(context: context, kind: kind, transform: transform).report(chosenBy: chosenBy)
+        return Georeference(gcps: gcps, kind: kind, fitSRS: fitSRS, transform: transform, report: report)
+    }
+
+    /// Transforms `n` GCPs determine, simplest first.
+    static func allowed(_ n: Int) -> [TransformKind] {
+        [.helmert, .polynomial1, .projective, .polynomial2, .polynomial3, .tps].filter { n >= $0.minimumGCPs }
+    }
+
+    /// Pick by ``choiceRule``; with too few GCPs for any leave-one-out, the most general allowed.
+    static func choose(_ context: FitContext) throws -> (TransformKind, String) {
+        let n = context.pixels.count
+        let candidates = allowed(n)
+        guard !candidates.isEmpty else {
+            throw GeoreferenceError(.tooFewGCPs, at: context.gcps.source,
+                                    "at least 2 enabled GCPs are needed (helmert), got \(n)")
+        }
+        var best: (TransformKind, Double)?
+        var tried: [String] = []
+        for kind in candidates where n > kind.minimumGCPs {
+            guard let loo = QualityAnalysis.leaveOneOutRMSE(context, kind: kind) else { continue }
+            tried.append(String(format: "%@ %.4g m", kind.rawValue, loo))
+            if best == nil || loo < best!.1 * (1 - 1e-3) - 1e-3 { best = (kind, loo) }
+        }
+        if let best {
+            return (best.0, "\(choiceRule): \(tried.joined(separator: ", "))")
+        }
+        let fallback = candidates.first { $0 == .polynomial1 } ?? candidates[0]
+        return (fallback, "too few GCPs (\(n)) for any leave-one-out check: \(fallback.rawValue), the most general transform \(n) GCPs determine without tps")
+    }
+
+    /// Fit one transform; nil when the points do not determine it.
+    static func fitTransform(_ kind: TransformKind, pixels: [PixelPoint], grounds: [GroundPoint],
+                             domain: (Double, Double, Double, Double)) -> (any PixelTransform)? {
+        guard pixels.count >= kind.minimumGCPs else { return nil }
+        switch kind {
+        case .helmert: return HelmertTransform(pixels: pixels, grounds: grounds)
+        case .polynomial1: return PolynomialTransform(order: 1, pixels: pixels, grounds: grounds, domain: domain)
+        case .polynomial2: return PolynomialTransform(order: 2, pixels: pixels, grounds: grounds, domain: domain)
+        case .polynomial3: return PolynomialTransform(order: 3, pixels: pixels, grounds: grounds, domain: domain)
+        case .projective: return ProjectiveTransform(pixels: pixels, grounds: grounds)
+        case .tps: return ThinPlateSplineTransform(pixels: pixels, grounds: grounds, domain: domain)
+        }
+    }
+}
+
+/// The enabled GCPs of a set, in pixels and in the fitting CRS, plus their longitude/latitude
+/// for distances on the ground.
+struct FitContext {
+    let gcps: GCPSet
+    let fitSRS: String
+    let fitIsGeographic: Bool
+    let width: Int
+    let height: Int
+    /// Enabled GCPs only, in file order.
+    let enabled: [GCP]
+    let pixels: [PixelPoint]
+    let fitGrounds: [GroundPoint]
+
+    var domain: (Double, Double, Double, Double) { (0, 0, Double(width), Double(height)) }
+
+    init(gcps: GCPSet, fitSRS: String, fitIsGeographic: Bool, width: Int, height: Int) throws {
+        self.gcps = gcps
+        self.fitSRS = fitSRS
+        self.fitIsGeographic = fitIsGeographic
+        self.width = width
+        self.height = height
+        enabled = gcps.enabled
+        pixels = enabled.map(\.pixel)
+        var xs = enabled.map(\.ground.x), ys = enabled.map(\.ground.y)
+        try CRSConversion(from: gcps.srs, to: fitSRS).apply(x: &xs, y: &ys)
+        for (i, g) in enabled.enumerated() where !xs[i].isFinite || !ys[i].isFinite {
+            throw GeoreferenceError(.invalidCoordinate, at: "\(gcps.source): GCP \(g.id)",
+                                    "ground \(g.ground) in \(gcps.srs) cannot be projected to the fitting CRS \(fitSRS) (beyond its area, e.g. a pole in EPSG:3857); choose another --fit-srs or fix the point")
+        }
+        fitGrounds = zip(xs, ys).map { GroundPoint(x: $0, y: $1) }
+    }
+}

@@ -1,0 +1,83 @@
+import TegulaGDAL
+import TegulaGeometry
+import TegulaGeoreference
+
+/// The mapping of a scan georeferenced by GCPs: EPSG:3857 metres → fit CRS through PROJ → source
+/// pixel by the fitted transform's exact inverse, and the reverse through its forward.
+public struct GCPMapping: SourceMapping {
+    public let sourceWidth: Int
+    public let sourceHeight: Int
+    /// The fitted georeference (transform in its fit CRS, GCPs, report).
+    public let georeference: Georeference
+    public let mask: [(x: Double, y: Double)]?
+
+    /// A mapping for a `width` × `height` scan; `mask` in source pixels.
+    public init(width: Int, height: Int, georeference: Georeference, mask: [(x: Double, y: Double)]? = nil) throws {
+        sourceWidth = width
+        sourceHeight = height
+        self.georeference = georeference
+        self.mask = mask
+        _ = try Evaluator(mapping: self)
+    }
+
+    /// A PROJ-backed evaluator for one thread.
+    public func makeEvaluator() throws -> MappingEvaluator {
+        try Evaluator(mapping: self)
+    }
+
+    final class Evaluator: MappingEvaluator {
+        let transform: any PixelTransform
+        let toFit: CoordinateTransformation?
+        let toMercator: CoordinateTransformation?
+
+        init(mapping m: GCPMapping) throws {
+            transform = m.georeference.transform
+            let fit: SpatialReference
+            do { fit = try SpatialReference(m.georeference.fitSRS) } catch {
+                throw WarpError("fit CRS '\(m.georeference.fitSRS.prefix(80))': \(error)")
+            }
+            let merc = SpatialReference.webMercator()
+            if fit.isSame(as: merc) {
+                toFit = nil
+                toMercator = nil
+            } else {
+                toFit = try CoordinateTransformation(from: merc, to: fit)
+                toMercator = try CoordinateTransformation(from: fit, to: merc)
+            }
+        }
+
+        func sourcePixels(x: inout [Double], y: inout [Double]) {
+            if let toFit { toFit.transform(x: &x, y: &y) }
+            // Points arrive in rows: each answer seeds the next point's Newton iteration.
+            var last: PixelPoint?
+            for i in x.indices {
+                guard x[i].isFinite, y[i].isFinite,
+                      let p = transform.inverse(GroundPoint(x: x[i], y: y[i]), near: last) else {
+                    x[i] = .nan; y[i] = .nan; last = nil; continue
+                }
+                x[i] = p.x
+                y[i] = p.y
+                last = p
+            }
+        }
+
+        func projected(x: inout [Double], y: inout [Double]) {
+            for i in x.indices {
+                let g = transform.forward(PixelPoint(x: x[i], y: y[i]))
+                x[i] = g.x
+                y[i] = g.y
+            }
+            if let toMercator { toMercator.transform(x: &x, y: &y) }
+            for i in x.indices where !x[i].isFinite || !y[i].isFinite { x[i] = .nan; y[i] = .nan }
+        }
+    }
+}
+
+extension WarpSource {
+    /// The fitted georeference when the source is GCP-based, else nil.
+    public var georeference: Georeference? { (mapping as? GCPMapping)?.georeference }
+
+    /// The GCPs as viewer pins (name, lon, lat, honest error in metres); empty when the source
+    /// is not GCP-based.
+    public var gcpPins: [GCPPin] { georeference?.report.pins ?? [] }
+}

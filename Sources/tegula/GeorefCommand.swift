@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import TegulaGeoreference
+import TegulaWarp
+
+/// `tegula georef`: fit GCPs to a scan and write it georeferenced, with a report and a picture.
+struct GeorefCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "georef",
+        abstract: "Georeference a scan from ground control points: a VRT or GeoTIFF with GCPs, a JSON report and an SVG picture.",
+        discussion: """
+        GCP files: QGIS .points, GDAL .vrt (or any raster with GCPs), CSV x,y,lon,lat[,name] \
+        (or x,y,X,Y with --gcp-srs), Allmaps annotation .json. Pixels are GDAL's: (0,0) is the \
+        top-left corner of the top-left pixel. Transforms: helmert (≥2 GCPs), polynomial1/affine \
+        (≥3), projective (≥4), polynomial2 (≥6), polynomial3 (≥10), tps (≥3); each is inverted \
+        exactly. Without --transform: the file's own (Allmaps), else the lowest leave-one-out \
+        RMSE. The fit happens in EPSG:3857 unless --fit-srs says otherwise (`gcp`: the GCPs' \
+        CRS, as gdalwarp). The output carries the GCPs and TEGULA_TRANSFORM / TEGULA_FIT_SRS / \
+        TEGULA_MASK metadata, so `tegula warp` and `tegula tile` reproduce this fit. Nothing \
+        is written when anything fails.
+        """)
+
+    @OptionGroup var input: SourceOptions
+
+    @Option(name: .shortAndLong, help: "Output: OUT.vrt (references the scan) or OUT.tif (a copy of its pixels).")
+    var output: String
+
+    @Option(help: "Write the full report (residuals, leave-one-out, distortion, round trip, footprint) as JSON.")
+    var report: String?
+
+    @Option(help: "Write an SVG of the scan with GCPs, residual arrows, leave-one-out arrows and the mask.")
+    var picture: String?
+
+    func run() throws {
+        try reportingErrors {
+            try input.checkFiles()
+            let spec = WarpInput(path: input.inputPath, gcps: input.gcps, transform: input.transform,
+                                 gcpSRS: input.gcpSrs, fitSRS: input.fitSrs, mask: input.mask)
+            guard let fitted = try spec.georeference() else {
+                throw CLIFailure(message: "\(input.inputPath): no GCPs: give --gcps FILE")
+            }
+            try GeoreferenceWriter.write(imagePath: input.inputPath, georeference: fitted, output: output,
+                                         report: report, picture: picture)
+            let r = fitted.report
+            for w in r.warnings { printError("tegula: warning: \(w)") }
+            printError("tegula: \(Self.summary(r))")
+        }
+    }
+
+    /// One line: transform, how it was chosen, RMSE and leave-one-out RMSE, worst round trip.
+    static func summary(_ r: GeoreferenceReport) -> String {
+        func fig(_ e: RMSE) -> String {
+            guard let m = e.metres, let p = e.pixels else { return "n/a" }
+            return String(format: "%.0f m (%.2f px)", m, p)
+        }
+        return "\(r.transform.rawValue) (\(r.chosenBy == "given" ? "given" : "chosen by \(r.chosenBy)")) fitted in \(r.fitSRS) from \(r.rmse.divisor) GCPs: RMSE \(fig(r.rmse)), leave-one-out RMSE \(fig(r.leaveOneOutRMSE)), round trip ≤ \(String(format: "%.2g", r.roundTripMaxPixels)) px"
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import TegulaGDAL
+import TegulaGeoreference
+
+/// `tegula transform`: pixel → map (or map → pixel) for points on stdin, like gdaltransform.
+struct TransformCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transform",
+        abstract: "Transform `x y` lines on stdin through a GCP fit: pixel/line in, map X Y (GCP CRS) out.",
+        discussion: """
+        Like `gdaltransform -gcp …`, with the same transforms as `tegula georef` and the exact \
+        inverse (--inverse: map X Y in the GCPs' CRS in, pixel/line out). Extra columns after x y \
+        are ignored; blank lines and lines starting with # are skipped. All input is read and \
+        checked before anything is printed. Without --image the image is taken to span 0…max \
+        GCP pixel in each direction.
+        """)
+
+    @Option(help: "GCP file (.points, .vrt, .csv, Allmaps .json).")
+    var gcps: String
+
+    @Option(help: "Transform: helmert, polynomial1 (affine), polynomial2, polynomial3, projective, tps. Default: chosen by lowest leave-one-out RMSE.")
+    var transform: String?
+
+    @Option(help: "CRS of the GCP coordinates when the file does not say (e.g. EPSG:4326).")
+    var gcpSrs: String?
+
+    @Option(help: "CRS to fit in: EPSG:3857 (default), `gcp` (the GCPs' own CRS, as gdalwarp), or any CRS PROJ knows.")
+    var fitSrs: String?
+
+    @Option(help: "The scan the GCPs belong to (for its size: GCPs outside it are refused).")
+    var image: String?
+
+    @Flag(help: "Map X Y (in the GCPs' CRS) to pixel/line, by the exact inverse.")
+    var inverse = false
+
+    func run() throws {
+        try reportingErrors {
+            guard FileManager.default.fileExists(atPath: gcps) else { throw CLIFailure(message: "\(gcps): no such GCP file") }
+            let set = try GCPReader.read(path: gcps, gcpSRS: gcpSrs)
+            var kind: TransformKind?
+            if let transform {
+                guard let k = TransformKind(name: transform) else {
+                    throw CLIFailure(message: "unknown transform '\(transform)': expected \(TransformKind.accepted)")
+                }
+                kind = k
+            }
+            let (w, h) = try size(set)
+            let fitted = try Georeferencer.fit(set, imageWidth: w, imageHeight: h,
+                                               options: FitOptions(transform: kind, fitSRS: fitSrs))
+            let points = try readPoints()
+            var lines: [String] = []
+            if inverse {
+                let out = try fitted.groundToPixels(points.map { GroundPoint(x: $0.1, y: $0.2) })
+                for (i, p) in out.enumerated() {
+                    guard let p else { throw CLIFailure(message: "stdin:\(points[i].0): no pixel maps to \(points[i].1) \(points[i].2) (outside the transform's domain)") }
+                    lines.append("\(p.x) \(p.y)")
+                }
+            } else {
+                let out = try fitted.pixelsToGround(points.map { PixelPoint(x: $0.1, y: $0.2) })
+                for (i, g) in out.enumerated() {
+                    guard g.x.isFinite, g.y.isFinite else { throw CLIFailure(message: "stdin:\(points[i].0): pixel \(points[i].1) \(points[i].2) has no position in \(set.srs)") }
+                    lines.append("\(g.x) \(g.y)")
+                }
+            }
+            if !lines.isEmpty { print(lines.joined(separator: "\n")) }
+        }
+    }
+
+    /// The image size: from --image, else the GCP pixels' extent.
+    func size(_ set: GCPSet) throws -> (Int, Int) {
+        if let image {
+            guard FileManager.default.fileExists(atPath: image) else { throw CLIFailure(message: "\(image): no such file") }
+            let ds = try Dataset(path: image)
+            return (ds.width, ds.height)
+        }
+        let xs = set.gcps.map(\.pixel.x).filter(\.isFinite), ys = set.gcps.map(\.pixel.y).filter(\.isFinite)
+        return (max(1, Int((xs.max() ?? 1).rounded(.up))), max(1, Int((ys.max() ?? 1).rounded(.up))))
+    }
+
+    /// (line number, x, y) for every point line on stdin.
+    func readPoints() throws -> [(Int, Double, Double)] {
+        var out: [(Int, Double, Double)] = []
+        var number = 0
+        while let raw = readLine() {
+            number += 1
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+            guard f.count >= 2, let x = Double(f[0]), let y = Double(f[1]), x.isFinite, y.isFinite else {
+                throw CLIFailure(message: "stdin:\(number): expected two numbers `x y`, got '\(line)'")
+            }
+            out.append((number, x, y))
+        }
+        return out
+    }
+}

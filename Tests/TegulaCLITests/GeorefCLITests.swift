@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// `tegula georef` and `tegula transform` from the command line, and their outputs as input to
+/// `tegula warp` and `tegula tile`.
+struct GeorefCLITests {
+    static let schagen = "/usr/share/marble/data/maps/earth/schagen1689/schagen1689.jpg"
+
+    /// The Schagen scan at 1/5 size and the committed GCPs scaled to match.
+    static func smallSchagen(in dir: URL) throws -> (scan: String, points: String) {
+        let scan = dir.appendingPathComponent("schagen.tif").path
+        let r = try TegulaBinary.tool("gdal_translate", ["-q", "-outsize", "540", "270", "-r", "average", schagen, scan])
+        #expect(r.status == 0, "\(r.stderr)")
+        let committed = try String(contentsOf: TegulaBinary.packageRoot.appendingPathComponent("pipelines/schagen1689.points"), encoding: .utf8)
+        var out: [String] = []
+        for line in committed.split(separator: "\n").map(String.init) {
+            var f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if let x = Double(f.count > 3 ? f[2] : ""), let y = Double(f[3]) {
+                f[2] = "\(x / 5)"
+                f[3] = "\(y / 5)"
+            }
+            out.append(f.joined(separator: ","))
+        }
+        let points = dir.appendingPathComponent("small.points").path
+        try Data((out.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: points))
+        return (scan, points)
+    }
+
+    static func files(_ dir: URL) throws -> Set<String> { Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) }
+
+    @Test func georefWritesDatasetReportAndPicture() throws {
+        let dir = try WarpCLITests.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (scan, points) = try Self.smallSchagen(in: dir)
+        let out = dir.appendingPathComponent("geo.vrt").path, report = dir.appendingPathComponent("r.json").path
+        let r = try TegulaBinary.run(["georef", scan, "--gcps", points, "--transform", "polynomial2", "-o", out,
+                                      "--report", report, "--picture", dir.appendingPathComponent("p.svg").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("polynomial2 (given) fitted in EPSG:3857 from 24 GCPs: RMSE"), "\(r.stderr)")
+        let j = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as! [String: Any]
+        #expect(j["transform"] as? String == "polynomial2")
+        #expect((j["gcps"] as? [[String: Any]])?.first?["id"] as? String == "Strait of Gibraltar")
+        #expect(try Self.files(dir) == ["schagen.tif", "small.points", "geo.vrt", "r.json", "p.svg"])
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("<SourceFilename relativeToVRT=\"1\">schagen.tif</SourceFilename>"))
+        let info = try TegulaBinary.tool("gdalinfo", [out])
+        #expect(info.status == 0 && info.stdout.contains("TEGULA_TRANSFORM=polynomial2"), "\(info.stdout)")
+    }
+
+    @Test func badInputIsOneLineAndWritesNothing() throws {
+        let dir = try WarpCLITests.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (scan, points) = try Self.smallSchagen(in: dir)
+        func bad(_ name: String, _ text: String) throws -> String {
+            let p = dir.appendingPathComponent(name).path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: p))
+            return p
+        }
+        let two = try bad("two.points", "mapX,mapY,sourceX,sourceY,enable\n-5.6,35.97,257,-81,1\n18.47,-34.36,306,-184,1\n")
+        let row = try bad("row.points", "mapX,mapY,sourceX,sourceY,enable\n-5.6,35.97,257,-81,1\n18.47,-34.36,306,x,1\n")
+        let outside = try bad("out.points", "mapX,mapY,sourceX,sourceY,enable\n-5.6,35.97,257,-81,1\n18.47,-34.36,306,-184,1\n10,10,600,-10,1\n")
+        let before = try Self.files(dir)
+        let cases: [([String], String)] = [
+            (["--gcps", two, "--transform", "polynomial1"], "polynomial1 needs at least 3 enabled GCPs, got 2"),
+            (["--gcps", row], "row.points:3: sourceY 'x' is not a number"),
+            (["--gcps", outside], "outside the 540 × 270 image"),
+            (["--gcps", points, "--transform", "spline"], "unknown transform 'spline'"),
+            (["--gcps", points, "--fit-srs", "EPSG:999999"], "unknown CRS 'EPSG:999999'"),
+            (["--gcps", points, "--gcp-srs", "nonsense"], "unknown CRS 'nonsense'"),
+            (["--gcps", dir.appendingPathComponent("none.points").path], "no such GCP file"),
+        ]
+        for (args, message) in cases {
+            let out = dir.appendingPathComponent("o.tif").path
+            let r = try TegulaBinary.run(["georef", scan] + args + ["-o", out, "--report", dir.appendingPathComponent("o.json").path])
+            #expect(r.status != 0, "\(args)")
+            let lines = r.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && r.stderr.hasPrefix("tegula: ") && r.stderr.contains(message), "\(args): \(r.stderr)")
+            #expect(try Self.files(dir) == before, "\(args) left files behind")
+        }
+    }
+
+    @Test func transformAgreesWithGdaltransformAndInvertsExactly() throws {
+        let dir = try WarpCLITests.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let points = TegulaBinary.packageRoot.appendingPathComponent("pipelines/schagen1689.points").path
+        let input = "0 0\n1350.5 675.25\n2700 1350\n-300 1500\n"
+        let ours = try TegulaBinary.run(["transform", "--gcps", points, "--transform", "polynomial2", "--fit-srs", "gcp"], stdin: input)
+        #expect(ours.status == 0, "\(ours.stderr)")
+        // The same GCPs for gdaltransform, in GDAL's pixel convention (rows not negated).
+        var args: [String] = []
+        for line in try String(contentsOfFile: points, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("mapX") {
+            let f = line.split(separator: ",").map(String.init)
+            args += ["-gcp", f[2], "\(-Double(f[3])!)", f[0], f[1]]
+        }
+        let gdal = try TegulaBinary.tool("gdaltransform", args + ["-order", "2"], stdin: input)
+        let a = ours.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        let b = gdal.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        #expect(a.count == 4 && b.count == 4)
+        for (p, q) in zip(a, b) {
+            #expect(abs(p[0] - q[0]) <= 1e-9 * max(1, abs(q[0])) && abs(p[1] - q[1]) <= 1e-9 * max(1, abs(q[1])), "\(p) vs \(q)")
+        }
+        let back = try TegulaBinary.run(["transform", "--gcps", points, "--transform", "polynomial2", "--fit-srs", "gcp", "--inverse"],
+                                        stdin: ours.stdout)
+        let c = back.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        let original = input.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        for (p, q) in zip(c, original) { #expect(hypot(p[0] - q[0], p[1] - q[1]) <= 1e-6, "\(p) vs \(q)") }
+        let bad = try TegulaBinary.run(["transform", "--gcps", points], stdin: "1 2\n3 four\n")
+        #expect(bad.status != 0 && bad.stderr.contains("stdin:2") && bad.stdout.isEmpty, "\(bad.stderr)")
+    }
+
+    @Test func georefOutputWarpsAndTilesWithPins() throws {
+        let dir = try WarpCLITests.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (scan, points) = try Self.smallSchagen(in: dir)
+        let vrt = dir.appendingPathComponent("geo.vrt").path
+        let g = try TegulaBinary.run(["georef", scan, "--gcps", points, "--transform", "tps", "-o", vrt])
+        #expect(g.status == 0, "\(g.stderr)")
+        let warped = dir.appendingPathComponent("w.tif").path
+        let w = try TegulaBinary.run(["warp", vrt, "-o", warped, "--zoom", "2", "--quiet"])
+        #expect(w.status == 0, "\(w.stderr)")
+        let tiles = dir.appendingPathComponent("tiles").path
+        let t = try TegulaBinary.run(["tile", vrt, "-o", tiles, "--zoom", "1-2", "--quiet"])
+        #expect(t.status == 0, "\(t.stderr)")
+        let meta = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tiles + "/tiles.json"))) as? [String: Any]
+        let pins = meta?["gcps"] as? [[String: Any]] ?? []
+        #expect(pins.count == 24, "\(String(describing: meta?.keys))")
+        #expect(pins.first?["name"] as? String == "Strait of Gibraltar")
+        #expect((pins.first?["residual_m"] as? Double).map { $0 > 0 } == true)
+        #expect(abs((pins.first?["lon"] as? Double ?? 0) + 5.6) < 1e-9)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import TegulaGDAL
+import TegulaGeoreference
+
+/// Every GCP format lands in GDAL's pixel convention with longitude first: QGIS's negated rows,
+/// VRT axis mappings, CSV column names, Allmaps resource coordinates (issue item 1).
+struct GCPFormatTests {
+    /// Four GCPs as (x, y, lon, lat).
+    static let rows: [(Double, Double, Double, Double)] = [
+        (100, 200, 4.5, 52.25), (900.5, 150.25, 6.75, 52.5), (850, 700, 6.5, 50.75), (120, 650.5, 4.25, 51),
+    ]
+
+    static func check(_ set: GCPSet, enabled: [Bool]? = nil) {
+        #expect(set.gcps.count == rows.count)
+        for (g, r) in zip(set.gcps, rows) {
+            #expect(g.pixel == PixelPoint(x: r.0, y: r.1), "\(set.source): pixel of \(g.id)")
+            #expect(g.ground == GroundPoint(x: r.2, y: r.3), "\(set.source): ground of \(g.id)")
+        }
+        if let enabled { #expect(set.gcps.map(\.enabled) == enabled) }
+    }
+
+    @Test func qgisPointsNegateTheRowAndHonourEnable() throws {
+        let dir = try GeoFixtures.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var text = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable,dX,dY,residual\n"
+        for (i, r) in Self.rows.enumerated() { text += "\(r.2),\(r.3),\(r.0),\(-r.1),\(i == 2 ? 0 : 1),0,0,0\n" }
+        let set = try GCPReader.read(path: GeoFixtures.write(text, "a.points", in: dir))
+        Self.check(set, enabled: [true, true, false, true])
+        #expect(set.srs == "EPSG:4326")
+        #expect(set.enabled.count == 3)
+    }
+
+    @Test func olderPointsHeaderWithTabs() throws {
+        let dir = try GeoFixtures.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var text = "mapX\tmapY\tpixelX\tpixelY\n"
+        for r in Self.rows { text += "\(r.2)\t\(r.3)\t\(r.0)\t\(-r.1)\n" }
+        let set = try GCPReader.read(path: GeoFixtures.write(text, "old.points", in: dir))
+        Self.check(set, enabled: [true, true, true, true])
+    }
+
+    @Test func csvLonLatWithNames() throws {
+        let dir = try GeoFixtures.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var text = "x,y,lon,lat,name\n"
+        for (i, r) in Self.rows.enumerated() { text += "\(r.0),\(r.1),\(r.2),\(r.3),corner \(i)\n" }
+        let set = try GCPReader.read(path: GeoFixtures.write(text, "mw.csv", in: dir))
+        Self.check(set)
+        #expect(set.gcps.map(\.id) == ["corner 0", "corner 1", "corner 2", "corner 3"])
+    }
+
+    @Test func csvProjectedNeedsItsCRS() throws {
+        let dir = try GeoFixtures.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var text = "x,y,X,Y\n"
+        for r in Self.rows { text += "\(r.0),\(r.1),\(r.2),\(r.3)\n" }
+        let path = try GeoFixtures.write(text, "rd.csv", in: dir)
+        let e = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: path) }
+        #expect(e?.reason == .unknownCRS)
+        #expect(e?.description.contains("--gcp-srs") == true)
+        let set = try GCPReader.read(path: path, gcpSRS: "EPSG:28992")
+        Self.check(set)
+        #expect(set.srs == "EPSG:28992")
+    }
+
+    /// A VRT with a GCPList; `latFirst` stores lat as X, with mapping 1,2 (authority order).
+    static func vrt(latFirst: Bool) -> String {
+        let gcps = rows.enumerated().map { i, r in
+            "<GCP Id=\"g\(i)\" Pixel=\"\(r.0)\" Line=\"\(r.1)\" X=\"\(latFirst ? r.3 : r.2)\" Y=\"\(latFirst ? r.2 : r.3)\"/>"
+        }.joined(separator: "\n")
+        return """
+        <VRTDataset rasterXSize="1000" rasterYSize="800">
+          <GCPList Projection="EPSG:4326" dataAxisToSRSAxisMapping="\(latFirst ? "1,2" : "2,1")">
+        \(gcps)
+          </GCPList>
+          <VRTRasterBand dataType="Byte" band="1"/>
+        </VRTDataset>
+        """
+    }
+
+    @Test(arguments: [false, true])
+    func vrtAxisMappingIsHonoured(latFirst: Bool) throws {
+        let dir = try GeoFixtures.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let set = try GCPReader.read(path: GeoFixtures.write(Self.vrt(latFirst: latFirst), "g.vrt", in: dir))
+        Self.check(set)
+        #expect(set.srs == "EPSG:4326")
+    }
+
+    @Test func allmapsAnnotationGivesMaskAndTransform() throws {
+        let dir = try GeoFixtures.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let features = Self.rows.map { r in
+            "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2),\(r.3)]}}"
+        }.joined(separator: ",")
+        let json = """
+        {"type":"Annotation","motivation":"georeferencing",
+         "target":{"type":"SpecificResource","source":{"id":"https://example.org/iiif/scan","type":"ImageService2"},
+                   "selector":{"type":"SvgSelector","value":"<svg width=\\"1000\\" height=\\"800\\"><polygon points=\\"10,20 990,20 990,780 10,780\\" /></svg>"}},
+         "body":{"type":"FeatureCollection","transformation":{"type":"polynomial","options":{"order":2}},"features":[\(features)]}}
+        """
+        let set = try GCPReader.read(path: GeoFixtures.write(json, "annotation.json", in: dir))
+        Self.check(set)
+        #expect(set.mask == [PixelPoint(x: 10, y: 20), PixelPoint(x: 990, y: 20), PixelPoint(x: 990, y: 780), PixelPoint(x: 10, y: 780)])
+        #expect(set.transformHint == .polynomial2)
+        let tps = json.replacingOccurrences(of: "{\"type\":\"polynomial\",\"options\":{\"order\":2}}", with: "{\"type\":\"thinPlateSpline\"}")
+        #expect(try GCPReader.read(path: GeoFixtures.write(tps, "tps.json", in: dir)).transformHint == .tps)
+    }
+
+    @Test func everyFormatGivesTheSameFit() throws {
+        let dir = try GeoFixtures.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var points = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable\n", csv = "x,y,lon,lat\n"
+        for r in Self.rows {
+            points += "\(r.2),\(r.3),\(r.0),\(-r.1),1\n"
+            csv += "\(r.0),\(r.1),\(r.2),\(r.3)\n"
+        }
+        let paths = [try GeoFixtures.write(points, "s.points", in: dir), try GeoFixtures.write(csv, "s.csv", in: dir),
+                     try GeoFixtures.write(Self.vrt(latFirst: true), "s.vrt", in: dir)]
+        let fits = try paths.map {
+            try Georeferencer.fit(GCPReader.read(path: $0), imageWidth: 1000, imageHeight: 800,
+                                  options: FitOptions(transform: .polynomial1))
+        }
+        let probe = PixelPoint(x: 512.25, y: 333.5)
+        let ref = fits[0].transform.forward(probe)
+        for f in fits { #expect(f.transform.forward(probe) == ref, "\(f.gcps.source)") }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TegulaGeoreference
+
+/// Forward results equal `gdaltransform -gcp … -order N` / `-tps` when fitted in the GCPs' CRS
+/// (reference §3; issue item 3), on generated GCPs, inside and outside the GCP hull.
+struct GDALAgreementTests {
+    static func fit(_ kind: TransformKind, _ set: GCPSet) throws -> Georeference {
+        try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+                              options: FitOptions(transform: kind, fitSRS: "gcp"))
+    }
+
+    /// Largest |ours − GDAL| / |GDAL| over the wide grid, per coordinate.
+    static func worstRelative(_ g: Georeference, method: [String]) throws -> Double {
+        let pts = GeoFixtures.widePixels()
+        let gdal = try GeoFixtures.gdaltransform(g.gcps, method: method, points: pts.map { ($0.x, $0.y) })
+        #expect(gdal.count == pts.count)
+        var worst = 0.0
+        for (p, q) in zip(pts, gdal) {
+            guard let q else { Issue.record("gdaltransform failed at \(p)"); continue }
+            let o = g.transform.forward(p)
+            worst = max(worst, abs(o.x - q.0) / max(abs(q.0), 1), abs(o.y - q.1) / max(abs(q.1), 1))
+        }
+        return worst
+    }
+
+    @Test(arguments: [(TransformKind.polynomial1, 1), (.polynomial2, 2), (.polynomial3, 3)])
+    func polynomialsMatchGdaltransform(kind: TransformKind, order: Int) throws {
+        let g = try Self.fit(kind, GeoFixtures.synthetic(16))
+        let worst = try Self.worstRelative(g, method: ["-order", "\(order)"])
+        print("\(kind.rawValue) vs gdaltransform -order \(order): worst relative difference \(worst)")
+        #expect(worst <= 1e-9)
+    }
+
+    @Test func exactlyDeterminedPolynomialsMatch() throws {
+        // 3, 6 and 10 GCPs: each polynomial interpolates; GDAL agrees.
+        for (kind, n, order) in [(TransformKind.polynomial1, 3, 1), (.polynomial2, 6, 2), (.polynomial3, 10, 3)] {
+            let g = try Self.fit(kind, GeoFixtures.scattered(n))
+            let worst = try Self.worstRelative(g, method: ["-order", "\(order)"])
+            #expect(worst <= 1e-9, "\(kind.rawValue) with \(n) GCPs: \(worst)")
+        }
+    }
+
+    @Test func thinPlateSplineMatchesGdaltransform() throws {
+        let g = try Self.fit(.tps, GeoFixtures.synthetic(20))
+        let worst = try Self.worstRelative(g, method: ["-tps"])
+        print("tps vs gdaltransform -tps: worst relative difference \(worst)")
+        #expect(worst <= 2e-7)
+    }
+
+    @Test func exactInverseBeatsGdalsSeparateInverse() throws {
+        // GDAL fits a second polynomial for pixel ← ground; ours inverts the forward exactly.
+        let g = try Self.fit(.polynomial3, GeoFixtures.synthetic(16))
+        let pts = GeoFixtures.widePixels()
+        let grounds = pts.map { g.transform.forward($0) }
+        let gdal = try GeoFixtures.gdaltransform(g.gcps, method: ["-order", "3"], points: grounds.map { ($0.x, $0.y) }, inverse: true)
+        var ours = 0.0, theirs = 0.0
+        for (i, p) in pts.enumerated() {
+            if let back = g.transform.inverse(grounds[i]) { ours = max(ours, hypot(back.x - p.x, back.y - p.y)) } else { ours = .infinity }
+            if let q = gdal[i] { theirs = max(theirs, hypot(q.0 - p.x, q.1 - p.y)) }
+        }
+        print("polynomial3 round trip over the wide grid: ours \(ours) px, gdaltransform -i \(theirs) px")
+        #expect(ours <= 1e-6)
+        #expect(theirs > ours)
+    }
+}

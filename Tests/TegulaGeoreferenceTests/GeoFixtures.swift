@@ -1,0 +1,110 @@
+import Foundation
+import TegulaGeoreference
+
+/// GCP sets and files made by the tests, and a runner for GDAL's command-line tools.
+enum GeoFixtures {
+    static let width = 1200, height = 900
+
+    /// A made-up old map: lon/lat a smooth, mildly non-linear function of the pixel.
+    static func ground(_ x: Double, _ y: Double) -> GroundPoint {
+        GroundPoint(x: -10 + 0.02 * x + 3e-6 * x * y + 0.3 * sin(y / 200),
+                    y: 55 - 0.018 * y + 2e-6 * x * x - 0.2 * cos(x / 300))
+    }
+
+    /// `n` GCPs spread over the image on a jittered grid (deterministic), EPSG:4326.
+    static func synthetic(_ n: Int, width: Int = width, height: Int = height) -> GCPSet {
+        let cols = Int(Double(n).squareRoot().rounded(.up))
+        let rows = (n + cols - 1) / cols
+        var gcps: [GCP] = []
+        for i in 0..<n {
+            let c = i % cols, r = i / cols
+            let jx = Double((i * 37) % 11) / 11 - 0.5, jy = Double((i * 53) % 13) / 13 - 0.5
+            let x = (Double(c) + 0.5 + 0.3 * jx) / Double(cols) * Double(width)
+            let y = (Double(r) + 0.5 + 0.3 * jy) / Double(rows) * Double(height)
+            gcps.append(GCP(id: "P\(i + 1)", pixel: PixelPoint(x: x, y: y), ground: ground(x, y)))
+        }
+        return GCPSet(gcps: gcps, srs: "EPSG:4326", source: "synthetic")
+    }
+
+    /// `n` GCPs at Halton points (bases 2 and 3): well spread, no three in a line, EPSG:4326.
+    static func scattered(_ n: Int) -> GCPSet {
+        func halton(_ i: Int, _ b: Int) -> Double {
+            var f = 1.0, r = 0.0, k = i
+            while k > 0 { f /= Double(b); r += f * Double(k % b); k /= b }
+            return r
+        }
+        let gcps = (1...n).map { i in
+            let x = (0.05 + 0.9 * halton(i, 2)) * Double(width), y = (0.05 + 0.9 * halton(i, 3)) * Double(height)
+            return GCP(id: "H\(i)", pixel: PixelPoint(x: x, y: y), ground: ground(x, y))
+        }
+        return GCPSet(gcps: gcps, srs: "EPSG:4326", source: "halton")
+    }
+
+    /// A 9 × 9 grid reaching 25% beyond every edge of the image (outside the GCP hull).
+    static func widePixels(width: Int = width, height: Int = height) -> [PixelPoint] {
+        var out: [PixelPoint] = []
+        for j in 0...8 {
+            for i in 0...8 {
+                out.append(PixelPoint(x: Double(width) * (-0.25 + 1.5 * Double(i) / 8),
+                                      y: Double(height) * (-0.25 + 1.5 * Double(j) / 8)))
+            }
+        }
+        return out
+    }
+
+    /// `gdaltransform -gcp … (-order N | -tps) [-i]` on `points`; nil rows where GDAL failed.
+    static func gdaltransform(_ set: GCPSet, method: [String], points: [(Double, Double)],
+                              inverse: Bool = false) throws -> [(Double, Double)?] {
+        var args: [String] = []
+        for g in set.enabled {
+            args += ["-gcp", "\(g.pixel.x)", "\(g.pixel.y)", "\(g.ground.x)", "\(g.ground.y)"]
+        }
+        args += method + (inverse ? ["-i"] : [])
+        let input = points.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n"
+        let (status, out, err) = try run("gdaltransform", args, stdin: input)
+        guard status == 0 else { throw GeoreferenceError(.fitFailed, "gdaltransform failed: \(err)") }
+        return out.split(separator: "\n").map { line in
+            let f = line.split(separator: " ").compactMap { Double($0) }
+            return f.count >= 2 ? (f[0], f[1]) : nil
+        }
+    }
+
+    /// Run a program found on PATH; stdout and stderr collected.
+    static func run(_ tool: String, _ args: [String], stdin: String = "") throws -> (Int32, String, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [tool] + args
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = inp
+        try p.run()
+        nonisolated(unsafe) var o = Data(), e = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { o = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { e = err.fileHandleForReading.readDataToEndOfFile() }
+        inp.fileHandleForWriting.write(Data(stdin.utf8))
+        try inp.fileHandleForWriting.close()
+        group.wait()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    static func tempDir() throws -> URL {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-georef-\(UUID())")
+        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }
+
+    static func write(_ text: String, _ name: String, in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The package root, found from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let schagen = "/usr/share/marble/data/maps/earth/schagen1689/schagen1689.jpg"
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TegulaGDAL
+import TegulaGeoreference
+
+/// `GeoreferenceWriter`: outputs GDAL opens, that carry the fit, and nothing left on failure.
+struct WriterTests {
+    /// A plain scan (no georeferencing) of the fixture size.
+    static func scan(in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("scan.tif").path
+        let w = GeoFixtures.width, h = GeoFixtures.height
+        let d = try Dataset.create(path: path, driver: "GTiff", width: w, height: h, bands: 3)
+        var px = [UInt8](repeating: 0, count: w * h * 3)
+        for i in 0..<(w * h) { px[3 * i] = UInt8(i % 251); px[3 * i + 1] = UInt8((i / w) % 256); px[3 * i + 2] = 200 }
+        try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: px)
+        return path
+    }
+
+    @Test(arguments: ["vrt", "tif"])
+    func outputCarriesTheFit(ext: String) throws {
+        let dir = try GeoFixtures.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let image = try Self.scan(in: dir)
+        var set = GeoFixtures.synthetic(12)
+        set.mask = [PixelPoint(x: 10, y: 10), PixelPoint(x: 1190, y: 15), PixelPoint(x: 1180, y: 890), PixelPoint(x: 5, y: 880)]
+        let g = try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+                                      options: FitOptions(transform: .polynomial2, fitSRS: "EPSG:3035"))
+        let out = dir.appendingPathComponent("out.\(ext)").path
+        let report = dir.appendingPathComponent("report.json").path
+        let picture = dir.appendingPathComponent("picture.svg").path
+        try GeoreferenceWriter.write(imagePath: image, georeference: g, output: out, report: report, picture: picture)
+        let ds = try Dataset(path: out)
+        #expect(ds.width == GeoFixtures.width && ds.gcps.count == 12)
+        let meta = ds.metadata()
+        #expect(meta["TEGULA_TRANSFORM"] == "polynomial2")
+        #expect(meta["TEGULA_FIT_SRS"] == "EPSG:3035")
+        #expect(meta["TEGULA_MASK"]?.hasPrefix("POLYGON ((10.0 10.0") == true)
+        // Read back: same GCPs, same mask, same hint, so the same fit.
+        let back = try GCPReader.readDataset(path: out)
+        #expect(back.gcps.map(\.ground) == set.gcps.map(\.ground))
+        #expect(back.gcps.map(\.pixel) == set.gcps.map(\.pixel))
+        #expect(back.mask == set.mask && back.transformHint == .polynomial2)
+        let again = try Georeferencer.fit(back, imageWidth: ds.width, imageHeight: ds.height,
+                                          options: FitOptions(fitSRS: meta["TEGULA_FIT_SRS"]))
+        let p = PixelPoint(x: 77.7, y: 500.5)
+        #expect(again.kind == .polynomial2 && again.transform.forward(p) == g.transform.forward(p))
+        // GDAL's own tool sees GCPs with longitude first.
+        let (status, info, _) = try GeoFixtures.run("gdalinfo", ["-json", out])
+        #expect(status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(info.utf8)) as! [String: Any]
+        let gcps = ((json["gcps"] as? [String: Any])?["gcpList"] as? [[String: Any]]) ?? []
+        #expect(gcps.count == 12)
+        #expect((gcps.first?["x"] as? Double).map { abs($0 - set.gcps[0].ground.x) < 1e-9 } == true)
+        let svg = try String(contentsOfFile: picture, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("data:image/jpeg;base64,") && svg.contains("leave-one-out"))
+        #expect(svg.contains("<polygon"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(!files.contains { $0.contains(".tmp-") }, "\(files)")
+    }
+
+    @Test func failureLeavesNothing() throws {
+        let dir = try GeoFixtures.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let image = try Self.scan(in: dir)
+        let g = try Georeferencer.fit(GeoFixtures.synthetic(6), imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+                                      options: FitOptions())
+        let e1 = #expect(throws: GeoreferenceError.self) {
+            try GeoreferenceWriter.write(imagePath: image, georeference: g, output: dir.appendingPathComponent("out.png").path,
+                                         report: nil, picture: nil)
+        }
+        #expect(e1?.description.contains(".vrt or .tif") == true)
+        #expect(throws: GeoreferenceError.self) {
+            try GeoreferenceWriter.write(imagePath: image, georeference: g, output: dir.appendingPathComponent("out.vrt").path,
+                                         report: dir.appendingPathComponent("missing/report.json").path, picture: nil)
+        }
+        #expect(throws: (any Error).self) {
+            try GeoreferenceWriter.write(imagePath: dir.appendingPathComponent("nope.tif").path, georeference: g,
+                                         output: dir.appendingPathComponent("out.tif").path,
+                                         report: dir.appendingPathComponent("r.json").path, picture: nil)
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(files == ["scan.tif"], "\(files)")
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TegulaGDAL
+import TegulaGeometry
+import TegulaGeoreference
+@testable import TegulaWarp
+
+/// Warping scans georeferenced by GCPs: markers land on their GCPs (tps), and an affine fit
+/// from 3 GCPs matches `gdalwarp -order 1 -et 0` (issue 4 item 5).
+struct GCPWarpTests {
+    static let size = (w: 600, h: 400)
+
+    /// A made-up old map: lon/lat a smooth non-linear function of the pixel.
+    static func ground(_ x: Double, _ y: Double) -> GroundPoint {
+        GroundPoint(x: 5 + 0.01 * x + 4e-6 * x * y + 0.15 * sin(y / 90), y: 52 - 0.007 * y + 3e-6 * x * x)
+    }
+
+    /// 12 GCPs at pixel centres on a jittered grid.
+    static func gcps() -> GCPSet {
+        var out: [GCP] = []
+        for j in 0..<3 {
+            for i in 0..<4 {
+                let c = 60 + i * 160 + (i * 7 + j * 13) % 23, r = 60 + j * 140 + (i * 11 + j * 5) % 19
+                let p = PixelPoint(x: Double(c) + 0.5, y: Double(r) + 0.5)
+                out.append(GCP(id: "m\(out.count + 1)", pixel: p, ground: ground(p.x, p.y)))
+            }
+        }
+        return GCPSet(gcps: out, srs: "EPSG:4326", source: "markers")
+    }
+
+    /// A white scan with a red 3 × 3 marker centred on every GCP.
+    static func markerScan(at path: String, gcps: GCPSet) throws {
+        let (w, h) = size
+        var px = [UInt8](repeating: 255, count: w * h * 3)
+        for g in gcps.gcps {
+            let c = Int(g.pixel.x), r = Int(g.pixel.y)
+            for y in (r - 1)...(r + 1) {
+                for x in (c - 1)...(c + 1) {
+                    let i = (y * w + x) * 3
+                    px[i + 1] = 0
+                    px[i + 2] = 0
+                }
+            }
+        }
+        let d = try Dataset.create(path: path, driver: "GTiff", width: w, height: h, bands: 3)
+        try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: px)
+    }
+
+    @Test func tpsMarkersLandOnTheirGCPs() throws {
+        let dir = try Fixtures.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let src = dir.appendingPathComponent("markers.tif").path
+        let set = Self.gcps()
+        try Self.markerScan(at: src, gcps: set)
+        let source = try WarpInput(path: src, transform: "tps", gcpSet: set).resolve()
+        #expect(source.georeference?.kind == .tps)
+        #expect(source.gcpPins.count == 12)
+        let out = dir.appendingPathComponent("warped.tif").path
+        let result = try WarpJob(source: source, zoom: 9, resampling: .bilinear, jobs: 2).run(output: out)
+        let img = try Fixtures.rgba(out)
+        let gt = result.geoTransform
+        var worst = 0.0
+        for g in set.gcps {
+            let m = WebMercator.project(Coordinate(longitude: g.ground.x, latitude: g.ground.y))
+            let ex = (m.x - gt[0]) / gt[1], ey = (m.y - gt[3]) / gt[5]
+            // Redness-weighted centroid of the marker within 10 px of where it should be.
+            var sw = 0.0, sx = 0.0, sy = 0.0
+            for y in max(0, Int(ey) - 10)..<min(img.h, Int(ey) + 11) {
+                for x in max(0, Int(ex) - 10)..<min(img.w, Int(ex) + 11) {
+                    let i = (y * img.w + x) * 4
+                    guard img.px[i + 3] == 255 else { continue }
+                    let red = max(0, Double(img.px[i]) - (Double(img.px[i + 1]) + Double(img.px[i + 2])) / 2)
+                    sw += red; sx += red * (Double(x) + 0.5); sy += red * (Double(y) + 0.5)
+                }
+            }
+            #expect(sw > 0, "marker \(g.id) not found near (\(ex), \(ey))")
+            guard sw > 0 else { continue }
+            worst = max(worst, hypot(sx / sw - ex, sy / sw - ey))
+        }
+        print("tps warp: markers land within \(worst) px of their GCPs (zoom 9, bilinear)")
+        #expect(worst <= 1)
+    }
+
+    @Test func threeGCPAffineMatchesGdalwarpOrder1() throws {
+        let dir = try Fixtures.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let src = dir.appendingPathComponent("gcps.tif").path
+        let n = 500
+        let d = try Dataset.create(path: src, driver: "GTiff", width: n, height: n, bands: 3)
+        try d.writeBytes(x: 0, y: 0, width: n, height: n, bands: [1, 2, 3], from: Fixtures.pattern(width: n, height: n))
+        try d.setGCPs([GCPRecord(id: "a", pixel: 0, line: 0, x: 5, y: 52),
+                       GCPRecord(id: "b", pixel: 500, line: 0, x: 9.5, y: 52.4),
+                       GCPRecord(id: "c", pixel: 0, line: 500, x: 5.6, y: 48.5)], srs: .wgs84())
+        try d.flush()
+        let source = try WarpInput(path: src, transform: "polynomial1", fitSRS: "gcp").resolve()
+        let ours = dir.appendingPathComponent("ours.tif").path
+        let result = try WarpJob(source: source, zoom: 8, resampling: .bilinear, jobs: 2).run(output: ours)
+        let gt = result.geoTransform, res = gt[1]
+        let te = [gt[0], gt[3] - Double(result.height) * res, gt[0] + Double(result.width) * res, gt[3]]
+        let theirs = dir.appendingPathComponent("gdal.tif").path
+        let (status, err) = try Fixtures.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
+            + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0", "-order", "1", "-dstalpha", src, theirs])
+        #expect(status == 0, "\(err)")
+        let a = try Fixtures.rgba(ours), b = try Fixtures.rgba(theirs)
+        #expect(a.w == b.w && a.h == b.h)
+        let c = Fixtures.compare(a.px, b.px)
+        print("3-GCP affine warp vs gdalwarp -order 1 -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
+        #expect(c.overlap > 50_000)
+        #expect(c.psnr >= 40, "PSNR \(c.psnr)")
+        #expect(Double(c.alphaMismatch) / Double(c.overlap) < 0.01)
+    }
+}

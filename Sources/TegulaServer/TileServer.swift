@@ -18,6 +18,8 @@ public struct TileResponder: HTTPResponder {
         for f in request.headers where headers[f.name.canonicalName] == nil {
             headers[f.name.canonicalName] = f.value
         }
+        // HTTP/1.1's Host header arrives as the :authority pseudo-header in swift-http-types.
+        if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
         let r = service.respond(ServerRequest(method: request.method.rawValue, target: request.head.path ?? "/", headers: headers))
         var fields = HTTPFields()
         for (k, v) in r.headers {

@@ -22,6 +22,10 @@ struct WarpKernel {
         // Kernel scale in window pixels: widened by the warp's shrink, narrowed by decimation.
         let scaleX = max(1, ks.x / window.scaleX), scaleY = max(1, ks.y / window.scaleY)
         let fastBilinear = resampling == .bilinear && scaleX == 1 && scaleY == 1 && window.scaleX == 1 && window.scaleY == 1
+        // A slight shrink (scale below 2) widens bilinear to at most 4 × 4 taps: the usual case at
+        // a pyramid's max zoom, where the zoom's resolution is just finer than the scan's.
+        let wideBilinear = resampling == .bilinear && !fastBilinear && scaleX < 2 && scaleY < 2
+            && window.scaleX == 1 && window.scaleY == 1
         let srcW = Double(sourceWidth), srcH = Double(sourceHeight)
         for j in 0..<h {
             grid.row(j, sx: sx, sy: sy)
@@ -29,6 +33,10 @@ struct WarpKernel {
             let rowMask = mask.map { $0 + j * w }
             if fastBilinear {
                 bilinearRow(window, sx, sy, w, srcW, srcH, rowMask, rowOut)
+                continue
+            }
+            if wideBilinear {
+                wideBilinearRow(window, sx, sy, w, srcW, srcH, rowMask, rowOut, scaleX, scaleY)
                 continue
             }
             for i in 0..<w {
@@ -86,6 +94,60 @@ struct WarpKernel {
                 }
             }
             bilinear(win, (x - Double(win.originX)) / win.scaleX, (y - Double(win.originY)) / win.scaleY, o)
+        }
+    }
+
+    /// Bilinear widened by a shrink below 2× for a whole row. Where every tap with weight is
+    /// opaque, the premultiplied sums reduce to Σ w·c / Σ w, computed here without the general
+    /// path's per-tap bookkeeping; other pixels go through `general` (same result).
+    @inline(__always)
+    private func wideBilinearRow(_ win: SourceWindow, _ sx: UnsafeMutablePointer<Double>, _ sy: UnsafeMutablePointer<Double>,
+                                 _ w: Int, _ srcW: Double, _ srcH: Double, _ rowMask: UnsafePointer<UInt8>?,
+                                 _ rowOut: UnsafeMutablePointer<UInt8>, _ scx: Double, _ scy: Double) {
+        let ox = Double(win.originX), oy = Double(win.originY)
+        let ww = win.width, wh = win.height
+        let px = win.pixels
+        let ix = 1 / scx, iy = 1 / scy
+        for i in 0..<w {
+            let x = sx[i], y = sy[i]
+            let o = rowOut + i * 4
+            if !(x >= 0 && y >= 0 && x < srcW && y < srcH) || (rowMask != nil && rowMask![i] == 0) {
+                o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
+                continue
+            }
+            let bx = x - ox, by = y - oy
+            let u = bx - 0.5, v = by - 0.5
+            let xLo = Int((u - scx).rounded(.up)), xHi = Int((u + scx).rounded(.down))
+            let yLo = Int((v - scy).rounded(.up)), yHi = Int((v + scy).rounded(.down))
+            guard xLo >= 0, yLo >= 0, xHi < ww, yHi < wh, xLo <= xHi, yLo <= yHi, xHi - xLo < 4, yHi - yLo < 4 else {
+                general(win, bx, by, scx, scy, o)
+                continue
+            }
+            var wx = SIMD4<Double>(repeating: 0), wy = SIMD4<Double>(repeating: 0)
+            for k in 0...(xHi - xLo) { wx[k] = max(0, 1 - abs(Double(xLo + k) - u) * ix) }
+            for k in 0...(yHi - yLo) { wy[k] = max(0, 1 - abs(Double(yLo + k) - v) * iy) }
+            var opaque = true
+            var sr = 0.0, sg = 0.0, sb = 0.0, sw = 0.0
+            for r in 0...(yHi - yLo) where wy[r] > 0 {
+                let row = px + ((yLo + r) * ww + xLo) * 4
+                var rr = 0.0, rg = 0.0, rb = 0.0, rw = 0.0
+                for k in 0...(xHi - xLo) where wx[k] > 0 {
+                    let p = row + k * 4
+                    if p[3] != 255 { opaque = false }
+                    let wt = wx[k]
+                    rr += wt * Double(p[0]); rg += wt * Double(p[1]); rb += wt * Double(p[2]); rw += wt
+                }
+                sr += wy[r] * rr; sg += wy[r] * rg; sb += wy[r] * rb; sw += wy[r] * rw
+            }
+            guard opaque, sw > 0 else {
+                general(win, bx, by, scx, scy, o)
+                continue
+            }
+            let inv = 1 / sw
+            o[0] = UInt8(max(0, min(255, (sr * inv).rounded())))
+            o[1] = UInt8(max(0, min(255, (sg * inv).rounded())))
+            o[2] = UInt8(max(0, min(255, (sb * inv).rounded())))
+            o[3] = 255
         }
     }
 

@@ -76,7 +76,9 @@ struct WarpKernel {
                 continue
             }
             let u = x - ox, v = y - oy
-            let fu = u.rounded(.down), fv = v.rounded(.down)
+            // floor without libm (the baseline x86-64 target has no roundsd): truncate, then fix negatives.
+            let tu = Double(Int(u)), tv = Double(Int(v))
+            let fu = tu > u ? tu - 1 : tu, fv = tv > v ? tv - 1 : tv
             let x0 = Int(fu), y0 = Int(fv)
             if x0 >= 0 && y0 >= 0 && x0 + 1 < ww && y0 + 1 < wh {
                 let p00 = px + (y0 * ww + x0) * 4
@@ -98,8 +100,9 @@ struct WarpKernel {
     }
 
     /// Bilinear widened by a shrink below 2× for a whole row. Where every tap with weight is
-    /// opaque, the premultiplied sums reduce to Σ w·c / Σ w, computed here without the general
-    /// path's per-tap bookkeeping; other pixels go through `general` (same result).
+    /// opaque, the premultiplied sums reduce to Σ w·c / Σ w, computed here in integers without
+    /// the general path's per-tap bookkeeping (within one level of it); other pixels go through
+    /// `general`.
     @inline(__always)
     private func wideBilinearRow(_ win: SourceWindow, _ sx: UnsafeMutablePointer<Double>, _ sy: UnsafeMutablePointer<Double>,
                                  _ w: Int, _ srcW: Double, _ srcH: Double, _ rowMask: UnsafePointer<UInt8>?,
@@ -123,32 +126,49 @@ struct WarpKernel {
                 general(win, bx, by, scx, scy, o)
                 continue
             }
+            // The kernel is separable and, with opaque taps, normalised per axis: weights in
+            // 1/4096 units per axis, products summed in integers (≤ ±1 level from the doubles).
             var wx = SIMD4<Double>(repeating: 0), wy = SIMD4<Double>(repeating: 0)
-            for k in 0...(xHi - xLo) { wx[k] = max(0, 1 - abs(Double(xLo + k) - u) * ix) }
-            for k in 0...(yHi - yLo) { wy[k] = max(0, 1 - abs(Double(yLo + k) - v) * iy) }
-            var opaque = true
-            var sr = 0.0, sg = 0.0, sb = 0.0, sw = 0.0
-            for r in 0...(yHi - yLo) where wy[r] > 0 {
-                let row = px + ((yLo + r) * ww + xLo) * 4
-                var rr = 0.0, rg = 0.0, rb = 0.0, rw = 0.0
-                for k in 0...(xHi - xLo) where wx[k] > 0 {
-                    let p = row + k * 4
-                    if p[3] != 255 { opaque = false }
-                    let wt = wx[k]
-                    rr += wt * Double(p[0]); rg += wt * Double(p[1]); rb += wt * Double(p[2]); rw += wt
-                }
-                sr += wy[r] * rr; sg += wy[r] * rg; sb += wy[r] * rb; sw += wy[r] * rw
-            }
-            guard opaque, sw > 0 else {
+            var sumX = 0.0, sumY = 0.0
+            let nx = xHi - xLo, ny = yHi - yLo
+            for k in 0...nx { let t = max(0, 1 - abs(Double(xLo + k) - u) * ix); wx[k] = t; sumX += t }
+            for k in 0...ny { let t = max(0, 1 - abs(Double(yLo + k) - v) * iy); wy[k] = t; sumY += t }
+            guard sumX > 0, sumY > 0 else {
                 general(win, bx, by, scx, scy, o)
                 continue
             }
-            let inv = 1 / sw
-            o[0] = UInt8(max(0, min(255, (sr * inv).rounded())))
-            o[1] = UInt8(max(0, min(255, (sg * inv).rounded())))
-            o[2] = UInt8(max(0, min(255, (sb * inv).rounded())))
+            let qx = Self.quantise(wx, sumX, nx), qy = Self.quantise(wy, sumY, ny)
+            var opaque = true
+            var r = 0, g = 0, b = 0
+            for rr in 0...ny where wy[rr] > 0 {
+                let row = px + ((yLo + rr) * ww + xLo) * 4
+                var ar = 0, ag = 0, ab = 0
+                for k in 0...nx where wx[k] > 0 {
+                    let p = row + k * 4
+                    if p[3] != 255 { opaque = false }
+                    ar += qx[k] * Int(p[0]); ag += qx[k] * Int(p[1]); ab += qx[k] * Int(p[2])
+                }
+                r += qy[rr] * ar; g += qy[rr] * ag; b += qy[rr] * ab
+            }
+            guard opaque else {
+                general(win, bx, by, scx, scy, o)
+                continue
+            }
+            o[0] = UInt8(clamping: (r + (1 << 23)) >> 24)
+            o[1] = UInt8(clamping: (g + (1 << 23)) >> 24)
+            o[2] = UInt8(clamping: (b + (1 << 23)) >> 24)
             o[3] = 255
         }
+    }
+
+    /// Weights `w[0...n]` scaled to integers summing to exactly 4096 (the largest absorbs rounding).
+    @inline(__always)
+    private static func quantise(_ w: SIMD4<Double>, _ sum: Double, _ n: Int) -> SIMD4<Int> {
+        var q = SIMD4<Int>((w * (4096 / sum)).rounded(.toNearestOrEven))
+        var big = 0
+        for k in 1...max(1, n) where k <= n && w[k] > w[big] { big = k }
+        q[big] += 4096 - q.wrappedSum()
+        return q
     }
 
     @inline(__always)

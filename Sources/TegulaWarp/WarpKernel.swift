@@ -22,10 +22,6 @@ struct WarpKernel {
         // Kernel scale in window pixels: widened by the warp's shrink, narrowed by decimation.
         let scaleX = max(1, ks.x / window.scaleX), scaleY = max(1, ks.y / window.scaleY)
         let fastBilinear = resampling == .bilinear && scaleX == 1 && scaleY == 1 && window.scaleX == 1 && window.scaleY == 1
-        // A slight shrink (scale below 2) widens bilinear to at most 4 × 4 taps: the usual case at
-        // a pyramid's max zoom, where the zoom's resolution is just finer than the scan's.
-        let wideBilinear = resampling == .bilinear && !fastBilinear && scaleX < 2 && scaleY < 2
-            && window.scaleX == 1 && window.scaleY == 1
         let srcW = Double(sourceWidth), srcH = Double(sourceHeight)
         for j in 0..<h {
             grid.row(j, sx: sx, sy: sy)
@@ -33,10 +29,6 @@ struct WarpKernel {
             let rowMask = mask.map { $0 + j * w }
             if fastBilinear {
                 bilinearRow(window, sx, sy, w, srcW, srcH, rowMask, rowOut)
-                continue
-            }
-            if wideBilinear {
-                wideBilinearRow(window, sx, sy, w, srcW, srcH, rowMask, rowOut, scaleX, scaleY)
                 continue
             }
             for i in 0..<w {
@@ -97,78 +89,6 @@ struct WarpKernel {
             }
             bilinear(win, (x - Double(win.originX)) / win.scaleX, (y - Double(win.originY)) / win.scaleY, o)
         }
-    }
-
-    /// Bilinear widened by a shrink below 2× for a whole row. Where every tap with weight is
-    /// opaque, the premultiplied sums reduce to Σ w·c / Σ w, computed here in integers without
-    /// the general path's per-tap bookkeeping (within one level of it); other pixels go through
-    /// `general`.
-    @inline(__always)
-    private func wideBilinearRow(_ win: SourceWindow, _ sx: UnsafeMutablePointer<Double>, _ sy: UnsafeMutablePointer<Double>,
-                                 _ w: Int, _ srcW: Double, _ srcH: Double, _ rowMask: UnsafePointer<UInt8>?,
-                                 _ rowOut: UnsafeMutablePointer<UInt8>, _ scx: Double, _ scy: Double) {
-        let ox = Double(win.originX), oy = Double(win.originY)
-        let ww = win.width, wh = win.height
-        let px = win.pixels
-        let ix = 1 / scx, iy = 1 / scy
-        for i in 0..<w {
-            let x = sx[i], y = sy[i]
-            let o = rowOut + i * 4
-            if !(x >= 0 && y >= 0 && x < srcW && y < srcH) || (rowMask != nil && rowMask![i] == 0) {
-                o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
-                continue
-            }
-            let bx = x - ox, by = y - oy
-            let u = bx - 0.5, v = by - 0.5
-            let xLo = Int((u - scx).rounded(.up)), xHi = Int((u + scx).rounded(.down))
-            let yLo = Int((v - scy).rounded(.up)), yHi = Int((v + scy).rounded(.down))
-            guard xLo >= 0, yLo >= 0, xHi < ww, yHi < wh, xLo <= xHi, yLo <= yHi, xHi - xLo < 4, yHi - yLo < 4 else {
-                general(win, bx, by, scx, scy, o)
-                continue
-            }
-            // The kernel is separable and, with opaque taps, normalised per axis: weights in
-            // 1/4096 units per axis, products summed in integers (≤ ±1 level from the doubles).
-            var wx = SIMD4<Double>(repeating: 0), wy = SIMD4<Double>(repeating: 0)
-            var sumX = 0.0, sumY = 0.0
-            let nx = xHi - xLo, ny = yHi - yLo
-            for k in 0...nx { let t = max(0, 1 - abs(Double(xLo + k) - u) * ix); wx[k] = t; sumX += t }
-            for k in 0...ny { let t = max(0, 1 - abs(Double(yLo + k) - v) * iy); wy[k] = t; sumY += t }
-            guard sumX > 0, sumY > 0 else {
-                general(win, bx, by, scx, scy, o)
-                continue
-            }
-            let qx = Self.quantise(wx, sumX, nx), qy = Self.quantise(wy, sumY, ny)
-            var opaque = true
-            var r = 0, g = 0, b = 0
-            for rr in 0...ny where wy[rr] > 0 {
-                let row = px + ((yLo + rr) * ww + xLo) * 4
-                var ar = 0, ag = 0, ab = 0
-                for k in 0...nx where wx[k] > 0 {
-                    let p = row + k * 4
-                    if p[3] != 255 { opaque = false }
-                    ar += qx[k] * Int(p[0]); ag += qx[k] * Int(p[1]); ab += qx[k] * Int(p[2])
-                }
-                r += qy[rr] * ar; g += qy[rr] * ag; b += qy[rr] * ab
-            }
-            guard opaque else {
-                general(win, bx, by, scx, scy, o)
-                continue
-            }
-            o[0] = UInt8(clamping: (r + (1 << 23)) >> 24)
-            o[1] = UInt8(clamping: (g + (1 << 23)) >> 24)
-            o[2] = UInt8(clamping: (b + (1 << 23)) >> 24)
-            o[3] = 255
-        }
-    }
-
-    /// Weights `w[0...n]` scaled to integers summing to exactly 4096 (the largest absorbs rounding).
-    @inline(__always)
-    private static func quantise(_ w: SIMD4<Double>, _ sum: Double, _ n: Int) -> SIMD4<Int> {
-        var q = SIMD4<Int>((w * (4096 / sum)).rounded(.toNearestOrEven))
-        var big = 0
-        for k in 1...max(1, n) where k <= n && w[k] > w[big] { big = k }
-        q[big] += 4096 - q.wrappedSum()
-        return q
     }
 
     @inline(__always)

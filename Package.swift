@@ -70,7 +70,11 @@ let package = Package(
         .testTarget(name: "TegulaPyramidTests", dependencies: [
             "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
         ]),
-        .testTarget(name: "TegulaOverlayTests", dependencies: ["TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry"]),
+        // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
+        .testTarget(name: "TegulaOverlayTests", dependencies: [
+            "TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
+            "TegulaServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
             "TegulaServer", "TegulaBundle", "TegulaGeometry",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,5 +1,5 @@
 """Quality half of scripts/bench: PSNR of tegula's zoom-Z tiles against an exact gdalwarp
-(-et 0, same GCP polynomial, bilinear) cut on the same tile grid, and tiles with content that
+(-et 0, same GCP polynomial or geotransform, bilinear) cut on the same tile grid, and tiles with content that
 gdal2tiles wrote but tegula did not. Usage: bench_compare.py SRC TEGULA_DIR G2T_DIR ZOOM"""
 import math, os, sys
 import numpy as np
@@ -18,8 +18,10 @@ xs = [t[0] for t in tiles]; ys = [t[1] for t in tiles]
 x0, x1, y0, y1 = min(xs), max(xs) + 1, min(ys), max(ys) + 1
 te = (-R + x0 * 256 * res, R - y1 * 256 * res, -R + x1 * 256 * res, R - y0 * 256 * res)
 ref_path = os.path.join(os.path.dirname(teg), f"gdalwarp-z{z}.tif")
+# GCP inputs: GDAL's polynomial 1 fit (its default for 5 GCPs); geotransform inputs: the geotransform.
+order = {"polynomialOrder": 1} if gdal.Open(src).GetGCPCount() > 0 else {}
 gdal.Warp(ref_path, src, dstSRS="EPSG:3857", outputBounds=te, xRes=res, yRes=res, resampleAlg="bilinear",
-          errorThreshold=0, dstAlpha=True, polynomialOrder=1, creationOptions=["TILED=YES"])
+          errorThreshold=0, dstAlpha=True, creationOptions=["TILED=YES"], **order)
 ref = gdal.Open(ref_path).ReadAsArray()  # bands, rows, cols
 
 se = 0.0; n = 0

@@ -1,9 +1,27 @@
 import Foundation
+import TegulaCodec
 
 /// Decodes an ancestor tile, applies an `OverzoomCrop`, and encodes the result as PNG.
 enum OverzoomRenderer {
-    /// The enlarged tile as PNG bytes.
+    /// The enlarged tile as PNG bytes: RGB when the crop is fully opaque, RGBA otherwise (as
+    /// `tegula tile` writes them). Any PNG the decoder reads is accepted as the ancestor.
     static func render(_ ancestor: Data, crop: OverzoomCrop, path: TileOverlayPath) throws(TileOverlayError) -> Data {
-        throw .imageFailed(path: path, reason: "the PNG codec (TegulaCodec) is not available yet")
+        let image: RGBAImage
+        do {
+            image = try PNGDecoder.decode(Array(ancestor)).rgba
+        } catch {
+            throw .imageFailed(path: path, reason: "decoding the ancestor tile \(crop.ancestor) failed: \(error)")
+        }
+        let w = image.width, h = image.height
+        let rgba = crop.upscale(image.pixels, width: w, height: h)
+        let encoder = PNGEncoder()
+        guard stride(from: 3, to: rgba.count, by: 4).allSatisfy({ rgba[$0] == 255 }) else {
+            return Data(encoder.encode(RGBAImage(width: w, height: h, channels: 4, pixels: rgba)))
+        }
+        var rgb = [UInt8](repeating: 0, count: w * h * 3)
+        for p in 0..<(w * h) {
+            rgb[p * 3] = rgba[p * 4]; rgb[p * 3 + 1] = rgba[p * 4 + 1]; rgb[p * 3 + 2] = rgba[p * 4 + 2]
+        }
+        return Data(encoder.encode(RGBAImage(width: w, height: h, channels: 3, pixels: rgb)))
     }
 }

@@ -129,10 +129,12 @@ public final class PyramidBuilder: @unchecked Sendable {
                     worker: worker, emit: emit)
     }
 
-    /// Encode and emit one tile (unless empty or already present).
+    /// Encode and emit one tile (unless empty or already present). Blocks reach past the
+    /// planned range at their edges; tiles there are empty and do not count as positions.
     func output(_ t: Tile, pixels: [UInt8], worker: Worker, emit: (Tile, [UInt8]) throws -> Void) throws {
+        let position = plan.contains(t) ? 1 : 0
         if existing.contains(t) {
-            stats.withLock { $0.tilesSkipped += 1; $0.positionsDone += 1 }
+            stats.withLock { $0.tilesSkipped += 1; $0.positionsDone += position }
             return
         }
         let t0 = Date()
@@ -143,8 +145,8 @@ public final class PyramidBuilder: @unchecked Sendable {
         stats.withLock {
             $0.encodeSeconds += t1.timeIntervalSince(t0)
             $0.writeSeconds += t2.timeIntervalSince(t1)
-            $0.positionsDone += 1
-            if let data { $0.tilesWritten += 1; $0.bytesWritten += data.count } else { $0.tilesEmpty += 1 }
+            $0.positionsDone += position
+            if let data { $0.tilesWritten += 1; $0.bytesWritten += data.count } else if position == 1 { $0.tilesEmpty += 1 }
         }
     }
 

@@ -41,7 +41,7 @@ public enum Route: Equatable, Sendable {
         var segments: [String] = []
         for raw in rawPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             guard let s = Route.percentDecode(raw) else { self = .malformed("bad percent-encoding"); return }
-            if s.isEmpty || s == "." || s == ".." || s.contains("/") || s.contains("\\") || s.contains("\0") {
+            if s.isEmpty || s == "." || s == ".." || s.utf8.contains(where: { $0 == 0x2F || $0 == 0x5C || $0 == 0 }) {
                 self = .malformed("path segment '\(raw)' is not allowed")
                 return
             }
@@ -107,7 +107,7 @@ public enum Route: Equatable, Sendable {
 
     /// Strict percent-decoding of one segment; nil on a bad escape or invalid UTF-8.
     static func percentDecode(_ s: Substring) -> String? {
-        guard s.contains("%") else { return String(s) }
+        guard s.utf8.contains(0x25) else { return String(s) }  // bytes, not Foundation's string search
         var out: [UInt8] = []
         var it = Array(s.utf8)[...]
         while let c = it.popFirst() {

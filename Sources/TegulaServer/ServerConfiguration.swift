@@ -16,14 +16,17 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var missingTile: MissingTile
     /// Longest request target accepted (longer: 414).
     public var maxTargetLength: Int
+    /// Bytes of tiles kept in memory once read (0: read every request from the tileset).
+    public var tileCacheBytes: Int
 
     /// The defaults of `tegula serve`.
     public init(publicURL: String? = nil, corsOrigin: String? = "*", cacheControl: String = "public, max-age=3600",
-                missingTile: MissingTile = .notFound, maxTargetLength: Int = 2048) {
+                missingTile: MissingTile = .notFound, maxTargetLength: Int = 2048, tileCacheBytes: Int = 64 << 20) {
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.corsOrigin = corsOrigin
         self.cacheControl = cacheControl
         self.missingTile = missingTile
         self.maxTargetLength = maxTargetLength
+        self.tileCacheBytes = tileCacheBytes
     }
 }

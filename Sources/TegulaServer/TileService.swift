@@ -11,6 +11,8 @@ public struct TileService: Sendable {
     public let configuration: ServerConfiguration
     /// The viewer page and its scripts and styles.
     public let assets: ViewerAssets
+    /// Tiles read once and kept (``ServerConfiguration/tileCacheBytes``).
+    let tileCache: TileResponseCache
 
     /// A service over a catalogue; `leafletDirectory` is where Debian's libjs-leaflet installs Leaflet.
     public init(catalogue: Catalogue, configuration: ServerConfiguration = ServerConfiguration(),
@@ -18,6 +20,7 @@ public struct TileService: Sendable {
         self.catalogue = catalogue
         self.configuration = configuration
         assets = ViewerAssets(catalogue: catalogue, leafletDirectory: leafletDirectory)
+        tileCache = TileResponseCache(byteBudget: configuration.tileCacheBytes)
     }
 
     /// Answers one request.
@@ -77,22 +80,29 @@ public struct TileService: Sendable {
             return text(404, "zoom \(t.z) is outside tileset '\(t.id)' (\(m.minZoom)–\(m.maxZoom))")
         }
         let tile = t.tms ? Tile(x: t.x, tmsY: t.row, z: t.z) : Tile(x: t.x, y: t.row, z: t.z)
-        let data: [UInt8]?
-        do { data = try e.reader.tile(tile) } catch { return text(500, "reading \(tile): \(error)") }
-        guard let data else {
-            let status = configuration.missingTile.rawValue
-            var r = status == 204 ? ServerResponse(status: 204) : text(404, "no tile \(tile) in '\(t.id)'")
-            r.headers.append(("Cache-Control", configuration.cacheControl))
-            return r
+        let key = TileResponseCache.Key(id: t.id, tile: tile)
+        var hit = tileCache.entry(key)
+        if hit == nil {
+            let data: [UInt8]?
+            do { data = try e.reader.tile(tile) } catch { return text(500, "reading \(tile): \(error)") }
+            guard let data else {
+                let status = configuration.missingTile.rawValue
+                var r = status == 204 ? ServerResponse(status: 204) : text(404, "no tile \(tile) in '\(t.id)'")
+                r.headers.append(("Cache-Control", configuration.cacheControl))
+                return r
+            }
+            hit = TileResponseCache.Entry(body: data, etag: EntityTag.of(data))
+            tileCache.insert(hit!, for: key)
         }
-        var r = cached(data, type: m.format.contentType, request, cacheControl: configuration.cacheControl)
+        var r = cached(hit!.body, type: m.format.contentType, request, cacheControl: configuration.cacheControl, tag: hit!.etag)
         r.headers.append(("X-Content-Type-Options", "nosniff"))
         return r
     }
 
     /// 200 with a strong ETag, or 304 when `If-None-Match` matches it.
-    private func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String) -> ServerResponse {
-        let tag = EntityTag.of(body)
+    private func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String,
+                        tag known: String? = nil) -> ServerResponse {
+        let tag = known ?? EntityTag.of(body)
         if let inm = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: inm, tag) {
             return ServerResponse(status: 304, headers: [("ETag", tag), ("Cache-Control", cacheControl)])
         }

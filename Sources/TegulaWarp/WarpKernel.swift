@@ -68,7 +68,9 @@ struct WarpKernel {
                 continue
             }
             let u = x - ox, v = y - oy
-            let fu = u.rounded(.down), fv = v.rounded(.down)
+            // floor without libm (the baseline x86-64 target has no roundsd): truncate, then fix negatives.
+            let tu = Double(Int(u)), tv = Double(Int(v))
+            let fu = tu > u ? tu - 1 : tu, fv = tv > v ? tv - 1 : tv
             let x0 = Int(fu), y0 = Int(fv)
             if x0 >= 0 && y0 >= 0 && x0 + 1 < ww && y0 + 1 < wh {
                 let p00 = px + (y0 * ww + x0) * 4
@@ -133,26 +135,28 @@ struct WarpKernel {
         xLo = max(xLo, 0); yLo = max(yLo, 0)
         xHi = min(xHi, win.width - 1); yHi = min(yHi, win.height - 1)
         guard xLo <= xHi, yLo <= yHi else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; return }
-        var wx = [Double](repeating: 0, count: xHi - xLo + 1)
-        for x in xLo...xHi {
-            wx[x - xLo] = resampling == .average ? 1 : resampling.weight((Double(x) - u) / scx)
-        }
-        var sw = 0.0, sa = 0.0, sr = 0.0, sg = 0.0, sb = 0.0
-        for y in yLo...yHi {
-            let wy = resampling == .average ? 1 : resampling.weight((Double(y) - v) / scy)
-            if wy == 0 { continue }
-            let row = win.pixels + y * win.width * 4
+        // Column weights on the stack: this runs once per output pixel whenever the warp shrinks.
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: xHi - xLo + 1) { wx in
             for x in xLo...xHi {
-                let wt = wx[x - xLo] * wy
-                if wt == 0 { continue }
-                let p = row + x * 4
-                let a = Double(p[3]) * wt
-                sw += wt
-                sa += a
-                sr += a * Double(p[0]); sg += a * Double(p[1]); sb += a * Double(p[2])
+                wx[x - xLo] = resampling == .average ? 1 : resampling.weight((Double(x) - u) / scx)
             }
+            var sw = 0.0, sa = 0.0, sr = 0.0, sg = 0.0, sb = 0.0
+            for y in yLo...yHi {
+                let wy = resampling == .average ? 1 : resampling.weight((Double(y) - v) / scy)
+                if wy == 0 { continue }
+                let row = win.pixels + y * win.width * 4
+                for x in xLo...xHi {
+                    let wt = wx[x - xLo] * wy
+                    if wt == 0 { continue }
+                    let p = row + x * 4
+                    let a = Double(p[3]) * wt
+                    sw += wt
+                    sa += a
+                    sr += a * Double(p[0]); sg += a * Double(p[1]); sb += a * Double(p[2])
+                }
+            }
+            store(sw, sa, sr, sg, sb, o)
         }
-        store(sw, sa, sr, sg, sb, o)
     }
 
     @inline(__always)

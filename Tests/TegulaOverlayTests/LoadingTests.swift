@@ -94,7 +94,9 @@ struct LoadingTests {
     @Test func refusedConnectionIsAFailureNotMissing() async throws {
         // A port nobody listens on: bind-and-release gives a free one.
         let port = try LoopbackHTTPServer.freePort()
-        let overlay = try TileOverlay(urlTemplate: "http://127.0.0.1:\(port)/{z}/{x}/{y}.png")
+        // AsyncHTTPClient's pool retries a refused connection until the request deadline: keep it short.
+        let overlay = TileOverlay(template: try TileURLTemplate("http://127.0.0.1:\(port)/{z}/{x}/{y}.png"),
+                                  loader: TileURLLoader(timeout: .seconds(2)))
         do {
             _ = try await overlay.fetchTile(at: TileOverlayPath(x: 0, y: 0, z: 0))
             Issue.record("a refused connection must throw")

@@ -54,9 +54,38 @@ struct HummingbirdLayerTests {
             #expect(head.headers[.contentLength] == String(ServerFixtures.bytes("blue", Tile(x: 0, y: 0, z: 0)).count))
             let j = try await client.execute(uri: "/schagen.json", method: .get)
             let json = try JSONValue.parse(Array(buffer: j.body))
-            #expect(json["tiles"]?.arrayValue?.first?.stringValue?.hasSuffix("/schagen/{z}/{x}/{y}.png") == true)
+            // Absolute URLs from the Host header (HTTP/1.1 hands it over as :authority).
+            let template = json["tiles"]?.arrayValue?.first?.stringValue ?? ""
+            #expect(template.hasPrefix("http://") && template.hasSuffix("/schagen/{z}/{x}/{y}.png"), "\(template)")
             let health = try await client.execute(uri: "/health", method: .get)
             #expect(health.status == .ok)
+        }
+    }
+    /// A client that sends half a request and stalls must not hold up anyone else.
+    @Test func stalledClientsDoNotBlockOthers() async throws {
+        try await app().test(.live) { client in
+            let port = try #require(client.port)
+            var stalled: [Int32] = []
+            defer { for fd in stalled { close(fd) } }
+            for _ in 0..<8 {
+                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                #expect(fd >= 0)
+                var addr = sockaddr_in()
+                addr.sin_family = sa_family_t(AF_INET)
+                addr.sin_port = in_port_t(UInt16(port).bigEndian)
+                addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+                let ok = withUnsafePointer(to: &addr) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+                #expect(ok == 0)
+                let partial = "GET /blue/0/0/0.png HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+                _ = partial.withCString { send(fd, $0, strlen($0), 0) }
+                stalled.append(fd)
+            }
+            for path in ["/blue/1/0/0.png", "/health", "/schagen.json"] {
+                let r = try await client.execute(uri: path, method: .get)
+                #expect(r.status == .ok, "\(path)")
+            }
         }
     }
 }

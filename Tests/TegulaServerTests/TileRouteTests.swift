@@ -104,4 +104,27 @@ struct TileRouteTests {
         let off = f.service(ServerConfiguration(corsOrigin: nil)).get("/blue/0/0/0.png")
         #expect(off.header("Access-Control-Allow-Origin") == nil)
     }
+    @Test func cachedTilesAnswerLikeFreshOnes() {
+        let s = f.service()
+        let first = s.get("/blue/2/1/3.png"), again = s.get("/blue/2/1/3.png")
+        #expect(first == again && first.status == 200)
+        #expect(s.tileCache.count == 1 && s.tileCache.byteCount == first.body.count)
+        #expect(s.get("/blue/2/1/3.png", ["If-None-Match": first.header("ETag")!]).status == 304)
+        // Missing tiles are not cached; a zero budget caches nothing.
+        let t = ServerFixtures.missing
+        #expect(s.get("/schagen/\(t.z)/\(t.x)/\(t.y).png").status == 404 && s.tileCache.count == 1)
+        let off = f.service(ServerConfiguration(tileCacheBytes: 0))
+        #expect(off.get("/blue/2/1/3.png") == first && off.tileCache.count == 0)
+    }
+
+    @Test func responseCacheEvictsOldestPastItsBudget() {
+        let cache = TileResponseCache(byteBudget: 250)
+        for x in 0..<3 {
+            cache.insert(.init(body: [UInt8](repeating: UInt8(x), count: 100), etag: "\"\(x)\""),
+                         for: .init(id: "a", tile: Tile(x: x, y: 0, z: 2)))
+        }
+        #expect(cache.count == 2 && cache.byteCount == 200)
+        #expect(cache.entry(.init(id: "a", tile: Tile(x: 0, y: 0, z: 2))) == nil)
+        #expect(cache.entry(.init(id: "a", tile: Tile(x: 2, y: 0, z: 2)))?.body.first == 2)
+    }
 }

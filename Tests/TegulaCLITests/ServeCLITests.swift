@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// `tegula serve` end to end on loopback: a folder, an MBTiles and a PMTiles made by
+/// `tegula tile`, fetched with curl and compared byte for byte with the folder's files.
+struct ServeCLITests {
+    /// A running `tegula serve` child on a kernel-chosen port; ended with SIGKILL by its pid
+    /// (SIGTERM is blocked in the test runner's children).
+    final class Server {
+        let process = Process()
+        let port: Int
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = TegulaBinary.url
+            process.arguments = ["serve"] + arguments + ["--port", "0"]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            // A watchdog: a server that never says where it listens is killed, which ends the read below.
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [process] in
+                if process.isRunning && process.processIdentifier == pid { kill(pid, SIGKILL) }
+            }
+            var text = ""
+            while true {
+                let chunk = err.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+                if let r = text.range(of: #"listening on http://127\.0\.0\.1:\d+/"#, options: .regularExpression) {
+                    port = Int(text[r].split(separator: ":").last!.dropLast())!
+                    return
+                }
+            }
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tegula serve did not start: \(text)"])
+        }
+
+        func stop() {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        /// GET (or HEAD) with curl: status, body, headers (lower-cased names).
+        func get(_ target: String, head: Bool = false) throws -> (status: Int, body: Data, headers: [String: String]) {
+            let dir = FileManager.default.temporaryDirectory
+            let body = dir.appendingPathComponent("serve-body-\(UUID())"), hdr = dir.appendingPathComponent("serve-hdr-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: body); try? FileManager.default.removeItem(at: hdr) }
+            let r = try TegulaBinary.tool("curl", ["-s", "--max-time", "10", head ? "-I" : "-sS", "-o", body.path, "-D", hdr.path,
+                                                   "-w", "%{http_code}", "http://127.0.0.1:\(port)\(target)"])
+            var headers: [String: String] = [:]
+            for line in (try? String(contentsOf: hdr, encoding: .utf8))?.split(separator: "\r\n") ?? [] {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            return (Int(r.stdout) ?? -1, (try? Data(contentsOf: body)) ?? Data(), headers)
+        }
+    }
+
+    @Test func servesAFolderAnMBTilesAndAPMTilesMadeByTegulaTile() throws {
+        let dir = try WarpCLITests.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let folder = dir.appendingPathComponent("bm").path
+        let mb = dir.appendingPathComponent("bm-mb.mbtiles").path, pm = dir.appendingPathComponent("bm-pm.pmtiles").path
+        for out in [folder, mb, pm] {
+            let r = try TegulaBinary.run(["tile", input, "-o", out, "--zoom", "0-2", "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let server = try Server([folder, mb, pm])
+        defer { server.stop() }
+
+        let health = try server.get("/health")
+        #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self).contains("\"tilesets\":3"))
+        var compared = 0
+        for z in 0...2 {
+            for x in 0..<(1 << z) {
+                for y in 0..<(1 << z) {
+                    let file = "\(folder)/\(z)/\(x)/\(y).png"
+                    guard let expected = FileManager.default.contents(atPath: file) else { continue }
+                    for id in ["bm", "bm-mb", "bm-pm"] {
+                        let r = try server.get("/\(id)/\(z)/\(x)/\(y).png")
+                        #expect(r.status == 200 && r.body == expected, "\(id) \(z)/\(x)/\(y): \(r.status)")
+                        #expect(r.headers["content-type"] == "image/png" && r.headers["etag"] != nil)
+                        #expect(r.headers["content-encoding"] == nil)
+                        compared += 1
+                    }
+                }
+            }
+        }
+        #expect(compared == 3 * 21)
+        for id in ["bm", "bm-mb", "bm-pm"] {
+            let tj = try server.get("/\(id).json")
+            let json = try JSONSerialization.jsonObject(with: tj.body) as? [String: Any]
+            #expect(json?["tilejson"] as? String == "3.0.0")
+            #expect((json?["tiles"] as? [String])?.first == "http://127.0.0.1:\(server.port)/\(id)/{z}/{x}/{y}.png")
+            #expect(try server.get("/\(id)/3/0/0.png").status == 404, "zoom outside the tileset")
+            #expect(try server.get("/\(id)/2/4/0.png").status == 400, "x beyond 2^z")
+            // TMS route: XYZ row 0 is TMS row 3 at zoom 2.
+            #expect(try server.get("/\(id)/tms/2/1/3.png").body == FileManager.default.contents(atPath: "\(folder)/2/1/0.png"))
+        }
+        #expect(try server.get("/%2e%2e/%2e%2e/etc/passwd").status == 400)
+        let page = try server.get("/")
+        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("/viewer.js"))
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import TegulaBundle
+import TegulaGDAL
+import TegulaGeometry
+import TegulaPyramid
+import TegulaWarp
+
+/// Real tilesets made by the pyramid stage (`TileJob`, what `tegula tile` runs) from a small
+/// generated GeoTIFF: the same pyramid (zooms 4–6) as a folder, an MBTiles and a PMTiles.
+final class MadeTilesets: @unchecked Sendable {
+    let dir: URL
+    let folder: String
+    let mbtiles: String
+    let pmtiles: String
+    /// Every tile of the folder, keyed by XYZ tile.
+    let tiles: [Tile: Data]
+    static let zooms = 4...6
+
+    static let shared = try! MadeTilesets()
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-overlay-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let src = dir.appendingPathComponent("src.tif").path
+        try Self.writeGeoTIFF(src)
+        let source = try WarpInput(path: src).resolve()
+        folder = dir.appendingPathComponent("scan").path
+        mbtiles = dir.appendingPathComponent("scan-mb.mbtiles").path
+        pmtiles = dir.appendingPathComponent("scan-pm.pmtiles").path
+        for out in [folder, mbtiles, pmtiles] {
+            var job = TileJob(source: source, output: out, name: "scan")
+            job.minZoom = Self.zooms.lowerBound
+            job.maxZoom = Self.zooms.upperBound
+            job.jobs = 2
+            _ = try job.run()
+        }
+        var t: [Tile: Data] = [:]
+        let fm = FileManager.default
+        for z in Self.zooms {
+            for x in (try? fm.contentsOfDirectory(atPath: "\(folder)/\(z)")) ?? [] {
+                for f in try fm.contentsOfDirectory(atPath: "\(folder)/\(z)/\(x)") where f.hasSuffix(".png") {
+                    let tile = Tile(x: Int(x)!, y: Int(f.dropLast(4))!, z: z)
+                    t[tile] = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(z)/\(x)/\(f)"))
+                }
+            }
+        }
+        tiles = t
+    }
+
+    /// RGB in EPSG:4326 over lon 5…23, lat 41…53: smooth ramps and a checkerboard. The dataset
+    /// is closed (flushed) when this returns.
+    static func writeGeoTIFF(_ src: String) throws {
+        let w = 900, h = 600
+        let d = try Dataset.create(path: src, driver: "GTiff", width: w, height: h, bands: 3)
+        var px = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = (y * w + x) * 3
+                px[i] = UInt8(truncatingIfNeeded: x / 3)
+                px[i + 1] = UInt8(truncatingIfNeeded: y / 2 + 30)
+                px[i + 2] = ((x / 50) + (y / 40)) % 2 == 0 ? 30 : 220
+            }
+        }
+        try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: px)
+        try d.setGeoTransform(GeoTransform([5, 0.02, 0, 53, 0, -0.02]))
+        try d.setSpatialReference(SpatialReference("EPSG:4326"))
+    }
+
+    /// A tile position at the max zoom with no tile (outside the scan), for the missing case.
+    var absentTile: Tile {
+        let z = Self.zooms.upperBound
+        return Tile(x: 0, y: 0, z: z)
+    }
+
+    /// The max-zoom tile with the most varied pixels: a good ancestor for overzoom checks.
+    var opaqueMaxZoomTile: Tile {
+        tiles.keys.filter { $0.z == Self.zooms.upperBound }.max { (tiles[$0]!.count, $0.x) < (tiles[$1]!.count, $1.x) }!
+    }
+}

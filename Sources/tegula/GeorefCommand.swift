@@ -34,8 +34,8 @@ struct GeorefCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             try input.checkFiles()
-            let spec = WarpInput(path: input.inputPath, gcps: input.gcps, transform: input.transform,
-                                 gcpSRS: input.gcpSrs, fitSRS: input.fitSrs, mask: input.mask)
+            let spec = WarpInput(path: input.inputPath, gcps: input.gcps, transform: input.fit.transform,
+                                 gcpSRS: input.fit.gcpSrs, fitSRS: input.fit.fitSrs, mask: input.mask)
             guard let fitted = try spec.georeference() else {
                 throw CLIFailure(message: "\(input.inputPath): no GCPs: give --gcps FILE")
             }

@@ -10,14 +10,7 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "GCP file (.points, .vrt, .csv, Allmaps .json) for a plain scan.")
     var gcps: String?
 
-    @Option(help: "Transform: helmert, polynomial1 (affine), polynomial2, polynomial3, projective, tps. Default: chosen by lowest leave-one-out RMSE.")
-    var transform: String?
-
-    @Option(help: "CRS of the GCP coordinates when the file does not say (e.g. EPSG:4326).")
-    var gcpSrs: String?
-
-    @Option(help: "CRS to fit the transform in: EPSG:3857 (default), `gcp` (the GCPs' own CRS, as gdalwarp), or any CRS PROJ knows.")
-    var fitSrs: String?
+    @OptionGroup var fit: FitArguments
 
     @Option(help: "Mask (neatline) polygon in scan pixels: GeoJSON, WKT or a points file.")
     var mask: String?
@@ -38,7 +31,7 @@ struct SourceOptions: ParsableArguments {
     /// Open the input and work out how its pixels map to EPSG:3857.
     func resolve() throws -> WarpSource {
         try checkFiles()
-        let spec = WarpInput(path: inputPath, gcps: gcps, transform: transform, gcpSRS: gcpSrs, fitSRS: fitSrs, mask: mask)
+        let spec = WarpInput(path: inputPath, gcps: gcps, transform: fit.transform, gcpSRS: fit.gcpSrs, fitSRS: fit.fitSrs, mask: mask)
         return try spec.resolve()
     }
 

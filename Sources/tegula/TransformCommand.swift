@@ -19,14 +19,7 @@ struct TransformCommand: ParsableCommand {
     @Option(help: "GCP file (.points, .vrt, .csv, Allmaps .json).")
     var gcps: String
 
-    @Option(help: "Transform: helmert, polynomial1 (affine), polynomial2, polynomial3, projective, tps. Default: chosen by lowest leave-one-out RMSE.")
-    var transform: String?
-
-    @Option(help: "CRS of the GCP coordinates when the file does not say (e.g. EPSG:4326).")
-    var gcpSrs: String?
-
-    @Option(help: "CRS to fit in: EPSG:3857 (default), `gcp` (the GCPs' own CRS, as gdalwarp), or any CRS PROJ knows.")
-    var fitSrs: String?
+    @OptionGroup var fit: FitArguments
 
     @Option(help: "The scan the GCPs belong to (for its size: GCPs outside it are refused).")
     var image: String?
@@ -37,9 +30,9 @@ struct TransformCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             guard FileManager.default.fileExists(atPath: gcps) else { throw CLIFailure(message: "\(gcps): no such GCP file") }
-            let set = try GCPReader.read(path: gcps, gcpSRS: gcpSrs)
+            let set = try GCPReader.read(path: gcps, gcpSRS: fit.gcpSrs)
             var kind: TransformKind?
-            if let transform {
+            if let transform = fit.transform {
                 guard let k = TransformKind(name: transform) else {
                     throw CLIFailure(message: "unknown transform '\(transform)': expected \(TransformKind.accepted)")
                 }
@@ -47,7 +40,7 @@ struct TransformCommand: ParsableCommand {
             }
             let (w, h) = try size(set)
             let fitted = try Georeferencer.fit(set, imageWidth: w, imageHeight: h,
-                                               options: FitOptions(transform: kind, fitSRS: fitSrs))
+                                               options: FitOptions(transform: kind, fitSRS: fit.fitSrs))
             let points = try readPoints()
             var lines: [String] = []
             if inverse {

@@ -28,7 +28,10 @@ final class ProgressReporter: @unchecked Sendable {
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
         let pct = total > 0 ? min(100, 100 * Double(done) / Double(total)) : 100
-        let stats = String(format: "%d/%d %@ (%.0f%%), %.0f/s, ETA %.0fs", done, total, unit, pct, rate, eta)
+        // Rate and ETA only once there is enough time behind them to mean something.
+        let stats = elapsed >= 0.5
+            ? String(format: "%d/%d %@ (%.0f%%), %.0f/s, ETA %.0fs", done, total, unit, pct, rate, eta)
+            : String(format: "%d/%d %@ (%.0f%%)", done, total, unit, pct)
         if isTTY {
             let width = 30
             let filled = Int(Double(width) * pct / 100)

@@ -32,27 +32,19 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Rerun stages even when their inputs and options are unchanged.")
     var force = false
 
-    @Option(help: "Worker threads per stage (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-    @Flag(help: "No progress output.")
-    var quiet = false
-
-    func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-    }
+    @OptionGroup var workers: WorkerOptions
 
     func run() throws {
         try reportingErrors {
             let pipeline = try Pipeline.load(path: file)
-            let options = RunOptions(stage: stage, force: force, jobs: jobs)
+            let options = RunOptions(stage: stage, force: force, jobs: workers.jobs)
             if dryRun {
                 let plan = PipelinePlan(pipeline: pipeline, options: options)
                 print(plan.text)
                 if plan.hasErrors { throw CLIFailure(message: "\(file): some maps cannot run (see above)") }
                 return
             }
-            let quiet = quiet
+            let quiet = workers.quiet
             let reporters = Locked<[String: ProgressReporter]>([:])
             let runner = PipelineRunner(pipeline: pipeline, options: options, log: { line in
                 reporters.withLock { r in r.values.forEach { $0.finish() }; r = [:] }

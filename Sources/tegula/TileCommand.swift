@@ -49,14 +49,10 @@ struct TileCommand: ParsableCommand {
     @Flag(help: "Continue an interrupted run: tiles already written are kept.")
     var resume = false
 
-    @Option(help: "Worker threads (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var workers: WorkerOptions
 
     @Option(help: "Tileset name for the metadata (default: the input's file name).")
     var name: String?
-
-    @Flag(help: "No progress output.")
-    var quiet = false
 
     @Flag(help: "Print the time split (warp / downsample / encode / write) at the end.")
     var timings = false
@@ -64,7 +60,6 @@ struct TileCommand: ParsableCommand {
     func validate() throws {
         guard [256, 512].contains(tileSize) else { throw ValidationError("--tile-size must be 256 or 512, not \(tileSize)") }
         guard [1, 2].contains(scale) else { throw ValidationError("--scale must be 1 or 2, not \(scale)") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard TileFormat(name: format) != nil else { throw ValidationError("--format must be png, jpeg or webp, not '\(format)'") }
     }
 
@@ -97,18 +92,18 @@ struct TileCommand: ParsableCommand {
             job.format = TileFormat(name: format)!
             job.resampling = resampling
             job.resume = resume
-            job.jobs = jobs
+            job.jobs = workers.jobs
             job.addGCPPins(source.gcpPins)
             let zooms = try job.zoomRange()
-            if zoom == "auto" && !quiet {
+            if zoom == "auto" && !workers.quiet {
                 printError("tegula: zoom auto = \(zooms.min)-\(zooms.max) (max nearest the native resolution, min where the scan is about one tile)")
             }
-            let reporter = ProgressReporter(label: "tile", quiet: quiet)
+            let reporter = ProgressReporter(label: "tile", quiet: workers.quiet)
             let start = Date()
             let stats = try job.run { s, total in reporter.update(done: s.positionsDone, total: total) }
             reporter.finish()
             let wall = Date().timeIntervalSince(start)
-            if !quiet {
+            if !workers.quiet {
                 printError(String(format: "tegula: %d tiles (%.1f MB) in %.2f s, zooms %d-%d, %d empty skipped%@",
                                   stats.tilesWritten, Double(stats.bytesWritten) / 1e6, wall, zooms.min, zooms.max,
                                   stats.tilesEmpty, stats.tilesSkipped > 0 ? ", \(stats.tilesSkipped) kept from before" : ""))

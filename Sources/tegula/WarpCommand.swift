@@ -31,11 +31,7 @@ struct WarpCommand: ParsableCommand {
     @Flag(help: "Write a Cloud Optimized GeoTIFF (tiled, compressed, with overviews).")
     var cog = false
 
-    @Option(help: "Worker threads (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-    @Flag(help: "No progress output.")
-    var quiet = false
+    @OptionGroup var workers: WorkerOptions
 
     func run() throws {
         try reportingErrors {
@@ -56,11 +52,11 @@ struct WarpCommand: ParsableCommand {
                 printError("tegula: warning: the scan reaches beyond ±85.0511°; the output is clipped there")
             }
             try input.checkOutput(output)
-            let reporter = ProgressReporter(label: "warp", quiet: quiet)
-            let result = try WarpJob(source: source, zoom: z, resampling: resampling, cog: cog, jobs: jobs)
+            let reporter = ProgressReporter(label: "warp", quiet: workers.quiet)
+            let result = try WarpJob(source: source, zoom: z, resampling: resampling, cog: cog, jobs: workers.jobs)
                 .run(output: output) { done, total in reporter.update(done: done, total: total, unit: "blocks") }
             reporter.finish()
-            if !quiet {
+            if !workers.quiet {
                 printError(String(format: "tegula: wrote %@: %d × %d px at zoom %d, transform grid error ≤ %.4f px",
                                   output, result.width, result.height, z, result.worstGridError))
             }

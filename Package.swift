@@ -61,6 +61,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Fixtures more than one test suite writes.
+        .target(name: "TegulaTestSupport", dependencies: ["TegulaGDAL"], path: "Tests/TegulaTestSupport"),
+
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
         .testTarget(name: "TegulaGDALTests", dependencies: ["TegulaGDAL"]),
         .testTarget(name: "TegulaCodecTests", dependencies: ["TegulaCodec", "TegulaGDAL"]),
@@ -69,11 +72,12 @@ let package = Package(
         .testTarget(name: "TegulaWarpTests", dependencies: ["TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"]),
         .testTarget(name: "TegulaPyramidTests", dependencies: [
             "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
+            "TegulaTestSupport",
         ]),
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
         .testTarget(name: "TegulaOverlayTests", dependencies: [
             "TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
-            "TegulaServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+            "TegulaServer", "TegulaTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
             "TegulaServer", "TegulaBundle", "TegulaGeometry",

@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C layer 1: system libraries with shims for macros and variadics.
@@ -48,6 +51,10 @@ let package = Package(
         .target(name: "TegulaServer", dependencies: [
             "TegulaBundle", "TegulaGeometry", "TegulaOverlay",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .target(name: "TegulaPipeline", dependencies: [
             "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",

@@ -32,17 +32,21 @@ public enum Route: Equatable, Sendable {
         public var ext: String
     }
 
-    /// Parses a request target (`/path?query`).
+    /// Parses a request target (`/path?query`). Works on the UTF-8 bytes: this runs for every
+    /// tile request, and `Character`-level string searching was its largest cost.
     public init(target: String) {
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let rawPath = parts[0], query = parts.count > 1 ? String(parts[1]) : ""
-        guard rawPath.hasPrefix("/") else { self = .malformed("the path must start with /"); return }
-        if rawPath == "/" { self = .viewer; return }
+        let bytes = target.utf8
+        let q = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+        let rawPath = bytes[..<q]
+        let query = q < bytes.endIndex ? String(target[target.utf8.index(after: q)...]) : ""
+        guard rawPath.first == UInt8(ascii: "/") else { self = .malformed("the path must start with /"); return }
+        if rawPath.count == 1 { self = .viewer; return }
         var segments: [String] = []
-        for raw in rawPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+        segments.reserveCapacity(5)
+        for raw in rawPath.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
             guard let s = Route.percentDecode(raw) else { self = .malformed("bad percent-encoding"); return }
             if s.isEmpty || s == "." || s == ".." || s.utf8.contains(where: { $0 == 0x2F || $0 == 0x5C || $0 == 0 }) {
-                self = .malformed("path segment '\(raw)' is not allowed")
+                self = .malformed("path segment '\(String(decoding: raw, as: UTF8.self))' is not allowed")
                 return
             }
             segments.append(s)
@@ -70,12 +74,14 @@ public enum Route: Equatable, Sendable {
     }
 
     static func tile(id: String, _ z: String, _ x: String, _ file: String, tms: Bool) -> Route {
-        guard let dot = file.lastIndex(of: ".") else { return .malformed("tile name '\(file)' has no extension") }
-        var stem = file[..<dot]
-        let ext = String(file[file.index(after: dot)...])
-        let retina = stem.hasSuffix("@2x")
+        let f = file.utf8
+        guard let dot = f.lastIndex(of: UInt8(ascii: ".")) else { return .malformed("tile name '\(file)' has no extension") }
+        var stem = f[..<dot]
+        let ext = String(file[f.index(after: dot)...])
+        let retina = stem.count >= 3 && stem.suffix(3).elementsEqual("@2x".utf8)
         if retina { stem = stem.dropLast(3) }
-        guard let zn = number(z, maxDigits: 2), let xn = number(x, maxDigits: 10), let yn = number(stem, maxDigits: 10) else {
+        guard let zn = number(z.utf8[...], maxDigits: 2), let xn = number(x.utf8[...], maxDigits: 10),
+              let yn = number(stem, maxDigits: 10) else {
             return .malformed("z, x and y must be plain decimal numbers")
         }
         guard zn <= 30 else { return .malformed("zoom \(zn) is beyond 30") }
@@ -84,13 +90,15 @@ public enum Route: Equatable, Sendable {
     }
 
     /// A non-negative decimal without sign or leading zeros, at most `maxDigits` long.
-    static func number(_ s: Substring, maxDigits: Int) -> Int? {
-        guard !s.isEmpty, s.count <= maxDigits, s.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-              s == "0" || s.first != "0" else { return nil }
-        return Int(s)
+    static func number(_ s: Substring.UTF8View, maxDigits: Int) -> Int? {
+        guard !s.isEmpty, s.count <= maxDigits, s.count == 1 || s.first != UInt8(ascii: "0") else { return nil }
+        var n = 0
+        for c in s {
+            guard c >= 48 && c <= 57 else { return nil }
+            n = n * 10 + Int(c - 48)
+        }
+        return n
     }
-
-    static func number(_ s: String, maxDigits: Int) -> Int? { number(Substring(s), maxDigits: maxDigits) }
 
     static func maps(_ query: String) -> Route {
         var lon: Double?, lat: Double?
@@ -106,10 +114,10 @@ public enum Route: Equatable, Sendable {
     }
 
     /// Strict percent-decoding of one segment; nil on a bad escape or invalid UTF-8.
-    static func percentDecode(_ s: Substring) -> String? {
-        guard s.utf8.contains(0x25) else { return String(s) }  // bytes, not Foundation's string search
+    static func percentDecode(_ s: Substring.UTF8View) -> String? {
+        guard s.contains(0x25) else { return String(Substring(s)) }
         var out: [UInt8] = []
-        var it = Array(s.utf8)[...]
+        var it = Array(s)[...]
         while let c = it.popFirst() {
             if c == UInt8(ascii: "%") {
                 guard it.count >= 2, let h = hex(it.popFirst()!), let l = hex(it.popFirst()!) else { return nil }

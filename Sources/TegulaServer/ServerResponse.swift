@@ -10,6 +10,13 @@ public struct ServerRequest: Sendable {
         self.target = target
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
     }
+
+    /// A request whose header names are lower-case already (from the HTTP layer).
+    init(method: String, target: String, lowercasedHeaders: [String: String]) {
+        self.method = method
+        self.target = target
+        headers = lowercasedHeaders
+    }
 }
 
 /// A response as the server logic produces it; the HTTP layer copies it out verbatim.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HTTPTypes
 import NIOCore
 
@@ -21,28 +22,40 @@ public struct TileResponder: HTTPResponder {
 
     /// Converts the request, answers it, converts the response.
     public func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        let (head, body) = httpResponse(service.respond(Self.serverRequest(request.head)))
+        return Response(status: head.status, headers: head.headerFields, body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
+    }
+
+    /// The request as the service sees it: method, raw target, headers by lower-cased name (the
+    /// first of repeated ones).
+    static func serverRequest(_ head: HTTPRequest) -> ServerRequest {
         var headers: [String: String] = [:]
-        for f in request.headers where headers[f.name.canonicalName] == nil {
+        for f in head.headerFields where headers[f.name.canonicalName] == nil {
             headers[f.name.canonicalName] = f.value
         }
         // HTTP/1.1's Host header arrives as the :authority pseudo-header in swift-http-types.
-        if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
-        let r = service.respond(ServerRequest(method: request.method.rawValue, target: request.head.path ?? "/", headers: headers))
+        if headers["host"] == nil, let authority = head.authority { headers["host"] = authority }
+        return ServerRequest(method: head.method.rawValue, target: head.path ?? "/", lowercasedHeaders: headers)
+    }
+
+    /// The service's answer as an HTTP head and body (nil when empty); a 200's body is the NIO
+    /// buffer kept for its ETag, so a hot tile is written without another copy.
+    func httpResponse(_ r: ServerResponse) -> (HTTPResponse, ByteBuffer?) {
         var fields = HTTPFields()
         for (k, v) in r.headers {
             if let name = HTTPField.Name(k) { fields.append(HTTPField(name: name, value: v)) }
         }
-        let body: ResponseBody
-        if r.body.isEmpty {
-            body = ResponseBody()
-        } else if r.status == 200, let tag = r.headers.first(where: { $0.0 == "ETag" })?.1 {
-            body = ResponseBody(byteBuffer: buffers.buffer(for: tag, r.body))
-        } else {
-            body = ResponseBody(byteBuffer: ByteBuffer(bytes: r.body))
+        if r.status == 204 || r.status == 304 { fields[.contentLength] = nil }  // RFC 9110 §8.6
+        let head = HTTPResponse(status: HTTPResponse.Status(code: r.status), headerFields: fields)
+        return (head, r.body.isEmpty ? nil : bodyBuffer(r))
+    }
+
+    /// The body as a NIO buffer: a 200's is the one kept for its ETag (no copy for a hot tile).
+    func bodyBuffer(_ r: ServerResponse) -> ByteBuffer {
+        if r.status == 200, let tag = r.headers.first(where: { $0.0 == "ETag" })?.1 {
+            return buffers.buffer(for: tag, r.body)
         }
-        var response = Response(status: HTTPResponse.Status(code: r.status), headers: fields, body: body)
-        if r.status == 204 || r.status == 304 { response.headers[.contentLength] = nil }  // RFC 9110 §8.6
-        return response
+        return ByteBuffer(bytes: r.body)
     }
 }
 
@@ -81,12 +94,19 @@ final class BodyBuffers: @unchecked Sendable {
 
 /// Builds and runs the Hummingbird application for `tegula serve`.
 public enum TileServer {
+    /// The `Server` header's value.
+    static let serverName = "tegula"
+
     /// The application serving `service` on host:port (not yet running).
     public static func application(service: TileService, host: String, port: Int,
                                    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
         -> some ApplicationProtocol {
-        Application(responder: TileResponder(service: service),
-                    configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "tegula"),
+        let responder = TileResponder(service: service)
+        return Application(responder: responder,
+                    server: HTTPServerBuilder { hummingbird in
+                        TileChannel(http1: HTTP1Channel(responder: hummingbird), responder: responder, serverName: serverName)
+                    },
+                    configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
                     onServerRunning: onServerRunning)
     }
 

@@ -25,7 +25,23 @@ public struct TileService: Sendable {
 
     /// Answers one request.
     public func respond(_ request: ServerRequest) -> ServerResponse {
-        var r = route(request)
+        finish(route(request), request)
+    }
+
+    /// The answer to a tile request when it needs no file or database read (the tile is already
+    /// in memory, or the request is refused before any read); nil for everything else. The same
+    /// answer `respond` gives: the event-loop fast path (`TileFastPath`) serves hot tiles with it.
+    public func respondFromMemory(_ request: ServerRequest) -> ServerResponse? {
+        guard request.method == "GET" || request.method == "HEAD",
+              request.target.utf8.count <= configuration.maxTargetLength,
+              case .tile(let t) = Route(target: request.target),
+              let r = tile(t, request, reading: false) else { return nil }
+        return finish(r, request)
+    }
+
+    /// Adds the headers every response carries and drops the body of a HEAD answer.
+    private func finish(_ routed: ServerResponse, _ request: ServerRequest) -> ServerResponse {
+        var r = routed
         var headers = r.headers
         if let origin = configuration.corsOrigin {
             headers.append(("Access-Control-Allow-Origin", origin))
@@ -61,7 +77,7 @@ public struct TileService: Sendable {
             guard let e = catalogue[id] else { return text(404, "no tileset '\(id)'") }
             return cached(tileJSON(e, request), type: "application/json", request, cacheControl: "no-cache")
         case .tile(let t):
-            return tile(t, request)
+            return tile(t, request, reading: true)!
         case .malformed(let why):
             return text(400, why)
         case .notFound:
@@ -69,7 +85,8 @@ public struct TileService: Sendable {
         }
     }
 
-    private func tile(_ t: Route.TileRequest, _ request: ServerRequest) -> ServerResponse {
+    /// The tile's answer; nil only when `reading` is false and the tile is not in memory.
+    private func tile(_ t: Route.TileRequest, _ request: ServerRequest, reading: Bool) -> ServerResponse? {
         guard let e = catalogue[t.id] else { return text(404, "no tileset '\(t.id)'") }
         let m = e.metadata
         guard t.ext == m.format.fileExtension else { return text(404, "tileset '\(t.id)' has .\(m.format.fileExtension) tiles") }
@@ -83,6 +100,7 @@ public struct TileService: Sendable {
         let key = TileResponseCache.Key(id: t.id, tile: tile)
         var hit = tileCache.entry(key)
         if hit == nil {
+            guard reading else { return nil }
             let data: [UInt8]?
             do { data = try e.reader.tile(tile) } catch { return text(500, "reading \(tile): \(error)") }
             guard let data else {

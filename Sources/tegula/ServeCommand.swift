@@ -41,6 +41,11 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard missing == 404 || missing == 204 else { throw ValidationError("--missing must be 404 or 204, not \(missing)") }
         guard (1...65535).contains(port) || port == 0 else { throw ValidationError("--port must be 0–65535, not \(port)") }
+        // Header values go out verbatim: no control characters (CR/LF would split the header).
+        for (option, value) in [("--cache-control", cacheControl), ("--cors", cors), ("--public-url", publicURL ?? "")]
+        where value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+            throw ValidationError("\(option) must not hold control characters such as line breaks")
+        }
         if let u = publicURL, !(u.hasPrefix("http://") || u.hasPrefix("https://")) {
             throw ValidationError("--public-url must start with http:// or https://, not '\(u)'")
         }

@@ -1,0 +1,86 @@
+import NIOCore
+import NIOHTTP1
+
+/// Answers requests for tiles already in memory on the connection's event loop, before they reach
+/// Hummingbird's async request loop; everything else (cold tiles, TileJSON, the viewer, errors of
+/// other routes) passes on to Hummingbird's responder unchanged. `TileChannel` puts one per
+/// connection right after NIO's HTTP/1 decoder, ahead of the conversion to swift-http-types.
+///
+/// The answers are `TileService.respondFromMemory`'s, so they equal what the responder would give
+/// (the router-level tests hold for both); this handler only saves the per-request hop into Swift
+/// concurrency and back and the conversions between HTTP types, the largest costs left in the
+/// serving profile (BENCHMARKS.md). Responses still go through NIO's HTTP/1 encoder.
+///
+/// Order and back-pressure: a request is answered here only when no request passed on is still
+/// waiting for its response (pipelined responses stay in order) and the socket is writable (a
+/// client that stops reading gets its later requests through Hummingbird, which waits for it).
+/// Requests with a `Connection` header pass on, so Hummingbird closes connections as usual.
+final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let responder: TileResponder
+    private let serverName: String
+    /// Requests passed on whose response has not ended yet.
+    private var passedOn = 0
+    /// Dropping the body and end of a request answered here.
+    private var discarding = false
+    private var needsFlush = false
+    private var date = HTTPDate()
+
+    init(responder: TileResponder, serverName: String) {
+        self.responder = responder
+        self.serverName = serverName
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if passedOn == 0, context.channel.isWritable, let r = answer(head) {
+                var headers = HTTPHeaders(r.headers)
+                headers.add(name: "Date", value: date.now())
+                headers.add(name: "Server", value: serverName)
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: r.status),
+                                                                     headers: headers))), promise: nil)
+                if !r.body.isEmpty {
+                    context.write(wrapOutboundOut(.body(.byteBuffer(responder.bodyBuffer(r)))), promise: nil)
+                }
+                context.write(wrapOutboundOut(.end(nil)), promise: nil)
+                needsFlush = true
+                discarding = true
+                return
+            }
+            discarding = false
+            passedOn += 1
+            context.fireChannelRead(data)
+        case .body:
+            if !discarding { context.fireChannelRead(data) }
+        case .end:
+            if discarding { discarding = false } else { context.fireChannelRead(data) }
+        }
+    }
+
+    /// The service's answer from memory, for GET and HEAD requests without a `Connection` header.
+    private func answer(_ head: HTTPRequestHead) -> ServerResponse? {
+        guard head.method == .GET || head.method == .HEAD, !head.headers.contains(name: "connection") else { return nil }
+        var headers: [String: String] = [:]
+        if let inm = head.headers.first(name: "if-none-match") { headers["if-none-match"] = inm }
+        return responder.service.respondFromMemory(
+            ServerRequest(method: head.method.rawValue, target: head.uri, lowercasedHeaders: headers))
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), passedOn > 0 { passedOn -= 1 }
+        context.write(data, promise: promise)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TegulaGeometry
+@testable import TegulaServer
+
+/// Hot tiles are answered by `TileFastPath` on the event loop, everything else by Hummingbird:
+/// the two must give the same answers, keep pipelined responses in order and close on request.
+struct FastPathTests {
+    let f = ServerFixtures.shared
+
+    @Test func fromMemoryOnlyWhatNeedsNoRead() {
+        let s = f.service()
+        func req(_ t: String, _ m: String = "GET", _ h: [String: String] = [:]) -> ServerRequest {
+            ServerRequest(method: m, target: t, headers: h)
+        }
+        #expect(s.respondFromMemory(req("/blue/2/1/3.png")) == nil)  // not read yet
+        let first = s.respond(req("/blue/2/1/3.png"))
+        #expect(first.status == 200)
+        let tag = first.header("ETag")!
+        for r in [req("/blue/2/1/3.png"), req("/blue/2/1/3.png", "HEAD"), req("/blue/2/1/3.png", "GET", ["If-None-Match": tag]),
+                  req("/blue/tms/2/1/0.png"), req("/nope/0/0/0.png"), req("/blue/9/0/0.png"), req("/blue/0/0/0.jpg")] {
+            let hot = s.respondFromMemory(r)
+            #expect(hot == s.respond(r), "\(r.method) \(r.target)")
+        }
+        // Never for other routes, other methods or a tile not in memory.
+        for r in [req("/"), req("/blue.json"), req("/health"), req("/blue/2/1/3.png", "POST"), req("/blue/0/0/0.png"),
+                  req("/%2e%2e/etc/passwd")] {
+            #expect(s.respondFromMemory(r) == nil, "\(r.method) \(r.target)")
+        }
+    }
+
+    /// The second request of each is answered from memory on the event loop; status, headers
+    /// (but Date) and body equal the first, answered through Hummingbird's responder.
+    @Test func hotAnswersEqualColdOnesOverTheWire() async throws {
+        try await TileServer.application(service: f.service(), host: "127.0.0.1", port: 0).test(.live) { client in
+            let cases: [(String, HTTPRequest.Method, HTTPFields)] = [
+                ("/blue/2/2/1.png", .get, [:]), ("/blue/1/1/0.png", .head, [:]), ("/schagen/3/4/2.png", .get, [:]),
+                ("/retina/1/0/1@2x.png", .get, [:]), ("/blue/tms/1/0/0.png", .get, [:]),
+                ("/schagen/\(ServerFixtures.missing.z)/\(ServerFixtures.missing.x)/\(ServerFixtures.missing.y).png", .get, [:]),
+            ]
+            for (uri, method, headers) in cases {
+                let cold = try await client.execute(uri: uri, method: method, headers: headers)
+                let hot = try await client.execute(uri: uri, method: method, headers: headers)
+                #expect(cold.status == hot.status, "\(uri)")
+                #expect(Self.fields(cold.headers) == Self.fields(hot.headers), "\(uri)")
+                #expect(cold.body == hot.body, "\(uri)")
+                #expect(hot.headers[.date] != nil && hot.headers[.server] == "tegula", "\(uri)")
+            }
+            let tag = try #require(try await client.execute(uri: "/blue/2/2/1.png", method: .get).headers[.eTag])
+            let nm = try await client.execute(uri: "/blue/2/2/1.png", method: .get, headers: [.ifNoneMatch: tag])
+            #expect(nm.status == .notModified && nm.body.readableBytes == 0 && nm.headers[.contentLength] == nil)
+        }
+    }
+
+    /// Requests written in one go on one connection, mixing ones for the fast path (hot tiles,
+    /// HEAD included) and for Hummingbird (TileJSON, health, `Connection: close`): the answers
+    /// come back in request order with the right bodies, and the connection closes after the last.
+    @Test func pipelinedMixOfHotAndOtherRequestsStaysInOrder() async throws {
+        try await TileServer.application(service: f.service(), host: "127.0.0.1", port: 0).test(.live) { client in
+            _ = try await client.execute(uri: "/blue/0/0/0.png", method: .get)  // now hot
+            _ = try await client.execute(uri: "/blue/1/0/1.png", method: .get)
+            let port = try #require(client.port)
+            let requests: [(String, String, String)] = [
+                ("GET", "/blue/0/0/0.png", ""), ("HEAD", "/blue/0/0/0.png", ""), ("GET", "/schagen.json", ""),
+                ("GET", "/blue/1/0/1.png", ""), ("GET", "/health", ""), ("HEAD", "/blue/1/0/1.png", ""),
+                ("GET", "/blue/0/0/0.png", "Connection: close\r\n"),
+            ]
+            let text = requests.map { "\($0.0) \($0.1) HTTP/1.1\r\nHost: 127.0.0.1\r\n\($0.2)\r\n" }.joined()
+            let raw = try RawHTTP.exchange(port: port, send: Array(text.utf8))
+            let responses = try RawHTTP.split(raw, heads: requests.map { $0.0 == "HEAD" })
+            #expect(responses.count == requests.count)
+            let blue0 = ServerFixtures.bytes("blue", Tile(x: 0, y: 0, z: 0)), blue1 = ServerFixtures.bytes("blue", Tile(x: 0, y: 1, z: 1))
+            let expected: [[UInt8]?] = [blue0, [], nil, blue1, nil, [], blue0]
+            for (i, r) in responses.enumerated() where i < requests.count {
+                #expect(r.status == 200, "\(requests[i])")
+                if let body = expected[i] { #expect(r.body == body, "\(requests[i])") }
+            }
+            #expect(responses.count > 2 && String(decoding: responses[2].body, as: UTF8.self).contains("\"tilejson\""))
+            #expect(responses.count > 4 && String(decoding: responses[4].body, as: UTF8.self).contains("\"ok\""))
+        }
+    }
+
+    static func fields(_ h: HTTPFields) -> [String] {
+        h.filter { $0.name != .date }.map { "\($0.name.canonicalName): \($0.value)" }
+    }
+}
+
+/// A plain socket speaking HTTP/1.1, for what the test client hides (pipelining, closing).
+enum RawHTTP {
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Sends the bytes and reads until the server closes (at most 10 s).
+    static func exchange(port: Int, send bytes: [UInt8]) throws -> [UInt8] {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let ok = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard ok == 0 else { throw Failure(description: "connect: errno \(errno)") }
+        guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
+            throw Failure(description: "short send")
+        }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return out }
+            guard n > 0 else { throw Failure(description: "recv: errno \(errno) after \(out.count) bytes (no close)") }
+            out += buf[0..<n]
+        }
+    }
+
+    /// Splits a stream of responses framed by Content-Length; `heads[i]` marks answers to HEAD.
+    static func split(_ raw: [UInt8], heads: [Bool]) throws -> [Response] {
+        var out: [Response] = []
+        var at = 0
+        let crlf2: [UInt8] = [13, 10, 13, 10]
+        while at < raw.count {
+            guard let end = (at..<(raw.count - 3)).first(where: { raw[$0..<($0 + 4)].elementsEqual(crlf2) }) else {
+                throw Failure(description: "unterminated head at byte \(at)")
+            }
+            let lines = String(decoding: raw[at..<end], as: UTF8.self).components(separatedBy: "\r\n")
+            let status = Int(lines[0].split(separator: " ")[1]) ?? 0
+            var headers: [String: String] = [:]
+            for l in lines.dropFirst() {
+                let kv = l.split(separator: ":", maxSplits: 1)
+                if kv.count == 2 { headers[kv[0].lowercased()] = kv[1].trimmingCharacters(in: .whitespaces) }
+            }
+            let isHead = out.count < heads.count && heads[out.count]
+            let length = isHead || status == 304 || status == 204 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+            guard end + 4 + length <= raw.count else { throw Failure(description: "short body") }
+            out.append(Response(status: status, headers: headers, body: Array(raw[(end + 4)..<(end + 4 + length)])))
+            at = end + 4 + length
+        }
+        return out
+    }
+}

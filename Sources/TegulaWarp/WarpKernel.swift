@@ -73,17 +73,20 @@ struct WarpKernel {
             let fu = tu > u ? tu - 1 : tu, fv = tv > v ? tv - 1 : tv
             let x0 = Int(fu), y0 = Int(fv)
             if x0 >= 0 && y0 >= 0 && x0 + 1 < ww && y0 + 1 < wh {
-                let p00 = px + (y0 * ww + x0) * 4
-                let p01 = p00 + 4, p10 = p00 + ww * 4, p11 = p10 + 4
-                if p00[3] & p01[3] & p10[3] & p11[3] == 255 {
-                    // Fixed point: positions to 1/256 px, weights summing to 65536.
-                    let fx = Int((u - fu) * 256 + 0.5), fy = Int((v - fv) * 256 + 0.5)
+                let p00 = UnsafeRawPointer(px + (y0 * ww + x0) * 4)
+                let p10 = p00 + ww * 4
+                let a = p00.loadUnaligned(as: SIMD4<UInt8>.self), b = p00.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt8>.self)
+                let c = p10.loadUnaligned(as: SIMD4<UInt8>.self), d = p10.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt8>.self)
+                if (a & b & c & d)[3] == 255 {
+                    // Fixed point: positions to 1/256 px, weights summing to 65536; all four
+                    // channels at once (alpha comes out 255).
+                    let fx = Int32((u - fu) * 256 + 0.5), fy = Int32((v - fv) * 256 + 0.5)
                     let w11 = fx * fy, w01 = (fx << 8) - w11, w10 = (fy << 8) - w11
                     let w00 = 65536 - w01 - w10 - w11
-                    o[0] = UInt8(truncatingIfNeeded: (Int(p00[0]) * w00 + Int(p01[0]) * w01 + Int(p10[0]) * w10 + Int(p11[0]) * w11 + 32768) >> 16)
-                    o[1] = UInt8(truncatingIfNeeded: (Int(p00[1]) * w00 + Int(p01[1]) * w01 + Int(p10[1]) * w10 + Int(p11[1]) * w11 + 32768) >> 16)
-                    o[2] = UInt8(truncatingIfNeeded: (Int(p00[2]) * w00 + Int(p01[2]) * w01 + Int(p10[2]) * w10 + Int(p11[2]) * w11 + 32768) >> 16)
-                    o[3] = 255
+                    var sum = SIMD4<Int32>(truncatingIfNeeded: a) &* w00 &+ SIMD4<Int32>(truncatingIfNeeded: b) &* w01
+                    sum &+= SIMD4<Int32>(truncatingIfNeeded: c) &* w10 &+ SIMD4<Int32>(truncatingIfNeeded: d) &* w11
+                    sum = (sum &+ 32768) &>> 16
+                    UnsafeMutableRawPointer(o).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: sum), as: SIMD4<UInt8>.self)
                     continue
                 }
             }

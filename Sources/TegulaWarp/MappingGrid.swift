@@ -19,7 +19,8 @@ struct MappingGrid {
     let rows: Int
     var nodeX: [Double]
     var nodeY: [Double]
-    /// The largest interpolation error found by the check, in source pixels.
+    /// The largest interpolation error found by the check, in source pixels: an upper bound on
+    /// the grid's own error (0 when it is exact at every pixel).
     var checkedError: Double
 
     /// Output pixel (i, j) of the block has its centre at
@@ -39,7 +40,9 @@ struct MappingGrid {
             }
             let err = MappingGrid.coarseError(fx, fy, fc, fr, width: width, height: height, fine: fine)
             if err <= MappingGrid.tolerance || fine == 1 {
-                self.spacing = fine; columns = fc; rows = fr; nodeX = fx; nodeY = fy; checkedError = err
+                // At spacing 1 every pixel is a node, so the result is exact whatever the coarse
+                // grid missed by.
+                self.spacing = fine; columns = fc; rows = fr; nodeX = fx; nodeY = fy; checkedError = fine == 1 ? 0 : err
                 return
             }
             spacing = fine

@@ -11,8 +11,9 @@ public enum GeoreferenceWriter {
     ///
     /// The output holds the enabled GCPs (GDALSetGCPs2, CRS of the GCPs) and metadata items
     /// `TEGULA_TRANSFORM`, `TEGULA_FIT_SRS` and `TEGULA_MASK` (WKT in pixels), so `tegula warp`
-    /// and `tegula tile` reproduce the same fit; GDAL and QGIS open it as a raster with GCPs. A
-    /// GeoTIFF also gets the mask as a per-dataset mask band, so GDAL and QGIS crop to it too.
+    /// and `tegula tile` reproduce the same fit; GDAL and QGIS open it as a raster with GCPs. The
+    /// mask is also a per-dataset mask band, so GDAL and QGIS crop to it too: inside a GeoTIFF,
+    /// or for a VRT a `<MaskBand>` reading the sidecar `NAME.mask.tif` written beside it.
     public static func write(imagePath: String, georeference: Georeference, output: String,
                              report: String?, picture: String?) throws {
         let ext = (output as NSString).pathExtension.lowercased()
@@ -23,9 +24,17 @@ public enum GeoreferenceWriter {
         var staged: [(tmp: String, final: String)] = []
         defer { for s in staged { try? FileManager.default.removeItem(atPath: s.tmp) } }
         do {
+            var maskFile: String?
+            if ext == "vrt", let mask = georeference.gcps.mask, mask.count >= 3 {
+                let final = maskSidecar(for: output)
+                let t = temporaryPath(for: final)
+                staged.append((t, final))
+                try writeMaskRaster(mask, imagePath: imagePath, to: t)
+                maskFile = (final as NSString).lastPathComponent
+            }
             let tmp = temporaryPath(for: output)
             staged.append((tmp, output))
-            try writeRaster(imagePath: imagePath, georeference: georeference, to: tmp, vrt: ext == "vrt")
+            try writeRaster(imagePath: imagePath, georeference: georeference, to: tmp, vrt: ext == "vrt", maskFile: maskFile)
             if let report {
                 let t = temporaryPath(for: report)
                 staged.append((t, report))
@@ -59,8 +68,27 @@ public enum GeoreferenceWriter {
         return try encoder.encode(report)
     }
 
-    /// Copy the scan (VRT: a reference to it; GeoTIFF: its pixels) and add GCPs and metadata.
-    static func writeRaster(imagePath: String, georeference: Georeference, to path: String, vrt: Bool) throws {
+    /// Where a VRT's mask raster goes: `NAME.mask.tif` beside `NAME.vrt`.
+    public static func maskSidecar(for vrt: String) -> String {
+        (vrt as NSString).deletingPathExtension + ".mask.tif"
+    }
+
+    /// The mask polygon as a one-band GeoTIFF of the scan's size (255 inside, 0 outside).
+    static func writeMaskRaster(_ mask: [PixelPoint], imagePath: String, to path: String) throws {
+        let size = try Dataset(path: imagePath)
+        let (w, h) = (size.width, size.height)
+        let ds = try Dataset.create(path: path, driver: "GTiff", width: w, height: h, bands: 1,
+                                    options: ["TILED=YES", "COMPRESS=DEFLATE"])
+        try rasterize(mask, width: w, height: h).withUnsafeBufferPointer {
+            try ds.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1], from: $0.baseAddress!)
+        }
+        try ds.flush()
+    }
+
+    /// Copy the scan (VRT: a reference to it; GeoTIFF: its pixels) and add GCPs and metadata;
+    /// `maskFile` (VRT only) is the mask raster's name in the VRT's folder.
+    static func writeRaster(imagePath: String, georeference: Georeference, to path: String, vrt: Bool,
+                            maskFile: String? = nil) throws {
         let absolute = URL(fileURLWithPath: imagePath).standardizedFileURL.path
         do {
             let source = try Dataset(path: absolute)
@@ -79,13 +107,14 @@ public enum GeoreferenceWriter {
             try ds.writeDatasetMask(rasterize(mask, width: ds.width, height: ds.height))
         }
         try ds.flush()
-        if vrt { try rewriteGCPList(path: path, gcps: georeference.gcps.enabled, image: absolute) }
+        if vrt { try rewriteGCPList(path: path, gcps: georeference.gcps.enabled, image: absolute, maskFile: maskFile) }
     }
 
     /// GDAL's VRT writer rounds GCP pixels to 4 decimals and grounds to 12 digits; rewrite the
     /// `<GCP>` elements with every digit so the fit read back is the fit written. A scan in the
     /// VRT's own folder is referenced relative to it, so the two can move together.
-    static func rewriteGCPList(path: String, gcps: [GCP], image: String) throws {
+    /// With `maskFile`, a dataset `<MaskBand>` reading it (relative to the VRT) is added.
+    static func rewriteGCPList(path: String, gcps: [GCP], image: String, maskFile: String? = nil) throws {
         var text = try String(contentsOfFile: path, encoding: .utf8)
         let vrtFolder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
         let imageURL = URL(fileURLWithPath: image)
@@ -101,7 +130,24 @@ public enum GeoreferenceWriter {
         let items = gcps.map { g in
             "\(indent)<GCP Id=\"\(ResidualPicture.escape(g.id))\" Info=\"\" Pixel=\"\(g.pixel.x)\" Line=\"\(g.pixel.y)\" X=\"\(g.ground.x)\" Y=\"\(g.ground.y)\" />"
         }.joined()
-        let out = String(text[..<openEnd.upperBound]) + items + "\n  " + String(text[close.lowerBound...])
+        var out = String(text[..<openEnd.upperBound]) + items + "\n  " + String(text[close.lowerBound...])
+        if let maskFile {
+            guard let end = out.range(of: "</VRTDataset>", options: .backwards) else {
+                throw GeoreferenceError(.writeFailed, at: path, "GDAL wrote no </VRTDataset>")
+            }
+            let band = """
+              <MaskBand>
+                <VRTRasterBand dataType="Byte">
+                  <SimpleSource>
+                    <SourceFilename relativeToVRT="1">\(ResidualPicture.escape(maskFile))</SourceFilename>
+                    <SourceBand>1</SourceBand>
+                  </SimpleSource>
+                </VRTRasterBand>
+              </MaskBand>
+
+            """
+            out.replaceSubrange(end, with: band + "</VRTDataset>")
+        }
         try Data(out.utf8).write(to: URL(fileURLWithPath: path))
     }
 

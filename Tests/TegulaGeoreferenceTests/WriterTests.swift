@@ -54,9 +54,11 @@ struct WriterTests {
         let gcps = ((json["gcps"] as? [String: Any])?["gcpList"] as? [[String: Any]]) ?? []
         #expect(gcps.count == 12)
         #expect((gcps.first?["x"] as? Double).map { abs($0 - set.gcps[0].ground.x) < 1e-9 } == true)
-        if ext == "tif" {
-            // The mask as a per-dataset mask band: GDAL reads corners outside it as invalid.
+        do {
+            // The mask as a per-dataset mask band (inside the GeoTIFF; a VRT's reads its sidecar
+            // raster): GDAL reads corners outside it as invalid.
             #expect(ds.maskFlags == 2)
+            #expect(FileManager.default.fileExists(atPath: GeoreferenceWriter.maskSidecar(for: out)) == (ext == "vrt"))
             let maskFile = dir.appendingPathComponent("mask-band.tif").path
             let (status, _, err) = try GeoFixtures.run("gdal_translate", ["-q", "-b", "mask", out, maskFile])
             #expect(status == 0, "\(err)")

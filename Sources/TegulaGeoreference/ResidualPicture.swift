@@ -3,7 +3,7 @@ import TegulaGDAL
 
 /// The SVG a person looks at instead of the residual table: the scan (downscaled, embedded as
 /// JPEG), the mask, every GCP with its residual (red) and leave-one-out error (blue) drawn as
-/// arrows scaled up by one stated factor, and a legend.
+/// arrows scaled up by one stated factor, and a legend in a strip below the scan.
 struct ResidualPicture {
     let imagePath: String
     let georeference: Georeference
@@ -18,8 +18,12 @@ struct ResidualPicture {
         // Arrow scale: the longest arrow about 8% of the longer side, rounded to 1, 2 or 5 × 10^k.
         let longest = r.gcps.flatMap { [$0.residualPixels, $0.leaveOneOutPixels ?? 0] }.filter(\.isFinite).max() ?? 0
         let scale = longest > 0 ? Self.nice(0.08 * max(w, h) / longest) : 1
+        // The legend is a strip below the scan, so it never hides a GCP.
+        let (legendSVG, legendHeight) = legend(scale: scale, unit: unit, top: h, width: w)
+        let total = h + legendHeight
+        let pictureHeight = Int((Double(thumb.height) * total / h).rounded())
         var s = """
-        <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 \(w) \(h)" width="\(thumb.width)" height="\(thumb.height)">
+        <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 \(w) \(Self.f(total))" width="\(thumb.width)" height="\(pictureHeight)">
         <defs>
         <marker id="red" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#e0201c"/></marker>
         <marker id="blue" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#1c5ce0"/></marker>
@@ -39,7 +43,7 @@ struct ResidualPicture {
             s += "<circle cx=\(q(x)) cy=\(q(y)) r=\(q(4 * unit)) fill=\"none\" stroke=\"\(colour)\" stroke-width=\(q(1.5 * unit))/>\n"
             s += "<text x=\(q(x + 5 * unit)) y=\(q(y - 5 * unit)) font-size=\(q(11 * unit)) font-family=\"sans-serif\" fill=\"\(colour)\" stroke=\"#000\" stroke-width=\(q(0.3 * unit))>\(Self.escape(g.id))</text>\n"
         }
-        s += legend(scale: scale, unit: unit)
+        s += legendSVG
         return s + "</svg>\n"
     }
 
@@ -49,7 +53,8 @@ struct ResidualPicture {
         return "<line x1=\(q(x)) y1=\(q(y)) x2=\(q(x + v[0] * scale)) y2=\(q(y + v[1] * scale)) stroke=\"\(hex)\" stroke-width=\(q(2 * unit)) marker-end=\"url(#\(colour))\"/>\n"
     }
 
-    func legend(scale: Double, unit: Double) -> String {
+    /// The legend as a strip `width` wide from `top` down, and its height.
+    func legend(scale: Double, unit: Double, top: Double, width: Double) -> (svg: String, height: Double) {
         let r = georeference.report
         func figure(_ e: RMSE) -> String {
             guard let m = e.metres, let p = e.pixels else { return "not computable" }
@@ -61,13 +66,15 @@ struct ResidualPicture {
             "blue: leave-one-out error × \(Self.f(scale)) (\(figure(r.leaveOneOutRMSE)))",
             "white: GCP, magenta: likely outlier, grey: disabled, yellow: mask",
         ]
-        let size = 12 * unit, pad = 6 * unit
+        // Text at most 12 picture pixels high, smaller when the longest line would not fit.
+        let longest = Double(lines.map(\.count).max() ?? 1)
+        let pad = 6 * unit, size = min(12 * unit, (width - 2 * pad) / (longest * 0.55))
         let height = Double(lines.count) * size * 1.4 + 2 * pad
-        var s = "<rect x=\(q(pad)) y=\(q(pad)) width=\(q(size * 30)) height=\(q(height)) fill=\"#000\" fill-opacity=\"0.65\"/>\n"
+        var s = "<rect x=\"0\" y=\(q(top)) width=\(q(width)) height=\(q(height)) fill=\"#222\"/>\n"
         for (i, line) in lines.enumerated() {
-            s += "<text x=\(q(2 * pad)) y=\(q(pad + size * 1.4 * Double(i + 1))) font-size=\(q(size)) font-family=\"sans-serif\" fill=\"#fff\">\(Self.escape(line))</text>\n"
+            s += "<text x=\(q(pad)) y=\(q(top + pad + size * (1.4 * Double(i) + 1))) font-size=\(q(size)) font-family=\"sans-serif\" fill=\"#fff\">\(Self.escape(line))</text>\n"
         }
-        return s
+        return (s, height)
     }
 
     /// The scan scaled to at most `maxSide`, as JPEG bytes.

@@ -4,8 +4,9 @@ import HummingbirdCore
 import HTTPTypes
 import NIOCore
 
-/// The thin Hummingbird layer: every request goes to `TileService.respond` and its answer is
-/// copied out verbatim (no router, so the raw target reaches our own parser).
+/// The thin Hummingbird layer: a request goes to `TileService.respond` and its answer is copied
+/// out verbatim (no router, so the raw target reaches our own parser). Tiles already in memory
+/// are answered before they get here, by `TileFastPath` with the same service.
 public struct TileResponder: HTTPResponder {
     public typealias Context = BasicRequestContext
     /// The logic answering requests.

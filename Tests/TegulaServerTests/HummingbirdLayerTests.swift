@@ -68,16 +68,7 @@ struct HummingbirdLayerTests {
             var stalled: [Int32] = []
             defer { for fd in stalled { close(fd) } }
             for _ in 0..<8 {
-                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-                #expect(fd >= 0)
-                var addr = sockaddr_in()
-                addr.sin_family = sa_family_t(AF_INET)
-                addr.sin_port = in_port_t(UInt16(port).bigEndian)
-                addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-                let ok = withUnsafePointer(to: &addr) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                }
-                #expect(ok == 0)
+                let fd = try RawHTTP.connect(port: port)
                 let partial = "GET /blue/0/0/0.png HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
                 _ = partial.withCString { send(fd, $0, strlen($0), 0) }
                 stalled.append(fd)

@@ -1,27 +1,49 @@
 import Foundation
 
 /// Source pixel coordinates for every pixel of an output block, interpolated from exact values
-/// on a grid whose spacing is refined until the interpolation error is at most ``tolerance``.
+/// on grids whose spacing is refined until the interpolation error is at most ``tolerance``.
 ///
-/// The check: exact values are computed on a grid of half the spacing; if interpolating the
-/// coarse grid reproduces every in-between exact value within the tolerance, the fine grid is
-/// used (its own error is then smaller still). Otherwise the spacing halves, down to exact
-/// evaluation at every pixel.
+/// The block is cut into cells of `initialSpacing` pixels, and each cell is refined on its own:
+/// exact values are computed on a grid of half the spacing; if interpolating the coarse grid
+/// reproduces every in-between exact value within the tolerance, the fine grid is used (its own
+/// error is then smaller still). Otherwise that cell's spacing halves, down to exact evaluation
+/// at every pixel. So a thin-plate spline, whose curvature is unbounded only right at its GCPs,
+/// is evaluated pixel by pixel only in the cells around them, not across the whole block.
 struct MappingGrid {
     /// Maximum interpolation error accepted, in source pixels.
     static let tolerance = 0.01
 
+    /// A cell with its own node spacing: nodes at its pixel offsets 0, s, 2s, … and always its
+    /// last pixel, which is the first of the next cell.
+    struct Cell {
+        /// The block pixel of the first node.
+        let x0: Int
+        let y0: Int
+        /// Pixels spanned by the nodes, shared last row and column included.
+        let width: Int
+        let height: Int
+        var spacing: Int
+        var columns: Int
+        var rows: Int
+        var nodeX: [Double]
+        var nodeY: [Double]
+        /// The interpolation error found by the check (0 when exact at every pixel).
+        var error: Double
+    }
+
     let width: Int
     let height: Int
-    /// Node spacing in output pixels.
-    let spacing: Int
-    let columns: Int  // nodes per row
-    let rows: Int
-    var nodeX: [Double]
-    var nodeY: [Double]
-    /// The largest interpolation error found by the check, in source pixels: an upper bound on
-    /// the grid's own error (0 when it is exact at every pixel).
+    /// Cell size in output pixels.
+    let cellSize: Int
+    let cellColumns: Int
+    let cellRows: Int
+    var cells: [Cell]
+    /// The largest interpolation error found by the check, in source pixels (0 when exact at
+    /// every pixel); the grid in use, twice as fine as the one checked, normally misses by less.
     var checkedError: Double
+    /// Source pixels per output pixel along the source x and y axes near the block centre
+    /// (lengths of the Jacobian's rows), at least 1: how much the kernel widens.
+    let kernelScale: (x: Double, y: Double)
 
     /// Output pixel (i, j) of the block has its centre at
     /// (left + (i + 0.5)·res, top − (j + 0.5)·res) in EPSG:3857.
@@ -29,24 +51,80 @@ struct MappingGrid {
          width: Int, height: Int, initialSpacing: Int = 32) {
         self.width = width
         self.height = height
-        var spacing = max(1, initialSpacing)
-        while true {
-            let fine = max(1, spacing / 2)
-            let (fx, fy, fc, fr) = MappingGrid.evaluate(evaluator, left: left, top: top, res: resolution,
-                                                        width: width, height: height, spacing: fine)
-            if fine == spacing {  // spacing 1: exact everywhere
-                self.spacing = fine; columns = fc; rows = fr; nodeX = fx; nodeY = fy; checkedError = 0
-                return
+        let size = max(1, initialSpacing)
+        cellSize = size
+        cellColumns = max(1, (width - 1 + size - 1) / size)
+        cellRows = max(1, (height - 1 + size - 1) / size)
+        // The first level in one evaluation over the whole block, then shared out to the cells.
+        let first = max(1, size / 2)
+        let (fx, fy, fc, fr) = MappingGrid.evaluate(evaluator, left: left, top: top, res: resolution,
+                                                    width: width, height: height, spacing: first)
+        kernelScale = MappingGrid.centreScale(evaluator, left: left, top: top, res: resolution, width: width, height: height)
+        var cells: [Cell] = []
+        cells.reserveCapacity(cellColumns * cellRows)
+        for cy in 0..<cellRows {
+            for cx in 0..<cellColumns {
+                let x0 = cx * size, y0 = cy * size
+                let x1 = min(x0 + size, width - 1), y1 = min(y0 + size, height - 1)
+                let i0 = x0 / first, j0 = y0 / first
+                let i1 = x1 == width - 1 ? fc - 1 : x1 / first, j1 = y1 == height - 1 ? fr - 1 : y1 / first
+                var nx: [Double] = [], ny: [Double] = []
+                nx.reserveCapacity((i1 - i0 + 1) * (j1 - j0 + 1))
+                ny.reserveCapacity((i1 - i0 + 1) * (j1 - j0 + 1))
+                for j in j0...j1 {
+                    nx += fx[(j * fc + i0)...(j * fc + i1)]
+                    ny += fy[(j * fc + i0)...(j * fc + i1)]
+                }
+                cells.append(Cell(x0: x0, y0: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, spacing: first,
+                                  columns: i1 - i0 + 1, rows: j1 - j0 + 1, nodeX: nx, nodeY: ny, error: 0))
             }
-            let err = MappingGrid.coarseError(fx, fy, fc, fr, width: width, height: height, fine: fine)
-            if err <= MappingGrid.tolerance || fine == 1 {
-                // At spacing 1 every pixel is a node, so the result is exact whatever the coarse
-                // grid missed by.
-                self.spacing = fine; columns = fc; rows = fr; nodeX = fx; nodeY = fy; checkedError = fine == 1 ? 0 : err
-                return
-            }
-            spacing = fine
         }
+        // Check every cell; refine the ones that miss, a level at a time, each level in one call.
+        var pending: [Int] = []
+        if size > 1 {
+            for k in cells.indices {
+                let c = cells[k]
+                let err = MappingGrid.coarseError(c.nodeX, c.nodeY, c.columns, c.rows, width: c.width, height: c.height, fine: first)
+                if err <= MappingGrid.tolerance || first == 1 { cells[k].error = first == 1 ? 0 : err } else { pending.append(k) }
+            }
+        }
+        var spacing = first
+        while !pending.isEmpty {
+            spacing = max(1, spacing / 2)
+            var xs: [Double] = [], ys: [Double] = []
+            var layout: [(columns: Int, rows: Int, start: Int)] = []
+            for k in pending {
+                let c = cells[k]
+                let px = MappingGrid.nodePositions(c.width, spacing), py = MappingGrid.nodePositions(c.height, spacing)
+                layout.append((px.count, py.count, xs.count))
+                for j in py {
+                    for i in px {
+                        xs.append(left + (Double(c.x0 + i) + 0.5) * resolution)
+                        ys.append(top - (Double(c.y0 + j) + 0.5) * resolution)
+                    }
+                }
+            }
+            evaluator.sourcePixels(x: &xs, y: &ys)
+            var still: [Int] = []
+            for (n, k) in pending.enumerated() {
+                let (cols, rows, start) = layout[n]
+                let nx = Array(xs[start..<(start + cols * rows)]), ny = Array(ys[start..<(start + cols * rows)])
+                let c = cells[k]
+                let err = spacing == 1 ? 0 : MappingGrid.coarseError(nx, ny, cols, rows, width: c.width, height: c.height, fine: spacing)
+                cells[k].spacing = spacing; cells[k].columns = cols; cells[k].rows = rows
+                cells[k].nodeX = nx; cells[k].nodeY = ny; cells[k].error = err
+                if err > MappingGrid.tolerance && spacing > 1 { still.append(k) }
+            }
+            pending = still
+        }
+        self.cells = cells
+        checkedError = cells.reduce(0) { max($0, $1.error) }
+    }
+
+    /// The smallest and largest node spacing used by the cells.
+    var spacingRange: ClosedRange<Int> {
+        let s = cells.map(\.spacing)
+        return (s.min() ?? 1)...(s.max() ?? 1)
     }
 
     /// Node positions along an axis of `n` pixels: 0, s, 2s, … and always n − 1.
@@ -72,7 +150,9 @@ struct MappingGrid {
         return (xs, ys, cx.count, cy.count)
     }
 
-    /// How far interpolating every other node of the fine grid misses the nodes in between.
+    /// How far interpolating every other node of the fine grid misses the nodes in between;
+    /// infinite when an axis has no node in between to check (a cell too small for the
+    /// spacing), so it is refined rather than trusted unchecked.
     static func coarseError(_ x: [Double], _ y: [Double], _ c: Int, _ r: Int,
                             width: Int, height: Int, fine: Int) -> Double {
         let px = nodePositions(width, fine), py = nodePositions(height, fine)
@@ -83,6 +163,10 @@ struct MappingGrid {
             return a
         }
         let cc = coarse(c), cr = coarse(r)
+        // Along an axis the coarse grid is checked only where the fine one has nodes in between;
+        // with none, it is trusted only if its nodes are adjacent pixels (nothing to interpolate).
+        func verified(_ coarseCount: Int, _ p: [Int]) -> Bool { p.count > coarseCount || p.last! - p.first! <= p.count - 1 }
+        guard verified(cc.count, px), verified(cr.count, py) else { return .infinity }
         var worst = 0.0
         for (rj, j) in (0..<r).enumerated() {
             // Bracketing coarse rows.
@@ -112,44 +196,24 @@ struct MappingGrid {
 
     /// Source coordinates for each pixel of output row `j`, written to `sx`, `sy` (width each).
     func row(_ j: Int, sx: UnsafeMutablePointer<Double>, sy: UnsafeMutablePointer<Double>) {
-        let k = min(j / spacing, rows - 2 >= 0 ? rows - 2 : 0)
-        let y0 = k * spacing
-        let y1 = min((k + 1) * spacing, height - 1)
-        let ty = rows < 2 || y1 == y0 ? 0 : Double(j - y0) / Double(y1 - y0)
-        let r0 = k * columns, r1 = min(k + 1, rows - 1) * columns
-        var c = 0
-        while c < columns {
-            let x0 = c * spacing
-            let ax = nodeX[r0 + c] + (nodeX[r1 + c] - nodeX[r0 + c]) * ty
-            let ay = nodeY[r0 + c] + (nodeY[r1 + c] - nodeY[r0 + c]) * ty
-            if c == columns - 1 {
-                sx[min(x0, width - 1)] = ax
-                sy[min(x0, width - 1)] = ay
-                break
-            }
-            let x1 = min((c + 1) * spacing, width - 1)
-            let bx = nodeX[r0 + c + 1] + (nodeX[r1 + c + 1] - nodeX[r0 + c + 1]) * ty
-            let by = nodeY[r0 + c + 1] + (nodeY[r1 + c + 1] - nodeY[r0 + c + 1]) * ty
-            let span = Double(x1 - x0)
-            let dx = (bx - ax) / span, dy = (by - ay) / span
-            for i in x0..<x1 {
-                let t = Double(i - x0)
-                sx[i] = ax + dx * t
-                sy[i] = ay + dy * t
-            }
-            c += 1
+        let cy = min(j / cellSize, cellRows - 1)
+        for cx in 0..<cellColumns {
+            let c = cells[cy * cellColumns + cx]
+            // A cell fills its pixels up to, not including, the first of the next cell.
+            let count = cx == cellColumns - 1 ? c.width : cellSize
+            c.fill(j - c.y0, count: count, sx: sx + c.x0, sy: sy + c.x0)
         }
     }
 
-    /// Source pixels per output pixel along the source x and y axes near the block centre
-    /// (lengths of the Jacobian's rows), at least 1: how much the kernel widens.
-    var kernelScale: (x: Double, y: Double) {
-        guard columns >= 2, rows >= 2 else { return (1, 1) }
-        let c = min(columns / 2, columns - 2), r = min(rows / 2, rows - 2)
-        let i = r * columns + c
-        let s = Double(spacing)
-        let dxdi = (nodeX[i + 1] - nodeX[i]) / s, dydi = (nodeY[i + 1] - nodeY[i]) / s
-        let dxdj = (nodeX[i + columns] - nodeX[i]) / s, dydj = (nodeY[i + columns] - nodeY[i]) / s
+    /// Lengths of the Jacobian's rows at the block's centre, from central differences one output
+    /// pixel apart, at least 1.
+    static func centreScale(_ e: MappingEvaluator, left: Double, top: Double, res: Double,
+                            width: Int, height: Int) -> (x: Double, y: Double) {
+        let cx = left + Double(width) / 2 * res, cy = top - Double(height) / 2 * res, h = res / 2
+        var xs = [cx - h, cx + h, cx, cx], ys = [cy, cy, cy + h, cy - h]
+        e.sourcePixels(x: &xs, y: &ys)
+        // Per output pixel: along i (east) and along j (south, so the second pair is reversed).
+        let dxdi = xs[1] - xs[0], dydi = ys[1] - ys[0], dxdj = xs[3] - xs[2], dydj = ys[3] - ys[2]
         let sx = (dxdi * dxdi + dxdj * dxdj).squareRoot(), sy = (dydi * dydi + dydj * dydj).squareRoot()
         return (sx.isFinite ? max(1, sx) : 1, sy.isFinite ? max(1, sy) : 1)
     }
@@ -157,9 +221,47 @@ struct MappingGrid {
     /// The bounding box of the source coordinates, ignoring NaNs; nil if none is finite.
     var sourceBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
         var a = Double.infinity, b = Double.infinity, c = -Double.infinity, d = -Double.infinity
-        for k in nodeX.indices where nodeX[k].isFinite && nodeY[k].isFinite {
-            a = min(a, nodeX[k]); b = min(b, nodeY[k]); c = max(c, nodeX[k]); d = max(d, nodeY[k])
+        for cell in cells {
+            for k in cell.nodeX.indices where cell.nodeX[k].isFinite && cell.nodeY[k].isFinite {
+                a = min(a, cell.nodeX[k]); b = min(b, cell.nodeY[k]); c = max(c, cell.nodeX[k]); d = max(d, cell.nodeY[k])
+            }
         }
         return a.isFinite ? (a, b, c, d) : nil
+    }
+}
+
+extension MappingGrid.Cell {
+    /// Source coordinates for the first `count` pixels of the cell's row `j`, bilinear between
+    /// its nodes.
+    func fill(_ j: Int, count: Int, sx: UnsafeMutablePointer<Double>, sy: UnsafeMutablePointer<Double>) {
+        let k = min(j / spacing, rows >= 2 ? rows - 2 : 0)
+        let y0 = k * spacing
+        let y1 = min((k + 1) * spacing, height - 1)
+        let ty = rows < 2 || y1 == y0 ? 0 : Double(j - y0) / Double(y1 - y0)
+        let r0 = k * columns, r1 = min(k + 1, rows - 1) * columns
+        var c = 0
+        while c < columns - 1 {
+            let x0 = c * spacing
+            if x0 >= count { return }
+            let x1 = min((c + 1) * spacing, width - 1)
+            let ax = nodeX[r0 + c] + (nodeX[r1 + c] - nodeX[r0 + c]) * ty
+            let ay = nodeY[r0 + c] + (nodeY[r1 + c] - nodeY[r0 + c]) * ty
+            let bx = nodeX[r0 + c + 1] + (nodeX[r1 + c + 1] - nodeX[r0 + c + 1]) * ty
+            let by = nodeY[r0 + c + 1] + (nodeY[r1 + c + 1] - nodeY[r0 + c + 1]) * ty
+            let span = Double(x1 - x0)
+            let dx = (bx - ax) / span, dy = (by - ay) / span
+            for i in x0..<min(x1, count) {
+                let t = Double(i - x0)
+                sx[i] = ax + dx * t
+                sy[i] = ay + dy * t
+            }
+            c += 1
+        }
+        // The last node column sits on the cell's last pixel.
+        if width - 1 < count {
+            let last = columns - 1
+            sx[width - 1] = nodeX[r0 + last] + (nodeX[r1 + last] - nodeX[r0 + last]) * ty
+            sy[width - 1] = nodeY[r0 + last] + (nodeY[r1 + last] - nodeY[r0 + last]) * ty
+        }
     }
 }

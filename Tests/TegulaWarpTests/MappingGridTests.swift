@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TegulaWarp
 
-/// The refinement grid's reported error is an upper bound on what interpolation actually misses,
+/// The refinement grid keeps interpolation within its tolerance and reports the error it found,
 /// checked against exact evaluation at every pixel of a block.
 struct MappingGridTests {
     /// A mapping given by a closure of the EPSG:3857 point.
@@ -36,7 +36,9 @@ struct MappingGridTests {
     @Test func affineNeedsNoRefinement() {
         let e = Evaluator { x, y in (2 * x + 0.5 * y + 10, -0.3 * x - 1.5 * y) }
         let g = Self.grid(e)
-        #expect(g.spacing == 16 && g.checkedError < 1e-9)
+        // Cells of a full 32 px are checked at spacing 16; the thin last column and row of
+        // this 300 × 200 block have no node in between at 16, so they are checked finer.
+        #expect(g.spacingRange.upperBound == 16 && g.cells.filter { $0.spacing == 16 }.count == 9 * 6 && g.checkedError < 1e-9)
         #expect(Self.actualError(e, g) < 1e-9)
     }
 
@@ -47,7 +49,7 @@ struct MappingGridTests {
         }
         let g = Self.grid(e)
         let actual = Self.actualError(e, g)
-        #expect(g.spacing > 1 && g.spacing < 16, "spacing \(g.spacing)")
+        #expect(g.spacingRange.lowerBound > 1 && g.spacingRange.lowerBound < 16, "spacing \(g.spacingRange)")
         #expect(g.checkedError <= MappingGrid.tolerance && actual <= g.checkedError, "actual \(actual) vs reported \(g.checkedError)")
     }
 
@@ -58,7 +60,23 @@ struct MappingGridTests {
             return (x + wx, -y + wy)
         }
         let g = Self.grid(e)
-        #expect(g.spacing == 1 && g.checkedError == 0)
+        #expect(g.spacingRange == 1...1 && g.checkedError == 0)
         #expect(Self.actualError(e, g) == 0)
+    }
+
+    /// A sharp bump around one point (like a thin-plate spline near its GCP): only the cells
+    /// near it are refined, and the whole block still keeps within the reported error.
+    @Test func refinementStaysLocal() {
+        let e = Evaluator { x, y in
+            let dx = x - 100.5, dy = y + 60.5
+            let bump: Double = 3 * exp(-(dx * dx + dy * dy) / 50)
+            return (x + bump, -y + 0.5 * bump)
+        }
+        let g = Self.grid(e)
+        #expect(g.spacingRange.lowerBound <= 4 && g.spacingRange.upperBound == 16, "\(g.spacingRange)")
+        let refined = g.cells.filter { $0.spacing < 16 }.count
+        #expect(refined < g.cells.count / 2, "\(refined) of \(g.cells.count) cells refined")
+        let actual = Self.actualError(e, g)
+        #expect(g.checkedError <= MappingGrid.tolerance && actual <= MappingGrid.tolerance, "actual \(actual) vs \(g.checkedError)")
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import TegulaGeometry
 
 /// Warps rectangular blocks of an EPSG:3857 pixel grid from a scan: the core that both the warp
@@ -41,7 +40,7 @@ public final class BlockWarper {
             out.update(repeating: 0, count: width * height * 4)
             return
         }
-        let ks = grid.kernelScale; if ProcessInfo.processInfo.environment["TEGULA_DBG"] != nil { print("DBG w \(width) h \(height) ks \(ks) err \(grid.checkedError) bounds \(String(describing: grid.sourceBounds))") }
+        let ks = grid.kernelScale
         let step = max(1, Int(min(ks.x, ks.y).rounded(.down)))
         let window: SourceWindow
         if step == 1, let shared {

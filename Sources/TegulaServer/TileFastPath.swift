@@ -14,7 +14,10 @@ import NIOHTTP1
 /// Order and back-pressure: a request is answered here only when no request passed on is still
 /// waiting for its response (pipelined responses stay in order) and the socket is writable (a
 /// client that stops reading gets its later requests through Hummingbird, which waits for it).
-/// Requests with a `Connection` header pass on, so Hummingbird closes connections as usual.
+/// Requests with a `Connection` header pass on, so Hummingbird closes connections as usual; a
+/// request that does not keep the connection alive (HTTP/1.0 without keep-alive, which
+/// Hummingbird leaves open) has the connection closed once its response is written, whichever
+/// path answered it.
 final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -23,8 +26,12 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let responder: TileResponder
     private let serverName: String
-    /// Requests passed on whose response has not ended yet.
-    private var passedOn = 0
+    /// Requests passed on whose response has not ended yet, oldest first: whether the
+    /// connection closes after each.
+    private var passedOn: [Bool] = []
+    private var passedOnHead = 0
+    /// A response that ends the connection has been written: later requests are ignored.
+    private var closing = false
     /// Dropping the body and end of a request answered here.
     private var discarding = false
     private var needsFlush = false
@@ -36,9 +43,10 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if closing { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if passedOn == 0, context.channel.isWritable, let r = answer(head) {
+            if passedOnHead == passedOn.count, context.channel.isWritable, let r = answer(head) {
                 var headers = HTTPHeaders(r.headers)
                 headers.add(name: "Date", value: date.now())
                 headers.add(name: "Server", value: serverName)
@@ -47,13 +55,18 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 if !r.body.isEmpty {
                     context.write(wrapOutboundOut(.body(.byteBuffer(responder.bodyBuffer(r)))), promise: nil)
                 }
-                context.write(wrapOutboundOut(.end(nil)), promise: nil)
+                if head.isKeepAlive {
+                    context.write(wrapOutboundOut(.end(nil)), promise: nil)
+                } else {
+                    closing = true
+                    context.write(wrapOutboundOut(.end(nil)), promise: closeWhenWritten(context))
+                }
                 needsFlush = true
                 discarding = true
                 return
             }
             discarding = false
-            passedOn += 1
+            passedOn.append(!head.isKeepAlive)
             context.fireChannelRead(data)
         case .body:
             if !discarding { context.fireChannelRead(data) }
@@ -80,7 +93,27 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), passedOn > 0 { passedOn -= 1 }
-        context.write(data, promise: promise)
+        guard case .end = unwrapOutboundIn(data), passedOnHead < passedOn.count else {
+            context.write(data, promise: promise)
+            return
+        }
+        let close = passedOn[passedOnHead]
+        passedOnHead += 1
+        if passedOnHead == passedOn.count { passedOn.removeAll(keepingCapacity: true); passedOnHead = 0 }
+        guard close else {
+            context.write(data, promise: promise)
+            return
+        }
+        let written = closeWhenWritten(context)
+        if let promise { written.futureResult.cascade(to: promise) }
+        context.write(data, promise: written)
+    }
+
+    /// A promise that closes the connection once the write it is given to has completed.
+    private func closeWhenWritten(_ context: ChannelHandlerContext) -> EventLoopPromise<Void> {
+        let written = context.eventLoop.makePromise(of: Void.self)
+        let channel = context.channel
+        written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        return written
     }
 }

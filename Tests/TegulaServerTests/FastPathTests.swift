@@ -82,6 +82,24 @@ struct FastPathTests {
         }
     }
 
+    /// HTTP/1.0 without keep-alive: the connection closes after the answer (Hummingbird alone
+    /// leaves it open), cold or hot, and both answers are the same.
+    @Test func http10ClosesAfterTheAnswer() async throws {
+        try await TileServer.application(service: f.service(), host: "127.0.0.1", port: 0).test(.live) { client in
+            let port = try #require(client.port)
+            var answers: [RawHTTP.Response] = []
+            for target in ["/blue/2/3/2.png", "/blue/2/3/2.png", "/health"] {  // cold, hot, not a tile
+                let raw = try RawHTTP.exchange(port: port, send: Array("GET \(target) HTTP/1.0\r\n\r\n".utf8))
+                let responses = try RawHTTP.split(raw, heads: [false])
+                #expect(responses.count == 1 && responses.first?.status == 200, "\(target)")
+                answers += responses
+            }
+            #expect(answers.count == 3 && answers[0].body == ServerFixtures.bytes("blue", Tile(x: 3, y: 2, z: 2)))
+            #expect(answers.count == 3 && answers[0].body == answers[1].body)
+            #expect(answers.count == 3 && answers[0].headers.filter { $0.key != "date" } == answers[1].headers.filter { $0.key != "date" })
+        }
+    }
+
     static func fields(_ h: HTTPFields) -> [String] {
         h.filter { $0.name != .date }.map { "\($0.name.canonicalName): \($0.value)" }
     }

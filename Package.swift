@@ -2,10 +2,6 @@
 // Tegula: scanned paper maps to web map tiles.
 import PackageDescription
 
-/// The pixel loops are optimised even in debug builds, so the test suite's real warps and
-/// pyramids run in seconds rather than minutes.
-let hot: [SwiftSetting] = [.unsafeFlags(["-O"])]
-
 let package = Package(
     name: "Tegula",
     platforms: [.macOS(.v14)],
@@ -22,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C layer 1: system libraries with shims for macros and variadics.
@@ -34,27 +31,31 @@ let package = Package(
         .target(name: "TegulaGeometry"),
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
-        .target(name: "TegulaGDAL", dependencies: ["CGDAL", "TegulaGeometry"]),
-        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate"], swiftSettings: hot),
+        .target(name: "TegulaGDAL", dependencies: ["CGDAL"]),
+        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate"]),
         .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaGeometry"]),
 
         // Pipeline stages, each its own module; a stage never imports a later one.
-        .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry"], swiftSettings: hot),
-        .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"], swiftSettings: hot),
+        .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL"]),
+        .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"]),
         .target(name: "TegulaPyramid", dependencies: [
             "TegulaWarp", "TegulaGeoreference", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
-        ], swiftSettings: hot),
+        ]),
         .target(name: "TegulaOverlay", dependencies: [
             "TegulaGeometry", "TegulaBundle", "TegulaCodec",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .target(name: "TegulaServer", dependencies: [
-            "TegulaBundle", "TegulaGeometry", "TegulaOverlay",
+            "TegulaBundle", "TegulaGeometry",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "TegulaPipeline", dependencies: [
             "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
@@ -75,7 +76,7 @@ let package = Package(
         .testTarget(name: "TegulaGDALTests", dependencies: ["TegulaGDAL"]),
         .testTarget(name: "TegulaCodecTests", dependencies: ["TegulaCodec", "TegulaGDAL"]),
         .testTarget(name: "TegulaBundleTests", dependencies: ["TegulaBundle", "TegulaGeometry"]),
-        .testTarget(name: "TegulaGeoreferenceTests", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"]),
+        .testTarget(name: "TegulaGeoreferenceTests", dependencies: ["TegulaGeoreference", "TegulaGDAL"]),
         .testTarget(name: "TegulaWarpTests", dependencies: ["TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"]),
         .testTarget(name: "TegulaPyramidTests", dependencies: [
             "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
@@ -84,16 +85,22 @@ let package = Package(
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
         .testTarget(name: "TegulaOverlayTests", dependencies: [
             "TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
-            "TegulaServer", "TegulaTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+            "TegulaServer", "TegulaTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
             "TegulaServer", "TegulaBundle", "TegulaGeometry",
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
             "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
         ]),
-        .testTarget(name: "TegulaCLITests", dependencies: ["TegulaGeometry"]),
+        // Runs the built `tegula` executable (`swift test` builds it) and other programs.
+        .testTarget(name: "TegulaCLITests"),
     ],
     swiftLanguageModes: [.v6]
 )

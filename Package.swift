@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "TegulaGDALTests", dependencies: ["TegulaGDAL"]),
         .testTarget(name: "TegulaCodecTests", dependencies: ["TegulaCodec", "TegulaGDAL", "TegulaTestSupport"]),
         .testTarget(name: "TegulaBundleTests", dependencies: [
-            "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaTestSupport",
+            "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaGeoreferenceTests", dependencies: [
             "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaTestSupport",

@@ -81,7 +81,7 @@ public final class MapStages: @unchecked Sendable {
     }
 
     func warpHash(georeferenceHash: String, zoom: Int) -> String {
-        var h = SHA256()
+        var h = ContentHash()
         h.update("warp/1")
         h.update(georeferenceHash)
         h.update("zoom \(zoom)")
@@ -122,7 +122,7 @@ public final class MapStages: @unchecked Sendable {
     // MARK: tile
 
     func tileHash(warpHash: String, options: TileOptions, output: String) -> String {
-        var h = SHA256()
+        var h = ContentHash()
         h.update("tile/1")
         h.update(warpHash)
         h.update(PipelineHashing.json(options))

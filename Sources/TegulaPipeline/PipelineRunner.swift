@@ -135,7 +135,7 @@ public final class PipelineRunner: Sendable {
     func runComposite(_ composite: CompositeSpec) throws {
         let folder = pipeline.workFolder + "/.composite"
         let manifest = Manifest.load(folder: folder)
-        var h = SHA256()
+        var h = ContentHash()
         h.update("composite/1")
         h.update(PipelineHashing.json(composite.tile))
         h.update(composite.output)

@@ -62,8 +62,8 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .target(name: "TegulaPipeline", dependencies: [
-            "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
-            "TegulaSupport", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+            "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
+            .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
 
         // The thin CLI on top.
@@ -103,7 +103,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
-            "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
+            "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
         ]),
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaGeometry", "TegulaTestSupport"]),
     ],

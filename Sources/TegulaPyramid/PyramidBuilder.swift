@@ -81,10 +81,9 @@ public final class PyramidBuilder: @unchecked Sendable {
         let p = plan.tilePixels, n = plan.blockTiles
         var side = p * n
         var image = [UInt8](repeating: 0, count: side * side * 4)
-        let extent = 2 * WebMercator.halfCircumference / Double(1 << block.z)
-        let left = -WebMercator.halfCircumference + Double(block.x) * extent
-        let top = WebMercator.halfCircumference - Double(block.y) * extent
-        let res = extent / Double(side)
+        let box = block.projectedBounds
+        let left = box.left, top = box.top
+        let res = WebMercator.tileExtent(zoom: block.z) / Double(side)
         var t0 = Date()
         try image.withUnsafeMutableBufferPointer {
             try worker.warper.warp(left: left, top: top, resolution: res, width: side, height: side, into: $0.baseAddress!)

@@ -39,7 +39,7 @@ let package = Package(
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
         .target(name: "TegulaGDAL", dependencies: ["CGDAL", "TegulaGeometry"]),
-        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate"], swiftSettings: hot),
+        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate", "TegulaGeometry"], swiftSettings: hot),
         .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaCodec", "TegulaGeometry", "TegulaSupport"]),
 
         // Pipeline stages, each its own module; a stage never imports a later one.

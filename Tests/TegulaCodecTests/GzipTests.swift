@@ -47,7 +47,7 @@ struct GzipTests {
             _ = try Gzip.decompress(bomb, limit: 1 << 20)
             Issue.record("a 16 MiB member passed a 1 MiB limit")
         } catch {
-            #expect(error.kind == .tooLarge)
+            #expect(error.reason == .tooLarge)
         }
         // A trailer that understates the size does not get past the limit either.
         var lying = bomb
@@ -56,7 +56,7 @@ struct GzipTests {
             _ = try Gzip.decompress(lying, limit: 1 << 20)
             Issue.record("a member larger than its trailer says was accepted")
         } catch {
-            #expect(error.kind == .corruptGzip)
+            #expect(error.reason == .corruptGzip)
         }
     }
 

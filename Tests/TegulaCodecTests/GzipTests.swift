@@ -12,6 +12,7 @@ struct GzipTests {
         #expect(g.count < data.count / 10)  // really compressed, not stored blocks
         #expect(try Gzip.decompress(g, limit: data.count) == data)
         #expect(Gzip.compress(data) == g)  // no time stamp: the same input gives the same bytes
+        #expect(try Gzip.decompress(Gzip.compress([]), limit: 0) == [])  // an empty member
         let dir = try TemporaryFolder.make("codec")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("x.gz").path

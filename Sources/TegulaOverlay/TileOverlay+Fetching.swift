@@ -45,9 +45,8 @@ extension TileOverlay {
         let entry: TileCache.Entry
         do {
             entry = .tile(try await resolve(path))
-        } catch let error as TileOverlayError {
-            guard case let .tileMissing(_, source) = error else { throw error }
-            entry = .missing(source: source)
+        } catch let error as TileOverlayError where error.isMissingTile {
+            entry = .missing(source: error.location ?? "")
         }
         cache.insert(entry, for: path)
         return entry

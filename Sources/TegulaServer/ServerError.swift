@@ -1,95 +1,131 @@
 import TegulaBundle
 import TegulaGeometry
 
-/// Everything the server layer refuses or fails at, at start-up and per request, as one enum:
-/// callers switch on the case, each case names where (a path, a tileset id, a tile), and
-/// `description` is one line saying what was wrong and what would be right.
+/// Everything the server layer refuses or fails at, at start-up and per request, in Tegula's one
+/// error shape: a reason callers switch on, where (a path; nil when the message names the tileset
+/// or the target already) and one line saying what was wrong and what would be right.
 ///
-/// Request cases carry the HTTP status they are answered with (`status`); their description is
-/// the plain-text body of that answer. Start-up cases have no status: they stop `tegula serve`.
-public enum ServerError: Error, CustomStringConvertible, Equatable, Sendable {
-    // MARK: Start-up (building the catalogue)
+/// Request reasons carry the HTTP status they are answered with (`status`), and the description
+/// is the plain-text body of that answer; start-up reasons have none: they stop `tegula serve`.
+public typealias ServerError = LocatedError<ServerErrorReason>
+
+/// The kinds of ServerError, for callers and tests that branch on them.
+public enum ServerErrorReason: String, Sendable, Hashable {
+    // Start-up: building the catalogue.
 
     /// A PATH argument is neither a tileset nor a folder holding tilesets.
-    case noTileset(path: String, reason: String)
+    case noTileset
     /// Two tilesets would get the same id.
-    case duplicateID(id: String, first: String, second: String)
+    case duplicateID
     /// Nothing to serve.
     case emptyCatalogue
 
-    // MARK: Requests
+    // Requests.
 
     /// The request target is longer than the configured limit (414).
-    case targetTooLong(limit: Int)
+    case targetTooLong
     /// A method other than GET or HEAD (405, with `Allow: GET, HEAD`).
-    case methodNotAllowed(method: String)
+    case methodNotAllowed
     /// A target that cannot name anything: bad percent-encoding, a forbidden segment, a tile
-    /// number out of range (400); the reason comes from `Route`.
-    case malformedTarget(reason: String)
+    /// number out of range (400).
+    case malformedTarget
     /// A well-formed target naming no route (404).
     case noRoute
     /// A viewer asset name that is not in the table (404).
-    case unknownAsset(name: String)
+    case unknownAsset
     /// A tileset id that is not in the catalogue (404).
-    case unknownTileset(id: String)
+    case unknownTileset
     /// A tile asked for with another extension than the tileset's format (404).
-    case wrongTileFormat(id: String, fileExtension: String)
+    case wrongTileFormat
     /// A tile asked for with (or without) `@2x` against the tileset's scale (404).
-    case wrongTileScale(id: String, tilesetIsRetina: Bool)
+    case wrongTileScale
     /// A zoom outside the tileset's zoom range (404).
-    case zoomOutsideTileset(id: String, zoom: Int, minZoom: Int, maxZoom: Int)
+    case zoomOutsideTileset
     /// An in-range tile the tileset does not hold (404, or 204 with `--missing 204`).
-    case missingTile(id: String, tile: Tile)
+    case missingTile
     /// Reading a tile from its tileset failed (500).
-    case readFailed(id: String, tile: Tile, reason: String)
+    case readFailed
 
-    /// The HTTP status a request case is answered with; nil for start-up cases.
+    /// The HTTP status a request is refused with; nil for start-up reasons.
     public var status: Int? {
         switch self {
         case .noTileset, .duplicateID, .emptyCatalogue: return nil
         case .targetTooLong: return 414
         case .methodNotAllowed: return 405
         case .malformedTarget: return 400
-        case .noRoute, .unknownAsset, .unknownTileset, .wrongTileFormat, .wrongTileScale, .zoomOutsideTileset,
-             .missingTile:
+        case .noRoute, .unknownAsset, .unknownTileset, .wrongTileFormat, .wrongTileScale, .zoomOutsideTileset, .missingTile:
             return 404
         case .readFailed: return 500
         }
     }
+}
 
-    /// One line: what, where, what would be right.
-    public var description: String {
-        switch self {
-        case let .noTileset(path, reason):
-            return "\(path): not a tileset (\(reason)); give \(Self.tilesetForms), or a folder holding them"
-        case let .duplicateID(id, first, second):
-            return "two tilesets have the id '\(id)' (\(first) and \(second)); rename one so ids (file names "
-                + "without extension) are unique"
-        case .emptyCatalogue:
-            return "no tilesets found; give at least one: \(Self.tilesetForms)"
-        case let .targetTooLong(limit):
-            return "request target longer than \(limit) bytes"
-        case let .methodNotAllowed(method):
-            return "method \(method) not allowed; use GET or HEAD"
-        case let .malformedTarget(reason):
-            return reason
-        case .noRoute:
-            return "nothing here; try / or /{id}.json"
-        case let .unknownAsset(name):
-            return "no asset '\(name)'"
-        case let .unknownTileset(id):
-            return "no tileset '\(id)'"
-        case let .wrongTileFormat(id, ext):
-            return "tileset '\(id)' has .\(ext) tiles"
-        case let .wrongTileScale(id, retina):
-            return retina ? "tileset '\(id)' has @2x tiles only" : "tileset '\(id)' has no @2x tiles"
-        case let .zoomOutsideTileset(id, zoom, minZoom, maxZoom):
-            return "zoom \(zoom) is outside tileset '\(id)' (\(minZoom)–\(maxZoom))"
-        case let .missingTile(id, tile):
-            return "no tile \(tile) in '\(id)'"
-        case let .readFailed(_, tile, reason):
-            return "reading \(tile): \(reason)"
-        }
+/// The server's errors, one constructor per reason, so each message is written once.
+extension LocatedError where Reason == ServerErrorReason {
+    /// The HTTP status the request is refused with; nil for start-up errors.
+    public var status: Int? { reason.status }
+
+    /// `path` is neither a tileset nor a folder holding tilesets.
+    public static func noTileset(path: String, reason: String) -> ServerError {
+        ServerError(.noTileset, at: path, "not a tileset (\(reason)); give \(tilesetForms), or a folder holding them")
+    }
+
+    /// Two paths give the same tileset id.
+    public static func duplicateID(id: String, first: String, second: String) -> ServerError {
+        ServerError(.duplicateID, "two tilesets have the id '\(id)' (\(first) and \(second)); rename one so ids "
+            + "(file names without extension) are unique")
+    }
+
+    /// No tileset was found.
+    public static var emptyCatalogue: ServerError {
+        ServerError(.emptyCatalogue, "no tilesets found; give at least one: \(tilesetForms)")
+    }
+
+    /// A request target longer than `limit` bytes.
+    public static func targetTooLong(limit: Int) -> ServerError {
+        ServerError(.targetTooLong, "request target longer than \(limit) bytes")
+    }
+
+    /// A method other than GET or HEAD.
+    public static func methodNotAllowed(method: String) -> ServerError {
+        ServerError(.methodNotAllowed, "method \(method) not allowed; use GET or HEAD")
+    }
+
+    /// A target that cannot name anything; `reason` comes from `Route`.
+    public static func malformedTarget(reason: String) -> ServerError { ServerError(.malformedTarget, reason) }
+
+    /// A well-formed target naming nothing we have.
+    public static var noRoute: ServerError { ServerError(.noRoute, "nothing here; try / or /{id}.json") }
+
+    /// A viewer asset that is not in the table.
+    public static func unknownAsset(name: String) -> ServerError { ServerError(.unknownAsset, "no asset '\(name)'") }
+
+    /// A tileset id that is not in the catalogue.
+    public static func unknownTileset(id: String) -> ServerError { ServerError(.unknownTileset, "no tileset '\(id)'") }
+
+    /// A tile asked for with another extension than the tileset's (`fileExtension`).
+    public static func wrongTileFormat(id: String, fileExtension: String) -> ServerError {
+        ServerError(.wrongTileFormat, "tileset '\(id)' has .\(fileExtension) tiles")
+    }
+
+    /// A tile name with or without `@2x` against the tileset's scale.
+    public static func wrongTileScale(id: String, tilesetIsRetina: Bool) -> ServerError {
+        ServerError(.wrongTileScale, tilesetIsRetina ? "tileset '\(id)' has @2x tiles only" : "tileset '\(id)' has no @2x tiles")
+    }
+
+    /// A zoom outside the tileset's `minZoom...maxZoom`.
+    public static func zoomOutsideTileset(id: String, zoom: Int, minZoom: Int, maxZoom: Int) -> ServerError {
+        ServerError(.zoomOutsideTileset, "zoom \(zoom) is outside tileset '\(id)' (\(minZoom)–\(maxZoom))")
+    }
+
+    /// An in-range tile the tileset does not hold.
+    public static func missingTile(id: String, tile: Tile) -> ServerError {
+        ServerError(.missingTile, "no tile \(tile) in '\(id)'")
+    }
+
+    /// Reading `tile` of tileset `id` failed with `reason`.
+    public static func readFailed(id: String, tile: Tile, reason: String) -> ServerError {
+        ServerError(.readFailed, "reading \(tile) of '\(id)': \(reason)")
     }
 
     /// The tileset forms `Tileset` reads, as the messages name them: "a tile folder with

@@ -106,7 +106,7 @@ struct LoadingTests {
             _ = try await overlay.fetchTile(at: TileOverlayPath(x: 0, y: 0, z: 0))
             Issue.record("a refused connection must throw")
         } catch let error as TileOverlayError {
-            guard case .loadFailed = error else { Issue.record("expected loadFailed, got \(error)"); return }
+            #expect(error.reason == .loadFailed, "expected loadFailed, got \(error)")
         }
         #expect(overlay.cache.count == 0, "failures are not cached")
     }

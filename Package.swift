@@ -21,6 +21,7 @@ let package = Package(
         // 3.12.3 or any 4.x: async-http-client's graph already resolves swift-crypto 4.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C layer 1: system libraries with shims for macros and variadics.
@@ -60,6 +61,7 @@ let package = Package(
             .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .target(name: "TegulaPipeline", dependencies: [
             "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
@@ -71,6 +73,7 @@ let package = Package(
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
             "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Fixtures more than one test suite writes.
@@ -106,6 +109,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
             "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",

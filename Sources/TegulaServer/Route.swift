@@ -10,6 +10,8 @@ public enum Route: Equatable, Sendable {
     case viewer
     /// `/health`.
     case health
+    /// `/metrics`: Prometheus metrics when the server counts them (`--metrics`), else 404.
+    case metrics
     /// `/maps?lon=&lat=`.
     case maps(longitude: Double, latitude: Double)
     /// A fixed asset of the viewer (`/viewer.js`, `/leaflet/…`), looked up by name.
@@ -60,6 +62,7 @@ public enum Route: Equatable, Sendable {
         switch s.count {
         case 1:
             if s[0] == "health" { return .health }
+            if s[0] == "metrics" { return .metrics }
             if s[0] == "maps" { return maps(query) }
             if s[0] == "viewer.js" { return .asset("viewer.js") }
             if s[0].hasSuffix(".json") { return .tileJSON(id: String(s[0].dropLast(5))) }

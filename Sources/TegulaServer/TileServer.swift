@@ -19,7 +19,7 @@ public enum TileServer {
                         TileChannel(http1: HTTP1Channel(responder: hummingbird), responder: responder, serverName: serverName)
                     },
                     configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
-                    onServerRunning: onServerRunning)
+                    onServerRunning: onServerRunning, logger: service.logger)
     }
 
     /// Serves until SIGINT/SIGTERM.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import TegulaBundle
 import TegulaGeometry
 
@@ -11,21 +12,30 @@ public struct TileService: Sendable {
     public let configuration: ServerConfiguration
     /// The viewer page and its scripts and styles.
     public let assets: ViewerAssets
+    /// Where requests (debug level: one line each) and errors (error level) are logged.
+    public let logger: Logger
+    /// The counters `/metrics` reports; nil: not counted, and `/metrics` is 404.
+    public let metrics: ServerMetrics?
     /// Tiles read once and kept (``ServerConfiguration/tileCacheBytes``).
     let tileCache: TileResponseCache
 
-    /// A service over a catalogue; `leafletDirectory` is where Debian's libjs-leaflet installs Leaflet.
+    /// A service over a catalogue; `leafletDirectory` is where Debian's libjs-leaflet installs
+    /// Leaflet. Without `logger`, logs go to swift-log's default handler under `tegula.serve`.
     public init(catalogue: Catalogue, configuration: ServerConfiguration = ServerConfiguration(),
-                leafletDirectory: String = ViewerAssets.debianLeaflet) {
+                leafletDirectory: String = ViewerAssets.debianLeaflet,
+                logger: Logger = Logger(label: "tegula.serve"), metrics: ServerMetrics? = nil) {
         self.catalogue = catalogue
         self.configuration = configuration
+        self.logger = logger
+        self.metrics = metrics
         assets = ViewerAssets(catalogue: catalogue, leafletDirectory: leafletDirectory)
         tileCache = TileResponseCache(byteBudget: configuration.tileCacheBytes)
     }
 
     /// Answers one request.
     public func respond(_ request: ServerRequest) -> ServerResponse {
-        finish(route(request), request)
+        let (label, response) = route(request)
+        return finish(response, request, label)
     }
 
     /// The answer to a tile request when it needs no file or database read (the tile is already
@@ -36,11 +46,12 @@ public struct TileService: Sendable {
               request.target.utf8.count <= configuration.maxTargetLength,
               case .tile(let t) = Route(target: request.target),
               let r = tile(t, request, reading: false) else { return nil }
-        return finish(r, request)
+        return finish(r, request, .tile)
     }
 
-    /// Adds the headers every response carries and drops the body of a HEAD answer.
-    private func finish(_ routed: ServerResponse, _ request: ServerRequest) -> ServerResponse {
+    /// Adds the headers every response carries, drops the body of a HEAD answer, and counts and
+    /// logs the request: every answer of both paths passes here exactly once.
+    private func finish(_ routed: ServerResponse, _ request: ServerRequest, _ label: RouteLabel) -> ServerResponse {
         var r = routed
         var headers = r.headers
         if let origin = configuration.corsOrigin {
@@ -50,24 +61,36 @@ public struct TileService: Sendable {
         if r.status != 204 && r.status != 304 { headers.append(("Content-Length", String(r.bodyCount))) }
         r.headers = headers
         if request.method == "HEAD" { r.body = [] }
+        let bytes = r.bodyCount
+        metrics?.recordRequest(route: label, status: r.status, bodyBytes: bytes)
+        logger.debug("\(request.method) \(request.target) \(r.status) \(bytes)")
         return r
     }
 
-    private func route(_ request: ServerRequest) -> ServerResponse {
+    private func route(_ request: ServerRequest) -> (RouteLabel, ServerResponse) {
         guard request.target.utf8.count <= configuration.maxTargetLength else {
-            return refuse(.targetTooLong(limit: configuration.maxTargetLength))
+            return (.other, refuse(.targetTooLong(limit: configuration.maxTargetLength)))
         }
+        let route = Route(target: request.target)
         guard request.method == "GET" || request.method == "HEAD" else {
             var r = refuse(.methodNotAllowed(method: request.method))
             r.headers.append(("Allow", "GET, HEAD"))
-            return r
+            return (RouteLabel(route), r)
         }
-        switch Route(target: request.target) {
+        return (RouteLabel(route), answer(route, request))
+    }
+
+    private func answer(_ route: Route, _ request: ServerRequest) -> ServerResponse {
+        switch route {
         case .viewer:
             return cached(assets.page, type: "text/html; charset=utf-8", request, cacheControl: "no-cache")
         case .health:
             let body = JSONValue.object(["status": .string("ok"), "tilesets": .int(catalogue.entries.count)]).serialized()
             return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: body)
+        case .metrics:
+            guard let metrics else { return refuse(.noRoute) }
+            return ServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),
+                                                         ("Cache-Control", "no-store")], body: metrics.exposition())
         case .asset(let name):
             guard let a = assets.files[name] else { return refuse(.unknownAsset(name: name)) }
             return cached(a.bytes, type: a.contentType, request, cacheControl: "public, max-age=86400")
@@ -98,13 +121,19 @@ public struct TileService: Sendable {
         let key = TileResponseCache.Key(id: t.id, tile: tile)
         let entry: TileResponseCache.Entry
         if let hit = tileCache.entry(key) {
+            metrics?.cacheHit()
             entry = hit
         } else {
             guard reading else { return nil }
+            metrics?.cacheMiss()
             let data: [UInt8]?
+            let start = ContinuousClock.now
             do { data = try e.reader.tile(tile) } catch {
-                return refuse(.readFailed(id: t.id, tile: tile, reason: "\(error)"))
+                let failure = ServerError.readFailed(id: t.id, tile: tile, reason: "\(error)")
+                logger.error("\(failure)")
+                return refuse(failure)
             }
+            metrics?.recordRender(.now - start)
             guard let data else {
                 var r = configuration.missingTile == .noContent ? ServerResponse(status: 204)
                     : refuse(.missingTile(id: t.id, tile: tile))

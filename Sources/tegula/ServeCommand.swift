@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TegulaServer
 
 /// `tegula serve`: serve tile folders, MBTiles and PMTiles over HTTP with TileJSON and a viewer.
@@ -11,7 +12,9 @@ struct ServeCommand: AsyncParsableCommand {
         Each PATH is a tile folder (with tiles.json), a *.mbtiles, a *.pmtiles, or a folder holding \
         them; a tileset's id is its file or folder name without extension. Routes: / (viewer), \
         /{id}.json (TileJSON 3.0.0), /{id}/{z}/{x}/{y}.{ext} (XYZ), /{id}/tms/{z}/{x}/{y}.{ext}, \
-        @2x names for scale-2 tilesets, /maps?lon=&lat= (scans covering a point), /health.
+        @2x names for scale-2 tilesets, /maps?lon=&lat= (scans covering a point), /health, and \
+        /metrics (Prometheus text format) with --metrics. Logs go to stderr: one line per request \
+        at --log-level debug, errors at every level.
         """)
 
     @Argument(help: "Tilesets to serve (folders, *.mbtiles, *.pmtiles) or folders holding them.")
@@ -38,6 +41,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("leaflet-dir"), help: "Where Leaflet is installed (Debian libjs-leaflet).")
     var leafletDir: String = "/usr/share/javascript/leaflet"
 
+    @Option(name: .customLong("log-level"),
+            help: "Least severe messages logged on stderr; debug adds one line per request. Errors are always logged.")
+    var logLevel: LogLevel = .info
+
+    @Flag(help: "Serve Prometheus metrics at /metrics: requests by route and status, bytes, tile-cache hits and misses, tile times, open connections (without it /metrics is 404).")
+    var metrics = false
+
     func validate() throws {
         guard (1...65535).contains(port) || port == 0 else { throw ValidationError("--port must be 0–65535, not \(port)") }
         // Header values go out verbatim: no control characters (CR/LF would split the header).
@@ -59,7 +69,10 @@ struct ServeCommand: AsyncParsableCommand {
         let config = ServerConfiguration(publicURL: publicURL, corsOrigin: cors == "off" ? nil : cors,
                                          cacheControl: cacheControl,
                                          missingTile: missing)
-        let service = TileService(catalogue: catalogue, configuration: config, leafletDirectory: leafletDir)
+        var logger = Logger(label: "tegula.serve") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = logLevel.level
+        let service = TileService(catalogue: catalogue, configuration: config, leafletDirectory: leafletDir,
+                                  logger: logger, metrics: metrics ? ServerMetrics() : nil)
         if service.assets.files["leaflet/leaflet.js"] == nil {
             printError("tegula: warning: Leaflet not found in \(leafletDir) (apt-get install libjs-leaflet); the viewer will not load")
         }
@@ -70,6 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
         try await TileServer.run(service: service, host: host, port: port) { channel in
             let p = channel.localAddress?.port ?? 0
             printError("tegula: listening on http://\(shownHost):\(p)/")
+            if service.metrics != nil { printError("tegula: metrics at http://\(shownHost):\(p)/metrics") }
         }
     }
 }

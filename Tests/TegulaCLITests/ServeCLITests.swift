@@ -10,11 +10,13 @@ struct ServeCLITests {
     final class Server {
         let process = Process()
         let port: Int
+        /// The server's stderr; `text` holds what has been read from it.
+        private let err = Pipe()
+        private(set) var text = ""
 
         init(_ arguments: [String]) throws {
             process.executableURL = TegulaBinary.url
             process.arguments = ["serve"] + arguments + ["--port", "0"]
-            let err = Pipe()
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice
             try process.run()
@@ -30,6 +32,7 @@ struct ServeCLITests {
                 text += String(decoding: chunk, as: UTF8.self)
                 if let r = text.range(of: #"listening on http://127\.0\.0\.1:\d+/"#, options: .regularExpression) {
                     port = Int(text[r].split(separator: ":").last!.dropLast())!
+                    self.text = text
                     return
                 }
             }
@@ -41,6 +44,17 @@ struct ServeCLITests {
         func stop() {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+        }
+
+        /// Reads stderr until it holds `needle` (true) or ends (false; the watchdog ends a server
+        /// after 30 s, `stop()` at once).
+        func stderr(contains needle: String) -> Bool {
+            while !text.contains(needle) {
+                let chunk = err.fileHandleForReading.availableData
+                if chunk.isEmpty { return false }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return true
         }
 
         /// GET (or HEAD) with curl: status, body, headers (lower-cased names).
@@ -108,6 +122,42 @@ struct ServeCLITests {
         #expect(try server.get("/%2e%2e/%2e%2e/etc/passwd").status == 400)
         let page = try server.get("/")
         #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("/viewer.js"))
+    }
+
+    /// `--log-level debug` logs one line per request on stderr, the default level none;
+    /// `--metrics` serves counters at /metrics, which is 404 without it; unknown levels are refused.
+    @Test func logLevelAndMetricsOptions() throws {
+        let dir = try TemporaryFolder.make("cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let tiles = dir.appendingPathComponent("bm").path
+        let made = try TegulaBinary.run(["tile", input, "-o", tiles, "--zoom", "0-1", "--quiet"])
+        #expect(made.status == 0, "\(made.stderr)")
+
+        let server = try Server([tiles, "--log-level", "debug", "--metrics"])
+        let tile = try server.get("/bm/0/0/0.png"), again = try server.get("/bm/0/0/0.png")
+        #expect(tile.status == 200 && again.status == 200)
+        #expect(server.stderr(contains: "GET /bm/0/0/0.png 200 \(tile.body.count)\n"), "\(server.text)")
+        let scrape = try server.get("/metrics")
+        let exposition = String(decoding: scrape.body, as: UTF8.self)
+        #expect(scrape.status == 200 && scrape.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+        #expect(exposition.contains("tegula_http_requests_total{route=\"tile\",status=\"200\"} 2\n"), "\(exposition)")
+        #expect(exposition.contains("tegula_tile_cache_hits_total 1\n") && exposition.contains("tegula_tile_cache_misses_total 1\n"))
+        server.stop()
+        #expect(server.text.contains("metrics at http://127.0.0.1:\(server.port)/metrics"))
+
+        let plain = try Server([tiles])
+        #expect(try plain.get("/bm/0/0/0.png").status == 200)
+        #expect(try plain.get("/metrics").status == 404)
+        plain.stop()
+        #expect(!plain.stderr(contains: "GET /bm/"), "\(plain.text)")  // info: no request lines
+
+        // Unknown levels are refused with the list, which stops at error: errors are always logged.
+        for level in ["loud", "critical"] {
+            let refused = try TegulaBinary.run(["serve", tiles, "--log-level", level, "--port", "0"])
+            #expect(refused.status != 0 && refused.stderr.contains("'\(level)' is invalid for '--log-level"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("- debug") && refused.stderr.contains("- error") && !refused.stderr.contains("- critical"))
+        }
     }
 
     /// Header values given on the command line go out verbatim, so line breaks are refused.

@@ -68,7 +68,7 @@ struct FastPathTests {
                 ("GET", "/blue/0/0/0.png", "Connection: close\r\n"),
             ]
             let text = requests.map { "\($0.0) \($0.1) HTTP/1.1\r\nHost: 127.0.0.1\r\n\($0.2)\r\n" }.joined()
-            let raw = try RawHTTP.exchange(port: port, send: Array(text.utf8))
+            let raw = try await RawHTTP.exchange(port: port, send: Array(text.utf8))
             let responses = try RawHTTP.split(raw, heads: requests.map { $0.0 == "HEAD" })
             #expect(responses.count == requests.count)
             let blue0 = ServerFixtures.bytes("blue", Tile(x: 0, y: 0, z: 0)), blue1 = ServerFixtures.bytes("blue", Tile(x: 0, y: 1, z: 1))
@@ -89,7 +89,7 @@ struct FastPathTests {
             let port = try #require(client.port)
             var answers: [RawHTTP.Response] = []
             for target in ["/blue/2/3/2.png", "/blue/2/3/2.png", "/health"] {  // cold, hot, not a tile
-                let raw = try RawHTTP.exchange(port: port, send: Array("GET \(target) HTTP/1.0\r\n\r\n".utf8))
+                let raw = try await RawHTTP.exchange(port: port, send: Array("GET \(target) HTTP/1.0\r\n\r\n".utf8))
                 let responses = try RawHTTP.split(raw, heads: [false])
                 #expect(responses.count == 1 && responses.first?.status == 200, "\(target)")
                 answers += responses

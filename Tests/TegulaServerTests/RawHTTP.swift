@@ -30,8 +30,16 @@ enum RawHTTP {
         return fd
     }
 
-    /// Sends the bytes and reads until the server closes (at most 10 s).
-    static func exchange(port: Int, send bytes: [UInt8]) throws -> [UInt8] {
+    /// Sends the bytes and reads until the server closes (at most 10 s). The blocking socket calls
+    /// run on a Dispatch thread, not on the two-thread concurrency pool the server's responder also
+    /// needs: tests waiting in `recv` there could starve the very answer they wait for.
+    static func exchange(port: Int, send bytes: [UInt8]) async throws -> [UInt8] {
+        try await withCheckedThrowingContinuation { done in
+            DispatchQueue.global().async { done.resume(with: Result { try blockingExchange(port: port, send: bytes) }) }
+        }
+    }
+
+    private static func blockingExchange(port: Int, send bytes: [UInt8]) throws -> [UInt8] {
         let fd = try connect(port: port)
         defer { close(fd) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)

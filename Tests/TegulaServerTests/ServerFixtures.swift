@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import TegulaBundle
 import TegulaGeometry
 @testable import TegulaServer
@@ -59,9 +60,11 @@ final class ServerFixtures: @unchecked Sendable {
         a.west < b.east && b.west < a.east && a.south < b.north && b.south < a.north
     }
 
-    /// A service with options.
-    func service(_ config: ServerConfiguration = ServerConfiguration()) -> TileService {
-        TileService(catalogue: catalogue, configuration: config)
+    /// A service with options; requests are logged to `logger` (default: nowhere) and counted
+    /// in `metrics` when given.
+    func service(_ config: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+                 metrics: ServerMetrics? = nil) -> TileService {
+        TileService(catalogue: catalogue, configuration: config, logger: logger, metrics: metrics)
     }
 }
 

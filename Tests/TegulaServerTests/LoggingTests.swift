@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+@testable import TegulaBundle
+import TegulaGeometry
+@testable import TegulaServer
+
+/// The request log: one line per request at debug level from both paths, nothing per request
+/// above it, and errors at any level.
+struct LoggingTests {
+    let f = ServerFixtures.shared
+
+    /// A log handler keeping every line it is given, for assertions.
+    final class Capture: LogHandler, @unchecked Sendable {
+        struct Line {
+            var level: Logger.Level
+            var message: String
+        }
+        private let lock = NSLock()
+        private var stored: [Line] = []
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level
+
+        init(level: Logger.Level) { logLevel = level }
+
+        var lines: [Line] { lock.lock(); defer { lock.unlock() }; return stored }
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            lock.lock(); defer { lock.unlock() }
+            stored.append(Line(level: event.level, message: "\(event.message)"))
+        }
+    }
+
+    static func logger(_ capture: Capture) -> Logger { Logger(label: "tegula.serve") { _ in capture } }
+
+    @Test func debugLogsOneLinePerRequestOnBothPaths() async throws {
+        let capture = Capture(level: .debug)
+        let app = TileServer.application(service: f.service(logger: Self.logger(capture)), host: "127.0.0.1", port: 0)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            var expected: [String] = []
+            for (i, target) in ["/blue/1/0/0.png", "/blue/1/0/0.png", "/blue.json", "/blue/1/5/0.png", "/nope/0/0/0.png"].enumerated() {
+                // The second is answered from memory by the fast path (HTTP/1.0, no Connection header).
+                let r = try await MetricsTests.fetch(port, target, http10: i == 1)
+                expected.append("GET \(target) \(r.status) \(r.body.count)")
+            }
+            let requests = capture.lines.filter { $0.message.hasPrefix("GET ") }
+            #expect(requests.map(\.message) == expected)
+            #expect(requests.allSatisfy { $0.level == .debug })
+            #expect(expected.map { $0.split(separator: " ")[2] } == ["200", "200", "200", "400", "404"])
+        }
+    }
+
+    /// At info level no request is logged, but a tile that cannot be read is, at error level,
+    /// naming the tileset and the tile.
+    @Test func infoLogsErrorsButNoRequests() throws {
+        let dir = NSTemporaryDirectory() + "tegula-log-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/broken.mbtiles"
+        let w = try Tileset.openWriter(at: path)
+        for t in ServerFixtures.pyramid(0...1) { try w.write(t, data: ServerFixtures.bytes("broken", t)) }
+        try w.finish(metadata: TilesetMetadata(name: "Broken", maxZoom: 1))
+        let capture = Capture(level: .info)
+        let service = TileService(catalogue: try Catalogue.load(paths: [path]), logger: Self.logger(capture))
+        #expect(service.get("/broken/1/0/0.png").status == 200)
+        // The tiles table goes away under the open reader: the next read fails.
+        try SQLiteDatabase(path: path).exec("ALTER TABLE tiles RENAME TO gone")
+        let failed = service.get("/broken/1/1/1.png")
+        #expect(failed.status == 500)
+        #expect(!capture.lines.contains { $0.message.hasPrefix("GET ") })
+        let errors = capture.lines.filter { $0.level == .error }
+        #expect(errors.count == 1 && errors.first.map { $0.message.contains("'broken'") && $0.message.contains("1 1 1") } == true,
+                "\(errors.map(\.message))")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TegulaGeometry
+@testable import TegulaServer
+
+/// `/metrics` scraped over loopback after real requests, answered by both paths (Hummingbird's
+/// responder for cold tiles and other routes, the event-loop fast path for hot tiles).
+struct MetricsTests {
+    let f = ServerFixtures.shared
+
+    /// Sample values by series (`name{labels}`) from a Prometheus text exposition.
+    static func samples(_ text: String) -> [String: Double] {
+        var out: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let v = Double(line[line.index(after: space)...]) else { continue }
+            out[String(line[..<space])] = v
+        }
+        return out
+    }
+
+    /// A request on a new connection that closes after the answer, so the test holds none open.
+    /// `http10` sends HTTP/1.0 without a `Connection` header: a tile in memory is then answered
+    /// by the event-loop fast path; otherwise `Connection: close` sends it through Hummingbird.
+    static func fetch(_ port: Int, _ target: String, method: String = "GET", headers: String = "",
+                      http10: Bool = false) async throws -> RawHTTP.Response {
+        let request = http10 ? "\(method) \(target) HTTP/1.0\r\n\(headers)\r\n"
+            : "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Connection: close\r\n\r\n"
+        let responses = try RawHTTP.split(try await RawHTTP.exchange(port: port, send: Array(request.utf8)), heads: [method == "HEAD"])
+        guard let r = responses.first, responses.count == 1 else { throw RawHTTP.Failure(description: "\(responses.count) answers") }
+        return r
+    }
+
+    /// Requests by route and status, cache hits and misses, body bytes and render times, as
+    /// counted while the requests were answered by both paths.
+    @Test func countersFollowTheRequestsMade() async throws {
+        let metrics = ServerMetrics()
+        let app = TileServer.application(service: f.service(metrics: metrics), host: "127.0.0.1", port: 0)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let missing = ServerFixtures.missing
+            let cold = try await Self.fetch(port, "/blue/0/0/0.png")  // Hummingbird: read, a miss
+            let tag = try #require(cold.headers["etag"])
+            var bodies = cold.body.count
+            for (target, method, headers, status, http10) in [
+                ("/blue/0/0/0.png", "GET", "", 200, true),  // fast path: hits
+                ("/blue/0/0/0.png", "HEAD", "", 200, true),
+                ("/blue/0/0/0.png", "GET", "If-None-Match: \(tag)\r\n", 304, true),
+                ("/schagen/\(missing.z)/\(missing.x)/\(missing.y).png", "GET", "", 404, false),  // read: a miss
+                ("/blue/9/0/0.png", "GET", "", 404, true),  // outside the zooms: no read, fast path
+                ("/blue.json", "GET", "", 200, false), ("/health", "GET", "", 200, false),
+                ("/blue/0/0/0.png", "POST", "", 405, false), ("/blue/1/2/0.png", "GET", "", 400, false),
+            ] {
+                let r = try await Self.fetch(port, target, method: method, headers: headers, http10: http10)
+                #expect(r.status == status, "\(method) \(target)")
+                bodies += r.body.count
+            }
+            let scrape = try await Self.fetch(port, "/metrics")
+            #expect(scrape.status == 200 && scrape.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+            let s = Self.samples(String(decoding: scrape.body, as: UTF8.self))
+            func requests(_ route: String, _ status: Int) -> Double? { s["tegula_http_requests_total{route=\"\(route)\",status=\"\(status)\"}"] }
+            #expect(requests("tile", 200) == 3)
+            #expect(requests("tile", 304) == 1)
+            #expect(requests("tile", 404) == 2)
+            #expect(requests("tile", 405) == 1)
+            #expect(requests("tilejson", 200) == 1)
+            #expect(requests("health", 200) == 1)
+            #expect(requests("other", 400) == 1)
+            #expect(requests("metrics", 200) == 0)  // counted once answered: after this scrape
+            #expect(s["tegula_tile_cache_hits_total"] == 3)  // GET, HEAD and the conditional GET
+            #expect(s["tegula_tile_cache_misses_total"] == 2)  // the first GET and the missing tile
+            #expect(s["tegula_http_response_body_bytes_total"] == Double(bodies))
+            #expect(s["tegula_tile_render_seconds_count{source=\"tileset\"}"] == 2)
+            #expect(s["tegula_tile_render_seconds_bucket{source=\"tileset\",le=\"+Inf\"}"] == 2)
+            let again = Self.samples(String(decoding: try await Self.fetch(port, "/metrics").body, as: UTF8.self))
+            #expect(again["tegula_http_requests_total{route=\"metrics\",status=\"200\"}"] == 1)
+        }
+    }
+
+    /// Open connections rise with idle sockets and fall when they close.
+    @Test func openConnectionsGauge() async throws {
+        let app = TileServer.application(service: f.service(metrics: ServerMetrics()), host: "127.0.0.1", port: 0)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            func open() async throws -> Double {
+                Self.samples(String(decoding: try await Self.fetch(port, "/metrics").body, as: UTF8.self))["tegula_http_open_connections"] ?? -1
+            }
+            /// Polls until the gauge reads `value`: a connection is counted on its own event loop,
+            /// and a closed one once its close has gone through.
+            func settle(at value: Double) async throws -> Double {
+                var last = try await open()
+                for _ in 0..<100 where last != value {
+                    try await Task.sleep(for: .milliseconds(20))
+                    last = try await open()
+                }
+                return last
+            }
+            let base = try await open()  // the scrape's own connection, and the test client's if it holds one
+            #expect(base >= 1)
+            let idle = try (0..<3).map { _ in try RawHTTP.connect(port: port) }
+            #expect(try await settle(at: base + 3) == base + 3)
+            for fd in idle { close(fd) }
+            #expect(try await settle(at: base) == base)
+        }
+    }
+
+    /// The fast path counts what it answers: a hot tile answered from memory is one request and
+    /// one cache hit, and a request it passes on is counted only once answered.
+    @Test func fastPathAnswersAreCounted() {
+        let metrics = ServerMetrics()
+        let s = f.service(metrics: metrics)
+        let tile = ServerRequest(target: "/blue/1/1/1.png")
+        #expect(s.respondFromMemory(tile) == nil)  // not in memory: passed on, not counted
+        #expect(s.respond(tile).status == 200)
+        #expect(s.respondFromMemory(tile)?.status == 200)
+        let samples = Self.samples(String(decoding: metrics.exposition(), as: UTF8.self))
+        #expect(samples["tegula_http_requests_total{route=\"tile\",status=\"200\"}"] == 2)
+        #expect(samples["tegula_tile_cache_hits_total"] == 1 && samples["tegula_tile_cache_misses_total"] == 1)
+        #expect(samples["tegula_http_response_body_bytes_total"] == Double(2 * ServerFixtures.bytes("blue", Tile(x: 1, y: 1, z: 1)).count))
+    }
+
+    /// Without `--metrics` (no `ServerMetrics`), `/metrics` is an unknown route, as before.
+    @Test func metricsRouteIs404WhenOff() {
+        let r = f.service().get("/metrics")
+        #expect(r.status == 404 && r.header("Content-Type") == "text/plain; charset=utf-8")
+        let on = f.service(metrics: ServerMetrics()).get("/metrics")
+        #expect(on.status == 200 && String(decoding: on.body, as: UTF8.self).contains("# TYPE tegula_http_requests_total counter"))
+        #expect(f.service().get("/metrics", method: "HEAD").status == 404)
+    }
+}

@@ -30,7 +30,7 @@ enum RawHTTP {
         return fd
     }
 
-    /// Sends the bytes and reads until the server closes (at most 10 s).
+    /// Sends the bytes and reads until the server closes (at most 30 s without a byte).
     static func exchange(port: Int, send bytes: [UInt8]) throws -> [UInt8] {
         let fd = try connect(port: port)
         defer { close(fd) }

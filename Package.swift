@@ -2,6 +2,8 @@
 // Tegula: scanned paper maps to web map tiles.
 import PackageDescription
 
+// Every target declares exactly the modules it imports, and none carries unsafe flags: an app
+// must be able to depend on Tegula's products by version (scripts/check-as-dependency).
 let package = Package(
     name: "Tegula",
     platforms: [.macOS(.v14)],
@@ -44,7 +46,7 @@ let package = Package(
         .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaPyramid", dependencies: [
-            "TegulaWarp", "TegulaGeoreference", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
+            "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
         ]),
         .target(name: "TegulaOverlay", dependencies: [
             "TegulaGeometry", "TegulaBundle", "TegulaCodec", "TegulaSupport",
@@ -93,7 +95,7 @@ let package = Package(
             "TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaPyramidTests", dependencies: [
-            "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
+            "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
             "TegulaTestSupport",
         ]),
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
@@ -112,7 +114,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
-            "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
+            "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
+            "TegulaGeometry",
         ]),
         // Runs the built `tegula` executable (`swift test` builds it) and other programs.
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaTestSupport"]),

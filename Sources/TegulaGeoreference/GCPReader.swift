@@ -3,7 +3,7 @@ import TegulaGDAL
 
 /// Reads GCP files in every common format into a `GCPSet` in GDAL's pixel convention.
 ///
-/// Formats (reference §3): QGIS `.points`, GDAL VRT `<GCPList>` (or any raster with GCPs),
+/// Formats (README, `tegula georef`): QGIS `.points`, GDAL VRT `<GCPList>` (or any raster with GCPs),
 /// MapWarper-style CSV, Allmaps Georeference Annotation JSON. Detected by extension, then content.
 public enum GCPReader {
     /// Detect format by extension/content: .points, .vrt, .csv, .json (Allmaps); any other raster

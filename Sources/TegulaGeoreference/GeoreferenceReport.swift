@@ -1,4 +1,5 @@
-/// Everything measured about one fit, as written to `--report` JSON (reference §3, "Residuals").
+/// Everything measured about one fit, as written to `--report` JSON: residuals in ground metres
+/// and source pixels, leave-one-out errors, RMSE with its divisor, distortion, round trips.
 ///
 /// Distances on the ground are great-circle metres on the mean Earth sphere (R = 6371008.8 m)
 /// between longitude/latitude positions, whatever the fitting CRS; pixel distances are in source
@@ -89,7 +90,7 @@ public struct RMSE: Sendable, Codable, Equatable {
     public var divisorIs: String
 }
 
-/// Distortion of the fitted map, from its Jacobian in local east/north metres (reference §3):
+/// Distortion of the fitted map, from its Jacobian in local east/north metres:
 /// a, b = semi-axes of the Tissot ellipse of one pixel.
 public struct Distortion: Sendable, Codable, Equatable {
     /// Number of sample points.

@@ -4,7 +4,8 @@ import Foundation
 /// evaluate, thread-safe.
 ///
 /// One model, inverted exactly: closed form for helmert, polynomial1 and projective, Newton
-/// iteration on the analytic Jacobian for polynomial2/3 and tps (reference §3, "Inverses").
+/// iteration on the analytic Jacobian for polynomial2/3 and tps. GDAL, QGIS and Allmaps fit a
+/// second model for map → pixel instead, which disagrees with the first (GDAL issue #3626).
 public protocol PixelTransform: Sendable {
     /// Which transform this is.
     var kind: TransformKind { get }

@@ -220,10 +220,21 @@ struct MappingGrid {
 
     /// The bounding box of the source coordinates, ignoring NaNs; nil if none is finite.
     var sourceBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        sourceBounds(columns: 0..<width, rows: 0..<height)
+    }
+
+    /// The bounding box of the source coordinates of the cells that interpolate the pixels
+    /// `columns` × `rows` (every pixel's coordinates lie inside it), ignoring NaNs.
+    func sourceBounds(columns: Range<Int>, rows: Range<Int>) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
         var a = Double.infinity, b = Double.infinity, c = -Double.infinity, d = -Double.infinity
-        for cell in cells {
-            for k in cell.nodeX.indices where cell.nodeX[k].isFinite && cell.nodeY[k].isFinite {
-                a = min(a, cell.nodeX[k]); b = min(b, cell.nodeY[k]); c = max(c, cell.nodeX[k]); d = max(d, cell.nodeY[k])
+        let cx0 = min(columns.lowerBound / cellSize, cellColumns - 1), cx1 = min((columns.upperBound - 1) / cellSize, cellColumns - 1)
+        let cy0 = min(rows.lowerBound / cellSize, cellRows - 1), cy1 = min((rows.upperBound - 1) / cellSize, cellRows - 1)
+        for cy in cy0...cy1 {
+            for cx in cx0...cx1 {
+                let cell = cells[cy * cellColumns + cx]
+                for k in cell.nodeX.indices where cell.nodeX[k].isFinite && cell.nodeY[k].isFinite {
+                    a = min(a, cell.nodeX[k]); b = min(b, cell.nodeY[k]); c = max(c, cell.nodeX[k]); d = max(d, cell.nodeY[k])
+                }
             }
         }
         return a.isFinite ? (a, b, c, d) : nil

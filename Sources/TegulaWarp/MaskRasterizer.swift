@@ -1,13 +1,16 @@
 /// Fills a polygon (even–odd rule, pixel centres) into a byte mask of an output block.
 enum MaskRasterizer {
-    /// `polygon` in output pixel coordinates of the block (x right, y down).
+    /// `polygon` in output pixel coordinates of the block (x right, y down). Only the pixels
+    /// `columns` × `rows` of the block are filled (all when nil), into a mask of that rectangle.
     static func fill(polygon: [(x: Double, y: Double)], width: Int, height: Int,
-                     into mask: UnsafeMutablePointer<UInt8>) {
-        mask.update(repeating: 0, count: width * height)
+                     into mask: UnsafeMutablePointer<UInt8>, columns: Range<Int>? = nil, rows: Range<Int>? = nil) {
+        let columns = columns ?? 0..<width, rows = rows ?? 0..<height
+        let stride = columns.count
+        mask.update(repeating: 0, count: stride * rows.count)
         let n = polygon.count
         guard n >= 3 else { return }
         var crossings: [Double] = []
-        for j in 0..<height {
+        for j in rows {
             let cy = Double(j) + 0.5
             crossings.removeAll(keepingCapacity: true)
             for k in 0..<n {
@@ -20,9 +23,11 @@ enum MaskRasterizer {
             var k = 0
             while k + 1 < crossings.count {
                 // Pixels whose centre lies between the crossings.
-                let lo = max(0, Int((crossings[k] - 0.5).rounded(.up)))
-                let hi = min(width - 1, Int((crossings[k + 1] - 0.5).rounded(.up)) - 1)
-                if lo <= hi { (mask + j * width + lo).update(repeating: 1, count: hi - lo + 1) }
+                let lo = max(columns.lowerBound, Int((crossings[k] - 0.5).rounded(.up)))
+                let hi = min(columns.upperBound - 1, Int((crossings[k + 1] - 0.5).rounded(.up)) - 1)
+                if lo <= hi {
+                    (mask + (j - rows.lowerBound) * stride + lo - columns.lowerBound).update(repeating: 1, count: hi - lo + 1)
+                }
                 k += 2
             }
         }

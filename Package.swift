@@ -91,7 +91,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
-            "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
+            "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
         ]),
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaGeometry"]),
     ],

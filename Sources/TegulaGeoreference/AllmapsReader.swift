@@ -1,10 +1,11 @@
 import Foundation
+import TegulaGDAL
 
 /// Reads Allmaps Georeference Annotations (W3C Web Annotation, motivation "georeferencing"):
 /// GCPs from `body.features` (`properties.resourceCoords` + a lon/lat Point), the mask from the
 /// target's SVG `<polygon>` selector, the transform from `body.transformation`.
 enum AllmapsReader {
-    static func parse(_ data: Data, source: String, gcpSRS: String?) throws -> GCPSet {
+    static func parse(_ data: Data, source: String, gcpCRS: CRS?) throws -> GCPSet {
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
             throw GeoreferenceError(.unparseableRow, at: source, "not valid JSON: \(error.localizedDescription)")
@@ -46,7 +47,7 @@ enum AllmapsReader {
            let svg = selector["value"] as? String {
             mask = try MaskReader.parse(svg, source: "\(source): target.selector.value")
         }
-        return GCPSet(gcps: gcps, srs: gcpSRS ?? "EPSG:4326", mask: mask,
+        return GCPSet(gcps: gcps, crs: gcpCRS ?? .wgs84, mask: mask,
                       transformHint: transformation(body["transformation"]), source: source)
     }
 

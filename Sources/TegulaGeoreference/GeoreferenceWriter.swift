@@ -99,8 +99,8 @@ public enum GeoreferenceWriter {
         let records = georeference.gcps.enabled.map {
             GCPRecord(id: $0.id, pixel: $0.pixel.x, line: $0.pixel.y, x: $0.ground.x, y: $0.ground.y)
         }
-        try ds.setGCPs(records, srs: CRSConversion.reference(georeference.gcps.srs))
-        for (key, value) in georeference.metadataItems.sorted(by: { $0.key < $1.key }) {
+        try ds.setGCPs(records, srs: georeference.gcps.crs.makeReference())
+        for (key, value) in georeference.stored.metadataItems.sorted(by: { $0.key < $1.key }) {
             try ds.setMetadataItem(key, value)
         }
         if !vrt, let mask = georeference.gcps.mask, mask.count >= 3 {

@@ -40,8 +40,8 @@ public final class TileRenderer: @unchecked Sendable {
                 lowerZoomKernel: Resampling? = nil) throws {
         self.job = job
         let zooms = try job.zoomRange()
-        guard let bounds = job.source.bounds else { throw PyramidError("\(job.source.path): empty footprint") }
-        plan = try PyramidPlan(bounds: bounds, minZoom: zooms.min, maxZoom: zooms.max, tilePixels: job.tilePixels)
+        guard let bounds = job.source.bounds else { throw PyramidError(.emptyFootprint, at: job.source.path, "empty footprint") }
+        plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.tilePixels)
         metadata = job.metadata(plan: plan)
         overviews = try SourceOverviews(path: job.source.path, shared: job.source.shared, budgetBytes: overviewBudget)
         self.lowerZoomKernel = lowerZoomKernel ?? job.resampling

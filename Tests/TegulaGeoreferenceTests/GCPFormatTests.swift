@@ -27,7 +27,7 @@ struct GCPFormatTests {
         for (i, r) in Self.rows.enumerated() { text += "\(r.2),\(r.3),\(r.0),\(-r.1),\(i == 2 ? 0 : 1),0,0,0\n" }
         let set = try GCPReader.read(path: GeoFixtures.write(text, "a.points", in: dir))
         Self.check(set, enabled: [true, true, false, true])
-        #expect(set.srs == "EPSG:4326")
+        #expect(set.crs.definition == "EPSG:4326")
         #expect(set.enabled.count == 3)
     }
 
@@ -59,9 +59,9 @@ struct GCPFormatTests {
         let e = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: path) }
         #expect(e?.reason == .unknownCRS)
         #expect(e?.description.contains("--gcp-srs") == true)
-        let set = try GCPReader.read(path: path, gcpSRS: "EPSG:28992")
+        let set = try GCPReader.read(path: path, gcpCRS: try CRS("EPSG:28992"))
         Self.check(set)
-        #expect(set.srs == "EPSG:28992")
+        #expect(set.crs.definition == "EPSG:28992")
     }
 
     /// A VRT with a GCPList; `latFirst` stores lat as X, with mapping 1,2 (authority order).
@@ -85,7 +85,7 @@ struct GCPFormatTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let set = try GCPReader.read(path: GeoFixtures.write(Self.vrt(latFirst: latFirst), "g.vrt", in: dir))
         Self.check(set)
-        #expect(set.srs == "EPSG:4326")
+        #expect(set.crs.definition == "EPSG:4326")
     }
 
     @Test func allmapsAnnotationGivesMaskAndTransform() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGDAL
 import TegulaGeoreference
 
 /// GCP sets and files made by the tests, and a runner for GDAL's command-line tools.
@@ -23,7 +24,7 @@ enum GeoFixtures {
             let y = (Double(r) + 0.5 + 0.3 * jy) / Double(rows) * Double(height)
             gcps.append(GCP(id: "P\(i + 1)", pixel: PixelPoint(x: x, y: y), ground: ground(x, y)))
         }
-        return GCPSet(gcps: gcps, srs: "EPSG:4326", source: "synthetic")
+        return GCPSet(gcps: gcps, crs: .wgs84, source: "synthetic")
     }
 
     /// `n` GCPs at Halton points (bases 2 and 3): well spread, no three in a line, EPSG:4326.
@@ -37,7 +38,7 @@ enum GeoFixtures {
             let x = (0.05 + 0.9 * halton(i, 2)) * Double(width), y = (0.05 + 0.9 * halton(i, 3)) * Double(height)
             return GCP(id: "H\(i)", pixel: PixelPoint(x: x, y: y), ground: ground(x, y))
         }
-        return GCPSet(gcps: gcps, srs: "EPSG:4326", source: "halton")
+        return GCPSet(gcps: gcps, crs: .wgs84, source: "halton")
     }
 
     /// A 9 × 9 grid reaching 25% beyond every edge of the image (outside the GCP hull).

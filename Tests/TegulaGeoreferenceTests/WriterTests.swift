@@ -27,7 +27,7 @@ struct WriterTests {
         var set = GeoFixtures.synthetic(12)
         set.mask = [PixelPoint(x: 10, y: 10), PixelPoint(x: 1190, y: 15), PixelPoint(x: 1180, y: 890), PixelPoint(x: 5, y: 880)]
         let g = try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
-                                      options: FitOptions(transform: .polynomial2, fitSRS: "EPSG:3035"))
+                                      options: FitOptions(transform: .polynomial2, fitCRS: .crs(try CRS("EPSG:3035"))))
         let out = dir.appendingPathComponent("out.\(ext)").path
         let report = dir.appendingPathComponent("report.json").path
         let picture = dir.appendingPathComponent("picture.svg").path
@@ -44,7 +44,7 @@ struct WriterTests {
         #expect(back.gcps.map(\.pixel) == set.gcps.map(\.pixel))
         #expect(back.mask == set.mask && back.transformHint == .polynomial2)
         let again = try Georeferencer.fit(back, imageWidth: ds.width, imageHeight: ds.height,
-                                          options: FitOptions(fitSRS: meta["TEGULA_FIT_SRS"]))
+                                          options: FitOptions(fitCRS: try meta["TEGULA_FIT_SRS"].map { try FitCRS(parsing: $0) }))
         let p = PixelPoint(x: 77.7, y: 500.5)
         #expect(again.kind == .polynomial2 && again.transform.forward(p) == g.transform.forward(p))
         // GDAL's own tool sees GCPs with longitude first.

@@ -38,15 +38,15 @@ struct TileRendererTests {
                 gcps.append(GCP(id: "P\(k)", pixel: PixelPoint(x: Double(x), y: Double(y)),
                                 ground: GroundPoint(x: 5 + 0.02 * Double(x) + dx, y: 53 - 0.02 * Double(y) + dy)))
             }
-            var set = GCPSet(gcps: gcps, srs: "EPSG:4326")
+            var set = GCPSet(gcps: gcps, crs: .wgs84)
             set.mask = [PixelPoint(x: 20, y: 30), PixelPoint(x: 880, y: 10), PixelPoint(x: 870, y: 590), PixelPoint(x: 30, y: 560)]
-            job = TileJob(source: try WarpInput(path: src, transform: "tps", gcpSet: set).resolve(), output: folder, name: "t")
+            job = TileJob(source: try WarpInput(path: src, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "t")
             job.minZoom = 2
             job.maxZoom = 7
         case .schagen:
-            var set = try GCPReader.read(path: schagenPoints, gcpSRS: nil)
+            var set = try GCPReader.read(path: schagenPoints)
             set.mask = [PixelPoint(x: 8, y: 8), PixelPoint(x: 2692, y: 8), PixelPoint(x: 2692, y: 1342), PixelPoint(x: 8, y: 1342)]
-            job = TileJob(source: try WarpInput(path: schagenScan, transform: "tps", gcpSet: set).resolve(), output: folder, name: "s")
+            job = TileJob(source: try WarpInput(path: schagenScan, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "s")
             job.minZoom = 0
             job.maxZoom = 4
         }

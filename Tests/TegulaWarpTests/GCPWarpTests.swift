@@ -25,7 +25,7 @@ struct GCPWarpTests {
                 out.append(GCP(id: "m\(out.count + 1)", pixel: p, ground: ground(p.x, p.y)))
             }
         }
-        return GCPSet(gcps: out, srs: "EPSG:4326", source: "markers")
+        return GCPSet(gcps: out, crs: .wgs84, source: "markers")
     }
 
     /// A white scan with a red 3 × 3 marker centred on every GCP.
@@ -52,7 +52,7 @@ struct GCPWarpTests {
         let src = dir.appendingPathComponent("markers.tif").path
         let set = Self.gcps()
         try Self.markerScan(at: src, gcps: set)
-        let source = try WarpInput(path: src, transform: "tps", gcpSet: set).resolve()
+        let source = try WarpInput(path: src, gcpSet: set, fit: FitOptions(transform: .tps)).resolve()
         #expect(source.georeference?.kind == .tps)
         #expect(source.gcpPins.count == 12)
         let out = dir.appendingPathComponent("warped.tif").path
@@ -92,7 +92,7 @@ struct GCPWarpTests {
                        GCPRecord(id: "b", pixel: 500, line: 0, x: 9.5, y: 52.4),
                        GCPRecord(id: "c", pixel: 0, line: 500, x: 5.6, y: 48.5)], srs: .wgs84())
         try d.flush()
-        let source = try WarpInput(path: src, transform: "polynomial1", fitSRS: "gcp").resolve()
+        let source = try WarpInput(path: src, fit: FitOptions(transform: .polynomial1, fitCRS: .gcp)).resolve()
         let ours = dir.appendingPathComponent("ours.tif").path
         let result = try WarpJob(source: source, zoom: 8, resampling: .bilinear, jobs: 2).run(output: ours)
         let gt = result.geoTransform, res = gt[1]

@@ -14,7 +14,7 @@ struct GeoTransformWarpTests {
         let src = dir.appendingPathComponent("src.tif").path
         try Fixtures.geotiff(at: src, width: size, height: size, geoTransform: geoTransform, srs: srs)
         let ds = try Dataset(path: src)
-        let mapping = try GeoTransformMapping(width: size, height: size, geoTransform: ds.geoTransform!, srs: ds.spatialReference!.wkt)
+        let mapping = try GeoTransformMapping(width: size, height: size, geoTransform: ds.geoTransform!, crs: CRS(ds.spatialReference!))
         let source = try WarpSource(path: src, mapping: mapping)
         let ours = dir.appendingPathComponent("ours.tif").path
         let result = try WarpJob(source: source, zoom: zoom, resampling: resampling, jobs: 2).run(output: ours)

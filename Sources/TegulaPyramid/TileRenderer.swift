@@ -80,22 +80,24 @@ public final class TileRenderer: @unchecked Sendable {
     }
 
     /// The pixels of a square of `span` × `span` tiles at the tile's zoom whose top-left tile is
-    /// `t`, warped in one piece as each of them would be (at and above the block zoom with one
-    /// transform grid over the whole square at the max zoom, below it from the reduced copies),
-    /// for seam tests: tiles rendered apart must agree with this along their shared edges.
+    /// `t`, warped in one piece as each of them would be (at and above the block zoom as part of
+    /// their pyramid block, which must hold them all; below it cell by cell from the reduced
+    /// copies), for seam tests: tiles rendered apart must agree with this along shared edges.
     public func pixels(spanning span: Int, from t: Tile) throws -> [UInt8] {
         try withWorker { worker in
-            let b = t.projectedBounds
-            let k = t.z >= plan.blockZoom ? plan.maxZoom - t.z : 0
-            let s = k > 0 || t.z >= plan.blockZoom ? 1 << k : Self.supersampling
-            let warper = t.z >= plan.blockZoom ? worker.max : worker.lower
-            let p = plan.tilePixels * span * s
-            var out = [UInt8](repeating: 0, count: p * p * 4)
-            try out.withUnsafeMutableBufferPointer {
-                try warper.warp(left: b.left, top: b.top, resolution: b.width / Double(plan.tilePixels * s),
-                                width: p, height: p, into: $0.baseAddress!)
+            guard t.z >= plan.blockZoom, let block = plan.block(of: t) else { return try lowerPixels(t, span: span, worker: worker) }
+            let k = plan.maxZoom - t.z, n = plan.blockTiles, p = plan.tilePixels
+            let side = p * span << k
+            let cx = (t.x * (1 << k) - block.x * n) * p, cy = (t.y * (1 << k) - block.y * n) * p
+            guard cx + side <= p * n, cy + side <= p * n else {
+                throw PyramidError(.badZooms, "tiles \(t) and \(span - 1) beyond reach past their block \(block)")
             }
-            return Self.halve(out, side: p, times: s.trailingZeroBitCount)
+            let grid = blockGrid(block, worker: worker)
+            var out = [UInt8](repeating: 0, count: side * side * 4)
+            try out.withUnsafeMutableBufferPointer {
+                try worker.max.warp(grid, columns: cx..<(cx + side), rows: cy..<(cy + side), into: $0.baseAddress!)
+            }
+            return Self.halve(out, side: side, times: k)
         }
     }
 
@@ -116,14 +118,20 @@ public final class TileRenderer: @unchecked Sendable {
         }
         // Below the block zoom: warped straight from the scan's reduced copies at a quarter of the
         // tile's pixel size, then halved twice as the pyramid's last two levels are.
-        let s = Self.supersampling
+        return try lowerPixels(t, span: 1, worker: worker)
+    }
+
+    /// `span` × `span` tiles from `t` warped in one piece below the block zoom: cell by cell (each
+    /// cell's kernel scale and decimation from its own position, so tiles rendered apart agree
+    /// with one render), at 1/``supersampling`` of the tile's pixel size, then halved.
+    func lowerPixels(_ t: Tile, span: Int, worker: Worker) throws -> [UInt8] {
+        let s = Self.supersampling, side = plan.tilePixels * span * s
         let b = t.projectedBounds
-        var image = [UInt8](repeating: 0, count: p * p * s * s * 4)
-        try image.withUnsafeMutableBufferPointer {
-            try worker.lower.warp(left: b.left, top: b.top, resolution: b.width / Double(p * s), width: p * s, height: p * s,
-                                  into: $0.baseAddress!)
-        }
-        return Self.halve(image, side: p * s, times: s.trailingZeroBitCount)
+        let grid = worker.lower.grid(left: b.left, top: b.top, resolution: b.width / Double(plan.tilePixels * s),
+                                     width: side, height: side)
+        var image = [UInt8](repeating: 0, count: side * side * 4)
+        try image.withUnsafeMutableBufferPointer { try worker.lower.warpByCell(grid, into: $0.baseAddress!) }
+        return Self.halve(image, side: side, times: s.trailingZeroBitCount)
     }
 
     /// Output pixels per tile pixel side below the block zoom (a power of two).

@@ -97,6 +97,60 @@ public final class BlockWarper {
     }
 }
 
+extension BlockWarper {
+    /// Warp a whole block cell by cell (the grid's 32-px cells), each with the kernel scale at its
+    /// own centre and a window at its own decimation, so a pixel's value depends on where it is,
+    /// not on the block it is rendered in: tiles rendered apart agree with one render of them all.
+    /// Used where the warp shrinks the scan a lot and the scale varies across a block.
+    public func warpByCell(_ block: BlockGrid, into out: UnsafeMutablePointer<UInt8>) throws {
+        let grid = block.grid, w = grid.width, h = grid.height
+        worstGridError = max(worstGridError, grid.checkedError)
+        var mask: UnsafeMutablePointer<UInt8>?
+        if let footprint = maskFootprint {
+            let poly = footprint.map { (x: ($0.x - block.left) / block.resolution, y: (block.top - $0.y) / block.resolution) }
+            mask = .allocate(capacity: w * h)
+            MaskRasterizer.fill(polygon: poly, width: w, height: h, into: mask!)
+        }
+        defer { mask?.deallocate() }
+        let size = grid.cellSize
+        for cy in 0..<grid.cellRows {
+            for cx in 0..<grid.cellColumns {
+                let x0 = cx * size, y0 = cy * size
+                let columns = x0..<(cx == grid.cellColumns - 1 ? w : x0 + size)
+                let rows = y0..<(cy == grid.cellRows - 1 ? h : y0 + size)
+                let o = out + (y0 * w + x0) * 4
+                let ks = MappingGrid.centreScale(evaluator, left: block.left + Double(x0) * block.resolution,
+                                                 top: block.top - Double(y0) * block.resolution, res: block.resolution,
+                                                 width: size, height: size)
+                let step = max(1, Int((min(ks.x, ks.y) / 2).rounded(.down)))
+                guard let b = grid.sourceBounds(columns: columns, rows: rows),
+                      b.maxX >= -2, b.maxY >= -2, b.minX <= Double(raster.width) + 2, b.minY <= Double(raster.height) + 2
+                else {
+                    for r in 0..<rows.count { (o + r * w * 4).update(repeating: 0, count: columns.count * 4) }
+                    continue
+                }
+                let window: SourceWindow
+                if step == 1, let shared {
+                    window = shared
+                } else {
+                    let margin = Int((resampling.radius * max(ks.x, ks.y)).rounded(.up)) + 2
+                    let x0 = Int(b.minX.rounded(.down)) - margin, y0 = Int(b.minY.rounded(.down)) - margin
+                    let x1 = Int(b.maxX.rounded(.up)) + margin, y1 = Int(b.maxY.rounded(.up)) + margin
+                    let read = try overviews.map { try $0.window(raster, x0: x0, y0: y0, x1: x1, y1: y1, step: step) }
+                        ?? SourceWindow.read(raster, x0: x0, y0: y0, x1: x1, y1: y1, step: step)
+                    guard let read else {
+                        for r in 0..<rows.count { (o + r * w * 4).update(repeating: 0, count: columns.count * 4) }
+                        continue
+                    }
+                    window = read
+                }
+                kernel.run(grid: grid, window: window, mask: mask.map { $0 + y0 * w + x0 }, out: o,
+                           columns: columns, rows: rows, stride: w, kernelScale: ks)
+            }
+        }
+    }
+}
+
 /// The exact transform of one block, interpolated on a refined grid (see `MappingGrid`): made
 /// once by ``BlockWarper/grid(left:top:resolution:width:height:)``, read-only afterwards, so one
 /// block's tiles can be warped one at a time, on any thread, with the block's own grid.

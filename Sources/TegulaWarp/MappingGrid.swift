@@ -194,14 +194,21 @@ struct MappingGrid {
     }
 
     /// Source coordinates for each pixel of output row `j`, written to `sx`, `sy` (width each).
-    func row(_ j: Int, sx: UnsafeMutablePointer<Double>, sy: UnsafeMutablePointer<Double>) {
+    /// With `columns`, only the cells interpolating those pixels are filled.
+    func row(_ j: Int, sx: UnsafeMutablePointer<Double>, sy: UnsafeMutablePointer<Double>, columns: Range<Int>? = nil) {
         let cy = min(j / cellSize, cellRows - 1)
-        for cx in 0..<cellColumns {
+        let span = columns.map { cellRange($0) } ?? 0..<cellColumns
+        for cx in span {
             let c = cells[cy * cellColumns + cx]
             // A cell fills its pixels up to, not including, the first of the next cell.
             let count = cx == cellColumns - 1 ? c.width : cellSize
             c.fill(j - c.y0, count: count, sx: sx + c.x0, sy: sy + c.x0)
         }
+    }
+
+    /// The cell columns whose pixels include the pixel columns `pixels`.
+    func cellRange(_ pixels: Range<Int>) -> Range<Int> {
+        min(pixels.lowerBound / cellSize, cellColumns - 1)..<(min((pixels.upperBound - 1) / cellSize, cellColumns - 1) + 1)
     }
 
     /// Lengths of the Jacobian's rows at the block's centre, from central differences one output

@@ -60,11 +60,16 @@ let package = Package(
             "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
             .product(name: "Yams", package: "Yams"),
         ]),
+        // Tiles on demand: scans and pipeline maps rendered per request behind the server's
+        // DynamicTileSource (the server module itself links no GDAL).
+        .target(name: "TegulaOnDemand", dependencies: [
+            "TegulaServer", "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
+        ]),
 
         // The thin CLI on top.
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
-            "TegulaBundle", "TegulaServer", "TegulaPipeline",
+            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaOnDemand",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -85,6 +90,10 @@ let package = Package(
         .testTarget(name: "TegulaOverlayTests", dependencies: [
             "TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
             "TegulaServer", "TegulaTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        .testTarget(name: "TegulaOnDemandTests", dependencies: [
+            "TegulaOnDemand", "TegulaServer", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaGDAL",
+            "TegulaGeometry", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
             "TegulaServer", "TegulaBundle", "TegulaGeometry",

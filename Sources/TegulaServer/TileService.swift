@@ -40,7 +40,7 @@ public struct TileService: Sendable {
     }
 
     /// Adds the headers every response carries and drops the body of a HEAD answer.
-    private func finish(_ routed: ServerResponse, _ request: ServerRequest) -> ServerResponse {
+    func finish(_ routed: ServerResponse, _ request: ServerRequest) -> ServerResponse {
         var r = routed
         var headers = r.headers
         if let origin = configuration.corsOrigin {
@@ -64,7 +64,7 @@ public struct TileService: Sendable {
         }
         switch Route(target: request.target) {
         case .viewer:
-            return cached(assets.page, type: "text/html; charset=utf-8", request, cacheControl: "no-cache")
+            return cached(assets.page(catalogue), type: "text/html; charset=utf-8", request, cacheControl: "no-cache")
         case .health:
             let body = JSONValue.object(["status": .string("ok"), "tilesets": .int(catalogue.entries.count)]).serialized()
             return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: body)
@@ -89,26 +89,16 @@ public struct TileService: Sendable {
     private func tile(_ t: Route.TileRequest, _ request: ServerRequest, reading: Bool) -> ServerResponse? {
         guard let e = catalogue[t.id] else { return text(404, "no tileset '\(t.id)'") }
         let m = e.metadata
-        guard t.ext == m.format.fileExtension else { return text(404, "tileset '\(t.id)' has .\(m.format.fileExtension) tiles") }
-        guard t.retina == (m.scale == 2) else {
-            return text(404, m.scale == 2 ? "tileset '\(t.id)' has @2x tiles only" : "tileset '\(t.id)' has no @2x tiles")
-        }
-        guard (m.minZoom...m.maxZoom).contains(t.z) else {
-            return text(404, "zoom \(t.z) is outside tileset '\(t.id)' (\(m.minZoom)–\(m.maxZoom))")
-        }
+        if let refused = refusal(t, m) { return refused }
         let tile = t.tms ? Tile(x: t.x, tmsY: t.row, z: t.z) : Tile(x: t.x, y: t.row, z: t.z)
+        if let source = e.dynamic { return dynamicTile(tile, t, source, request, reading: reading) }
         let key = TileResponseCache.Key(id: t.id, tile: tile)
         var hit = tileCache.entry(key)
         if hit == nil {
             guard reading else { return nil }
             let data: [UInt8]?
             do { data = try e.reader.tile(tile) } catch { return text(500, "reading \(tile): \(error)") }
-            guard let data else {
-                let status = configuration.missingTile.rawValue
-                var r = status == 204 ? ServerResponse(status: 204) : text(404, "no tile \(tile) in '\(t.id)'")
-                r.headers.append(("Cache-Control", configuration.cacheControl))
-                return r
-            }
+            guard let data else { return missing(tile, in: t.id) }
             hit = TileResponseCache.Entry(body: data, etag: EntityTag.of(data))
             tileCache.insert(hit!, for: key)
         }
@@ -117,8 +107,27 @@ public struct TileService: Sendable {
         return r
     }
 
+    /// The answer for an in-range tile the tileset does not have (``ServerConfiguration/missingTile``).
+    func missing(_ tile: Tile, in id: String) -> ServerResponse {
+        var r = configuration.missingTile == .noContent ? ServerResponse(status: 204) : text(404, "no tile \(tile) in '\(id)'")
+        r.headers.append(("Cache-Control", configuration.cacheControl))
+        return r
+    }
+
+    /// 404 for a tile the tileset cannot have (other format, scale or zoom); nil when it may.
+    func refusal(_ t: Route.TileRequest, _ m: TilesetMetadata) -> ServerResponse? {
+        guard t.ext == m.format.fileExtension else { return text(404, "tileset '\(t.id)' has .\(m.format.fileExtension) tiles") }
+        guard t.retina == (m.scale == 2) else {
+            return text(404, m.scale == 2 ? "tileset '\(t.id)' has @2x tiles only" : "tileset '\(t.id)' has no @2x tiles")
+        }
+        guard (m.minZoom...m.maxZoom).contains(t.z) else {
+            return text(404, "zoom \(t.z) is outside tileset '\(t.id)' (\(m.minZoom)–\(m.maxZoom))")
+        }
+        return nil
+    }
+
     /// 200 with a strong ETag, or 304 when `If-None-Match` matches it.
-    private func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String,
+    func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String,
                         tag known: String? = nil) -> ServerResponse {
         let tag = known ?? EntityTag.of(body)
         if let inm = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: inm, tag) {
@@ -128,7 +137,7 @@ public struct TileService: Sendable {
                               body: body)
     }
 
-    private func text(_ status: Int, _ message: String) -> ServerResponse {
+    func text(_ status: Int, _ message: String) -> ServerResponse {
         ServerResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array((message + "\n").utf8))
     }
 
@@ -142,10 +151,12 @@ public struct TileService: Sendable {
         return e.metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .xyz)
     }
 
-    /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded.
+    /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded; for tiles made on request
+    /// `?v=VERSION`, so a browser never mixes tiles of two versions of the source.
     public static func tilePathTemplate(_ e: CatalogueEntry) -> String {
         let id = e.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? e.id
-        return "\(id)/{z}/{x}/{y}\(e.metadata.scale == 2 ? "@2x" : "").\(e.metadata.format.fileExtension)"
+        let version = e.dynamic.map { "?v=" + $0.version } ?? ""
+        return "\(id)/{z}/{x}/{y}\(e.metadata.scale == 2 ? "@2x" : "").\(e.metadata.format.fileExtension)\(version)"
     }
 
     private func maps(_ lon: Double, _ lat: Double) -> ServerResponse {

@@ -37,6 +37,12 @@ public struct ViewerAssets: Sendable {
         page = Array(Self.html(catalogue).utf8)
     }
 
+    /// The page for `catalogue` now: the one built at start-up, or rebuilt when tiles made on
+    /// request may have changed version (their tile URLs carry it).
+    public func page(_ catalogue: Catalogue) -> [UInt8] {
+        catalogue.entries.contains { $0.dynamic != nil } ? Array(Self.html(catalogue).utf8) : page
+    }
+
     /// The catalogue as the viewer reads it: one object per tileset.
     static func catalogueJSON(_ c: Catalogue) -> JSONValue {
         .array(c.entries.map { e in
@@ -50,6 +56,7 @@ public struct ViewerAssets: Sendable {
                 "attribution": .string(m.attribution ?? ""),
                 "footprint": m.extra[TilesetMetadata.footprintKey] ?? .null,
                 "gcps": m.extra[TilesetMetadata.gcpsKey] ?? .array([]),
+                "ondemand": .bool(e.dynamic != nil),
             ])
         })
     }

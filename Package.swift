@@ -57,7 +57,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .target(name: "TegulaPipeline", dependencies: [
-            "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
+            "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Tiles on demand: scans and pipeline maps rendered per request behind the server's

@@ -134,7 +134,7 @@ struct GeoreferenceStep: MapStage {
     func requireOwnGeoreference() throws {
         let ds = try Dataset(path: map.input)
         if (ds.geoTransform != nil && ds.spatialReference != nil) || !ds.gcps.isEmpty { return }
-        throw StageError("\(map.input) has no georeference of its own (no geotransform with a CRS, no GCPs); "
+        throw StageError(.notGeoreferenced, "\(map.input) has no georeference of its own (no geotransform with a CRS, no GCPs); "
                          + "add a georeference section with gcps or bounds")
     }
 
@@ -156,7 +156,7 @@ struct GeoreferenceStep: MapStage {
             try vrt.setSpatialReference(reference)
         }
         if rename(tmp, vrtPath) != 0 {
-            throw StageError("\(vrtPath): cannot move the VRT into place: \(String(cString: strerror(errno)))")
+            throw StageError(.writeFailed, "\(vrtPath): cannot move the VRT into place: \(String(cString: strerror(errno)))")
         }
     }
 }

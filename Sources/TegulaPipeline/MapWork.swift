@@ -89,7 +89,7 @@ final class MapWork: @unchecked Sendable {
         switch stage {
         case .georeference:
             guard let r = manifest[.georeference], r.outputs.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) else {
-                throw StageError("no recorded georeference output in \(folder); run the georeference stage first (tegula run FILE --stage georeference)")
+                throw StageError(.missingRecord, "no recorded georeference output in \(folder); run the georeference stage first (tegula run FILE --stage georeference)")
             }
             if r.hash != georeference.hash() {
                 log("warning: map '\(map.name)': the georeference inputs changed since \(folder)/georef.vrt was written; using the recorded output")
@@ -97,7 +97,7 @@ final class MapWork: @unchecked Sendable {
             return PlannedStage(stage: stage, key: stage.rawValue, hash: r.hash, current: true, detail: "", skippedDetail: "")
         case .warp, .tile:
             guard let r = manifest[.warp], FileManager.default.fileExists(atPath: warpedPath) else {
-                throw StageError("no recorded warp output (\(warpedPath)); run the warp stage first (tegula run FILE --stage warp)")
+                throw StageError(.missingRecord, "no recorded warp output (\(warpedPath)); run the warp stage first (tegula run FILE --stage warp)")
             }
             return PlannedStage(stage: .warp, key: Stage.warp.rawValue, hash: r.hash, current: true, detail: "", skippedDetail: "", zoom: r.zoom)
         }
@@ -110,14 +110,6 @@ final class MapWork: @unchecked Sendable {
         try manifest.save(folder: folder)
     }
 }
-
-/// A stage's error with the stage it stopped (for ``MapFailure``).
-struct StageFailure: Error, CustomStringConvertible {
-    let stage: Stage
-    let error: Error
-    var description: String { "\(error)" }
-}
-
 /// Tile options for a composite share: png in an xyz folder, whatever the map's own tile section says.
 struct TileOptionsForComposite {
     let value: TileOptions

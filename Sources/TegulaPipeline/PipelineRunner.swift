@@ -137,7 +137,7 @@ public final class PipelineRunner: Sendable {
         for map in pipeline.spec.maps {
             let s = works[map.name]!
             guard let r = s.manifest.stages["composite-tiles"] else {
-                throw StageError("map '\(map.name)' has no composite tiles; run the tile stage")
+                throw StageError(.missingRecord, "map '\(map.name)' has no composite tiles; run the tile stage")
             }
             h.update(r.hash)
             layers.append(s.compositeTilesPath)

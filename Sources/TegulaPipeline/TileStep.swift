@@ -16,7 +16,7 @@ struct TileStep: MapStage {
     var stage: Stage { .tile }
 
     func plan(after previous: PlannedStage?, in work: MapWork) throws -> PlannedStage {
-        guard let w = previous else { throw StageError("the tile stage needs the warp stage's plan") }
+        guard let w = previous else { throw StageError(.notPlanned, "the tile stage needs the warp stage's plan") }
         let map = work.map
         guard let output else {
             let line = "nothing to do: no output of its own (the map goes into the composite)"
@@ -30,7 +30,7 @@ struct TileStep: MapStage {
         if let source = w.source {
             let job = self.job(source: source, output: output, maxZoom: w.zoom, in: work)
             let zooms = try job.zoomRange()
-            guard let bounds = source.bounds else { throw StageError("\(map.input): empty footprint") }
+            guard let bounds = source.bounds else { throw StageError(.notGeoreferenced, "\(map.input): empty footprint") }
             let pyramid = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.tilePixels)
             let perZoom = zooms.levels.map { z in
                 let r = pyramid.range(z)

@@ -7,7 +7,7 @@ struct WarpStep: MapStage {
     var stage: Stage { .warp }
 
     func plan(after previous: PlannedStage?, in work: MapWork) throws -> PlannedStage {
-        guard let g = previous else { throw StageError("the warp stage needs the georeference stage's plan") }
+        guard let g = previous else { throw StageError(.notPlanned, "the warp stage needs the georeference stage's plan") }
         let map = work.map
         // Once the georeference is current its recorded output is what the warp reads; before,
         // the same fit is made in memory.
@@ -23,7 +23,7 @@ struct WarpStep: MapStage {
     }
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
-        guard let source = plan.source, let zoom = plan.zoom else { throw StageError("the warp stage was not planned") }
+        guard let source = plan.source, let zoom = plan.zoom else { throw StageError(.notPlanned, "the warp stage was not planned") }
         let map = work.map
         try FileManager.default.createDirectory(atPath: work.folder, withIntermediateDirectories: true)
         if source.exceedsMercatorLimit {

@@ -12,10 +12,8 @@ final class TileEncoder {
     let quality: Int
     /// libdeflate level 1 with the Up filter: on the benchmark scan (BENCHMARKS.md) level 1 encodes
     /// about a third faster than level 2 for 5 % more bytes, still fewer than gdal2tiles writes;
-    /// Paeth, Sub and Average give more bytes there. `TEGULA_PNG_LEVEL` / `TEGULA_PNG_FILTER`
-    /// (0–4) override both, for measuring.
-    private let png = PNGEncoder(level: Int(ProcessInfo.processInfo.environment["TEGULA_PNG_LEVEL"] ?? "") ?? 1,
-                                 filter: PNGEncoder.Filter(rawValue: UInt8(ProcessInfo.processInfo.environment["TEGULA_PNG_FILTER"] ?? "") ?? 2) ?? .up)
+    /// Paeth, Sub and Average give more bytes there.
+    private let png = PNGEncoder(level: 1, filter: .up)
     private var rgb: [UInt8] = []
 
     init(format: TileFormat, quality: Int = 85) {

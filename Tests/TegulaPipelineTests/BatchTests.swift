@@ -4,6 +4,7 @@ import TegulaBundle
 import TegulaCodec
 import TegulaGeometry
 @testable import TegulaPipeline
+@testable import TegulaPyramid
 
 /// Batches: a failing map is named and the others finish; compositing blends later over earlier.
 struct BatchTests {

@@ -2,24 +2,23 @@ import Foundation
 import TegulaBundle
 import TegulaCodec
 import TegulaGeometry
-import TegulaPyramid
 import TegulaWarp
 
 /// One pyramid from several tilesets: where tilesets overlap, later ones are drawn over earlier
 /// ones with the Porter–Duff "over" operator on straight alpha; a tile only one layer has is
 /// copied as it is.
-enum Compositor {
-    /// What was written.
-    struct Result { var tiles = 0; var blended = 0; var bytes = 0 }
+public enum Compositor {
+    /// What was written: tiles, how many were blended from several layers, bytes.
+    public struct Result: Sendable { public var tiles = 0; public var blended = 0; public var bytes = 0 }
 
     /// Blend `layers` (PNG tilesets, bottom first) into a new tileset at `output`.
-    static func run(layers: [String], output: String, name: String, options: TileOptions, jobs: Int,
+    public static func run(layers: [String], output: String, name: String, options: TileOptions, jobs: Int,
                     progress: (@Sendable (Int, Int) -> Void)?) throws -> Result {
         let readers = try layers.map { try Tileset.openReader(at: $0) }
         var union = Set<Tile>()
         for l in layers { union.formUnion(Tileset.existingTiles(at: l)) }
         let tiles = union.sorted { ($0.z, $0.y, $0.x) < ($1.z, $1.y, $1.x) }
-        guard !tiles.isEmpty else { throw StageError("the composite has no tiles: the maps' tilesets are empty") }
+        guard !tiles.isEmpty else { throw PyramidError(.emptyFootprint, at: output, "the composite has no tiles: the maps' tilesets are empty") }
         try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let writer = try Tileset.openWriter(at: output, format: .png, layout: options.layout ?? .xyz, scale: options.scale ?? 1)
         let result = Locked(Result())

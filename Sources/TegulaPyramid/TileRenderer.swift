@@ -127,8 +127,10 @@ public final class TileRenderer: @unchecked Sendable {
     func lowerPixels(_ t: Tile, span: Int, worker: Worker) throws -> [UInt8] {
         let s = Self.supersampling, side = plan.tilePixels * span * s
         let b = t.projectedBounds
+        // The grid's error in tile pixels stays that of the max zoom's (0.01 source pixel there).
+        let tolerance = 0.01 * Double(1 << (plan.maxZoom - t.z)) / Double(s)
         let grid = worker.lower.grid(left: b.left, top: b.top, resolution: b.width / Double(plan.tilePixels * s),
-                                     width: side, height: side)
+                                     width: side, height: side, tolerance: max(0.01, tolerance))
         var image = [UInt8](repeating: 0, count: side * side * 4)
         try image.withUnsafeMutableBufferPointer { try worker.lower.warpByCell(grid, into: $0.baseAddress!) }
         return Self.halve(image, side: side, times: s.trailingZeroBitCount)

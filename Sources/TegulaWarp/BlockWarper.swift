@@ -42,9 +42,12 @@ public final class BlockWarper {
 
     /// The transform grid of a block (see ``warp(left:top:resolution:width:height:into:)``),
     /// to warp parts of it with ``warp(_:columns:rows:into:)``; it may be kept and shared.
-    public func grid(left: Double, top: Double, resolution: Double, width: Int, height: Int) -> BlockGrid {
+    /// `tolerance` is the transform grid's accepted interpolation error in source pixels (0.01 by
+    /// default; a warp that shrinks the scan a lot can afford more).
+    public func grid(left: Double, top: Double, resolution: Double, width: Int, height: Int,
+                     tolerance: Double = 0.01) -> BlockGrid {
         BlockGrid(grid: MappingGrid(evaluator: evaluator, left: left, top: top, resolution: resolution,
-                                    width: width, height: height),
+                                    width: width, height: height, tolerance: tolerance),
                   left: left, top: top, resolution: resolution)
     }
 

@@ -10,7 +10,7 @@ import Foundation
 /// at every pixel. So a thin-plate spline, whose curvature is unbounded only right at its GCPs,
 /// is evaluated pixel by pixel only in the cells around them, not across the whole block.
 struct MappingGrid {
-    /// Maximum interpolation error accepted, in source pixels.
+    /// Maximum interpolation error accepted by default, in source pixels.
     static let tolerance = 0.01
 
     /// A cell with its own node spacing: nodes at its pixel offsets 0, s, 2s, … and always its
@@ -47,8 +47,9 @@ struct MappingGrid {
 
     /// Output pixel (i, j) of the block has its centre at
     /// (left + (i + 0.5)·res, top − (j + 0.5)·res) in EPSG:3857.
+    /// `tolerance`: the interpolation error accepted, in source pixels (default ``tolerance``).
     init(evaluator: MappingEvaluator, left: Double, top: Double, resolution: Double,
-         width: Int, height: Int, initialSpacing: Int = 32) {
+         width: Int, height: Int, initialSpacing: Int = 32, tolerance: Double = MappingGrid.tolerance) {
         self.width = width
         self.height = height
         let size = max(1, initialSpacing)
@@ -85,7 +86,7 @@ struct MappingGrid {
             for k in cells.indices {
                 let c = cells[k]
                 let err = MappingGrid.coarseError(c.nodeX, c.nodeY, c.columns, c.rows, width: c.width, height: c.height, fine: first)
-                if err <= MappingGrid.tolerance || first == 1 { cells[k].error = first == 1 ? 0 : err } else { pending.append(k) }
+                if err <= tolerance || first == 1 { cells[k].error = first == 1 ? 0 : err } else { pending.append(k) }
             }
         }
         var spacing = first
@@ -113,7 +114,7 @@ struct MappingGrid {
                 let err = spacing == 1 ? 0 : MappingGrid.coarseError(nx, ny, cols, rows, width: c.width, height: c.height, fine: spacing)
                 cells[k].spacing = spacing; cells[k].columns = cols; cells[k].rows = rows
                 cells[k].nodeX = nx; cells[k].nodeY = ny; cells[k].error = err
-                if err > MappingGrid.tolerance && spacing > 1 { still.append(k) }
+                if err > tolerance && spacing > 1 { still.append(k) }
             }
             pending = still
         }

@@ -77,7 +77,9 @@ public struct ViewerAssets: Sendable {
           box-shadow: 0 1px 5px rgba(0,0,0,.4); }
         .tegula-panel label { display: block; margin-top: 4px; }
         .tegula-panel input { width: 140px; vertical-align: middle; }
-        .tegula-gcp { font: 11px sans-serif; }
+        .tegula-gcp { font: 12px/1.35 sans-serif; }
+        .tegula-kind { color: #666; font-size: 11px; margin-left: 4px; }
+        .tegula-kind::before { content: '· '; }
         </style>
         </head>
         <body>

@@ -70,6 +70,7 @@ public struct ViewerAssets: Sendable {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Tegula tiles</title>
+        <link rel="icon" href="data:,">
         <link rel="stylesheet" href="/leaflet/leaflet.css">
         <style>
         html, body, #map { height: 100%; margin: 0; }

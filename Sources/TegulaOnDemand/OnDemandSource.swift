@@ -2,6 +2,7 @@ import Foundation
 import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
+import TegulaSupport
 import TegulaPyramid
 import TegulaServer
 import TegulaWarp

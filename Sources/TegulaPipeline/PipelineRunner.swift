@@ -129,7 +129,7 @@ public final class PipelineRunner: Sendable {
     func runComposite(_ composite: CompositeSpec, works: [String: MapWork]) throws {
         let folder = pipeline.workFolder + "/.composite"
         let manifest = Manifest.load(folder: folder)
-        var h = SHA256()
+        var h = ContentHash()
         h.update("composite/1")
         h.update(PipelineHashing.json(composite.tile))
         h.update(composite.output)

@@ -2,7 +2,7 @@ import Foundation
 import TegulaBundle
 import TegulaCodec
 import TegulaGeometry
-import TegulaWarp
+import TegulaSupport
 
 /// One pyramid from several tilesets: where tilesets overlap, later ones are drawn over earlier
 /// ones with the Porter–Duff "over" operator on straight alpha; a tile only one layer has is
@@ -33,7 +33,7 @@ public enum Compositor {
             } else {
                 var bottom = try PNGDecoder.decode(stack[0]).rgba
                 for top in stack.dropFirst() { over(try PNGDecoder.decode(top).rgba, onto: &bottom) }
-                data = encode(bottom, with: encoder)
+                data = encoder.encodeDroppingOpaqueAlpha(bottom)
                 blended = true
             }
             try writer.write(t, data: data)
@@ -75,18 +75,5 @@ public enum Compositor {
                 }
             }
         }
-    }
-
-    /// PNG of an RGBA image, without alpha when it is fully opaque.
-    static func encode(_ image: RGBAImage, with encoder: PNGEncoder) -> [UInt8] {
-        let opaque = stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 255 }
-        if opaque {
-            var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
-            for p in 0..<(image.width * image.height) {
-                rgb[p * 3] = image.pixels[p * 4]; rgb[p * 3 + 1] = image.pixels[p * 4 + 1]; rgb[p * 3 + 2] = image.pixels[p * 4 + 2]
-            }
-            return rgb.withUnsafeBufferPointer { encoder.encode(pixels: $0.baseAddress!, width: image.width, height: image.height, channels: 3) }
-        }
-        return encoder.encode(image)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import TegulaBundle
+import TegulaCodec
 import TegulaGeometry
+import TegulaSupport
 import TegulaWarp
 
 /// Builds a tile pyramid from a scan: max-zoom tiles warped straight from the source in blocks,
@@ -123,7 +125,7 @@ public final class PyramidBuilder: @unchecked Sendable {
             tilesPerSide /= 2
             z -= 1
         }
-        try deliver(block, pixels: TileEncoder.coverage(image, count: p * p) == .empty ? nil : image,
+        try deliver(block, pixels: AlphaCoverage(rgba: image, pixelCount: p * p) == .empty ? nil : image,
                     worker: worker, emit: emit)
     }
 
@@ -188,7 +190,7 @@ public final class PyramidBuilder: @unchecked Sendable {
             }
             stats.withLock { $0.downsampleSeconds += Date().timeIntervalSince(t0) }
             try output(parent, pixels: out, worker: worker, emit: emit)
-            merged = TileEncoder.coverage(out, count: p * p) == .empty ? nil : out
+            merged = AlphaCoverage(rgba: out, pixelCount: p * p) == .empty ? nil : out
         } else {
             stats.withLock { $0.positionsDone += 1; $0.tilesEmpty += 1 }
         }

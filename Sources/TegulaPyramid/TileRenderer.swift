@@ -1,6 +1,7 @@
 import Foundation
 import TegulaBundle
 import TegulaGeometry
+import TegulaSupport
 import TegulaWarp
 
 /// Renders single tiles of the pyramid a ``TileJob`` would cut, on demand, with the pyramid's own

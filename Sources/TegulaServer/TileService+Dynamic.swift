@@ -55,21 +55,24 @@ extension TileService {
                          _ request: ServerRequest) -> ServerResponse {
         switch made {
         case let .image(bytes, version, seconds):
-            var r = cached(bytes, type: source.metadata.format.contentType, request, cacheControl: configuration.cacheControl,
-                           tag: Self.entityTag(version: version, tile))
-            r.headers.append(("X-Content-Type-Options", "nosniff"))
-            r.headers.append(("Server-Timing", seconds.map { String(format: "render;dur=%.1f", $0 * 1000) } ?? "render;dur=0;desc=\"in memory\""))
-            return r
+            let tag = Self.entityTag(version: version, tile)
+            var headers = [("ETag", tag), ("Cache-Control", configuration.cacheControl), ("X-Content-Type-Options", "nosniff"),
+                           ("Server-Timing", seconds.map { String(format: "render;dur=%.1f", $0 * 1000) } ?? "render;dur=0;desc=\"in memory\"")]
+            if let inm = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: inm, tag) {
+                return ServerResponse(status: 304, headers: headers)
+            }
+            headers.insert(("Content-Type", source.metadata.format.contentType), at: 0)
+            return ServerResponse(status: 200, headers: headers, body: bytes)
         case .empty:
             return missing(tile, in: id)
         case .outside:
-            var r = text(404, "tile \(tile) is outside the footprint of '\(id)'")
+            var r = refuse(.outsideFootprint(id: id, tile: tile))
             r.headers.append(("Cache-Control", configuration.cacheControl))
             return r
         case .cancelled:
-            return text(503, "the client went away before tile \(tile) was rendered")
+            return refuse(.clientGone(tile: tile))
         case .failed(let why):
-            return text(500, "rendering tile \(tile) of '\(id)' failed: \(why)")
+            return refuse(.renderFailed(id: id, tile: tile, reason: why))
         }
     }
 }

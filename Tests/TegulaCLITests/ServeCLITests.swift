@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaTestSupport
 
 /// `tegula serve` end to end on loopback: a folder, an MBTiles and a PMTiles made by
 /// `tegula tile`, fetched with curl and compared byte for byte with the folder's files.
@@ -47,7 +48,7 @@ struct ServeCLITests {
             let dir = FileManager.default.temporaryDirectory
             let body = dir.appendingPathComponent("serve-body-\(UUID())"), hdr = dir.appendingPathComponent("serve-hdr-\(UUID())")
             defer { try? FileManager.default.removeItem(at: body); try? FileManager.default.removeItem(at: hdr) }
-            let r = try TegulaBinary.tool("curl", ["-s", "--max-time", "10", head ? "-I" : "-sS", "-o", body.path, "-D", hdr.path,
+            let r = try ProgramRun.run("curl", ["-s", "--max-time", "10", head ? "-I" : "-sS", "-o", body.path, "-D", hdr.path,
                                                    "-w", "%{http_code}", "http://127.0.0.1:\(port)\(target)"])
             var headers: [String: String] = [:]
             for line in (try? String(contentsOf: hdr, encoding: .utf8))?.split(separator: "\r\n") ?? [] {
@@ -59,7 +60,7 @@ struct ServeCLITests {
     }
 
     @Test func servesAFolderAnMBTilesAndAPMTilesMadeByTegulaTile() throws {
-        let dir = try WarpCLITests.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
         let folder = dir.appendingPathComponent("bm").path
@@ -112,7 +113,7 @@ struct ServeCLITests {
     /// `tegula serve FILE.yml` renders every map of a pipeline file on demand, no stage run: the
     /// max-zoom tiles are the bytes `tegula tile` writes for the same scan, GCPs and options.
     @Test func servesAPipelineFileOnDemandWithTheBytesTegulaTileWrites() throws {
-        let dir = try WarpCLITests.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
         let yml = dir.appendingPathComponent("maps.yml").path
@@ -146,7 +147,7 @@ struct ServeCLITests {
 
     /// A PATH that cannot be georeferenced stops the server before it starts, with one line.
     @Test func aSourceThatCannotBeGeoreferencedIsRefusedAtStartUp() throws {
-        let dir = try WarpCLITests.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let text = dir.appendingPathComponent("notes.tif").path
         try "not a raster".write(toFile: text, atomically: true, encoding: .utf8)

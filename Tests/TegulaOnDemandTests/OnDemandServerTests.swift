@@ -4,6 +4,7 @@ import Testing
 import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
+import TegulaSupport
 @testable import TegulaOnDemand
 import TegulaPyramid
 import TegulaServer

@@ -4,6 +4,7 @@ import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaTestSupport
 @testable import TegulaPyramid
 import TegulaWarp
 
@@ -69,7 +70,7 @@ struct TileRendererTests {
 
     @Test(arguments: Input.allCases)
     func maxZoomTilesAreByteIdenticalToThePyramid(_ input: Input) throws {
-        let dir = try PyramidFixtures.tempDir()
+        let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let folder = dir.appendingPathComponent("tiles").path
         let job = try Self.job(input, dir: dir, folder: folder)
@@ -90,7 +91,7 @@ struct TileRendererTests {
 
     @Test(arguments: Input.allCases)
     func lowerZoomsAreWithin40dBOfThePyramid(_ input: Input) throws {
-        let dir = try PyramidFixtures.tempDir()
+        let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let folder = dir.appendingPathComponent("tiles").path
         let job = try Self.job(input, dir: dir, folder: folder)
@@ -122,7 +123,7 @@ struct TileRendererTests {
 
     @Test(arguments: [Input.tpsMask, .schagen])
     func tilesRenderedApartHaveNoSeams(_ input: Input) throws {
-        let dir = try PyramidFixtures.tempDir()
+        let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let job = try Self.job(input, dir: dir, folder: dir.appendingPathComponent("tiles").path)
         let renderer = try TileRenderer(job: job)
@@ -162,7 +163,7 @@ struct TileRendererTests {
     }
 
     @Test func tilesOffTheFootprintAreNotRendered() throws {
-        let dir = try PyramidFixtures.tempDir()
+        let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let job = try Self.job(.tpsMask, dir: dir, folder: dir.appendingPathComponent("tiles").path)
         let renderer = try TileRenderer(job: job)

@@ -29,7 +29,7 @@ struct TileRendererTests {
             let src = try PyramidFixtures.geotiff(in: dir)
             job = TileJob(source: try WarpInput(path: src).resolve(), output: folder, name: "t")
             job.minZoom = 2
-            job.maxZoom = 7
+            job.maxZoom = 6
         case .tpsMask:
             let src = try PyramidFixtures.geotiff(in: dir)
             var gcps: [GCP] = []
@@ -43,13 +43,13 @@ struct TileRendererTests {
             set.mask = [PixelPoint(x: 20, y: 30), PixelPoint(x: 880, y: 10), PixelPoint(x: 870, y: 590), PixelPoint(x: 30, y: 560)]
             job = TileJob(source: try WarpInput(path: src, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "t")
             job.minZoom = 2
-            job.maxZoom = 7
+            job.maxZoom = 6
         case .schagen:
             var set = try GCPReader.read(path: schagenPoints)
             set.mask = [PixelPoint(x: 8, y: 8), PixelPoint(x: 2692, y: 8), PixelPoint(x: 2692, y: 1342), PixelPoint(x: 8, y: 1342)]
             job = TileJob(source: try WarpInput(path: schagenScan, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "s")
             job.minZoom = 0
-            job.maxZoom = 4
+            job.maxZoom = 3
         }
         job.jobs = 2
         return job

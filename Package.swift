@@ -69,11 +69,17 @@ let package = Package(
             "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
             .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // Tiles on demand: scans and pipeline maps rendered per request behind the server's
+        // DynamicTileSource (the server module itself links no GDAL).
+        .target(name: "TegulaOnDemand", dependencies: [
+            "TegulaServer", "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
+            "TegulaSupport",
+        ]),
 
         // The thin CLI on top.
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
-            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaSupport",
+            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaSupport", "TegulaOnDemand",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -95,7 +101,7 @@ let package = Package(
             "TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaPyramidTests", dependencies: [
-            "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
+            "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
             "TegulaTestSupport",
         ]),
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
@@ -104,6 +110,10 @@ let package = Package(
             "TegulaServer", "TegulaSupport", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        .testTarget(name: "TegulaOnDemandTests", dependencies: [
+            "TegulaOnDemand", "TegulaServer", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
+            "TegulaSupport", "TegulaTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
             "TegulaServer", "TegulaBundle", "TegulaGeometry",

@@ -10,18 +10,32 @@ public struct CatalogueEntry: Sendable {
     public let path: String
     /// Reads its tiles and metadata.
     public let reader: any TileReader
-    /// Its coverage for `/maps`.
-    public let footprint: Footprint
+    /// The same reader when its tiles are made on request (``DynamicTileSource``); nil for a bundle.
+    public let dynamic: (any DynamicTileSource)?
+    private let fixedFootprint: Footprint?
 
     /// The tileset's metadata.
     public var metadata: TilesetMetadata { reader.metadata }
+
+    /// Its coverage for `/maps` (a dynamic source's may change when it is re-read).
+    public var footprint: Footprint { fixedFootprint ?? Footprint(reader.metadata) }
 
     /// An entry for an opened reader.
     public init(id: String, path: String, reader: any TileReader) {
         self.id = id
         self.path = path
         self.reader = reader
-        footprint = Footprint(reader.metadata)
+        dynamic = nil
+        fixedFootprint = Footprint(reader.metadata)
+    }
+
+    /// An entry whose tiles are made on request.
+    public init(id: String, path: String, source: any DynamicTileSource) {
+        self.id = id
+        self.path = path
+        reader = source
+        dynamic = source
+        fixedFootprint = nil
     }
 }
 

@@ -45,6 +45,12 @@ public enum ServerErrorReason: String, Sendable, Hashable {
     case missingTile
     /// Reading a tile from its tileset failed (500).
     case readFailed
+    /// A tile of a source made on request lies outside its footprint or mask (404, no render).
+    case outsideFootprint
+    /// Making a tile of a source made on request failed (500).
+    case renderFailed
+    /// The client went away before its tile was made (503; nobody reads it).
+    case clientGone
 
     /// The HTTP status a request is refused with; nil for start-up reasons.
     public var status: Int? {
@@ -53,9 +59,11 @@ public enum ServerErrorReason: String, Sendable, Hashable {
         case .targetTooLong: return 414
         case .methodNotAllowed: return 405
         case .malformedTarget: return 400
-        case .noRoute, .unknownAsset, .unknownTileset, .wrongTileFormat, .wrongTileScale, .zoomOutsideTileset, .missingTile:
+        case .noRoute, .unknownAsset, .unknownTileset, .wrongTileFormat, .wrongTileScale, .zoomOutsideTileset, .missingTile,
+             .outsideFootprint:
             return 404
-        case .readFailed: return 500
+        case .readFailed, .renderFailed: return 500
+        case .clientGone: return 503
         }
     }
 }
@@ -126,6 +134,21 @@ extension LocatedError where Reason == ServerErrorReason {
     /// Reading `tile` of tileset `id` failed with `reason`.
     public static func readFailed(id: String, tile: Tile, reason: String) -> ServerError {
         ServerError(.readFailed, "reading \(tile) of '\(id)': \(reason)")
+    }
+
+    /// Tile `tile` of the on-request source `id` lies outside its footprint or mask.
+    public static func outsideFootprint(id: String, tile: Tile) -> ServerError {
+        ServerError(.outsideFootprint, "tile \(tile) is outside the footprint of '\(id)'")
+    }
+
+    /// Rendering tile `tile` of the on-request source `id` failed with `reason`.
+    public static func renderFailed(id: String, tile: Tile, reason: String) -> ServerError {
+        ServerError(.renderFailed, "rendering tile \(tile) of '\(id)' failed: \(reason)")
+    }
+
+    /// The client went away before `tile` was rendered.
+    public static func clientGone(tile: Tile) -> ServerError {
+        ServerError(.clientGone, "the client went away before tile \(tile) was rendered")
     }
 
     /// The tileset forms `Tileset` reads, as the messages name them: "a tile folder with

@@ -1,5 +1,13 @@
 import Prometheus
 
+/// Where a tile not in memory came from, as the render-time histogram labels it.
+public enum TileSource: String, CaseIterable, Sendable {
+    /// Read from a tileset file (folder, MBTiles, PMTiles).
+    case tileset
+    /// Rendered on request from a georeferenced scan.
+    case render
+}
+
 /// What `tegula serve --metrics` reports at `/metrics`, in Prometheus's text format: requests by
 /// route and status, body bytes sent, tile-cache hits and misses, the time to produce a tile not
 /// in memory, and open connections.
@@ -15,7 +23,8 @@ public final class ServerMetrics: Sendable {
     private let bytesSent: Counter
     private let cacheHits: Counter
     private let cacheMisses: Counter
-    private let renderTime: DurationHistogram
+    /// Tile-production times by source, in `TileSource` order.
+    private let renderTime: [DurationHistogram]
     private let openConnections: Gauge
 
     /// The statuses the service answers with: the columns of the request table.
@@ -47,10 +56,12 @@ public final class ServerMetrics: Sendable {
                                                                "Tile requests answered from the in-memory tile cache."))
         cacheMisses = registry.makeCounter(descriptor: Self.name("tile_cache", "misses", "total",
                                                                  "Tile requests that had to read their tileset."))
-        renderTime = registry.makeDurationHistogram(
-            descriptor: Self.name("tile", "render", "seconds",
-                                  "Time to produce a tile that was not in memory: read from its tileset (source=tileset)."),
-            labels: [("source", "tileset")], buckets: Self.renderBuckets)
+        renderTime = TileSource.allCases.map { source in
+            registry.makeDurationHistogram(
+                descriptor: Self.name("tile", "render", "seconds", "Time to produce a tile that was not in memory: "
+                                      + "read from its tileset (source=tileset) or rendered from its scan (source=render)."),
+                labels: [("source", source.rawValue)], buckets: Self.renderBuckets)
+        }
         openConnections = registry.makeGauge(descriptor: Self.name("http", "open", "connections",
                                                                    "HTTP connections open now."))
     }
@@ -77,8 +88,10 @@ public final class ServerMetrics: Sendable {
     func cacheHit() { cacheHits.increment() }
     /// Counts a tile request that read its tileset.
     func cacheMiss() { cacheMisses.increment() }
-    /// Records the time taken to produce one tile.
-    func recordRender(_ duration: Duration) { renderTime.record(duration) }
+    /// Records the time taken to produce one tile from `source`.
+    func recordRender(_ duration: Duration, source: TileSource) {
+        renderTime[TileSource.allCases.firstIndex(of: source)!].record(duration)
+    }
     /// Counts a connection opened.
     func connectionOpened() { openConnections.increment() }
     /// Counts a connection closed.

@@ -6,7 +6,7 @@ import NIOCore
 /// out verbatim (no router, so the raw target reaches our own parser). Tiles already in memory
 /// are answered before they get here, by `TileFastPath` with the same service.
 public struct TileResponder: HTTPResponder {
-    public typealias Context = BasicRequestContext
+    public typealias Context = TileRequestContext
     /// The logic answering requests.
     public let service: TileService
 
@@ -15,9 +15,12 @@ public struct TileResponder: HTTPResponder {
         self.service = service
     }
 
-    /// Converts the request, answers it, converts the response.
-    public func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-        let (head, body) = httpResponse(service.respond(Self.serverRequest(request.head)))
+    /// Converts the request, answers it, converts the response. A tile made on request is
+    /// awaited; the source may drop it unmade once the client has gone (``ClientHangUp``).
+    public func respond(to request: Request, context: TileRequestContext) async throws -> Response {
+        let channel = context.channel
+        let answer = await service.respond(Self.serverRequest(request.head), isCancelled: { ClientHangUp.isGone(channel) })
+        let (head, body) = httpResponse(answer)
         return Response(status: head.status, headers: head.headerFields, body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
     }
 

@@ -50,8 +50,8 @@ public struct TileService: Sendable {
     }
 
     /// Adds the headers every response carries, drops the body of a HEAD answer, and counts and
-    /// logs the request: every answer of both paths passes here exactly once.
-    private func finish(_ routed: ServerResponse, _ request: ServerRequest, _ label: RouteLabel) -> ServerResponse {
+    /// logs the request: every answer of every path passes here exactly once.
+    func finish(_ routed: ServerResponse, _ request: ServerRequest, _ label: RouteLabel = .tile) -> ServerResponse {
         var r = routed
         var headers = r.headers
         if let origin = configuration.corsOrigin {
@@ -83,7 +83,7 @@ public struct TileService: Sendable {
     private func answer(_ route: Route, _ request: ServerRequest) -> ServerResponse {
         switch route {
         case .viewer:
-            return cached(assets.page, type: "text/html; charset=utf-8", request, cacheControl: "no-cache")
+            return cached(assets.page(catalogue), type: "text/html; charset=utf-8", request, cacheControl: "no-cache")
         case .health:
             let body = JSONValue.object(["status": .string("ok"), "tilesets": .int(catalogue.entries.count)]).serialized()
             return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: body)
@@ -112,12 +112,9 @@ public struct TileService: Sendable {
     private func tile(_ t: Route.TileRequest, _ request: ServerRequest, reading: Bool) -> ServerResponse? {
         guard let e = catalogue[t.id] else { return refuse(.unknownTileset(id: t.id)) }
         let m = e.metadata
-        guard t.ext == m.format.fileExtension else { return refuse(.wrongTileFormat(id: t.id, fileExtension: m.format.fileExtension)) }
-        guard t.retina == (m.scale == 2) else { return refuse(.wrongTileScale(id: t.id, tilesetIsRetina: m.scale == 2)) }
-        guard (m.minZoom...m.maxZoom).contains(t.z) else {
-            return refuse(.zoomOutsideTileset(id: t.id, zoom: t.z, minZoom: m.minZoom, maxZoom: m.maxZoom))
-        }
+        if let refused = refusal(t, m) { return refused }
         let tile = t.tms ? Tile(x: t.x, tmsY: t.row, z: t.z) : Tile(x: t.x, y: t.row, z: t.z)
+        if let source = e.dynamic { return dynamicTile(tile, t, source, request, reading: reading) }
         let key = TileResponseCache.Key(id: t.id, tile: tile)
         let entry: TileResponseCache.Entry
         if let hit = tileCache.entry(key) {
@@ -133,13 +130,8 @@ public struct TileService: Sendable {
                 logger.error("\(failure)")
                 return refuse(failure)
             }
-            metrics?.recordRender(.now - start)
-            guard let data else {
-                var r = configuration.missingTile == .noContent ? ServerResponse(status: 204)
-                    : refuse(.missingTile(id: t.id, tile: tile))
-                r.headers.append(("Cache-Control", configuration.cacheControl))
-                return r
-            }
+            metrics?.recordRender(.now - start, source: .tileset)
+            guard let data else { return missing(tile, in: t.id) }
             entry = TileResponseCache.Entry(body: data, etag: EntityTag.of(data))
             tileCache.insert(entry, for: key)
         }
@@ -153,6 +145,23 @@ public struct TileService: Sendable {
                               buffer: entry.buffer)
     }
 
+    /// The answer for an in-range tile the tileset does not have (``ServerConfiguration/missingTile``).
+    func missing(_ tile: Tile, in id: String) -> ServerResponse {
+        var r = configuration.missingTile == .noContent ? ServerResponse(status: 204) : refuse(.missingTile(id: id, tile: tile))
+        r.headers.append(("Cache-Control", configuration.cacheControl))
+        return r
+    }
+
+    /// 404 for a tile the tileset cannot have (other format, scale or zoom); nil when it may.
+    func refusal(_ t: Route.TileRequest, _ m: TilesetMetadata) -> ServerResponse? {
+        guard t.ext == m.format.fileExtension else { return refuse(.wrongTileFormat(id: t.id, fileExtension: m.format.fileExtension)) }
+        guard t.retina == (m.scale == 2) else { return refuse(.wrongTileScale(id: t.id, tilesetIsRetina: m.scale == 2)) }
+        guard (m.minZoom...m.maxZoom).contains(t.z) else {
+            return refuse(.zoomOutsideTileset(id: t.id, zoom: t.z, minZoom: m.minZoom, maxZoom: m.maxZoom))
+        }
+        return nil
+    }
+
     /// 200 with a strong ETag, or 304 when `If-None-Match` matches it.
     private func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String) -> ServerResponse {
         let tag = EntityTag.of(body)
@@ -164,7 +173,7 @@ public struct TileService: Sendable {
     }
 
     /// The plain-text answer to a refused request: the error's status and its one-line description.
-    private func refuse(_ error: ServerError) -> ServerResponse {
+    func refuse(_ error: ServerError) -> ServerResponse {
         ServerResponse(status: error.status ?? 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
                        body: Array((error.description + "\n").utf8))
     }
@@ -179,10 +188,12 @@ public struct TileService: Sendable {
         return e.metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .xyz)
     }
 
-    /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded.
+    /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded; for tiles made on request
+    /// `?v=VERSION`, so a browser never mixes tiles of two versions of the source.
     public static func tilePathTemplate(_ e: CatalogueEntry) -> String {
         let id = e.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? e.id
-        return "\(id)/{z}/{x}/{y}\(e.metadata.scale == 2 ? "@2x" : "").\(e.metadata.format.fileExtension)"
+        let version = e.dynamic.map { "?v=" + $0.version } ?? ""
+        return "\(id)/{z}/{x}/{y}\(e.metadata.scale == 2 ? "@2x" : "").\(e.metadata.format.fileExtension)\(version)"
     }
 
     private func maps(_ lon: Double, _ lat: Double) -> ServerResponse {

@@ -5,7 +5,8 @@
 public struct FitOptions: Sendable, Hashable, Codable {
     /// The transform to fit; nil = the file's hint (Allmaps), else chosen by ``Georeferencer/choiceRule``.
     public var transform: TransformKind?
-    /// nil = "EPSG:3857"; "gcp" = the GCPs' own CRS; else any definition PROJ reads.
+    /// nil = the GCP file's (Allmaps `resourceCrs`), else "EPSG:3857"; "gcp" = the GCPs' own
+    /// CRS; else any definition PROJ reads.
     public var fitSRS: String?
 
     /// Options from their parts; all defaults = choose the transform, fit in EPSG:3857.
@@ -14,9 +15,9 @@ public struct FitOptions: Sendable, Hashable, Codable {
         self.fitSRS = fitSRS
     }
 
-    /// The fitting CRS definition for GCPs in `gcpSRS`.
-    public func resolvedFitSRS(gcpSRS: String) -> String {
-        guard let f = fitSRS?.trimmingCharacters(in: .whitespaces), !f.isEmpty else { return "EPSG:3857" }
+    /// The fitting CRS definition for GCPs in `gcpSRS`; `fileHint` is the one their file names.
+    public func resolvedFitSRS(gcpSRS: String, fileHint: String? = nil) -> String {
+        guard let f = fitSRS?.trimmingCharacters(in: .whitespaces), !f.isEmpty else { return fileHint ?? "EPSG:3857" }
         return f.lowercased() == "gcp" ? gcpSRS : f
     }
 }

@@ -31,16 +31,20 @@ public struct GCPSet: Sendable, Hashable {
     public var mask: [PixelPoint]?
     /// The transform the file asks for (Allmaps `transformation`), if any.
     public var transformHint: TransformKind?
+    /// The CRS the file asks the fit to be done in (Allmaps `resourceCrs`, the projection the
+    /// scan is drawn in), if any.
+    public var fitSRSHint: String?
     /// File path, or "inline" for GCPs given in a pipeline file.
     public var source: String
 
     /// A set from its parts; `source` "inline" for GCPs not read from a file.
     public init(gcps: [GCP], srs: String, mask: [PixelPoint]? = nil,
-                transformHint: TransformKind? = nil, source: String = "inline") {
+                transformHint: TransformKind? = nil, fitSRSHint: String? = nil, source: String = "inline") {
         self.gcps = gcps
         self.srs = srs
         self.mask = mask
         self.transformHint = transformHint
+        self.fitSRSHint = fitSRSHint
         self.source = source
     }
 

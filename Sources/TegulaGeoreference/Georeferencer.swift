@@ -14,7 +14,7 @@ public enum Georeferencer {
                            options: FitOptions) throws -> Georeference {
         let gcpCRS = try CRSConversion.reference(gcps.srs)
         try gcps.validate(imageWidth: imageWidth, imageHeight: imageHeight, geographic: gcpCRS.isGeographic)
-        let fitSRS = options.resolvedFitSRS(gcpSRS: gcps.srs)
+        let fitSRS = options.resolvedFitSRS(gcpSRS: gcps.srs, fileHint: gcps.fitSRSHint)
         let fitCRS = try CRSConversion.reference(fitSRS)
         let context = try FitContext(gcps: gcps, fitSRS: fitSRS, fitIsGeographic: fitCRS.isGeographic,
                                      width: imageWidth, height: imageHeight)

@@ -1,6 +1,8 @@
+import TegulaGeometry
+
 /// The image format of a tileset's tiles; the raw value is the file extension and the MBTiles
-/// `format` value (MBTiles 1.3 uses `jpg`).
-public enum TileFormat: String, Sendable, Codable, CaseIterable {
+/// `format` value (MBTiles 1.3 uses `jpg`). PNG by default.
+public enum TileFormat: String, CaseIterable, NamedValue, Codable {
     case png
     case jpeg = "jpg"
     case webp
@@ -36,6 +38,19 @@ public enum TileFormat: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// The format used when none is named.
+    public static let `default` = TileFormat.png
+    /// The canonical name (the MBTiles `format` value).
+    public var name: String { rawValue }
+    /// Every format's name, `jpg` also read as `jpeg`.
+    public static var names: [String] { ["png", "jpg", "webp"] }
+    /// "tile format".
+    public static var kind: String { "tile format" }
+    /// Decodes a name with ``init(name:)``.
+    public init(from decoder: Decoder) throws { self = try Self.decodeNamed(from: decoder) }
+    /// Encodes the canonical name.
+    public func encode(to encoder: Encoder) throws { try encodeName(to: encoder) }
+
     /// Parses a format name: `png`, `jpg`, `jpeg`, `webp` (any case).
     public init?(name: String) {
         switch name.lowercased() {
@@ -58,7 +73,20 @@ public enum TileFormat: String, Sendable, Codable, CaseIterable {
 
 /// How a tile folder numbers its rows: XYZ (row 0 at the top) or TMS (row 0 at the bottom,
 /// with a `tilemapresource.xml`).
-public enum FolderLayout: String, Sendable, Codable, CaseIterable {
+public enum FolderLayout: String, CaseIterable, NamedValue, Codable {
     case xyz
     case tms
+
+    /// Parses `xyz` or `tms`, any case.
+    public init?(name: String) { self.init(rawValue: name.lowercased()) }
+    /// The canonical name.
+    public var name: String { rawValue }
+    /// Both names.
+    public static var names: [String] { allCases.map(\.rawValue) }
+    /// "folder layout".
+    public static var kind: String { "folder layout" }
+    /// Decodes a name with ``init(name:)``.
+    public init(from decoder: Decoder) throws { self = try Self.decodeNamed(from: decoder) }
+    /// Encodes the canonical name.
+    public func encode(to encoder: Encoder) throws { try encodeName(to: encoder) }
 }

@@ -70,6 +70,11 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
         self.extra = extra
     }
 
+    /// A GeoJSON Polygon geometry of one ring of `[lon, lat]` pairs, as ``footprintKey`` holds it.
+    public static func polygon(_ ring: [[Double]]) -> JSONValue {
+        .object(["type": .string("Polygon"), "coordinates": .array([.array(ring.map { .array($0.map(JSONValue.double)) })])])
+    }
+
     /// The outer ring of the footprint polygon from `extra`, or nil when there is none.
     public var footprint: [Coordinate]? {
         guard let ring = extra[Self.footprintKey]?["coordinates"]?.arrayValue?.first?.arrayValue else { return nil }

@@ -103,7 +103,8 @@ public final class Dataset {
                             colorInterpretation: String(cString: GDALGetColorInterpretationName(interp)),
                             noData: has != 0 ? nodata : nil,
                             blockWidth: Int(bx), blockHeight: Int(by),
-                            hasColorTable: GDALGetRasterColorTable(b) != nil)
+                            hasColorTable: GDALGetRasterColorTable(b) != nil,
+                            isByte: type == GDT_Byte, isAlpha: interp == GCI_AlphaBand)
         }
     }
 
@@ -158,22 +159,6 @@ public final class Dataset {
         }
     }
 
-    /// Read one band's window as doubles, row-major.
-    public func readDoubles(band: Int, x: Int, y: Int, width: Int, height: Int) throws -> [Double] {
-        guard let b = GDALGetRasterBand(handle, Int32(band)) else {
-            throw GDALError(call: "GDALGetRasterBand", path: path, message: "no band \(band)")
-        }
-        var out = [Double](repeating: 0, count: width * height)
-        CPLErrorReset()
-        let err = out.withUnsafeMutableBytes { p in
-            GDALRasterIO(b, GF_Read, Int32(x), Int32(y), Int32(width), Int32(height),
-                         p.baseAddress, Int32(width), Int32(height), GDT_Float64, 0, 0)
-        }
-        if err != CE_None { throw GDALError.last("GDALRasterIO", path: path, fallback: "read failed") }
-        try GDALError.checkLast("GDALRasterIO", path: path, warningsFail: true)
-        return out
-    }
-
     /// Colour table entries of a band as RGBA, or nil when it has none.
     public func colorTable(band: Int) -> [(UInt8, UInt8, UInt8, UInt8)]? {
         guard let b = GDALGetRasterBand(handle, Int32(band)), let ct = GDALGetRasterColorTable(b) else { return nil }
@@ -194,6 +179,10 @@ public struct BandInfo: Sendable, Equatable {
     public var blockWidth: Int
     public var blockHeight: Int
     public var hasColorTable: Bool
+    /// True for 8-bit unsigned samples (GDT_Byte), the only type Tegula warps.
+    public var isByte: Bool
+    /// True when the band is an alpha band (GCI_AlphaBand).
+    public var isAlpha: Bool
 }
 
 /// A ground control point as GDAL stores it: pixel/line in GDAL's convention, x/y/z in the

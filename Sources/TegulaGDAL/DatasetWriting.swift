@@ -99,7 +99,7 @@ extension Dataset {
     /// Flush pending writes to disk (GDALFlushCache).
     public func flush() throws {
         CPLErrorReset()
-        _ = GDALFlushCache(handle)
+        GDALFlushCache(handle)
         try GDALError.checkLast("GDALFlushCache", path: path, warningsFail: false)
     }
 

@@ -30,6 +30,12 @@ public enum GDALRuntime {
         CPLSetConfigOption(key, value)
     }
 
+    /// A GDAL configuration option as GDAL sees it (set in the process or the environment), or nil.
+    public static func configOption(_ key: String) -> String? {
+        initialize()
+        return CPLGetConfigOption(key, nil).map { String(cString: $0) }
+    }
+
     /// Make a NULL-terminated C string list (CSL) for GDAL options; free with `CSLDestroy`.
     static func stringList(_ items: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil

@@ -3,20 +3,26 @@ import CGDAL
 /// A coordinate reference system known to PROJ, owning its OGR handle.
 ///
 /// Axis order is always the traditional GIS one (longitude/easting first), whatever the
-/// authority says (OAMS_TRADITIONAL_GIS_ORDER).
-public final class SpatialReference: @unchecked Sendable {
+/// authority says (OAMS_TRADITIONAL_GIS_ORDER). Not `Sendable`: PROJ handles are not thread-safe
+/// (even ``authorityCode`` changes the handle); share a ``CRS`` and make a handle per thread.
+public final class SpatialReference {
     let handle: OGRSpatialReferenceH
     /// The text the user gave (e.g. "EPSG:4326"), or the WKT it was read from.
     public let definition: String
 
     /// Parse anything `OSRSetFromUserInput` understands: "EPSG:n", WKT, PROJ strings, names
     /// such as "WGS84".
-    public init(_ definition: String) throws {
+    public convenience init(_ definition: String) throws {
+        try self.init(definition, definition: definition)
+    }
+
+    /// Parse `text` as ``init(_:)`` does, remembering `definition` as what the user gave.
+    init(_ text: String, definition: String) throws {
         GDALRuntime.initialize()
         guard let h = OSRNewSpatialReference(nil) else {
             throw GDALError.last("OSRNewSpatialReference", path: nil, fallback: "out of memory")
         }
-        let trimmed = definition.trimmingWhitespace
+        let trimmed = text.trimmingWhitespace
         if trimmed.isEmpty || OSRSetFromUserInput(h, trimmed) != OGRERR_NONE {
             OSRDestroySpatialReference(h)
             CPLErrorReset()
@@ -25,7 +31,7 @@ public final class SpatialReference: @unchecked Sendable {
         }
         OSRSetAxisMappingStrategy(h, OAMS_TRADITIONAL_GIS_ORDER)
         handle = h
-        self.definition = trimmed
+        self.definition = definition.trimmingWhitespace
     }
 
     /// Take ownership of a clone of `h` (used for handles owned by datasets).
@@ -38,9 +44,9 @@ public final class SpatialReference: @unchecked Sendable {
     deinit { OSRDestroySpatialReference(handle) }
 
     /// EPSG:4326, longitude first.
-    public static func wgs84() -> SpatialReference { try! SpatialReference("EPSG:4326") }
+    public static func wgs84() -> SpatialReference { CRS.wgs84.makeReference() }
     /// EPSG:3857, spherical Web Mercator.
-    public static func webMercator() -> SpatialReference { try! SpatialReference("EPSG:3857") }
+    public static func webMercator() -> SpatialReference { CRS.webMercator.makeReference() }
 
     /// The CRS as WKT (WKT1, GDAL's default for GeoTIFF and VRT).
     public var wkt: String {

@@ -44,7 +44,7 @@ public struct Tile: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// The tile's box in EPSG:3857 metres (mercantile `xy_bounds`), computed on the grid directly.
     public var projectedBounds: ProjectedBounds {
-        let size = 2 * WebMercator.halfCircumference / pow(2, Double(z))
+        let size = WebMercator.tileExtent(zoom: z)
         let left = -WebMercator.halfCircumference + Double(x) * size
         let top = WebMercator.halfCircumference - Double(y) * size
         return ProjectedBounds(left: left, bottom: top - size, right: left + size, top: top)

@@ -62,7 +62,7 @@ public enum TileGrid {
         -> (x: ClosedRange<Int>, y: ClosedRange<Int>)?
     {
         guard let box = b.intersection(.world) else { return nil }
-        let size = 2 * WebMercator.halfCircumference / pow(2, Double(zoom))
+        let size = WebMercator.tileExtent(zoom: zoom)
         let last = (1 << zoom) - 1
         let h = WebMercator.halfCircumference
         // Edges within 1e-9 of a tile boundary count as on it (metres rounding).

@@ -19,6 +19,12 @@ public enum WebMercator {
     /// The deepest zoom level Tegula accepts.
     public static let maxZoom = 30
 
+    /// The side of one tile at `zoom` in metres: the world's width over 2^zoom (exact in
+    /// binary, so tile edges computed from it agree everywhere).
+    public static func tileExtent(zoom: Int) -> Double {
+        2 * halfCircumference / pow(2, Double(zoom))
+    }
+
     /// Metres per pixel at `zoom` for tiles of `tileSize` pixels (z0, 256 px: 156543.03392804097).
     public static func resolution(zoom: Int, tileSize: Int = 256) -> Double {
         2 * halfCircumference / Double(tileSize) / pow(2, Double(zoom))

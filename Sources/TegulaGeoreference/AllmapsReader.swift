@@ -7,7 +7,7 @@ import TegulaGDAL
 /// from `body.resourceCrs`. Allmaps' other form, the GeoreferencedMap (alone or as a one-map
 /// array), goes to ``GeoreferencedMapReader``.
 enum AllmapsReader {
-    static func parse(_ data: Data, source: String, gcpSRS: String?) throws -> GCPSet {
+    static func parse(_ data: Data, source: String, gcpCRS: CRS?) throws -> GCPSet {
         var root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
             throw GeoreferenceError(.unparseableRow, at: source, "not valid JSON: \(error.localizedDescription)")
@@ -25,7 +25,7 @@ enum AllmapsReader {
                                     "expected a JSON object (an Allmaps Georeference Annotation or GeoreferencedMap)")
         }
         if annotation["type"] as? String == GeoreferencedMapReader.type {
-            return try GeoreferencedMapReader.parse(annotation, source: source, gcpSRS: gcpSRS)
+            return try GeoreferencedMapReader.parse(annotation, source: source, gcpCRS: gcpCRS)
         }
         // An AnnotationPage holds the annotation in `items`; take the first.
         if let items = annotation["items"] as? [[String: Any]] {
@@ -61,16 +61,16 @@ enum AllmapsReader {
            let svg = selector["value"] as? String {
             mask = try MaskReader.parse(svg, source: "\(source): target.selector.value")
         }
-        return GCPSet(gcps: gcps, srs: gcpSRS ?? "EPSG:4326", mask: mask,
+        return GCPSet(gcps: gcps, crs: gcpCRS ?? .wgs84, mask: mask,
                       transformHint: transformation(body["transformation"]),
-                      fitSRSHint: try resourceCRS(body["resourceCrs"], at: "\(source): body.resourceCrs"), source: source)
+                      fitCRSHint: try resourceCRS(body["resourceCrs"], at: "\(source): body.resourceCrs"), source: source)
     }
 
     /// `resourceCrs` `{definition, name?, id?}`: the projection the scan is drawn in, which
     /// Allmaps fits the transform in (its "internal projection"; GCPs are projected into it
     /// before fitting). `definition` is a PROJ string, WKT or EPSG code, or a PROJJSON object.
     /// Absent = nil; present but unreadable = an error naming the key.
-    static func resourceCRS(_ value: Any?, at place: String) throws -> String? {
+    static func resourceCRS(_ value: Any?, at place: String) throws -> FitCRS? {
         guard let value, !(value is NSNull) else { return nil }
         guard let crs = value as? [String: Any], let definition = crs["definition"], !(definition is NSNull) else {
             throw GeoreferenceError(.unknownCRS, at: place,
@@ -85,11 +85,10 @@ enum AllmapsReader {
         } else {
             throw GeoreferenceError(.unknownCRS, at: "\(place).definition", "must be a PROJ string, WKT, EPSG code or PROJJSON object")
         }
-        do { _ = try SpatialReference(text) } catch {
+        do { return .crs(try CRS(text)) } catch {
             throw GeoreferenceError(.unknownCRS, at: "\(place).definition",
                                     "PROJ cannot read '\(text.prefix(80))': expected a PROJ string, WKT, EPSG code or PROJJSON")
         }
-        return text
     }
 
     /// `{type: polynomial|thinPlateSpline|helmert|projective|straight, options: {order}}`, or

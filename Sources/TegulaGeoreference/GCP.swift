@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGDAL
 
 /// One ground control point: a pixel on the scan and the ground position it shows.
 public struct GCP: Sendable, Hashable, Codable {
@@ -25,26 +26,25 @@ public struct GCP: Sendable, Hashable, Codable {
 public struct GCPSet: Sendable, Hashable {
     /// The points in file order.
     public var gcps: [GCP]
-    /// CRS definition of the ground coordinates, e.g. "EPSG:4326" (anything PROJ reads).
-    public var srs: String
+    /// The CRS of the ground coordinates.
+    public var crs: CRS
     /// Neatline polygon in pixels, when the file carries one (Allmaps SVG selector).
     public var mask: [PixelPoint]?
-    /// The transform the file asks for (Allmaps `transformation`), if any.
+    /// The transform the file asks for (Allmaps `transformation`, a stored fit), if any.
     public var transformHint: TransformKind?
-    /// The CRS the file asks the fit to be done in (Allmaps `resourceCrs`, the projection the
-    /// scan is drawn in), if any.
-    public var fitSRSHint: String?
+    /// The fitting CRS the file asks for (a stored fit's), if any.
+    public var fitCRSHint: FitCRS?
     /// File path, or "inline" for GCPs given in a pipeline file.
     public var source: String
 
     /// A set from its parts; `source` "inline" for GCPs not read from a file.
-    public init(gcps: [GCP], srs: String, mask: [PixelPoint]? = nil,
-                transformHint: TransformKind? = nil, fitSRSHint: String? = nil, source: String = "inline") {
+    public init(gcps: [GCP], crs: CRS, mask: [PixelPoint]? = nil,
+                transformHint: TransformKind? = nil, fitCRSHint: FitCRS? = nil, source: String = "inline") {
         self.gcps = gcps
-        self.srs = srs
+        self.crs = crs
+        self.fitCRSHint = fitCRSHint
         self.mask = mask
         self.transformHint = transformHint
-        self.fitSRSHint = fitSRSHint
         self.source = source
     }
 

@@ -8,7 +8,7 @@ import TegulaGDAL
 public enum GCPReader {
     /// Detect format by extension/content: .points, .vrt, .csv, .json (Allmaps); any other raster
     /// GDAL opens is read for its stored GCPs. `gcpSRS` gives (or overrides) the ground CRS.
-    public static func read(path: String, gcpSRS: String? = nil) throws -> GCPSet {
+    public static func read(path: String, gcpCRS: CRS? = nil) throws -> GCPSet {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GeoreferenceError(.unreadableFile, at: path, "cannot read the GCP file (no such file or no permission)")
         }
@@ -16,19 +16,19 @@ public enum GCPReader {
         let head = String(decoding: data.prefix(4096), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if ext == "json" || ext == "geojson" || head.hasPrefix("{") {
-            return try AllmapsReader.parse(data, source: path, gcpSRS: gcpSRS)
+            return try AllmapsReader.parse(data, source: path, gcpCRS: gcpCRS)
         }
         if ext == "vrt" || ext == "tif" || ext == "tiff" || head.hasPrefix("<") {
-            return try readDataset(path: path, gcpSRS: gcpSRS)
+            return try readDataset(path: path, gcpCRS: gcpCRS)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw GeoreferenceError(.unknownFormat, at: path, "not UTF-8 text; expected .points, .vrt, .csv or Allmaps .json")
         }
         if ext == "points" || head.hasPrefix("#CRS") || head.lowercased().hasPrefix("mapx") {
-            return try parsePoints(text, source: path, gcpSRS: gcpSRS)
+            return try parsePoints(text, source: path, gcpCRS: gcpCRS)
         }
         if ext == "csv" || ext == "txt" {
-            return try parseCSV(text, source: path, gcpSRS: gcpSRS)
+            return try parseCSV(text, source: path, gcpCRS: gcpCRS)
         }
         throw GeoreferenceError(.unknownFormat, at: path,
                                 "unknown GCP format: expected a .points (QGIS), .vrt (GDAL), .csv (x,y,lon,lat) or .json (Allmaps) file")
@@ -37,8 +37,8 @@ public enum GCPReader {
     /// Parse QGIS `.points`: optional `#CRS:` line, header `mapX,mapY,sourceX,sourceY,enable,…`
     /// (or `pixelX,pixelY`), comma- or tab-separated; sourceY is the negated row. An extra
     /// `name` (or `id`) column, which QGIS ignores, names the GCPs.
-    public static func parsePoints(_ text: String, source: String, gcpSRS: String? = nil) throws -> GCPSet {
-        var srs = gcpSRS
+    public static func parsePoints(_ text: String, source: String, gcpCRS: CRS? = nil) throws -> GCPSet {
+        var crs = gcpCRS
         var columns: [String: Int]?
         var gcps: [GCP] = []
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
@@ -46,9 +46,9 @@ public enum GCPReader {
             let place = "\(source):\(index + 1)"
             if line.isEmpty { continue }
             if line.hasPrefix("#") {
-                if line.uppercased().hasPrefix("#CRS:"), gcpSRS == nil {
+                if line.uppercased().hasPrefix("#CRS:"), gcpCRS == nil {
                     let def = line.dropFirst(5).trimmingCharacters(in: .whitespaces)
-                    if !def.isEmpty { srs = def }
+                    if !def.isEmpty { crs = try CRS.parse(def, at: place) }
                 }
                 continue
             }
@@ -91,12 +91,12 @@ public enum GCPReader {
             gcps.append(GCP(id: name ?? "\(gcps.count + 1)", pixel: PixelPoint(x: sx, y: -sy),
                             ground: GroundPoint(x: mapX, y: mapY), enabled: enabled))
         }
-        return GCPSet(gcps: gcps, srs: srs ?? "EPSG:4326", source: source)
+        return GCPSet(gcps: gcps, crs: crs ?? .wgs84, source: source)
     }
 
     /// Parse CSV with header `x,y,lon,lat[,name]` (MapWarper) or `x,y,X,Y[,name]` (needs
     /// `gcpSRS`); x, y are pixels from the top-left corner.
-    public static func parseCSV(_ text: String, source: String, gcpSRS: String? = nil) throws -> GCPSet {
+    public static func parseCSV(_ text: String, source: String, gcpCRS: CRS? = nil) throws -> GCPSet {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard let headerIndex = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw GeoreferenceError(.unparseableRow, at: source, "empty CSV: expected a header x,y,lon,lat[,name]")
@@ -108,17 +108,17 @@ public enum GCPReader {
             throw GeoreferenceError(.unparseableRow, at: "\(source):\(headerIndex + 1)",
                                     "header '\(lines[headerIndex])': expected x,y,lon,lat[,name] or x,y,X,Y[,name]")
         }
-        var srs = gcpSRS ?? "EPSG:4326"
+        var crs = gcpCRS ?? .wgs84
         let gx: Int, gy: Int
         if let lo = lower.firstIndex(where: { $0 == "lon" || $0 == "lng" || $0 == "longitude" }),
            let la = lower.firstIndex(where: { $0 == "lat" || $0 == "latitude" }) {
             gx = lo; gy = la
         } else if let X = header.firstIndex(of: "X"), let Y = header.firstIndex(of: "Y") {
-            guard let gcpSRS else {
+            guard let gcpCRS else {
                 throw GeoreferenceError(.unknownCRS, at: "\(source):\(headerIndex + 1)",
                                         "columns X,Y need their CRS: pass --gcp-srs (e.g. EPSG:28992), or name them lon,lat")
             }
-            gx = X; gy = Y; srs = gcpSRS
+            gx = X; gy = Y; crs = gcpCRS
         } else {
             throw GeoreferenceError(.unparseableRow, at: "\(source):\(headerIndex + 1)",
                                     "header '\(lines[headerIndex])': expected lon,lat or X,Y columns after x,y")
@@ -137,17 +137,22 @@ public enum GCPReader {
             gcps.append(GCP(id: id, pixel: PixelPoint(x: try number(f[xi], "x", place), y: try number(f[yi], "y", place)),
                             ground: GroundPoint(x: try number(f[gx], header[gx], place), y: try number(f[gy], header[gy], place))))
         }
-        return GCPSet(gcps: gcps, srs: srs, source: source)
+        return GCPSet(gcps: gcps, crs: crs, source: source)
     }
 
     /// GCPs stored in a raster (GDAL VRT `<GCPList>`, GeoTIFF), honouring the axis mapping;
-    /// a `tegula georef` output's `TEGULA_MASK` and `TEGULA_TRANSFORM` become the set's mask and
-    /// transform hint.
-    public static func readDataset(path: String, gcpSRS: String? = nil) throws -> GCPSet {
+    /// a `tegula georef` output's ``StoredFit`` becomes the set's mask and transform and fit-CRS
+    /// hints. The one reader of a stored georeference.
+    public static func readDataset(path: String, gcpCRS: CRS? = nil) throws -> GCPSet {
         let ds: Dataset
         do { ds = try Dataset(path: path) } catch {
             throw GeoreferenceError(.unreadableFile, at: path, "GDAL cannot open it for its GCPs: \(error)")
         }
+        return try readDataset(ds, path: path, gcpCRS: gcpCRS)
+    }
+
+    /// ``readDataset(path:gcpCRS:)`` on a dataset already open.
+    public static func readDataset(_ ds: Dataset, path: String, gcpCRS: CRS? = nil) throws -> GCPSet {
         let records = ds.gcps
         guard !records.isEmpty else {
             throw GeoreferenceError(.tooFewGCPs, at: path, "the file holds no GCPs (no <GCPList>)")
@@ -157,11 +162,10 @@ public enum GCPReader {
             GCP(id: r.id, pixel: PixelPoint(x: r.pixel, y: r.line),
                 ground: swap ? GroundPoint(x: r.y, y: r.x) : GroundPoint(x: r.x, y: r.y))
         }
-        let srs = gcpSRS ?? ds.gcpSpatialReference.map { $0.authorityCode ?? $0.wkt } ?? "EPSG:4326"
-        let meta = ds.metadata()
-        let mask = try meta["TEGULA_MASK"].map { try MaskReader.parse($0, source: "\(path): TEGULA_MASK") }
-        return GCPSet(gcps: gcps, srs: srs, mask: mask,
-                      transformHint: meta["TEGULA_TRANSFORM"].flatMap(TransformKind.init(name:)), source: path)
+        let crs = gcpCRS ?? ds.gcpSpatialReference.map { CRS($0) } ?? .wgs84
+        let stored = try StoredFit(metadata: ds.metadata(), source: path)
+        return GCPSet(gcps: gcps, crs: crs, mask: stored.mask, transformHint: stored.transform,
+                      fitCRSHint: stored.fitCRS, source: path)
     }
 
     static func split(_ line: String) -> [String] {

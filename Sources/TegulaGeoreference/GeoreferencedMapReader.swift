@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGDAL
 
 /// Reads Allmaps' GeoreferencedMap, the JSON form the Allmaps API and CLI hand out beside the
 /// Georeference Annotation: `gcps` as `{resource: [x, y], geo: [lon, lat]}`, `resourceMask` as
@@ -9,7 +10,7 @@ enum GeoreferencedMapReader {
     static let type = "GeoreferencedMap"
 
     /// Parse one map object (its `type` already checked).
-    static func parse(_ map: [String: Any], source: String, gcpSRS: String?) throws -> GCPSet {
+    static func parse(_ map: [String: Any], source: String, gcpCRS: CRS?) throws -> GCPSet {
         guard let list = map["gcps"] else {
             throw GeoreferenceError(.unknownFormat, at: "\(source): gcps",
                                     "missing: a GeoreferencedMap lists its GCPs as [{\"resource\": [x, y], \"geo\": [lon, lat]}, …]")
@@ -29,9 +30,9 @@ enum GeoreferencedMapReader {
             let id = (gcp["id"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "\(i + 1)"
             gcps.append(GCP(id: id, pixel: PixelPoint(x: pixel.0, y: pixel.1), ground: GroundPoint(x: ground.0, y: ground.1)))
         }
-        return GCPSet(gcps: gcps, srs: gcpSRS ?? "EPSG:4326", mask: try mask(map["resourceMask"], source: source),
+        return GCPSet(gcps: gcps, crs: gcpCRS ?? .wgs84, mask: try mask(map["resourceMask"], source: source),
                       transformHint: AllmapsReader.transformation(map["transformation"]),
-                      fitSRSHint: try AllmapsReader.resourceCRS(map["resourceCrs"], at: "\(source): resourceCrs"),
+                      fitCRSHint: try AllmapsReader.resourceCRS(map["resourceCrs"], at: "\(source): resourceCrs"),
                       source: source)
     }
 
@@ -55,7 +56,7 @@ enum GeoreferencedMapReader {
 
     /// Two finite numbers `[a, b]`, else a located error saying what `what` should be.
     static func pair(_ value: Any?, at place: String, _ what: String,
-                     reason: GeoreferenceError.Reason = .unparseableRow) throws -> (Double, Double) {
+                     reason: GeoreferenceErrorReason = .unparseableRow) throws -> (Double, Double) {
         guard let a = value as? [Any], a.count == 2, let x = AllmapsReader.number(a[0]), let y = AllmapsReader.number(a[1]) else {
             throw GeoreferenceError(reason, at: place, value == nil ? "missing; expected \(what)" : "must be \(what)")
         }

@@ -12,12 +12,9 @@ public enum Georeferencer {
     /// that the points do not determine.
     public static func fit(_ gcps: GCPSet, imageWidth: Int, imageHeight: Int,
                            options: FitOptions) throws -> Georeference {
-        let gcpCRS = try CRSConversion.reference(gcps.srs)
-        try gcps.validate(imageWidth: imageWidth, imageHeight: imageHeight, geographic: gcpCRS.isGeographic)
-        let fitSRS = options.resolvedFitSRS(gcpSRS: gcps.srs, fileHint: gcps.fitSRSHint)
-        let fitCRS = try CRSConversion.reference(fitSRS)
-        let context = try FitContext(gcps: gcps, fitSRS: fitSRS, fitIsGeographic: fitCRS.isGeographic,
-                                     width: imageWidth, height: imageHeight)
+        try gcps.validate(imageWidth: imageWidth, imageHeight: imageHeight, geographic: gcps.crs.isGeographic)
+        let fitCRS = (options.fitCRS ?? gcps.fitCRSHint ?? .webMercator).resolved(gcpCRS: gcps.crs)
+        let context = try FitContext(gcps: gcps, fitCRS: fitCRS, width: imageWidth, height: imageHeight)
         let n = context.pixels.count
         let kind: TransformKind
         let chosenBy: String
@@ -40,7 +37,7 @@ public enum Georeferencer {
                                     "the \(n) enabled GCPs do not determine a \(kind.rawValue) transform: they are (nearly) collinear or coincide; spread them over the scan")
         }
         let report = try QualityAnalysis(context: context, kind: kind, transform: transform).report(chosenBy: chosenBy)
-        return Georeference(gcps: gcps, kind: kind, fitSRS: fitSRS, transform: transform, report: report)
+        return Georeference(gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform, report: report)
     }
 
     /// Transforms `n` GCPs determine, simplest first.
@@ -89,8 +86,7 @@ public enum Georeferencer {
 /// for distances on the ground.
 struct FitContext {
     let gcps: GCPSet
-    let fitSRS: String
-    let fitIsGeographic: Bool
+    let fitCRS: CRS
     let width: Int
     let height: Int
     /// Enabled GCPs only, in file order.
@@ -100,19 +96,20 @@ struct FitContext {
 
     var domain: (Double, Double, Double, Double) { (0, 0, Double(width), Double(height)) }
 
-    init(gcps: GCPSet, fitSRS: String, fitIsGeographic: Bool, width: Int, height: Int) throws {
+    var fitIsGeographic: Bool { fitCRS.isGeographic }
+
+    init(gcps: GCPSet, fitCRS: CRS, width: Int, height: Int) throws {
         self.gcps = gcps
-        self.fitSRS = fitSRS
-        self.fitIsGeographic = fitIsGeographic
+        self.fitCRS = fitCRS
         self.width = width
         self.height = height
         enabled = gcps.enabled
         pixels = enabled.map(\.pixel)
         var xs = enabled.map(\.ground.x), ys = enabled.map(\.ground.y)
-        try CRSConversion(from: gcps.srs, to: fitSRS).apply(x: &xs, y: &ys)
+        try CRSConversion(from: gcps.crs, to: fitCRS).apply(x: &xs, y: &ys)
         for (i, g) in enabled.enumerated() where !xs[i].isFinite || !ys[i].isFinite {
             throw GeoreferenceError(.invalidCoordinate, at: "\(gcps.source): GCP \(g.id)",
-                                    "ground \(g.ground) in \(gcps.srs) cannot be projected to the fitting CRS \(fitSRS) (beyond its area, e.g. a pole in EPSG:3857); choose another --fit-srs or fix the point")
+                                    "ground \(g.ground) in \(gcps.crs) cannot be projected to the fitting CRS \(fitCRS) (beyond its area, e.g. a pole in EPSG:3857); choose another --fit-srs or fix the point")
         }
         fitGrounds = zip(xs, ys).map { GroundPoint(x: $0, y: $1) }
     }

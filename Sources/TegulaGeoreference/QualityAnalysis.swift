@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeometry
 
 /// Computes a ``GeoreferenceReport``: residuals, leave-one-out errors, outliers, distortion,
 /// round trip and footprint for one fitted transform.
@@ -14,12 +15,12 @@ struct QualityAnalysis {
 
     func report(chosenBy: String) throws -> GeoreferenceReport {
         let set = context.gcps
-        let toLonLat = try CRSConversion(from: context.fitSRS, to: "EPSG:4326")
+        let toLonLat = try CRSConversion(from: context.fitCRS, to: .wgs84)
         // The GCPs' own lon/lat, and all GCPs in the fitting CRS (disabled ones too).
         var lon = set.gcps.map(\.ground.x), lat = set.gcps.map(\.ground.y)
-        try CRSConversion(from: set.srs, to: "EPSG:4326").apply(x: &lon, y: &lat)
+        try CRSConversion(from: set.crs, to: .wgs84).apply(x: &lon, y: &lat)
         var fx = set.gcps.map(\.ground.x), fy = set.gcps.map(\.ground.y)
-        try CRSConversion(from: set.srs, to: context.fitSRS).apply(x: &fx, y: &fy)
+        try CRSConversion(from: set.crs, to: context.fitCRS).apply(x: &fx, y: &fy)
         let predicted = lonLat(set.gcps.map { transform.forward($0.pixel) }, toLonLat)
         var rows: [GCPResidual] = []
         var enabledIndex = 0
@@ -71,7 +72,7 @@ struct QualityAnalysis {
         }
         let side = Self.gridSide
         return GeoreferenceReport(
-            transform: kind, chosenBy: chosenBy, fitSRS: context.fitSRS, gcpSRS: set.srs,
+            transform: kind, chosenBy: chosenBy, fitSRS: context.fitCRS.definition, gcpSRS: set.crs.definition,
             imageWidth: context.width, imageHeight: context.height, gcps: rows, rmse: rmse, leaveOneOutRMSE: loo,
             outlierRule: "enabled GCP whose leave-one-out error exceeds 3× the median leave-one-out error (needs ≥ 5 such errors)",
             distortion: distortion, roundTripMaxPixels: roundTrip, roundTripFailures: failures,
@@ -95,10 +96,10 @@ struct QualityAnalysis {
     /// Leave-one-out RMSE in metres of `kind` on a context (for choosing); nil when not computable.
     static func leaveOneOutRMSE(_ context: FitContext, kind: TransformKind) -> Double? {
         guard let t = Georeferencer.fitTransform(kind, pixels: context.pixels, grounds: context.fitGrounds, domain: context.domain),
-              let toLonLat = try? CRSConversion(from: context.fitSRS, to: "EPSG:4326") else { return nil }
+              let toLonLat = try? CRSConversion(from: context.fitCRS, to: .wgs84) else { return nil }
         let a = QualityAnalysis(context: context, kind: kind, transform: t)
         var lon = context.enabled.map(\.ground.x), lat = context.enabled.map(\.ground.y)
-        guard (try? CRSConversion(from: context.gcps.srs, to: "EPSG:4326").apply(x: &lon, y: &lat)) != nil else { return nil }
+        guard (try? CRSConversion(from: context.gcps.crs, to: .wgs84).apply(x: &lon, y: &lat)) != nil else { return nil }
         var errors: [Double] = []
         for i in context.pixels.indices {
             guard let e = a.leaveOneOut(i, toLonLat: toLonLat, lon: lon[i], lat: lat[i]) else { return nil }
@@ -164,15 +165,8 @@ struct QualityAnalysis {
         let w = Double(context.width), h = Double(context.height)
         let ring = context.gcps.mask.flatMap { $0.count >= 3 ? $0 : nil }
             ?? [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)]
-        var pts: [PixelPoint] = []
-        let steps = ring.count > 16 ? 1 : 32
-        for i in ring.indices {
-            let a = ring[i], b = ring[(i + 1) % ring.count]
-            for s in 0..<steps {
-                let t = Double(s) / Double(steps)
-                pts.append(PixelPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t))
-            }
-        }
+        let pts = EdgeDensifier.densify(ring.map { ($0.x, $0.y) }, steps: ring.count > 16 ? 1 : 32)
+            .map { PixelPoint(x: $0.x, y: $0.y) }
         var out = lonLat(pts.map(transform.forward), toLonLat).filter { $0.x.isFinite && $0.y.isFinite }.map { [$0.x, $0.y] }
         if let first = out.first { out.append(first) }
         return out

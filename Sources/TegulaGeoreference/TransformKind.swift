@@ -1,8 +1,12 @@
+import Foundation
+import TegulaGeometry
+
 /// The transforms Tegula fits from GCPs (pixel → ground), with their minimum GCP counts.
 ///
 /// Names follow GDAL (`-order N`, `-tps`) and Allmaps (`helmert`, `projective`,
-/// `thinPlateSpline`); see reference §3.
-public enum TransformKind: String, CaseIterable, Sendable, Codable, Hashable {
+/// `thinPlateSpline`); parsed from a name by ``init(name:)``, the one parser the command line and
+/// pipeline files share.
+public enum TransformKind: String, CaseIterable, NamedValue, Codable {
     /// Similarity: scale, rotation and shift (4 parameters), with the row axis flipped so that
     /// image-up maps to north; ≥2 GCPs.
     case helmert
@@ -59,8 +63,17 @@ public enum TransformKind: String, CaseIterable, Sendable, Codable, Hashable {
         }
     }
 
-    /// The names `init(name:)` accepts, for error messages.
-    public static var accepted: String {
-        "helmert, polynomial1 (affine), polynomial2, polynomial3, projective, tps (thinPlateSpline)"
+    /// The canonical name (the raw value).
+    public var name: String { rawValue }
+    /// The canonical names with their common aliases, for help and error messages.
+    public static var names: [String] {
+        ["helmert", "polynomial1 (affine)", "polynomial2", "polynomial3", "projective", "tps (thinPlateSpline)"]
     }
+    /// "transform".
+    public static var kind: String { "transform" }
+
+    /// Decodes a name with ``init(name:)``.
+    public init(from decoder: Decoder) throws { self = try Self.decodeNamed(from: decoder) }
+    /// Encodes the canonical name.
+    public func encode(to encoder: Encoder) throws { try encodeName(to: encoder) }
 }

@@ -13,56 +13,41 @@ enum GCPGeoreferencing {
         var set: GCPSet
         switch g.gcps {
         case .file(let p):
-            set = try GCPReader.read(path: p, gcpSRS: g.gcpSRS)
+            set = try GCPReader.read(path: p, gcpCRS: g.gcpCRS)
         case .inline(let list):
             let points = list.enumerated().map { i, p in
                 GCP(id: p.id ?? "\(i + 1)", pixel: PixelPoint(x: p.pixel[0], y: p.pixel[1]),
                     ground: GroundPoint(x: p.ground[0], y: p.ground[1]), enabled: p.enabled ?? true)
             }
-            set = GCPSet(gcps: points, srs: g.gcpSRS ?? "EPSG:4326")
+            set = GCPSet(gcps: points, crs: g.gcpCRS ?? .wgs84)
         case nil:
-            throw StageError("the georeference section has no GCPs")
+            throw StageError(.notGeoreferenced, "the georeference section has no GCPs")
         }
         if let mask { set.mask = mask }
         return set
     }
 
-    /// Fit the map's GCPs for its scan.
-    static func fit(map: MapSpec, step: GeoreferenceStep) throws -> Georeference {
+    /// The map's scan with its GCPs, as the warp stage takes it: the one path every fit goes through.
+    static func input(map: MapSpec, step: GeoreferenceStep) throws -> WarpInput {
         let g = map.georeference!
-        let set = try gcpSet(g, mask: try step.mask())
-        let ds = try Dataset(path: map.input)
-        return try Georeferencer.fit(set, imageWidth: ds.width, imageHeight: ds.height,
-                                     options: FitOptions(transform: g.transform, fitSRS: g.fitSRS))
+        return WarpInput(path: map.input, gcpSet: try gcpSet(g, mask: try step.mask()),
+                         fit: FitOptions(transform: g.transform, fitCRS: g.fitCRS))
     }
 
-    /// Fit and write `georef.vrt`, `report.json`, `residuals.svg`; returns the files written.
-    static func write(map: MapSpec, step: GeoreferenceStep) throws -> [String] {
-        let fitted = try fit(map: map, step: step)
-        try GeoreferenceWriter.write(imagePath: map.input, georeference: fitted, output: step.vrtPath,
-                                     report: step.reportPath, picture: step.picturePath)
-        return [step.vrtPath, step.reportPath, step.picturePath]
+    /// Fit the map's GCPs for its scan.
+    static func fit(map: MapSpec, step: GeoreferenceStep) throws -> Georeference {
+        guard let fitted = try input(map: map, step: step).georeference() else { throw StageError(.notGeoreferenced, "the georeference section has no GCPs") }
+        return fitted
     }
 
     /// One line on the fit: transform, why, and the honest error figure.
     static func describe(_ r: GeoreferenceReport) -> String {
         let loo = r.leaveOneOutRMSE.metres.map { String(format: ", leave-one-out RMSE %.0f km", $0 / 1000) } ?? ""
-        return "\(r.transform.rawValue) (\(r.chosenBy)) in \(r.fitSRS) from \(r.gcps.filter(\.enabled).count) GCPs\(loo)"
+        return "\(r.transform.name) (\(r.chosenBy)) in \(r.fitSRS) from \(r.gcps.filter(\.enabled).count) GCPs\(loo)"
     }
 
     /// Fit in memory for the plan.
     static func sourceInMemory(map: MapSpec, step: GeoreferenceStep) throws -> WarpSource {
-        let g = map.georeference!
-        let set = try gcpSet(g, mask: try step.mask())
-        return try WarpInput(path: map.input, transform: g.transform?.rawValue, gcpSRS: g.gcpSRS, fitSRS: g.fitSRS,
-                             gcpSet: set).resolve()
-    }
-
-    /// The recorded fit's report, if any.
-    static func recordedReport(step: GeoreferenceStep) -> GeoreferenceReport? {
-        guard let data = FileManager.default.contents(atPath: step.reportPath) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return try? decoder.decode(GeoreferenceReport.self, from: data)
+        try input(map: map, step: step).resolve()
     }
 }

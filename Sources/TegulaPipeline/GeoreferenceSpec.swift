@@ -1,3 +1,4 @@
+import TegulaGDAL
 import TegulaGeoreference
 
 /// The `georeference:` section of a map: how the scan's pixels find the ground. Either GCPs
@@ -23,20 +24,20 @@ public struct GeoreferenceSpec: Sendable, Hashable {
     /// The GCPs, or nil when `bounds` georeference the scan.
     public var gcps: GCPSource?
     /// CRS of the GCPs' ground coordinates when the file does not say (`gcp_srs`).
-    public var gcpSRS: String?
+    public var gcpCRS: CRS?
     /// Transform to fit; nil = chosen by the georeference stage.
     public var transform: TransformKind?
     /// CRS to fit in (`fit_srs`): EPSG:3857 by default, `gcp` for the GCPs' own.
-    public var fitSRS: String?
+    public var fitCRS: FitCRS?
     /// The neatline: only what lies inside is warped.
     public var mask: MaskSource?
     /// [west, south, east, north] of the whole image in `srs` units, for scans without GCPs.
     public var bounds: [Double]?
     /// CRS of `bounds`; nil = EPSG:4326.
-    public var srs: String?
+    public var srs: CRS?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case gcps, gcpSRS = "gcp_srs", transform, fitSRS = "fit_srs", mask, bounds, srs
+        case gcps, gcpCRS = "gcp_srs", transform, fitCRS = "fit_srs", mask, bounds, srs
     }
 }
 
@@ -70,15 +71,9 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
                 gcps = .inline(list)
             }
         }
-        gcpSRS = try c.decodeIfPresent(String.self, forKey: .gcpSRS)
-        if let name = try c.decodeIfPresent(String.self, forKey: .transform) {
-            guard let kind = TransformKind(name: name) else {
-                throw DecodingError.dataCorruptedError(forKey: .transform, in: c, debugDescription:
-                    "'\(name)' is not a transform; expected one of \(TransformKind.accepted)")
-            }
-            transform = kind
-        }
-        fitSRS = try c.decodeIfPresent(String.self, forKey: .fitSRS)
+        gcpCRS = try c.decodeIfPresent(CRS.self, forKey: .gcpCRS)
+        transform = try c.decodeIfPresent(TransformKind.self, forKey: .transform)
+        fitCRS = try c.decodeIfPresent(FitCRS.self, forKey: .fitCRS)
         if c.contains(.mask) {
             if let path = try? c.decode(String.self, forKey: .mask) {
                 mask = .file(path)
@@ -96,7 +91,7 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
             throw DecodingError.dataCorruptedError(forKey: .bounds, in: c, debugDescription:
                 "bounds must be [west, south, east, north] with west < east and south < north, e.g. [-180, -90, 180, 90]")
         }
-        srs = try c.decodeIfPresent(String.self, forKey: .srs)
+        srs = try c.decodeIfPresent(CRS.self, forKey: .srs)
         if gcps != nil && bounds != nil {
             throw DecodingError.dataCorruptedError(forKey: .bounds, in: c, debugDescription:
                 "give either gcps or bounds, not both")
@@ -106,7 +101,7 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
                 throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription:
                     "needs gcps (a GCP file or a list) or bounds ([west, south, east, north]); leave georeference out for an already georeferenced input"))
             }
-            for (key, present) in [(CodingKeys.transform, transform != nil), (.fitSRS, fitSRS != nil), (.gcpSRS, gcpSRS != nil)] where present {
+            for (key, present) in [(CodingKeys.transform, transform != nil), (.fitCRS, fitCRS != nil), (.gcpCRS, gcpCRS != nil)] where present {
                 throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(key.stringValue) applies to gcps only; bounds need none")
             }
         } else if srs != nil {
@@ -124,9 +119,9 @@ extension GeoreferenceSpec: Encodable {
         case .inline(let list): try c.encode(list, forKey: .gcps)
         case nil: break
         }
-        try c.encodeIfPresent(gcpSRS, forKey: .gcpSRS)
-        try c.encodeIfPresent(transform?.rawValue, forKey: .transform)
-        try c.encodeIfPresent(fitSRS, forKey: .fitSRS)
+        try c.encodeIfPresent(gcpCRS, forKey: .gcpCRS)
+        try c.encodeIfPresent(transform, forKey: .transform)
+        try c.encodeIfPresent(fitCRS, forKey: .fitCRS)
         switch mask {
         case .file(let p): try c.encode(p, forKey: .mask)
         case .inline(let pts): try c.encode(pts.map { [$0.x, $0.y] }, forKey: .mask)

@@ -1,14 +1,17 @@
 import Foundation
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaSupport
 import TegulaWarp
 
 /// The georeference stage of one map: from the `georeference:` section to `georef.vrt` (plus
 /// `mask.wkt`, and for GCPs `report.json` and `residuals.svg`) in the map's work folder, or to
 /// an in-memory ``WarpSource`` for the plan.
-struct GeoreferenceStep {
+struct GeoreferenceStep: MapStage {
     let map: MapSpec
     let folder: String
+
+    var stage: Stage { .georeference }
 
     var vrtPath: String { folder + "/georef.vrt" }
     var maskPath: String { folder + "/mask.wkt" }
@@ -17,7 +20,7 @@ struct GeoreferenceStep {
 
     /// SHA-256 over the scan's bytes, the section as written and the bytes of every file it names.
     func hash() -> String {
-        var h = SHA256()
+        var h = ContentHash()
         h.update("georeference/1")
         h.update(file: map.input)
         if let g = map.georeference {
@@ -42,7 +45,7 @@ struct GeoreferenceStep {
         guard let g = map.georeference else { return "none (the input is georeferenced)" }
         var s: String
         if let b = g.bounds {
-            s = "bounds [\(b.map { "\($0)" }.joined(separator: ", "))] in \(g.srs ?? "EPSG:4326")"
+            s = "bounds [\(b.map { "\($0)" }.joined(separator: ", "))] in \(g.srs ?? .wgs84)"
         } else {
             let n: String
             switch g.gcps {
@@ -50,7 +53,7 @@ struct GeoreferenceStep {
             case .inline(let l): n = "\(l.count) inline GCPs"
             case nil: n = "no GCPs"
             }
-            s = "\(n), transform \(g.transform?.rawValue ?? "auto"), fit in \(g.fitSRS ?? "EPSG:3857")"
+            s = "\(n), transform \(g.transform?.name ?? "auto"), fit in \(g.fitCRS ?? .webMercator)"
         }
         if let m = g.mask {
             switch m {
@@ -61,14 +64,30 @@ struct GeoreferenceStep {
         return s
     }
 
-    /// Write the stage's outputs; returns the files written.
-    func run() throws -> [String] {
+    func plan(after previous: PlannedStage?, in work: MapWork) throws -> PlannedStage {
+        let hash = hash()
+        return PlannedStage(stage: .georeference, key: Stage.georeference.rawValue, hash: hash,
+                         current: work.manifest.isCurrent(.georeference, hash: hash),
+                         detail: summary() + (map.georeference == nil ? "" : " → georef.vrt"), skippedDetail: summary())
+    }
+
+    func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
+        let (outputs, fitted) = try write()
+        try work.record(key: plan.key, hash: plan.hash, outputs: outputs)
+        let written = outputs.isEmpty ? "nothing to write" : outputs.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
+        let fit = fitted.map { "; fitted " + GCPGeoreferencing.describe($0.report) } ?? ""
+        return "\(summary())\(fit) → \(written)"
+    }
+
+    /// Write the stage's outputs; returns the files written and the GCP fit, when there is one.
+    func write() throws -> ([String], Georeference?) {
         guard let g = map.georeference else {
             try requireOwnGeoreference()
-            return []
+            return ([], nil)
         }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var outputs: [String] = []
+        var fitted: Georeference?
         if let m = try mask() {
             try (MaskReader.wkt(m) + "\n").write(toFile: maskPath, atomically: true, encoding: .utf8)
             outputs.append(maskPath)
@@ -76,13 +95,17 @@ struct GeoreferenceStep {
             try? FileManager.default.removeItem(atPath: maskPath)
         }
         if let b = g.bounds {
-            try writeBoundsVRT(bounds: b, srs: g.srs ?? "EPSG:4326")
+            try writeBoundsVRT(bounds: b, crs: g.srs ?? .wgs84)
             outputs.append(vrtPath)
             for stale in [reportPath, picturePath] { try? FileManager.default.removeItem(atPath: stale) }
         } else {
-            outputs += try GCPGeoreferencing.write(map: map, step: self)
+            let georeference = try GCPGeoreferencing.fit(map: map, step: self)
+            try GeoreferenceWriter.write(imagePath: map.input, georeference: georeference, output: vrtPath,
+                                         report: reportPath, picture: picturePath)
+            outputs += [vrtPath, reportPath, picturePath]
+            fitted = georeference
         }
-        return outputs
+        return (outputs, fitted)
     }
 
     /// The scan as a ``WarpSource`` without writing anything (for the plan).
@@ -93,10 +116,9 @@ struct GeoreferenceStep {
         }
         if let b = g.bounds {
             let ds = try Dataset(path: map.input)
-            let srs = try SpatialReference(g.srs ?? "EPSG:4326")
             let mapping = try GeoTransformMapping(width: ds.width, height: ds.height,
                                                   geoTransform: geoTransform(bounds: b, width: ds.width, height: ds.height),
-                                                  srs: srs.wkt, mask: try mask()?.map { (x: $0.x, y: $0.y) })
+                                                  crs: g.srs ?? .wgs84, mask: try mask()?.map { (x: $0.x, y: $0.y) })
             return try WarpSource(path: map.input, mapping: mapping)
         }
         return try GCPGeoreferencing.sourceInMemory(map: map, step: self)
@@ -105,7 +127,7 @@ struct GeoreferenceStep {
     /// The recorded output as a ``WarpSource``: `georef.vrt` with `mask.wkt`, or the input itself.
     func recordedSource() throws -> WarpSource {
         guard map.georeference != nil else { return try WarpInput(path: map.input).resolve() }
-        let mask = FileManager.default.fileExists(atPath: maskPath) ? maskPath : nil
+        let mask = FileManager.default.fileExists(atPath: maskPath) ? try MaskReader.read(path: maskPath) : nil
         return try WarpInput(path: vrtPath, mask: mask).resolve()
     }
 
@@ -113,7 +135,7 @@ struct GeoreferenceStep {
     func requireOwnGeoreference() throws {
         let ds = try Dataset(path: map.input)
         if (ds.geoTransform != nil && ds.spatialReference != nil) || !ds.gcps.isEmpty { return }
-        throw StageError("\(map.input) has no georeference of its own (no geotransform with a CRS, no GCPs); "
+        throw StageError(.notGeoreferenced, "\(map.input) has no georeference of its own (no geotransform with a CRS, no GCPs); "
                          + "add a georeference section with gcps or bounds")
     }
 
@@ -122,20 +144,20 @@ struct GeoreferenceStep {
     }
 
     /// `gdal_translate -of VRT -a_srs SRS -a_ullr W N E S`, written beside and renamed.
-    func writeBoundsVRT(bounds: [Double], srs: String) throws {
-        let tmp = folder + "/.georef.vrt.tmp"
-        defer { try? FileManager.default.removeItem(atPath: tmp) }
+    func writeBoundsVRT(bounds: [Double], crs: CRS) throws {
         let ds = try Dataset(path: map.input)
         let gt = geoTransform(bounds: bounds, width: ds.width, height: ds.height)
-        let reference = try SpatialReference(srs)
-        try ds.copy(to: tmp, driver: "VRT")
+        let reference = crs.makeReference()
+        let file: AtomicFile
+        do { file = try AtomicFile(replacing: vrtPath) } catch { throw StageError(.writeFailed, "\(vrtPath): \(error)") }
+        try ds.copy(to: file.temporaryPath, driver: "VRT")
         do {
-            let vrt = try Dataset(updating: tmp)
+            let vrt = try Dataset(updating: file.temporaryPath)
             try vrt.setGeoTransform(gt)
             try vrt.setSpatialReference(reference)
         }
-        if rename(tmp, vrtPath) != 0 {
-            throw StageError("\(vrtPath): cannot move the VRT into place: \(String(cString: strerror(errno)))")
+        do { try file.commit() } catch {
+            throw StageError(.writeFailed, "\(vrtPath): cannot move the VRT into place: \(error)")
         }
     }
 }

@@ -30,38 +30,3 @@ public struct PipelineError: Error, CustomStringConvertible, Sendable {
         return s + message
     }
 }
-
-/// A map that failed in a batch: its name, the stage, and why.
-public struct MapFailure: Error, CustomStringConvertible, Sendable {
-    /// The map's name ("composite" for the blending step).
-    public var map: String
-    /// The stage that failed, when one had started.
-    public var stage: Stage?
-    /// The stage's error.
-    public var message: String
-
-    public var description: String {
-        "map '\(map)'" + (stage.map { ", \($0.rawValue) stage" } ?? "") + ": " + message
-    }
-}
-
-/// A batch in which some maps failed; the others finished.
-public struct BatchFailure: Error, CustomStringConvertible, Sendable {
-    /// The maps that failed, in file order.
-    public var failures: [MapFailure]
-    /// The maps that finished (their outputs are intact).
-    public var finished: [String]
-
-    public var description: String {
-        let names = failures.map { "'\($0.map)'" }.joined(separator: ", ")
-        return "\(failures.count) of \(failures.count + finished.count) maps failed (\(names))"
-            + (finished.isEmpty ? "" : "; finished and intact: \(finished.joined(separator: ", "))")
-    }
-}
-
-/// A stage that cannot run: a missing recorded output, an unavailable feature.
-public struct StageError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

@@ -28,9 +28,8 @@ public struct PipelinePlan: Sendable {
         public var stages: [StagePlan]
         /// Why the map cannot run, when it cannot.
         public var error: String?
-        /// Planned max zoom and tile positions (for the composite line).
+        /// Planned warp zoom (for the composite line).
         var warpZoom: Int?
-        var positions = 0
     }
 
     /// The pipeline file and its work folder.
@@ -49,57 +48,32 @@ public struct PipelinePlan: Sendable {
         file = pipeline.file
         work = pipeline.workFolder
         let runner = PipelineRunner(pipeline: pipeline, options: options, log: { _ in })
-        maps = pipeline.spec.maps.map { PipelinePlan.plan(runner.stages(for: $0), options: options) }
+        maps = pipeline.spec.maps.map { PipelinePlan.plan(runner.work(for: $0), options: options) }
         if let c = pipeline.spec.composite {
             let zoom = c.tile.maxZoom ?? maps.compactMap(\.warpZoom).max()
             composite = "\(pipeline.spec.maps.count) maps, later over earlier, zooms \(c.tile.minZoom.map(String.init) ?? "auto")-\(zoom.map(String.init) ?? "?"), png → \(c.output)"
         }
     }
 
-    static func plan(_ s: MapStages, options: RunOptions) -> MapPlan {
-        let map = s.map
-        var plan = MapPlan(name: map.name, input: map.input, folder: s.folder, stages: [])
-        func status(_ stage: Stage, current: Bool) -> String {
-            if let only = options.stage, only != stage { return "not selected" }
-            return current && !options.force ? "unchanged" : "would run"
-        }
+    /// The planner's fold over the map's stages: each stage plans itself from the previous
+    /// one's plan, exactly as in a run, and nothing is written.
+    static func plan(_ work: MapWork, options: RunOptions) -> MapPlan {
+        let map = work.map
+        var plan = MapPlan(name: map.name, input: map.input, folder: work.folder, stages: [])
         do {
-            let g = s.georeference
-            let gh = g.hash()
-            let gCurrent = s.manifest.isCurrent(.georeference, hash: gh)
-            plan.stages.append(StagePlan(stage: .georeference, status: status(.georeference, current: gCurrent),
-                                         detail: g.summary() + (map.georeference == nil ? "" : " → georef.vrt")))
-            if options.stage == .warp || options.stage == .tile {
-                _ = try s.georeferenceRecord()
+            var previous: PlannedStage?
+            for step in work.steps {
+                let p = try step.plan(after: previous, in: work)
+                var status = p.current && !options.force ? "unchanged" : "would run"
+                if let only = options.stage, only != step.stage { status = "not selected" }
+                plan.stages.append(StagePlan(stage: step.stage, status: status, detail: p.detail))
+                if step.stage == .warp { plan.warpZoom = p.zoom }
+                if step.stage == .georeference, options.stage == .warp || options.stage == .tile {
+                    _ = try work.recordedPlan(.georeference)
+                }
+                if step.stage == .warp, options.stage == .tile { _ = try work.recordedPlan(.warp) }
+                previous = p
             }
-            let source = try gCurrent ? g.recordedSource() : g.sourceInMemory()
-            let (zoom, auto) = try s.warpZoom(source: source)
-            plan.warpZoom = zoom
-            let wh = s.warpHash(georeferenceHash: gh, zoom: zoom)
-            let wCurrent = gCurrent && s.manifest.isCurrent(.warp, hash: wh)
-            let win = try WarpJob(source: source, zoom: zoom).pixelWindow()
-            plan.stages.append(StagePlan(stage: .warp, status: status(.warp, current: wCurrent), detail:
-                "zoom \(zoom)\(auto ? " (auto)" : ""), \(map.warp.resampling?.rawValue ?? "bilinear") → warped.tif (\(win.width) × \(win.height) px)"))
-            if options.stage == .tile { _ = try s.warpRecord() }
-            guard let output = map.output else {
-                plan.stages.append(StagePlan(stage: .tile, status: status(.tile, current: true), detail: "no output of its own (composite only)"))
-                return plan
-            }
-            var job = TileJob(source: source, output: output, name: map.name)
-            map.tile.apply(to: &job, defaultMaxZoom: zoom)
-            let zooms = try job.zoomRange()
-            guard let bounds = source.bounds else { throw StageError("\(map.input): empty footprint") }
-            let pyramid = try PyramidPlan(bounds: bounds, minZoom: zooms.min, maxZoom: zooms.max, tilePixels: job.tilePixels)
-            plan.positions = pyramid.tilePositions
-            let th = s.tileHash(warpHash: wh, options: map.tile, output: output)
-            let tCurrent = wCurrent && s.manifest.stages[Stage.tile.rawValue]?.hash == th && Tileset.isTileset(at: output)
-            let perZoom = (zooms.min...zooms.max).map { z in
-                let r = pyramid.range(z)
-                return "z\(z): \(r.x.count * r.y.count)"
-            }.joined(separator: ", ")
-            plan.stages.append(StagePlan(stage: .tile, status: status(.tile, current: tCurrent), detail:
-                "zooms \(zooms.min)-\(zooms.max), \(pyramid.tilePositions) tile positions (\(perZoom)), "
-                + "\(job.format.rawValue) \(job.tilePixels) px \(job.layout.rawValue) → \(output)"))
         } catch {
             plan.error = "\(error)"
         }

@@ -45,15 +45,12 @@ public final class PipelineRunner: Sendable {
         self.progress = progress
     }
 
-    /// The stages this run executes.
-    var stages: [Stage] { options.stage.map { [$0] } ?? Stage.allCases }
-
-    /// The stage runner of one map.
-    func stages(for map: MapSpec) -> MapStages {
+    /// The work folder of one map, with its manifest loaded.
+    func work(for map: MapSpec) -> MapWork {
         let composite = pipeline.spec.composite
         let warpDefault = map.output != nil ? (map.tile.maxZoom ?? composite?.tile.maxZoom) : composite?.tile.maxZoom
-        return MapStages(map: map, folder: pipeline.workFolder(for: map), defaultWarpZoom: warpDefault,
-                         jobs: options.jobs, log: log, progress: progress)
+        return MapWork(map: map, folder: pipeline.workFolder(for: map), defaultWarpZoom: warpDefault,
+                       jobs: options.jobs, log: log, progress: progress)
     }
 
     /// Run. Returns each map's outcomes; throws ``BatchFailure`` when any map (or the composite) failed.
@@ -62,36 +59,33 @@ public final class PipelineRunner: Sendable {
         var results: [MapResult] = []
         var failures: [MapFailure] = []
         let composite = pipeline.spec.composite
+        var works: [String: MapWork] = [:]
         for map in pipeline.spec.maps {
-            let s = stages(for: map)
+            let work = work(for: map)
+            works[map.name] = work
             var outcomes: [StageOutcome] = []
-            var current: Stage?
             do {
-                for stage in stages {
-                    current = stage
-                    let o: StageOutcome
-                    switch stage {
-                    case .georeference: o = try s.runGeoreference(force: options.force)
-                    case .warp: o = try s.runWarp(force: options.force)
-                    case .tile: o = try s.runTile(force: options.force)
-                    }
+                try work.run(work.steps, only: options.stage, force: options.force) { o in
                     report(map, o)
                     outcomes.append(o)
                 }
                 results.append(MapResult(name: map.name, outcomes: outcomes))
             } catch {
-                let f = MapFailure(map: map.name, stage: current, message: "\(error)")
+                let f = MapFailure(map: map.name, stage: (error as? StageFailure)?.stage, message: "\(error)")
                 log("error: \(f)")
                 failures.append(f)
             }
         }
-        if let composite, stages.contains(.tile) {
+        if let composite, options.stage == nil || options.stage == .tile {
             if failures.isEmpty {
-                let tileOptions = compositeOptions(composite.tile, maps: pipeline.spec.maps)
+                let tileOptions = compositeOptions(composite.tile, maps: pipeline.spec.maps, works: works)
                 for map in pipeline.spec.maps {
                     do {
-                        let c = try stages(for: map).runCompositeTiles(options: tileOptions, force: options.force)
-                        report(map, StageOutcome(stage: .tile, skipped: c.skipped, detail: "(for the composite) " + c.detail))
+                        let work = works[map.name]!
+                        let step = work.compositeStep(options: TileOptionsForComposite(tileOptions))
+                        try work.run([WarpStep(), step], only: .tile, force: options.force) { c in
+                            report(map, StageOutcome(stage: .tile, skipped: c.skipped, detail: "(for the composite) " + c.detail))
+                        }
                     } catch {
                         let f = MapFailure(map: map.name, stage: .tile, message: "composite tiles: \(error)")
                         log("error: \(f)")
@@ -100,7 +94,7 @@ public final class PipelineRunner: Sendable {
                 }
             }
             if failures.isEmpty {
-                do { try runComposite(composite) } catch {
+                do { try runComposite(composite, works: works) } catch {
                     let f = MapFailure(map: "composite", stage: .tile, message: "\(error)")
                     log("error: \(f)")
                     failures.append(f)
@@ -123,27 +117,27 @@ public final class PipelineRunner: Sendable {
 
     /// The composite's tile options with the max zoom filled in: given, else the highest warp
     /// zoom among the maps (read from their manifests).
-    func compositeOptions(_ t: TileOptions, maps: [MapSpec]) -> TileOptions {
+    func compositeOptions(_ t: TileOptions, maps: [MapSpec], works: [String: MapWork]) -> TileOptions {
         var o = t
         if o.maxZoom == nil {
-            o.maxZoom = maps.compactMap { Manifest.load(folder: pipeline.workFolder(for: $0))[.warp]?.zoom }.max()
+            o.maxZoom = maps.compactMap { works[$0.name]?.manifest[.warp]?.zoom }.max()
         }
         return o
     }
 
     /// Blend the maps' composite tiles into the composite output, unless unchanged.
-    func runComposite(_ composite: CompositeSpec) throws {
+    func runComposite(_ composite: CompositeSpec, works: [String: MapWork]) throws {
         let folder = pipeline.workFolder + "/.composite"
         let manifest = Manifest.load(folder: folder)
-        var h = SHA256()
+        var h = ContentHash()
         h.update("composite/1")
         h.update(PipelineHashing.json(composite.tile))
         h.update(composite.output)
         var layers: [String] = []
         for map in pipeline.spec.maps {
-            let s = stages(for: map)
+            let s = works[map.name]!
             guard let r = s.manifest.stages["composite-tiles"] else {
-                throw StageError("map '\(map.name)' has no composite tiles; run the tile stage")
+                throw StageError(.missingRecord, "map '\(map.name)' has no composite tiles; run the tile stage")
             }
             h.update(r.hash)
             layers.append(s.compositeTilesPath)

@@ -1,6 +1,8 @@
 import Foundation
 import TegulaBundle
+import TegulaCodec
 import TegulaGeometry
+import TegulaSupport
 import TegulaWarp
 
 /// Builds a tile pyramid from a scan: max-zoom tiles warped straight from the source in blocks,
@@ -79,10 +81,9 @@ public final class PyramidBuilder: @unchecked Sendable {
         let p = plan.tilePixels, n = plan.blockTiles
         var side = p * n
         var image = [UInt8](repeating: 0, count: side * side * 4)
-        let extent = 2 * WebMercator.halfCircumference / Double(1 << block.z)
-        let left = -WebMercator.halfCircumference + Double(block.x) * extent
-        let top = WebMercator.halfCircumference - Double(block.y) * extent
-        let res = extent / Double(side)
+        let box = block.projectedBounds
+        let left = box.left, top = box.top
+        let res = WebMercator.tileExtent(zoom: block.z) / Double(side)
         var t0 = Date()
         try image.withUnsafeMutableBufferPointer {
             try worker.warper.warp(left: left, top: top, resolution: res, width: side, height: side, into: $0.baseAddress!)
@@ -125,7 +126,7 @@ public final class PyramidBuilder: @unchecked Sendable {
             tilesPerSide /= 2
             z -= 1
         }
-        try deliver(block, pixels: TileEncoder.coverage(image, count: p * p) == .empty ? nil : image,
+        try deliver(block, pixels: AlphaCoverage(rgba: image, pixelCount: p * p) == .empty ? nil : image,
                     worker: worker, emit: emit)
     }
 
@@ -190,7 +191,7 @@ public final class PyramidBuilder: @unchecked Sendable {
             }
             stats.withLock { $0.downsampleSeconds += Date().timeIntervalSince(t0) }
             try output(parent, pixels: out, worker: worker, emit: emit)
-            merged = TileEncoder.coverage(out, count: p * p) == .empty ? nil : out
+            merged = AlphaCoverage(rgba: out, pixelCount: p * p) == .empty ? nil : out
         } else {
             stats.withLock { $0.positionsDone += 1; $0.tilesEmpty += 1 }
         }

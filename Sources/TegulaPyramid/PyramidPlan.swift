@@ -15,16 +15,20 @@ public struct PyramidPlan: Sendable {
     /// their parents can be built and released early.
     public let blocks: [Tile]
 
+    public init(bounds: ProjectedBounds, zooms: ZoomRange, tilePixels: Int) throws {
+        try self.init(bounds: bounds, minZoom: zooms.min, maxZoom: zooms.max, tilePixels: tilePixels)
+    }
+
     public init(bounds: ProjectedBounds, minZoom: Int, maxZoom: Int, tilePixels: Int) throws {
         guard minZoom >= 0, maxZoom <= WebMercator.maxZoom, minZoom <= maxZoom else {
-            throw PyramidError("zoom range \(minZoom)-\(maxZoom) is invalid: need 0 ≤ MIN ≤ MAX ≤ \(WebMercator.maxZoom)")
+            throw PyramidError(.badZooms, "zoom range \(minZoom)-\(maxZoom) is invalid: need 0 ≤ MIN ≤ MAX ≤ \(WebMercator.maxZoom)")
         }
         self.minZoom = minZoom
         self.maxZoom = maxZoom
         self.tilePixels = tilePixels
         blockZoom = max(minZoom, maxZoom - 2)
         guard let top = TileGrid.tileRange(covering: bounds, zoom: maxZoom) else {
-            throw PyramidError("the scan covers no tile at zoom \(maxZoom)")
+            throw PyramidError(.badZooms, "the scan covers no tile at zoom \(maxZoom)")
         }
         var r: [(x: ClosedRange<Int>, y: ClosedRange<Int>)] = []
         for z in minZoom...maxZoom {
@@ -51,6 +55,9 @@ public struct PyramidPlan: Sendable {
         return r.x.contains(t.x) && r.y.contains(t.y)
     }
 
+    /// The plan's zooms.
+    public var zooms: ZoomRange { ZoomRange(min: minZoom, max: maxZoom)! }
+
     /// How many tile positions the plan covers (an upper bound on tiles written).
     public var tilePositions: Int {
         ranges.reduce(0) { $0 + $1.x.count * $1.y.count }
@@ -65,11 +72,4 @@ public struct PyramidPlan: Sendable {
         }
         return m
     }
-}
-
-/// Everything that can go wrong in the pyramid stage, in one line.
-public struct PyramidError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

@@ -16,14 +16,12 @@ public struct TileJob: Sendable {
     /// Pixel ratio: 2 writes `@2x` tiles of twice the pixels.
     public var scale = 1
     public var layout: FolderLayout = .xyz
-    public var format: TileFormat = .png
-    public var resampling: Resampling = .bilinear
+    public var format: TileFormat = .default
+    public var resampling: Resampling = .default
     public var resume = false
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     public var name: String
     public var attribution: String?
-    /// Extra metadata (e.g. GCP pins) stored beside the footprint.
-    public var extra: [String: JSONValue] = [:]
 
     public init(source: WarpSource, output: String, name: String) {
         self.source = source
@@ -37,21 +35,29 @@ public struct TileJob: Sendable {
     /// The zoom range: max `auto` is the zoom nearest the scan's native resolution (never more
     /// than √2 off; gdal2tiles rounds down and may lose half the resolution); min `auto` is the
     /// zoom at which the whole scan is about one tile (gdal2tiles's rule).
-    public func zoomRange() throws -> (min: Int, max: Int) {
+    public func zoomRange() throws -> ZoomRange {
         let maxZ = try maxZoom ?? source.autoZoom(tileSize: tileSize)
-        if let minZoom { return (minZoom, maxZ) }
-        guard let b = source.bounds else { throw PyramidError("\(source.path): empty footprint") }
-        let res = WebMercator.resolution(zoom: maxZ, tileSize: tileSize)
-        let pixels = max(b.width, b.height) / res
-        let levels = Int(Foundation.log2(max(1, pixels / Double(tileSize))).rounded(.up))
-        return (max(0, min(maxZ, maxZ - levels)), maxZ)
+        let minZ: Int
+        if let minZoom {
+            minZ = minZoom
+        } else {
+            guard let b = source.bounds else { throw PyramidError(.emptyFootprint, at: source.path, "empty footprint") }
+            let res = WebMercator.resolution(zoom: maxZ, tileSize: tileSize)
+            let pixels = max(b.width, b.height) / res
+            let levels = Int(Foundation.log2(max(1, pixels / Double(tileSize))).rounded(.up))
+            minZ = max(0, min(maxZ, maxZ - levels))
+        }
+        guard let zooms = ZoomRange(min: minZ, max: maxZ) else {
+            throw PyramidError(.badZooms, "zoom range \(minZ)-\(maxZ) is invalid: need 0 ≤ MIN ≤ MAX ≤ \(WebMercator.maxZoom)")
+        }
+        return zooms
     }
 
     /// Build the pyramid. Returns the builder's counters.
     public func run(progress: (@Sendable (PyramidBuilder.Stats, Int) -> Void)? = nil) throws -> PyramidBuilder.Stats {
         let zooms = try zoomRange()
-        guard let bounds = source.bounds else { throw PyramidError("\(source.path): empty footprint") }
-        let plan = try PyramidPlan(bounds: bounds, minZoom: zooms.min, maxZoom: zooms.max, tilePixels: tilePixels)
+        guard let bounds = source.bounds else { throw PyramidError(.emptyFootprint, at: source.path, "empty footprint") }
+        let plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: tilePixels)
         let existing = resume ? Tileset.existingTiles(at: output) : []
         let writer = try Tileset.openWriter(at: output, format: format, layout: layout, scale: scale, resume: resume)
         let builder = PyramidBuilder(source: source, plan: plan, resampling: resampling, format: format,
@@ -67,17 +73,27 @@ public struct TileJob: Sendable {
         return stats
     }
 
-    /// TileJSON-style metadata: bounds, centre, zooms and the footprint polygon in degrees.
+    /// TileJSON-style metadata: bounds, centre, zooms, the footprint polygon in degrees and, for
+    /// a GCP fit, its pins.
     func metadata(plan: PyramidPlan) -> TilesetMetadata {
         let b = source.bounds.map(WebMercator.unproject) ?? .world
-        let ring = source.footprint.enumerated()
-            .filter { $0.offset % max(1, source.footprint.count / 256) == 0 }
-            .map { WebMercator.unproject(ProjectedPoint(x: $0.element.x, y: max(-WebMercator.halfCircumference, min(WebMercator.halfCircumference, $0.element.y)))) }
-        var coords = ring.map { JSONValue.array([.double($0.longitude), .double($0.latitude)]) }
-        if let first = coords.first { coords.append(first) }
-        var extra = self.extra
-        if extra[TilesetMetadata.footprintKey] == nil {  // a caller may know the scan's own outline (e.g. from a GCP fit)
-            extra[TilesetMetadata.footprintKey] = .object(["type": .string("Polygon"), "coordinates": .array([.array(coords)])])
+        var extra: [String: JSONValue] = [:]
+        // A GCP fit knows the scan's own outline (its mask); a warped raster only its rectangle.
+        if let ring = source.summary?.footprint, ring.count >= 4 {
+            extra[TilesetMetadata.footprintKey] = TilesetMetadata.polygon(ring)
+        } else {
+            var ring = source.footprint.enumerated()
+                .filter { $0.offset % max(1, source.footprint.count / 256) == 0 }
+                .map { WebMercator.unproject(ProjectedPoint(x: $0.element.x, y: max(-WebMercator.halfCircumference, min(WebMercator.halfCircumference, $0.element.y)))) }
+                .map { [$0.longitude, $0.latitude] }
+            if let first = ring.first { ring.append(first) }
+            extra[TilesetMetadata.footprintKey] = TilesetMetadata.polygon(ring)
+        }
+        if let pins = source.summary?.pins, !pins.isEmpty {
+            extra[TilesetMetadata.gcpsKey] = .array(pins.map { p in
+                .object(["name": .string(p.name), "lon": .double(p.longitude), "lat": .double(p.latitude),
+                         "residual_m": .double(p.residualMetres)])
+            })
         }
         let c = b.center
         return TilesetMetadata(name: name, format: format, bounds: b,

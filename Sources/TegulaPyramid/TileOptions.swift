@@ -1,4 +1,5 @@
 import TegulaBundle
+import TegulaGeometry
 import TegulaWarp
 
 /// The tile stage's settings as a pipeline file gives them (`tile:`): zooms, tile size, format,
@@ -50,18 +51,10 @@ public struct TileOptions: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func zoom(_ key: CodingKeys) throws -> Int? {
             guard let z = try c.decodeIfPresent(Int.self, forKey: key) else { return nil }
-            guard (0...30).contains(z) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "zoom \(z) is out of range; expected 0–30")
+            guard ZoomRange.isZoom(z) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "zoom \(z) is out of range; expected 0–\(WebMercator.maxZoom)")
             }
             return z
-        }
-        func oneOf<T>(_ key: CodingKeys, _ what: String, _ accepted: [String], _ make: (String) -> T?) throws -> T? {
-            guard let s = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
-            guard let v = make(s) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription:
-                    "'\(s)' is not a \(what); expected one of \(accepted.joined(separator: ", "))")
-            }
-            return v
         }
         minZoom = try zoom(.minZoom)
         maxZoom = try zoom(.maxZoom)
@@ -76,9 +69,9 @@ public struct TileOptions: Sendable, Hashable, Codable {
         if let s = scale, s != 1 && s != 2 {
             throw DecodingError.dataCorruptedError(forKey: .scale, in: c, debugDescription: "scale \(s): expected 1 or 2")
         }
-        format = try oneOf(.format, "tile format", ["png", "jpg", "webp"]) { TileFormat(name: $0) }
-        layout = try oneOf(.layout, "folder layout", FolderLayout.allCases.map(\.rawValue)) { FolderLayout(rawValue: $0) }
-        resampling = try oneOf(.resampling, "resampling kernel", Resampling.allCases.map(\.rawValue)) { Resampling(rawValue: $0) }
+        format = try c.decodeIfPresent(TileFormat.self, forKey: .format)
+        layout = try c.decodeIfPresent(FolderLayout.self, forKey: .layout)
+        resampling = try c.decodeIfPresent(Resampling.self, forKey: .resampling)
         name = try c.decodeIfPresent(String.self, forKey: .name)
         attribution = try c.decodeIfPresent(String.self, forKey: .attribution)
     }
@@ -90,9 +83,9 @@ public struct TileOptions: Sendable, Hashable, Codable {
         try c.encodeIfPresent(maxZoom, forKey: .maxZoom)
         try c.encodeIfPresent(tileSize, forKey: .tileSize)
         try c.encodeIfPresent(scale, forKey: .scale)
-        try c.encodeIfPresent(format?.rawValue, forKey: .format)
-        try c.encodeIfPresent(layout?.rawValue, forKey: .layout)
-        try c.encodeIfPresent(resampling?.rawValue, forKey: .resampling)
+        try c.encodeIfPresent(format, forKey: .format)
+        try c.encodeIfPresent(layout, forKey: .layout)
+        try c.encodeIfPresent(resampling, forKey: .resampling)
         try c.encodeIfPresent(name, forKey: .name)
         try c.encodeIfPresent(attribution, forKey: .attribution)
     }
@@ -103,9 +96,9 @@ public struct TileOptions: Sendable, Hashable, Codable {
         job.maxZoom = maxZoom ?? defaultMaxZoom
         job.tileSize = tileSize ?? 256
         job.scale = scale ?? 1
-        job.format = format ?? .png
+        job.format = format ?? .default
         job.layout = layout ?? .xyz
-        job.resampling = resampling ?? .bilinear
+        job.resampling = resampling ?? .default
         if let attribution { job.attribution = attribution }
         if let name { job.name = name }
     }

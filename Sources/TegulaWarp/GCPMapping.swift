@@ -35,17 +35,14 @@ public struct GCPMapping: SourceMapping {
 
         init(mapping m: GCPMapping) throws {
             transform = m.georeference.transform
-            let fit: SpatialReference
-            do { fit = try SpatialReference(m.georeference.fitSRS) } catch {
-                throw WarpError("fit CRS '\(m.georeference.fitSRS.prefix(80))': \(error)")
-            }
-            let merc = SpatialReference.webMercator()
-            if fit.isSame(as: merc) {
+            let fit = m.georeference.fitCRS
+            if fit.isSame(as: .webMercator) {
                 toFit = nil
                 toMercator = nil
             } else {
-                toFit = try CoordinateTransformation(from: merc, to: fit)
-                toMercator = try CoordinateTransformation(from: fit, to: merc)
+                let f = fit.makeReference(), merc = SpatialReference.webMercator()
+                toFit = try CoordinateTransformation(from: merc, to: f)
+                toMercator = try CoordinateTransformation(from: f, to: merc)
             }
         }
 
@@ -80,7 +77,7 @@ extension WarpSource {
     /// The fitted georeference when the source is GCP-based, else nil.
     public var georeference: Georeference? { (mapping as? GCPMapping)?.georeference }
 
-    /// The GCPs as viewer pins (name, lon, lat, honest error in metres); empty when the source
-    /// is not GCP-based.
-    public var gcpPins: [GCPPin] { georeference?.report.pins ?? [] }
+    /// The GCPs as viewer pins (name, lon, lat, honest error in metres), from the fit or stored
+    /// in a warped raster; empty when there are none.
+    public var gcpPins: [GCPPin] { summary?.pins ?? [] }
 }

@@ -6,18 +6,17 @@ public struct GeoTransformMapping: SourceMapping {
     public let sourceWidth: Int
     public let sourceHeight: Int
     public let geoTransform: GeoTransform
-    /// The raster's CRS as WKT (or any definition PROJ accepts).
-    public let srsDefinition: String
+    /// The raster's CRS.
+    public let crs: CRS
     public let mask: [(x: Double, y: Double)]?
 
-    public init(width: Int, height: Int, geoTransform: GeoTransform, srs: String, mask: [(x: Double, y: Double)]? = nil) throws {
-        guard geoTransform.inverse != nil else { throw WarpError("the geotransform is not invertible") }
+    public init(width: Int, height: Int, geoTransform: GeoTransform, crs: CRS, mask: [(x: Double, y: Double)]? = nil) throws {
+        guard geoTransform.inverse != nil else { throw WarpError(.badGeoreference, "the geotransform is not invertible") }
         sourceWidth = width
         sourceHeight = height
         self.geoTransform = geoTransform
-        srsDefinition = srs
+        self.crs = crs
         self.mask = mask
-        _ = try SpatialReference(srs)
     }
 
     public func makeEvaluator() throws -> MappingEvaluator {
@@ -33,12 +32,11 @@ public struct GeoTransformMapping: SourceMapping {
         init(mapping m: GeoTransformMapping) throws {
             forwardGT = m.geoTransform
             inverseGT = m.geoTransform.inverse!
-            let src = try SpatialReference(m.srsDefinition)
-            let merc = SpatialReference.webMercator()
-            if src.isSame(as: merc) {
+            if m.crs.isSame(as: .webMercator) {
                 toSource = nil
                 toMercator = nil
             } else {
+                let src = m.crs.makeReference(), merc = SpatialReference.webMercator()
                 toSource = try CoordinateTransformation(from: merc, to: src)
                 toMercator = try CoordinateTransformation(from: src, to: merc)
             }

@@ -168,12 +168,11 @@ struct MappingGrid {
         func verified(_ coarseCount: Int, _ p: [Int]) -> Bool { p.count > coarseCount || p.last! - p.first! <= p.count - 1 }
         guard verified(cc.count, px), verified(cr.count, py) else { return .infinity }
         var worst = 0.0
-        for (rj, j) in (0..<r).enumerated() {
+        for j in 0..<r {
             // Bracketing coarse rows.
             let upper = cr.last { $0 <= j } ?? 0
             let lower = cr.first { $0 >= j } ?? (r - 1)
             let ty = lower == upper ? 0 : Double(py[j] - py[upper]) / Double(py[lower] - py[upper])
-            _ = rj
             for i in 0..<c {
                 let left = cc.last { $0 <= i } ?? 0
                 let right = cc.first { $0 >= i } ?? (c - 1)

@@ -1,8 +1,30 @@
 import Foundation
 
-/// Resampling kernels for warping, named as gdalwarp names them (`-r`).
-public enum Resampling: String, Sendable, CaseIterable {
+import TegulaGeometry
+
+/// Resampling kernels for warping, named as gdalwarp names them (`-r`); bilinear by default.
+public enum Resampling: String, CaseIterable, NamedValue, Codable {
     case near, bilinear, cubic, lanczos, average
+
+    /// The kernel used when none is named.
+    public static let `default` = Resampling.bilinear
+
+    /// Parses a kernel's name (`nearest` for `near`), any case.
+    public init?(name: String) {
+        let n = name.lowercased()
+        guard let r = Resampling(rawValue: n == "nearest" ? "near" : n) else { return nil }
+        self = r
+    }
+    /// The canonical name (gdalwarp's).
+    public var name: String { rawValue }
+    /// Every kernel's name.
+    public static var names: [String] { allCases.map(\.rawValue) }
+    /// "resampling kernel".
+    public static var kind: String { "resampling kernel" }
+    /// Decodes a name with ``init(name:)``.
+    public init(from decoder: Decoder) throws { self = try Self.decodeNamed(from: decoder) }
+    /// Encodes the canonical name.
+    public func encode(to encoder: Encoder) throws { try encodeName(to: encoder) }
 
     /// Kernel radius in source pixels at scale 1 (GDAL: bilinear 1, cubic 2, lanczos 3).
     var radius: Double {

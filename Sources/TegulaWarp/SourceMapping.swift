@@ -27,7 +27,6 @@ extension MappingEvaluator {
     /// The footprint of the source (its mask, else its border) in EPSG:3857, densified so
     /// curved edges are followed; NaN points dropped.
     func footprint(of mapping: SourceMapping, stepsPerEdge: Int = 64) -> [ProjectedPoint] {
-        var xs: [Double] = [], ys: [Double] = []
         let ring: [(x: Double, y: Double)]
         if let m = mapping.mask, m.count >= 3 {
             ring = m
@@ -35,14 +34,8 @@ extension MappingEvaluator {
             let w = Double(mapping.sourceWidth), h = Double(mapping.sourceHeight)
             ring = [(0, 0), (w, 0), (w, h), (0, h)]
         }
-        for i in 0..<ring.count {
-            let a = ring[i], b = ring[(i + 1) % ring.count]
-            for s in 0..<stepsPerEdge {
-                let t = Double(s) / Double(stepsPerEdge)
-                xs.append(a.x + (b.x - a.x) * t)
-                ys.append(a.y + (b.y - a.y) * t)
-            }
-        }
+        let points = EdgeDensifier.densify(ring, steps: stepsPerEdge)
+        var xs = points.map(\.x), ys = points.map(\.y)
         projected(x: &xs, y: &ys)
         return zip(xs, ys).compactMap { $0.isFinite && $1.isFinite ? ProjectedPoint(x: $0, y: $1) : nil }
     }

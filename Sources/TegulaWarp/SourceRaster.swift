@@ -21,9 +21,9 @@ public final class SourceRaster {
         self.path = path
         dataset = try Dataset(path: path)
         let bands = dataset.bands
-        guard let first = bands.first else { throw WarpError("\(path): the raster has no bands") }
-        if first.dataType != "Byte" {
-            throw WarpError("\(path): band 1 is \(first.dataType); Tegula warps 8-bit scans (convert with gdal_translate -ot Byte -scale)")
+        guard let first = bands.first else { throw WarpError(.unreadable, at: path, "the raster has no bands") }
+        if !first.isByte {
+            throw WarpError(.unreadable, at: path, "band 1 is \(first.dataType); Tegula warps 8-bit scans (convert with gdal_translate -ot Byte -scale)")
         }
         switch bands.count {
         case 1:
@@ -38,7 +38,7 @@ public final class SourceRaster {
             }
         case 2: layout = .grayAlpha
         case 3: layout = .rgb
-        default: layout = bands[3].colorInterpretation == "Alpha" ? .rgba : .rgb
+        default: layout = bands[3].isAlpha ? .rgba : .rgb
         }
         noData = first.noData
     }
@@ -57,7 +57,6 @@ public final class SourceRaster {
     public func readRGBA(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
                          into out: UnsafeMutablePointer<UInt8>) throws {
         let bands = bandList
-        let n = bands.count
         let resampling: ReadResampling = (bw < w || bh < h) ? .average : .nearest
         try dataset.readBytes(x: x, y: y, width: w, height: h, bufferWidth: bw, bufferHeight: bh,
                               bands: bands, resampling: resampling, into: out)

@@ -3,57 +3,55 @@ import TegulaGDAL
 import TegulaGeoreference
 
 /// What the user named as input to warp or tile: a raster and, optionally, how to georeference
-/// it. ``resolve()`` turns it into a ``WarpSource``.
+/// it. ``resolve()`` turns it into a ``WarpSource``; ``georeference()`` is the one path by which
+/// every command and pipeline stage fits GCPs.
 public struct WarpInput: Sendable, Hashable {
     /// The raster to warp.
     public var path: String
     /// A GCP file (.points, .vrt, .csv, Allmaps .json); ignored when ``gcpSet`` is given.
-    public var gcps: String?
-    /// Transform name (see `TransformKind(name:)`); nil = the file's hint, else chosen by rule.
-    public var transform: String?
-    /// CRS of the GCP coordinates when the file does not say.
-    public var gcpSRS: String?
-    /// Fitting CRS: nil = the file's `TEGULA_FIT_SRS`, else EPSG:3857; `gcp` = the GCPs' own CRS.
-    public var fitSRS: String?
-    /// Mask polygon file in scan pixels; overrides a mask carried by the GCPs.
-    public var mask: String?
-    /// Inline GCPs (e.g. from a pipeline file); used instead of reading ``gcps`` when set.
+    public var gcpFile: String?
+    /// Inline GCPs (e.g. from a pipeline file); used instead of reading ``gcpFile`` when set.
     public var gcpSet: GCPSet?
+    /// CRS of the GCP coordinates when the file does not say (or to override it).
+    public var gcpCRS: CRS?
+    /// Transform and fitting CRS; nil fields fall back to what the GCPs' file stored, then to
+    /// the defaults.
+    public var fit: FitOptions
+    /// Mask polygon in scan pixels; replaces a mask carried by the GCPs.
+    public var mask: [PixelPoint]?
 
     /// An input from its parts; everything but the path is optional.
-    public init(path: String, gcps: String? = nil, transform: String? = nil, gcpSRS: String? = nil,
-                fitSRS: String? = nil, mask: String? = nil, gcpSet: GCPSet? = nil) {
+    public init(path: String, gcpFile: String? = nil, gcpSet: GCPSet? = nil, gcpCRS: CRS? = nil,
+                fit: FitOptions = FitOptions(), mask: [PixelPoint]? = nil) {
         self.path = path
-        self.gcps = gcps
-        self.transform = transform
-        self.gcpSRS = gcpSRS
-        self.fitSRS = fitSRS
-        self.mask = mask
+        self.gcpFile = gcpFile
         self.gcpSet = gcpSet
+        self.gcpCRS = gcpCRS
+        self.fit = fit
+        self.mask = mask
     }
 
-    /// Open the raster and build its mapping: inline GCPs, a GCP file, or GCPs stored in the
-    /// raster (a `tegula georef` output: its transform and fit CRS are reused) first; else its
-    /// geotransform and CRS.
+    /// Open the raster and build its mapping: the GCP fit when there are GCPs (inline, a file,
+    /// or stored in the raster, as a `tegula georef` output), else its geotransform and CRS.
     public func resolve() throws -> WarpSource {
         let ds = try Dataset(path: path)
         try ds.verifyReadable()
         if let fitted = try fit(ds) {
             let mapping = try GCPMapping(width: ds.width, height: ds.height, georeference: fitted,
                                          mask: fitted.gcps.mask.map { $0.map { (x: $0.x, y: $0.y) } })
-            return try WarpSource(path: path, mapping: mapping)
+            return try WarpSource(path: path, mapping: mapping, summary: GeoreferenceSummary(fitted))
         }
         guard let gt = ds.geoTransform, let srs = ds.spatialReference else {
-            throw WarpError("\(path): no georeference (no geotransform with a CRS, no GCPs): give --gcps FILE")
+            throw WarpError(.notGeoreferenced, at: path, "no georeference (no geotransform with a CRS, no GCPs): give --gcps FILE")
         }
-        let maskRing = try mask.map { try MaskReader.read(path: $0) }
-        let mapping = try GeoTransformMapping(width: ds.width, height: ds.height, geoTransform: gt, srs: srs.wkt,
-                                              mask: maskRing?.map { (x: $0.x, y: $0.y) })
-        return try WarpSource(path: path, mapping: mapping)
+        let mapping = try GeoTransformMapping(width: ds.width, height: ds.height, geoTransform: gt, crs: CRS(srs),
+                                              mask: mask?.map { (x: $0.x, y: $0.y) })
+        return try WarpSource(path: path, mapping: mapping,
+                              summary: try GeoreferenceSummary(metadata: ds.metadata(), source: path))
     }
 
     /// Fit the GCPs (inline, from the GCP file, or stored in the raster) for this raster; nil
-    /// when there are none. What `tegula georef` fits, and what ``resolve()`` warps with.
+    /// when there are none.
     public func georeference() throws -> Georeference? {
         let ds = try Dataset(path: path)
         try ds.verifyReadable()
@@ -61,36 +59,19 @@ public struct WarpInput: Sendable, Hashable {
     }
 
     func fit(_ ds: Dataset) throws -> Georeference? {
-        guard let (found, stored) = try gcpSource(ds) else { return nil }
-        var set = found
-        if let mask { set.mask = try MaskReader.read(path: mask) }
-        var kind: TransformKind?
-        if let transform {
-            guard let k = TransformKind(name: transform) else {
-                throw GeoreferenceError(.unknownTransform, "unknown transform '\(transform)': expected \(TransformKind.accepted)")
-            }
-            kind = k
-        }
-        let options = FitOptions(transform: kind, fitSRS: fitSRS ?? stored["TEGULA_FIT_SRS"])
-        return try Georeferencer.fit(set, imageWidth: ds.width, imageHeight: ds.height, options: options)
+        guard var set = try gcps(ds) else { return nil }
+        if let mask { set.mask = mask }
+        return try Georeferencer.fit(set, imageWidth: ds.width, imageHeight: ds.height, options: fit)
     }
 
-    /// The GCPs to use and the metadata of the raster they were stored in (empty for other
-    /// formats), or nil when there are none.
-    func gcpSource(_ ds: Dataset) throws -> (GCPSet, [String: String])? {
+    /// The GCPs to use, with what their file stored (a `tegula georef` output's fit), or nil.
+    func gcps(_ ds: Dataset) throws -> GCPSet? {
         if var set = gcpSet {
-            if let gcpSRS { set.srs = gcpSRS }
-            return (set, [:])
+            if let gcpCRS { set.crs = gcpCRS }
+            return set
         }
-        if let gcps {
-            let set = try GCPReader.read(path: gcps, gcpSRS: gcpSRS)
-            let ext = (gcps as NSString).pathExtension.lowercased()
-            let stored = ["vrt", "tif", "tiff"].contains(ext) ? ((try? Dataset(path: gcps))?.metadata() ?? [:]) : [:]
-            return (set, stored)
-        }
-        if !ds.gcps.isEmpty {
-            return (try GCPReader.readDataset(path: path, gcpSRS: gcpSRS), ds.metadata())
-        }
+        if let gcpFile { return try GCPReader.read(path: gcpFile, gcpCRS: gcpCRS) }
+        if !ds.gcps.isEmpty { return try GCPReader.readDataset(ds, path: path, gcpCRS: gcpCRS) }
         return nil
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGDAL
 import TegulaGeometry
+import TegulaSupport
 
 /// The warp stage: a scan onto the EPSG:3857 pixel grid of one zoom level, as a GeoTIFF whose
 /// pixel size is exactly that zoom's resolution and whose origin lies on its pixel grid.
@@ -31,37 +32,34 @@ public struct WarpJob: Sendable {
         public var clipped: Bool
     }
 
-    /// The output grid: pixel columns/rows of the zoom level covering the footprint.
-    public func pixelWindow() throws -> (col: Int, row: Int, width: Int, height: Int) {
-        guard let b = source.bounds else { throw WarpError("\(source.path): the scan lies outside the Web Mercator world") }
-        let res = WebMercator.resolution(zoom: zoom)
-        let h = WebMercator.halfCircumference
-        let c0 = Int(((b.left + h) / res).rounded(.down)), c1 = Int(((b.right + h) / res).rounded(.up))
-        let r0 = Int(((h - b.top) / res).rounded(.down)), r1 = Int(((h - b.bottom) / res).rounded(.up))
-        let w = c1 - c0, ht = r1 - r0
-        guard w > 0, ht > 0 else { throw WarpError("\(source.path): the scan covers no pixel at zoom \(zoom)") }
-        guard w <= 1 << 20, ht <= 1 << 20 else {
-            throw WarpError("zoom \(zoom) would make a \(w) × \(ht) image; choose a lower --zoom")
+    /// The output grid: the pixels of the zoom level covering the footprint.
+    public func pixelWindow() throws -> PixelWindow {
+        guard let b = source.bounds else { throw WarpError(.outsideWorld, at: source.path, "the scan lies outside the Web Mercator world") }
+        guard let win = PixelWindow(covering: b, zoom: zoom) else {
+            throw WarpError(.outsideWorld, at: source.path, "the scan covers no pixel at zoom \(zoom)")
         }
-        return (c0, r0, w, ht)
+        guard win.width <= 1 << 20, win.height <= 1 << 20 else {
+            throw WarpError(.tooLarge, at: source.path, "zoom \(zoom) would make a \(win.width) × \(win.height) image; choose a lower --zoom")
+        }
+        return win
     }
 
     /// Warp to `output` (a temporary file beside it, renamed at the end; nothing left on failure).
     public func run(output: String, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> Result {
         let win = try pixelWindow()
-        let res = WebMercator.resolution(zoom: zoom)
-        let h = WebMercator.halfCircumference
-        let gt = [-h + Double(win.col) * res, res, 0, h - Double(win.row) * res, 0, -res]
-        let dir = (output as NSString).deletingLastPathComponent
-        let base = (output as NSString).lastPathComponent
-        let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(base).tmp-\(getpid())"
-        let tmpCOG = tmp + ".cog"
-        defer {
-            try? FileManager.default.removeItem(atPath: tmp)
-            try? FileManager.default.removeItem(atPath: tmpCOG)
-        }
-        GDALRuntime.setConfigOption("GDAL_CACHEMAX", "64")
+        let res = win.resolution
+        let gt = win.geoTransform
+        // The warp writes each block once: a large block cache only holds memory (GDAL's default
+        // is 5 % of RAM). A user's own GDAL_CACHEMAX wins.
+        if GDALRuntime.configOption("GDAL_CACHEMAX") == nil { GDALRuntime.setConfigOption("GDAL_CACHEMAX", "64") }
         let worst = Locked(0.0)
+        let file: AtomicFile
+        do { file = try AtomicFile(replacing: output) } catch {
+            throw WarpError(.writeFailed, at: output, "cannot create a temporary file beside it: \(error)")
+        }
+        // A COG is copied from a plain GeoTIFF written first beside it.
+        let tmp = cog ? file.temporaryPath + ".tif" : file.temporaryPath
+        defer { if cog { try? FileManager.default.removeItem(atPath: tmp) } }
         do {
             let ds = try Dataset.create(path: tmp, driver: "GTiff", width: win.width, height: win.height, bands: 4,
                                         options: ["TILED=YES", "BLOCKXSIZE=256", "BLOCKYSIZE=256", "COMPRESS=DEFLATE",
@@ -70,6 +68,10 @@ public struct WarpJob: Sendable {
             try ds.setSpatialReference(.webMercator())
             ds.setColorInterpretation(band: 4, .alpha)
             try ds.setMetadataItem("TEGULA_ZOOM", "\(zoom)")
+            // The fit's pins and outline travel with the pixels to the tile stage.
+            for (key, value) in (source.summary?.metadataItems ?? [:]).sorted(by: { $0.key < $1.key }) {
+                try ds.setMetadataItem(key, value)
+            }
             let shared = Locked(ds)
             let bs = blockSize
             let bx = (win.width + bs - 1) / bs, by = (win.height + bs - 1) / bs
@@ -93,21 +95,14 @@ public struct WarpJob: Sendable {
             })
             if cog {
                 try ds.flush()
-                try ds.copy(to: tmpCOG, driver: "COG", options: ["COMPRESS=DEFLATE", "PREDICTOR=2", "BLOCKSIZE=256",
+                try ds.copy(to: file.temporaryPath, driver: "COG", options: ["COMPRESS=DEFLATE", "PREDICTOR=2", "BLOCKSIZE=256",
                                                                 "OVERVIEW_RESAMPLING=AVERAGE", "BIGTIFF=IF_SAFER"])
             }
         }
-        try FileManager.default.moveItemReplacing(at: cog ? tmpCOG : tmp, to: output)
+        do { try file.commit() } catch {
+            throw WarpError(.writeFailed, at: output, "cannot move the finished file into place: \(error)")
+        }
         return Result(width: win.width, height: win.height, geoTransform: gt,
                       worstGridError: worst.withLock { $0 }, clipped: source.exceedsMercatorLimit)
-    }
-}
-
-extension FileManager {
-    /// Rename over an existing file atomically (rename(2)).
-    func moveItemReplacing(at src: String, to dst: String) throws {
-        if rename(src, dst) != 0 {
-            throw WarpError("\(dst): cannot move the finished file into place: \(String(cString: strerror(errno)))")
-        }
     }
 }

@@ -1,3 +1,5 @@
+import TegulaGeometry
+
 /// The warp stage's settings as a pipeline file gives them (`warp:`): which zoom's grid to warp
 /// onto and with which kernel. Strict keys; see `pipelines/schema.json`.
 public struct WarpOptions: Sendable, Hashable, Codable {
@@ -22,22 +24,16 @@ public struct WarpOptions: Sendable, Hashable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         zoom = try c.decodeIfPresent(Int.self, forKey: .zoom)
-        if let z = zoom, !(0...30).contains(z) {
-            throw DecodingError.dataCorruptedError(forKey: .zoom, in: c, debugDescription: "zoom \(z) is out of range; expected 0–30")
+        if let z = zoom, !ZoomRange.isZoom(z) {
+            throw DecodingError.dataCorruptedError(forKey: .zoom, in: c, debugDescription: "zoom \(z) is out of range; expected 0–\(WebMercator.maxZoom)")
         }
-        if let name = try c.decodeIfPresent(String.self, forKey: .resampling) {
-            guard let r = Resampling(rawValue: name) else {
-                throw DecodingError.dataCorruptedError(forKey: .resampling, in: c, debugDescription:
-                    "'\(name)' is not a resampling kernel; expected one of \(Resampling.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            resampling = r
-        }
+        resampling = try c.decodeIfPresent(Resampling.self, forKey: .resampling)
     }
 
     /// Encode with the same keys (for hashing and the plan).
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(zoom, forKey: .zoom)
-        try c.encodeIfPresent(resampling?.rawValue, forKey: .resampling)
+        try c.encodeIfPresent(resampling, forKey: .resampling)
     }
 }

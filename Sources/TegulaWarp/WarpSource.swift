@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeoreference
 import TegulaGDAL
 import TegulaGeometry
 
@@ -13,17 +14,21 @@ public struct WarpSource: Sendable {
     public let maskFootprint: [ProjectedPoint]?
     /// Whole-scan pixels when they fit ``sharedLimitBytes``.
     public let shared: SourceWindow?
+    /// The GCP fit's pins and outline: from the fit, or stored in a warped raster; nil when the
+    /// source has no GCPs behind it.
+    public let summary: GeoreferenceSummary?
 
     /// Scans up to this many RGBA bytes are read once and shared; larger ones are read in
     /// windows per block, so memory stays flat whatever the input size.
     public static let sharedLimitBytes = 96 << 20
 
-    public init(path: String, mapping: SourceMapping) throws {
+    public init(path: String, mapping: SourceMapping, summary: GeoreferenceSummary? = nil) throws {
         self.path = path
         self.mapping = mapping
+        self.summary = summary
         let evaluator = try mapping.makeEvaluator()
         let ring = evaluator.footprint(of: mapping, stepsPerEdge: 128)
-        guard ring.count >= 3 else { throw WarpError("\(path): the georeference maps no part of the scan into EPSG:3857") }
+        guard ring.count >= 3 else { throw WarpError(.outsideWorld, at: path, "the georeference maps no part of the scan into EPSG:3857") }
         footprint = ring
         maskFootprint = mapping.mask == nil ? nil : ring
         if mapping.sourceWidth * mapping.sourceHeight * 4 <= WarpSource.sharedLimitBytes {
@@ -52,7 +57,7 @@ public struct WarpSource: Sendable {
 
     /// Source pixels per metre near the footprint's centre: the native resolution in metres.
     public func nativeResolution() throws -> Double {
-        guard let b = bounds else { throw WarpError("\(path): empty footprint") }
+        guard let b = bounds else { throw WarpError(.outsideWorld, at: path, "empty footprint") }
         let e = try mapping.makeEvaluator()
         let cx = (b.left + b.right) / 2, cy = (b.bottom + b.top) / 2, d = 1000.0
         var xs = [cx, cx + d, cx], ys = [cy, cy, cy + d]
@@ -60,7 +65,7 @@ public struct WarpSource: Sendable {
         let dx = ((xs[1] - xs[0]) * (xs[1] - xs[0]) + (ys[1] - ys[0]) * (ys[1] - ys[0])).squareRoot()
         let dy = ((xs[2] - xs[0]) * (xs[2] - xs[0]) + (ys[2] - ys[0]) * (ys[2] - ys[0])).squareRoot()
         let pixelsPerMetre = (dx * dy).squareRoot() / d
-        guard pixelsPerMetre.isFinite, pixelsPerMetre > 0 else { throw WarpError("\(path): cannot measure the native resolution") }
+        guard pixelsPerMetre.isFinite, pixelsPerMetre > 0 else { throw WarpError(.badGeoreference, at: path, "cannot measure the native resolution") }
         return 1 / pixelsPerMetre
     }
 

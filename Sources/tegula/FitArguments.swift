@@ -1,7 +1,10 @@
 import ArgumentParser
+import TegulaGDAL
+import TegulaGeoreference
 
 /// How a GCP fit is made: the transform, the GCPs' CRS and the CRS the fit is made in. Shared by
-/// every command that fits GCPs (`georef`, `transform`, `warp`, `tile`).
+/// every command that fits GCPs (`georef`, `transform`, `warp`, `tile`). The words are parsed
+/// here, once, into ``FitOptions`` and a ``CRS``, with one-line errors.
 struct FitArguments: ParsableArguments {
     @Option(help: "Transform: helmert, polynomial1 (affine), polynomial2, polynomial3, projective, tps. Default: chosen by lowest leave-one-out RMSE.")
     var transform: String?
@@ -11,4 +14,15 @@ struct FitArguments: ParsableArguments {
 
     @Option(help: "CRS to fit the transform in: EPSG:3857 (default), `gcp` (the GCPs' own CRS, as gdalwarp), or any CRS PROJ knows.")
     var fitSrs: String?
+
+    /// The transform and fitting CRS.
+    func options() throws -> FitOptions {
+        FitOptions(transform: try transform.map { try TransformKind.parse($0) },
+                   fitCRS: try fitSrs.map { try FitCRS(parsing: $0) })
+    }
+
+    /// The GCPs' CRS, when given.
+    func gcpCRS() throws -> CRS? {
+        try gcpSrs.map { try CRS.parse($0) }
+    }
 }

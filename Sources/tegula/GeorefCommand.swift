@@ -33,10 +33,7 @@ struct GeorefCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            try input.checkFiles()
-            let spec = WarpInput(path: input.inputPath, gcps: input.gcps, transform: input.fit.transform,
-                                 gcpSRS: input.fit.gcpSrs, fitSRS: input.fit.fitSrs, mask: input.mask)
-            guard let fitted = try spec.georeference() else {
+            guard let fitted = try input.warpInput().georeference() else {
                 throw CLIFailure(message: "\(input.inputPath): no GCPs: give --gcps FILE")
             }
             try GeoreferenceWriter.write(imagePath: input.inputPath, georeference: fitted, output: output,

@@ -67,7 +67,8 @@ struct RasterReport: Codable {
         driver = d.driverName
         width = d.width
         height = d.height
-        bands = d.bands.map {
+        let info = d.bands
+        bands = info.map {
             Band(index: $0.index, dataType: $0.dataType, color: $0.colorInterpretation,
                  noData: $0.noData, block: [$0.blockWidth, $0.blockHeight])
         }
@@ -77,7 +78,7 @@ struct RasterReport: Codable {
         geoTransform = d.geoTransform?.coefficients
         gcps = d.gcps.map { GCP(id: $0.id, pixel: $0.pixel, line: $0.line, x: $0.x, y: $0.y) }
         gcpSRS = d.gcpSpatialReference?.label
-        hasAlpha = bands.contains { $0.color == "Alpha" }
+        hasAlpha = info.contains(where: \.isAlpha)
     }
 
     var text: String {

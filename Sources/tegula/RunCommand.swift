@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TegulaPipeline
-import TegulaWarp
+import TegulaSupport
 
 extension Stage: ExpressibleByArgument {}
 

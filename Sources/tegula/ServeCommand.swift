@@ -33,13 +33,12 @@ struct ServeCommand: AsyncParsableCommand {
     var cacheControl: String = "public, max-age=3600"
 
     @Option(help: "Status for a missing tile within the tileset's zooms: 404 (default; MapLibre falls back to the parent) or 204.")
-    var missing: Int = 404
+    var missing: ServerConfiguration.MissingTile = .notFound
 
     @Option(name: .customLong("leaflet-dir"), help: "Where Leaflet is installed (Debian libjs-leaflet).")
     var leafletDir: String = "/usr/share/javascript/leaflet"
 
     func validate() throws {
-        guard missing == 404 || missing == 204 else { throw ValidationError("--missing must be 404 or 204, not \(missing)") }
         guard (1...65535).contains(port) || port == 0 else { throw ValidationError("--port must be 0–65535, not \(port)") }
         // Header values go out verbatim: no control characters (CR/LF would split the header).
         for (option, value) in [("--cache-control", cacheControl), ("--cors", cors), ("--public-url", publicURL ?? "")]
@@ -59,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let config = ServerConfiguration(publicURL: publicURL, corsOrigin: cors == "off" ? nil : cors,
                                          cacheControl: cacheControl,
-                                         missingTile: missing == 204 ? .noContent : .notFound)
+                                         missingTile: missing)
         let service = TileService(catalogue: catalogue, configuration: config, leafletDirectory: leafletDir)
         if service.assets.files["leaflet/leaflet.js"] == nil {
             printError("tegula: warning: Leaflet not found in \(leafletDir) (apt-get install libjs-leaflet); the viewer will not load")

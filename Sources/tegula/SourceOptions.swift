@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TegulaGeoreference
 import TegulaWarp
 
 /// The options every stage that reads a scan shares: the input and how it is georeferenced.
@@ -28,11 +29,16 @@ struct SourceOptions: ParsableArguments {
         }
     }
 
+    /// The input as the warp stage takes it, every option parsed.
+    func warpInput() throws -> WarpInput {
+        try checkFiles()
+        return WarpInput(path: inputPath, gcpFile: gcps, gcpCRS: try fit.gcpCRS(), fit: try fit.options(),
+                         mask: try mask.map { try MaskReader.read(path: $0) })
+    }
+
     /// Open the input and work out how its pixels map to EPSG:3857.
     func resolve() throws -> WarpSource {
-        try checkFiles()
-        let spec = WarpInput(path: inputPath, gcps: gcps, transform: fit.transform, gcpSRS: fit.gcpSrs, fitSRS: fit.fitSrs, mask: mask)
-        return try spec.resolve()
+        try warpInput().resolve()
     }
 
     /// Refuse an output path whose folder does not exist.

@@ -6,7 +6,6 @@ import TegulaGeoreference
 import TegulaPyramid
 import TegulaWarp
 
-extension FolderLayout: ExpressibleByArgument {}
 
 /// `tegula tile`: the tile pyramid, straight from the scan.
 struct TileCommand: ParsableCommand {
@@ -41,10 +40,10 @@ struct TileCommand: ParsableCommand {
     var layout: FolderLayout = .xyz
 
     @Option(help: "Tile image format: png, jpeg or webp.")
-    var format: String = "png"
+    var format: TileFormat = .default
 
     @Option(help: "Resampling kernel for the max zoom: near, bilinear, cubic, lanczos, average.")
-    var resampling: Resampling = .bilinear
+    var resampling: Resampling = .default
 
     @Flag(help: "Continue an interrupted run: tiles already written are kept.")
     var resume = false
@@ -60,43 +59,42 @@ struct TileCommand: ParsableCommand {
     func validate() throws {
         guard [256, 512].contains(tileSize) else { throw ValidationError("--tile-size must be 256 or 512, not \(tileSize)") }
         guard [1, 2].contains(scale) else { throw ValidationError("--scale must be 1 or 2, not \(scale)") }
-        guard TileFormat(name: format) != nil else { throw ValidationError("--format must be png, jpeg or webp, not '\(format)'") }
     }
 
-    func zoomBounds() throws -> (Int?, Int?) {
-        if zoom == "auto" { return (nil, nil) }
-        let parts = zoom.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-        let values = parts.map { Int($0) }
-        guard (1...2).contains(parts.count), values.allSatisfy({ $0 != nil && (0...WebMercator.maxZoom).contains($0!) }) else {
-            throw CLIFailure(message: "--zoom '\(zoom)': expected MIN-MAX (e.g. 2-8), one zoom, or auto; zooms 0–30")
+    /// `--zoom` as a range, nil for `auto`.
+    func zoomRange() throws -> ZoomRange? {
+        if zoom == "auto" { return nil }
+        guard let r = ZoomRange(parsing: zoom) else {
+            let parts = zoom.split(separator: "-").compactMap { Int($0) }
+            if parts.count == 2, parts[0] > parts[1], parts.allSatisfy(ZoomRange.isZoom) {
+                throw CLIFailure(message: "--zoom '\(zoom)': MIN is above MAX")
+            }
+            throw CLIFailure(message: "--zoom '\(zoom)': expected MIN-MAX (e.g. 2-8), one zoom, or auto; zooms 0–\(WebMercator.maxZoom)")
         }
-        let lo = values[0]!, hi = values.last!!
-        guard lo <= hi else { throw CLIFailure(message: "--zoom '\(zoom)': MIN is above MAX") }
-        return (lo, hi)
+        return r
     }
 
     func run() throws {
         try reportingErrors {
-            let (lo, hi) = try zoomBounds()
+            let zooms = try zoomRange()
             let source = try input.resolve()
             if source.exceedsMercatorLimit {
                 printError("tegula: warning: the scan reaches beyond ±85.0511°; tiles are clipped there")
             }
             var job = TileJob(source: source, output: output,
                               name: name ?? ((input.inputPath as NSString).lastPathComponent as NSString).deletingPathExtension)
-            job.minZoom = lo
-            job.maxZoom = hi
+            job.minZoom = zooms?.min
+            job.maxZoom = zooms?.max
             job.tileSize = tileSize
             job.scale = scale
             job.layout = layout
-            job.format = TileFormat(name: format)!
+            job.format = format
             job.resampling = resampling
             job.resume = resume
             job.jobs = workers.jobs
-            job.addGCPPins(source.gcpPins)
-            let zooms = try job.zoomRange()
+            let planned = try job.zoomRange()
             if zoom == "auto" && !workers.quiet {
-                printError("tegula: zoom auto = \(zooms.min)-\(zooms.max) (max nearest the native resolution, min where the scan is about one tile)")
+                printError("tegula: zoom auto = \(planned) (max nearest the native resolution, min where the scan is about one tile)")
             }
             let reporter = ProgressReporter(label: "tile", quiet: workers.quiet)
             let start = Date()
@@ -105,7 +103,7 @@ struct TileCommand: ParsableCommand {
             let wall = Date().timeIntervalSince(start)
             if !workers.quiet {
                 printError(String(format: "tegula: %d tiles (%.1f MB) in %.2f s, zooms %d-%d, %d empty skipped%@",
-                                  stats.tilesWritten, Double(stats.bytesWritten) / 1e6, wall, zooms.min, zooms.max,
+                                  stats.tilesWritten, Double(stats.bytesWritten) / 1e6, wall, planned.min, planned.max,
                                   stats.tilesEmpty, stats.tilesSkipped > 0 ? ", \(stats.tilesSkipped) kept from before" : ""))
             }
             if timings {

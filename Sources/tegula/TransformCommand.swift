@@ -30,17 +30,10 @@ struct TransformCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             guard FileManager.default.fileExists(atPath: gcps) else { throw CLIFailure(message: "\(gcps): no such GCP file") }
-            let set = try GCPReader.read(path: gcps, gcpSRS: fit.gcpSrs)
-            var kind: TransformKind?
-            if let transform = fit.transform {
-                guard let k = TransformKind(name: transform) else {
-                    throw CLIFailure(message: "unknown transform '\(transform)': expected \(TransformKind.accepted)")
-                }
-                kind = k
-            }
+            let set = try GCPReader.read(path: gcps, gcpCRS: try fit.gcpCRS())
+            let options = try fit.options()
             let (w, h) = try size(set)
-            let fitted = try Georeferencer.fit(set, imageWidth: w, imageHeight: h,
-                                               options: FitOptions(transform: kind, fitSRS: fit.fitSrs))
+            let fitted = try Georeferencer.fit(set, imageWidth: w, imageHeight: h, options: options)
             let points = try readPoints()
             var lines: [String] = []
             if inverse {
@@ -52,7 +45,7 @@ struct TransformCommand: ParsableCommand {
             } else {
                 let out = try fitted.pixelsToGround(points.map { PixelPoint(x: $0.1, y: $0.2) })
                 for (i, g) in out.enumerated() {
-                    guard g.x.isFinite, g.y.isFinite else { throw CLIFailure(message: "stdin:\(points[i].0): pixel \(points[i].1) \(points[i].2) has no position in \(set.srs)") }
+                    guard g.x.isFinite, g.y.isFinite else { throw CLIFailure(message: "stdin:\(points[i].0): pixel \(points[i].1) \(points[i].2) has no position in \(set.crs)") }
                     lines.append("\(g.x) \(g.y)")
                 }
             }

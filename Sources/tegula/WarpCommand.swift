@@ -3,7 +3,6 @@ import Foundation
 import TegulaGeometry
 import TegulaWarp
 
-extension Resampling: ExpressibleByArgument {}
 
 /// `tegula warp`: a georeferenced scan onto the EPSG:3857 tile grid as a GeoTIFF.
 struct WarpCommand: ParsableCommand {
@@ -43,8 +42,8 @@ struct WarpCommand: ParsableCommand {
                 printError(String(format: "tegula: zoom auto = %d (native %.2f m/px; zoom %d is %.2f m/px, the nearest in log scale)",
                                   z, native, z, WebMercator.resolution(zoom: z)))
             } else {
-                guard let v = Int(zoom), (0...WebMercator.maxZoom).contains(v) else {
-                    throw CLIFailure(message: "--zoom '\(zoom)': expected an integer 0–30 or auto")
+                guard let v = Int(zoom), ZoomRange.isZoom(v) else {
+                    throw CLIFailure(message: "--zoom '\(zoom)': expected an integer 0–\(WebMercator.maxZoom) or auto")
                 }
                 z = v
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaTestSupport
 
 /// Tegula's tilesets opened by the programs users already run: GDAL's MBTiles driver
 /// (`gdalinfo`, `gdal_translate`), mbutil's `mb-util`, the Python `pmtiles` reader, and a
@@ -19,9 +20,9 @@ struct InteropTests {
         var pmtiles: String { dir.appendingPathComponent("eu-pm.pmtiles").path }
 
         init(_ bundles: Set<Bundle> = [.mbtiles, .pmtiles]) throws {
-            dir = try WarpCLITests.tempDir()
+            dir = try TemporaryFolder.make("interop")
             let crop = dir.appendingPathComponent("eu.tif").path
-            let t = try TegulaBinary.tool("gdal_translate", ["-q", "-srcwin", "1380", "270", "135", "90", "-a_srs", "EPSG:4326",
+            let t = try ProgramRun.run("gdal_translate", ["-q", "-srcwin", "1380", "270", "135", "90", "-a_srs", "EPSG:4326",
                                                             "-a_ullr", "4", "54", "22", "42", WarpCLITests.scan, crop])
             #expect(t.status == 0, "\(t.stderr)")
             for out in [folder] + (bundles.contains(.mbtiles) ? [mbtiles] : []) + (bundles.contains(.pmtiles) ? [pmtiles] : []) {
@@ -54,7 +55,7 @@ struct InteropTests {
     }
 
     static func python(_ script: String, _ arguments: [String]) throws -> String {
-        let r = try TegulaBinary.tool("python3", ["-c", script] + arguments)
+        let r = try ProgramRun.run("python3", ["-c", script] + arguments)
         #expect(r.status == 0, "\(r.stderr)")
         return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -62,7 +63,7 @@ struct InteropTests {
     // MARK: GDAL's MBTiles driver
 
     static func gdalinfo(_ arguments: [String]) throws -> [String: Any] {
-        let r = try TegulaBinary.tool("gdalinfo", ["-json"] + arguments)
+        let r = try ProgramRun.run("gdalinfo", ["-json"] + arguments)
         #expect(r.status == 0, "\(r.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
     }
@@ -149,7 +150,7 @@ struct InteropTests {
         let p = try Pyramid([.mbtiles])
         defer { p.remove() }
         let tif = p.dir.appendingPathComponent("z\(zoom).tif").path
-        let r = try TegulaBinary.tool("gdal_translate", ["-q", "-oo", "ZOOM_LEVEL=\(zoom)", "-oo", "USE_BOUNDS=NO", "-of", "GTiff", p.mbtiles, tif])
+        let r = try ProgramRun.run("gdal_translate", ["-q", "-oo", "ZOOM_LEVEL=\(zoom)", "-oo", "USE_BOUNDS=NO", "-of", "GTiff", p.mbtiles, tif])
         #expect(r.status == 0, "\(r.stderr)")
         let fields = try Self.python(Self.compareScript, [tif, p.folder, "\(zoom)"]).split(separator: " ").compactMap { Int($0) }
         try #require(fields.count == 4)
@@ -165,7 +166,7 @@ struct InteropTests {
         defer { p.remove() }
         let png = p.dir.appendingPathComponent("z6.png").path, tif = p.dir.appendingPathComponent("z6.tif").path
         for (out, format) in [(png, "PNG"), (tif, "GTiff")] {
-            let r = try TegulaBinary.tool("gdal_translate", ["-q", "-oo", "ZOOM_LEVEL=6", "-of", format, p.mbtiles, out])
+            let r = try ProgramRun.run("gdal_translate", ["-q", "-oo", "ZOOM_LEVEL=6", "-of", format, p.mbtiles, out])
             #expect(r.status == 0, "\(r.stderr)")
         }
         let same = try Self.python("""
@@ -183,7 +184,7 @@ struct InteropTests {
         let p = try Pyramid([.mbtiles])
         defer { p.remove() }
         let out = p.dir.appendingPathComponent("exported").path
-        let r = try TegulaBinary.tool("mb-util", ["--scheme=xyz", p.mbtiles, out])
+        let r = try ProgramRun.run("mb-util", ["--scheme=xyz", p.mbtiles, out])
         #expect(r.status == 0, "\(r.stderr)")
         let exported = try Self.files(under: out, skip: ["metadata.json"])
         let folder = try Self.folderTiles(p)
@@ -304,7 +305,7 @@ struct InteropTests {
 
     /// The schema and the checks beside it reject what the specification forbids.
     @Test func schemaRejectsInvalidTileJSON() throws {
-        let dir = try WarpCLITests.tempDir()
+        let dir = try TemporaryFolder.make("interop")
         defer { try? FileManager.default.removeItem(at: dir) }
         let good: [String: Any] = ["tilejson": "3.0.0", "tiles": ["https://a.example/{z}/{x}/{y}.png"], "minzoom": 2, "maxzoom": 7,
                                    "bounds": [4, 42, 22, 54], "center": [13, 48, 5], "name": "eu", "footprint": ["type": "Polygon"]]

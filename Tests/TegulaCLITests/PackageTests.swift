@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaTestSupport
 
 /// The Debian package scripts/package builds: the light checks that run with every test run
 /// (scripts/test-package installs it in a fresh Debian 12 for the full check). The .deb is
@@ -7,7 +8,7 @@ import Testing
 struct PackageTests {
     static let built: Result<String, any Error> = Result {
         if let path = ProcessInfo.processInfo.environment["TEGULA_DEB"], !path.isEmpty { return path }
-        let r = try TegulaBinary.exec(TegulaBinary.packageRoot.appendingPathComponent("scripts/package"), [])
+        let r = try ProgramRun.run(TegulaBinary.packageRoot.appendingPathComponent("scripts/package").path, [])
         guard r.status == 0, let last = r.stdout.split(separator: "\n").last else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "scripts/package failed: \(r.stderr.suffix(2000))"])
         }
@@ -28,14 +29,14 @@ struct PackageTests {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let r = try TegulaBinary.tool(tool, arguments)
+        let r = try ProgramRun.run(tool, arguments)
         #expect(r.status == 0, "\(tool) \(arguments): \(r.stderr)")
         return r.stdout
     }
 
     /// The package unpacked with `dpkg-deb -x` into a temporary folder.
     static func unpacked() throws -> URL {
-        let dir = try WarpCLITests.tempDir()
+        let dir = try TemporaryFolder.make("package")
         _ = try run("dpkg-deb", ["-x", try deb(), dir.path])
         return dir
     }
@@ -128,7 +129,7 @@ struct PackageTests {
             forms[soname] = [path, real].flatMap { [$0, $0.hasPrefix("/usr/") ? String($0.dropFirst(4)) : "/usr" + $0] }
         }
         // dpkg -S exits 1 when some spelling is unknown; the lines it prints are what counts.
-        let r = try TegulaBinary.tool("dpkg", ["-S"] + Set(forms.values.flatMap { $0 }).sorted())
+        let r = try ProgramRun.run("dpkg", ["-S"] + Set(forms.values.flatMap { $0 }).sorted())
         var ownerOf: [String: String] = [:]  // path → package
         for line in r.stdout.split(separator: "\n") {
             guard let sep = line.range(of: ": /") else { continue }
@@ -142,7 +143,7 @@ struct PackageTests {
         let dir = try Self.unpacked()
         defer { try? FileManager.default.removeItem(at: dir) }
         let version = try Self.sourceVersion()
-        let r = try TegulaBinary.exec(dir.appendingPathComponent("usr/bin/tegula"), ["--version"])
+        let r = try ProgramRun.run(dir.appendingPathComponent("usr/bin/tegula").path, ["--version"])
         #expect(r.status == 0 && r.stdout == version + "\n", "\(r.stdout) \(r.stderr)")
         func text(_ path: String) throws -> String { try String(contentsOf: dir.appendingPathComponent(path), encoding: .utf8) }
         let bash = try text("usr/share/bash-completion/completions/tegula")

@@ -1,14 +1,18 @@
 import Foundation
 import Testing
+import TegulaGDAL
 import TegulaGeoreference
+import TegulaTestSupport
 
 /// Bad input is refused with one line that says what, where and what would be right (issue item 6).
 struct BadInputTests {
-    static func fit(_ set: GCPSet, _ kind: TransformKind? = nil, fitSRS: String? = nil,
+    static func fit(_ set: GCPSet, _ kind: TransformKind? = nil, fitSRS: String? = nil, gcpSRS: String? = nil,
                     width: Int = 1000, height: Int = 800) -> GeoreferenceError? {
         do {
+            var set = set
+            if let gcpSRS { set.crs = try CRS.parse(gcpSRS) }
             _ = try Georeferencer.fit(set, imageWidth: width, imageHeight: height,
-                                      options: FitOptions(transform: kind, fitSRS: fitSRS))
+                                      options: FitOptions(transform: kind, fitCRS: fitSRS.map { try FitCRS(parsing: $0) }))
             return nil
         } catch let e as GeoreferenceError {
             #expect(!e.description.contains("\n"))
@@ -19,10 +23,10 @@ struct BadInputTests {
         }
     }
 
-    static func set(_ pts: [(Double, Double, Double, Double)], srs: String = "EPSG:4326") -> GCPSet {
+    static func set(_ pts: [(Double, Double, Double, Double)]) -> GCPSet {
         GCPSet(gcps: pts.enumerated().map { i, p in
             GCP(id: "\(i + 1)", pixel: PixelPoint(x: p.0, y: p.1), ground: GroundPoint(x: p.2, y: p.3))
-        }, srs: srs, source: "test.points")
+        }, crs: .wgs84, source: "test.points")
     }
 
     static let four = set([(100, 100, 4, 52), (900, 120, 7, 52.2), (880, 700, 6.8, 50), (90, 690, 4.1, 50.1)])
@@ -34,7 +38,7 @@ struct BadInputTests {
         #expect(Self.fit(Self.set([(1, 1, 4, 52)]))?.reason == .tooFewGCPs)
     }
 
-    @Test func collinearPointsAreDegenerate() {
+    @Test func collinearPointsAreDegenerate() throws {
         let line = Self.set([(100, 100, 4, 52), (200, 200, 5, 51), (300, 300, 6, 50), (400, 400, 7, 49)])
         for kind in [TransformKind.polynomial1, .projective, .tps] {
             let e = Self.fit(line, kind)
@@ -43,7 +47,7 @@ struct BadInputTests {
         }
     }
 
-    @Test func duplicatePixelsAreRefused() {
+    @Test func duplicatePixelsAreRefused() throws {
         let dup = Self.set([(100, 100, 4, 52), (900, 120, 7, 52.2), (100, 100, 4.1, 52), (90, 690, 4.1, 50.1)])
         let e = Self.fit(dup, .polynomial1)
         #expect(e?.reason == .duplicateGCPs)
@@ -64,7 +68,7 @@ struct BadInputTests {
     }
 
     @Test func unknownCRSAndTransform() {
-        #expect(Self.fit(Self.set([(100, 100, 4, 52), (900, 120, 7, 52.2), (880, 700, 6.8, 50)], srs: "EPSG:999999"))?.reason == .unknownCRS)
+        #expect(Self.fit(Self.set([(100, 100, 4, 52), (900, 120, 7, 52.2), (880, 700, 6.8, 50)]), gcpSRS: "EPSG:999999")?.reason == .unknownCRS)
         let e = Self.fit(Self.four, fitSRS: "not a crs")
         #expect(e?.reason == .unknownCRS)
         #expect(e?.description.contains("not a crs") == true)
@@ -74,7 +78,7 @@ struct BadInputTests {
     }
 
     @Test func unparseableRowsNameTheirLine() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let points = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable\n4,52,100,-100,1\n7,fifty,900,-120,1\n"
         let e1 = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: GeoFixtures.write(points, "bad.points", in: dir)) }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaTestSupport
 
 /// Every GCP format lands in GDAL's pixel convention with longitude first: QGIS's negated rows,
 /// VRT axis mappings, CSV column names, Allmaps resource coordinates (issue item 1).
@@ -21,18 +22,18 @@ struct GCPFormatTests {
     }
 
     @Test func qgisPointsNegateTheRowAndHonourEnable() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable,dX,dY,residual\n"
         for (i, r) in Self.rows.enumerated() { text += "\(r.2),\(r.3),\(r.0),\(-r.1),\(i == 2 ? 0 : 1),0,0,0\n" }
         let set = try GCPReader.read(path: GeoFixtures.write(text, "a.points", in: dir))
         Self.check(set, enabled: [true, true, false, true])
-        #expect(set.srs == "EPSG:4326")
+        #expect(set.crs.definition == "EPSG:4326")
         #expect(set.enabled.count == 3)
     }
 
     @Test func olderPointsHeaderWithTabs() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "mapX\tmapY\tpixelX\tpixelY\n"
         for r in Self.rows { text += "\(r.2)\t\(r.3)\t\(r.0)\t\(-r.1)\n" }
@@ -41,7 +42,7 @@ struct GCPFormatTests {
     }
 
     @Test func csvLonLatWithNames() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "x,y,lon,lat,name\n"
         for (i, r) in Self.rows.enumerated() { text += "\(r.0),\(r.1),\(r.2),\(r.3),corner \(i)\n" }
@@ -51,7 +52,7 @@ struct GCPFormatTests {
     }
 
     @Test func csvProjectedNeedsItsCRS() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "x,y,X,Y\n"
         for r in Self.rows { text += "\(r.0),\(r.1),\(r.2),\(r.3)\n" }
@@ -59,9 +60,9 @@ struct GCPFormatTests {
         let e = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: path) }
         #expect(e?.reason == .unknownCRS)
         #expect(e?.description.contains("--gcp-srs") == true)
-        let set = try GCPReader.read(path: path, gcpSRS: "EPSG:28992")
+        let set = try GCPReader.read(path: path, gcpCRS: try CRS("EPSG:28992"))
         Self.check(set)
-        #expect(set.srs == "EPSG:28992")
+        #expect(set.crs.definition == "EPSG:28992")
     }
 
     /// A VRT with a GCPList; `latFirst` stores lat as X, with mapping 1,2 (authority order).
@@ -81,15 +82,15 @@ struct GCPFormatTests {
 
     @Test(arguments: [false, true])
     func vrtAxisMappingIsHonoured(latFirst: Bool) throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let set = try GCPReader.read(path: GeoFixtures.write(Self.vrt(latFirst: latFirst), "g.vrt", in: dir))
         Self.check(set)
-        #expect(set.srs == "EPSG:4326")
+        #expect(set.crs.definition == "EPSG:4326")
     }
 
     @Test func allmapsAnnotationGivesMaskAndTransform() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let features = Self.rows.map { r in
             "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2),\(r.3)]}}"
@@ -109,7 +110,7 @@ struct GCPFormatTests {
     }
 
     @Test func everyFormatGivesTheSameFit() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var points = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable\n", csv = "x,y,lon,lat\n"
         for r in Self.rows {

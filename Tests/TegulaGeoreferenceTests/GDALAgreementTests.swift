@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaGDAL
 import TegulaGeoreference
 
 /// Forward results equal `gdaltransform -gcp … -order N` / `-tps` when fitted in the GCPs' CRS
@@ -7,7 +8,7 @@ import TegulaGeoreference
 struct GDALAgreementTests {
     static func fit(_ kind: TransformKind, _ set: GCPSet) throws -> Georeference {
         try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
-                              options: FitOptions(transform: kind, fitSRS: "gcp"))
+                              options: FitOptions(transform: kind, fitCRS: .gcp))
     }
 
     /// Largest |ours − GDAL| / |GDAL| over the wide grid, per coordinate.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaTestSupport
 
 /// Allmaps' GeoreferencedMap (the form its API and CLI hand out) reads like the equivalent
 /// Georeference Annotation, its `resourceCrs` is the fitting CRS (as Allmaps' internal
@@ -42,7 +43,7 @@ struct GeoreferencedMapTests {
 
     @Test(arguments: ["{\"type\":\"polynomial\",\"options\":{\"order\":2}}", "{\"type\":\"thinPlateSpline\"}", "\"helmert\""])
     func readsToTheSameGCPsMaskAndTransformAsTheAnnotation(transformation: String) throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let fromMap = try GCPReader.read(path: GeoFixtures.write(Self.map(Self.rows, transformation: transformation), "map.json", in: dir))
         let fromAnnotation = try GCPReader.read(path: GeoFixtures.write(Self.annotation(Self.rows, transformation: transformation), "anno.json", in: dir))
@@ -53,7 +54,7 @@ struct GeoreferencedMapTests {
         #expect(fromMap.mask == fromAnnotation.mask)
         #expect(fromMap.transformHint != nil)
         #expect(fromMap.transformHint == fromAnnotation.transformHint)
-        #expect(fromMap.srs == "EPSG:4326" && fromMap.fitSRSHint == nil)
+        #expect(fromMap.crs == .wgs84 && fromMap.fitCRSHint == nil)
         // The Allmaps CLI prints maps as an array: one map in it reads the same.
         let array = try GCPReader.read(path: GeoFixtures.write("[\(Self.map(Self.rows, transformation: transformation))]", "maps.json", in: dir))
         #expect(array.gcps == fromMap.gcps && array.mask == fromMap.mask && array.transformHint == fromMap.transformHint)
@@ -78,47 +79,47 @@ struct GeoreferencedMapTests {
     }
 
     @Test func resourceCrsIsTheFittingCRS() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let rows = try Self.bonneScan()
         let crs = ",\"resourceCrs\":{\"name\":\"Bonne\",\"definition\":\"\(Self.bonne)\"}"
         let linear = "{\"type\":\"polynomial\",\"options\":{\"order\":1}}"
         let set = try GCPReader.read(path: GeoFixtures.write(Self.map(rows, transformation: linear, extra: crs), "bonne.json", in: dir))
-        #expect(set.fitSRSHint == Self.bonne)
+        #expect(set.fitCRSHint == .crs(try CRS(Self.bonne)))
         let fit = try Georeferencer.fit(set, imageWidth: 2000, imageHeight: 1400, options: FitOptions())
-        #expect(fit.fitSRS == Self.bonne && fit.report.fitSRS == Self.bonne)
+        #expect(fit.fitCRS.definition == Self.bonne && fit.report.fitSRS == Self.bonne)
         #expect(fit.kind == .polynomial1)
         #expect(try #require(fit.report.rmse.metres) < 0.01)
-        #expect(fit.metadataItems["TEGULA_FIT_SRS"] == Self.bonne, "a georef output reproduces the fit")
+        #expect(fit.stored.metadataItems[StoredFit.fitCRSKey] == Self.bonne, "a georef output reproduces the fit")
         // A place that is no GCP lands where Bonne puts it.
         let toBonne = try CoordinateTransformation(from: SpatialReference("EPSG:4326"), to: SpatialReference(Self.bonne))
         let b = try #require(toBonne.transform(30, 20))
-        let ground = try fit.pixelsToGround([PixelPoint(x: 1000 + b.x / 20_000, y: 700 - b.y / 20_000)], srs: "EPSG:4326")[0]
+        let ground = try fit.pixelsToGround([PixelPoint(x: 1000 + b.x / 20_000, y: 700 - b.y / 20_000)], crs: .wgs84)[0]
         #expect(abs(ground.x - 30) < 1e-6 && abs(ground.y - 20) < 1e-6, "\(ground)")
 
         // The annotation's body.resourceCrs says the same.
         let anno = try GCPReader.read(path: GeoFixtures.write(Self.annotation(rows, transformation: linear, bodyExtra: crs), "a.json", in: dir))
-        #expect(anno.fitSRSHint == Self.bonne)
+        #expect(anno.fitCRSHint == set.fitCRSHint)
         // Without resourceCrs the same GCPs are fitted in EPSG:3857 and the map is wrong.
         let plain = try GCPReader.read(path: GeoFixtures.write(Self.map(rows, transformation: linear), "plain.json", in: dir))
         let mercator = try Georeferencer.fit(plain, imageWidth: 2000, imageHeight: 1400, options: FitOptions())
-        #expect(mercator.fitSRS == "EPSG:3857")
+        #expect(mercator.fitCRS == .webMercator)
         #expect(try #require(mercator.report.rmse.metres) > 100_000)
         // An explicit fitting CRS (--fit-srs, fit_srs:) overrides the file's, as --transform does.
-        let given = try Georeferencer.fit(set, imageWidth: 2000, imageHeight: 1400, options: FitOptions(fitSRS: "EPSG:3857"))
-        #expect(given.fitSRS == "EPSG:3857" && given.report.rmse.metres == mercator.report.rmse.metres)
+        let given = try Georeferencer.fit(set, imageWidth: 2000, imageHeight: 1400, options: FitOptions(fitCRS: .webMercator))
+        #expect(given.fitCRS == .webMercator && given.report.rmse.metres == mercator.report.rmse.metres)
     }
 
     /// `definition` may be PROJJSON (an object); GDAL's own PROJJSON of the Bonne CRS fits the same.
     @Test func resourceCrsAsPROJJSON() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (status, projjson, err) = try GeoFixtures.run("gdalsrsinfo", ["-o", "PROJJSON", Self.bonne])
-        #expect(status == 0, "\(err)")
+        let projjson = try ProgramRun.output("gdalsrsinfo", ["-o", "PROJJSON", Self.bonne])
         let rows = try Self.bonneScan()
         let crs = ",\"resourceCrs\":{\"definition\":\(projjson)}"
         let set = try GCPReader.read(path: GeoFixtures.write(Self.map(rows, transformation: "\"polynomial1\"", extra: crs), "pj.json", in: dir))
-        #expect(set.fitSRSHint?.hasPrefix("{") == true)
+        #expect(set.fitCRSHint?.description.hasPrefix("{") == true)
+        #expect(set.fitCRSHint == .crs(try CRS(Self.bonne)), "the same CRS as the PROJ string")
         let fit = try Georeferencer.fit(set, imageWidth: 2000, imageHeight: 1400, options: FitOptions())
         #expect(fit.kind == .polynomial1)
         #expect(try #require(fit.report.rmse.metres) < 0.01)
@@ -126,7 +127,7 @@ struct GeoreferencedMapTests {
 
     /// Malformed maps: one line naming the key, and the reason.
     @Test(arguments: [
-        ("{\"type\":\"GeoreferencedMap\"}", "m.json: gcps: missing", GeoreferenceError.Reason.unknownFormat),
+        ("{\"type\":\"GeoreferencedMap\"}", "m.json: gcps: missing", GeoreferenceErrorReason.unknownFormat),
         ("{\"type\":\"GeoreferencedMap\",\"gcps\":{}}", "m.json: gcps: must be an array", .unparseableRow),
         ("{\"type\":\"GeoreferencedMap\",\"gcps\":[{\"resource\":[1,2],\"geo\":[3,4]},{\"geo\":[3,4]}]}",
          "m.json: gcps[1].resource: missing; expected [x, y] pixel numbers", .unparseableRow),
@@ -147,8 +148,8 @@ struct GeoreferencedMapTests {
         ("[{\"type\":\"GeoreferencedMap\",\"gcps\":[]},{\"type\":\"GeoreferencedMap\",\"gcps\":[]}]",
          "m.json: an array of 2 georeferenced maps; a GCP file describes one scan", .unknownFormat),
     ])
-    func malformedMapsFailWithOneLocatedLine(json: String, message: String, reason: GeoreferenceError.Reason) throws {
-        let dir = try GeoFixtures.tempDir()
+    func malformedMapsFailWithOneLocatedLine(json: String, message: String, reason: GeoreferenceErrorReason) throws {
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try GeoFixtures.write(json, "m.json", in: dir)
         let e = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: path) }

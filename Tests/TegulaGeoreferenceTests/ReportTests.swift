@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaGDAL
 import TegulaGeoreference
 
 /// The report's figures on cases whose answers are known (issue item 4).
@@ -11,13 +12,13 @@ struct ReportTests {
             let p = s.gcps[i].pixel
             s.gcps[i].ground = GroundPoint(x: 500_000 + 2000 * p.x + 300 * p.y, y: 6_500_000 - 150 * p.x - 2500 * p.y)
         }
-        s.srs = "EPSG:3857"
+        s.crs = .webMercator
         return s
     }
 
     static func fit(_ set: GCPSet, _ kind: TransformKind? = nil, fitSRS: String? = nil) throws -> Georeference {
         try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
-                              options: FitOptions(transform: kind, fitSRS: fitSRS))
+                              options: FitOptions(transform: kind, fitCRS: try fitSRS.map { try FitCRS(parsing: $0) }))
     }
 
     @Test func exactAffineDataHasZeroResidualsAndIsChosenAsAffine() throws {
@@ -81,7 +82,7 @@ struct ReportTests {
         let f = g.report.footprint
         #expect(f.count == 4 * 32 + 1)
         #expect(f.first == f.last)
-        let corner = try g.pixelsToGround([PixelPoint(x: 0, y: 0)], srs: "EPSG:4326")[0]
+        let corner = try g.pixelsToGround([PixelPoint(x: 0, y: 0)], crs: .wgs84)[0]
         #expect(abs(f[0][0] - corner.x) < 1e-9 && abs(f[0][1] - corner.y) < 1e-9)
     }
 

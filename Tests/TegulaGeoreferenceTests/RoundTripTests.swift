@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaGDAL
 import TegulaGeoreference
 
 /// One model, inverted exactly: forward then inverse returns the pixel within 1e-6 px over the

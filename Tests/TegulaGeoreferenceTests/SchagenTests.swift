@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaGDAL
 import TegulaGeoreference
 
 /// The committed GCPs on G. van Schagen's 1689 world map (marble-qt-data), fitted with every
@@ -15,7 +16,7 @@ struct SchagenTests {
     @Test func theFileHoldsAtLeastSixteenNamedGCPs() throws {
         let set = try GCPReader.read(path: Self.points)
         #expect(set.gcps.count >= 16)
-        #expect(set.srs == "EPSG:4326")
+        #expect(set.crs.definition == "EPSG:4326")
         #expect(set.gcps.contains { $0.id == "Cape of Good Hope" })
         #expect(set.gcps.allSatisfy { (0...2700).contains($0.pixel.x) && (0...1350).contains($0.pixel.y) })
     }

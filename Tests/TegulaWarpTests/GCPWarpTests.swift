@@ -3,6 +3,7 @@ import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaTestSupport
 @testable import TegulaWarp
 
 /// Warping scans georeferenced by GCPs: markers land on their GCPs (tps), and an affine fit
@@ -25,7 +26,7 @@ struct GCPWarpTests {
                 out.append(GCP(id: "m\(out.count + 1)", pixel: p, ground: ground(p.x, p.y)))
             }
         }
-        return GCPSet(gcps: out, srs: "EPSG:4326", source: "markers")
+        return GCPSet(gcps: out, crs: .wgs84, source: "markers")
     }
 
     /// A white scan with a red 3 × 3 marker centred on every GCP.
@@ -47,12 +48,12 @@ struct GCPWarpTests {
     }
 
     @Test func tpsMarkersLandOnTheirGCPs() throws {
-        let dir = try Fixtures.tempDir()
+        let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("markers.tif").path
         let set = Self.gcps()
         try Self.markerScan(at: src, gcps: set)
-        let source = try WarpInput(path: src, transform: "tps", gcpSet: set).resolve()
+        let source = try WarpInput(path: src, gcpSet: set, fit: FitOptions(transform: .tps)).resolve()
         #expect(source.georeference?.kind == .tps)
         #expect(source.gcpPins.count == 12)
         let out = dir.appendingPathComponent("warped.tif").path
@@ -82,7 +83,7 @@ struct GCPWarpTests {
     }
 
     @Test func threeGCPAffineMatchesGdalwarpOrder1() throws {
-        let dir = try Fixtures.tempDir()
+        let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("gcps.tif").path
         let n = 500
@@ -92,15 +93,15 @@ struct GCPWarpTests {
                        GCPRecord(id: "b", pixel: 500, line: 0, x: 9.5, y: 52.4),
                        GCPRecord(id: "c", pixel: 0, line: 500, x: 5.6, y: 48.5)], srs: .wgs84())
         try d.flush()
-        let source = try WarpInput(path: src, transform: "polynomial1", fitSRS: "gcp").resolve()
+        let source = try WarpInput(path: src, fit: FitOptions(transform: .polynomial1, fitCRS: .gcp)).resolve()
         let ours = dir.appendingPathComponent("ours.tif").path
         let result = try WarpJob(source: source, zoom: 8, resampling: .bilinear, jobs: 2).run(output: ours)
         let gt = result.geoTransform, res = gt[1]
         let te = [gt[0], gt[3] - Double(result.height) * res, gt[0] + Double(result.width) * res, gt[3]]
         let theirs = dir.appendingPathComponent("gdal.tif").path
-        let (status, err) = try Fixtures.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
+        let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
             + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0", "-order", "1", "-dstalpha", src, theirs])
-        #expect(status == 0, "\(err)")
+        #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
         let a = try Fixtures.rgba(ours), b = try Fixtures.rgba(theirs)
         #expect(a.w == b.w && a.h == b.h)
         let c = Fixtures.compare(a.px, b.px)

@@ -2,24 +2,23 @@ import Foundation
 import TegulaBundle
 import TegulaCodec
 import TegulaGeometry
-import TegulaPyramid
-import TegulaWarp
+import TegulaSupport
 
 /// One pyramid from several tilesets: where tilesets overlap, later ones are drawn over earlier
 /// ones with the Porter–Duff "over" operator on straight alpha; a tile only one layer has is
 /// copied as it is.
-enum Compositor {
-    /// What was written.
-    struct Result { var tiles = 0; var blended = 0; var bytes = 0 }
+public enum Compositor {
+    /// What was written: tiles, how many were blended from several layers, bytes.
+    public struct Result: Sendable { public var tiles = 0; public var blended = 0; public var bytes = 0 }
 
     /// Blend `layers` (PNG tilesets, bottom first) into a new tileset at `output`.
-    static func run(layers: [String], output: String, name: String, options: TileOptions, jobs: Int,
+    public static func run(layers: [String], output: String, name: String, options: TileOptions, jobs: Int,
                     progress: (@Sendable (Int, Int) -> Void)?) throws -> Result {
         let readers = try layers.map { try Tileset.openReader(at: $0) }
         var union = Set<Tile>()
         for l in layers { union.formUnion(Tileset.existingTiles(at: l)) }
         let tiles = union.sorted { ($0.z, $0.y, $0.x) < ($1.z, $1.y, $1.x) }
-        guard !tiles.isEmpty else { throw StageError("the composite has no tiles: the maps' tilesets are empty") }
+        guard !tiles.isEmpty else { throw PyramidError(.emptyFootprint, at: output, "the composite has no tiles: the maps' tilesets are empty") }
         try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let writer = try Tileset.openWriter(at: output, format: .png, layout: options.layout ?? .xyz, scale: options.scale ?? 1)
         let result = Locked(Result())
@@ -34,7 +33,7 @@ enum Compositor {
             } else {
                 var bottom = try PNGDecoder.decode(stack[0]).rgba
                 for top in stack.dropFirst() { over(try PNGDecoder.decode(top).rgba, onto: &bottom) }
-                data = encode(bottom, with: encoder)
+                data = encoder.encodeDroppingOpaqueAlpha(bottom)
                 blended = true
             }
             try writer.write(t, data: data)
@@ -76,18 +75,5 @@ enum Compositor {
                 }
             }
         }
-    }
-
-    /// PNG of an RGBA image, without alpha when it is fully opaque.
-    static func encode(_ image: RGBAImage, with encoder: PNGEncoder) -> [UInt8] {
-        let opaque = stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 255 }
-        if opaque {
-            var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
-            for p in 0..<(image.width * image.height) {
-                rgb[p * 3] = image.pixels[p * 4]; rgb[p * 3 + 1] = image.pixels[p * 4 + 1]; rgb[p * 3 + 2] = image.pixels[p * 4 + 2]
-            }
-            return rgb.withUnsafeBufferPointer { encoder.encode(pixels: $0.baseAddress!, width: image.width, height: image.height, channels: 3) }
-        }
-        return encoder.encode(image)
     }
 }

@@ -1,0 +1,34 @@
+/// A map that failed in a batch: its name, the stage, and why.
+public struct MapFailure: Error, CustomStringConvertible, Sendable {
+    /// The map's name ("composite" for the blending step).
+    public var map: String
+    /// The stage that failed, when one had started.
+    public var stage: Stage?
+    /// The stage's error.
+    public var message: String
+
+    public var description: String {
+        "map '\(map)'" + (stage.map { ", \($0.rawValue) stage" } ?? "") + ": " + message
+    }
+}
+
+/// A batch in which some maps failed; the others finished.
+public struct BatchFailure: Error, CustomStringConvertible, Sendable {
+    /// The maps that failed, in file order.
+    public var failures: [MapFailure]
+    /// The maps that finished (their outputs are intact).
+    public var finished: [String]
+
+    public var description: String {
+        let names = failures.map { "'\($0.map)'" }.joined(separator: ", ")
+        return "\(failures.count) of \(failures.count + finished.count) maps failed (\(names))"
+            + (finished.isEmpty ? "" : "; finished and intact: \(finished.joined(separator: ", "))")
+    }
+}
+
+/// A stage's error with the stage it stopped (for ``MapFailure``).
+struct StageFailure: Error, CustomStringConvertible {
+    let stage: Stage
+    let error: Error
+    var description: String { "\(error)" }
+}

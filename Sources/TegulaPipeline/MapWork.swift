@@ -1,0 +1,122 @@
+import Foundation
+import TegulaBundle
+import TegulaPyramid
+
+/// What one stage did.
+public struct StageOutcome: Sendable, Equatable {
+    /// Which stage.
+    public var stage: Stage
+    /// True when the stage's hash matched the manifest and its outputs existed.
+    public var skipped: Bool
+    /// One line: what was written, or why nothing was.
+    public var detail: String
+}
+
+/// One map's work folder and what the stages share there: the map, its manifest (loaded once,
+/// saved after each stage), threads, the log and progress.
+final class MapWork: @unchecked Sendable {
+    /// The map, paths absolute.
+    let map: MapSpec
+    /// `<work>/<map name>`.
+    let folder: String
+    /// Max zoom to warp at when `warp.zoom` is not given (the tile or composite max zoom).
+    let defaultWarpZoom: Int?
+    let jobs: Int
+    let log: @Sendable (String) -> Void
+    let progress: (@Sendable (String, Int, Int) -> Void)?
+    /// What the work folder records.
+    private(set) var manifest: Manifest
+
+    var warpedPath: String { folder + "/warped.tif" }
+    var compositeTilesPath: String { folder + "/composite-tiles" }
+
+    init(map: MapSpec, folder: String, defaultWarpZoom: Int?, jobs: Int,
+         log: @escaping @Sendable (String) -> Void, progress: (@Sendable (String, Int, Int) -> Void)?) {
+        self.map = map
+        self.folder = folder
+        self.defaultWarpZoom = defaultWarpZoom
+        self.jobs = jobs
+        self.log = log
+        self.progress = progress
+        manifest = Manifest.load(folder: folder)
+    }
+
+    /// The georeference stage of this map.
+    var georeference: GeoreferenceStep { GeoreferenceStep(map: map, folder: folder) }
+
+    /// The map's own stages, in order.
+    var steps: [any MapStage] {
+        [georeference, WarpStep(), TileStep(key: Stage.tile.rawValue, options: map.tile, output: map.output)]
+    }
+
+    /// The tile stage that cuts this map's share of a composite into `composite-tiles/`.
+    func compositeStep(options: TileOptionsForComposite) -> TileStep {
+        TileStep(key: "composite-tiles", options: options.value, output: compositeTilesPath)
+    }
+
+    /// Run `steps`, each only when selected: unchanged stages are skipped (unless `force`); a
+    /// stage run alone reads its predecessors' recorded outputs.
+    func run(_ steps: [any MapStage], only: Stage?, force: Bool, report: (StageOutcome) -> Void) throws {
+        var previous: PlannedStage?
+        for (i, step) in steps.enumerated() {
+            let active = only ?? step.stage
+            do {
+                guard only == nil || only == step.stage else {
+                    if let only, i + 1 < steps.count, steps[i + 1].stage == only {
+                        previous = try recordedPlan(step.stage)
+                    }
+                    continue
+                }
+                var plan = try step.plan(after: previous, in: self)
+                if plan.current && !force {
+                    report(StageOutcome(stage: step.stage, skipped: true, detail: plan.skippedDetail))
+                } else {
+                    let line = try step.run(plan, in: self)
+                    plan.current = true
+                    report(StageOutcome(stage: step.stage, skipped: false, detail: line))
+                }
+                previous = plan
+            } catch {
+                throw StageFailure(stage: active, error: error)
+            }
+        }
+    }
+
+    /// A finished stage as the next one sees it: its recorded hash and zoom. An error naming the
+    /// stage to run when it has no record or its outputs are gone; a warning when its inputs
+    /// changed since.
+    func recordedPlan(_ stage: Stage) throws -> PlannedStage {
+        switch stage {
+        case .georeference:
+            guard let r = manifest[.georeference], r.outputs.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) else {
+                throw StageError(.missingRecord, "no recorded georeference output in \(folder); run the georeference stage first (tegula run FILE --stage georeference)")
+            }
+            if r.hash != georeference.hash() {
+                log("warning: map '\(map.name)': the georeference inputs changed since \(folder)/georef.vrt was written; using the recorded output")
+            }
+            return PlannedStage(stage: stage, key: stage.rawValue, hash: r.hash, current: true, detail: "", skippedDetail: "")
+        case .warp, .tile:
+            guard let r = manifest[.warp], FileManager.default.fileExists(atPath: warpedPath) else {
+                throw StageError(.missingRecord, "no recorded warp output (\(warpedPath)); run the warp stage first (tegula run FILE --stage warp)")
+            }
+            return PlannedStage(stage: .warp, key: Stage.warp.rawValue, hash: r.hash, current: true, detail: "", skippedDetail: "", zoom: r.zoom)
+        }
+    }
+
+    /// Record a finished stage and save the manifest.
+    func record(key: String, hash: String, outputs: [String], zoom: Int? = nil, minZoom: Int? = nil) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        manifest.stages[key] = Manifest.Record(hash: hash, outputs: outputs, zoom: zoom, minZoom: minZoom, finished: Manifest.now())
+        try manifest.save(folder: folder)
+    }
+}
+/// Tile options for a composite share: png in an xyz folder, whatever the map's own tile section says.
+struct TileOptionsForComposite {
+    let value: TileOptions
+    init(_ options: TileOptions) {
+        var o = options
+        o.format = .png
+        o.layout = .xyz
+        value = o
+    }
+}

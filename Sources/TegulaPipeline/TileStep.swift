@@ -1,0 +1,82 @@
+import Foundation
+import TegulaBundle
+import TegulaPyramid
+import TegulaWarp
+
+/// The tile stage of one map: `warped.tif` cut into a tileset — the map's own output, or (with
+/// key `composite-tiles`) its share of a composite. The GCP pins and outline come from
+/// `warped.tif` itself, where the warp stage stored them.
+struct TileStep: MapStage {
+    /// The manifest key: `tile` or `composite-tiles`.
+    let key: String
+    let options: TileOptions
+    /// The tileset; nil for a map that only goes into the composite.
+    let output: String?
+
+    var stage: Stage { .tile }
+
+    func plan(after previous: PlannedStage?, in work: MapWork) throws -> PlannedStage {
+        guard let w = previous else { throw StageError(.notPlanned, "the tile stage needs the warp stage's plan") }
+        let map = work.map
+        guard let output else {
+            let line = "nothing to do: no output of its own (the map goes into the composite)"
+            return PlannedStage(stage: .tile, key: key, hash: "", current: true, detail: "no output of its own (composite only)",
+                             skippedDetail: line)
+        }
+        let hash = Self.hash(warp: w.hash, options: options, output: output, name: map.name)
+        let recorded = work.manifest.stages[key]
+        let current = w.current && recorded?.hash == hash && Tileset.isTileset(at: output)
+        var detail = "→ \(output)"
+        if let source = w.source {
+            let job = self.job(source: source, output: output, maxZoom: w.zoom, in: work)
+            let zooms = try job.zoomRange()
+            guard let bounds = source.bounds else { throw StageError(.notGeoreferenced, "\(map.input): empty footprint") }
+            let pyramid = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.tilePixels)
+            let perZoom = zooms.levels.map { z in
+                let r = pyramid.range(z)
+                return "z\(z): \(r.x.count * r.y.count)"
+            }.joined(separator: ", ")
+            detail = "zooms \(zooms), \(pyramid.tilePositions) tile positions (\(perZoom)), "
+                + "\(job.format.name) \(job.tilePixels) px \(job.layout.name) → \(output)"
+        }
+        return PlannedStage(stage: .tile, key: key, hash: hash, current: current, detail: detail,
+                         skippedDetail: "zooms \(recorded?.minZoom ?? 0)-\(recorded?.zoom ?? 0) → \(output)", zoom: w.zoom)
+    }
+
+    func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
+        let map = work.map
+        guard let output else { return plan.skippedDetail }
+        let source = try WarpInput(path: work.warpedPath).resolve()
+        var job = self.job(source: source, output: output, maxZoom: plan.zoom, in: work)
+        job.jobs = work.jobs
+        let zooms = try job.zoomRange()
+        if let z = plan.zoom, zooms.max > z {
+            work.log("warning: map '\(map.name)': tiles up to zoom \(zooms.max) from a warp at zoom \(z) are upsampled; set warp.zoom to \(zooms.max)")
+        }
+        try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let label = "\(map.name) tile", progress = work.progress
+        let stats = try job.run { s, total in progress?(label, s.positionsDone, total) }
+        try work.record(key: key, hash: plan.hash, outputs: [output], zoom: zooms.max, minZoom: zooms.min)
+        return String(format: "zooms %d-%d, %d tiles (%.1f MB), %d empty skipped → %@", zooms.min, zooms.max,
+                      stats.tilesWritten, Double(stats.bytesWritten) / 1e6, stats.tilesEmpty, output)
+    }
+
+    /// The pyramid job these options describe, its max zoom defaulting to the warp zoom.
+    func job(source: WarpSource, output: String, maxZoom: Int?, in work: MapWork) -> TileJob {
+        var job = TileJob(source: source, output: output, name: work.map.name)
+        options.apply(to: &job, defaultMaxZoom: maxZoom)
+        return job
+    }
+
+    /// The stage hash: the warp's hash, the options, the output and the map's name.
+    static func hash(warp: String, options: TileOptions, output: String, name: String) -> String {
+        var h = ContentHash()
+        h.update("tile/1")
+        h.update(warp)
+        h.update(PipelineHashing.json(options))
+        h.update(output)
+        h.update(name)
+        return h.finalize()
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import TegulaWarp
+
+/// The warp stage of one map: the recorded georeference onto the EPSG:3857 grid of one zoom,
+/// `warped.tif`, with the fit's pins and outline stored in it for the tile stage.
+struct WarpStep: MapStage {
+    var stage: Stage { .warp }
+
+    func plan(after previous: PlannedStage?, in work: MapWork) throws -> PlannedStage {
+        guard let g = previous else { throw StageError(.notPlanned, "the warp stage needs the georeference stage's plan") }
+        let map = work.map
+        // Once the georeference is current its recorded output is what the warp reads; before,
+        // the same fit is made in memory.
+        let source = try g.current ? work.georeference.recordedSource() : work.georeference.sourceInMemory()
+        let (zoom, auto) = try warpZoom(source: source, in: work)
+        let hash = Self.hash(georeference: g.hash, zoom: zoom, resampling: map.warp.resampling ?? .default)
+        let window = try WarpJob(source: source, zoom: zoom).pixelWindow()
+        let resampling = (map.warp.resampling ?? .default).name
+        return PlannedStage(stage: .warp, key: Stage.warp.rawValue, hash: hash,
+                         current: g.current && work.manifest.isCurrent(.warp, hash: hash),
+                         detail: "zoom \(zoom)\(auto ? " (auto)" : ""), \(resampling) → warped.tif (\(window.width) × \(window.height) px)",
+                         skippedDetail: "zoom \(zoom) → warped.tif", source: source, zoom: zoom)
+    }
+
+    func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
+        guard let source = plan.source, let zoom = plan.zoom else { throw StageError(.notPlanned, "the warp stage was not planned") }
+        let map = work.map
+        try FileManager.default.createDirectory(atPath: work.folder, withIntermediateDirectories: true)
+        if source.exceedsMercatorLimit {
+            work.log("warning: map '\(map.name)': the scan reaches beyond ±85.0511°; the warp is clipped there")
+        }
+        let label = "\(map.name) warp", progress = work.progress
+        let resampling = map.warp.resampling ?? .default
+        let result = try WarpJob(source: source, zoom: zoom, resampling: resampling, jobs: work.jobs)
+            .run(output: work.warpedPath) { done, total in progress?(label, done, total) }
+        try work.record(key: plan.key, hash: plan.hash, outputs: [work.warpedPath], zoom: zoom)
+        let auto = map.warp.zoom == nil && work.defaultWarpZoom == nil
+        return String(format: "zoom %d%@, %@ → warped.tif (%d × %d px, grid error ≤ %.3f px)", zoom, auto ? " (auto)" : "",
+                      resampling.name, result.width, result.height, result.worstGridError)
+    }
+
+    /// The warp zoom: `warp.zoom`, else the tile max zoom, else the zoom nearest the native
+    /// resolution.
+    func warpZoom(source: WarpSource, in work: MapWork) throws -> (zoom: Int, auto: Bool) {
+        if let z = work.map.warp.zoom ?? work.defaultWarpZoom { return (z, false) }
+        return (try source.autoZoom(tileSize: work.map.tile.tileSize ?? 256), true)
+    }
+
+    /// The stage hash: the georeference's hash, the zoom and the kernel.
+    static func hash(georeference: String, zoom: Int, resampling: Resampling) -> String {
+        var h = ContentHash()
+        h.update("warp/1")
+        h.update(georeference)
+        h.update("zoom \(zoom)")
+        h.update(resampling.name)
+        return h.finalize()
+    }
+}

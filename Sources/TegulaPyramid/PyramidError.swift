@@ -1,0 +1,15 @@
+import TegulaGeometry
+
+/// Everything that can go wrong in the pyramid stage, as one line that says what, where and what
+/// would be right.
+public typealias PyramidError = LocatedError<PyramidErrorReason>
+
+/// The kinds of PyramidError, for callers and tests that branch on them.
+public enum PyramidErrorReason: String, Sendable, Hashable {
+    /// The zooms asked for are not a valid range, or the scan has no tile at them.
+    case badZooms
+    /// The scan maps to nothing on the tile grid.
+    case emptyFootprint
+    /// A tile cannot be encoded.
+    case encodeFailed
+}

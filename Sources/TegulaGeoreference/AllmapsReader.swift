@@ -3,15 +3,29 @@ import TegulaGDAL
 
 /// Reads Allmaps Georeference Annotations (W3C Web Annotation, motivation "georeferencing"):
 /// GCPs from `body.features` (`properties.resourceCoords` + a lon/lat Point), the mask from the
-/// target's SVG `<polygon>` selector, the transform from `body.transformation`.
+/// target's SVG `<polygon>` selector, the transform from `body.transformation`, the fitting CRS
+/// from `body.resourceCrs`. Allmaps' other form, the GeoreferencedMap (alone or as a one-map
+/// array), goes to ``GeoreferencedMapReader``.
 enum AllmapsReader {
     static func parse(_ data: Data, source: String, gcpCRS: CRS?) throws -> GCPSet {
-        let root: Any
+        var root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
             throw GeoreferenceError(.unparseableRow, at: source, "not valid JSON: \(error.localizedDescription)")
         }
+        // The Allmaps CLI prints GeoreferencedMaps as an array; one GCP file georeferences one scan.
+        if let maps = root as? [Any] {
+            guard maps.count == 1 else {
+                throw GeoreferenceError(.unknownFormat, at: source,
+                                        "an array of \(maps.count) georeferenced maps; a GCP file describes one scan: keep one map (e.g. jq '.[0]')")
+            }
+            root = maps[0]
+        }
         guard var annotation = root as? [String: Any] else {
-            throw GeoreferenceError(.unknownFormat, at: source, "expected a JSON object (an Allmaps Georeference Annotation)")
+            throw GeoreferenceError(.unknownFormat, at: source,
+                                    "expected a JSON object (an Allmaps Georeference Annotation or GeoreferencedMap)")
+        }
+        if annotation["type"] as? String == GeoreferencedMapReader.type {
+            return try GeoreferencedMapReader.parse(annotation, source: source, gcpCRS: gcpCRS)
         }
         // An AnnotationPage holds the annotation in `items`; take the first.
         if let items = annotation["items"] as? [[String: Any]] {
@@ -48,12 +62,40 @@ enum AllmapsReader {
             mask = try MaskReader.parse(svg, source: "\(source): target.selector.value")
         }
         return GCPSet(gcps: gcps, crs: gcpCRS ?? .wgs84, mask: mask,
-                      transformHint: transformation(body["transformation"]), source: source)
+                      transformHint: transformation(body["transformation"]),
+                      fitCRSHint: try resourceCRS(body["resourceCrs"], at: "\(source): body.resourceCrs"), source: source)
     }
 
-    /// `{type: polynomial|thinPlateSpline|helmert|projective|straight, options: {order}}`;
-    /// "straight" has no Tegula equivalent and gives no hint.
+    /// `resourceCrs` `{definition, name?, id?}`: the projection the scan is drawn in, which
+    /// Allmaps fits the transform in (its "internal projection"; GCPs are projected into it
+    /// before fitting). `definition` is a PROJ string, WKT or EPSG code, or a PROJJSON object.
+    /// Absent = nil; present but unreadable = an error naming the key.
+    static func resourceCRS(_ value: Any?, at place: String) throws -> FitCRS? {
+        guard let value, !(value is NSNull) else { return nil }
+        guard let crs = value as? [String: Any], let definition = crs["definition"], !(definition is NSNull) else {
+            throw GeoreferenceError(.unknownCRS, at: place,
+                                    "expected {\"definition\": a PROJ string, WKT, EPSG code or PROJJSON object}")
+        }
+        let text: String
+        if let string = definition as? String {
+            text = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        } else if JSONSerialization.isValidJSONObject(definition),
+                  let json = try? JSONSerialization.data(withJSONObject: definition, options: [.sortedKeys]) {
+            text = String(decoding: json, as: UTF8.self)
+        } else {
+            throw GeoreferenceError(.unknownCRS, at: "\(place).definition", "must be a PROJ string, WKT, EPSG code or PROJJSON object")
+        }
+        do { return .crs(try CRS(text)) } catch {
+            throw GeoreferenceError(.unknownCRS, at: "\(place).definition",
+                                    "PROJ cannot read '\(text.prefix(80))': expected a PROJ string, WKT, EPSG code or PROJJSON")
+        }
+    }
+
+    /// `{type: polynomial|thinPlateSpline|helmert|projective|straight, options: {order}}`, or
+    /// the bare name Allmaps also accepts ("thinPlateSpline", "polynomial2"); "straight" has no
+    /// Tegula equivalent and gives no hint.
     static func transformation(_ value: Any?) -> TransformKind? {
+        if let name = value as? String { return TransformKind(name: name) }
         guard let t = value as? [String: Any], let type = t["type"] as? String else { return nil }
         if type == "polynomial" {
             let order = ((t["options"] as? [String: Any])?["order"]).flatMap(number) ?? 1

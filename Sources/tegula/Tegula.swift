@@ -2,6 +2,10 @@ import ArgumentParser
 
 @main
 struct Tegula: AsyncParsableCommand {
+    /// The release version, in one place: `tegula --version` prints it and scripts/package names
+    /// the Debian package after what the built binary prints.
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "tegula",
         abstract: "Turn scanned paper maps into web map tiles.",
@@ -9,7 +13,7 @@ struct Tegula: AsyncParsableCommand {
         Stages: georeference a scan with ground control points, warp it onto the EPSG:3857 tile \
         grid, cut a tile pyramid, serve it. Each stage runs on its own.
         """,
-        version: "0.1.0",
+        version: version,
         subcommands: [GridCommand.self, InfoCommand.self, GeorefCommand.self, TransformCommand.self, WarpCommand.self,
                       TileCommand.self, RunCommand.self, ServeCommand.self])
 }

@@ -31,6 +31,9 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
 
         // Pure geometry and the support every layer needs (lock, thread pool, atomic write,
         // little-endian bytes), under everything.
@@ -39,7 +42,9 @@ let package = Package(
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
         .target(name: "TegulaGDAL", dependencies: ["CGDAL"]),
-        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate", "TegulaGeometry"]),
+        .target(name: "TegulaCodec", dependencies: [
+            "CPNG", "CDeflate", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaGeometry",
+        ]),
         .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaCodec", "TegulaGeometry", "TegulaSupport"]),
 
         // Pipeline stages, each its own module; a stage never imports a later one.
@@ -83,6 +88,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+
+        // scripts/bench's encode floor: a folder's PNG tiles encoded alone at libdeflate level 1.
+        .executableTarget(name: "tegula-encode-floor", dependencies: ["TegulaCodec"]),
 
         // Fixtures more than one test suite writes.
         .target(name: "TegulaTestSupport", dependencies: ["TegulaGDAL"], path: "Tests/TegulaTestSupport"),

@@ -17,6 +17,8 @@ public enum BundleError: Error, CustomStringConvertible, Equatable {
     case badTile(path: String, detail: String)
     /// The writer was used after `finish`.
     case finished(path: String)
+    /// The container cannot hold the format honestly (`auto` in MBTiles or PMTiles).
+    case formatNotHeld(path: String, format: String, container: String)
 
     /// One line: what, where, what would be right.
     public var description: String {
@@ -38,6 +40,9 @@ public enum BundleError: Error, CustomStringConvertible, Equatable {
             return "\(path): \(detail)"
         case let .finished(path):
             return "\(path): writer already finished; open a new writer (with resume) to add tiles"
+        case let .formatNotHeld(path, format, container):
+            return "\(path): \(container) declares one tile format per tileset, so it cannot hold \(format) "
+                + "(JPEG and PNG mixed); write a folder, or choose jpg, png, png8 or webp"
         }
     }
 }

@@ -32,9 +32,11 @@ final class FolderTileReader: TileReader, @unchecked Sendable {
 
     func tile(_ t: Tile) throws -> [UInt8]? {
         guard t.isValid else { return nil }
-        let path = root + "/" + naming.relativePath(t)
-        guard let real = FileIO.realPath(path) else { return nil }
-        guard real.hasPrefix(realRoot + "/") else { return nil }
-        return try FileIO.readFile(real)
+        for relative in naming.relativePaths(t) {
+            guard let real = FileIO.realPath(root + "/" + relative) else { continue }
+            guard real.hasPrefix(realRoot + "/") else { return nil }
+            if let bytes = try FileIO.readFile(real) { return bytes }
+        }
+        return nil
     }
 }

@@ -2,27 +2,37 @@ import Foundation
 import TegulaGeometry
 import TegulaSupport
 
-/// How tiles are named inside a folder: `z/x/y[@2x].ext`, rows flipped for TMS.
+/// How tiles are named inside a folder: `z/x/y[@2x].ext`, rows flipped for TMS. In an `auto`
+/// folder each file has the extension of its bytes (`.jpg` or `.png`), as MapTiler's hybrid does.
 struct FolderNaming: Codable, Hashable, Sendable {
     var layout: FolderLayout
     var format: TileFormat
     var scale: Int
 
-    /// The tile's path relative to the folder root.
-    func relativePath(_ t: Tile) -> String {
+    /// The tile's path relative to the folder root, with extension `ext`.
+    func relativePath(_ t: Tile, ext: String) -> String {
         let row = layout == .tms ? t.tmsY : t.y
-        return "\(t.z)/\(t.x)/\(row)\(scale == 2 ? "@2x" : "").\(format.fileExtension)"
+        return "\(t.z)/\(t.x)/\(row)\(scale == 2 ? "@2x" : "").\(ext)"
     }
 
-    /// The URL template relative to the folder (TileJSON `tiles`).
-    var template: String { "{z}/{x}/{y}\(scale == 2 ? "@2x" : "").\(format.fileExtension)" }
+    /// The paths a tile may have: one, or one per extension in an `auto` folder (JPEG first).
+    func relativePaths(_ t: Tile) -> [String] { format.tileFormats.map { relativePath(t, ext: $0.fileExtension) } }
+
+    /// The URL templates relative to the folder (TileJSON `tiles`): none for `auto`, whose tiles
+    /// have no single extension (TileJSON's endpoints are alternatives, not a choice per tile).
+    var templates: [String] {
+        format == .auto ? [] : ["{z}/{x}/{y}\(scale == 2 ? "@2x" : "").\(format.fileExtension)"]
+    }
 
     /// The tile a file in `z/x/` names, or nil when the name is not `row[@2x].ext`.
     func tile(z: Int, x: Int, fileName: String) -> Tile? {
-        let suffix = "\(scale == 2 ? "@2x" : "").\(format.fileExtension)"
-        guard fileName.hasSuffix(suffix), let row = Int(fileName.dropLast(suffix.count)),
-              row >= 0, row < (1 << z) else { return nil }
-        return layout == .tms ? Tile(x: x, tmsY: row, z: z) : Tile(x: x, y: row, z: z)
+        for f in format.tileFormats {
+            let suffix = "\(scale == 2 ? "@2x" : "").\(f.fileExtension)"
+            guard fileName.hasSuffix(suffix), let row = Int(fileName.dropLast(suffix.count)),
+                  row >= 0, row < (1 << z) else { continue }
+            return layout == .tms ? Tile(x: x, tmsY: row, z: z) : Tile(x: x, y: row, z: z)
+        }
+        return nil
     }
 }
 
@@ -63,7 +73,14 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
             try FileIO.makeDirectory(xDir)
             madeDirs.withLock { _ = $0.insert(xDir) }
         }
-        try FileIO.writeAtomically(root + "/" + naming.relativePath(tile), data)
+        if naming.format == .auto {  // a tile that changed format must not leave its old file behind
+            for old in naming.relativePaths(tile) where !old.hasSuffix("." + naming.format.fileExtension(of: data)) {
+                if unlink(root + "/" + old) != 0 && errno != ENOENT {
+                    throw BundleError.io(path: root + "/" + old, operation: "remove the tile's other format", errno: errno)
+                }
+            }
+        }
+        try FileIO.writeAtomically(root + "/" + naming.relativePath(tile, ext: naming.format.fileExtension(of: data)), data)
     }
 
     func finish(metadata: TilesetMetadata) throws {
@@ -74,7 +91,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
         var m = metadata
         m.format = naming.format
         m.scale = naming.scale
-        try FileIO.writeAtomically(root + "/" + Tileset.folderDescriptionName, m.tileJSON(tiles: [naming.template], scheme: naming.layout))
+        try FileIO.writeAtomically(root + "/" + Tileset.folderDescriptionName, m.tileJSON(tiles: naming.templates, scheme: naming.layout))
         if naming.layout == .tms {
             try FileIO.writeAtomically(root + "/tilemapresource.xml", Array(tileMapResource(m).utf8))
         }

@@ -1,28 +1,79 @@
+import TegulaCodec
 import TegulaGeometry
 
-/// The image format of a tileset's tiles; the raw value is the file extension and the MBTiles
-/// `format` value (MBTiles 1.3 uses `jpg`). PNG by default.
+/// The image format of a tileset's tiles, as `--format` names it: the raw value is the name.
+/// `png8` (palette PNG) is stored and declared as `png`; see ``stored``. `auto` mixes JPEG
+/// (opaque tiles) and PNG (tiles with transparency), which only a folder can hold honestly: each
+/// file carries its own extension. PNG by default.
 public enum TileFormat: String, CaseIterable, NamedValue, Codable {
+    /// Lossless RGB/RGBA PNG (libdeflate).
     case png
+    /// JPEG (TurboJPEG); transparent pixels are flattened onto white.
     case jpeg = "jpg"
+    /// WebP (libwebp): lossless, or lossy with a quality.
     case webp
+    /// Palette PNG with tRNS (libimagequant), stored as `png`.
+    case png8
+    /// JPEG for fully opaque tiles, lossless PNG for tiles with transparency (MapTiler's hybrid).
+    case auto
 
-    /// The HTTP `Content-Type` of a tile.
+    /// The formats a tileset's files may have: both for `auto`, else the one ``stored`` format.
+    public var tileFormats: [TileFormat] { self == .auto ? [.jpeg, .png] : [stored] }
+
+    /// The `Content-Type` of one tile's bytes: sniffed for `auto`, else ``contentType``.
+    public func contentType(of bytes: [UInt8]) -> String {
+        self == .auto ? (TileFormat(sniffing: bytes) ?? .png).contentType : contentType
+    }
+
+    /// The file extension of one tile's bytes: sniffed for `auto`, else ``fileExtension``.
+    public func fileExtension(of bytes: [UInt8]) -> String {
+        self == .auto ? (TileFormat(sniffing: bytes) ?? .png).fileExtension : fileExtension
+    }
+
+    /// The format a container declares for these tiles: `png8` tiles are PNGs.
+    public var stored: TileFormat { self == .png8 ? .png : self }
+
+    /// The qualities `--quality` accepts.
+    public static let qualities = 1...100
+
+    /// Whether a quality applies (JPEG's, or WebP's lossy mode); PNG and PNG8 take none.
+    public var takesQuality: Bool { self == .jpeg || self == .webp || self == .auto }
+
+    /// Refuses a quality outside ``qualities`` or for a format that takes none, in one line.
+    public static func checkQuality(_ quality: Int, for format: TileFormat) throws {
+        guard qualities.contains(quality) else {
+            throw QualityError(message: "quality \(quality) is out of range; expected 1–100")
+        }
+        guard format.takesQuality else {
+            throw QualityError(message: "quality applies to jpg, webp and auto, not \(format.name) (lossless or palette)")
+        }
+    }
+
+    /// A quality that is out of range or given for a format without one.
+    public struct QualityError: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// The HTTP `Content-Type` of a tile (for `auto`, of its PNG tiles; see ``contentType(of:)``).
     public var contentType: String {
         switch self {
-        case .png: return "image/png"
+        case .png, .png8, .auto: return "image/png"
         case .jpeg: return "image/jpeg"
         case .webp: return "image/webp"
         }
     }
 
-    /// The file extension used in folder layouts and URLs (without the dot).
-    public var fileExtension: String { rawValue }
+    /// The file extension used in folder layouts and URLs (without the dot); `auto` tiles each
+    /// have their own (``fileExtension(of:)``), this is the one of its PNG tiles.
+    public var fileExtension: String { self == .auto ? TileFormat.png.rawValue : stored.rawValue }
 
-    /// The PMTiles v3 tile-type byte (2 png, 3 jpeg, 4 webp).
+    /// The PMTiles v3 tile-type byte (2 png, 3 jpeg, 4 webp; 0 unknown for `auto`, which the
+    /// writer refuses).
     var pmtilesType: UInt8 {
         switch self {
-        case .png: return 2
+        case .auto: return 0
+        case .png, .png8: return 2
         case .jpeg: return 3
         case .webp: return 4
         }
@@ -40,10 +91,10 @@ public enum TileFormat: String, CaseIterable, NamedValue, Codable {
 
     /// The format used when none is named.
     public static let `default` = TileFormat.png
-    /// The canonical name (the MBTiles `format` value).
+    /// The canonical name (for stored formats, the MBTiles `format` value).
     public var name: String { rawValue }
     /// Every format's name, `jpg` also read as `jpeg`.
-    public static var names: [String] { ["png", "jpg", "webp"] }
+    public static var names: [String] { ["png", "jpg", "webp", "png8", "auto"] }
     /// "tile format".
     public static var kind: String { "tile format" }
     /// Decodes a name with ``init(name:)``.
@@ -51,23 +102,26 @@ public enum TileFormat: String, CaseIterable, NamedValue, Codable {
     /// Encodes the canonical name.
     public func encode(to encoder: Encoder) throws { try encodeName(to: encoder) }
 
-    /// Parses a format name: `png`, `jpg`, `jpeg`, `webp` (any case).
+    /// Parses a format name: `png`, `jpg`, `jpeg`, `webp`, `png8`, `auto` (any case).
     public init?(name: String) {
         switch name.lowercased() {
         case "png": self = .png
         case "jpg", "jpeg": self = .jpeg
         case "webp": self = .webp
+        case "png8": self = .png8
+        case "auto": self = .auto
         default: return nil
         }
     }
 
-    /// Sniffs the format from an image's first bytes (PNG, JPEG or RIFF/WEBP signature).
+    /// Sniffs the stored format from an image's first bytes (PNG, JPEG or RIFF/WEBP signature).
     public init?(sniffing bytes: [UInt8]) {
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
-        else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { self = .jpeg }
-        else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)),
-                Array(bytes[8..<12]) == Array("WEBP".utf8) { self = .webp }
-        else { return nil }
+        switch ImageSignature(of: bytes) {
+        case .png: self = .png
+        case .jpeg: self = .jpeg
+        case .webp: self = .webp
+        case nil: return nil
+        }
     }
 }
 

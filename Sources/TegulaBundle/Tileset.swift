@@ -58,6 +58,11 @@ public enum Tileset {
             }
             if form == .folder && !isDir.boolValue { throw BundleError.notATileset(path: path, found: "a file") }
         }
+        let format = format.stored  // containers declare what the bytes are: PNG8 tiles are PNGs
+        if format == .auto && form != .folder {
+            // MBTiles 1.3 has one `format`, PMTiles v3 one tile type; MapTiler refuses the mix there too.
+            throw BundleError.formatNotHeld(path: path, format: format.name, container: form == .mbtiles ? "MBTiles" : "PMTiles")
+        }
         switch form {
         case .folder: return try FolderTileWriter(path: path, format: format, layout: layout, scale: scale, resume: resume)
         case .mbtiles: return try MBTilesWriter(path: path, format: format, scale: scale, resume: resume)

@@ -93,7 +93,7 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
     public var jsonObject: [String: JSONValue] {
         var o = extra
         o["name"] = .string(name)
-        o["format"] = .string(format.rawValue)
+        o["format"] = .string(format.stored.rawValue)
         o["bounds"] = .array([bounds.west, bounds.south, bounds.east, bounds.north].map(JSONValue.double))
         o["center"] = .array([.double(center.longitude), .double(center.latitude), .int(center.zoom)])
         o["minzoom"] = .int(minZoom)
@@ -112,7 +112,7 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
             .badMetadata(path: source, key: key, expected: expected)
         }
         guard let format = o["format"]?.stringValue.flatMap(TileFormat.init(name:)) else {
-            throw bad("format", "png, jpg or webp")
+            throw bad("format", "png, jpg, webp or auto")
         }
         guard let minZoom = o["minzoom"]?.intValue, let maxZoom = o["maxzoom"]?.intValue,
               (0...30).contains(minZoom), (minZoom...30).contains(maxZoom) else {

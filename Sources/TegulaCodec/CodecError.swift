@@ -12,6 +12,14 @@ public enum CodecErrorReason: String, Sendable, Hashable {
     case unreadablePNG
     /// A PNG that starts well but cannot be decoded to the end.
     case corruptPNG
+    /// The bytes are not a JPEG TurboJPEG can read, or it fails partway.
+    case unreadableJPEG
+    /// The bytes are not a WebP libwebp can read.
+    case unreadableWebP
+    /// The bytes start with no signature Tegula decodes (PNG, JPEG, WebP).
+    case unknownImageFormat
+    /// A C encoder (TurboJPEG, libwebp, libimagequant) failed; the message names the call.
+    case encodeFailed
     /// The bytes are not one well-formed gzip member (RFC 1952), or its checksum is wrong.
     case corruptGzip
     /// The decompressed bytes would exceed the caller's limit (a gzip bomb, or a wrong size).

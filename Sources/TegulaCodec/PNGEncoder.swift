@@ -30,7 +30,27 @@ public final class PNGEncoder {
     /// Encode `channels`-sample pixels (3 = RGB, 4 = RGBA), row-major.
     public func encode(pixels: UnsafePointer<UInt8>, width: Int, height: Int, channels: Int) -> [UInt8] {
         precondition(channels == 3 || channels == 4)
-        let stride = width * channels
+        return write(pixels: pixels, width: width, height: height, bpp: channels, colorType: channels == 4 ? 6 : 2,
+                     filter: filter, chunks: [])
+    }
+
+    /// Encode palette indices (PNG colour type 3, 8 bits): `palette` holds up to 256 RGBA
+    /// entries; alphas below 255 go into a tRNS chunk (PNG spec §11.3.2.1), trailing opaque
+    /// entries left out. Rows are not filtered (filter type 0, as the spec recommends for palettes).
+    public func encodeIndexed(indices: UnsafePointer<UInt8>, width: Int, height: Int,
+                              palette: [(r: UInt8, g: UInt8, b: UInt8, a: UInt8)]) -> [UInt8] {
+        precondition((1...256).contains(palette.count), "a PNG palette has 1–256 entries")
+        let plte = palette.flatMap { [$0.r, $0.g, $0.b] }
+        let lastTranslucent = palette.lastIndex { $0.a != 255 }
+        var chunks: [(String, [UInt8])] = [("PLTE", plte)]
+        if let last = lastTranslucent { chunks.append(("tRNS", palette[...last].map { $0.a })) }
+        return write(pixels: indices, width: width, height: height, bpp: 1, colorType: 3, filter: .none, chunks: chunks)
+    }
+
+    /// The PNG file: signature, IHDR, `chunks` (PLTE, tRNS), one IDAT, IEND.
+    private func write(pixels: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, colorType: UInt8,
+                       filter: Filter, chunks: [(String, [UInt8])]) -> [UInt8] {
+        let stride = width * bpp
         let rawCount = (stride + 1) * height
         if filtered.count < rawCount { filtered = [UInt8](repeating: 0, count: rawCount) }
         filtered.withUnsafeMutableBufferPointer { out in
@@ -38,7 +58,7 @@ public final class PNGEncoder {
                 let dst = out.baseAddress! + row * (stride + 1)
                 let cur = pixels + row * stride
                 let prev: UnsafePointer<UInt8>? = row > 0 ? pixels + (row - 1) * stride : nil
-                PNGEncoder.filterRow(filter, cur: cur, prev: prev, count: stride, bpp: channels, into: dst)
+                PNGEncoder.filterRow(filter, cur: cur, prev: prev, count: stride, bpp: bpp, into: dst)
             }
         }
         let bound = libdeflate_zlib_compress_bound(compressor, rawCount)
@@ -49,13 +69,14 @@ public final class PNGEncoder {
             }
         }
         var png: [UInt8] = []
-        png.reserveCapacity(size + 64)
+        png.reserveCapacity(size + 64 + chunks.reduce(0) { $0 + $1.1.count + 12 })
         png += [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var ihdr: [UInt8] = []
         ihdr.appendBigEndian(UInt32(width))
         ihdr.appendBigEndian(UInt32(height))
-        ihdr += [8, channels == 4 ? 6 : 2, 0, 0, 0]
+        ihdr += [8, colorType, 0, 0, 0]
         PNGEncoder.appendChunk("IHDR", ihdr[...], to: &png)
+        for (type, data) in chunks { PNGEncoder.appendChunk(type, data[...], to: &png) }
         compressed.withUnsafeBufferPointer { c in
             PNGEncoder.appendChunk("IDAT", UnsafeBufferPointer(rebasing: c[0..<size]), to: &png)
         }

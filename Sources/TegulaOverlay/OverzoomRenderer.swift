@@ -8,7 +8,7 @@ enum OverzoomRenderer {
     static func render(_ ancestor: Data, crop: OverzoomCrop, path: TileOverlayPath) throws(TileOverlayError) -> Data {
         let image: RGBAImage
         do {
-            image = try PNGDecoder.decode(Array(ancestor)).rgba
+            image = try TileDecoder.decode(Array(ancestor)).rgba
         } catch {
             throw .imageFailed(path: path, reason: "decoding the ancestor tile \(crop.ancestor) failed: \(error)")
         }

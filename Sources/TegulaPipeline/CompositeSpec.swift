@@ -4,7 +4,7 @@ import TegulaPyramid
 public struct CompositeSpec: Sendable, Hashable {
     /// The composited tileset (absolute after loading).
     public var output: String
-    /// Zooms and format of the composite (png only: blending needs alpha).
+    /// Zooms, format and quality of the composite (png by default; blended tiles are re-encoded).
     public var tile: TileOptions
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -17,9 +17,5 @@ extension CompositeSpec: Decodable, StrictDecodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         output = try c.decode(String.self, forKey: .output)
         tile = try c.decodeStrict(TileOptions.self, forKey: .tile) ?? TileOptions()
-        if let f = tile.format, f != .png {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.tile, TileOptions.CodingKeys.format],
-                debugDescription: "a composite is written as png (blending needs alpha), not \(f.rawValue)"))
-        }
     }
 }

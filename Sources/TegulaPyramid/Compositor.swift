@@ -11,7 +11,9 @@ public enum Compositor {
     /// What was written: tiles, how many were blended from several layers, bytes.
     public struct Result: Sendable { public var tiles = 0; public var blended = 0; public var bytes = 0 }
 
-    /// Blend `layers` (PNG tilesets, bottom first) into a new tileset at `output`.
+    /// Blend `layers` (tilesets of PNG, JPEG or WebP tiles, bottom first) into a new tileset at
+    /// `output`, in `options.format` (PNG by default). A tile one layer alone has is copied when it
+    /// already is in that format (PNG8 and `auto` always re-encode), else decoded and encoded.
     public static func run(layers: [String], output: String, name: String, options: TileOptions, jobs: Int,
                     progress: (@Sendable (Int, Int) -> Void)?) throws -> Result {
         let readers = try layers.map { try Tileset.openReader(at: $0) }
@@ -20,21 +22,27 @@ public enum Compositor {
         let tiles = union.sorted { ($0.z, $0.y, $0.x) < ($1.z, $1.y, $1.x) }
         guard !tiles.isEmpty else { throw PyramidError(.emptyFootprint, at: output, "the composite has no tiles: the maps' tilesets are empty") }
         try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let writer = try Tileset.openWriter(at: output, format: .png, layout: options.layout ?? .xyz, scale: options.scale ?? 1)
+        let format = options.format ?? .default
+        let writer = try Tileset.openWriter(at: output, format: format, layout: options.layout ?? .xyz, scale: options.scale ?? 1)
         let result = Locked(Result())
         let done = Locked(0)
-        try ParallelWork.run(jobs: jobs, count: tiles.count, makeState: { _ in PNGEncoder() }, process: { encoder, i in
+        let quality = options.quality
+        try ParallelWork.run(jobs: jobs, count: tiles.count, makeState: { _ in TileEncoder(format: format, quality: quality) },
+                             process: { encoder, i in
             let t = tiles[i]
             let stack = try readers.compactMap { try $0.tile(t) }
             let data: [UInt8]
-            var blended = false
-            if stack.count == 1 {
+            let blended = stack.count > 1
+            if stack.count == 1, TileFormat(sniffing: stack[0]) == format {
                 data = stack[0]
             } else {
-                var bottom = try PNGDecoder.decode(stack[0]).rgba
-                for top in stack.dropFirst() { over(try PNGDecoder.decode(top).rgba, onto: &bottom) }
-                data = encoder.encodeDroppingOpaqueAlpha(bottom)
-                blended = true
+                var bottom = try TileDecoder.decode(stack[0]).rgba
+                for top in stack.dropFirst() { over(try TileDecoder.decode(top).rgba, onto: &bottom) }
+                precondition(bottom.width == bottom.height, "tiles are square")
+                guard let encoded = try bottom.pixels.withUnsafeBufferPointer({
+                    try encoder.encode($0.baseAddress!, size: bottom.width)
+                }) else { return }  // every layer transparent here: no tile, as the pyramid writes none
+                data = encoded
             }
             try writer.write(t, data: data)
             result.withLock { $0.tiles += 1; $0.bytes += data.count; if blended { $0.blended += 1 } }
@@ -48,7 +56,7 @@ public enum Compositor {
                           east: max(b.east, m.bounds.east), north: max(b.north, m.bounds.north))
         }
         let minZ = metas.map(\.minZoom).min()!, maxZ = metas.map(\.maxZoom).max()!
-        try writer.finish(metadata: TilesetMetadata(name: options.name ?? name, format: .png, bounds: b, minZoom: minZ, maxZoom: maxZ,
+        try writer.finish(metadata: TilesetMetadata(name: options.name ?? name, format: format, bounds: b, minZoom: minZ, maxZoom: maxZ,
                                                     tileSize: options.tileSize ?? 256, scale: options.scale ?? 1,
                                                     attribution: options.attribution,
                                                     description: "composite of \(layers.count) maps, later over earlier"))

@@ -15,6 +15,8 @@ public final class PyramidBuilder: @unchecked Sendable {
     public let plan: PyramidPlan
     public let resampling: Resampling
     public let format: TileFormat
+    /// JPEG's or lossy WebP's quality (1–100); nil = the format's default (WebP: lossless).
+    public let quality: Int?
     public let jobs: Int
     /// Tiles already in the output (``--resume``): computed as usual but not encoded or written.
     public let existing: Set<Tile>
@@ -42,7 +44,8 @@ public final class PyramidBuilder: @unchecked Sendable {
     }
 
     public init(source: WarpSource, plan: PyramidPlan, resampling: Resampling, format: TileFormat,
-                jobs: Int, existing: Set<Tile> = []) {
+                quality: Int? = nil, jobs: Int, existing: Set<Tile> = []) {
+        self.quality = quality
         self.source = source
         self.plan = plan
         self.resampling = resampling
@@ -54,11 +57,12 @@ public final class PyramidBuilder: @unchecked Sendable {
     /// Build every tile and hand each non-empty one to `emit` (called from worker threads).
     public func run(emit: @escaping @Sendable (Tile, [UInt8]) throws -> Void,
                     progress: (@Sendable (Stats) -> Void)? = nil) throws -> Stats {
-        let plan = self.plan, src = source, resampling = self.resampling, format = self.format
+        let plan = self.plan, src = source, resampling = self.resampling, format = self.format,
+            quality = self.quality
         try ParallelWork.run(jobs: jobs, count: plan.blocks.count, makeState: { _ in
             Worker(warper: try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
                                            maskFootprint: src.maskFootprint, shared: src.shared),
-                   encoder: TileEncoder(format: format))
+                   encoder: TileEncoder(format: format, quality: quality))
         }, process: { [self] worker, index in
             try buildBlock(plan.blocks[index], worker: worker, emit: emit)
             progress?(stats.withLock { $0 })

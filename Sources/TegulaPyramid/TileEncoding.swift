@@ -1,22 +1,29 @@
-import Foundation
 import TegulaBundle
 import TegulaCodec
-import TegulaGDAL
 
 /// Classifies a tile (empty, opaque, partly transparent) and encodes it; one per worker.
 ///
 /// Empty tiles are not written; opaque tiles drop their alpha channel (RGB PNG, smaller and
 /// faster); JPEG has no alpha, so partly transparent JPEG tiles are flattened onto white.
+/// WebP is lossless unless a quality is given; PNG8 keeps transparency in its palette; `auto`
+/// writes JPEG for opaque tiles and PNG for the others.
 final class TileEncoder {
     let format: TileFormat
-    let quality: Int
+    /// JPEG's quality, or WebP's lossy quality (nil = lossless WebP).
+    let quality: Int?
     /// libdeflate level 1 with the Up filter: on the benchmark scan (BENCHMARKS.md) level 1 encodes
     /// about a third faster than level 2 for 5 % more bytes, still fewer than gdal2tiles writes;
     /// Paeth, Sub and Average give more bytes there.
     private let png = PNGEncoder(level: 1, filter: .up)
+    private lazy var jpeg = JPEGEncoder(quality: quality ?? Self.defaultJPEGQuality)
+    private lazy var webp = WebPEncoder(quality: quality)
+    private lazy var png8 = PNG8Encoder()
     private var rgb: [UInt8] = []
 
-    init(format: TileFormat, quality: Int = 85) {
+    /// JPEG's quality when none is given.
+    static let defaultJPEGQuality = 85
+
+    init(format: TileFormat, quality: Int? = nil) {
         self.format = format
         self.quality = quality
     }
@@ -29,23 +36,23 @@ final class TileEncoder {
         switch format {
         case .png:
             return png.encodeDroppingOpaqueAlpha(rgba: px, width: size, height: size, coverage: cov)
+        case .auto:
+            // MapTiler's hybrid: JPEG exactly where no pixel is transparent, lossless PNG elsewhere.
+            if cov == .opaque { return try jpeg.encode(pixels: px, width: size, height: size, channels: 4) }
+            return png.encodeDroppingOpaqueAlpha(rgba: px, width: size, height: size, coverage: cov)
         case .jpeg:
-            return try encodeRGB(px, size: size, driver: "JPEG")
+            // TurboJPEG reads RGBA as RGB: opaque tiles go in as they are, others over white.
+            if cov == .opaque { return try jpeg.encode(pixels: px, width: size, height: size, channels: 4) }
+            if rgb.count < count * 3 { rgb = [UInt8](repeating: 0, count: count * 3) }
+            let jpeg = self.jpeg
+            return try rgb.withUnsafeMutableBufferPointer {
+                AlphaCoverage.flattenOntoWhite(px, pixelCount: count, into: $0.baseAddress!)
+                return try jpeg.encode(pixels: $0.baseAddress!, width: size, height: size, channels: 3)
+            }
         case .webp:
-            if cov == .opaque { return try encodeRGB(px, size: size, driver: "WEBP") }
-            return try Dataset.encode(pixels: px, width: size, height: size, bands: 4, driver: "WEBP",
-                                      options: ["QUALITY=\(quality)"])
-        }
-    }
-
-    /// The pixels over white, encoded by a GDAL driver without alpha.
-    private func encodeRGB(_ px: UnsafePointer<UInt8>, size: Int, driver: String) throws -> [UInt8] {
-        let count = size * size
-        if rgb.count < count * 3 { rgb = [UInt8](repeating: 0, count: count * 3) }
-        return try rgb.withUnsafeMutableBufferPointer {
-            AlphaCoverage.flattenOntoWhite(px, pixelCount: count, into: $0.baseAddress!)
-            return try Dataset.encode(pixels: $0.baseAddress!, width: size, height: size, bands: 3, driver: driver,
-                                      options: ["QUALITY=\(quality)"])
+            return try webp.encode(pixels: px, width: size, height: size, channels: 4)
+        case .png8:
+            return try png8.encode(rgba: px, width: size, height: size)
         }
     }
 }

@@ -17,6 +17,8 @@ public struct TileJob: Sendable {
     public var scale = 1
     public var layout: FolderLayout = .xyz
     public var format: TileFormat = .default
+    /// JPEG's or lossy WebP's quality (``TileFormat/qualities``); nil = JPEG 85, WebP lossless.
+    public var quality: Int?
     public var resampling: Resampling = .default
     public var resume = false
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -61,7 +63,7 @@ public struct TileJob: Sendable {
         let existing = resume ? Tileset.existingTiles(at: output) : []
         let writer = try Tileset.openWriter(at: output, format: format, layout: layout, scale: scale, resume: resume)
         let builder = PyramidBuilder(source: source, plan: plan, resampling: resampling, format: format,
-                                     jobs: jobs, existing: existing)
+                                     quality: quality, jobs: jobs, existing: existing)
         let total = plan.tilePositions
         var report: (@Sendable (PyramidBuilder.Stats) -> Void)? = nil
         if let progress {

@@ -14,8 +14,10 @@ public struct TileOptions: Sendable, Hashable, Codable {
     public var tileSize: Int?
     /// 1 or 2 (`@2x` tiles); nil = 1.
     public var scale: Int?
-    /// png, jpg or webp; nil = png.
+    /// png, jpg, webp or png8; nil = png.
     public var format: TileFormat?
+    /// 1–100 for jpg (nil = 85) and lossy webp (nil = lossless).
+    public var quality: Int?
     /// Folder row order; nil = xyz.
     public var layout: FolderLayout?
     /// Kernel at the max zoom; nil = bilinear.
@@ -27,13 +29,14 @@ public struct TileOptions: Sendable, Hashable, Codable {
 
     /// Options from their parts; all nil means the defaults.
     public init(minZoom: Int? = nil, maxZoom: Int? = nil, tileSize: Int? = nil, scale: Int? = nil,
-                format: TileFormat? = nil, layout: FolderLayout? = nil, resampling: Resampling? = nil,
+                format: TileFormat? = nil, quality: Int? = nil, layout: FolderLayout? = nil, resampling: Resampling? = nil,
                 name: String? = nil, attribution: String? = nil) {
         self.minZoom = minZoom
         self.maxZoom = maxZoom
         self.tileSize = tileSize
         self.scale = scale
         self.format = format
+        self.quality = quality
         self.layout = layout
         self.resampling = resampling
         self.name = name
@@ -42,7 +45,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
 
     /// The keys a pipeline file may use under `tile:`.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case minZoom = "min_zoom", maxZoom = "max_zoom", tileSize = "tile_size", scale, format, layout,
+        case minZoom = "min_zoom", maxZoom = "max_zoom", tileSize = "tile_size", scale, format, quality, layout,
              resampling, name, attribution
     }
 
@@ -70,6 +73,12 @@ public struct TileOptions: Sendable, Hashable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .scale, in: c, debugDescription: "scale \(s): expected 1 or 2")
         }
         format = try c.decodeIfPresent(TileFormat.self, forKey: .format)
+        quality = try c.decodeIfPresent(Int.self, forKey: .quality)
+        if let q = quality {
+            do { try TileFormat.checkQuality(q, for: format ?? .default) } catch {
+                throw DecodingError.dataCorruptedError(forKey: .quality, in: c, debugDescription: "\(error)")
+            }
+        }
         layout = try c.decodeIfPresent(FolderLayout.self, forKey: .layout)
         resampling = try c.decodeIfPresent(Resampling.self, forKey: .resampling)
         name = try c.decodeIfPresent(String.self, forKey: .name)
@@ -84,6 +93,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
         try c.encodeIfPresent(tileSize, forKey: .tileSize)
         try c.encodeIfPresent(scale, forKey: .scale)
         try c.encodeIfPresent(format, forKey: .format)
+        try c.encodeIfPresent(quality, forKey: .quality)
         try c.encodeIfPresent(layout, forKey: .layout)
         try c.encodeIfPresent(resampling, forKey: .resampling)
         try c.encodeIfPresent(name, forKey: .name)
@@ -97,6 +107,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
         job.tileSize = tileSize ?? 256
         job.scale = scale ?? 1
         job.format = format ?? .default
+        job.quality = quality
         job.layout = layout ?? .xyz
         job.resampling = resampling ?? .default
         if let attribution { job.attribution = attribution }

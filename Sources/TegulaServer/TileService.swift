@@ -139,7 +139,10 @@ public struct TileService: Sendable {
             return ServerResponse(status: 304, headers: [("ETag", entry.etag), ("Cache-Control", configuration.cacheControl),
                                                          ("X-Content-Type-Options", "nosniff")])
         }
-        return ServerResponse(status: 200, headers: [("Content-Type", m.format.contentType), ("ETag", entry.etag),
+        let type = m.format == .auto
+            ? m.format.contentType(of: entry.buffer.getBytes(at: entry.buffer.readerIndex, length: min(12, entry.buffer.readableBytes)) ?? [])
+            : m.format.contentType
+        return ServerResponse(status: 200, headers: [("Content-Type", type), ("ETag", entry.etag),
                                                      ("Cache-Control", configuration.cacheControl),
                                                      ("X-Content-Type-Options", "nosniff")],
                               buffer: entry.buffer)
@@ -154,7 +157,10 @@ public struct TileService: Sendable {
 
     /// 404 for a tile the tileset cannot have (other format, scale or zoom); nil when it may.
     func refusal(_ t: Route.TileRequest, _ m: TilesetMetadata) -> ServerResponse? {
-        guard t.ext == m.format.fileExtension else { return refuse(.wrongTileFormat(id: t.id, fileExtension: m.format.fileExtension)) }
+        // An `auto` tileset answers either extension; each tile says what it is in its Content-Type.
+        guard m.format.tileFormats.contains(where: { $0.fileExtension == t.ext }) else {
+            return refuse(.wrongTileFormat(id: t.id, fileExtension: m.format.fileExtension))
+        }
         guard t.retina == (m.scale == 2) else { return refuse(.wrongTileScale(id: t.id, tilesetIsRetina: m.scale == 2)) }
         guard (m.minZoom...m.maxZoom).contains(t.z) else {
             return refuse(.zoomOutsideTileset(id: t.id, zoom: t.z, minZoom: m.minZoom, maxZoom: m.maxZoom))

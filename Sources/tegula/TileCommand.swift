@@ -39,8 +39,11 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Folder row order: xyz (row 0 at the top) or tms (row 0 at the bottom).")
     var layout: FolderLayout = .xyz
 
-    @Option(help: "Tile image format: png, jpeg or webp.")
+    @Option(help: "Tile image format: png (lossless), jpeg, webp (lossless; lossy with --quality) or png8 (palette, libimagequant).")
     var format: TileFormat = .default
+
+    @Option(help: "Quality 1–100 for jpeg (default 85) and lossy webp.")
+    var quality: Int?
 
     @Option(help: "Resampling kernel for the max zoom: near, bilinear, cubic, lanczos, average.")
     var resampling: Resampling = .default
@@ -59,6 +62,9 @@ struct TileCommand: ParsableCommand {
     func validate() throws {
         guard [256, 512].contains(tileSize) else { throw ValidationError("--tile-size must be 256 or 512, not \(tileSize)") }
         guard [1, 2].contains(scale) else { throw ValidationError("--scale must be 1 or 2, not \(scale)") }
+        if let quality {
+            do { try TileFormat.checkQuality(quality, for: format) } catch { throw ValidationError("--\(error)") }
+        }
     }
 
     /// `--zoom` as a range, nil for `auto`.
@@ -89,6 +95,7 @@ struct TileCommand: ParsableCommand {
             job.scale = scale
             job.layout = layout
             job.format = format
+            job.quality = quality
             job.resampling = resampling
             job.resume = resume
             job.jobs = workers.jobs

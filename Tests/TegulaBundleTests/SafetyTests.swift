@@ -112,7 +112,7 @@ struct SafetyTests {
         #expect(e.description == "/x/tiles.json: metadata 'minzoom/maxzoom' is missing or malformed; expected integers")
         let dir = try TemporaryFolder.make("bundle").path
         try Data(#"{"format": "gif", "minzoom": 0, "maxzoom": 1}"#.utf8).write(to: URL(fileURLWithPath: dir + "/tiles.json"))
-        #expect(throws: BundleError.badMetadata(path: dir + "/tiles.json", key: "format", expected: "png, jpg or webp")) {
+        #expect(throws: BundleError.badMetadata(path: dir + "/tiles.json", key: "format", expected: "png, jpg, webp or auto")) {
             _ = try Tileset.openReader(at: dir)
         }
     }

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TegulaTestSupport
+
+/// `tegula tile --format/--quality` from the command line: bad values refused in one line before
+/// anything is written, `auto` refused by MBTiles, and GDAL reading the JPEG and WebP tiles we write.
+struct TileFormatCLITests {
+    @Test(arguments: [
+        (["--format", "jpg", "--quality", "0"], "quality 0 is out of range; expected 1–100"),
+        (["--format", "webp", "--quality", "101"], "quality 101 is out of range"),
+        (["--format", "png", "--quality", "80"], "quality applies to jpg, webp and auto, not png"),
+        (["--format", "png8", "--quality", "80"], "not png8"),
+        (["--format", "gif"], "gif"),
+    ])
+    func badFormatOrQualityIsRefusedInOneLine(args: [String], message: String) throws {
+        let dir = try TemporaryFolder.make("cli-fmt")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let out = dir.appendingPathComponent("t").path
+        let r = try TegulaBinary.run(["tile", input, "-o", out, "--zoom", "1"] + args)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").filter { $0.contains("rror") }.count == 1, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func autoIsRefusedByMBTiles() throws {
+        let dir = try TemporaryFolder.make("cli-fmt")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let out = dir.appendingPathComponent("t.mbtiles").path
+        let r = try TegulaBinary.run(["tile", input, "-o", out, "--zoom", "1", "--format", "auto", "--quiet"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("MBTiles declares one tile format per tileset"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// GDAL's JPEG and WEBP drivers read the tiles, the right size and band count.
+    @Test(arguments: [("jpg", "JPEG", 3, [String]()), ("webp", "WEBP", 4, []), ("webp", "WEBP", 4, ["--quality", "75"])])
+    func gdalReadsOurTiles(ext: String, driver: String, bands: Int, extra: [String]) throws {
+        let dir = try TemporaryFolder.make("cli-fmt")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let out = dir.appendingPathComponent("t").path
+        let r = try TegulaBinary.run(["tile", input, "-o", out, "--zoom", "1", "--format", ext, "--quiet"] + extra)
+        #expect(r.status == 0, "\(r.stderr)")
+        let info = try ProgramRun.output("gdalinfo", [out + "/1/0/0.\(ext)"])
+        #expect(info.contains("Driver: \(driver)/"), "\(info)")
+        #expect(info.contains("Size is 256, 256"))
+        // The top rows lie north of the scan (85°), so the tile has alpha: WebP keeps it, JPEG cannot.
+        #expect(info.components(separatedBy: "\nBand ").count - 1 == bands, "\(info)")
+    }
+}

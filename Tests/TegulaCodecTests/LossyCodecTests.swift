@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import TegulaCodec
+import TegulaGDAL
+import TegulaTestSupport
+
+/// JPEG, WebP and PNG8: what the encoders write the decoders read back, within a PSNR floor for
+/// the lossy ones and exactly for lossless WebP; GDAL's own drivers read the same bytes.
+struct LossyCodecTests {
+    /// A smooth paper-like image with ink lines: what scans look like, so PSNR floors mean something.
+    static func paper(width: Int = 256, height: Int = 256, transparentLeft: Int = 0) -> RGBAImage {
+        var px = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                let ink = (x + 2 * y) % 37 < 2 || (3 * x - y + 1000) % 53 < 2
+                let base = 225 - (x + y) / 16
+                px[i] = UInt8(ink ? 60 : base)
+                px[i + 1] = UInt8(ink ? 50 : base - 15)
+                px[i + 2] = UInt8(ink ? 40 : base - 45)
+                px[i + 3] = transparentLeft == 0 ? 255 : (x < transparentLeft ? 0 : (x < transparentLeft + 4 ? 128 : 255))
+                if x < transparentLeft { px[i] = 0; px[i + 1] = 0; px[i + 2] = 0 }
+            }
+        }
+        return RGBAImage(width: width, height: height, channels: 4, pixels: px)
+    }
+
+    /// PSNR of the RGB channels over pixels opaque in `a`.
+    static func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+        var se = 0.0, n = 0
+        for i in 0..<(a.width * a.height) where a.pixels[i * 4 + 3] == 255 {
+            for c in 0..<3 { let d = Double(a.pixels[i * 4 + c]) - Double(b.pixels[i * 4 + c]); se += d * d }
+            n += 3
+        }
+        return se == 0 ? .infinity : 10 * log10(255 * 255 / (se / Double(n)))
+    }
+
+    @Test func jpegRoundTripsAbovePSNRFloor() throws {
+        let img = Self.paper()
+        let jpeg = try JPEGEncoder(quality: 85).encode(img)
+        #expect(ImageSignature(of: jpeg) == .jpeg)
+        let back = try TileDecoder.decode(jpeg)
+        #expect(back.width == 256 && back.height == 256)
+        #expect(back.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 })
+        let p = Self.psnr(img, back)
+        #expect(p >= 32, "JPEG q85 PSNR \(p) dB")
+        // A lower quality writes fewer bytes and loses more.
+        let small = try JPEGEncoder(quality: 40).encode(img)
+        #expect(small.count < jpeg.count)
+        #expect(Self.psnr(img, try JPEGDecoder.decode(small)) < p)
+    }
+
+    @Test func webpLosslessIsExactWhereOpaque() throws {
+        let img = Self.paper(transparentLeft: 40)
+        let webp = try WebPEncoder().encode(img)
+        #expect(ImageSignature(of: webp) == .webp)
+        let back = try TileDecoder.decode(webp)
+        for i in 0..<(img.width * img.height) {
+            #expect(back.pixels[i * 4 + 3] == img.pixels[i * 4 + 3])
+            if img.pixels[i * 4 + 3] != 0 {
+                guard Array(back.pixels[i * 4..<i * 4 + 3]) == Array(img.pixels[i * 4..<i * 4 + 3]) else {
+                    Issue.record("pixel \(i) differs"); return
+                }
+            }
+        }
+        let rgb = RGBAImage(width: 3, height: 2, channels: 3, pixels: Array(0..<18).map { UInt8($0 * 13) })
+        #expect(try WebPDecoder.decode(WebPEncoder().encode(rgb)) == rgb.rgba)
+    }
+
+    @Test func webpLossyRoundTripsAbovePSNRFloorAndKeepsAlpha() throws {
+        let img = Self.paper(transparentLeft: 40)
+        let webp = try WebPEncoder(quality: 80).encode(img)
+        let back = try WebPDecoder.decode(webp)
+        let p = Self.psnr(img, back)
+        #expect(p >= 30, "WebP q80 PSNR \(p) dB")
+        #expect(back.pixels[3] == 0 && back.pixels[(255 * 256 + 255) * 4 + 3] == 255)
+        #expect(p < .infinity, "lossy WebP changed no pixel")
+    }
+
+    @Test func png8KeepsTransparencyAndLooksClose() throws {
+        let img = Self.paper(transparentLeft: 40)
+        let png = try PNG8Encoder().encode(img)
+        #expect(png[25] == 3, "IHDR colour type is palette")
+        let chunkTypes = Self.chunkTypes(png)
+        #expect(chunkTypes == ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"])
+        let back = try TileDecoder.decode(png)
+        for i in 0..<(img.width * img.height) where img.pixels[i * 4 + 3] != 128 {
+            guard back.pixels[i * 4 + 3] == img.pixels[i * 4 + 3] else { Issue.record("alpha at \(i)"); return }
+        }
+        let p = Self.psnr(img, back)
+        #expect(p >= 30, "PNG8 PSNR \(p) dB")
+        // An opaque image stays opaque and needs no tRNS.
+        let opaquePNG = try PNG8Encoder().encode(Self.paper())
+        #expect(!Self.chunkTypes(opaquePNG).contains("tRNS"))
+        let opaque = try PNGDecoder.decode(opaquePNG)
+        #expect(stride(from: 3, to: opaque.pixels.count, by: 4).allSatisfy { opaque.pixels[$0] == 255 })
+    }
+
+    @Test func gdalReadsOurJPEGWebPAndPNG8() throws {
+        let img = Self.paper(transparentLeft: 40)
+        let cases: [(String, [UInt8], String, Int)] = [
+            ("jpg", try JPEGEncoder().encode(img), "JPEG", 3),
+            ("webp", try WebPEncoder().encode(img), "WEBP", 4),
+            ("png", try PNG8Encoder().encode(img), "PNG", 1),
+        ]
+        for (ext, bytes, driver, bands) in cases {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-\(UUID()).\(ext)").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let d = try Dataset(path: path)
+            #expect(d.driverName == driver && d.bandCount == bands, "\(ext): \(d.driverName) \(d.bandCount) bands")
+            #expect(d.width == 256 && d.height == 256)
+            if ext != "png" {  // GDAL's decode equals ours (same bytes in, RGB compared)
+                var px = [UInt8](repeating: 0, count: 256 * 256 * bands)
+                try px.withUnsafeMutableBufferPointer {
+                    try d.readBytes(x: 0, y: 0, width: 256, height: 256, bands: Array(1...bands), into: $0.baseAddress!)
+                }
+                let ours = try TileDecoder.decode(bytes)
+                var maxDiff = 0
+                for i in 0..<(256 * 256) where img.pixels[i * 4 + 3] == 255 {
+                    for c in 0..<3 { maxDiff = max(maxDiff, abs(Int(px[i * bands + c]) - Int(ours.pixels[i * 4 + c]))) }
+                }
+                #expect(maxDiff <= 2, "\(ext): GDAL and Tegula decodes differ by \(maxDiff)")
+            }
+        }
+    }
+
+    @Test func unknownAndCorruptBytesAreErrors() throws {
+        #expect(throws: CodecError.self) { try TileDecoder.decode([1, 2, 3, 4]) }
+        #expect(throws: CodecError.self) { try TileDecoder.decode([0xFF, 0xD8, 0xFF, 0xE0, 0, 0]) }
+        #expect(throws: CodecError.self) { try TileDecoder.decode(Array("RIFF\0\0\0\0WEBPVP8 ".utf8)) }
+    }
+
+    static func chunkTypes(_ png: [UInt8]) -> [String] {
+        var at = 8, types: [String] = []
+        while at + 8 <= png.count {
+            let len = png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            types.append(String(decoding: png[at + 4..<at + 8], as: UTF8.self))
+            at += 12 + len
+        }
+        return types
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TegulaBundle
+import TegulaCodec
+import TegulaGeometry
+@testable import TegulaPyramid
+import TegulaTestSupport
+import TegulaWarp
+
+/// The pyramid in every format against its own lossless PNG run: `auto` puts JPEG exactly on the
+/// opaque tiles (and the identical PNG elsewhere), lossless WebP has the PNG's pixels, the lossy
+/// formats stay above a PSNR floor, PNG8 is palette PNG.
+struct TileFormatPyramidTests {
+    static func run(_ source: WarpSource, _ dir: URL, _ format: TileFormat, quality: Int? = nil) throws -> String {
+        let out = dir.appendingPathComponent("\(format.name)-\(quality ?? 0)").path
+        var job = TileJob(source: source, output: out, name: "t")
+        job.minZoom = 5
+        job.maxZoom = 7
+        job.format = format
+        job.quality = quality
+        _ = try job.run()
+        return out
+    }
+
+    /// PSNR of RGB over pixels opaque in the reference.
+    static func psnr(_ ref: RGBAImage, _ img: RGBAImage) -> (se: Double, n: Int) {
+        var se = 0.0, n = 0
+        for i in 0..<(ref.width * ref.height) where ref.pixels[i * 4 + 3] == 255 {
+            for c in 0..<3 { let d = Double(ref.pixels[i * 4 + c]) - Double(img.pixels[i * 4 + c]); se += d * d }
+            n += 3
+        }
+        return (se, n)
+    }
+
+    @Test func everyFormatAgainstLosslessPNG() throws {
+        let dir = try TemporaryFolder.make("pyr-formats")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try PyramidTests.source(try PyramidFixtures.geotiff(in: dir))
+        let png = try PyramidFixtures.tiles(in: try Self.run(source, dir, .png))
+        #expect(png.count > 20)
+
+        // auto: JPEG exactly where the PNG run wrote RGB (opaque), the same PNG bytes elsewhere.
+        let auto = try Self.run(source, dir, .auto)
+        let autoJPEG = try PyramidFixtures.tiles(in: auto, ext: "jpg"), autoPNG = try PyramidFixtures.tiles(in: auto)
+        #expect(Set(autoJPEG.keys).isDisjoint(with: autoPNG.keys))
+        #expect(Set(autoJPEG.keys).union(autoPNG.keys) == Set(png.keys))
+        var opaque = 0
+        var se = 0.0, n = 0
+        for (key, data) in png {
+            if data[25] == 2 {  // RGB PNG: an opaque tile
+                opaque += 1
+                let jpeg = try #require(autoJPEG[key], "\(key) is opaque: auto must write JPEG")
+                let e = Self.psnr(try PNGDecoder.decode([UInt8](data)), try JPEGDecoder.decode([UInt8](jpeg)))
+                se += e.se; n += e.n
+            } else {
+                #expect(autoPNG[key] == data, "\(key) has transparency: auto must write the lossless PNG")
+            }
+        }
+        #expect(opaque > 0 && opaque < png.count, "the fixture has both kinds of tile")
+        let autoPSNR = 10 * log10(255 * 255 / (se / Double(n)))
+        #expect(autoPSNR >= 30, "auto's JPEG tiles: \(autoPSNR) dB")
+
+        // Lossless WebP decodes to the PNG's pixels wherever a pixel is not fully transparent.
+        let webp = try PyramidFixtures.tiles(in: try Self.run(source, dir, .webp), ext: "webp")
+        #expect(Set(webp.keys) == Set(png.keys))
+        for (key, data) in webp {
+            let a = try PNGDecoder.decode([UInt8](png[key]!)), b = try WebPDecoder.decode([UInt8](data))
+            var same = true
+            for i in 0..<(a.width * a.height) {
+                let alpha: UInt8 = a.pixels[i * 4 + 3]
+                if alpha != b.pixels[i * 4 + 3] { same = false; break }
+                if alpha == 0 { continue }
+                let rgbA: [UInt8] = Array(a.pixels[i * 4..<i * 4 + 3]), rgbB: [UInt8] = Array(b.pixels[i * 4..<i * 4 + 3])
+                if rgbA != rgbB { same = false; break }
+            }
+            #expect(same, "lossless WebP \(key) differs from the PNG")
+        }
+
+        // Lossy WebP and JPEG stay above a floor; PNG8 tiles are palette PNGs with the same set.
+        for (format, quality, ext) in [(TileFormat.webp, 80, "webp"), (.jpeg, 85, "jpg")] {
+            let tiles = try PyramidFixtures.tiles(in: try Self.run(source, dir, format, quality: quality), ext: ext)
+            #expect(Set(tiles.keys) == Set(png.keys))
+            var se = 0.0, n = 0
+            for (key, data) in tiles {
+                let e = Self.psnr(try PNGDecoder.decode([UInt8](png[key]!)), try TileDecoder.decode([UInt8](data)))
+                se += e.se; n += e.n
+            }
+            let p = 10 * log10(255 * 255 / (se / Double(n)))
+            #expect(p >= 30, "\(format.name) q\(quality): \(p) dB")
+        }
+        let png8 = try PyramidFixtures.tiles(in: try Self.run(source, dir, .png8))
+        #expect(Set(png8.keys) == Set(png.keys))
+        #expect(png8.values.allSatisfy { $0[25] == 3 })
+    }
+}

@@ -1,9 +1,13 @@
 // libFuzzer target: an Allmaps Georeference Annotation (JSON: GCP features, SVG selector mask,
-// transformation). Joined to TegulaGeoreference by scripts/fuzz.
+// transformation), read through GCPReader as `tegula georef --gcps x.json` reads it.
 import Foundation
+import TegulaGeoreference
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAllmaps(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    _ = try? AllmapsReader.parse(Data(bytes: data, count: count), source: "fuzz.json", gcpCRS: nil)
+    let path = "/dev/shm/tegula-fuzz-\(getpid()).json"
+    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes: data, count: count))
+    defer { unlink(path) }
+    _ = try? GCPReader.read(path: path)
     return 0
 }

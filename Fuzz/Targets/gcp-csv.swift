@@ -1,6 +1,7 @@
 // libFuzzer target: a GCP CSV (`x,y,lon,lat[,name]` or `x,y,X,Y` with a CRS given).
-// Joined to TegulaGeoreference by scripts/fuzz.
+// Calls TegulaGeoreference's public API (scripts/fuzz).
 import TegulaGDAL
+import TegulaGeoreference
 
 let fuzzCSVCRS = try! CRS("EPSG:28992")
 

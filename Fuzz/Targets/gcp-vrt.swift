@@ -1,6 +1,7 @@
 // libFuzzer target: a GDAL VRT holding a GCPList, read through GDAL as `tegula georef --gcps
-// x.vrt` reads it (projection, axis mapping, GCP ids). Joined to TegulaGeoreference.
+// x.vrt` reads it (projection, axis mapping, GCP ids).
 import Foundation
+import TegulaGeoreference
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGCPVRT(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {

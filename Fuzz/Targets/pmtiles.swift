@@ -1,6 +1,6 @@
 // libFuzzer target: a whole PMTiles file, opened as the server opens one (header, root
 // directory, metadata), then every tile of zooms 0–4 looked up and every entry walked (leaves,
-// runs), as `--resume` does. Joined to TegulaBundle by scripts/fuzz.
+// runs, under a budget of 65,536 tiles), as `--resume` does. Joined to TegulaBundle by scripts/fuzz.
 import Foundation
 import TegulaGeometry
 
@@ -13,7 +13,7 @@ public func fuzzPMTiles(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     for z in 0...4 {
         for x in 0..<(1 << z) { for y in 0..<(1 << z) { _ = try? reader.tile(Tile(x: x, y: y, z: z)) } }
     }
-    _ = try? reader.allTileIDs()
-    _ = try? reader.allTiles()
+    _ = try? reader.allTileIDs(limit: 1 << 16)
+    _ = try? reader.allTiles(limit: 1 << 16)
     return 0
 }

@@ -131,14 +131,28 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
         return nil
     }
 
-    /// Every tile entry, expanded from runs and leaves: (tile id, offset, length). A leaf named
-    /// twice (a cycle, or a fan-out that would multiply the walk) is refused as corrupt.
-    private func allEntries() throws -> [PMTilesEntry] {
+    /// The most tiles `allTileIDs` and `allTiles` expand runs to: every tile of zoom 12. A few
+    /// hundred bytes of directory can claim 2^32 tiles per run; past this the archive is refused
+    /// rather than expanded.
+    static let expansionLimit = 1 << 24
+
+    /// Every tile entry, from runs and leaves: (tile id, offset, length). A leaf named twice (a
+    /// cycle, or a fan-out that would multiply the walk) is refused as corrupt, as are runs
+    /// addressing more than `limit` tiles in all.
+    private func allEntries(limit: Int) throws -> [PMTilesEntry] {
         var out: [PMTilesEntry] = []
         var visited = Set<UInt64>()
+        var addressed = 0
         func walk(_ dir: [PMTilesEntry], depth: Int) throws {
             for e in dir {
-                if e.runLength > 0 { out.append(e); continue }
+                if e.runLength > 0 {
+                    addressed += Int(e.runLength)
+                    guard addressed <= limit else {
+                        throw BundleError.corrupt(path: path, detail: "its runs address more than \(limit) tiles")
+                    }
+                    out.append(e)
+                    continue
+                }
                 guard depth < 3 else { continue }
                 guard visited.insert(e.offset).inserted else {
                     throw BundleError.corrupt(path: path, detail: "leaf directory at \(e.offset) is named twice (a cycle)")
@@ -150,15 +164,15 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
         return out
     }
 
-    /// The ids of every stored tile.
-    func allTileIDs() throws -> [UInt64] {
-        try allEntries().flatMap { e in (0..<UInt64(e.runLength)).map { e.tileId + $0 } }
+    /// The ids of every stored tile (at most `limit`).
+    func allTileIDs(limit: Int = expansionLimit) throws -> [UInt64] {
+        try allEntries(limit: limit).flatMap { e in (0..<UInt64(e.runLength)).map { e.tileId + $0 } }
     }
 
-    /// Every tile with its bytes (for resuming into a new writer).
-    func allTiles() throws -> [(Tile, [UInt8])] {
+    /// Every tile with its bytes (for resuming into a new writer; at most `limit`).
+    func allTiles(limit: Int = expansionLimit) throws -> [(Tile, [UInt8])] {
         var out: [(Tile, [UInt8])] = []
-        for e in try allEntries() {
+        for e in try allEntries(limit: limit) {
             let bytes = try Self.read(fd, UInt64(e.length), at: header.tileDataOffset, plus: e.offset, fileSize: fileSize,
                                       what: "tile \(e.tileId)", path)
             for k in 0..<UInt64(e.runLength) { out.append((PMTilesID.tile(of: e.tileId + k), bytes)) }

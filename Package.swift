@@ -103,7 +103,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
-            "TegulaServer", "TegulaBundle", "TegulaGeometry",
+            "TegulaServer", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -124,7 +124,7 @@ let package = Package(
             "TegulaSupport", "TegulaTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
-            "TegulaServer", "TegulaBundle", "TegulaGeometry",
+            "TegulaServer", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),

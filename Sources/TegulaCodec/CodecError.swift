@@ -22,6 +22,7 @@ public enum CodecErrorReason: String, Sendable, Hashable {
     case encodeFailed
     /// The bytes are not one well-formed gzip member (RFC 1952), or its checksum is wrong.
     case corruptGzip
-    /// The decompressed bytes would exceed the caller's limit (a gzip bomb, or a wrong size).
+    /// The decompressed bytes or pixels would exceed the limit (a gzip bomb, a wrong size, a PNG
+    /// claiming more than `PNGDecoder.maxPixels`).
     case tooLarge
 }

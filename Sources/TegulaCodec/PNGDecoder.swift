@@ -2,21 +2,30 @@ import CPNG
 
 /// Decodes PNG with libpng's simplified API (png_image_*), which reports errors by return code.
 public enum PNGDecoder {
-    /// Decode any PNG to 8-bit RGBA, straight alpha.
-    public static func decode(_ data: [UInt8]) throws -> RGBAImage {
+    /// The most pixels a PNG may claim: 4096 × 4096 (64 MiB of RGBA), four times the largest
+    /// tile (1024 px at @2x of 512). The header is read first, so a tiny file claiming a million
+    /// by a million pixels (libpng's own limit) is refused before anything is allocated.
+    public static let maxPixels = 1 << 24
+
+    /// Decode any PNG to 8-bit RGBA, straight alpha; refused (`.tooLarge`) beyond `maxPixels`.
+    public static func decode(_ data: [UInt8], maxPixels: Int = maxPixels) throws -> RGBAImage {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         let ok = data.withUnsafeBytes { p in
             png_image_begin_read_from_memory(&image, p.baseAddress, data.count)
         }
         guard ok != 0 else { throw CodecError(.unreadablePNG, "not a readable PNG: \(message(&image))") }
+        defer { png_image_free(&image) }
         image.format = tegula_png_format_rgba
         let width = Int(image.width), height = Int(image.height)
+        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixelCount <= maxPixels else {
+            throw CodecError(.tooLarge, "PNG claims \(width) × \(height) pixels, more than the \(maxPixels) allowed")
+        }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let done = pixels.withUnsafeMutableBytes { out in
             png_image_finish_read(&image, nil, out.baseAddress, Int32(width * 4), nil)
         }
-        defer { png_image_free(&image) }
         guard done != 0 else { throw CodecError(.corruptPNG, "corrupt PNG: \(message(&image))") }
         return RGBAImage(width: width, height: height, channels: 4, pixels: pixels)
     }

@@ -65,7 +65,8 @@ public enum Route: Equatable, Sendable {
             if s[0] == "metrics" { return .metrics }
             if s[0] == "maps" { return maps(query) }
             if s[0] == "viewer.js" { return .asset("viewer.js") }
-            if s[0].hasSuffix(".json") { return .tileJSON(id: String(s[0].dropLast(5))) }
+            // `/.json` names no tileset: an id is never empty.
+            if s[0].hasSuffix(".json") && s[0].utf8.count > 5 { return .tileJSON(id: String(s[0].dropLast(5))) }
             return .notFound
         case 2...3 where s[0] == "leaflet":
             return .asset(s.joined(separator: "/"))

@@ -29,7 +29,9 @@ enum PMTilesDirectory {
         return out
     }
 
-    /// Parses an uncompressed directory; nil when it is truncated or malformed.
+    /// Parses an uncompressed directory; nil when it is truncated or malformed: ids that wrap past
+    /// 2^64 (so are no longer sorted, which `find` needs), a run or an entry's bytes that would
+    /// end past 2^64 are malformed, as is a count larger than the bytes could hold.
     static func deserialize(_ bytes: [UInt8]) -> [PMTilesEntry]? {
         var pos = 0
         guard let n64 = Varint.read(bytes, &pos), n64 < UInt64(bytes.count) + 1 else { return nil }
@@ -38,11 +40,14 @@ enum PMTilesDirectory {
         var last: UInt64 = 0
         for i in 0..<n {
             guard let d = Varint.read(bytes, &pos) else { return nil }
-            last &+= d
+            let (id, wrapped) = last.addingReportingOverflow(d)
+            guard !wrapped else { return nil }
+            last = id
             entries[i].tileId = last
         }
         for i in 0..<n {
-            guard let v = Varint.read(bytes, &pos), v <= UInt64(UInt32.max) else { return nil }
+            guard let v = Varint.read(bytes, &pos), v <= UInt64(UInt32.max),
+                  !entries[i].tileId.addingReportingOverflow(v).overflow else { return nil }
             entries[i].runLength = UInt32(v)
         }
         for i in 0..<n {
@@ -57,6 +62,7 @@ enum PMTilesDirectory {
                 guard v > 0 else { return nil }
                 entries[i].offset = v - 1
             }
+            guard !entries[i].offset.addingReportingOverflow(UInt64(entries[i].length)).overflow else { return nil }
         }
         return entries
     }

@@ -11,6 +11,8 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
     let metadata: TilesetMetadata
     let header: PMTilesHeader
     private let fd: Int32
+    /// The file's size when opened: every section, directory and tile must lie inside it.
+    private let fileSize: UInt64
     private let root: [PMTilesEntry]
     private let leafCache = Locked([UInt64: [PMTilesEntry]]())
 
@@ -19,16 +21,19 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
         fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw BundleError.io(path: path, operation: "open", errno: errno) }
         do {
+            var st = stat()
+            guard fstat(fd, &st) == 0 else { throw BundleError.io(path: path, operation: "fstat", errno: errno) }
+            fileSize = UInt64(max(0, st.st_size))
             guard let h = PMTilesHeader(try FileIO.pread(fd, count: 127, at: 0, path: path)) else {
                 throw BundleError.corrupt(path: path, detail: "no PMTiles v3 header (expected magic 'PMTiles' and version 3)")
             }
             header = h
-            let rootBytes = try FileIO.pread(fd, count: Int(h.rootLength), at: h.rootOffset, path: path)
+            let rootBytes = try Self.read(fd, h.rootLength, at: h.rootOffset, fileSize: fileSize, what: "the root directory", path)
             guard let r = PMTilesDirectory.deserialize(try Self.decompress(rootBytes, h, path)) else {
                 throw BundleError.corrupt(path: path, detail: "root directory is malformed")
             }
             root = r
-            metadata = try Self.readMetadata(fd: fd, header: h, path: path)
+            metadata = try Self.readMetadata(fd: fd, header: h, fileSize: fileSize, path: path)
         } catch {
             close(fd)
             throw error
@@ -60,10 +65,10 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
     }
 
     /// Metadata from the JSON section, with header values filling what it lacks.
-    static func readMetadata(fd: Int32, header h: PMTilesHeader, path: String) throws -> TilesetMetadata {
+    static func readMetadata(fd: Int32, header h: PMTilesHeader, fileSize: UInt64, path: String) throws -> TilesetMetadata {
         var o: [String: JSONValue] = [:]
         if h.metadataLength > 0 {
-            let raw = try FileIO.pread(fd, count: Int(h.metadataLength), at: h.metadataOffset, path: path)
+            let raw = try read(fd, h.metadataLength, at: h.metadataOffset, fileSize: fileSize, what: "the metadata", path)
             o = (try? JSONValue.parse(try decompress(raw, h, path)))?.objectValue ?? [:]
         }
         if o["format"]?.stringValue.flatMap(TileFormat.init(name:)) == nil {
@@ -84,9 +89,23 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
         return try TilesetMetadata(jsonObject: o, source: path)
     }
 
+    /// `length` bytes at `base + offset`, refused (corrupt, naming `what`) when that range does not
+    /// lie inside the file: a hostile header or entry can neither overflow the sum nor make the
+    /// reader allocate more than the file holds.
+    static func read(_ fd: Int32, _ length: UInt64, at base: UInt64, plus offset: UInt64 = 0, fileSize: UInt64,
+                     what: String, _ path: String) throws -> [UInt8] {
+        let (start, o1) = base.addingReportingOverflow(offset)
+        let (end, o2) = start.addingReportingOverflow(length)
+        guard !o1, !o2, end <= fileSize else {
+            throw BundleError.corrupt(path: path, detail: "\(what) (\(length) bytes at \(base) + \(offset)) lies past the end of the \(fileSize)-byte file")
+        }
+        return try FileIO.pread(fd, count: Int(length), at: start, path: path)
+    }
+
     private func leaf(at offset: UInt64, length: UInt32) throws -> [PMTilesEntry] {
         if let cached = leafCache.withLock({ $0[offset] }) { return cached }
-        let raw = try FileIO.pread(fd, count: Int(length), at: header.leafOffset + offset, path: path)
+        let raw = try Self.read(fd, UInt64(length), at: header.leafOffset, plus: offset, fileSize: fileSize,
+                                what: "a leaf directory", path)
         guard let entries = PMTilesDirectory.deserialize(try Self.decompress(raw, header, path)) else {
             throw BundleError.corrupt(path: path, detail: "leaf directory at \(offset) is malformed")
         }
@@ -104,36 +123,58 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
         for _ in 0..<4 {
             guard let e = PMTilesDirectory.find(dir, id) else { return nil }
             if e.runLength > 0 {
-                return try FileIO.pread(fd, count: Int(e.length), at: header.tileDataOffset + e.offset, path: path)
+                return try Self.read(fd, UInt64(e.length), at: header.tileDataOffset, plus: e.offset, fileSize: fileSize,
+                                     what: "tile \(t)", path)
             }
             dir = try leaf(at: e.offset, length: e.length)
         }
         return nil
     }
 
-    /// Every tile entry, expanded from runs and leaves: (tile id, offset, length).
-    private func allEntries() throws -> [PMTilesEntry] {
+    /// The most tiles `allTileIDs` and `allTiles` expand runs to: every tile of zoom 12. A few
+    /// hundred bytes of directory can claim 2^32 tiles per run; past this the archive is refused
+    /// rather than expanded.
+    static let expansionLimit = 1 << 24
+
+    /// Every tile entry, from runs and leaves: (tile id, offset, length). A leaf named twice (a
+    /// cycle, or a fan-out that would multiply the walk) is refused as corrupt, as are runs
+    /// addressing more than `limit` tiles in all.
+    private func allEntries(limit: Int) throws -> [PMTilesEntry] {
         var out: [PMTilesEntry] = []
+        var visited = Set<UInt64>()
+        var addressed = 0
         func walk(_ dir: [PMTilesEntry], depth: Int) throws {
             for e in dir {
-                if e.runLength > 0 { out.append(e) }
-                else if depth < 3 { try walk(try leaf(at: e.offset, length: e.length), depth: depth + 1) }
+                if e.runLength > 0 {
+                    addressed += Int(e.runLength)
+                    guard addressed <= limit else {
+                        throw BundleError.corrupt(path: path, detail: "its runs address more than \(limit) tiles")
+                    }
+                    out.append(e)
+                    continue
+                }
+                guard depth < 3 else { continue }
+                guard visited.insert(e.offset).inserted else {
+                    throw BundleError.corrupt(path: path, detail: "leaf directory at \(e.offset) is named twice (a cycle)")
+                }
+                try walk(try leaf(at: e.offset, length: e.length), depth: depth + 1)
             }
         }
         try walk(root, depth: 0)
         return out
     }
 
-    /// The ids of every stored tile.
-    func allTileIDs() throws -> [UInt64] {
-        try allEntries().flatMap { e in (0..<UInt64(e.runLength)).map { e.tileId + $0 } }
+    /// The ids of every stored tile (at most `limit`).
+    func allTileIDs(limit: Int = expansionLimit) throws -> [UInt64] {
+        try allEntries(limit: limit).flatMap { e in (0..<UInt64(e.runLength)).map { e.tileId + $0 } }
     }
 
-    /// Every tile with its bytes (for resuming into a new writer).
-    func allTiles() throws -> [(Tile, [UInt8])] {
+    /// Every tile with its bytes (for resuming into a new writer; at most `limit`).
+    func allTiles(limit: Int = expansionLimit) throws -> [(Tile, [UInt8])] {
         var out: [(Tile, [UInt8])] = []
-        for e in try allEntries() {
-            let bytes = try FileIO.pread(fd, count: Int(e.length), at: header.tileDataOffset + e.offset, path: path)
+        for e in try allEntries(limit: limit) {
+            let bytes = try Self.read(fd, UInt64(e.length), at: header.tileDataOffset, plus: e.offset, fileSize: fileSize,
+                                      what: "tile \(e.tileId)", path)
             for k in 0..<UInt64(e.runLength) { out.append((PMTilesID.tile(of: e.tileId + k), bytes)) }
         }
         return out

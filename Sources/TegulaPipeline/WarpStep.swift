@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGDAL
 import TegulaWarp
 
 /// The warp stage of one map: the recorded georeference onto the EPSG:3857 grid of one zoom,
@@ -23,8 +24,12 @@ struct WarpStep: MapStage {
     }
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
-        guard let source = plan.source, let zoom = plan.zoom else { throw StageError(.notPlanned, "the warp stage was not planned") }
+        guard let planned = plan.source, let zoom = plan.zoom else { throw StageError(.notPlanned, "the warp stage was not planned") }
         let map = work.map
+        // The plan read only the scan's header: now prove its pixels decode, and hold a small
+        // scan in memory for all workers.
+        try Dataset(path: planned.path).verifyReadable()
+        let source = try planned.withSharedPixels()
         try FileManager.default.createDirectory(atPath: work.folder, withIntermediateDirectories: true)
         if source.exceedsMercatorLimit {
             work.log("warning: map '\(map.name)': the scan reaches beyond ±85.0511°; the warp is clipped there")

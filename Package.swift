@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // 3.12.3 or any 4.x: async-http-client's graph already resolves swift-crypto 4.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // C layer 1: system libraries with shims for macros and variadics.
@@ -30,22 +32,25 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        // Pure geometry under everything.
+        // Pure geometry and the support every layer needs (lock, thread pool, atomic write,
+        // little-endian bytes), under everything.
         .target(name: "TegulaGeometry"),
+        .target(name: "TegulaSupport"),
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
         .target(name: "TegulaGDAL", dependencies: ["CGDAL", "TegulaGeometry"]),
-        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate"], swiftSettings: hot),
-        .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaGeometry"]),
+        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate", "TegulaGeometry"], swiftSettings: hot),
+        .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaCodec", "TegulaGeometry", "TegulaSupport"]),
 
         // Pipeline stages, each its own module; a stage never imports a later one.
-        .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry"], swiftSettings: hot),
-        .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"], swiftSettings: hot),
+        .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"], swiftSettings: hot),
+        .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"],
+                swiftSettings: hot),
         .target(name: "TegulaPyramid", dependencies: [
-            "TegulaWarp", "TegulaGeoreference", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
+            "TegulaWarp", "TegulaGeoreference", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
         ], swiftSettings: hot),
         .target(name: "TegulaOverlay", dependencies: [
-            "TegulaGeometry", "TegulaBundle", "TegulaCodec",
+            "TegulaGeometry", "TegulaBundle", "TegulaCodec", "TegulaSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .target(name: "TegulaServer", dependencies: [
@@ -57,14 +62,14 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .target(name: "TegulaPipeline", dependencies: [
-            "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
-            .product(name: "Yams", package: "Yams"),
+            "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
+            .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
 
         // The thin CLI on top.
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
-            "TegulaBundle", "TegulaServer", "TegulaPipeline",
+            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -72,11 +77,18 @@ let package = Package(
         .target(name: "TegulaTestSupport", dependencies: ["TegulaGDAL"], path: "Tests/TegulaTestSupport"),
 
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
+        .testTarget(name: "TegulaSupportTests", dependencies: ["TegulaSupport"]),
         .testTarget(name: "TegulaGDALTests", dependencies: ["TegulaGDAL"]),
-        .testTarget(name: "TegulaCodecTests", dependencies: ["TegulaCodec", "TegulaGDAL"]),
-        .testTarget(name: "TegulaBundleTests", dependencies: ["TegulaBundle", "TegulaGeometry"]),
-        .testTarget(name: "TegulaGeoreferenceTests", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"]),
-        .testTarget(name: "TegulaWarpTests", dependencies: ["TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry"]),
+        .testTarget(name: "TegulaCodecTests", dependencies: ["TegulaCodec", "TegulaGDAL", "TegulaTestSupport"]),
+        .testTarget(name: "TegulaBundleTests", dependencies: [
+            "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
+        ]),
+        .testTarget(name: "TegulaGeoreferenceTests", dependencies: [
+            "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaTestSupport",
+        ]),
+        .testTarget(name: "TegulaWarpTests", dependencies: [
+            "TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaTestSupport",
+        ]),
         .testTarget(name: "TegulaPyramidTests", dependencies: [
             "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
             "TegulaTestSupport",
@@ -84,7 +96,7 @@ let package = Package(
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
         .testTarget(name: "TegulaOverlayTests", dependencies: [
             "TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
-            "TegulaServer", "TegulaTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+            "TegulaServer", "TegulaSupport", "TegulaTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
             "TegulaServer", "TegulaBundle", "TegulaGeometry",
@@ -93,7 +105,7 @@ let package = Package(
         .testTarget(name: "TegulaPipelineTests", dependencies: [
             "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
         ]),
-        .testTarget(name: "TegulaCLITests", dependencies: ["TegulaGeometry"]),
+        .testTarget(name: "TegulaCLITests", dependencies: ["TegulaGeometry", "TegulaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

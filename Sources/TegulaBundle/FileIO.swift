@@ -1,59 +1,32 @@
 import Foundation
+import TegulaSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Small POSIX file helpers that report failures as `BundleError.io` naming the path and call.
+/// The bundle's file calls: TegulaSupport's POSIX helpers with their failures reported as
+/// `BundleError.io` naming the path and call.
 enum FileIO {
-    /// Writes bytes to a new file at `path` (truncating), all or nothing per call.
-    static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw BundleError.io(path: path, operation: "create", errno: errno) }
-        defer { close(fd) }
-        try writeAll(fd, bytes, path: path)
+    /// Runs a TegulaSupport file call, turning its ``FileError`` into `BundleError.io`.
+    static func mapped<R>(_ body: () throws -> R) throws -> R {
+        do { return try body() } catch let e as FileError { throw BundleError.io(path: e.path, operation: e.operation, errno: e.errno) }
     }
 
     /// Writes every byte to a file descriptor.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
-        var done = 0
-        try bytes.withUnsafeBytes { buf in
-            while done < buf.count {
-                let n = write(fd, buf.baseAddress! + done, buf.count - done)
-                if n < 0 { if errno == EINTR { continue }; throw BundleError.io(path: path, operation: "write", errno: errno) }
-                done += n
-            }
-        }
+        try mapped { try POSIXFile.writeAll(fd, bytes, path: path) }
     }
 
     /// Writes bytes at an absolute offset.
     static func pwriteAll(_ fd: Int32, _ bytes: [UInt8], at offset: UInt64, path: String) throws {
-        var done = 0
-        try bytes.withUnsafeBytes { buf in
-            while done < buf.count {
-                let n = pwrite(fd, buf.baseAddress! + done, buf.count - done, off_t(offset) + off_t(done))
-                if n < 0 { if errno == EINTR { continue }; throw BundleError.io(path: path, operation: "pwrite", errno: errno) }
-                done += n
-            }
-        }
+        try mapped { try POSIXFile.pwriteAll(fd, bytes, at: offset, path: path) }
     }
 
     /// Reads `count` bytes at `offset`; fewer only at end of file.
     static func pread(_ fd: Int32, count: Int, at offset: UInt64, path: String) throws -> [UInt8] {
-        if count == 0 { return [] }
-        var out = [UInt8](repeating: 0, count: count)
-        var done = 0
-        try out.withUnsafeMutableBytes { buf in
-            while done < count {
-                let n = Glibc.pread(fd, buf.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-                if n < 0 { if errno == EINTR { continue }; throw BundleError.io(path: path, operation: "pread", errno: errno) }
-                if n == 0 { break }
-                done += n
-            }
-        }
-        if done < count { out.removeLast(count - done) }
-        return out
+        try mapped { try POSIXFile.pread(fd, count: count, at: offset, path: path) }
     }
 
     /// Reads a whole file, or nil when it does not exist.
@@ -70,16 +43,9 @@ enum FileIO {
         return try pread(fd, count: Int(st.st_size), at: 0, path: path)
     }
 
-    /// Writes a file atomically: a unique temp file beside it, then rename.
+    /// Replaces a file atomically (TegulaSupport's ``AtomicFile``).
     static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {
-        let tmp = "\(path).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        do {
-            try writeFile(tmp, bytes)
-            guard rename(tmp, path) == 0 else { throw BundleError.io(path: path, operation: "rename", errno: errno) }
-        } catch {
-            unlink(tmp)
-            throw error
-        }
+        try mapped { try AtomicFile.write(bytes, to: path) }
     }
 
     /// Creates a directory, succeeding when it already exists.
@@ -94,20 +60,5 @@ enum FileIO {
         guard let p = realpath(path, nil) else { return nil }
         defer { free(p) }
         return String(cString: p)
-    }
-}
-
-/// A lock-protected value, for the writers' shared state.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    /// Runs `body` with exclusive access to the value.
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

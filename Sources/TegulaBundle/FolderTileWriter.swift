@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeometry
+import TegulaSupport
 
 /// How tiles are named inside a folder: `z/x/y[@2x].ext`, rows flipped for TMS.
 struct FolderNaming: Codable, Hashable, Sendable {
@@ -87,15 +88,11 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
             let upp = 2 * WebMercator.halfCircumference / (Double(px) * pow(2, Double(z)))
             return "    <TileSet href=\"\(z)\" units-per-pixel=\"\(String(format: "%.14f", upp))\" order=\"\(z)\"/>"
         }.joined(separator: "\n")
-        func esc(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: "\"", with: "&quot;")
-        }
         return """
         <?xml version="1.0" encoding="utf-8"?>
         <TileMap version="1.0.0" tilemapservice="http://tms.osgeo.org/1.0.0">
-          <Title>\(esc(m.name))</Title>
-          <Abstract>\(esc(m.description ?? ""))</Abstract>
+          <Title>\(XMLText.escape(m.name))</Title>
+          <Abstract>\(XMLText.escape(m.description ?? ""))</Abstract>
           <SRS>EPSG:3857</SRS>
           <BoundingBox minx="\(b.left)" miny="\(b.bottom)" maxx="\(b.right)" maxy="\(b.top)"/>
           <Origin x="\(-WebMercator.halfCircumference)" y="\(-WebMercator.halfCircumference)"/>

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeometry
+import TegulaSupport
 
 /// Reads MBTiles 1.3 (ours or any other writer's). Tiles are looked up by TMS row; a small pool
 /// of read-only connections lets server threads read in parallel.

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeometry
+import TegulaSupport
 
 /// Writes MBTiles 1.3: `metadata(name, value)` and `tiles(zoom_level, tile_column, tile_row,
 /// tile_data)` with TMS rows and a unique index.

@@ -9,7 +9,7 @@ public enum PNGDecoder {
         let ok = data.withUnsafeBytes { p in
             png_image_begin_read_from_memory(&image, p.baseAddress, data.count)
         }
-        guard ok != 0 else { throw CodecError("not a readable PNG: \(message(&image))") }
+        guard ok != 0 else { throw CodecError(.unreadablePNG, "not a readable PNG: \(message(&image))") }
         image.format = tegula_png_format_rgba
         let width = Int(image.width), height = Int(image.height)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -17,7 +17,7 @@ public enum PNGDecoder {
             png_image_finish_read(&image, nil, out.baseAddress, Int32(width * 4), nil)
         }
         defer { png_image_free(&image) }
-        guard done != 0 else { throw CodecError("corrupt PNG: \(message(&image))") }
+        guard done != 0 else { throw CodecError(.corruptPNG, "corrupt PNG: \(message(&image))") }
         return RGBAImage(width: width, height: height, channels: 4, pixels: pixels)
     }
 

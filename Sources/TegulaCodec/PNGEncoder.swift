@@ -16,6 +16,7 @@ public final class PNGEncoder {
     public let level: Int32
     private var filtered: [UInt8] = []
     private var compressed: [UInt8] = []
+    private var rgb: [UInt8] = []
 
     /// - Parameters: level: libdeflate level 0–12; filter: the filter applied to every row.
     public init(level: Int = 2, filter: Filter = .up) {
@@ -66,6 +67,29 @@ public final class PNGEncoder {
     public func encode(_ image: RGBAImage) -> [UInt8] {
         image.pixels.withUnsafeBufferPointer {
             encode(pixels: $0.baseAddress!, width: image.width, height: image.height, channels: image.channels)
+        }
+    }
+
+    /// Encode RGBA pixels as `tegula tile` writes tiles: as RGB when every pixel is opaque
+    /// (smaller and faster), else as RGBA. Pass `coverage` when already known to skip the scan.
+    public func encodeDroppingOpaqueAlpha(rgba pixels: UnsafePointer<UInt8>, width: Int, height: Int,
+                                          coverage: AlphaCoverage? = nil) -> [UInt8] {
+        let count = width * height
+        guard (coverage ?? AlphaCoverage(rgba: pixels, pixelCount: count)) == .opaque else {
+            return encode(pixels: pixels, width: width, height: height, channels: 4)
+        }
+        if rgb.count < count * 3 { rgb = [UInt8](repeating: 0, count: count * 3) }
+        return rgb.withUnsafeMutableBufferPointer { out in
+            AlphaCoverage.flattenOntoWhite(pixels, pixelCount: count, into: out.baseAddress!)
+            return encode(pixels: out.baseAddress!, width: width, height: height, channels: 3)
+        }
+    }
+
+    /// Encode an image, as RGB when it is RGBA and fully opaque.
+    public func encodeDroppingOpaqueAlpha(_ image: RGBAImage) -> [UInt8] {
+        guard image.channels == 4 else { return encode(image) }
+        return image.pixels.withUnsafeBufferPointer {
+            encodeDroppingOpaqueAlpha(rgba: $0.baseAddress!, width: image.width, height: image.height)
         }
     }
 

@@ -33,10 +33,3 @@ public struct RGBAImage: Sendable, Equatable {
         return RGBAImage(width: width, height: height, channels: 4, pixels: out)
     }
 }
-
-/// Errors from encoding or decoding images.
-public struct CodecError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

@@ -1,5 +1,7 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
+import TegulaSupport
 
 /// Writes what `tegula georef` produces after fitting: the scan as a VRT or GeoTIFF carrying the
 /// GCPs with their CRS and Tegula's metadata, the JSON report, and the residual picture.
@@ -21,43 +23,40 @@ public enum GeoreferenceWriter {
             throw GeoreferenceError(.writeFailed, at: output, "the output must end in .vrt or .tif")
         }
         for path in [output, report, picture].compactMap({ $0 }) { try checkFolder(path) }
-        var staged: [(tmp: String, final: String)] = []
-        defer { for s in staged { try? FileManager.default.removeItem(atPath: s.tmp) } }
+        // Every file goes to a temporary name beside its destination; all are renamed into
+        // place only when every one was written, and the temporaries go when anything fails.
+        var staged: [AtomicFile] = []
+        func stage(_ path: String) throws -> String {
+            let file = try AtomicFile(replacing: path)
+            staged.append(file)
+            return file.temporaryPath
+        }
         do {
             var maskFile: String?
             if ext == "vrt", let mask = georeference.gcps.mask, mask.count >= 3 {
                 let final = maskSidecar(for: output)
-                let t = temporaryPath(for: final)
-                staged.append((t, final))
-                try writeMaskRaster(mask, imagePath: imagePath, to: t)
+                try writeMaskRaster(mask, imagePath: imagePath, to: try stage(final))
                 maskFile = (final as NSString).lastPathComponent
             }
-            let tmp = temporaryPath(for: output)
-            staged.append((tmp, output))
-            try writeRaster(imagePath: imagePath, georeference: georeference, to: tmp, vrt: ext == "vrt", maskFile: maskFile)
+            try writeRaster(imagePath: imagePath, georeference: georeference, to: try stage(output), vrt: ext == "vrt",
+                            maskFile: maskFile)
             if let report {
-                let t = temporaryPath(for: report)
-                staged.append((t, report))
-                try reportJSON(georeference.report).write(to: URL(fileURLWithPath: t))
+                try reportJSON(georeference.report).write(to: URL(fileURLWithPath: try stage(report)))
             }
             if let picture {
-                let t = temporaryPath(for: picture)
-                staged.append((t, picture))
                 let svg = try ResidualPicture(imagePath: imagePath, georeference: georeference).svg()
-                try Data(svg.utf8).write(to: URL(fileURLWithPath: t))
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: try stage(picture)))
             }
         } catch let e as GeoreferenceError {
             throw e
         } catch {
             throw GeoreferenceError(.writeFailed, at: output, "\(error)")
         }
-        for s in staged {
-            if FileManager.default.fileExists(atPath: s.final) { try? FileManager.default.removeItem(atPath: s.final) }
-            do { try FileManager.default.moveItem(atPath: s.tmp, toPath: s.final) } catch {
-                throw GeoreferenceError(.writeFailed, at: s.final, "cannot move the finished file into place: \(error.localizedDescription)")
+        for file in staged {
+            do { try file.commit() } catch {
+                throw GeoreferenceError(.writeFailed, at: file.path, "cannot move the finished file into place: \(error)")
             }
         }
-        staged.removeAll()
     }
 
     /// The report as pretty, key-sorted JSON (non-finite numbers as strings).
@@ -128,7 +127,7 @@ public enum GeoreferenceWriter {
         }
         let indent = "\n    "
         let items = gcps.map { g in
-            "\(indent)<GCP Id=\"\(ResidualPicture.escape(g.id))\" Info=\"\" Pixel=\"\(g.pixel.x)\" Line=\"\(g.pixel.y)\" X=\"\(g.ground.x)\" Y=\"\(g.ground.y)\" />"
+            "\(indent)<GCP Id=\"\(XMLText.escape(g.id))\" Info=\"\" Pixel=\"\(g.pixel.x)\" Line=\"\(g.pixel.y)\" X=\"\(g.ground.x)\" Y=\"\(g.ground.y)\" />"
         }.joined()
         var out = String(text[..<openEnd.upperBound]) + items + "\n  " + String(text[close.lowerBound...])
         if let maskFile {
@@ -139,7 +138,7 @@ public enum GeoreferenceWriter {
               <MaskBand>
                 <VRTRasterBand dataType="Byte">
                   <SimpleSource>
-                    <SourceFilename relativeToVRT="1">\(ResidualPicture.escape(maskFile))</SourceFilename>
+                    <SourceFilename relativeToVRT="1">\(XMLText.escape(maskFile))</SourceFilename>
                     <SourceBand>1</SourceBand>
                   </SimpleSource>
                 </VRTRasterBand>
@@ -154,28 +153,13 @@ public enum GeoreferenceWriter {
     /// A polygon as a byte mask (255 inside, 0 outside), by the even-odd rule at pixel centres.
     static func rasterize(_ polygon: [PixelPoint], width: Int, height: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: width * height)
+        let ring = polygon.map { (x: $0.x, y: $0.y) }
         for row in 0..<height {
-            let y = Double(row) + 0.5
-            var crossings: [Double] = []
-            for i in polygon.indices {
-                let a = polygon[i], b = polygon[(i + 1) % polygon.count]
-                if (a.y <= y) != (b.y <= y) { crossings.append(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x)) }
-            }
-            crossings.sort()
-            for k in stride(from: 0, to: crossings.count - 1, by: 2) {
-                // Pixels whose centre x + 0.5 lies in [left, right).
-                let first = max(0, Int((crossings[k] - 0.5).rounded(.up)))
-                let last = min(width, Int((crossings[k + 1] - 0.5).rounded(.up)))
-                if first < last { for c in first..<last { out[row * width + c] = 255 } }
+            for span in EvenOddRule.spans(ring, y: Double(row) + 0.5, width: width) {
+                for c in span { out[row * width + c] = 255 }
             }
         }
         return out
-    }
-
-    static func temporaryPath(for path: String) -> String {
-        let dir = (path as NSString).deletingLastPathComponent
-        let base = (path as NSString).lastPathComponent
-        return (dir.isEmpty ? "" : dir + "/") + ".\(base).tmp-\(getpid())"
     }
 
     static func checkFolder(_ path: String) throws {

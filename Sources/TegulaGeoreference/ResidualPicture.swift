@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaSupport
 
 /// The SVG a person looks at instead of the residual table: the scan (downscaled, embedded as
 /// JPEG), the mask, every GCP with its residual (red) and leave-one-out error (blue) drawn as
@@ -41,7 +42,7 @@ struct ResidualPicture {
             if let v = g.leaveOneOutPixelVector { s += arrow(x, y, v, scale, "blue", unit) }
             let colour = !g.enabled ? "#888888" : g.outlier ? "#ff00ff" : "#ffffff"
             s += "<circle cx=\(q(x)) cy=\(q(y)) r=\(q(4 * unit)) fill=\"none\" stroke=\"\(colour)\" stroke-width=\(q(1.5 * unit))/>\n"
-            s += "<text x=\(q(x + 5 * unit)) y=\(q(y - 5 * unit)) font-size=\(q(11 * unit)) font-family=\"sans-serif\" fill=\"\(colour)\" stroke=\"#000\" stroke-width=\(q(0.3 * unit))>\(Self.escape(g.id))</text>\n"
+            s += "<text x=\(q(x + 5 * unit)) y=\(q(y - 5 * unit)) font-size=\(q(11 * unit)) font-family=\"sans-serif\" fill=\"\(colour)\" stroke=\"#000\" stroke-width=\(q(0.3 * unit))>\(XMLText.escape(g.id))</text>\n"
         }
         s += legendSVG
         return s + "</svg>\n"
@@ -72,7 +73,7 @@ struct ResidualPicture {
         let height = Double(lines.count) * size * 1.4 + 2 * pad
         var s = "<rect x=\"0\" y=\(q(top)) width=\(q(width)) height=\(q(height)) fill=\"#222\"/>\n"
         for (i, line) in lines.enumerated() {
-            s += "<text x=\(q(pad)) y=\(q(top + pad + size * (1.4 * Double(i) + 1))) font-size=\(q(size)) font-family=\"sans-serif\" fill=\"#fff\">\(Self.escape(line))</text>\n"
+            s += "<text x=\(q(pad)) y=\(q(top + pad + size * (1.4 * Double(i) + 1))) font-size=\(q(size)) font-family=\"sans-serif\" fill=\"#fff\">\(XMLText.escape(line))</text>\n"
         }
         return (s, height)
     }
@@ -103,9 +104,4 @@ struct ResidualPicture {
 
     func q(_ v: Double) -> String { "\"\(Self.f(v))\"" }
     static func f(_ v: Double) -> String { String(format: "%.6g", v) }
-
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 }

@@ -14,14 +14,6 @@ enum OverzoomRenderer {
         }
         let w = image.width, h = image.height
         let rgba = crop.upscale(image.pixels, width: w, height: h)
-        let encoder = PNGEncoder()
-        guard stride(from: 3, to: rgba.count, by: 4).allSatisfy({ rgba[$0] == 255 }) else {
-            return Data(encoder.encode(RGBAImage(width: w, height: h, channels: 4, pixels: rgba)))
-        }
-        var rgb = [UInt8](repeating: 0, count: w * h * 3)
-        for p in 0..<(w * h) {
-            rgb[p * 3] = rgba[p * 4]; rgb[p * 3 + 1] = rgba[p * 4 + 1]; rgb[p * 3 + 2] = rgba[p * 4 + 2]
-        }
-        return Data(encoder.encode(RGBAImage(width: w, height: h, channels: 3, pixels: rgb)))
+        return Data(PNGEncoder().encodeDroppingOpaqueAlpha(RGBAImage(width: w, height: h, channels: 4, pixels: rgba)))
     }
 }

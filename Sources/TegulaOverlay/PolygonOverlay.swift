@@ -68,17 +68,7 @@ public struct PolygonOverlay: MapOverlay, MapAnnotation, Hashable, Sendable {
     /// Points exactly on an edge may count either way.
     public func contains(_ p: MapPoint) -> Bool {
         guard points.count >= 3, withinBounds(p) else { return false }
-        var inside = false
-        var j = points.count - 1
-        for i in points.indices {
-            let a = points[i], b = points[j]
-            if (a.y > p.y) != (b.y > p.y) {
-                let xCross = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)
-                if p.x < xCross { inside.toggle() }
-            }
-            j = i
-        }
-        return inside
+        return EvenOddRule.contains(points.map { (x: $0.x, y: $0.y) }, x: p.x, y: p.y)
     }
 
     /// True when the geographic position lies inside the ring.

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaSupport
 
 /// An in-memory least-recently-used cache of tiles with a byte budget, safe to share between
 /// tasks.

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeometry
+import TegulaSupport
 
 /// A layer of map tiles addressed by a URL template (MapKit `MKTileOverlay`), for Linux and
 /// anywhere else Foundation runs.

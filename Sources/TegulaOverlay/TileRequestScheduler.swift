@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeometry
+import TegulaSupport
 
 /// An area to draw again because its request was dropped (MapKit's
 /// `setNeedsDisplay(_ mapRect:zoomScale:)` arguments).

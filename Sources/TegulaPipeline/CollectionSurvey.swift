@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGeometry
 import TegulaPyramid
+import TegulaSupport
 import TegulaWarp
 
 /// What a plan knows of every map without reading a pixel: its footprint in EPSG:3857, its

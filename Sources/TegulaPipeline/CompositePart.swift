@@ -2,6 +2,7 @@ import Foundation
 import TegulaBundle
 import TegulaGeometry
 import TegulaPyramid
+import TegulaSupport
 import TegulaWarp
 
 /// What a shard's finished part holds, written last (`part-IIII-of-NNNN.json` beside its packs):
@@ -124,7 +125,7 @@ struct CompositePartBuilder {
         }
         progress?(groups.count + 1, groups.count + 1)
         removeStale(in: dir, keeping: Set(packs.map(\.file)))
-        var digest = SHA256()
+        var digest = ContentHash()
         for p in packs { digest.update(p.header.digest) }
         let r = split.ranges[shard.index]
         let record = PartRecord(plan: split.hash, shard: shard.index, shards: shard.count, cutZoom: split.cutZoom,

@@ -72,7 +72,7 @@ struct CompositeReduce {
         var result = Result()
         result.parts = records.count
         let ordered = records.sorted { $0.cutRange[0] < $1.cutRange[0] }
-        var digests: [String: SHA256] = [:]
+        var digests: [String: ContentHash] = [:]
         var counts: [String: Int] = [:]
         let parents = ParentBuilder(lowestZoom: layout.minZoom, tilePixels: layout.tilePixels) { t, data in
             try writer.write(t, data: data)
@@ -90,7 +90,7 @@ struct CompositeReduce {
                     guard let pack = TilePack.open(key), pack.header.digest == p.digest else {
                         throw ShardError(.corruptPart, at: key, "reduce refused: the pack is missing or does not match the record of \(CompositeParts.name(Shard(index: record.shard, count: record.shards)!))")
                     }
-                    var digest = digests[key] ?? SHA256()
+                    var digest = digests[key] ?? ContentHash()
                     for (id, data) in try pack.tiles(zoom: z) {
                         let t = PMTilesID.tile(of: id)
                         let h = PMTilesID.id(of: t.ancestor(atZoom: split.cutZoom)) - cutBase
@@ -119,7 +119,7 @@ struct CompositeReduce {
             let dir = parts.packFolder(Shard(index: record.shard, count: record.shards)!)
             for p in record.packs {
                 let key = dir + "/" + p.file
-                var d = digests[key] ?? SHA256()
+                let d = digests[key] ?? ContentHash()
                 guard d.finalize() == p.digest, counts[key, default: 0] == p.tiles else {
                     throw ShardError(.corruptPart, at: key, "reduce refused: its tiles do not match their digest in the record of \(CompositeParts.name(Shard(index: record.shard, count: record.shards)!))")
                 }

@@ -35,7 +35,7 @@ final class FileDigests: @unchecked Sendable {
             return s.sha256
         }
         lock.unlock()
-        var h = SHA256()
+        var h = ContentHash()
         h.update(file: path)
         let digest = h.finalize()
         lock.lock()

@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaSupport
 import TegulaWarp
 
 /// The georeference stage of one map: from the `georeference:` section to `georef.vrt` (plus
@@ -21,7 +22,7 @@ struct GeoreferenceStep: MapStage {
 
     /// SHA-256 over the scan's bytes, the section as written and the bytes of every file it names.
     func hash() -> String {
-        var h = SHA256()
+        var h = ContentHash()
         h.update("georeference/1")
         h.update(digests.digest(of: map.input))
         if let g = map.georeference {
@@ -150,19 +151,19 @@ struct GeoreferenceStep: MapStage {
 
     /// `gdal_translate -of VRT -a_srs SRS -a_ullr W N E S`, written beside and renamed.
     func writeBoundsVRT(bounds: [Double], crs: CRS) throws {
-        let tmp = folder + "/.georef.vrt.tmp"
-        defer { try? FileManager.default.removeItem(atPath: tmp) }
         let ds = try Dataset(path: map.input)
         let gt = geoTransform(bounds: bounds, width: ds.width, height: ds.height)
         let reference = crs.makeReference()
-        try ds.copy(to: tmp, driver: "VRT")
+        let file: AtomicFile
+        do { file = try AtomicFile(replacing: vrtPath) } catch { throw StageError(.writeFailed, "\(vrtPath): \(error)") }
+        try ds.copy(to: file.temporaryPath, driver: "VRT")
         do {
-            let vrt = try Dataset(updating: tmp)
+            let vrt = try Dataset(updating: file.temporaryPath)
             try vrt.setGeoTransform(gt)
             try vrt.setSpatialReference(reference)
         }
-        if rename(tmp, vrtPath) != 0 {
-            throw StageError(.writeFailed, "\(vrtPath): cannot move the VRT into place: \(String(cString: strerror(errno)))")
+        do { try file.commit() } catch {
+            throw StageError(.writeFailed, "\(vrtPath): cannot move the VRT into place: \(error)")
         }
     }
 }

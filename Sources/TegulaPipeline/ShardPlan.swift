@@ -214,7 +214,7 @@ public struct CompositeSplit: Sendable {
     /// its bytes, which every shard would have to read —, georeference section and the bytes of
     /// its GCP and mask files), and the split (count, cut zoom, runs).
     static func planHash(pipeline: Pipeline, layout: CompositeLayout, cutZoom: Int, ranges: [Range<UInt64>]) -> String {
-        var h = SHA256()
+        var h = ContentHash()
         h.update("tegula-composite-plan/1")
         if let c = pipeline.spec.composite { h.update(PipelineHashing.json(c.tile)) }
         h.update("zooms \(layout.minZoom)-\(layout.maxZoom) block \(layout.blockZoom) px \(layout.tilePixels)")

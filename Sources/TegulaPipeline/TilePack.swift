@@ -1,6 +1,7 @@
 import Foundation
 import TegulaBundle
 import TegulaGeometry
+import TegulaSupport
 
 /// A file of tiles in PMTiles id order, the unit a shard commits: `TEGULA-PACK/1\n`, a 4-byte
 /// little-endian length and a JSON header (the plan hash, each zoom's byte offset and tile
@@ -74,7 +75,7 @@ struct TilePack {
         let ids = tiles.keys.sorted()
         var body: [UInt8] = []
         body.reserveCapacity(tiles.values.reduce(0) { $0 + $1.count + 12 })
-        var digest = SHA256()
+        var digest = ContentHash()
         var sections: [Int: (start: Int, count: UInt64)] = [:]
         for id in ids {
             let z = PMTilesID.tile(of: id).z
@@ -105,35 +106,12 @@ struct TilePack {
         for k in 0..<4 { file.append(UInt8((json.count >> (8 * k)) & 0xFF)) }
         file += Array(json)
         file += body
-        try AtomicFile.write(file, to: path)
+        // Flushed to disk before the rename: on a shared file system a part must survive the
+        // machine that wrote it.
+        try AtomicFile.write(to: path) { f in
+            try f.write(file)
+            guard fsync(f.descriptor) == 0 else { throw StageError(.writeFailed, "\(f.temporaryPath): cannot flush: \(String(cString: strerror(errno)))") }
+        }
         return header(base: base)
-    }
-}
-
-/// Whole-file writes that land complete or not at all: a temporary file beside the target
-/// (unique per process and call), flushed to disk, then renamed over it.
-enum AtomicFile {
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
-        let tmp = dir + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StageError(.writeFailed, "\(tmp): cannot create: \(String(cString: strerror(errno)))") }
-        var ok = true
-        bytes.withUnsafeBytes { raw in
-            var off = 0
-            while off < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + off, raw.count - off)
-                if n <= 0 { if errno == EINTR { continue }; ok = false; return }
-                off += n
-            }
-        }
-        if ok && fsync(fd) != 0 { ok = false }
-        let err = errno
-        close(fd)
-        guard ok, rename(tmp, path) == 0 else {
-            let e = ok ? errno : err
-            unlink(tmp)
-            throw StageError(.writeFailed, "\(path): cannot write: \(String(cString: strerror(e)))")
-        }
     }
 }

@@ -63,7 +63,7 @@ struct TileStep: MapStage {
 
     /// The stage hash: the warp's hash, the options, the output and the map's name.
     static func hash(warp: String, options: TileOptions, output: String, name: String) -> String {
-        var h = SHA256()
+        var h = ContentHash()
         h.update("tile/1")
         h.update(warp)
         h.update(PipelineHashing.json(options))

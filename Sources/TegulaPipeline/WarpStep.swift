@@ -53,7 +53,7 @@ struct WarpStep: MapStage {
 
     /// The stage hash: the georeference's hash, the zoom and the kernel.
     static func hash(georeference: String, zoom: Int, resampling: Resampling) -> String {
-        var h = SHA256()
+        var h = ContentHash()
         h.update("warp/1")
         h.update(georeference)
         h.update("zoom \(zoom)")

@@ -1,6 +1,7 @@
 import Foundation
 import TegulaBundle
 import TegulaGeometry
+import TegulaSupport
 import TegulaWarp
 
 /// The blended pyramid of several scans, block by block. A block is one tile at the block zoom

@@ -1,6 +1,8 @@
 import Foundation
 import TegulaBundle
+import TegulaCodec
 import TegulaGeometry
+import TegulaSupport
 import TegulaWarp
 
 /// Builds a tile pyramid from a scan: max-zoom tiles warped straight from the source in blocks,
@@ -93,7 +95,7 @@ public final class PyramidBuilder: @unchecked Sendable {
             guard t.z >= minZoom else { return }
             try output(t, pixels: pixels, worker: worker, emit: emit)
         }
-        try deliver(block, pixels: TileEncoder.coverage(top, count: p * p) == .empty ? nil : top,
+        try deliver(block, pixels: AlphaCoverage(rgba: top, pixelCount: p * p) == .empty ? nil : top,
                     worker: worker, emit: emit)
     }
 
@@ -143,7 +145,7 @@ public final class PyramidBuilder: @unchecked Sendable {
             let out = Downsampler.parent(of: complete.children, tilePixels: p)
             stats.withLock { $0.downsampleSeconds += Date().timeIntervalSince(t0) }
             try output(parent, pixels: out, worker: worker, emit: emit)
-            merged = TileEncoder.coverage(out, count: p * p) == .empty ? nil : out
+            merged = AlphaCoverage(rgba: out, pixelCount: p * p) == .empty ? nil : out
         } else {
             stats.withLock { $0.positionsDone += 1; $0.tilesEmpty += 1 }
         }

@@ -40,20 +40,9 @@ public struct Footprint: Sendable, Hashable {
             while lon - prev < -180 { lon += 360 }
             pts.append(Coordinate(longitude: lon, latitude: c.latitude))
         }
-        return [p.longitude, p.longitude + 360, p.longitude - 360].contains { inside(lon: $0, lat: p.latitude, pts) }
-    }
-
-    private func inside(lon: Double, lat: Double, _ pts: [Coordinate]) -> Bool {
-        var inside = false
-        var j = pts.count - 1
-        for i in 0..<pts.count {
-            let a = pts[i], b = pts[j]
-            if (a.latitude > lat) != (b.latitude > lat) {
-                let x = (b.longitude - a.longitude) * (lat - a.latitude) / (b.latitude - a.latitude) + a.longitude
-                if lon < x { inside.toggle() }
-            }
-            j = i
+        let vertices = pts.map { (x: $0.longitude, y: $0.latitude) }
+        return [p.longitude, p.longitude + 360, p.longitude - 360].contains {
+            EvenOddRule.contains(vertices, x: $0, y: p.latitude)
         }
-        return inside
     }
 }

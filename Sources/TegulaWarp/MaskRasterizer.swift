@@ -1,29 +1,15 @@
+import TegulaGeometry
+
 /// Fills a polygon (even–odd rule, pixel centres) into a byte mask of an output block.
 enum MaskRasterizer {
     /// `polygon` in output pixel coordinates of the block (x right, y down).
     static func fill(polygon: [(x: Double, y: Double)], width: Int, height: Int,
                      into mask: UnsafeMutablePointer<UInt8>) {
         mask.update(repeating: 0, count: width * height)
-        let n = polygon.count
-        guard n >= 3 else { return }
-        var crossings: [Double] = []
+        guard polygon.count >= 3 else { return }
         for j in 0..<height {
-            let cy = Double(j) + 0.5
-            crossings.removeAll(keepingCapacity: true)
-            for k in 0..<n {
-                let a = polygon[k], b = polygon[(k + 1) % n]
-                if (a.y <= cy) != (b.y <= cy) {
-                    crossings.append(a.x + (cy - a.y) / (b.y - a.y) * (b.x - a.x))
-                }
-            }
-            crossings.sort()
-            var k = 0
-            while k + 1 < crossings.count {
-                // Pixels whose centre lies between the crossings.
-                let lo = max(0, Int((crossings[k] - 0.5).rounded(.up)))
-                let hi = min(width - 1, Int((crossings[k + 1] - 0.5).rounded(.up)) - 1)
-                if lo <= hi { (mask + j * width + lo).update(repeating: 1, count: hi - lo + 1) }
-                k += 2
+            for span in EvenOddRule.spans(polygon, y: Double(j) + 0.5, width: width) {
+                (mask + j * width + span.lowerBound).update(repeating: 1, count: span.count)
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGDAL
 import TegulaGeometry
+import TegulaSupport
 
 /// The warp stage: a scan onto the EPSG:3857 pixel grid of one zoom level, as a GeoTIFF whose
 /// pixel size is exactly that zoom's resolution and whose origin lies on its pixel grid.
@@ -48,18 +49,17 @@ public struct WarpJob: Sendable {
         let win = try pixelWindow()
         let res = win.resolution
         let gt = win.geoTransform
-        let dir = (output as NSString).deletingLastPathComponent
-        let base = (output as NSString).lastPathComponent
-        let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(base).tmp-\(getpid())"
-        let tmpCOG = tmp + ".cog"
-        defer {
-            try? FileManager.default.removeItem(atPath: tmp)
-            try? FileManager.default.removeItem(atPath: tmpCOG)
-        }
         // The warp writes each block once: a large block cache only holds memory (GDAL's default
         // is 5 % of RAM). A user's own GDAL_CACHEMAX wins.
         if GDALRuntime.configOption("GDAL_CACHEMAX") == nil { GDALRuntime.setConfigOption("GDAL_CACHEMAX", "64") }
         let worst = Locked(0.0)
+        let file: AtomicFile
+        do { file = try AtomicFile(replacing: output) } catch {
+            throw WarpError(.writeFailed, at: output, "cannot create a temporary file beside it: \(error)")
+        }
+        // A COG is copied from a plain GeoTIFF written first beside it.
+        let tmp = cog ? file.temporaryPath + ".tif" : file.temporaryPath
+        defer { if cog { try? FileManager.default.removeItem(atPath: tmp) } }
         do {
             let ds = try Dataset.create(path: tmp, driver: "GTiff", width: win.width, height: win.height, bands: 4,
                                         options: ["TILED=YES", "BLOCKXSIZE=256", "BLOCKYSIZE=256", "COMPRESS=DEFLATE",
@@ -95,21 +95,14 @@ public struct WarpJob: Sendable {
             })
             if cog {
                 try ds.flush()
-                try ds.copy(to: tmpCOG, driver: "COG", options: ["COMPRESS=DEFLATE", "PREDICTOR=2", "BLOCKSIZE=256",
+                try ds.copy(to: file.temporaryPath, driver: "COG", options: ["COMPRESS=DEFLATE", "PREDICTOR=2", "BLOCKSIZE=256",
                                                                 "OVERVIEW_RESAMPLING=AVERAGE", "BIGTIFF=IF_SAFER"])
             }
         }
-        try FileManager.default.moveItemReplacing(at: cog ? tmpCOG : tmp, to: output)
+        do { try file.commit() } catch {
+            throw WarpError(.writeFailed, at: output, "cannot move the finished file into place: \(error)")
+        }
         return Result(width: win.width, height: win.height, geoTransform: gt,
                       worstGridError: worst.withLock { $0 }, clipped: source.exceedsMercatorLimit)
-    }
-}
-
-extension FileManager {
-    /// Rename over an existing file atomically (rename(2)).
-    func moveItemReplacing(at src: String, to dst: String) throws {
-        if rename(src, dst) != 0 {
-            throw WarpError(.writeFailed, at: dst, "cannot move the finished file into place: \(String(cString: strerror(errno)))")
-        }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TegulaPipeline
-import TegulaWarp
+import TegulaSupport
 
 /// `--stage`: one of a map's stages, or the reduce that merges the shards' composite parts.
 enum RunStage: ExpressibleByArgument, Equatable {

@@ -1,9 +1,9 @@
 import Foundation
 @testable import TegulaBundle
+import TegulaCodec
 import TegulaGeometry
 
-/// Test fixtures made on the spot: tiny valid PNGs, temp folders, metadata, and a runner for
-/// the independent readers (sqlite3 CLI, Python pmtiles).
+/// Test fixtures made on the spot: tiny valid PNGs, tile lists and metadata.
 enum Fixtures {
     /// A valid `size`×`size` RGBA PNG filled with one colour (zlib stored blocks, no library).
     static func png(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255, size: Int = 4) -> [UInt8] {
@@ -28,13 +28,6 @@ enum Fixtures {
         png(r: UInt8(t.z * 20 % 256), g: UInt8(t.x % 256), b: UInt8(t.y % 256), a: UInt8(200 + (t.x / 256 + t.y / 256) % 50))
     }
 
-    /// A fresh empty temp directory.
-    static func tempDir() -> String {
-        let p = NSTemporaryDirectory() + "tegula-bundle-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
-        return p
-    }
-
     /// Every tile of zooms `zooms`.
     static func pyramid(_ zooms: ClosedRange<Int>) -> [Tile] {
         zooms.flatMap { z in (0..<(1 << z)).flatMap { x in (0..<(1 << z)).map { Tile(x: x, y: $0, z: z) } } }
@@ -51,27 +44,5 @@ enum Fixtures {
                 TilesetMetadata.gcpsKey: .array([.object(["name": .string("A"), "lon": .double(-30), "lat": .double(60),
                                                           "residual_m": .double(1.5)])]),
             ])
-    }
-
-    /// Runs a program; returns stdout, throwing on a non-zero exit.
-    @discardableResult
-    static func run(_ program: String, _ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [program] + args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        nonisolated(unsafe) var o = Data()
-        let g = DispatchGroup()
-        DispatchQueue.global().async(group: g) { o = out.fileHandleForReading.readDataToEndOfFile() }
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        g.wait()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw NSError(domain: "\(program) failed: \(String(decoding: e, as: UTF8.self))", code: Int(p.terminationStatus))
-        }
-        return String(decoding: o, as: UTF8.self)
     }
 }

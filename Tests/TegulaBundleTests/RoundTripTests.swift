@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TegulaBundle
 import TegulaGeometry
+import TegulaTestSupport
 
 /// Every bundle form stores exactly what was written, from several threads at once.
 struct RoundTripTests {
@@ -9,7 +10,7 @@ struct RoundTripTests {
 
     /// Writes z0–4 concurrently (plus one duplicated tile content), reads every tile back.
     @Test(arguments: forms) func roundTrip(name: String) throws {
-        let path = Fixtures.tempDir() + "/" + name
+        let path = try TemporaryFolder.make("bundle").path + "/" + name
         let tiles = Fixtures.pyramid(0...4)
         let writer = try Tileset.openWriter(at: path)
         DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
@@ -32,7 +33,7 @@ struct RoundTripTests {
     }
 
     @Test func folderXYZLayoutAndTileJSON() throws {
-        let path = Fixtures.tempDir() + "/xyz"
+        let path = try TemporaryFolder.make("bundle").path + "/xyz"
         let w = try Tileset.openWriter(at: path)
         let t = Tile(x: 486, y: 332, z: 10)
         try w.write(t, data: Fixtures.png(for: t))
@@ -50,7 +51,7 @@ struct RoundTripTests {
     }
 
     @Test func folderTMSLayoutFlipsRows() throws {
-        let path = Fixtures.tempDir() + "/tms"
+        let path = try TemporaryFolder.make("bundle").path + "/tms"
         let w = try Tileset.openWriter(at: path, layout: .tms)
         let t = Tile(x: 486, y: 332, z: 10)
         try w.write(t, data: Fixtures.png(for: t))
@@ -65,7 +66,7 @@ struct RoundTripTests {
     }
 
     @Test func scale2NamesTilesAt2x() throws {
-        let path = Fixtures.tempDir() + "/retina"
+        let path = try TemporaryFolder.make("bundle").path + "/retina"
         let w = try Tileset.openWriter(at: path, scale: 2)
         try w.write(Tile(x: 1, y: 0, z: 1), data: Fixtures.png(r: 1, g: 2, b: 3, size: 8))
         try w.finish(metadata: Fixtures.metadata(minZoom: 1, maxZoom: 1, scale: 2))
@@ -76,7 +77,7 @@ struct RoundTripTests {
     }
 
     @Test func folderSymlinkOutsideIsNeverRead() throws {
-        let dir = Fixtures.tempDir()
+        let dir = try TemporaryFolder.make("bundle").path
         let path = dir + "/sym"
         let w = try Tileset.openWriter(at: path)
         try w.write(Tile(x: 0, y: 0, z: 1), data: Fixtures.png(r: 0, g: 0, b: 0))
@@ -94,7 +95,7 @@ struct RoundTripTests {
 
     @Test func writerRefusesOffGridTiles() throws {
         for name in Self.forms {
-            let w = try Tileset.openWriter(at: Fixtures.tempDir() + "/" + name)
+            let w = try Tileset.openWriter(at: try TemporaryFolder.make("bundle").path + "/" + name)
             #expect(throws: BundleError.self) { try w.write(Tile(x: 2, y: 0, z: 1), data: [1]) }
             #expect(throws: BundleError.self) { try w.write(Tile(x: 0, y: -1, z: 1), data: [1]) }
         }

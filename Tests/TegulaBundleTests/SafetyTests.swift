@@ -2,11 +2,12 @@ import Foundation
 import Testing
 @testable import TegulaBundle
 import TegulaGeometry
+import TegulaTestSupport
 
 /// Refusing what is not a tileset, replacing or resuming what is.
 struct SafetyTests {
     @Test(arguments: ["notes", "notes.mbtiles", "notes.pmtiles"]) func refusesExistingNonTileset(name: String) throws {
-        let dir = Fixtures.tempDir()
+        let dir = try TemporaryFolder.make("bundle").path
         let path = dir + "/" + name
         if name == "notes" {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
@@ -28,14 +29,14 @@ struct SafetyTests {
     }
 
     @Test func emptyFolderIsAccepted() throws {
-        let path = Fixtures.tempDir()
+        let path = try TemporaryFolder.make("bundle").path
         let w = try Tileset.openWriter(at: path)
         try w.finish(metadata: Fixtures.metadata(maxZoom: 0))
         #expect(Tileset.isTileset(at: path))
     }
 
     @Test(arguments: ["t", "t.mbtiles", "t.pmtiles"]) func reopeningWithoutResumeReplaces(name: String) throws {
-        let path = Fixtures.tempDir() + "/" + name
+        let path = try TemporaryFolder.make("bundle").path + "/" + name
         let a = try Tileset.openWriter(at: path)
         try a.write(Tile(x: 0, y: 0, z: 1), data: [1])
         try a.finish(metadata: Fixtures.metadata(maxZoom: 1))
@@ -48,7 +49,7 @@ struct SafetyTests {
     /// An interrupted run (writer dropped without finish; for PMTiles also a torn journal record)
     /// is recognised, its tiles are listed, and resume finishes with everything.
     @Test(arguments: ["r", "r.mbtiles", "r.pmtiles"]) func resumeAfterInterruption(name: String) throws {
-        let path = Fixtures.tempDir() + "/" + name
+        let path = try TemporaryFolder.make("bundle").path + "/" + name
         let first = Fixtures.pyramid(0...3), second = Fixtures.pyramid(4...4)
         do {
             let w = try Tileset.openWriter(at: path)
@@ -72,7 +73,7 @@ struct SafetyTests {
     }
 
     @Test func resumeAfterFinishedPMTilesKeepsTiles() throws {
-        let path = Fixtures.tempDir() + "/f.pmtiles"
+        let path = try TemporaryFolder.make("bundle").path + "/f.pmtiles"
         let a = try Tileset.openWriter(at: path)
         try a.write(Tile(x: 0, y: 0, z: 0), data: [7])
         try a.finish(metadata: Fixtures.metadata(maxZoom: 1))
@@ -87,7 +88,7 @@ struct SafetyTests {
     @Test func errorsSayWhatWhereAndWhatWouldBeRight() throws {
         let e = BundleError.badMetadata(path: "/x/tiles.json", key: "minzoom/maxzoom", expected: "integers")
         #expect(e.description == "/x/tiles.json: metadata 'minzoom/maxzoom' is missing or malformed; expected integers")
-        let dir = Fixtures.tempDir()
+        let dir = try TemporaryFolder.make("bundle").path
         try Data(#"{"format": "gif", "minzoom": 0, "maxzoom": 1}"#.utf8).write(to: URL(fileURLWithPath: dir + "/tiles.json"))
         #expect(throws: BundleError.badMetadata(path: dir + "/tiles.json", key: "format", expected: "png, jpg or webp")) {
             _ = try Tileset.openReader(at: dir)

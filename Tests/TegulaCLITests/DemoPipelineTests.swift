@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaTestSupport
 
 /// The demo pipeline end to end, at zooms 0–1: both maps, the composite, then nothing to redo.
 struct DemoPipelineTests {
@@ -18,7 +19,7 @@ struct DemoPipelineTests {
         let r = try TegulaBinary.run(["run", file, "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
         for name in ["bluemarble", "schagen1689", "world"] {
-            let info = try TegulaBinary.tool("python3", ["-c", """
+            let info = try ProgramRun.run("python3", ["-c", """
                 import sys; from pmtiles.reader import Reader, MmapSource
                 r = Reader(MmapSource(open(sys.argv[1], 'rb'))); h = r.header()
                 print(h['min_zoom'], h['max_zoom'], r.get(1, 1, 0) is not None)

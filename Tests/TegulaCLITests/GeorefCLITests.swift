@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaTestSupport
 
 /// `tegula georef` and `tegula transform` from the command line, and their outputs as input to
 /// `tegula warp` and `tegula tile`.
@@ -9,7 +10,7 @@ struct GeorefCLITests {
     /// The Schagen scan at 1/5 size and the committed GCPs scaled to match.
     static func smallSchagen(in dir: URL) throws -> (scan: String, points: String) {
         let scan = dir.appendingPathComponent("schagen.tif").path
-        let r = try TegulaBinary.tool("gdal_translate", ["-q", "-outsize", "540", "270", "-r", "average", schagen, scan])
+        let r = try ProgramRun.run("gdal_translate", ["-q", "-outsize", "540", "270", "-r", "average", schagen, scan])
         #expect(r.status == 0, "\(r.stderr)")
         let committed = try String(contentsOf: TegulaBinary.packageRoot.appendingPathComponent("pipelines/schagen1689.points"), encoding: .utf8)
         var out: [String] = []
@@ -29,7 +30,7 @@ struct GeorefCLITests {
     static func files(_ dir: URL) throws -> Set<String> { Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) }
 
     @Test func georefWritesDatasetReportAndPicture() throws {
-        let dir = try WarpCLITests.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (scan, points) = try Self.smallSchagen(in: dir)
         let out = dir.appendingPathComponent("geo.vrt").path, report = dir.appendingPathComponent("r.json").path
@@ -42,12 +43,12 @@ struct GeorefCLITests {
         #expect((j["gcps"] as? [[String: Any]])?.first?["id"] as? String == "Strait of Gibraltar")
         #expect(try Self.files(dir) == ["schagen.tif", "small.points", "geo.vrt", "r.json", "p.svg"])
         #expect(try String(contentsOfFile: out, encoding: .utf8).contains("<SourceFilename relativeToVRT=\"1\">schagen.tif</SourceFilename>"))
-        let info = try TegulaBinary.tool("gdalinfo", [out])
+        let info = try ProgramRun.run("gdalinfo", [out])
         #expect(info.status == 0 && info.stdout.contains("TEGULA_TRANSFORM=polynomial2"), "\(info.stdout)")
     }
 
     @Test func badInputIsOneLineAndWritesNothing() throws {
-        let dir = try WarpCLITests.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (scan, points) = try Self.smallSchagen(in: dir)
         func bad(_ name: String, _ text: String) throws -> String {
@@ -79,7 +80,7 @@ struct GeorefCLITests {
     }
 
     @Test func transformAgreesWithGdaltransformAndInvertsExactly() throws {
-        let dir = try WarpCLITests.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let points = TegulaBinary.packageRoot.appendingPathComponent("pipelines/schagen1689.points").path
         let input = "0 0\n1350.5 675.25\n2700 1350\n-300 1500\n"
@@ -91,7 +92,7 @@ struct GeorefCLITests {
             let f = line.split(separator: ",").map(String.init)
             args += ["-gcp", f[2], "\(-Double(f[3])!)", f[0], f[1]]
         }
-        let gdal = try TegulaBinary.tool("gdaltransform", args + ["-order", "2"], stdin: input)
+        let gdal = try ProgramRun.run("gdaltransform", args + ["-order", "2"], stdin: input)
         let a = ours.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         let b = gdal.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         #expect(a.count == 4 && b.count == 4)
@@ -108,7 +109,7 @@ struct GeorefCLITests {
     }
 
     @Test func georefOutputWarpsAndTilesWithPins() throws {
-        let dir = try WarpCLITests.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (scan, points) = try Self.smallSchagen(in: dir)
         let vrt = dir.appendingPathComponent("geo.vrt").path

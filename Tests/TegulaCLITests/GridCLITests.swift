@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaTestSupport
 
 /// `tegula grid` against mercantile 1.2.1 (PyPI, installed by scripts/setup) on random inputs.
 struct GridCLITests {
@@ -13,7 +14,7 @@ struct GridCLITests {
             if not v: continue
         \(body.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
         """
-        let r = try TegulaBinary.tool("python3", ["-c", script], stdin: input)
+        let r = try ProgramRun.run("python3", ["-c", script], stdin: input)
         #expect(r.status == 0, "mercantile failed: \(r.stderr)")
         return r.stdout
     }

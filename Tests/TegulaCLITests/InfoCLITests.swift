@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaTestSupport
 
 /// `tegula info` on the real scan, a GeoTIFF and a VRT with GCPs made by GDAL's own tools.
 struct InfoCLITests {
@@ -22,11 +23,11 @@ struct InfoCLITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let tif = dir.appendingPathComponent("geo.tif").path
         let vrt = dir.appendingPathComponent("gcps.vrt").path
-        var r = try TegulaBinary.tool("gdal_translate", ["-q", "-of", "GTiff", "-outsize", "10%", "10%",
+        var r = try ProgramRun.run("gdal_translate", ["-q", "-of", "GTiff", "-outsize", "10%", "10%",
                                                           "-a_srs", "EPSG:4326", "-a_ullr", "-180", "90", "180", "-90",
                                                           Self.schagen, tif])
         #expect(r.status == 0, "\(r.stderr)")
-        r = try TegulaBinary.tool("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326",
+        r = try ProgramRun.run("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326",
                                                       "-gcp", "0", "0", "-180", "90", "-gcp", "2700", "0", "180", "90",
                                                       "-gcp", "0", "1350", "-180", "-90", Self.schagen, vrt])
         #expect(r.status == 0, "\(r.stderr)")

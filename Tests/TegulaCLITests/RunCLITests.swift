@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaTestSupport
 
 /// `tegula run` end to end: the plan, a run, a failing map in a batch, located errors.
 struct RunCLITests {
@@ -9,7 +10,7 @@ struct RunCLITests {
     static func folder() throws -> URL {
         let d = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-run-\(UUID())")
         try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        let r = try TegulaBinary.tool("gdal_translate", ["-q", "-outsize", "256", "128", blueMarble, d.appendingPathComponent("small.tif").path])
+        let r = try ProgramRun.run("gdal_translate", ["-q", "-outsize", "256", "128", blueMarble, d.appendingPathComponent("small.tif").path])
         #expect(r.status == 0, "\(r.stderr)")
         return d
     }
@@ -52,7 +53,7 @@ struct RunCLITests {
         #expect(r.status == 1)
         #expect(r.stderr.contains("error: map 'ungeoreferenced', georeference stage: \(dir.path)/small.tif has no georeference of its own"), "\(r.stderr)")
         #expect(r.stderr.contains("1 of 2 maps failed ('ungeoreferenced'); finished and intact: world"), "\(r.stderr)")
-        let sqlite = try TegulaBinary.tool("sqlite3", [dir.appendingPathComponent("out/world.mbtiles").path, "select count(*) from tiles"])
+        let sqlite = try ProgramRun.run("sqlite3", [dir.appendingPathComponent("out/world.mbtiles").path, "select count(*) from tiles"])
         #expect(sqlite.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "5", "\(sqlite.stderr)")
 
         let again = try TegulaBinary.run(["run", file, "--quiet"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaTestSupport
 
 /// `tegula serve` end to end on loopback: a folder, an MBTiles and a PMTiles made by
 /// `tegula tile`, fetched with curl and compared byte for byte with the folder's files.
@@ -47,7 +48,7 @@ struct ServeCLITests {
             let dir = FileManager.default.temporaryDirectory
             let body = dir.appendingPathComponent("serve-body-\(UUID())"), hdr = dir.appendingPathComponent("serve-hdr-\(UUID())")
             defer { try? FileManager.default.removeItem(at: body); try? FileManager.default.removeItem(at: hdr) }
-            let r = try TegulaBinary.tool("curl", ["-s", "--max-time", "10", head ? "-I" : "-sS", "-o", body.path, "-D", hdr.path,
+            let r = try ProgramRun.run("curl", ["-s", "--max-time", "10", head ? "-I" : "-sS", "-o", body.path, "-D", hdr.path,
                                                    "-w", "%{http_code}", "http://127.0.0.1:\(port)\(target)"])
             var headers: [String: String] = [:]
             for line in (try? String(contentsOf: hdr, encoding: .utf8))?.split(separator: "\r\n") ?? [] {
@@ -59,7 +60,7 @@ struct ServeCLITests {
     }
 
     @Test func servesAFolderAnMBTilesAndAPMTilesMadeByTegulaTile() throws {
-        let dir = try WarpCLITests.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
         let folder = dir.appendingPathComponent("bm").path

@@ -1,27 +1,22 @@
 import Foundation
 import Testing
+import TegulaTestSupport
 
 /// `tegula warp` and `tegula tile` from the command line: outputs, bad input, nothing half-written.
 struct WarpCLITests {
     static let scan = "/usr/share/marble/data/maps/earth/bluemarble/bluemarble.jpg"
 
-    static func tempDir() throws -> URL {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-cli-\(UUID())")
-        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        return d
-    }
-
     /// A VRT giving the Blue Marble (or any image) a plate carrée georeference.
     static func georeferenced(_ image: String, in dir: URL, north: Double = 85, south: Double = -85) throws -> String {
         let vrt = dir.appendingPathComponent("geo-\(UUID()).vrt").path
-        let r = try TegulaBinary.tool("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326",
+        let r = try ProgramRun.run("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326",
                                                          "-a_ullr", "-180", "\(north)", "180", "\(south)", image, vrt])
         #expect(r.status == 0, "\(r.stderr)")
         return vrt
     }
 
     @Test func warpsOntoTheZoomGridAndSaysWhichZoom() throws {
-        let dir = try Self.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = try Self.georeferenced(Self.scan, in: dir)
         let out = dir.appendingPathComponent("w.tif").path
@@ -40,7 +35,7 @@ struct WarpCLITests {
     }
 
     @Test func beyondTheMercatorLimitIsClippedWithAWarning() throws {
-        let dir = try Self.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = try Self.georeferenced(Self.scan, in: dir, north: 90, south: -90)
         let out = dir.appendingPathComponent("w.tif").path
@@ -53,7 +48,7 @@ struct WarpCLITests {
     }
 
     @Test func truncatedInputFailsInOneLineAndLeavesOutputUntouched() throws {
-        let dir = try Self.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let full = try Data(contentsOf: URL(fileURLWithPath: Self.scan))
         let cut = dir.appendingPathComponent("cut.jpg")
@@ -74,7 +69,7 @@ struct WarpCLITests {
     }
 
     @Test func badOptionsAreOneClearLine() throws {
-        let dir = try Self.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = try Self.georeferenced(Self.scan, in: dir)
         let plain = try TegulaBinary.run(["warp", Self.scan, "-o", dir.appendingPathComponent("x.tif").path])
@@ -87,7 +82,7 @@ struct WarpCLITests {
     }
 
     @Test func tilesAFolderWithTileJSONAndTMSLayout() throws {
-        let dir = try Self.tempDir()
+        let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = try Self.georeferenced(Self.scan, in: dir)
         let xyz = dir.appendingPathComponent("xyz").path, tms = dir.appendingPathComponent("tms").path

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaTestSupport
 
 /// Bad input is refused with one line that says what, where and what would be right (issue item 6).
 struct BadInputTests {
@@ -77,7 +78,7 @@ struct BadInputTests {
     }
 
     @Test func unparseableRowsNameTheirLine() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let points = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable\n4,52,100,-100,1\n7,fifty,900,-120,1\n"
         let e1 = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: GeoFixtures.write(points, "bad.points", in: dir)) }

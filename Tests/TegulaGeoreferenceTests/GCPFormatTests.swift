@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaTestSupport
 
 /// Every GCP format lands in GDAL's pixel convention with longitude first: QGIS's negated rows,
 /// VRT axis mappings, CSV column names, Allmaps resource coordinates (issue item 1).
@@ -21,7 +22,7 @@ struct GCPFormatTests {
     }
 
     @Test func qgisPointsNegateTheRowAndHonourEnable() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable,dX,dY,residual\n"
         for (i, r) in Self.rows.enumerated() { text += "\(r.2),\(r.3),\(r.0),\(-r.1),\(i == 2 ? 0 : 1),0,0,0\n" }
@@ -32,7 +33,7 @@ struct GCPFormatTests {
     }
 
     @Test func olderPointsHeaderWithTabs() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "mapX\tmapY\tpixelX\tpixelY\n"
         for r in Self.rows { text += "\(r.2)\t\(r.3)\t\(r.0)\t\(-r.1)\n" }
@@ -41,7 +42,7 @@ struct GCPFormatTests {
     }
 
     @Test func csvLonLatWithNames() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "x,y,lon,lat,name\n"
         for (i, r) in Self.rows.enumerated() { text += "\(r.0),\(r.1),\(r.2),\(r.3),corner \(i)\n" }
@@ -51,7 +52,7 @@ struct GCPFormatTests {
     }
 
     @Test func csvProjectedNeedsItsCRS() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "x,y,X,Y\n"
         for r in Self.rows { text += "\(r.0),\(r.1),\(r.2),\(r.3)\n" }
@@ -81,7 +82,7 @@ struct GCPFormatTests {
 
     @Test(arguments: [false, true])
     func vrtAxisMappingIsHonoured(latFirst: Bool) throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let set = try GCPReader.read(path: GeoFixtures.write(Self.vrt(latFirst: latFirst), "g.vrt", in: dir))
         Self.check(set)
@@ -89,7 +90,7 @@ struct GCPFormatTests {
     }
 
     @Test func allmapsAnnotationGivesMaskAndTransform() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let features = Self.rows.map { r in
             "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2),\(r.3)]}}"
@@ -109,7 +110,7 @@ struct GCPFormatTests {
     }
 
     @Test func everyFormatGivesTheSameFit() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var points = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable\n", csv = "x,y,lon,lat\n"
         for r in Self.rows {

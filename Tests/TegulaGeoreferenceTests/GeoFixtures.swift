@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaTestSupport
 
 /// GCP sets and files made by the tests, and a runner for GDAL's command-line tools.
 enum GeoFixtures {
@@ -62,39 +63,12 @@ enum GeoFixtures {
         }
         args += method + (inverse ? ["-i"] : [])
         let input = points.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n"
-        let (status, out, err) = try run("gdaltransform", args, stdin: input)
-        guard status == 0 else { throw GeoreferenceError(.fitFailed, "gdaltransform failed: \(err)") }
-        return out.split(separator: "\n").map { line in
+        let r = try ProgramRun.run("gdaltransform", args, stdin: input)
+        guard r.status == 0 else { throw GeoreferenceError(.fitFailed, "gdaltransform failed: \(r.stderr)") }
+        return r.stdout.split(separator: "\n").map { line in
             let f = line.split(separator: " ").compactMap { Double($0) }
             return f.count >= 2 ? (f[0], f[1]) : nil
         }
-    }
-
-    /// Run a program found on PATH; stdout and stderr collected.
-    static func run(_ tool: String, _ args: [String], stdin: String = "") throws -> (Int32, String, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [tool] + args
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = inp
-        try p.run()
-        nonisolated(unsafe) var o = Data(), e = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { o = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { e = err.fileHandleForReading.readDataToEndOfFile() }
-        inp.fileHandleForWriting.write(Data(stdin.utf8))
-        try inp.fileHandleForWriting.close()
-        group.wait()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
-
-    static func tempDir() throws -> URL {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-georef-\(UUID())")
-        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        return d
     }
 
     static func write(_ text: String, _ name: String, in dir: URL) throws -> String {

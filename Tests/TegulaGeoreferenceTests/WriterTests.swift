@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaTestSupport
 
 /// `GeoreferenceWriter`: outputs GDAL opens, that carry the fit, and nothing left on failure.
 struct WriterTests {
@@ -21,7 +22,7 @@ struct WriterTests {
 
     @Test(arguments: ["vrt", "tif"])
     func outputCarriesTheFit(ext: String) throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let image = try Self.scan(in: dir)
         var set = GeoFixtures.synthetic(12)
@@ -48,9 +49,9 @@ struct WriterTests {
         let p = PixelPoint(x: 77.7, y: 500.5)
         #expect(again.kind == .polynomial2 && again.transform.forward(p) == g.transform.forward(p))
         // GDAL's own tool sees GCPs with longitude first.
-        let (status, info, _) = try GeoFixtures.run("gdalinfo", ["-json", out])
-        #expect(status == 0)
-        let json = try JSONSerialization.jsonObject(with: Data(info.utf8)) as! [String: Any]
+        let gdalinfo = try ProgramRun.run("gdalinfo", ["-json", out])
+        #expect(gdalinfo.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(gdalinfo.stdout.utf8)) as! [String: Any]
         let gcps = ((json["gcps"] as? [String: Any])?["gcpList"] as? [[String: Any]]) ?? []
         #expect(gcps.count == 12)
         #expect((gcps.first?["x"] as? Double).map { abs($0 - set.gcps[0].ground.x) < 1e-9 } == true)
@@ -60,8 +61,8 @@ struct WriterTests {
             #expect(ds.maskFlags == 2)
             #expect(FileManager.default.fileExists(atPath: GeoreferenceWriter.maskSidecar(for: out)) == (ext == "vrt"))
             let maskFile = dir.appendingPathComponent("mask-band.tif").path
-            let (status, _, err) = try GeoFixtures.run("gdal_translate", ["-q", "-b", "mask", out, maskFile])
-            #expect(status == 0, "\(err)")
+            let translate = try ProgramRun.run("gdal_translate", ["-q", "-b", "mask", out, maskFile])
+            #expect(translate.status == 0, "\(translate.stderr)")
             let m = try Dataset(path: maskFile)
             var corner: UInt8 = 1, centre: UInt8 = 0
             try m.readBytes(x: 3, y: 3, width: 1, height: 1, bands: [1], into: &corner)
@@ -77,7 +78,7 @@ struct WriterTests {
     }
 
     @Test func failureLeavesNothing() throws {
-        let dir = try GeoFixtures.tempDir()
+        let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let image = try Self.scan(in: dir)
         let g = try Georeferencer.fit(GeoFixtures.synthetic(6), imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,

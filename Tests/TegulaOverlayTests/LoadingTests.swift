@@ -2,6 +2,7 @@ import Foundation
 import TegulaGeometry
 import Testing
 @testable import TegulaOverlay
+import TegulaSupport
 
 /// Loading from a tiles folder and over HTTP on loopback; missing versus failed; the cache and
 /// one shared load for duplicate in-flight requests.

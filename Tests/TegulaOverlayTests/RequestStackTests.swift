@@ -2,6 +2,7 @@ import Foundation
 import TegulaGeometry
 import Testing
 @testable import TegulaOverlay
+import TegulaSupport
 
 /// The seed talk's fixed-size request stack and the scheduler that reports dropped requests.
 struct RequestStackTests {

@@ -5,12 +5,6 @@ import TegulaWarp
 
 /// Test inputs and helpers for the pyramid tests.
 enum PyramidFixtures {
-    static func tempDir() throws -> URL {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-pyr-\(UUID())")
-        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        return d
-    }
-
     /// The shared synthetic scan (TegulaTestSupport) written into `dir`; returns its path.
     static func geotiff(in dir: URL, name: String = "src.tif") throws -> String {
         let path = dir.appendingPathComponent(name).path
@@ -51,19 +45,6 @@ enum PyramidFixtures {
             for c in 0..<bands { px[i * 4 + c] = raw[i * bands + c] }
         }
         return px
-    }
-
-    static func run(_ program: String, _ args: [String]) throws -> (status: Int32, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
-        p.arguments = program.hasPrefix("/") ? args : [program] + args
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     /// The built `tegula` executable.

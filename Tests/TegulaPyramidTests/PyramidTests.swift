@@ -5,6 +5,7 @@ import TegulaCodec
 import TegulaGDAL
 import TegulaGeometry
 @testable import TegulaPyramid
+import TegulaTestSupport
 import TegulaWarp
 
 /// The pyramid against gdal2tiles's grid, a whole-image warp, and itself in every bundle form.
@@ -14,7 +15,7 @@ struct PyramidTests {
     }
 
     @Test func tileSetMatchesGdal2tilesGrid() throws {
-        let dir = try PyramidFixtures.tempDir()
+        let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = try PyramidFixtures.geotiff(in: dir)
         let ours = dir.appendingPathComponent("ours").path
@@ -24,7 +25,7 @@ struct PyramidTests {
         let stats = try job.run()
         #expect(stats.tilesWritten > 50)
         let g2t = dir.appendingPathComponent("g2t").path
-        let r = try PyramidFixtures.run("gdal2tiles.py", ["--xyz", "-q", "-z", "3-7", "--processes=1", src, g2t])
+        let r = try ProgramRun.run("gdal2tiles.py", ["--xyz", "-q", "-z", "3-7", "--processes=1", src, g2t])
         #expect(r.status == 0, "\(r.stderr)")
         let a = try PyramidFixtures.tiles(in: ours), b = try PyramidFixtures.tiles(in: g2t)
         // gdal2tiles also writes fully transparent edge tiles; compare the tiles with content.
@@ -40,7 +41,7 @@ struct PyramidTests {
     }
 
     @Test func tilesAreSeamlessWithAWholeImageWarp() throws {
-        let dir = try PyramidFixtures.tempDir()
+        let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = try PyramidFixtures.geotiff(in: dir)
         let source = try Self.source(src)
@@ -79,7 +80,7 @@ struct PyramidTests {
     }
 
     @Test func opaqueTilesAreRGBAndEmptyOnesAreNotWritten() throws {
-        let dir = try PyramidFixtures.tempDir()
+        let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = try PyramidFixtures.geotiff(in: dir)
         let folder = dir.appendingPathComponent("tiles").path
@@ -101,7 +102,7 @@ struct PyramidTests {
     }
 
     @Test func bundlesHoldTheSamePixelsAsTheFolder() throws {
-        let dir = try PyramidFixtures.tempDir()
+        let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = try PyramidFixtures.geotiff(in: dir)
         let source = try Self.source(src)
@@ -117,14 +118,7 @@ struct PyramidTests {
         let folder = try PyramidFixtures.tiles(in: outputs["folder"]!)
         #expect(folder.count > 10)
         // MBTiles read back with the sqlite3 command-line tool (an independent reader).
-        let q = Process()
-        q.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        q.arguments = ["sqlite3", outputs["mbtiles"]!, "select zoom_level, tile_column, tile_row, hex(tile_data) from tiles"]
-        let pipe = Pipe()
-        q.standardOutput = pipe
-        try q.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        q.waitUntilExit()
+        let text = try ProgramRun.output("sqlite3", [outputs["mbtiles"]!, "select zoom_level, tile_column, tile_row, hex(tile_data) from tiles"])
         var mb: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let f = line.split(separator: "|")
@@ -143,13 +137,13 @@ struct PyramidTests {
     }
 
     @Test func resumeAfterKillGivesTheSameTiles() throws {
-        let dir = try PyramidFixtures.tempDir()
+        let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = try PyramidFixtures.geotiff(in: dir)
         let clean = dir.appendingPathComponent("clean").path
         let killed = dir.appendingPathComponent("killed").path
         let args = ["tile", src, "--zoom", "3-9", "--jobs", "1", "--quiet"]
-        var r = try PyramidFixtures.run(PyramidFixtures.tegula, args + ["-o", clean])
+        var r = try ProgramRun.run(PyramidFixtures.tegula, args + ["-o", clean])
         #expect(r.status == 0, "\(r.stderr)")
         // Start again, kill -9 once some tiles exist.
         let p = Process()
@@ -169,14 +163,14 @@ struct PyramidTests {
         #expect(partial.count < full.count, "the run finished before the kill; make the job bigger")
         // No truncated tile: everything present decodes.
         for (_, v) in partial { _ = try PNGDecoder.decode([UInt8](v)) }
-        r = try PyramidFixtures.run(PyramidFixtures.tegula, args + ["-o", killed, "--resume"])
+        r = try ProgramRun.run(PyramidFixtures.tegula, args + ["-o", killed, "--resume"])
         #expect(r.status == 0, "\(r.stderr)")
         let resumed = try PyramidFixtures.tiles(in: killed)
         #expect(resumed == full)
     }
 
     @Test func refusesAnOutputThatIsNotATileset() throws {
-        let dir = try PyramidFixtures.tempDir()
+        let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = try PyramidFixtures.geotiff(in: dir)
         let precious = dir.appendingPathComponent("precious")
@@ -185,7 +179,7 @@ struct PyramidTests {
         let file = dir.appendingPathComponent("doc.mbtiles")
         try Data("not sqlite".utf8).write(to: file)
         for out in [precious.path, file.path] {
-            let r = try PyramidFixtures.run(PyramidFixtures.tegula, ["tile", src, "-o", out, "--zoom", "5", "--quiet"])
+            let r = try ProgramRun.run(PyramidFixtures.tegula, ["tile", src, "-o", out, "--zoom", "5", "--quiet"])
             #expect(r.status != 0)
             #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         }

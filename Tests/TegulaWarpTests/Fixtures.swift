@@ -3,12 +3,6 @@ import TegulaGDAL
 
 /// Test rasters made here, and image comparison helpers.
 enum Fixtures {
-    static func tempDir() throws -> URL {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-warp-\(UUID())")
-        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        return d
-    }
-
     /// A smooth-plus-detail RGB pattern (no aliasing surprises, but real edges).
     static func pattern(width: Int, height: Int) -> [UInt8] {
         var px = [UInt8](repeating: 0, count: width * height * 3)
@@ -60,18 +54,5 @@ enum Fixtures {
         }
         let mse = se / Double(max(1, n * 3))
         return (mse == 0 ? 99 : 10 * log10(255 * 255 / mse), Double(same) / Double(max(1, n)), n, mismatch)
-    }
-
-    static func run(_ tool: String, _ args: [String]) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [tool] + args
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

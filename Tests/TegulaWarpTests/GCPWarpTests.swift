@@ -3,6 +3,7 @@ import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaTestSupport
 @testable import TegulaWarp
 
 /// Warping scans georeferenced by GCPs: markers land on their GCPs (tps), and an affine fit
@@ -47,7 +48,7 @@ struct GCPWarpTests {
     }
 
     @Test func tpsMarkersLandOnTheirGCPs() throws {
-        let dir = try Fixtures.tempDir()
+        let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("markers.tif").path
         let set = Self.gcps()
@@ -82,7 +83,7 @@ struct GCPWarpTests {
     }
 
     @Test func threeGCPAffineMatchesGdalwarpOrder1() throws {
-        let dir = try Fixtures.tempDir()
+        let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("gcps.tif").path
         let n = 500
@@ -98,9 +99,9 @@ struct GCPWarpTests {
         let gt = result.geoTransform, res = gt[1]
         let te = [gt[0], gt[3] - Double(result.height) * res, gt[0] + Double(result.width) * res, gt[3]]
         let theirs = dir.appendingPathComponent("gdal.tif").path
-        let (status, err) = try Fixtures.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
+        let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
             + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0", "-order", "1", "-dstalpha", src, theirs])
-        #expect(status == 0, "\(err)")
+        #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
         let a = try Fixtures.rgba(ours), b = try Fixtures.rgba(theirs)
         #expect(a.w == b.w && a.h == b.h)
         let c = Fixtures.compare(a.px, b.px)

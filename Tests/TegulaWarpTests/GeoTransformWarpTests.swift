@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TegulaGDAL
 import TegulaGeometry
+import TegulaTestSupport
 @testable import TegulaWarp
 
 /// Warping georeferenced rasters (geotransform + CRS) against `gdalwarp -et 0` on the same grid.
@@ -9,7 +10,7 @@ struct GeoTransformWarpTests {
     /// Warp with tegula and with gdalwarp onto exactly the same grid, and compare.
     static func compareWithGDAL(srs: String, geoTransform: [Double], size: Int, zoom: Int,
                                 resampling: Resampling) throws -> (psnr: Double, identical: Double, overlap: Int, alphaMismatch: Int, result: WarpJob.Result) {
-        let dir = try Fixtures.tempDir()
+        let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("src.tif").path
         try Fixtures.geotiff(at: src, width: size, height: size, geoTransform: geoTransform, srs: srs)
@@ -22,9 +23,9 @@ struct GeoTransformWarpTests {
         let res = gt[1]
         let te = [gt[0], gt[3] - Double(result.height) * res, gt[0] + Double(result.width) * res, gt[3]]
         let theirs = dir.appendingPathComponent("gdal.tif").path
-        let (status, err) = try Fixtures.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
+        let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
             + ["-tr", "\(res)", "\(res)", "-r", resampling.rawValue, "-et", "0", "-dstalpha", src, theirs])
-        #expect(status == 0, "\(err)")
+        #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
         let a = try Fixtures.rgba(ours), b = try Fixtures.rgba(theirs)
         #expect(a.w == b.w && a.h == b.h)
         let c = Fixtures.compare(a.px, b.px)

@@ -1,9 +1,11 @@
 import Foundation
+import TegulaCodec
 import TegulaGeometry
+import TegulaSupport
 
 /// Reads PMTiles v3 by `pread` on one file descriptor (thread-safe): header, root directory,
-/// leaf directories (cached), tile bytes. Directories may be uncompressed or gzip (tegula writes
-/// stored blocks; other writers' deflate is inflated); brotli/zstd are reported, not guessed.
+/// leaf directories (cached), tile bytes. Directories and metadata may be uncompressed or gzip
+/// (libdeflate); unknown, brotli and zstd are refused with an error naming them.
 final class PMTilesReader: TileReader, @unchecked Sendable {
     let path: String
     let metadata: TilesetMetadata
@@ -35,16 +37,25 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// The most bytes one directory or the metadata may decompress to: 64 MiB, far above any
+    /// real directory (a full leaf of go-pmtiles is a few hundred KiB) and small enough that a
+    /// hostile file cannot make the reader allocate gigabytes.
+    static let decompressedLimit = 64 << 20
+
+    /// A directory or the metadata as stored, decoded by the header's internal compression.
     static func decompress(_ b: [UInt8], _ h: PMTilesHeader, _ path: String) throws -> [UInt8] {
         switch h.internalCompression {
-        case 0, 1: return b
-        case 2:
-            guard let out = StoredGzip.unwrap(b) ?? Inflate.gunzip(b) else {
-                throw BundleError.corrupt(path: path, detail: "a gzip directory or metadata block is corrupt")
+        case .none:
+            return b
+        case .gzip:
+            do {
+                return try Gzip.decompress(b, limit: decompressedLimit)
+            } catch {
+                throw BundleError.corrupt(path: path, detail: "a gzip directory or metadata block cannot be read: \(error)")
             }
-            return out
-        default:
-            throw BundleError.corrupt(path: path, detail: "internal compression \(h.internalCompression) is not supported (need 1 none or 2 gzip)")
+        case .unknown, .brotli, .zstd:
+            throw BundleError.corrupt(path: path, detail: "directories and metadata are compressed with "
+                                      + "'\(h.internalCompression)', which Tegula does not read (need none or gzip)")
         }
     }
 

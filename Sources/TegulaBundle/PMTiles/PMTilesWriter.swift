@@ -1,12 +1,14 @@
 import Foundation
+import TegulaCodec
 import TegulaGeometry
+import TegulaSupport
 
 /// Writes PMTiles v3. Tiles arrive in any order from any thread: each distinct content is
 /// appended once to `OUT.data.tmp` (FNV-1a hash, confirmed byte for byte) and every tile gets a
 /// 24-byte record in the journal `OUT.index.tmp`, so a killed run resumes from what it wrote.
 /// `finish` lays tiles out clustered in Hilbert order (identical tiles stored once, consecutive
-/// identical tiles run-length encoded), builds root + leaf directories with header and root in
-/// the first 16 KiB, writes `OUT.tmp` and renames it to OUT.
+/// identical tiles run-length encoded), builds gzip-compressed root + leaf directories with header
+/// and root in the first 16 KiB, and replaces OUT atomically (TegulaSupport's `AtomicFile`).
 final class PMTilesWriter: TileWriter, @unchecked Sendable {
     let path: String
     let format: TileFormat
@@ -52,8 +54,8 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
             var good = 0
             var end: UInt64 = 0
             while good + 24 <= index.count {
-                func u(_ p: Int, _ n: Int) -> UInt64 { (0..<n).reduce(0) { $0 | UInt64(index[p + $1]) << UInt64(8 * $1) } }
-                let id = u(good, 8), blob = Blob(offset: u(good + 8, 8), length: UInt32(u(good + 16, 4)))
+                let record = Self.journalRecord(index, at: good)
+                let id = record.id, blob = Blob(offset: record.offset, length: record.length)
                 guard blob.offset + UInt64(blob.length) <= dataSize else { break }
                 s.tiles[id] = blob
                 end = max(end, blob.offset + UInt64(blob.length))
@@ -70,6 +72,12 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
                 s.byHash[Self.fnv1a(bytes), default: []].append(Blob(offset: offset, length: length))
             }
         }
+    }
+
+    /// One 24-byte journal record at `p`: tile id, data offset (u64), length (u32), 4 zero bytes.
+    private static func journalRecord(_ index: [UInt8], at p: Int) -> (id: UInt64, offset: UInt64, length: UInt32) {
+        (LittleEndian.read(UInt64.self, from: index, at: p)!, LittleEndian.read(UInt64.self, from: index, at: p + 8)!,
+         LittleEndian.read(UInt32.self, from: index, at: p + 16)!)
     }
 
     static func fnv1a(_ b: [UInt8]) -> UInt64 {
@@ -96,9 +104,10 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
             }
             var rec = [UInt8]()
             rec.reserveCapacity(24)
-            for v in [id, blob!.offset] { for k in 0..<8 { rec.append(UInt8((v >> UInt64(8 * k)) & 0xFF)) } }
-            for k in 0..<4 { rec.append(UInt8((UInt64(blob!.length) >> UInt64(8 * k)) & 0xFF)) }
-            rec += [0, 0, 0, 0]
+            LittleEndian.append(id, to: &rec)
+            LittleEndian.append(blob!.offset, to: &rec)
+            LittleEndian.append(blob!.length, to: &rec)
+            LittleEndian.append(UInt32(0), to: &rec)
             try FileIO.writeAll(s.indexFD, rec, path: indexPath)
             s.tiles[id] = blob!
         }
@@ -134,7 +143,7 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
             let (root, leaves) = Self.buildDirectories(entries)
             var m = metadata
             m.format = format
-            let meta = StoredGzip.wrap(JSONValue.object(m.jsonObject).serialized())
+            let meta = Gzip.compress(JSONValue.object(m.jsonObject).serialized())
             var h = PMTilesHeader()
             h.rootOffset = 127; h.rootLength = UInt64(root.count)
             h.metadataOffset = h.rootOffset + h.rootLength; h.metadataLength = UInt64(meta.count)
@@ -150,42 +159,43 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
             h.centerZoom = UInt8(clamping: m.center.zoom)
             h.centerLonE7 = e7(m.center.longitude); h.centerLatE7 = e7(m.center.latitude)
 
-            let tmp = path + ".tmp"
-            let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw BundleError.io(path: tmp, operation: "create", errno: errno) }
-            do {
-                defer { close(fd) }
-                try FileIO.writeAll(fd, h.serialized() + root + meta + leaves, path: tmp)
-                var buffer = [UInt8]()
-                buffer.reserveCapacity(1 << 20)
-                for b in order {
-                    buffer += try FileIO.pread(s.dataFD, count: Int(b.length), at: b.offset, path: dataPath)
-                    if buffer.count >= 1 << 20 { try FileIO.writeAll(fd, buffer, path: tmp); buffer.removeAll(keepingCapacity: true) }
+            try FileIO.mapped {
+                try AtomicFile.write(to: path) { out in
+                    try out.write(h.serialized() + root + meta + leaves)
+                    var buffer = [UInt8]()
+                    buffer.reserveCapacity(1 << 20)
+                    for b in order {
+                        buffer += try FileIO.pread(s.dataFD, count: Int(b.length), at: b.offset, path: dataPath)
+                        if buffer.count >= 1 << 20 { try out.write(buffer); buffer.removeAll(keepingCapacity: true) }
+                    }
+                    try out.write(buffer)
                 }
-                try FileIO.writeAll(fd, buffer, path: tmp)
             }
-            guard rename(tmp, path) == 0 else { throw BundleError.io(path: path, operation: "rename", errno: errno) }
             unlink(dataPath)
             unlink(indexPath)
         }
     }
 
-    /// Root directory and leaf section: everything in the root when it fits 16 KiB − 127 bytes,
-    /// else leaves of ≥ 4096 entries, grown by 1.2× until the root fits (as go-pmtiles does).
-    static func buildDirectories(_ entries: [PMTilesEntry], rootLimit: Int = 16384 - 127) -> (root: [UInt8], leaves: [UInt8]) {
-        let root = StoredGzip.wrap(PMTilesDirectory.serialize(entries))
-        if root.count <= rootLimit { return (root, []) }
+    /// Root directory and leaf section, gzip-compressed, as go-pmtiles builds them: fewer than
+    /// 16,384 entries all in the root when they fit the spec's first fetch of 16,384 bytes less
+    /// the 127-byte header; else leaves of max(n / 3500, 4096) entries, grown by 1.2× until the
+    /// root of leaf pointers fits.
+    static func buildDirectories(_ entries: [PMTilesEntry], rootLimit: Int = 16384 - PMTilesHeader.size) -> (root: [UInt8], leaves: [UInt8]) {
+        if entries.count < 16384 {
+            let root = Gzip.compress(PMTilesDirectory.serialize(entries))
+            if root.count <= rootLimit { return (root, []) }
+        }
         var leafSize = Double(max(entries.count / 3500, 4096))
         while true {
             var rootEntries: [PMTilesEntry] = [], leaves: [UInt8] = []
             let size = Int(leafSize)
             for start in stride(from: 0, to: entries.count, by: size) {
-                let leaf = StoredGzip.wrap(PMTilesDirectory.serialize(Array(entries[start..<min(start + size, entries.count)])))
+                let leaf = Gzip.compress(PMTilesDirectory.serialize(Array(entries[start..<min(start + size, entries.count)])))
                 rootEntries.append(PMTilesEntry(tileId: entries[start].tileId, offset: UInt64(leaves.count),
                                                 length: UInt32(leaf.count), runLength: 0))
                 leaves += leaf
             }
-            let r = StoredGzip.wrap(PMTilesDirectory.serialize(rootEntries))
+            let r = Gzip.compress(PMTilesDirectory.serialize(rootEntries))
             if r.count <= rootLimit { return (r, leaves) }
             leafSize *= 1.2
         }
@@ -206,8 +216,7 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
         if let index = try? FileIO.readFile(path + ".index.tmp") {
             var p = 0
             while p + 24 <= index.count {
-                let id = (0..<8).reduce(UInt64(0)) { $0 | UInt64(index[p + $1]) << UInt64(8 * $1) }
-                out.insert(PMTilesID.tile(of: id))
+                out.insert(PMTilesID.tile(of: journalRecord(index, at: p).id))
                 p += 24
             }
         }

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file replaced all at once: written under a unique temporary name beside its destination,
+/// then renamed over it (`rename(2)` is atomic within a file system), so a reader sees the old
+/// file or the new one and a failure leaves the old one untouched. The old file is never
+/// removed first.
+///
+/// For small files, ``write(_:to:)``; for large ones or ones another library writes by path
+/// (GDAL), ``write(to:_:)`` hands out the open temporary file and commits when the body returns.
+public final class AtomicFile {
+    /// Where the file ends up.
+    public let path: String
+    /// The temporary file beside `path` that is written until ``commit()``.
+    public let temporaryPath: String
+    /// The temporary file opened for writing (`O_WRONLY`, created empty and exclusively).
+    public let descriptor: Int32
+    private var isOpen = true
+
+    /// Creates an empty temporary file beside `path` under a name no other writer uses
+    /// (`.NAME.PID-RANDOM.tmp`, created with `O_EXCL`).
+    public init(replacing path: String) throws {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var attempt = 0
+        while true {
+            let candidate = "\(folder).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 {
+                self.path = path
+                temporaryPath = candidate
+                descriptor = fd
+                return
+            }
+            attempt += 1
+            guard errno == EEXIST, attempt < 16 else { throw FileError(path: candidate, operation: "create", errno: errno) }
+        }
+    }
+
+    deinit { discard() }
+
+    /// Appends bytes to the temporary file.
+    public func write(_ bytes: [UInt8]) throws {
+        try POSIXFile.writeAll(descriptor, bytes, path: temporaryPath)
+    }
+
+    /// Closes the temporary file and renames it over `path`.
+    public func commit() throws {
+        guard isOpen else { throw FileError(path: path, operation: "commit (already closed)", errno: EBADF) }
+        isOpen = false
+        if close(descriptor) != 0 {
+            let e = errno
+            unlink(temporaryPath)
+            throw FileError(path: temporaryPath, operation: "close", errno: e)
+        }
+        if rename(temporaryPath, path) != 0 {
+            let e = errno
+            unlink(temporaryPath)
+            throw FileError(path: path, operation: "rename", errno: e)
+        }
+    }
+
+    /// Closes and removes the temporary file, leaving `path` as it was; does nothing after
+    /// ``commit()``.
+    public func discard() {
+        guard isOpen else { return }
+        isOpen = false
+        close(descriptor)
+        unlink(temporaryPath)
+    }
+
+    /// Replaces `path` with `bytes`.
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        let file = try AtomicFile(replacing: path)
+        try file.write(bytes)
+        try file.commit()
+    }
+
+    /// Runs `body` with a new temporary file for `path` and commits it when `body` returns;
+    /// when `body` throws, the temporary file is removed and `path` is left as it was.
+    public static func write<R>(to path: String, _ body: (AtomicFile) throws -> R) throws -> R {
+        let file = try AtomicFile(replacing: path)
+        do {
+            let result = try body(file)
+            try file.commit()
+            return result
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Testing
+import TegulaCodec
+
+/// The one "drop alpha if opaque, then encode" every tile writer uses: opaque images become RGB
+/// PNGs with the same bytes as encoding their RGB directly; anything else keeps its alpha.
+struct OpaqueAlphaTests {
+    /// The PNG colour type in IHDR (2 = RGB, 6 = RGBA).
+    static func colourType(_ png: [UInt8]) -> UInt8 { png[25] }
+
+    @Test func opaqueImagesLoseOnlyTheirAlpha() throws {
+        let rgb = PNGRoundTripTests.sample(width: 31, height: 17, channels: 3)
+        let rgba = rgb.rgba
+        let encoder = PNGEncoder(level: 1, filter: .up)
+        let png = encoder.encodeDroppingOpaqueAlpha(rgba)
+        #expect(Self.colourType(png) == 2)
+        #expect(png == PNGEncoder(level: 1, filter: .up).encode(rgb))  // byte for byte
+        #expect(try PNGDecoder.decode(png) == rgba)
+    }
+
+    @Test func partlyTransparentImagesKeepTheirAlpha() throws {
+        var img = PNGRoundTripTests.sample(width: 31, height: 17, channels: 3).rgba
+        img.pixels[4 * 100 + 3] = 254
+        let png = PNGEncoder().encodeDroppingOpaqueAlpha(img)
+        #expect(Self.colourType(png) == 6)
+        #expect(png == PNGEncoder().encode(img))
+        #expect(try PNGDecoder.decode(png) == img)
+    }
+
+    @Test func coverageAndFlatteningOntoWhite() {
+        let px: [UInt8] = [10, 20, 30, 255, 200, 100, 0, 0, 100, 50, 0, 128]
+        #expect(AlphaCoverage(rgba: px, pixelCount: 3) == .partial)
+        #expect(AlphaCoverage(rgba: px, pixelCount: 1) == .opaque)
+        #expect(AlphaCoverage(rgba: [1, 2, 3, 0, 4, 5, 6, 0], pixelCount: 2) == .empty)
+        var out = [UInt8](repeating: 0, count: 9)
+        AlphaCoverage.flattenOntoWhite(px, pixelCount: 3, into: &out)
+        // Opaque kept exactly; alpha 0 is white; alpha 128: (100·128 + 255·127 + 127) / 255 = 177.
+        #expect(out == [10, 20, 30, 255, 255, 255, 177, 152, 127])
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TegulaSupport
+
+/// Little-endian bytes, the lock, the thread pool and XML text.
+struct SupportTests {
+    @Test func littleEndianKnownBytes() {
+        var b: [UInt8] = []
+        LittleEndian.append(UInt64(0x0102_0304_0506_0708), to: &b)
+        LittleEndian.append(Int32(-2), to: &b)
+        LittleEndian.append(UInt16(0xABCD), to: &b)
+        #expect(b == [8, 7, 6, 5, 4, 3, 2, 1, 0xFE, 0xFF, 0xFF, 0xFF, 0xCD, 0xAB])
+        #expect(LittleEndian.read(UInt64.self, from: b, at: 0) == 0x0102_0304_0506_0708)
+        #expect(LittleEndian.read(Int32.self, from: b, at: 8) == -2)
+        #expect(LittleEndian.read(UInt16.self, from: b, at: 12) == 0xABCD)
+        #expect(LittleEndian.read(UInt32.self, from: b, at: 11) == nil)  // 3 bytes left
+        #expect(LittleEndian.read(UInt32.self, from: b[4...], at: 4) == 0x0102_0304)  // slices keep indices
+    }
+
+    @Test func parallelWorkVisitsEveryIndexOnce() throws {
+        let seen = Locked([Int](repeating: 0, count: 1000))
+        try ParallelWork.run(jobs: 4, count: 1000, makeState: { $0 }, process: { _, i in seen.withLock { $0[i] += 1 } })
+        #expect(seen.current == [Int](repeating: 1, count: 1000))
+    }
+
+    @Test func parallelWorkRethrowsTheFirstErrorAndStops() {
+        struct Bad: Error, Equatable { let index: Int }
+        let done = Locked(0)
+        #expect(throws: Bad(index: 10)) {
+            try ParallelWork.run(jobs: 1, count: 100, makeState: { $0 }, process: { _, i in
+                if i == 10 { throw Bad(index: i) }
+                done.withLock { $0 += 1 }
+            })
+        }
+        #expect(done.current == 10)  // one worker: items after the failure never ran
+    }
+
+    @Test func xmlEscapesTheMarkupCharacters() {
+        #expect(XMLText.escape(#"a<b & "c">"#) == "a&lt;b &amp; &quot;c&quot;&gt;")
+        #expect(XMLText.escape("&amp;") == "&amp;amp;")
+        #expect(XMLText.escape("Schagen 1689") == "Schagen 1689")
+    }
+}

@@ -104,6 +104,7 @@ let package = Package(
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
             "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
+            "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaGeometry", "TegulaTestSupport"]),
     ],

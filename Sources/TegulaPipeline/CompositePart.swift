@@ -60,17 +60,16 @@ struct CompositeParts {
     }
 }
 
-/// Builds one shard's part of the composite: its blocks in packs of ``blocksPerPack`` (each
+/// Builds one shard's part of the composite: its blocks in packs of `blocksPerPack` (each
 /// committed as it finishes, so a killed shard rerun keeps the packs it finished and builds the
 /// rest), then the zooms from the block zoom up to the cut zoom from the packs' block-zoom tiles
 /// (``ParentBuilder``), then the record.
 struct CompositePartBuilder {
-    static let blocksPerPack = 64
-
     let split: CompositeSplit
     let shard: Shard
     let parts: CompositeParts
     let builder: CompositeBuilder
+    let blocksPerPack: Int
     let force: Bool
     let progress: (@Sendable (Int, Int) -> Void)?
 
@@ -89,8 +88,8 @@ struct CompositePartBuilder {
         let layout = split.layout
         var packs: [(file: String, header: TilePack.Header)] = []
         var kept = 0, built = 0, blended = 0
-        let groups = stride(from: 0, to: blocks.count, by: CompositePartBuilder.blocksPerPack).map {
-            Array(blocks[$0..<min($0 + CompositePartBuilder.blocksPerPack, blocks.count)])
+        let groups = stride(from: 0, to: blocks.count, by: blocksPerPack).map {
+            Array(blocks[$0..<min($0 + blocksPerPack, blocks.count)])
         }
         for (j, group) in groups.enumerated() {
             let file = String(format: "blocks-%06d.pack", j)

@@ -47,13 +47,22 @@ public final class PipelineRunner: Sendable {
     let log: @Sendable (String) -> Void
     let progress: (@Sendable (String, Int, Int) -> Void)?
 
+    /// Composite blocks per committed pack (what a killed shard can lose).
+    let blocksPerPack: Int
+
     /// - Parameters: log: one line per stage and per warning; progress: (label, done, total).
-    public init(pipeline: Pipeline, options: RunOptions, log: @escaping @Sendable (String) -> Void,
-                progress: (@Sendable (String, Int, Int) -> Void)? = nil) {
+    public convenience init(pipeline: Pipeline, options: RunOptions, log: @escaping @Sendable (String) -> Void,
+                            progress: (@Sendable (String, Int, Int) -> Void)? = nil) {
+        self.init(pipeline: pipeline, options: options, log: log, progress: progress, blocksPerPack: 64)
+    }
+
+    init(pipeline: Pipeline, options: RunOptions, log: @escaping @Sendable (String) -> Void,
+         progress: (@Sendable (String, Int, Int) -> Void)?, blocksPerPack: Int) {
         self.pipeline = pipeline
         self.options = options
         self.log = log
         self.progress = progress
+        self.blocksPerPack = blocksPerPack
     }
 
     /// The work folder of one map, with its manifest loaded.
@@ -128,17 +137,18 @@ public final class PipelineRunner: Sendable {
     }
 
     /// This shard's part of the composite, then (on one machine) the reduce; nothing when the
-    /// composite was already reduced from the same plan.
+    /// composite was already reduced from the same inputs (by any number of shards).
     func runComposite(_ composite: CompositeSpec, split: CompositeSplit, shard: Shard, reduce: Bool) throws {
         let manifest = Manifest.load(folder: compositeFolder)
-        if !options.force, manifest.stages["composite"]?.hash == split.hash, Tileset.isTileset(at: composite.output) {
+        if !options.force, manifest.stages["composite"]?.hash == split.inputsHash, Tileset.isTileset(at: composite.output) {
             log("composite:  skipped (unchanged) → \(composite.output)")
             return
         }
         let parts = CompositeParts(workFolder: pipeline.workFolder)
         let label = "composite part", progress = progress
         let line = try CompositePartBuilder(split: split, shard: shard, parts: parts, builder: compositeBuilder(composite, split: split),
-                                            force: options.force, progress: { d, t in progress?(label, d, t) }).run()
+                                            blocksPerPack: blocksPerPack, force: options.force,
+                                            progress: { d, t in progress?(label, d, t) }).run()
         log("composite:  " + line)
         if reduce { try self.reduce(composite, split: split, parts: parts, records: CompositeReduce.check(parts.records(), split: split, parts: parts)) }
     }
@@ -201,7 +211,7 @@ public final class PipelineRunner: Sendable {
         let r = try CompositeReduce(split: split, parts: parts, output: composite.output, metadata: metadata,
                                     progress: { d, t in progress?(label, d, t) }).run(records)
         var m = Manifest.load(folder: compositeFolder)
-        m.stages["composite"] = Manifest.Record(hash: split.hash, outputs: [composite.output], zoom: l.maxZoom, minZoom: l.minZoom, finished: Manifest.now())
+        m.stages["composite"] = Manifest.Record(hash: split.inputsHash, outputs: [composite.output], zoom: l.maxZoom, minZoom: l.minZoom, finished: Manifest.now())
         try FileManager.default.createDirectory(atPath: compositeFolder, withIntermediateDirectories: true)
         try m.save(folder: compositeFolder)
         // The parts are merged: they go (records first, so a half-removed part is never taken for whole).

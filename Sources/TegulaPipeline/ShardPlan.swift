@@ -138,8 +138,11 @@ public struct CompositeSplit: Sendable {
     public let ranges: [Range<UInt64>]
     /// Estimated cost (pixels) per shard.
     public let costs: [Int]
-    /// SHA-256 over everything the composite's tiles depend on (see ``CompositeSplit/planHash``)
-    /// and the split itself; a part written for another hash is stale.
+    /// SHA-256 over everything the composite's tiles depend on (``CompositeSplit/inputsHash``):
+    /// the same for every shard count, since the split does not change a tile.
+    public let inputsHash: String
+    /// The plan's hash: the inputs' and the split (shard count, cut zoom, runs); a part written
+    /// for another hash is stale.
     public let hash: String
 
     /// Each block's Hilbert index at `zoom`.
@@ -190,7 +193,13 @@ public struct CompositeSplit: Sendable {
         while starts.count < count { starts.append(end) }
         ranges = (0..<count).map { starts[$0]..<(($0 + 1 < count) ? starts[$0 + 1] : end) }
         self.costs = costs
-        hash = CompositeSplit.planHash(pipeline: pipeline, layout: layout, cutZoom: cut, ranges: ranges)
+        let inputs = CompositeSplit.inputsHash(pipeline: pipeline, layout: layout)
+        inputsHash = inputs
+        var h = ContentHash()
+        h.update(inputs)
+        h.update("shards \(ranges.count) cut \(cut)")
+        for r in ranges { h.update("\(r.lowerBound)-\(r.upperBound)") }
+        hash = h.finalize()
     }
 
     /// Hilbert indices of a shard's blocks: the blocks under its cut tiles, consecutive.
@@ -212,8 +221,8 @@ public struct CompositeSplit: Sendable {
     /// SHA-256 over what the composite's tiles depend on: the composite section, its zooms and
     /// tile size, each map in order (name, scan path with its size and modification time — not
     /// its bytes, which every shard would have to read —, georeference section and the bytes of
-    /// its GCP and mask files), and the split (count, cut zoom, runs).
-    static func planHash(pipeline: Pipeline, layout: CompositeLayout, cutZoom: Int, ranges: [Range<UInt64>]) -> String {
+    /// its GCP and mask files).
+    static func inputsHash(pipeline: Pipeline, layout: CompositeLayout) -> String {
         var h = ContentHash()
         h.update("tegula-composite-plan/1")
         if let c = pipeline.spec.composite { h.update(PipelineHashing.json(c.tile)) }
@@ -229,8 +238,6 @@ public struct CompositeSplit: Sendable {
                 if case .file(let p) = g.mask { h.update(file: p) }
             }
         }
-        h.update("shards \(ranges.count) cut \(cutZoom)")
-        for r in ranges { h.update("\(r.lowerBound)-\(r.upperBound)") }
         return h.finalize()
     }
 }

@@ -74,7 +74,9 @@ let package = Package(
         ]),
 
         // Fixtures more than one test suite writes.
-        .target(name: "TegulaTestSupport", dependencies: ["TegulaGDAL"], path: "Tests/TegulaTestSupport"),
+        .target(name: "TegulaTestSupport", dependencies: [
+            "TegulaGDAL", "TegulaBundle", .product(name: "Crypto", package: "swift-crypto"),
+        ], path: "Tests/TegulaTestSupport"),
 
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
         .testTarget(name: "TegulaSupportTests", dependencies: ["TegulaSupport"]),

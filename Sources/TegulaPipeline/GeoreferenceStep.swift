@@ -112,29 +112,29 @@ struct GeoreferenceStep: MapStage {
         return (outputs, fitted)
     }
 
-    /// The scan as a ``WarpSource`` without writing anything and without reading its pixels
-    /// (for the plan; the warp reads them).
-    func sourceInMemory() throws -> WarpSource {
+    /// The scan as a ``WarpSource`` without writing anything; `readingPixels` false (a plan)
+    /// reads only the scan's header and leaves out the fit's pins.
+    func sourceInMemory(readingPixels: Bool = false) throws -> WarpSource {
         guard let g = map.georeference else {
             try requireOwnGeoreference()
-            return try WarpInput(path: map.input).resolve(readingPixels: false)
+            return try WarpInput(path: map.input).resolve(readingPixels: readingPixels)
         }
         if let b = g.bounds {
             let ds = try Dataset(path: map.input)
             let mapping = try GeoTransformMapping(width: ds.width, height: ds.height,
                                                   geoTransform: geoTransform(bounds: b, width: ds.width, height: ds.height),
                                                   crs: g.srs ?? .wgs84, mask: try mask()?.map { (x: $0.x, y: $0.y) })
-            return try WarpSource(path: map.input, mapping: mapping, sharePixels: false)
+            return try WarpSource(path: map.input, mapping: mapping, sharePixels: readingPixels)
         }
-        return try GCPGeoreferencing.sourceInMemory(map: map, step: self)
+        return try GCPGeoreferencing.sourceInMemory(map: map, step: self, readingPixels: readingPixels)
     }
 
     /// The recorded output as a ``WarpSource``: `georef.vrt` with `mask.wkt`, or the input itself
-    /// (pixels not read).
-    func recordedSource() throws -> WarpSource {
-        guard map.georeference != nil else { return try WarpInput(path: map.input).resolve(readingPixels: false) }
+    /// (`readingPixels` as for ``sourceInMemory(readingPixels:)``).
+    func recordedSource(readingPixels: Bool = false) throws -> WarpSource {
+        guard map.georeference != nil else { return try WarpInput(path: map.input).resolve(readingPixels: readingPixels) }
         let mask = FileManager.default.fileExists(atPath: maskPath) ? try MaskReader.read(path: maskPath) : nil
-        return try WarpInput(path: vrtPath, mask: mask).resolve(readingPixels: false)
+        return try WarpInput(path: vrtPath, mask: mask).resolve(readingPixels: readingPixels)
     }
 
     /// A map without a `georeference:` section needs an input that carries its own.

@@ -77,6 +77,16 @@ struct MapEntry {
         return Node(own)
     }
 
+    /// The node with every scalar's tag resolved (`5` an int, `png` a string), as decoding would.
+    static func resolvingTags(_ node: Node) -> Node {
+        switch node {
+        case .scalar(let s): return Node(s.string, Tag(Resolver.default.resolveTag(of: node)), s.style)
+        case .mapping(let m): return Node(m.map { (resolvingTags($0.key), resolvingTags($0.value)) })
+        case .sequence(let q): return Node(q.map(resolvingTags))
+        default: return node
+        }
+    }
+
     /// Decode the map with the defaults under it; errors located where the value came from.
     func decode(doc: PipelineDocument, defaults: Node?) throws -> MapSpec {
         let merged = merged(under: defaults)

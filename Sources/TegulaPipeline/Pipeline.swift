@@ -36,7 +36,9 @@ public struct Pipeline: Sendable {
         }
         let entries = try MapCollection.entries(doc: doc, spec: spec, folder: base)
         guard !entries.isEmpty else { throw doc.error([.key("maps")], "lists no map") }
-        let defaults = doc.node([.key("map_defaults")])
+        // Tags resolved once: every map's decoding would otherwise match each default's text
+        // against the YAML resolver's patterns again.
+        let defaults = doc.node([.key("map_defaults")]).map(MapEntry.resolvingTags)
         var names: [String: Int] = [:]
         var outputs: [String: Int] = [:]
         spec.maps.reserveCapacity(entries.count)

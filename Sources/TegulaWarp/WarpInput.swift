@@ -35,14 +35,17 @@ public struct WarpInput: Sendable, Hashable {
     /// or stored in the raster, as a `tegula georef` output), else its geotransform and CRS.
     ///
     /// - Parameter readingPixels: false to open only the raster's header: no check that its
-    ///   pixels decode and none held in memory (for a plan, which needs only the footprint).
+    ///   pixels decode, none held in memory and no GCP pins (for a plan, which needs only the
+    ///   footprint).
     public func resolve(readingPixels: Bool = true) throws -> WarpSource {
         let ds = try Dataset(path: path)
         if readingPixels { try ds.verifyReadable() }
         if let fitted = try fit(ds) {
             let mapping = try GCPMapping(width: ds.width, height: ds.height, georeference: fitted,
                                          mask: fitted.gcps.mask.map { $0.map { (x: $0.x, y: $0.y) } })
-            return try WarpSource(path: path, mapping: mapping, summary: GeoreferenceSummary(fitted), sharePixels: readingPixels)
+            // A plan needs neither the pins nor the pixels: the fit's report is then never made.
+            return try WarpSource(path: path, mapping: mapping, summary: readingPixels ? GeoreferenceSummary(fitted) : nil,
+                                  sharePixels: readingPixels)
         }
         guard let gt = ds.geoTransform, let srs = ds.spatialReference else {
             throw WarpError(.notGeoreferenced, at: path, "no georeference (no geotransform with a CRS, no GCPs): give --gcps FILE")

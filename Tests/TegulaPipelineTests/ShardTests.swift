@@ -16,16 +16,9 @@ import TegulaTestSupport
         return (folder, file)
     }
 
-    /// SHA-256 of every tile (z/x/y and bytes) of a tileset, and the tile count.
     static func digest(_ path: String) throws -> (String, Int) {
-        let reader = try Tileset.openReader(at: path)
-        var h = ContentHash()
-        let tiles = Tileset.existingTiles(at: path).sorted()
-        for t in tiles {
-            h.update("\(t)")
-            h.update(try #require(try reader.tile(t)))
-        }
-        return (h.finalize(), tiles.count)
+        let d = try TilesetDigest.of(path)
+        return (d.digest, d.tiles)
     }
 
     static func runner(_ file: String, _ options: RunOptions, log: LogLines = LogLines(), blocksPerPack: Int = 64) throws -> PipelineRunner {

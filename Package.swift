@@ -2,10 +2,8 @@
 // Tegula: scanned paper maps to web map tiles.
 import PackageDescription
 
-/// The pixel loops are optimised even in debug builds, so the test suite's real warps and
-/// pyramids run in seconds rather than minutes.
-let hot: [SwiftSetting] = [.unsafeFlags(["-O"])]
-
+// Every target declares exactly the modules it imports, and none carries unsafe flags: an app
+// must be able to depend on Tegula's products by version (scripts/check-as-dependency).
 let package = Package(
     name: "Tegula",
     platforms: [.macOS(.v14)],
@@ -24,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // 3.12.3 or any 4.x: async-http-client's graph already resolves swift-crypto 4.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C layer 1: system libraries with shims for macros and variadics.
@@ -38,38 +37,47 @@ let package = Package(
         .target(name: "TegulaSupport"),
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
-        .target(name: "TegulaGDAL", dependencies: ["CGDAL", "TegulaGeometry"]),
-        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate", "TegulaGeometry"], swiftSettings: hot),
+        .target(name: "TegulaGDAL", dependencies: ["CGDAL"]),
+        .target(name: "TegulaCodec", dependencies: ["CPNG", "CDeflate", "TegulaGeometry"]),
         .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaCodec", "TegulaGeometry", "TegulaSupport"]),
 
         // Pipeline stages, each its own module; a stage never imports a later one.
-        .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"], swiftSettings: hot),
-        .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"],
-                swiftSettings: hot),
+        .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
+        .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaPyramid", dependencies: [
-            "TegulaWarp", "TegulaGeoreference", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
-        ], swiftSettings: hot),
+            "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
+        ]),
         .target(name: "TegulaOverlay", dependencies: [
             "TegulaGeometry", "TegulaBundle", "TegulaCodec", "TegulaSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .target(name: "TegulaServer", dependencies: [
-            "TegulaBundle", "TegulaGeometry", "TegulaOverlay",
+            "TegulaBundle", "TegulaGeometry",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "TegulaPipeline", dependencies: [
             "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
             .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // Tiles on demand: scans and pipeline maps rendered per request behind the server's
+        // DynamicTileSource (the server module itself links no GDAL).
+        .target(name: "TegulaOnDemand", dependencies: [
+            "TegulaServer", "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
+            "TegulaSupport",
+        ]),
 
         // The thin CLI on top.
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
-            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaSupport",
+            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaSupport", "TegulaOnDemand",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -98,17 +106,27 @@ let package = Package(
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
         .testTarget(name: "TegulaOverlayTests", dependencies: [
             "TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
-            "TegulaServer", "TegulaSupport", "TegulaTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+            "TegulaServer", "TegulaSupport", "TegulaTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        .testTarget(name: "TegulaOnDemandTests", dependencies: [
+            "TegulaOnDemand", "TegulaServer", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
+            "TegulaSupport", "TegulaTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
             "TegulaServer", "TegulaBundle", "TegulaGeometry",
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
-            "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
-            "TegulaTestSupport",
+            "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
+            "TegulaGeometry", "TegulaTestSupport",
         ]),
-        .testTarget(name: "TegulaCLITests", dependencies: ["TegulaGeometry", "TegulaTestSupport"]),
+        // Runs the built `tegula` executable (`swift test` builds it) and other programs.
+        .testTarget(name: "TegulaCLITests", dependencies: ["TegulaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

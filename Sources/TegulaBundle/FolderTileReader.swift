@@ -15,7 +15,7 @@ final class FolderTileReader: TileReader, @unchecked Sendable {
         root = path
         guard let real = FileIO.realPath(path) else { throw BundleError.io(path: path, operation: "realpath", errno: errno) }
         realRoot = real
-        let jsonPath = path + "/tiles.json"
+        let jsonPath = path + "/" + Tileset.folderDescriptionName
         guard let bytes = try FileIO.readFile(jsonPath) else {
             throw BundleError.corrupt(path: path, detail: "no tiles.json (a folder tileset needs its TileJSON; "
                 + "finish the writer or rerun `tegula tile --resume`)")

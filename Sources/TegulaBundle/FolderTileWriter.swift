@@ -74,7 +74,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
         var m = metadata
         m.format = naming.format
         m.scale = naming.scale
-        try FileIO.writeAtomically(root + "/tiles.json", m.tileJSON(tiles: [naming.template], scheme: naming.layout))
+        try FileIO.writeAtomically(root + "/" + Tileset.folderDescriptionName, m.tileJSON(tiles: [naming.template], scheme: naming.layout))
         if naming.layout == .tms {
             try FileIO.writeAtomically(root + "/tilemapresource.xml", Array(tileMapResource(m).utf8))
         }

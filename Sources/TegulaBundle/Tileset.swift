@@ -4,17 +4,37 @@ import TegulaGeometry
 /// Opening bundles by the form of their path: a folder, `*.mbtiles` or `*.pmtiles`.
 public enum Tileset {
     /// The three bundle forms.
-    public enum Form: String, Sendable {
+    public enum Form: String, Sendable, CaseIterable {
         case folder, mbtiles, pmtiles
+
+        /// The file extension that names this form (`mbtiles`, `pmtiles`); nil for a folder.
+        public var fileExtension: String? { self == .folder ? nil : rawValue }
     }
+
+    /// The file inside a tile folder that describes it (TileJSON 3.0.0); a folder holding it can
+    /// be read as a tileset, whichever tool wrote it.
+    public static let folderDescriptionName = "tiles.json"
 
     /// The form a path names: by extension for files, folder otherwise.
     public static func form(of path: String) -> Form {
-        switch (path as NSString).pathExtension.lowercased() {
-        case "mbtiles": return .mbtiles
-        case "pmtiles": return .pmtiles
-        default: return .folder
-        }
+        let ext = (path as NSString).pathExtension.lowercased()
+        return Form.allCases.first { $0.fileExtension == ext } ?? .folder
+    }
+
+    /// A tileset's name: the path's last component without the extension of its form, so
+    /// `maps/Old Map.pmtiles` and the folder `maps/Old Map` are both "Old Map".
+    public static func name(of path: String) -> String {
+        let last = (path as NSString).lastPathComponent
+        return form(of: last) == .folder ? last : (last as NSString).deletingPathExtension
+    }
+
+    /// True when `openReader(at:)` can be tried on `path`: a folder holding
+    /// `folderDescriptionName`, or a file named as an MBTiles or PMTiles.
+    public static func isReadable(at path: String) -> Bool {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return false }
+        if isDir.boolValue { return FileManager.default.fileExists(atPath: path + "/" + folderDescriptionName) }
+        return form(of: path) != .folder
     }
 
     /// Opens a writer for OUT. An existing OUT that is not a tileset is refused and left untouched;

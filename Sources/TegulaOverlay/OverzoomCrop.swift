@@ -17,7 +17,7 @@ public struct OverzoomCrop: Hashable, Sendable {
         guard nativeZoom >= 0, tile.z > nativeZoom else { return nil }
         self.tile = tile
         self.ancestor = tile.ancestor(atZoom: nativeZoom)
-        guard levels <= 30 else { return nil }
+        guard levels <= WebMercator.maxZoom else { return nil }
     }
 
     /// Zoom levels between the ancestor and the tile.

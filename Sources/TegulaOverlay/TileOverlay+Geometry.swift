@@ -39,19 +39,13 @@ extension TileOverlay {
                           contentScaleFactor: Double = 1) -> [TileOverlayPath] {
         let z = zoomLevel(forZoomScale: zoomScale)
         guard z >= minimumZ, z <= maximumZ, z >= 0, z <= WebMercator.maxZoom,
-              let area = visible.intersection(boundingMapRect)?.intersection(.world)
+              let area = visible.intersection(boundingMapRect),
+              let range = TileGrid.tileRange(covering: area.projectedBounds, zoom: z)
         else { return [] }
-        let side = MapPoint.worldSize / pow(2, Double(z))
-        let last = (1 << z) - 1
-        let x0 = max(0, Int((area.minX / side).rounded(.down)))
-        let y0 = max(0, Int((area.minY / side).rounded(.down)))
-        let x1 = min(last, Int((area.maxX / side).rounded(.up)) - 1)
-        let y1 = min(last, Int((area.maxY / side).rounded(.up)) - 1)
-        guard x0 <= x1, y0 <= y1 else { return [] }
         var paths: [TileOverlayPath] = []
-        paths.reserveCapacity((x1 - x0 + 1) * (y1 - y0 + 1))
-        for y in y0...y1 {
-            for x in x0...x1 {
+        paths.reserveCapacity(range.x.count * range.y.count)
+        for y in range.y {
+            for x in range.x {
                 paths.append(path(for: Tile(x: x, y: y, z: z), contentScaleFactor: contentScaleFactor))
             }
         }

@@ -14,7 +14,11 @@ import TegulaSupport
 /// (`@unchecked Sendable` is justified by that lock; subclasses adding state must lock it too).
 open class TileOverlay: MapOverlay, @unchecked Sendable {
     struct Settings {
+        /// The template as given (MapKit `urlTemplate`), parsed or not.
+        var templateString: String?
         var template: TileURLTemplate?
+        /// Why `templateString` did not parse, if it did not.
+        var templateError: TileOverlayError?
         var tileSize = TileSize(width: 256, height: 256)
         var isGeometryFlipped = false
         var minimumZ = 0
@@ -36,24 +40,43 @@ open class TileOverlay: MapOverlay, @unchecked Sendable {
     /// An overlay on a checked template, or nil for a subclass that makes its own URLs or data.
     public init(template: TileURLTemplate?, cache: TileCache = TileCache(byteBudget: 32 << 20),
                 loader: TileURLLoader = TileURLLoader()) {
-        settings = Locked(Settings(template: template))
+        settings = Locked(Settings(templateString: template?.string, template: template))
         self.cache = cache
         self.loader = loader
     }
 
-    /// An overlay on a URL template (MapKit `init(urlTemplate:)`): `{x}` `{y}` `{z}` `{scale}`,
-    /// plus the extra placeholders when `placeholders` is `.extended`. A placeholder outside the
-    /// set throws `.unknownPlaceholder` here rather than reaching a server.
-    public convenience init(urlTemplate: String?,
-                            placeholders: TileURLTemplate.PlaceholderSet = .mapKit) throws(TileOverlayError) {
-        self.init(template: try urlTemplate.map { s throws(TileOverlayError) in try TileURLTemplate(s, placeholders: placeholders) })
+    /// An overlay on a URL template (MapKit `init(urlTemplate:)`, and like it not throwing, so
+    /// code written for MapKit compiles unchanged): `{x}` `{y}` `{z}` `{scale}`, plus the extra
+    /// placeholders when `placeholders` is `.extended`.
+    ///
+    /// A template that does not parse (a placeholder outside the set, an unclosed `{`) never
+    /// reaches a server: `validate()` throws its error, and so does the first `loadTile(at:)`
+    /// (hence `fetchTile(at:)`); `url(forTilePath:)` gives `noTemplateURL` for it.
+    public convenience init(urlTemplate: String?, placeholders: TileURLTemplate.PlaceholderSet = .mapKit) {
+        var parsed: TileURLTemplate?
+        var failure: TileOverlayError?
+        if let urlTemplate {
+            do { parsed = try TileURLTemplate(urlTemplate, placeholders: placeholders) } catch { failure = error }
+        }
+        self.init(template: parsed)
+        settings.withLock {
+            $0.templateString = urlTemplate
+            $0.templateError = failure
+        }
+    }
+
+    /// Checks the URL template given at init: throws `.unknownPlaceholder`, `.unclosedPlaceholder`
+    /// or `.missingSubdomains` for one that does not parse; nothing for a good template or none.
+    /// Call it where a bad template should stop you early (MapKit has no such check).
+    public func validate() throws(TileOverlayError) {
+        if let error = settings.withLock({ $0.templateError }) { throw error }
     }
 
     // MARK: Properties (MapKit names and defaults)
 
     /// The template as written, or nil (MapKit `urlTemplate`).
-    public var urlTemplate: String? { settings.withLock { $0.template?.string } }
-    /// The parsed template, or nil.
+    public var urlTemplate: String? { settings.withLock { $0.templateString } }
+    /// The parsed template; nil when there is none or it did not parse (see `validate()`).
     public var template: TileURLTemplate? { settings.withLock { $0.template } }
     /// Tile size in points, 256×256 by default (MapKit `tileSize`); 512 for "retina-native" sets.
     public var tileSize: TileSize {
@@ -103,7 +126,8 @@ open class TileOverlay: MapOverlay, @unchecked Sendable {
 
     // MARK: Hooks
 
-    /// Returned by `url(forTilePath:)` when there is no template; `loadTile(at:)` rejects it.
+    /// Returned by `url(forTilePath:)` when there is no template or it did not parse;
+    /// `loadTile(at:)` rejects it.
     public static let noTemplateURL = URL(string: "about:blank")!
 
     /// The URL of a tile (MapKit `url(forTilePath:)`): the template filled for `path`. A template
@@ -118,11 +142,13 @@ open class TileOverlay: MapOverlay, @unchecked Sendable {
     }
 
     /// The bytes of a tile (MapKit `loadTile(at:)`): loads `url(forTilePath:)` from a file or
-    /// over HTTP(S). Throws `.tileMissing` when the tile does not exist. Override to produce
-    /// tiles another way.
+    /// over HTTP(S). Throws `.tileMissing` when the tile does not exist, the template's error when
+    /// it did not parse, `.noTemplate` when there is none. Override to produce tiles another way.
     open func loadTile(at path: TileOverlayPath) async throws -> Data {
         let url = url(forTilePath: path)
-        if url == Self.noTemplateURL { throw TileOverlayError.noTemplate(path: path) }
+        if url == Self.noTemplateURL {
+            throw settings.withLock { $0.templateError } ?? TileOverlayError.noTemplate(path: path)
+        }
         return try await loader.load(url, for: path)
     }
 }

@@ -24,7 +24,7 @@ public struct TileOverlayPath: Hashable, Sendable, CustomStringConvertible {
         self.contentScaleFactor = contentScaleFactor
     }
 
-    /// True when z is 0…30 and x, y lie within 0..<2^z.
+    /// True when z is 0…`WebMercator.maxZoom` (30) and x, y lie within 0..<2^z.
     public var isValid: Bool { Tile(x: x, y: y, z: z).isValid }
 
     /// Printed as `z/x/y@scale`, e.g. `10/486/332@2x`.

@@ -86,17 +86,16 @@ public final class CompositeBuilder: @unchecked Sendable {
             Worker(encoder: TileEncoder(format: .png), side: side)
         }, process: { worker, i in
             let block = blocks[i]
-            let box = block.tile.projectedBounds
-            let res = WebMercator.tileExtent(zoom: block.tile.z) / Double(side)
+            let g = PyramidPlan.blockGeometry(block.tile, side: side)
             for (k, layer) in block.layers.enumerated() {
                 let warper = try worker.warper(layer, sources: sources, resampling: resampling)
                 if k == 0 {
                     try worker.image.withUnsafeMutableBufferPointer {
-                        try warper.warp(left: box.left, top: box.top, resolution: res, width: side, height: side, into: $0.baseAddress!)
+                        try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: $0.baseAddress!)
                     }
                 } else {
                     try worker.layer.withUnsafeMutableBufferPointer { l in
-                        try warper.warp(left: box.left, top: box.top, resolution: res, width: side, height: side, into: l.baseAddress!)
+                        try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: l.baseAddress!)
                         worker.image.withUnsafeMutableBufferPointer { Compositor.over(l.baseAddress!, onto: $0.baseAddress!, pixels: side * side) }
                     }
                 }

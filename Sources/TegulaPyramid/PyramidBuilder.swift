@@ -78,13 +78,14 @@ public final class PyramidBuilder: @unchecked Sendable {
     /// Warp one block at the max zoom, cut and encode its tiles, then halve it down to the block
     /// zoom, and deliver the block's own tile to its parent.
     func buildBlock(_ block: Tile, worker: Worker, emit: (Tile, [UInt8]) throws -> Void) throws {
-        let p = plan.tilePixels, side = p * plan.blockTiles
+        let p = plan.tilePixels
+        let geometry = plan.blockGeometry(block)
+        let side = geometry.side
         var image = [UInt8](repeating: 0, count: side * side * 4)
-        let box = block.projectedBounds
-        let res = WebMercator.tileExtent(zoom: block.z) / Double(side)
         let t0 = Date()
         try image.withUnsafeMutableBufferPointer {
-            try worker.warper.warp(left: box.left, top: box.top, resolution: res, width: side, height: side, into: $0.baseAddress!)
+            try worker.warper.warp(left: geometry.left, top: geometry.top, resolution: geometry.resolution,
+                                   width: side, height: side, into: $0.baseAddress!)
         }
         let grid = worker.warper.worstGridError
         stats.withLock { $0.warpSeconds += Date().timeIntervalSince(t0); $0.worstGridError = max($0.worstGridError, grid) }

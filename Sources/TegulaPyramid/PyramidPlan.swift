@@ -45,6 +45,29 @@ public struct PyramidPlan: Sendable {
     /// Tiles per block side at the max zoom.
     public var blockTiles: Int { 1 << (maxZoom - blockZoom) }
 
+    /// Where a block is warped: its top-left corner in EPSG:3857 metres, its pixel size and its
+    /// side in pixels at the max zoom (the pyramid's blocks and the tiles rendered on demand
+    /// share this, so their transform grids are the same).
+    public func blockGeometry(_ block: Tile) -> (left: Double, top: Double, resolution: Double, side: Int) {
+        PyramidPlan.blockGeometry(block, side: tilePixels * blockTiles)
+    }
+
+    /// The EPSG:3857 grid of a block `side` pixels wide: its top-left corner and pixel size (the
+    /// pyramid's blocks, the composite's and a tile rendered on demand all warp on it).
+    public static func blockGeometry(_ block: Tile, side: Int) -> (left: Double, top: Double, resolution: Double, side: Int) {
+        let box = block.projectedBounds
+        return (box.left, box.top, WebMercator.tileExtent(zoom: block.z) / Double(side), side)
+    }
+
+    /// The block (tile at ``blockZoom``) a tile at or above the block zoom is cut from; nil for
+    /// tiles below it or whose block is outside the plan. Blocks reach past the planned range at
+    /// their edges, and the pyramid writes what they hold there too.
+    public func block(of t: Tile) -> Tile? {
+        guard t.z >= blockZoom, t.z <= maxZoom else { return nil }
+        let b = t.ancestor(atZoom: blockZoom)
+        return contains(b) ? b : nil
+    }
+
     /// The tile range at `zoom`.
     public func range(_ zoom: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) { ranges[zoom - minZoom] }
 

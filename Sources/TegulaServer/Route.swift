@@ -1,3 +1,5 @@
+import TegulaGeometry
+
 /// What a request target asks for, parsed without touching the file system.
 ///
 /// Segments are split on `/` first and then percent-decoded, so `%2f` can never add a level;
@@ -84,7 +86,7 @@ public enum Route: Equatable, Sendable {
               let yn = number(stem, maxDigits: 10) else {
             return .malformed("z, x and y must be plain decimal numbers")
         }
-        guard zn <= 30 else { return .malformed("zoom \(zn) is beyond 30") }
+        guard zn <= WebMercator.maxZoom else { return .malformed("zoom \(zn) is beyond \(WebMercator.maxZoom)") }
         guard xn < (1 << zn), yn < (1 << zn) else { return .malformed("x and y must be below 2^z = \(1 << zn)") }
         return .tile(TileRequest(id: id, z: zn, x: xn, row: yn, tms: tms, retina: retina, ext: ext))
     }

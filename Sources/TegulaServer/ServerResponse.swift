@@ -1,35 +1,62 @@
-/// A request as the server logic sees it: method, raw target, headers (names lower-cased).
-public struct ServerRequest: Sendable {
-    public var method: String
-    public var target: String
-    public var headers: [String: String]
-
-    /// A request; header names are matched case-insensitively.
-    public init(method: String = "GET", target: String, headers: [String: String] = [:]) {
-        self.method = method
-        self.target = target
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
-    }
-
-    /// A request whose header names are lower-case already (from the HTTP layer).
-    init(method: String, target: String, lowercasedHeaders: [String: String]) {
-        self.method = method
-        self.target = target
-        headers = lowercasedHeaders
-    }
-}
+import NIOCore
 
 /// A response as the server logic produces it; the HTTP layer copies it out verbatim.
+///
+/// A tile kept in memory is answered with the NIO buffer the cache holds (`TileResponseCache`),
+/// so both HTTP paths write it to the socket without a copy and the cache holds each tile once;
+/// `body` reads it as bytes (a copy, for tests and callers of the pure function).
 public struct ServerResponse: Sendable, Equatable {
+    /// The HTTP status.
     public var status: Int
+    /// Headers in the order they are sent.
     public var headers: [(String, String)]
-    public var body: [UInt8]
+    var payload: Payload
+
+    /// Where a body's bytes live.
+    enum Payload: Sendable {
+        case bytes([UInt8])
+        case buffer(ByteBuffer)
+    }
 
     /// A response.
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
-        self.body = body
+        payload = .bytes(body)
+    }
+
+    /// A response whose body is a buffer kept in memory.
+    init(status: Int, headers: [(String, String)], buffer: ByteBuffer) {
+        self.status = status
+        self.headers = headers
+        payload = .buffer(buffer)
+    }
+
+    /// The body's bytes.
+    public var body: [UInt8] {
+        get {
+            switch payload {
+            case let .bytes(b): return b
+            case let .buffer(b): return Array(b.readableBytesView)
+            }
+        }
+        set { payload = .bytes(newValue) }
+    }
+
+    /// The body's length in bytes, without copying it.
+    var bodyCount: Int {
+        switch payload {
+        case let .bytes(b): return b.count
+        case let .buffer(b): return b.readableBytes
+        }
+    }
+
+    /// The body as a NIO buffer: the cached one for a tile in memory (no copy), else a new one.
+    var bodyBuffer: ByteBuffer {
+        switch payload {
+        case let .bytes(b): return ByteBuffer(bytes: b)
+        case let .buffer(b): return b
+        }
     }
 
     /// The first value of a header (case-insensitive).
@@ -37,39 +64,8 @@ public struct ServerResponse: Sendable, Equatable {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 
+    /// Same status, headers in the same order, same body bytes.
     public static func == (a: ServerResponse, b: ServerResponse) -> Bool {
         a.status == b.status && a.body == b.body && a.headers.map { "\($0.0):\($0.1)" } == b.headers.map { "\($0.0):\($0.1)" }
     }
 }
-
-/// Strong entity tags from content: a 64-bit hash (8 bytes per step) plus the length, stable
-/// across restarts so caches stay valid.
-public enum EntityTag {
-    /// `"hash-length"` in hex, quoted (a strong ETag).
-    public static func of(_ bytes: [UInt8]) -> String {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        bytes.withUnsafeBytes { raw in
-            let n = raw.count / 8
-            for i in 0..<n {
-                let w = raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
-                h = (h ^ w) &* 0x0000_0100_0000_01B3
-                h ^= h >> 29
-            }
-            for i in (n * 8)..<raw.count { h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3 }
-        }
-        h ^= h >> 32
-        return "\"\(String(h, radix: 16))-\(String(bytes.count, radix: 16))\""
-    }
-
-    /// True when an `If-None-Match` value matches the tag (weak comparison, `*` matches all).
-    public static func matches(ifNoneMatch header: String, _ tag: String) -> Bool {
-        header.split(separator: ",").contains { item in
-            var t = item.trimmingCharacters(in: .whitespaces)
-            if t == "*" { return true }
-            if t.hasPrefix("W/") { t.removeFirst(2) }
-            return t == tag
-        }
-    }
-}
-
-import Foundation

@@ -16,6 +16,7 @@ struct TileChannel: ServerChildChannel {
             let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
             try channel.pipeline.syncOperations.addHandler(TileFastPath(responder: responder, serverName: serverName),
                                                            position: .before(codec))
+            try channel.pipeline.syncOperations.addHandler(ClientHangUp(), position: .first)
             return value
         }
     }

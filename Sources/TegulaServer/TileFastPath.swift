@@ -52,8 +52,8 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 headers.add(name: "Server", value: serverName)
                 context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: r.status),
                                                                      headers: headers))), promise: nil)
-                if !r.body.isEmpty {
-                    context.write(wrapOutboundOut(.body(.byteBuffer(responder.bodyBuffer(r)))), promise: nil)
+                if r.bodyCount > 0 {
+                    context.write(wrapOutboundOut(.body(.byteBuffer(r.bodyBuffer))), promise: nil)
                 }
                 if head.isKeepAlive {
                     context.write(wrapOutboundOut(.end(nil)), promise: nil)

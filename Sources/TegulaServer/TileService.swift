@@ -40,14 +40,14 @@ public struct TileService: Sendable {
     }
 
     /// Adds the headers every response carries and drops the body of a HEAD answer.
-    private func finish(_ routed: ServerResponse, _ request: ServerRequest) -> ServerResponse {
+    func finish(_ routed: ServerResponse, _ request: ServerRequest) -> ServerResponse {
         var r = routed
         var headers = r.headers
         if let origin = configuration.corsOrigin {
             headers.append(("Access-Control-Allow-Origin", origin))
             if origin != "*" { headers.append(("Vary", "Origin")) }
         }
-        if r.status != 204 && r.status != 304 { headers.append(("Content-Length", String(r.body.count))) }
+        if r.status != 204 && r.status != 304 { headers.append(("Content-Length", String(r.bodyCount))) }
         r.headers = headers
         if request.method == "HEAD" { r.body = [] }
         return r
@@ -55,72 +55,87 @@ public struct TileService: Sendable {
 
     private func route(_ request: ServerRequest) -> ServerResponse {
         guard request.target.utf8.count <= configuration.maxTargetLength else {
-            return text(414, "request target longer than \(configuration.maxTargetLength) bytes")
+            return refuse(.targetTooLong(limit: configuration.maxTargetLength))
         }
         guard request.method == "GET" || request.method == "HEAD" else {
-            var r = text(405, "method \(request.method) not allowed; use GET or HEAD")
+            var r = refuse(.methodNotAllowed(method: request.method))
             r.headers.append(("Allow", "GET, HEAD"))
             return r
         }
         switch Route(target: request.target) {
         case .viewer:
-            return cached(assets.page, type: "text/html; charset=utf-8", request, cacheControl: "no-cache")
+            return cached(assets.page(catalogue), type: "text/html; charset=utf-8", request, cacheControl: "no-cache")
         case .health:
             let body = JSONValue.object(["status": .string("ok"), "tilesets": .int(catalogue.entries.count)]).serialized()
             return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: body)
         case .asset(let name):
-            guard let a = assets.files[name] else { return text(404, "no asset '\(name)'") }
+            guard let a = assets.files[name] else { return refuse(.unknownAsset(name: name)) }
             return cached(a.bytes, type: a.contentType, request, cacheControl: "public, max-age=86400")
         case let .maps(lon, lat):
             return maps(lon, lat)
         case .tileJSON(let id):
-            guard let e = catalogue[id] else { return text(404, "no tileset '\(id)'") }
+            guard let e = catalogue[id] else { return refuse(.unknownTileset(id: id)) }
             return cached(tileJSON(e, request), type: "application/json", request, cacheControl: "no-cache")
         case .tile(let t):
             return tile(t, request, reading: true)!
         case .malformed(let why):
-            return text(400, why)
+            return refuse(.malformedTarget(reason: why))
         case .notFound:
-            return text(404, "nothing here; try / or /{id}.json")
+            return refuse(.noRoute)
         }
     }
 
     /// The tile's answer; nil only when `reading` is false and the tile is not in memory.
     private func tile(_ t: Route.TileRequest, _ request: ServerRequest, reading: Bool) -> ServerResponse? {
-        guard let e = catalogue[t.id] else { return text(404, "no tileset '\(t.id)'") }
+        guard let e = catalogue[t.id] else { return refuse(.unknownTileset(id: t.id)) }
         let m = e.metadata
-        guard t.ext == m.format.fileExtension else { return text(404, "tileset '\(t.id)' has .\(m.format.fileExtension) tiles") }
-        guard t.retina == (m.scale == 2) else {
-            return text(404, m.scale == 2 ? "tileset '\(t.id)' has @2x tiles only" : "tileset '\(t.id)' has no @2x tiles")
-        }
-        guard (m.minZoom...m.maxZoom).contains(t.z) else {
-            return text(404, "zoom \(t.z) is outside tileset '\(t.id)' (\(m.minZoom)–\(m.maxZoom))")
-        }
+        if let refused = refusal(t, m) { return refused }
         let tile = t.tms ? Tile(x: t.x, tmsY: t.row, z: t.z) : Tile(x: t.x, y: t.row, z: t.z)
+        if let source = e.dynamic { return dynamicTile(tile, t, source, request, reading: reading) }
         let key = TileResponseCache.Key(id: t.id, tile: tile)
-        var hit = tileCache.entry(key)
-        if hit == nil {
+        let entry: TileResponseCache.Entry
+        if let hit = tileCache.entry(key) {
+            entry = hit
+        } else {
             guard reading else { return nil }
             let data: [UInt8]?
-            do { data = try e.reader.tile(tile) } catch { return text(500, "reading \(tile): \(error)") }
-            guard let data else {
-                let status = configuration.missingTile.rawValue
-                var r = status == 204 ? ServerResponse(status: 204) : text(404, "no tile \(tile) in '\(t.id)'")
-                r.headers.append(("Cache-Control", configuration.cacheControl))
-                return r
+            do { data = try e.reader.tile(tile) } catch {
+                return refuse(.readFailed(id: t.id, tile: tile, reason: "\(error)"))
             }
-            hit = TileResponseCache.Entry(body: data, etag: EntityTag.of(data))
-            tileCache.insert(hit!, for: key)
+            guard let data else { return missing(tile, in: t.id) }
+            entry = TileResponseCache.Entry(body: data, etag: EntityTag.of(data))
+            tileCache.insert(entry, for: key)
         }
-        var r = cached(hit!.body, type: m.format.contentType, request, cacheControl: configuration.cacheControl, tag: hit!.etag)
-        r.headers.append(("X-Content-Type-Options", "nosniff"))
+        if let inm = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: inm, entry.etag) {
+            return ServerResponse(status: 304, headers: [("ETag", entry.etag), ("Cache-Control", configuration.cacheControl),
+                                                         ("X-Content-Type-Options", "nosniff")])
+        }
+        return ServerResponse(status: 200, headers: [("Content-Type", m.format.contentType), ("ETag", entry.etag),
+                                                     ("Cache-Control", configuration.cacheControl),
+                                                     ("X-Content-Type-Options", "nosniff")],
+                              buffer: entry.buffer)
+    }
+
+    /// The answer for an in-range tile the tileset does not have (``ServerConfiguration/missingTile``).
+    func missing(_ tile: Tile, in id: String) -> ServerResponse {
+        var r = configuration.missingTile == .noContent ? ServerResponse(status: 204) : refuse(.missingTile(id: id, tile: tile))
+        r.headers.append(("Cache-Control", configuration.cacheControl))
         return r
     }
 
+    /// 404 for a tile the tileset cannot have (other format, scale or zoom); nil when it may.
+    func refusal(_ t: Route.TileRequest, _ m: TilesetMetadata) -> ServerResponse? {
+        guard t.ext == m.format.fileExtension else { return refuse(.wrongTileFormat(id: t.id, fileExtension: m.format.fileExtension)) }
+        guard t.retina == (m.scale == 2) else { return refuse(.wrongTileScale(id: t.id, tilesetIsRetina: m.scale == 2)) }
+        guard (m.minZoom...m.maxZoom).contains(t.z) else {
+            return refuse(.zoomOutsideTileset(id: t.id, zoom: t.z, minZoom: m.minZoom, maxZoom: m.maxZoom))
+        }
+        return nil
+    }
+
     /// 200 with a strong ETag, or 304 when `If-None-Match` matches it.
-    private func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String,
-                        tag known: String? = nil) -> ServerResponse {
-        let tag = known ?? EntityTag.of(body)
+    private func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String) -> ServerResponse {
+        let tag = EntityTag.of(body)
         if let inm = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: inm, tag) {
             return ServerResponse(status: 304, headers: [("ETag", tag), ("Cache-Control", cacheControl)])
         }
@@ -128,8 +143,10 @@ public struct TileService: Sendable {
                               body: body)
     }
 
-    private func text(_ status: Int, _ message: String) -> ServerResponse {
-        ServerResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array((message + "\n").utf8))
+    /// The plain-text answer to a refused request: the error's status and its one-line description.
+    func refuse(_ error: ServerError) -> ServerResponse {
+        ServerResponse(status: error.status ?? 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                       body: Array((error.description + "\n").utf8))
     }
 
     /// TileJSON 3.0.0 with absolute tile URLs from `--public-url`, else from the Host header.
@@ -142,10 +159,12 @@ public struct TileService: Sendable {
         return e.metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .xyz)
     }
 
-    /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded.
+    /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded; for tiles made on request
+    /// `?v=VERSION`, so a browser never mixes tiles of two versions of the source.
     public static func tilePathTemplate(_ e: CatalogueEntry) -> String {
         let id = e.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? e.id
-        return "\(id)/{z}/{x}/{y}\(e.metadata.scale == 2 ? "@2x" : "").\(e.metadata.format.fileExtension)"
+        let version = e.dynamic.map { "?v=" + $0.version } ?? ""
+        return "\(id)/{z}/{x}/{y}\(e.metadata.scale == 2 ? "@2x" : "").\(e.metadata.format.fileExtension)\(version)"
     }
 
     private func maps(_ lon: Double, _ lat: Double) -> ServerResponse {

@@ -37,6 +37,12 @@ public struct ViewerAssets: Sendable {
         page = Array(Self.html(catalogue).utf8)
     }
 
+    /// The page for `catalogue` now: the one built at start-up, or rebuilt when tiles made on
+    /// request may have changed version (their tile URLs carry it).
+    public func page(_ catalogue: Catalogue) -> [UInt8] {
+        catalogue.entries.contains { $0.dynamic != nil } ? Array(Self.html(catalogue).utf8) : page
+    }
+
     /// The catalogue as the viewer reads it: one object per tileset.
     static func catalogueJSON(_ c: Catalogue) -> JSONValue {
         .array(c.entries.map { e in
@@ -50,6 +56,7 @@ public struct ViewerAssets: Sendable {
                 "attribution": .string(m.attribution ?? ""),
                 "footprint": m.extra[TilesetMetadata.footprintKey] ?? .null,
                 "gcps": m.extra[TilesetMetadata.gcpsKey] ?? .array([]),
+                "ondemand": .bool(e.dynamic != nil),
             ])
         })
     }
@@ -63,6 +70,7 @@ public struct ViewerAssets: Sendable {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Tegula tiles</title>
+        <link rel="icon" href="data:,">
         <link rel="stylesheet" href="/leaflet/leaflet.css">
         <style>
         html, body, #map { height: 100%; margin: 0; }
@@ -70,7 +78,9 @@ public struct ViewerAssets: Sendable {
           box-shadow: 0 1px 5px rgba(0,0,0,.4); }
         .tegula-panel label { display: block; margin-top: 4px; }
         .tegula-panel input { width: 140px; vertical-align: middle; }
-        .tegula-gcp { font: 11px sans-serif; }
+        .tegula-gcp { font: 12px/1.35 sans-serif; }
+        .tegula-kind { color: #666; font-size: 11px; margin-left: 4px; }
+        .tegula-kind::before { content: '· '; }
         </style>
         </head>
         <body>

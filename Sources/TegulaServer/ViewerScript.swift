@@ -1,7 +1,9 @@
 /// The viewer's JavaScript (served as `/viewer.js`): every tileset a Leaflet layer (the first
-/// base layer underneath, the rest as overlays with opacity sliders), each scan's footprint
-/// polygon and GCP pins with callouts (name, residual in metres) when the footprint is large on
-/// screen, a single pin when it is small, and a click listing the scans covering the point.
+/// base layer underneath, the rest as overlays with opacity sliders), named in the layer list
+/// with how it is made (cut tileset or rendered on demand); each scan's footprint polygon and
+/// GCP pins when the footprint is large on screen, a single pin when it is small. A pin's
+/// callout (name, residual written as a person writes distances: `1,041 km`, `688 m`) opens on
+/// hover or click, one at a time; a click on the map lists the scans covering the point.
 enum ViewerScript {
     /// Footprints smaller than this many screen pixels show as a pin.
     static let pinThresholdPixels = 96
@@ -16,6 +18,20 @@ enum ViewerScript {
       var bases = {}, overlays = {}, scans = [];
 
       function latLngBounds(b) { return L.latLngBounds([b[1], b[0]], [b[3], b[2]]); }
+      // Leaflet writes layer names and tooltips as HTML: names are escaped first.
+      function esc(s) {
+        return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+      }
+      // Distances as a person writes them: 1,041 km; 12.4 km; 688 m.
+      function distance(m) {
+        if (typeof m !== 'number' || !isFinite(m)) return 'n/a';
+        if (m >= 100000) return Math.round(m / 1000).toLocaleString('en-US') + ' km';
+        if (m >= 1000) return (m / 1000).toFixed(1) + ' km';
+        return Math.round(m) + ' m';
+      }
+      function layerLabel(t) {
+        return esc(t.name) + ' <span class="tegula-kind">' + (t.ondemand ? 'rendered on demand' : 'cut tileset') + '</span>';
+      }
 
       cat.forEach(function (t, i) {
         var layer = L.tileLayer(t.tiles, {
@@ -23,8 +39,8 @@ enum ViewerScript {
           attribution: t.attribution, bounds: latLngBounds(t.bounds), noWrap: true
         });
         layer.addTo(map);
-        if (t === base) { bases[t.name] = layer; layer.setZIndex(1); }
-        else { overlays[t.name] = layer; layer.setZIndex(10 + i); }
+        if (t === base) { bases[layerLabel(t)] = layer; layer.setZIndex(1); }
+        else { overlays[layerLabel(t)] = layer; layer.setZIndex(10 + i); }
         if (t !== base) scans.push(scanOverlay(t, layer));
       });
       L.control.layers(bases, overlays, { collapsed: false }).addTo(map);
@@ -35,17 +51,20 @@ enum ViewerScript {
         if (t.footprint && t.footprint.type === 'Polygon') {
           var ring = t.footprint.coordinates[0].map(function (p) { return [p[1], p[0]]; });
           s.polygon = L.polygon(ring, { color: '#e6194b', weight: 3, fill: false, dashArray: '6 4' });
-          s.polygon.bindTooltip(t.name);
+          s.polygon.bindTooltip(esc(t.name));
         }
         (t.gcps || []).forEach(function (g) {
-          var res = typeof g.residual_m === 'number' ? g.residual_m.toFixed(1) + ' m' : 'n/a';
-          L.marker([g.lat, g.lon], { title: g.name })
-            .bindTooltip((g.name || 'GCP') + ': ' + res, { permanent: true, direction: 'top', offset: [-15, -28], className: 'tegula-gcp' })
+          var text = '<b>' + esc(g.name || 'GCP') + '</b><br>residual ' + distance(g.residual_m);
+          // One callout at a time: a tooltip while hovering, a popup (which closes the last) on click.
+          L.circleMarker([g.lat, g.lon], { radius: 5, color: '#fff', weight: 1.5, fillColor: '#e6194b', fillOpacity: 0.9,
+                                           bubblingMouseEvents: false })
+            .bindTooltip(text, { direction: 'top', offset: [0, -6], className: 'tegula-gcp' })
+            .bindPopup(text, { className: 'tegula-gcp', closeButton: false })
             .addTo(s.pins);
         });
         var b = s.polygon ? s.polygon.getBounds() : latLngBounds(t.bounds);
         s.bounds = b;
-        s.pin = L.marker(b.getCenter(), { title: t.name }).bindTooltip(t.name, { permanent: true, direction: 'right' });
+        s.pin = L.marker(b.getCenter(), { title: t.name }).bindTooltip(esc(t.name), { permanent: true, direction: 'right' });
         return s;
       }
 

@@ -10,7 +10,7 @@ import Foundation
 /// at every pixel. So a thin-plate spline, whose curvature is unbounded only right at its GCPs,
 /// is evaluated pixel by pixel only in the cells around them, not across the whole block.
 struct MappingGrid {
-    /// Maximum interpolation error accepted, in source pixels.
+    /// Maximum interpolation error accepted by default, in source pixels.
     static let tolerance = 0.01
 
     /// A cell with its own node spacing: nodes at its pixel offsets 0, s, 2s, … and always its
@@ -47,8 +47,9 @@ struct MappingGrid {
 
     /// Output pixel (i, j) of the block has its centre at
     /// (left + (i + 0.5)·res, top − (j + 0.5)·res) in EPSG:3857.
+    /// `tolerance`: the interpolation error accepted, in source pixels (default ``tolerance``).
     init(evaluator: MappingEvaluator, left: Double, top: Double, resolution: Double,
-         width: Int, height: Int, initialSpacing: Int = 32) {
+         width: Int, height: Int, initialSpacing: Int = 32, tolerance: Double = MappingGrid.tolerance) {
         self.width = width
         self.height = height
         let size = max(1, initialSpacing)
@@ -85,7 +86,7 @@ struct MappingGrid {
             for k in cells.indices {
                 let c = cells[k]
                 let err = MappingGrid.coarseError(c.nodeX, c.nodeY, c.columns, c.rows, width: c.width, height: c.height, fine: first)
-                if err <= MappingGrid.tolerance || first == 1 { cells[k].error = first == 1 ? 0 : err } else { pending.append(k) }
+                if err <= tolerance || first == 1 { cells[k].error = first == 1 ? 0 : err } else { pending.append(k) }
             }
         }
         var spacing = first
@@ -113,7 +114,7 @@ struct MappingGrid {
                 let err = spacing == 1 ? 0 : MappingGrid.coarseError(nx, ny, cols, rows, width: c.width, height: c.height, fine: spacing)
                 cells[k].spacing = spacing; cells[k].columns = cols; cells[k].rows = rows
                 cells[k].nodeX = nx; cells[k].nodeY = ny; cells[k].error = err
-                if err > MappingGrid.tolerance && spacing > 1 { still.append(k) }
+                if err > tolerance && spacing > 1 { still.append(k) }
             }
             pending = still
         }
@@ -194,14 +195,21 @@ struct MappingGrid {
     }
 
     /// Source coordinates for each pixel of output row `j`, written to `sx`, `sy` (width each).
-    func row(_ j: Int, sx: UnsafeMutablePointer<Double>, sy: UnsafeMutablePointer<Double>) {
+    /// With `columns`, only the cells interpolating those pixels are filled.
+    func row(_ j: Int, sx: UnsafeMutablePointer<Double>, sy: UnsafeMutablePointer<Double>, columns: Range<Int>? = nil) {
         let cy = min(j / cellSize, cellRows - 1)
-        for cx in 0..<cellColumns {
+        let span = columns.map { cellRange($0) } ?? 0..<cellColumns
+        for cx in span {
             let c = cells[cy * cellColumns + cx]
             // A cell fills its pixels up to, not including, the first of the next cell.
             let count = cx == cellColumns - 1 ? c.width : cellSize
             c.fill(j - c.y0, count: count, sx: sx + c.x0, sy: sy + c.x0)
         }
+    }
+
+    /// The cell columns whose pixels include the pixel columns `pixels`.
+    func cellRange(_ pixels: Range<Int>) -> Range<Int> {
+        min(pixels.lowerBound / cellSize, cellColumns - 1)..<(min((pixels.upperBound - 1) / cellSize, cellColumns - 1) + 1)
     }
 
     /// Lengths of the Jacobian's rows at the block's centre, from central differences one output
@@ -219,10 +227,21 @@ struct MappingGrid {
 
     /// The bounding box of the source coordinates, ignoring NaNs; nil if none is finite.
     var sourceBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        sourceBounds(columns: 0..<width, rows: 0..<height)
+    }
+
+    /// The bounding box of the source coordinates of the cells that interpolate the pixels
+    /// `columns` × `rows` (every pixel's coordinates lie inside it), ignoring NaNs.
+    func sourceBounds(columns: Range<Int>, rows: Range<Int>) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
         var a = Double.infinity, b = Double.infinity, c = -Double.infinity, d = -Double.infinity
-        for cell in cells {
-            for k in cell.nodeX.indices where cell.nodeX[k].isFinite && cell.nodeY[k].isFinite {
-                a = min(a, cell.nodeX[k]); b = min(b, cell.nodeY[k]); c = max(c, cell.nodeX[k]); d = max(d, cell.nodeY[k])
+        let cx0 = min(columns.lowerBound / cellSize, cellColumns - 1), cx1 = min((columns.upperBound - 1) / cellSize, cellColumns - 1)
+        let cy0 = min(rows.lowerBound / cellSize, cellRows - 1), cy1 = min((rows.upperBound - 1) / cellSize, cellRows - 1)
+        for cy in cy0...cy1 {
+            for cx in cx0...cx1 {
+                let cell = cells[cy * cellColumns + cx]
+                for k in cell.nodeX.indices where cell.nodeX[k].isFinite && cell.nodeY[k].isFinite {
+                    a = min(a, cell.nodeX[k]); b = min(b, cell.nodeY[k]); c = max(c, cell.nodeX[k]); d = max(d, cell.nodeY[k])
+                }
             }
         }
         return a.isFinite ? (a, b, c, d) : nil

@@ -11,22 +11,30 @@ struct WarpKernel {
     let sourceWidth: Int
     let sourceHeight: Int
 
-    /// Fill `out` (width × height RGBA8, straight alpha) for the block described by `grid`.
+    /// Fill `out` (RGBA8, straight alpha) for the pixels `columns` × `rows` of the block described
+    /// by `grid` (the whole block when nil); `out` and `mask` hold just that rectangle. A pixel's
+    /// value does not depend on the rectangle asked for, so a tile cut from a block render equals
+    /// the same tile rendered alone.
+    /// `stride` is the pixels per row of `out` and `mask` (default: the rectangle's width);
+    /// `kernelScale` replaces the grid's (the block centre's) source pixels per output pixel.
     func run(grid: MappingGrid, window: SourceWindow, mask: UnsafePointer<UInt8>?,
-             out: UnsafeMutablePointer<UInt8>) {
-        let w = grid.width, h = grid.height
-        let sx = UnsafeMutablePointer<Double>.allocate(capacity: w)
-        let sy = UnsafeMutablePointer<Double>.allocate(capacity: w)
-        defer { sx.deallocate(); sy.deallocate() }
-        let ks = grid.kernelScale
+             out: UnsafeMutablePointer<UInt8>, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
+             stride: Int? = nil, kernelScale: (x: Double, y: Double)? = nil) {
+        let columns = columns ?? 0..<grid.width, rows = rows ?? 0..<grid.height
+        let w = columns.count, c0 = columns.lowerBound, stride = stride ?? w
+        let sxRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
+        let syRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
+        defer { sxRow.deallocate(); syRow.deallocate() }
+        let sx = sxRow + c0, sy = syRow + c0
+        let ks = kernelScale ?? grid.kernelScale
         // Kernel scale in window pixels: widened by the warp's shrink, narrowed by decimation.
         let scaleX = max(1, ks.x / window.scaleX), scaleY = max(1, ks.y / window.scaleY)
         let fastBilinear = resampling == .bilinear && scaleX == 1 && scaleY == 1 && window.scaleX == 1 && window.scaleY == 1
         let srcW = Double(sourceWidth), srcH = Double(sourceHeight)
-        for j in 0..<h {
-            grid.row(j, sx: sx, sy: sy)
-            let rowOut = out + j * w * 4
-            let rowMask = mask.map { $0 + j * w }
+        for j in rows {
+            grid.row(j, sx: sxRow, sy: syRow, columns: columns)
+            let rowOut = out + (j - rows.lowerBound) * stride * 4
+            let rowMask = mask.map { $0 + (j - rows.lowerBound) * stride }
             if fastBilinear {
                 bilinearRow(window, sx, sy, w, srcW, srcH, rowMask, rowOut)
                 continue

@@ -1,21 +1,33 @@
 import ArgumentParser
 import Foundation
+import TegulaOnDemand
 import TegulaServer
 
 /// `tegula serve`: serve tile folders, MBTiles and PMTiles over HTTP with TileJSON and a viewer.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve tilesets over HTTP: tiles, TileJSON and a Leaflet viewer.",
+        abstract: "Serve tilesets, and scans rendered on demand, over HTTP: tiles, TileJSON and a Leaflet viewer.",
         discussion: """
         Each PATH is a tile folder (with tiles.json), a *.mbtiles, a *.pmtiles, or a folder holding \
-        them; a tileset's id is its file or folder name without extension. Routes: / (viewer), \
-        /{id}.json (TileJSON 3.0.0), /{id}/{z}/{x}/{y}.{ext} (XYZ), /{id}/tms/{z}/{x}/{y}.{ext}, \
-        @2x names for scale-2 tilesets, /maps?lon=&lat= (scans covering a point), /health.
+        them; or, rendered on demand tile by tile (the tiles `tegula tile` would cut, without \
+        cutting them first): anything `tegula warp` takes (a `tegula georef` .vrt/.tif, a raster \
+        with a geotransform or GCPs), SCAN:GCPFILE for a plain scan and its GCP file, or a pipeline \
+        file (*.yml: every map, from its georeference and tile sections, no stage run). Ids are file \
+        names without extension, or map names. A scan whose files change on disk is re-read within \
+        half a second (a broken edit keeps the last good fit). Routes: / (viewer), /{id}.json \
+        (TileJSON 3.0.0), /{id}/{z}/{x}/{y}.{ext} (XYZ), /{id}/tms/{z}/{x}/{y}.{ext}, @2x names for \
+        scale-2 tilesets, /maps?lon=&lat= (scans covering a point), /health.
         """)
 
-    @Argument(help: "Tilesets to serve (folders, *.mbtiles, *.pmtiles) or folders holding them.")
+    @Argument(help: "Tilesets (folders, *.mbtiles, *.pmtiles, folders of them), georeferenced scans, SCAN:GCPFILE, or pipeline files (*.yml).")
     var paths: [String]
+
+    @Option(name: .customLong("cache-size"), help: "MiB of tiles rendered on demand kept in memory (least recently used dropped first; 0: none).")
+    var cacheSize: Int = 256
+
+    @Option(name: .customLong("render-threads"), help: "Threads rendering tiles on demand (default: the number of cores).")
+    var renderThreads: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "Address to listen on.")
     var host: String = "127.0.0.1"
@@ -39,6 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
     var leafletDir: String = "/usr/share/javascript/leaflet"
 
     func validate() throws {
+        guard cacheSize >= 0 else { throw ValidationError("--cache-size must be 0 or more MiB, not \(cacheSize)") }
+        guard renderThreads >= 1 else { throw ValidationError("--render-threads must be 1 or more, not \(renderThreads)") }
         guard (1...65535).contains(port) || port == 0 else { throw ValidationError("--port must be 0–65535, not \(port)") }
         // Header values go out verbatim: no control characters (CR/LF would split the header).
         for (option, value) in [("--cache-control", cacheControl), ("--cors", cors), ("--public-url", publicURL ?? "")]
@@ -52,10 +66,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let catalogue: Catalogue
-        do { catalogue = try Catalogue.load(paths: paths) } catch {
+        let rendered: [OnDemandSource]
+        do { (catalogue, rendered) = try load() } catch {
             printError("tegula: \(error)")
             throw ExitCode.failure
         }
+        let watcher = SourceWatcher(sources: rendered)
         let config = ServerConfiguration(publicURL: publicURL, corsOrigin: cors == "off" ? nil : cors,
                                          cacheControl: cacheControl,
                                          missingTile: missing)
@@ -64,12 +80,33 @@ struct ServeCommand: AsyncParsableCommand {
             printError("tegula: warning: Leaflet not found in \(leafletDir) (apt-get install libjs-leaflet); the viewer will not load")
         }
         for e in catalogue.entries {
-            printError("tegula: serving \(e.id) (\(e.metadata.format.rawValue), z\(e.metadata.minZoom)–\(e.metadata.maxZoom)) from \(e.path)")
+            let how = e.dynamic == nil ? "serving" : "rendering on demand"
+            printError("tegula: \(how) \(e.id) (\(e.metadata.format.rawValue), z\(e.metadata.minZoom)–\(e.metadata.maxZoom)) from \(e.path)")
         }
         let shownHost = host
         try await TileServer.run(service: service, host: host, port: port) { channel in
             let p = channel.localAddress?.port ?? 0
             printError("tegula: listening on http://\(shownHost):\(p)/")
         }
+        withExtendedLifetime(watcher) {}
+    }
+
+    /// The catalogue in PATH order: tilesets as they are, everything else rendered on demand.
+    func load() throws -> (Catalogue, [OnDemandSource]) {
+        let inputs = OnDemandInputs(queue: RenderQueue(workers: renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
+                                    log: { printError($0) })
+        var entries: [CatalogueEntry] = []
+        var rendered: [OnDemandSource] = []
+        for path in paths {
+            if OnDemandInputs.isTilesetPath(path) {
+                entries += try Catalogue.load(paths: [path]).entries
+            } else {
+                for source in try inputs.sources(for: path) {
+                    rendered.append(source)
+                    entries.append(CatalogueEntry(id: source.id, path: path, source: source))
+                }
+            }
+        }
+        return (try Catalogue(entries), rendered)
     }
 }

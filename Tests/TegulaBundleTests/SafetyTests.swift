@@ -28,6 +28,28 @@ struct SafetyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [name])
     }
 
+    /// What a reader (the server, the overlay) may open, and the name it goes by, decided by the
+    /// forms `Tileset` knows: a finished folder of any of them carries `tiles.json`.
+    @Test func readableTilesetsAndTheirNames() throws {
+        let dir = try TemporaryFolder.make("bundle").path
+        for name in ["blue", "old map.mbtiles", "relief.PMTiles"] {
+            let w = try Tileset.openWriter(at: dir + "/" + name)
+            try w.finish(metadata: Fixtures.metadata(maxZoom: 0))
+            #expect(Tileset.isReadable(at: dir + "/" + name), "\(name)")
+            #expect(try Tileset.openReader(at: dir + "/" + name).metadata.maxZoom == 0, "\(name)")
+        }
+        #expect(FileManager.default.fileExists(atPath: dir + "/blue/" + Tileset.folderDescriptionName))
+        #expect(Tileset.name(of: dir + "/blue") == "blue")
+        #expect(Tileset.name(of: dir + "/old map.mbtiles") == "old map")
+        #expect(Tileset.name(of: "relief.PMTiles") == "relief")
+        #expect(Tileset.name(of: "scan.tif") == "scan.tif")  // not a tileset form: the name is kept whole
+        // A folder without its TileJSON, a missing path and a file of no tileset form are not readable.
+        try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: false)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/notes.txt"))
+        for name in ["empty", "nope.mbtiles", "notes.txt"] { #expect(!Tileset.isReadable(at: dir + "/" + name), "\(name)") }
+        #expect(Tileset.Form.allCases.compactMap(\.fileExtension) == ["mbtiles", "pmtiles"])
+    }
+
     @Test func emptyFolderIsAccepted() throws {
         let path = try TemporaryFolder.make("bundle").path
         let w = try Tileset.openWriter(at: path)

@@ -110,6 +110,54 @@ struct ServeCLITests {
         #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("/viewer.js"))
     }
 
+    /// `tegula serve FILE.yml` renders every map of a pipeline file on demand, no stage run: the
+    /// max-zoom tiles are the bytes `tegula tile` writes for the same scan, GCPs and options.
+    @Test func servesAPipelineFileOnDemandWithTheBytesTegulaTileWrites() throws {
+        let dir = try TemporaryFolder.make("cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let yml = dir.appendingPathComponent("maps.yml").path
+        try "version: 1\nmaps:\n  - name: scan\n    input: \(input)\n    tile: {min_zoom: 0, max_zoom: 3}\n    output: out.pmtiles\n"
+            .write(toFile: yml, atomically: true, encoding: .utf8)
+        let folder = dir.appendingPathComponent("cut").path
+        let r = try TegulaBinary.run(["tile", input, "-o", folder, "--zoom", "0-3", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let server = try Server([yml])
+        defer { server.stop() }
+        var compared = 0
+        for x in 0..<8 {
+            for y in 0..<8 {
+                let got = try server.get("/scan/3/\(x)/\(y).png")
+                if let expected = FileManager.default.contents(atPath: "\(folder)/3/\(x)/\(y).png") {
+                    #expect(got.status == 200 && got.body == expected, "3/\(x)/\(y): \(got.status)")
+                    #expect(got.headers["server-timing"]?.hasPrefix("render;dur=") == true)
+                    compared += 1
+                } else {
+                    #expect(got.status == 404, "3/\(x)/\(y) is empty in the pyramid")
+                }
+            }
+        }
+        #expect(compared > 5)
+        let tj = try JSONSerialization.jsonObject(with: try server.get("/scan.json").body) as? [String: Any]
+        #expect((tj?["tiles"] as? [String])?.first?.contains("/scan/{z}/{x}/{y}.png?v=") == true)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.pmtiles").path), "no stage ran")
+        let page = String(decoding: try server.get("/").body, as: UTF8.self)
+        #expect(page.contains("\"ondemand\":true"))
+    }
+
+    /// A PATH that cannot be georeferenced stops the server before it starts, with one line.
+    @Test func aSourceThatCannotBeGeoreferencedIsRefusedAtStartUp() throws {
+        let dir = try TemporaryFolder.make("cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = dir.appendingPathComponent("notes.tif").path
+        try "not a raster".write(toFile: text, atomically: true, encoding: .utf8)
+        for path in [text, WarpCLITests.scan, WarpCLITests.scan + ":" + dir.appendingPathComponent("none.points").path] {
+            let r = try TegulaBinary.run(["serve", path, "--port", "0"])
+            #expect(r.status != 0, "\(path) was served")
+            #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.hasPrefix("tegula: "), "\(r.stderr)")
+        }
+    }
+
     /// Header values given on the command line go out verbatim, so line breaks are refused.
     @Test func headerOptionsWithLineBreaksAreRefused() throws {
         for option in ["--cache-control", "--cors"] {

@@ -1,7 +1,8 @@
 import Testing
 import TegulaGeometry
 
-/// Exact values published by mercantile's own tests and MapKit's documentation (reference.md §1).
+/// Exact values published by mercantile 1.2.1's own tests (`tests/test_funcs.py`) and by MapKit's
+/// map-point definition (the world is 2^28 points square).
 struct PublishedValuesTests {
     @Test func canonicalTileUpperLeftAndQuadkey() {
         let t = Tile(x: 486, y: 332, z: 10)

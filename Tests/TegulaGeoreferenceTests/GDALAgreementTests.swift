@@ -4,7 +4,7 @@ import TegulaGDAL
 import TegulaGeoreference
 
 /// Forward results equal `gdaltransform -gcp … -order N` / `-tps` when fitted in the GCPs' CRS
-/// (reference §3; issue item 3), on generated GCPs, inside and outside the GCP hull.
+/// (GDAL fits in the GCPs' own CRS), on generated GCPs, inside and outside the GCP hull.
 struct GDALAgreementTests {
     static func fit(_ kind: TransformKind, _ set: GCPSet) throws -> Georeference {
         try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,

@@ -5,12 +5,13 @@ import Testing
 
 /// Which paths cover a visible map rect, and zoom scale ↔ level (map points: world = 2^28).
 struct GeometryTests {
-    /// Reference §1: tile z10/x12/y8 starts at map point (3145728, 2097152), 262144 points wide.
+    /// Tile z10/x12/y8 starts at map point (12·2^18, 8·2^18) = (3145728, 2097152) and is 2^28 / 2^10 =
+    /// 262144 points wide (MapKit's world is 2^28 points square).
     static let tileRect = MapRect(x: 3145728, y: 2097152, width: 262144, height: 262144)
     static let z10 = ZoomScale.scale(forZoomLevel: 10)
 
     @Test func zoomScaleAndLevel() throws {
-        let overlay = try TileOverlay(urlTemplate: nil)
+        let overlay = TileOverlay(urlTemplate: nil)
         #expect(overlay.zoomScale(forZoomLevel: 20) == 1)
         #expect(overlay.zoomScale(forZoomLevel: 10) == pow(2, -10))
         for z in 0...21 { #expect(overlay.zoomLevel(forZoomScale: overlay.zoomScale(forZoomLevel: z)) == z) }
@@ -22,14 +23,14 @@ struct GeometryTests {
     }
 
     @Test func exactTileGivesOnePath() throws {
-        let overlay = try TileOverlay(urlTemplate: nil)
+        let overlay = TileOverlay(urlTemplate: nil)
         #expect(MapRect(tile: Tile(x: 12, y: 8, z: 10)) == Self.tileRect)
         #expect(overlay.tilePaths(in: Self.tileRect, zoomScale: Self.z10)
                 == [TileOverlayPath(x: 12, y: 8, z: 10)])
     }
 
     @Test func offsetRectStraddlesFourTilesRowByRow() throws {
-        let overlay = try TileOverlay(urlTemplate: nil)
+        let overlay = TileOverlay(urlTemplate: nil)
         let r = MapRect(x: Self.tileRect.minX + 1000, y: Self.tileRect.minY + 1000, width: 262144, height: 262144)
         let paths = overlay.tilePaths(in: r, zoomScale: Self.z10, contentScaleFactor: 2)
         #expect(paths.map { [$0.x, $0.y] } == [[12, 8], [13, 8], [12, 9], [13, 9]])
@@ -37,13 +38,13 @@ struct GeometryTests {
     }
 
     @Test func flippedOverlayReturnsTMSRows() throws {
-        let overlay = try TileOverlay(urlTemplate: nil)
+        let overlay = TileOverlay(urlTemplate: nil)
         overlay.isGeometryFlipped = true
         #expect(overlay.tilePaths(in: Self.tileRect, zoomScale: Self.z10) == [TileOverlayPath(x: 12, y: 1023 - 8, z: 10)])
     }
 
     @Test func zoomRangeAndBoundsLimitRequests() throws {
-        let overlay = try TileOverlay(urlTemplate: nil)
+        let overlay = TileOverlay(urlTemplate: nil)
         overlay.maximumZ = 9
         #expect(overlay.tilePaths(in: Self.tileRect, zoomScale: Self.z10).isEmpty)
         overlay.maximumZ = 21
@@ -59,7 +60,7 @@ struct GeometryTests {
     }
 
     @Test func wholeWorldAtZoomOne() throws {
-        let overlay = try TileOverlay(urlTemplate: nil)
+        let overlay = TileOverlay(urlTemplate: nil)
         let paths = overlay.tilePaths(in: .world, zoomScale: overlay.zoomScale(forZoomLevel: 1))
         #expect(paths.count == 4)
         // A rect beyond the world is clamped to it.
@@ -68,7 +69,7 @@ struct GeometryTests {
     }
 
     @Test func viewportTileCount() throws {
-        let overlay = try TileOverlay(urlTemplate: nil)
+        let overlay = TileOverlay(urlTemplate: nil)
         // 1024×768 points: 4×3 tiles when aligned, 5×4 when not.
         #expect(overlay.tileCountCovering(viewportWidth: 1024, viewportHeight: 768) == 20)
         #expect(TileRequestStack(visibleTileCount: 20).capacity == 40)

@@ -16,7 +16,8 @@ struct LoadingTests {
 
     @Test func loadsFromAFolderAndReportsMissingDistinctly() async throws {
         let dir = try Self.folder()
-        let overlay = try TileOverlay(urlTemplate: dir.url.path + "/tiles/{z}/{x}/{y}.png")
+        let overlay = TileOverlay(urlTemplate: dir.url.path + "/tiles/{z}/{x}/{y}.png")
+        try overlay.validate()
         #expect(try await overlay.fetchTile(at: TileOverlayPath(x: 1, y: 0, z: 1)) == Data("z1-1-0".utf8))
         let absent = TileOverlayPath(x: 0, y: 1, z: 1)
         do {
@@ -33,7 +34,8 @@ struct LoadingTests {
 
     @Test func flippedFolderReadsTMSRows() async throws {
         let dir = try Self.folder()
-        let overlay = try TileOverlay(urlTemplate: "file://" + dir.url.path + "/tiles/{z}/{x}/{y}.png")
+        let overlay = TileOverlay(urlTemplate: "file://" + dir.url.path + "/tiles/{z}/{x}/{y}.png")
+        try overlay.validate()
         overlay.isGeometryFlipped = true
         // XYZ tile 1/1/1 is TMS row 0, which is the file 1/1/0.png.
         let path = overlay.path(for: Tile(x: 1, y: 1, z: 1))
@@ -42,7 +44,8 @@ struct LoadingTests {
 
     @Test func outOfRangePathsAreRejectedWithoutLoading() async throws {
         let dir = try Self.folder()
-        let overlay = try TileOverlay(urlTemplate: dir.url.path + "/tiles/{z}/{x}/{y}.png")
+        let overlay = TileOverlay(urlTemplate: dir.url.path + "/tiles/{z}/{x}/{y}.png")
+        try overlay.validate()
         overlay.maximumZ = 0
         await #expect(throws: TileOverlayError.pathOutOfRange(path: TileOverlayPath(x: 1, y: 0, z: 1), minimumZ: 0, maximumZ: 0)) {
             _ = try await overlay.fetchTile(at: TileOverlayPath(x: 1, y: 0, z: 1))
@@ -82,7 +85,8 @@ struct LoadingTests {
         let dir = try Self.folder()
         let server = try LoopbackHTTPServer(serving: dir.url)
         defer { server.stop() }
-        let overlay = try TileOverlay(urlTemplate: "http://127.0.0.1:\(server.port)/tiles/{z}/{x}/{y}.png")
+        let overlay = TileOverlay(urlTemplate: "http://127.0.0.1:\(server.port)/tiles/{z}/{x}/{y}.png")
+        try overlay.validate()
         #expect(try await overlay.fetchTile(at: TileOverlayPath(x: 0, y: 0, z: 0)) == Data("z0".utf8))
         do {
             _ = try await overlay.fetchTile(at: TileOverlayPath(x: 0, y: 0, z: 1))

@@ -58,7 +58,8 @@ struct MadeTilesetTests {
         try await app.test(.live) { client in
             let port = try #require(client.port)
             for id in ["scan", "scan-mb", "scan-pm"] {
-                let overlay = try TileOverlay(urlTemplate: "http://127.0.0.1:\(port)/\(id)/{z}/{x}/{y}.png")
+                let overlay = TileOverlay(urlTemplate: "http://127.0.0.1:\(port)/\(id)/{z}/{x}/{y}.png")
+                try overlay.validate()
                 for (tile, bytes) in m.tiles where tile.z == 5 {
                     #expect(try await overlay.fetchTile(at: overlay.path(for: tile)) == bytes, "\(id) \(tile)")
                 }
@@ -69,7 +70,8 @@ struct MadeTilesetTests {
                     #expect(e.isMissingTile, "\(id): 404 is missing, not a failure: \(e)")
                 }
                 // The TMS route through a flipped overlay gives the same tile.
-                let tms = try TileOverlay(urlTemplate: "http://127.0.0.1:\(port)/\(id)/tms/{z}/{x}/{y}.png")
+                let tms = TileOverlay(urlTemplate: "http://127.0.0.1:\(port)/\(id)/tms/{z}/{x}/{y}.png")
+                try tms.validate()
                 tms.isGeometryFlipped = true
                 let (tile, bytes) = m.tiles.first { $0.key.z == 6 }!
                 #expect(try await tms.fetchTile(at: tms.path(for: tile)) == bytes, "\(id) tms \(tile)")
@@ -114,7 +116,8 @@ struct MadeTilesetTests {
     }
 
     @Test func overzoomThroughAFolderTemplate() async throws {
-        let overlay = try TileOverlay(urlTemplate: m.folder + "/{z}/{x}/{y}.png")
+        let overlay = TileOverlay(urlTemplate: m.folder + "/{z}/{x}/{y}.png")
+        try overlay.validate()
         overlay.maximumNativeZ = 6
         let ancestor = m.opaqueMaxZoomTile
         let child = Tile(x: ancestor.x * 2 + 1, y: ancestor.y * 2, z: 7)

@@ -62,7 +62,7 @@ struct SubclassTests {
     }
 
     @Test func noTemplateAndNoOverrideIsAClearError() async throws {
-        let overlay = try TileOverlay(urlTemplate: nil)
+        let overlay = TileOverlay(urlTemplate: nil)
         await #expect(throws: TileOverlayError.noTemplate(path: TileOverlayPath(x: 0, y: 0, z: 0))) {
             _ = try await overlay.fetchTile(at: TileOverlayPath(x: 0, y: 0, z: 0))
         }

@@ -74,8 +74,10 @@ struct MetadataRouteTests {
         do {
             _ = try Catalogue.load(paths: [f.dir + "/blue", f.dir + "/blue"])
             Issue.record("duplicate ids accepted")
-        } catch let e as ServerError {
-            #expect(e.description.contains("two tilesets have the id 'blue'"))
+        } catch {
+            // `Catalogue.load` throws `ServerError` only (typed throws).
+            #expect(error == .duplicateID(id: "blue", first: f.dir + "/blue", second: f.dir + "/blue"))
+            #expect(error.description.contains("two tilesets have the id 'blue'"))
         }
         let all = try Catalogue.load(paths: [f.dir])  // a folder holding tilesets
         #expect(Set(all.entries.map(\.id)) == ["blue", "schagen", "retina"])

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 import TegulaBundle
 import TegulaGeometry
@@ -115,6 +116,27 @@ struct TileRouteTests {
         #expect(s.get("/schagen/\(t.z)/\(t.x)/\(t.y).png").status == 404 && s.tileCache.count == 1)
         let off = f.service(ServerConfiguration(tileCacheBytes: 0))
         #expect(off.get("/blue/2/1/3.png") == first && off.tileCache.count == 0)
+    }
+
+    /// One cache: a hot tile's answer, from either path, is the very buffer the cache holds (no
+    /// second copy per path), so `tileCacheBytes` bounds the memory tiles take.
+    @Test func hotTileAnswersAreTheCachedBuffer() throws {
+        let s = f.service(ServerConfiguration(tileCacheBytes: 200))
+        let request = ServerRequest(target: "/blue/2/1/3.png")
+        let cold = s.respond(request)
+        let entry = try #require(s.tileCache.entry(.init(id: "blue", tile: Tile(x: 1, y: 3, z: 2))))
+        func address(_ b: ByteBuffer) -> UInt { b.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) } }
+        let hot = try #require(s.respondFromMemory(request))
+        for r in [cold, s.respond(request), hot] {
+            #expect(r.bodyBuffer.readableBytes == entry.buffer.readableBytes && address(r.bodyBuffer) == address(entry.buffer))
+        }
+        #expect(hot.body == ServerFixtures.bytes("blue", Tile(x: 1, y: 3, z: 2)))
+        // Every tile of the folder served: the cache never holds more than its budget.
+        for t in ServerFixtures.pyramid(0...2) where t != Tile(x: 3, y: 3, z: 2) {
+            #expect(s.get("/blue/\(t.z)/\(t.x)/\(t.y).png").status == 200)
+            #expect(s.tileCache.byteCount <= 200)
+        }
+        #expect(s.tileCache.count == 200 / 18 && s.tileCache.byteCount == 200 / 18 * 18)  // fixture tiles are 18 bytes
     }
 
     @Test func responseCacheEvictsOldestPastItsBudget() {

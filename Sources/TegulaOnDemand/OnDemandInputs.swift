@@ -1,0 +1,96 @@
+import Foundation
+import TegulaPipeline
+import TegulaPyramid
+import TegulaServer
+import TegulaWarp
+
+/// What `tegula serve` renders on demand, from its PATH arguments: anything the warp stage takes
+/// (a `tegula georef` output, a raster with a geotransform or GCPs, `SCAN:GCPFILE` for a plain
+/// scan and its GCP file) and pipeline files (`*.yml`, `*.yaml`: every map, from its
+/// `georeference:` and `tile:` sections, without running a stage).
+public struct OnDemandInputs: Sendable {
+    /// The render threads all sources share.
+    public let queue: RenderQueue
+    /// The tiles kept, all sources together.
+    public let memo: TileMemo
+    /// Where re-reads and render failures are reported (one line each).
+    public let log: @Sendable (String) -> Void
+
+    /// Inputs sharing one queue and one memo.
+    public init(queue: RenderQueue, memo: TileMemo, log: @escaping @Sendable (String) -> Void) {
+        self.queue = queue
+        self.memo = memo
+        self.log = log
+    }
+
+    /// True when `path` is served as a tileset (a folder, `*.mbtiles`, `*.pmtiles`) rather than
+    /// rendered on demand.
+    public static func isTilesetPath(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue { return true }
+        return ["mbtiles", "pmtiles"].contains((path as NSString).pathExtension.lowercased())
+    }
+
+    /// The sources a PATH names: one per map of a pipeline file, else one for the raster (with its
+    /// GCP file after a colon). Each is read now; an error names the file and why.
+    public func sources(for path: String) throws -> [OnDemandSource] {
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext == "yml" || ext == "yaml" {
+            let pipeline = try Pipeline.load(path: path)
+            return try pipeline.spec.maps.map { map in
+                let name = map.name
+                return try OnDemandSource(id: name, queue: queue, memo: memo, log: log) {
+                    // Read the pipeline file again: an edit of it is a change like any other.
+                    let now = try Pipeline.load(path: path)
+                    guard let map = now.spec.maps.first(where: { $0.name == name }) else {
+                        throw OnDemandError("\(path): map '\(name)' is no longer in the file")
+                    }
+                    return OnDemandSource.Loaded(job: try now.tileJob(for: map), files: now.files(of: map))
+                }
+            }
+        }
+        let (scan, gcps) = Self.split(path)
+        guard FileManager.default.fileExists(atPath: scan) else { throw OnDemandError("\(scan): no such file") }
+        if let gcps, !FileManager.default.fileExists(atPath: gcps) { throw OnDemandError("\(gcps): no such GCP file") }
+        let id = ((scan as NSString).lastPathComponent as NSString).deletingPathExtension
+        return [try OnDemandSource(id: id, queue: queue, memo: memo, log: log) {
+            let source = try WarpInput(path: scan, gcpFile: gcps).resolve()
+            return OnDemandSource.Loaded(job: TileJob(source: source, output: "", name: id), files: gcps.map { [$0] } ?? [])
+        }]
+    }
+
+    /// `SCAN:GCPFILE` split at its last colon when the whole does not name a file; else the path.
+    static func split(_ path: String) -> (scan: String, gcps: String?) {
+        guard !FileManager.default.fileExists(atPath: path), let colon = path.lastIndex(of: ":") else { return (path, nil) }
+        return (String(path[..<colon]), String(path[path.index(after: colon)...]))
+    }
+}
+
+/// Why a PATH cannot be served on demand, in one line.
+public struct OnDemandError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Re-reads sources whose files changed, checking every `interval` seconds on its own thread
+/// (never on a request's path, so no request waits for a re-fit).
+public final class SourceWatcher: @unchecked Sendable {
+    /// Seconds between checks.
+    public let interval: Double
+    let sources: [OnDemandSource]
+
+    /// Starts watching `sources` now.
+    public init(sources: [OnDemandSource], interval: Double = 0.5) {
+        self.sources = sources
+        self.interval = interval
+        guard !sources.isEmpty else { return }
+        let t = Thread { [sources, interval] in
+            while true {
+                Thread.sleep(forTimeInterval: interval)
+                for s in sources { s.refresh() }
+            }
+        }
+        t.name = "tegula-watch"
+        t.start()
+    }
+}

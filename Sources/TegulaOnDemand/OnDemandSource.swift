@@ -1,0 +1,173 @@
+import Foundation
+import TegulaBundle
+import TegulaGDAL
+import TegulaGeometry
+import TegulaSupport
+import TegulaPyramid
+import TegulaServer
+import TegulaWarp
+
+/// A georeferenced scan served as tiles made on request: the pyramid `tegula tile` would cut
+/// (``TileRenderer``), rendered tile by tile on a ``RenderQueue`` and kept in a ``TileMemo``.
+///
+/// Its version hashes the identity of every file it was read from (path, size, modification
+/// time), the fit (transform, fitting CRS, GCPs, mask) and the render options; ETags and the
+/// `?v=` of TileJSON URLs carry it. ``refresh()`` re-reads the source when one of those files has
+/// changed; a re-read that fails keeps the last good version and logs one line.
+public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
+    /// What a source is made from, read again after every change: the pyramid job (its source
+    /// already fitted) and the files beyond the scan's own that it depends on (GCP, mask,
+    /// pipeline files).
+    public struct Loaded: Sendable {
+        public var job: TileJob
+        public var files: [String]
+
+        /// A loaded job and the extra files it was read from.
+        public init(job: TileJob, files: [String] = []) {
+            self.job = job
+            self.files = files
+        }
+    }
+
+    /// The URL id.
+    public let id: String
+    let load: @Sendable () throws -> Loaded
+    let queue: RenderQueue
+    let memo: TileMemo
+    let log: @Sendable (String) -> Void
+    private let state: Locked<Current>
+    /// The stamps of a re-read that failed and was logged (not retried until they change).
+    private let failed = Locked<[FileStamp]?>(nil)
+
+    struct Current {
+        let renderer: TileRenderer
+        let version: String
+        let files: [String]
+        let stamps: [FileStamp]
+    }
+
+    /// Reads the source once; an error here means it cannot be served (refused at start-up).
+    public init(id: String, queue: RenderQueue, memo: TileMemo, log: @escaping @Sendable (String) -> Void,
+                load: @escaping @Sendable () throws -> Loaded) throws {
+        self.id = id
+        self.queue = queue
+        self.memo = memo
+        self.log = log
+        self.load = load
+        state = Locked(try Self.read(load))
+    }
+
+    /// The renderer in use now.
+    public var renderer: TileRenderer { state.withLock { $0.renderer } }
+    /// The files whose changes make the source re-read.
+    public var files: [String] { state.withLock { $0.files } }
+
+    public var metadata: TilesetMetadata { state.withLock { $0.renderer.metadata } }
+    public var version: String { state.withLock { $0.version } }
+
+    public func readyTile(_ tile: Tile) -> DynamicTile? {
+        let (renderer, version) = state.withLock { ($0.renderer, $0.version) }
+        guard renderer.covers(tile) else { return .outside }
+        switch memo.get(TileMemo.Key(source: id, version: version, tile: tile)) {
+        case .image(let bytes): return .image(bytes, version: version, seconds: nil)
+        case .empty: return .empty(version: version)
+        case nil: return nil
+        }
+    }
+
+    public func tile(_ tile: Tile, isCancelled: @escaping @Sendable () -> Bool) async -> DynamicTile {
+        if let ready = readyTile(tile) { return ready }
+        let (renderer, version) = state.withLock { ($0.renderer, $0.version) }
+        let key = TileMemo.Key(source: id, version: version, tile: tile)
+        let memo = self.memo, log = self.log, id = self.id
+        return await queue.submit(key, isCancelled: isCancelled) {
+            let start = Date()
+            do {
+                let bytes = try renderer.render(tile)
+                memo.put(key, bytes.map { .image($0) } ?? .empty)
+                return bytes.map { .image($0, version: version, seconds: Date().timeIntervalSince(start)) } ?? .empty(version: version)
+            } catch {
+                log("tegula: \(id): tile \(tile): \(error)")
+                return .failed("\(error)")
+            }
+        }
+    }
+
+    /// The tile rendered on the caller's thread (``TileReader``; the server awaits
+    /// ``tile(_:isCancelled:)`` instead).
+    public func tile(_ t: Tile) throws -> [UInt8]? {
+        try renderer.render(t)
+    }
+
+    /// Re-read the source if one of its files changed since it was read. Returns true when a new
+    /// version is in place; a failed re-read keeps the current one and is logged once.
+    @discardableResult
+    public func refresh() -> Bool {
+        let current = state.withLock { $0 }
+        let now = current.files.map(FileStamp.init(path:))
+        guard now != current.stamps, failed.withLock({ $0 }) != now else { return false }
+        let changed = zip(current.files, zip(current.stamps, now)).filter { $1.0 != $1.1 }.map(\.0)
+        do {
+            let next = try Self.read(load)
+            state.withLock { $0 = next }
+            failed.withLock { $0 = nil }
+            memo.removeVersions(of: id, except: next.version)
+            log("tegula: \(id): re-read after a change to \(changed.joined(separator: ", ")): version \(next.version)")
+            return true
+        } catch {
+            failed.withLock { $0 = now }
+            log("tegula: \(id): \(changed.joined(separator: ", ")) changed but cannot be used (\(error)); still serving version \(current.version)")
+            return false
+        }
+    }
+
+    /// Load, stamp the files and build the renderer.
+    static func read(_ load: () throws -> Loaded) throws -> Current {
+        let loaded = try load()
+        let job = loaded.job
+        var files = (try? TegulaGDAL.Dataset(path: job.source.path).fileList) ?? [job.source.path]
+        for f in loaded.files where !files.contains(f) { files.append(f) }
+        let stamps = files.map(FileStamp.init(path:))
+        let renderer = try TileRenderer(job: job)
+        return Current(renderer: renderer, version: version(stamps: stamps, job: job, plan: renderer.plan), files: files, stamps: stamps)
+    }
+
+    /// 16 hex digits of a 64-bit FNV-1a hash over the files' identities, the fit and the options.
+    static func version(stamps: [FileStamp], job: TileJob, plan: PyramidPlan) -> String {
+        var text = stamps.map(\.description).joined(separator: "\n")
+        if let g = job.source.georeference {
+            text += "\nfit \(g.kind.name) in \(g.fitCRS.wkt)"
+            for p in g.gcps.gcps {
+                text += "\n\(p.id) \(p.pixel.x) \(p.pixel.y) \(p.ground.x) \(p.ground.y) \(p.enabled)"
+            }
+        }
+        if let mask = job.source.mapping.mask { text += "\nmask " + mask.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
+        text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(job.tileSize) x\(job.scale) \(job.format.name) \(job.resampling.name) \(job.name)"
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// A file's identity as far as changes go: path, size and modification time (ns); `missing`
+/// when it cannot be stat'ed.
+struct FileStamp: Equatable, Sendable, CustomStringConvertible {
+    let path: String
+    let size: Int64
+    let modified: Int64
+
+    init(path: String) {
+        self.path = path
+        var s = stat()
+        if stat(path, &s) == 0 {
+            size = Int64(s.st_size)
+            modified = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+        } else {
+            size = -1
+            modified = -1
+        }
+    }
+
+    var description: String { "\(path) \(size) \(modified)" }
+}

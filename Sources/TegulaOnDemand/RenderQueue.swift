@@ -1,0 +1,96 @@
+import Foundation
+import TegulaServer
+
+/// The threads that make tiles, one per core, apart from NIO's event loops and Swift's
+/// cooperative pool (a render blocks its thread for milliseconds).
+///
+/// - Newest first: waiting work is a stack, as a map view's latest tiles are the ones on screen
+///   (the seed talk's request stack, on the server side).
+/// - One render per key: a request for a tile already queued or being made waits for that render.
+/// - Work whose every requester has gone away (``submit(_:isCancelled:work:)``'s `isCancelled`)
+///   is dropped when it reaches the top of the stack, unstarted.
+public final class RenderQueue: @unchecked Sendable {
+    /// What the queue has done, for tests and the log.
+    public struct Counts: Sendable, Equatable {
+        /// Renders run.
+        public var rendered = 0
+        /// Requests that joined a render already queued or running.
+        public var shared = 0
+        /// Renders dropped unstarted because every requester had gone.
+        public var dropped = 0
+    }
+
+    /// Worker threads.
+    public let workers: Int
+    private let condition = NSCondition()
+    private var stack: [Job] = []
+    private var running: [TileMemo.Key: Job] = [:]
+    private var counts = Counts()
+
+    final class Job {
+        let key: TileMemo.Key
+        let work: @Sendable () -> DynamicTile
+        var waiters: [(CheckedContinuation<DynamicTile, Never>, @Sendable () -> Bool)] = []
+        init(key: TileMemo.Key, work: @escaping @Sendable () -> DynamicTile) {
+            self.key = key
+            self.work = work
+        }
+    }
+
+    /// A queue with `workers` threads (at least one), started now and running for the process's life.
+    public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.workers = max(1, workers)
+        for i in 0..<self.workers {
+            let t = Thread { [unowned self] in self.loop() }
+            t.name = "tegula-render-\(i)"
+            t.start()
+        }
+    }
+
+    /// What has been done so far.
+    public var done: Counts { condition.lock(); defer { condition.unlock() }; return counts }
+
+    /// The result of `work` for `key`, run on a worker (or shared with a run already queued or
+    /// running for the same key); `.cancelled` when dropped because every requester had gone.
+    public func submit(_ key: TileMemo.Key, isCancelled: @escaping @Sendable () -> Bool,
+                       work: @escaping @Sendable () -> DynamicTile) async -> DynamicTile {
+        await withCheckedContinuation { (c: CheckedContinuation<DynamicTile, Never>) in
+            condition.lock()
+            if let job = running[key] {
+                job.waiters.append((c, isCancelled))
+                counts.shared += 1
+            } else {
+                let job = Job(key: key, work: work)
+                job.waiters.append((c, isCancelled))
+                running[key] = job
+                stack.append(job)
+                condition.signal()
+            }
+            condition.unlock()
+        }
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while stack.isEmpty { condition.wait() }
+            let job = stack.removeLast()
+            if job.waiters.allSatisfy({ $0.1() }) {
+                running[job.key] = nil
+                counts.dropped += 1
+                let waiters = job.waiters
+                condition.unlock()
+                for w in waiters { w.0.resume(returning: .cancelled) }
+                continue
+            }
+            counts.rendered += 1
+            condition.unlock()
+            let result = job.work()
+            condition.lock()
+            running[job.key] = nil
+            let waiters = job.waiters
+            condition.unlock()
+            for w in waiters { w.0.resume(returning: result) }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import TegulaPyramid
+
+/// A map's tiles without running its stages, for tiles on demand (`tegula serve FILE.yml`).
+extension Pipeline {
+    /// The pyramid `tegula tile` would cut for `map` straight from its scan: the `georeference:`
+    /// section fitted in memory (nothing written, no stage run), the `tile:` options applied, the
+    /// max zoom defaulting to `warp.zoom`, else the zoom nearest the scan's native resolution.
+    public func tileJob(for map: MapSpec) throws -> TileJob {
+        let source = try GeoreferenceStep(map: map, folder: workFolder(for: map), digests: FileDigests(stamps: [:]))
+            .sourceInMemory(readingPixels: true)
+        var job = TileJob(source: source, output: map.output ?? "", name: map.name)
+        map.tile.apply(to: &job, defaultMaxZoom: map.warp.zoom)
+        return job
+    }
+
+    /// The files a map's tiles depend on: the pipeline file, the scan, its GCP and mask files.
+    public func files(of map: MapSpec) -> [String] {
+        var files = [file, map.input]
+        if case .file(let p) = map.georeference?.gcps { files.append(p) }
+        if case .file(let p) = map.georeference?.mask { files.append(p) }
+        return files
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import TegulaBundle
+import TegulaGeometry
+
+/// Tiles of ``DynamicTileSource``s: the same routes and checks as bundles, strong ETags from the
+/// source's version (so a 304 needs no tile), `Server-Timing` with the time spent making the tile.
+extension TileService {
+    /// Answers one request like ``respond(_:)``, but a tile made on request is awaited (the source
+    /// makes it on its own threads, never on the event loop); `isCancelled` tells the source
+    /// whether the client has gone away meanwhile.
+    public func respond(_ request: ServerRequest, isCancelled: @escaping @Sendable () -> Bool) async -> ServerResponse {
+        guard request.method == "GET" || request.method == "HEAD",
+              request.target.utf8.count <= configuration.maxTargetLength,
+              case .tile(let t) = Route(target: request.target),
+              let e = catalogue[t.id], let source = e.dynamic else { return respond(request) }
+        if let refused = refusal(t, source.metadata) { return finish(refused, request) }
+        let tile = t.tms ? Tile(x: t.x, tmsY: t.row, z: t.z) : Tile(x: t.x, y: t.row, z: t.z)
+        if let r = notModified(tile, source, request) { return finish(r, request) }
+        let made = await source.tile(tile, isCancelled: isCancelled)
+        return finish(dynamicResponse(tile, id: t.id, source, made, request), request)
+    }
+
+    /// A strong ETag for a tile of a version: the version names every input of the tile.
+    public static func entityTag(version: String, _ tile: Tile) -> String {
+        "\"\(version)-\(tile.z)-\(tile.x)-\(tile.y)\""
+    }
+
+    /// The synchronous path (``respond(_:)`` and the event loop's ``respondFromMemory(_:)``):
+    /// 304 or a ready tile from memory; otherwise, when `reading`, the tile made on this thread.
+    func dynamicTile(_ tile: Tile, _ t: Route.TileRequest, _ source: any DynamicTileSource, _ request: ServerRequest,
+                     reading: Bool) -> ServerResponse? {
+        if let r = notModified(tile, source, request) { return r }
+        if let ready = source.readyTile(tile) { return dynamicResponse(tile, id: t.id, source, ready, request) }
+        guard reading else { return nil }
+        let version = source.version
+        let start = Date()
+        do {
+            guard let bytes = try source.tile(tile) else { return missing(tile, in: t.id) }
+            return dynamicResponse(tile, id: t.id, source, .image(bytes, version: version, seconds: Date().timeIntervalSince(start)), request)
+        } catch {
+            return dynamicResponse(tile, id: t.id, source, .failed("\(error)"), request)
+        }
+    }
+
+    /// 304 when `If-None-Match` names the tile at the source's current version.
+    func notModified(_ tile: Tile, _ source: any DynamicTileSource, _ request: ServerRequest) -> ServerResponse? {
+        guard let inm = request.headers["if-none-match"] else { return nil }
+        let tag = Self.entityTag(version: source.version, tile)
+        guard EntityTag.matches(ifNoneMatch: inm, tag) else { return nil }
+        return ServerResponse(status: 304, headers: [("ETag", tag), ("Cache-Control", configuration.cacheControl)])
+    }
+
+    /// The answer for what the source made.
+    func dynamicResponse(_ tile: Tile, id: String, _ source: any DynamicTileSource, _ made: DynamicTile,
+                         _ request: ServerRequest) -> ServerResponse {
+        switch made {
+        case let .image(bytes, version, seconds):
+            let tag = Self.entityTag(version: version, tile)
+            var headers = [("ETag", tag), ("Cache-Control", configuration.cacheControl), ("X-Content-Type-Options", "nosniff"),
+                           ("Server-Timing", seconds.map { String(format: "render;dur=%.1f", $0 * 1000) } ?? "render;dur=0;desc=\"in memory\"")]
+            if let inm = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: inm, tag) {
+                return ServerResponse(status: 304, headers: headers)
+            }
+            headers.insert(("Content-Type", source.metadata.format.contentType), at: 0)
+            return ServerResponse(status: 200, headers: headers, body: bytes)
+        case .empty:
+            return missing(tile, in: id)
+        case .outside:
+            var r = refuse(.outsideFootprint(id: id, tile: tile))
+            r.headers.append(("Cache-Control", configuration.cacheControl))
+            return r
+        case .cancelled:
+            return refuse(.clientGone(tile: tile))
+        case .failed(let why):
+            return refuse(.renderFailed(id: id, tile: tile, reason: why))
+        }
+    }
+}

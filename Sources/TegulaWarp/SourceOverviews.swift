@@ -1,0 +1,154 @@
+import Foundation
+
+/// Reduced copies of a scan (1/F, 1/2F, … of its size, RGBA in memory) for reading windows at a
+/// decimation without reading the full-resolution pixels again: what a tile far below the scan's
+/// native resolution is warped from when it is rendered on its own.
+///
+/// A file with overviews of its own (GeoTIFF/COG overviews, JPEG's DCT scaling) is read through
+/// GDAL, which picks them. Otherwise the copies are built once, on first use: the finest level F
+/// is the smallest power of two whose levels together fit ``budgetBytes`` (built from the scan
+/// already in memory, else read once from the file in strips), each coarser level halves the one
+/// before, down to about one tile. Cells are box means in premultiplied alpha (partial cells at
+/// the right and bottom edges average the pixels they have), so transparency never darkens.
+public final class SourceOverviews: @unchecked Sendable {
+    /// The default memory budget for the reduced copies: 128 MiB.
+    public static let defaultBudgetBytes = 128 << 20
+
+    /// Bytes the levels may hold together.
+    public let budgetBytes: Int
+    /// The scan's size.
+    public let width: Int
+    public let height: Int
+    /// True when the file has overviews and GDAL reads through them (no copies are built).
+    public let fileHasOverviews: Bool
+    let path: String
+    let shared: SourceWindow?
+    private let lock = NSLock()
+    /// Levels by factor, finest first; nil until built.
+    private var levels: [SourceWindow]?
+
+    /// Copies for the scan at `path` (`shared`: its pixels when already in memory).
+    public init(path: String, shared: SourceWindow?, budgetBytes: Int = SourceOverviews.defaultBudgetBytes) throws {
+        let raster = try SourceRaster(path: path)
+        self.path = path
+        self.shared = shared
+        self.budgetBytes = max(0, budgetBytes)
+        width = raster.width
+        height = raster.height
+        fileHasOverviews = raster.dataset.overviewCount > 0
+    }
+
+    /// The finest factor whose levels fit the budget (nil: none does, or the scan is tiny).
+    public var finestFactor: Int? {
+        var f = 2
+        while f < max(width, height) {
+            let w = (width + f - 1) / f, h = (height + f - 1) / f
+            if w * h * 4 * 4 / 3 <= budgetBytes { return f }
+            f *= 2
+        }
+        return nil
+    }
+
+    /// Bytes held by the levels built so far.
+    public var byteCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return (levels ?? []).reduce(0) { $0 + $1.width * $1.height * 4 }
+    }
+
+    /// Build the levels now (they are otherwise built on first use); a no-op for files with overviews.
+    public func prepare() throws {
+        guard !fileHasOverviews else { return }
+        _ = try built()
+    }
+
+    /// A window of the scan covering source pixels [x0, x1) × [y0, y1) (clamped to the image) at
+    /// a decimation of about `step`: from the coarsest level no coarser than `step`, else read from
+    /// the file as ``SourceWindow/read(_:x0:y0:x1:y1:step:)`` does. nil when the window is empty.
+    func window(_ raster: SourceRaster, x0: Int, y0: Int, x1: Int, y1: Int, step: Int) throws -> SourceWindow? {
+        guard !fileHasOverviews, let level = try built().last(where: { Int($0.scaleX) <= step }) else {
+            return try SourceWindow.read(raster, x0: x0, y0: y0, x1: x1, y1: y1, step: step)
+        }
+        let f = Int(level.scaleX)
+        let ax = max(0, x0) / f, ay = max(0, y0) / f
+        let bx = min(level.width, (min(width, x1) + f - 1) / f), by = min(level.height, (min(height, y1) + f - 1) / f)
+        guard ax < bx, ay < by else { return nil }
+        let win = SourceWindow(originX: ax * f, originY: ay * f, scaleX: Double(f), scaleY: Double(f), width: bx - ax, height: by - ay)
+        for row in 0..<(by - ay) {
+            (win.pixels + row * win.width * 4).update(from: level.pixels + ((ay + row) * level.width + ax) * 4, count: win.width * 4)
+        }
+        return win
+    }
+
+    /// The levels, built on first call (callers wait for the one building them).
+    private func built() throws -> [SourceWindow] {
+        lock.lock(); defer { lock.unlock() }
+        if let levels { return levels }
+        var made: [SourceWindow] = []
+        if let f = finestFactor {
+            var level = try finest(factor: f)
+            made.append(level)
+            while max(level.width, level.height) > 256 {
+                level = Self.reduce(level, by: 2)
+                made.append(level)
+            }
+        }
+        levels = made
+        return made
+    }
+
+    /// The finest level: from the shared pixels, else the file read in strips of `factor` rows.
+    private func finest(factor f: Int) throws -> SourceWindow {
+        if let shared, shared.scaleX == 1, shared.scaleY == 1, shared.width == width, shared.height == height {
+            return Self.reduce(shared, by: f)
+        }
+        let raster = try SourceRaster(path: path)
+        let out = SourceWindow(originX: 0, originY: 0, scaleX: Double(f), scaleY: Double(f),
+                               width: (width + f - 1) / f, height: (height + f - 1) / f)
+        let rowsPerStrip = f * max(1, 256 / f)
+        let strip = SourceWindow(originX: 0, originY: 0, scaleX: 1, scaleY: 1, width: width, height: rowsPerStrip)
+        var y = 0
+        while y < height {
+            let h = min(rowsPerStrip, height - y)
+            try raster.readRGBA(x: 0, y: y, width: width, height: h, bufferWidth: width, bufferHeight: h, into: strip.pixels)
+            Self.reduceRows(strip.pixels, width: width, height: h, factor: f, into: out.pixels + (y / f) * out.width * 4)
+            y += h
+        }
+        return out
+    }
+
+    /// `src` reduced by `factor` (box means, premultiplied, partial edge cells).
+    static func reduce(_ src: SourceWindow, by factor: Int) -> SourceWindow {
+        let out = SourceWindow(originX: 0, originY: 0, scaleX: src.scaleX * Double(factor), scaleY: src.scaleY * Double(factor),
+                               width: (src.width + factor - 1) / factor, height: (src.height + factor - 1) / factor)
+        reduceRows(src.pixels, width: src.width, height: src.height, factor: factor, into: out.pixels)
+        return out
+    }
+
+    /// Box-reduce a `width` × `height` RGBA image by `factor` into `dst` (⌈w/f⌉ × ⌈h/f⌉).
+    static func reduceRows(_ src: UnsafePointer<UInt8>, width: Int, height: Int, factor f: Int,
+                           into dst: UnsafeMutablePointer<UInt8>) {
+        let ow = (width + f - 1) / f, oh = (height + f - 1) / f
+        var acc = [Int](repeating: 0, count: ow * 5)  // Σα·r, Σα·g, Σα·b, Σα, pixel count
+        for oy in 0..<oh {
+            for k in acc.indices { acc[k] = 0 }
+            for y in (oy * f)..<min(height, oy * f + f) {
+                let row = src + y * width * 4
+                for x in 0..<width {
+                    let p = row + x * 4, a = Int(p[3]), o = (x / f) * 5
+                    acc[o] += a * Int(p[0]); acc[o + 1] += a * Int(p[1]); acc[o + 2] += a * Int(p[2])
+                    acc[o + 3] += a; acc[o + 4] += 1
+                }
+            }
+            let out = dst + oy * ow * 4
+            for ox in 0..<ow {
+                let o = ox * 5, sa = acc[o + 3], n = acc[o + 4], q = out + ox * 4
+                if sa == 0 {
+                    q[0] = 0; q[1] = 0; q[2] = 0; q[3] = 0
+                } else {
+                    q[0] = UInt8((acc[o] + sa / 2) / sa); q[1] = UInt8((acc[o + 1] + sa / 2) / sa)
+                    q[2] = UInt8((acc[o + 2] + sa / 2) / sa); q[3] = UInt8((sa + n / 2) / n)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import Foundation
+import Hummingbird
+import Testing
+import TegulaBundle
+import TegulaGDAL
+import TegulaGeometry
+import TegulaSupport
+@testable import TegulaOnDemand
+import TegulaPyramid
+import TegulaServer
+import TegulaWarp
+
+/// A scan and its GCP file served on demand by the real server on loopback: the same bytes as
+/// `tegula tile`, versioned ETags that follow edits, shared renders, cancellation, 404 outside.
+@Suite(.serialized)
+struct OnDemandServerTests {
+    /// Runs `body` against a live server for `service`; returns what it returns.
+    static func live<T: Sendable>(_ service: TileService, _ body: @escaping @Sendable (Int) async throws -> T) async throws -> T {
+        let port = Locked(0)
+        let ready = AsyncStream<Void>.makeStream()
+        let app = TileServer.application(service: service, host: "127.0.0.1", port: 0) { channel in
+            port.withLock { $0 = channel.localAddress?.port ?? 0 }
+            ready.continuation.yield()
+        }
+        let task = Task { try await app.run() }
+        defer { task.cancel() }
+        for await _ in ready.stream { break }
+        return try await body(port.withLock { $0 })
+    }
+
+    @Test func maxZoomTilesOverHTTPAreTheBytesTegulaTileWrites() async throws {
+        let f = try OnDemandFixtures()
+        let (source, service) = try f.service(f.inputs())
+        let renderer = source.renderer
+        // The pyramid `tegula tile scan.tif --gcps scan.csv` cuts, for the same job.
+        let folder = f.dir + "/tiles"
+        var job = renderer.job
+        job.output = folder
+        _ = try job.run()
+        let cut = try Tileset.openReader(at: folder)
+        let plan = renderer.plan
+        let z = plan.maxZoom
+        let tiles = plan.range(z).x.flatMap { x in plan.range(z).y.map { Tile(x: x, y: $0, z: z) } }
+        let result = try await Self.live(service) { port in
+            var same = 0, empty = 0
+            for t in tiles {
+                let r = try await HTTP.fetch(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png")
+                if let bytes = try cut.tile(t) {
+                    #expect(r.status == 200 && r.body == bytes, "tile \(t): \(r.status)")
+                    if r.body == bytes { same += 1 }
+                } else {
+                    #expect(r.status == 404, "tile \(t) is empty in the pyramid but answered \(r.status)")
+                    empty += 1
+                }
+            }
+            let tj = try await HTTP.fetch(port: port, "/scan.json")
+            return (same, empty, tj)
+        }
+        print("on demand over HTTP: \(result.0) max-zoom tiles byte-identical to tegula tile, \(result.1) empty positions 404")
+        #expect(result.0 > 10)
+        // TileJSON: the zooms, bounds and centre tegula tile stores, and versioned tile URLs.
+        let tj = try JSONValue.parse(result.2.body)
+        #expect(tj["minzoom"]?.intValue == cut.metadata.minZoom && tj["maxzoom"]?.intValue == cut.metadata.maxZoom)
+        #expect(tj["bounds"] == JSONValue.object(cut.metadata.jsonObject)["bounds"])
+        #expect(tj["center"] == JSONValue.object(cut.metadata.jsonObject)["center"])
+        let url = try require(tj["tiles"]?.arrayValue?.first?.stringValue)
+        #expect(url.hasSuffix("/scan/{z}/{x}/{y}.png?v=\(source.version)"), "\(url)")
+    }
+
+    @Test func anEditedGCPFileChangesTheETagAndTheTileAndABrokenOneKeepsTheLastFit() async throws {
+        let f = try OnDemandFixtures()
+        let (source, service) = try f.service(f.inputs())
+        let z = source.renderer.plan.maxZoom
+        let t = TileGrid.tile(containing: Coordinate(longitude: 6, latitude: 52.5), zoom: z)
+        let path = "/scan/\(t.z)/\(t.x)/\(t.y).png"
+        try await Self.live(service) { port in
+            let before = try await HTTP.fetch(port: port, path)
+            #expect(before.status == 200)
+            let tag = try require(before.headers["etag"])
+            #expect(try await HTTP.fetch(port: port, path, headers: ["If-None-Match": tag]).status == 304)
+            // Move a GCP by 0.3°: a new fit, a new version, a new tile.
+            try await pause(0.01)
+            try OnDemandFixtures.writeGCPs(f.gcps, shift: 0.3)
+            #expect(source.refresh())
+            let after = try await HTTP.fetch(port: port, path)
+            #expect(after.status == 200)
+            #expect(after.headers["etag"] != tag)
+            #expect(after.body != before.body)
+            #expect(try await HTTP.fetch(port: port, path, headers: ["If-None-Match": tag]).status == 200)
+            let json = try await HTTP.fetch(port: port, "/scan.json")
+            #expect(String(decoding: json.body, as: UTF8.self).contains("?v=\(source.version)"))
+            // A broken edit: the last good fit stays, one line names the file and the problem.
+            let good = source.version
+            try "x,y,lon,lat\n1,2,oops,4\n".write(toFile: f.gcps, atomically: false, encoding: .utf8)
+            #expect(!source.refresh())
+            #expect(!source.refresh())
+            #expect(source.version == good)
+            let still = try await HTTP.fetch(port: port, path)
+            #expect(still.status == 200 && still.headers["etag"] == after.headers["etag"] && still.body == after.body)
+            let complaints = f.log.all.filter { $0.contains("cannot be used") }
+            #expect(complaints.count == 1, "\(f.log.all)")
+            #expect(complaints.first?.contains(f.gcps) == true)
+        }
+    }
+
+    @Test func theWatcherNoticesAnEditWithinASecond() async throws {
+        let f = try OnDemandFixtures()
+        let (source, _) = try f.service(f.inputs())
+        let watcher = SourceWatcher(sources: [source], interval: 0.1)
+        let before = source.version
+        try await pause(0.01)
+        try OnDemandFixtures.writeGCPs(f.gcps, shift: 0.2)
+        let deadline = Date().addingTimeInterval(5)
+        while source.version == before && Date() < deadline { try await pause(0.05) }
+        #expect(source.version != before)
+        withExtendedLifetime(watcher) {}
+    }
+
+    @Test func concurrentRequestsForOneTileShareOneRender() async throws {
+        let f = try OnDemandFixtures()
+        let inputs = f.inputs(workers: 1)
+        let (source, service) = try f.service(inputs)
+        let z = source.renderer.plan.maxZoom
+        let t = TileGrid.tile(containing: Coordinate(longitude: 14, latitude: 47), zoom: z)
+        try await Self.live(service) { port in
+            // Hold the only render thread so the requests queue up behind it.
+            let gate = Gate()
+            let blocker = Task { await inputs.queue.submit(TileMemo.Key(source: "blocker", version: "", tile: t), isCancelled: { false }) {
+                gate.wait()
+                return .outside
+            } }
+            while inputs.queue.done.rendered < 1 { try await pause(0.005) }
+            let before = inputs.queue.done
+            let answers = Locked([HTTP.Response]())
+            let threads = (0..<8).map { _ in
+                Thread { if let r = try? HTTP.get(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png") { answers.withLock { $0.append(r) } } }
+            }
+            threads.forEach { $0.start() }
+            let deadline = Date().addingTimeInterval(10)
+            while inputs.queue.done.shared - before.shared < 7 && Date() < deadline { try await pause(0.01) }
+            gate.open()
+            _ = await blocker.value
+            while answers.withLock({ $0.count }) < 8 && Date() < deadline { try await pause(0.01) }
+            let after = inputs.queue.done
+            let got = answers.withLock { $0 }
+            #expect(got.count == 8 && got.allSatisfy { $0.status == 200 && $0.body == got[0].body })
+            #expect(after.rendered - before.rendered == 1, "\(before) → \(after)")
+            #expect(after.shared - before.shared == 7, "\(before) → \(after)")
+            // A Server-Timing header gives the render time.
+            #expect(got.allSatisfy { $0.headers["server-timing"]?.hasPrefix("render;dur=") == true })
+        }
+    }
+
+    @Test func aRequestWhoseClientLeftIsDroppedUnrendered() async throws {
+        let f = try OnDemandFixtures()
+        let inputs = f.inputs(workers: 1)
+        let (source, service) = try f.service(inputs)
+        let z = source.renderer.plan.maxZoom
+        let t = TileGrid.tile(containing: Coordinate(longitude: 14, latitude: 47), zoom: z)
+        try await Self.live(service) { port in
+            let gate = Gate()
+            let blocker = Task { await inputs.queue.submit(TileMemo.Key(source: "blocker", version: "", tile: t), isCancelled: { false }) {
+                gate.wait()
+                return .outside
+            } }
+            while inputs.queue.done.rendered < 1 { try await pause(0.005) }
+            // Ask for a tile, then hang up before it can be rendered.
+            let fd = try HTTP.connect(port: port)
+            let request = Array("GET /scan/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+            _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            try await pause(0.2)
+            close(fd)
+            try await pause(0.2)
+            gate.open()
+            _ = await blocker.value
+            let deadline = Date().addingTimeInterval(5)
+            while inputs.queue.done.dropped < 1 && Date() < deadline { try await pause(0.01) }
+            #expect(inputs.queue.done.dropped == 1)
+            #expect(inputs.queue.done.rendered == 1, "only the blocker ran")
+            // The same tile asked again by a client that waits is rendered.
+            #expect(try await HTTP.fetch(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png").status == 200)
+            #expect(inputs.queue.done.rendered == 2)
+        }
+    }
+
+    @Test func tilesOutsideTheFootprintAre404WithoutARender() async throws {
+        let f = try OnDemandFixtures()
+        let inputs = f.inputs()
+        let (source, service) = try f.service(inputs)
+        let z = source.renderer.plan.maxZoom
+        let far = TileGrid.tile(containing: Coordinate(longitude: -150, latitude: 0), zoom: z)
+        try await Self.live(service) { port in
+            let r = try await HTTP.fetch(port: port, "/scan/\(far.z)/\(far.x)/\(far.y).png")
+            #expect(r.status == 404)
+            #expect(String(decoding: r.body, as: UTF8.self).contains("outside the footprint"))
+            #expect(try await HTTP.fetch(port: port, "/scan/\(z + 1)/0/0.png").status == 404)
+            #expect(try await HTTP.fetch(port: port, "/scan/3/1/1.jpg").status == 404)
+            #expect(try await HTTP.fetch(port: port, "/scan/99/0/0.png").status == 400)
+            #expect(inputs.queue.done.rendered == 0)
+        }
+    }
+
+    @Test func theNewestQueuedRenderGoesFirst() async throws {
+        let queue = RenderQueue(workers: 1)
+        let gate = Gate()
+        let order = Locked([Int]())
+        @Sendable func key(_ i: Int) -> TileMemo.Key { TileMemo.Key(source: "s", version: "v", tile: Tile(x: i, y: 0, z: 5)) }
+        let blocker = Task { await queue.submit(key(99), isCancelled: { false }) { gate.wait(); return .outside } }
+        while queue.done.rendered < 1 { try await pause(0.005) }
+        var tasks: [Task<DynamicTile, Never>] = []
+        for i in 0..<4 {
+            tasks.append(Task { await queue.submit(key(i), isCancelled: { false }) { order.withLock { $0.append(i) }; return .outside } })
+            try await pause(0.05)
+        }
+        gate.open()
+        _ = await blocker.value
+        for t in tasks { _ = await t.value }
+        #expect(order.withLock { $0 } == [3, 2, 1, 0])
+    }
+
+    @Test func aScanThatBreaksAfterStartUpGives500NotACrash() async throws {
+        let f = try OnDemandFixtures()
+        let (source, service) = try f.service(f.inputs())
+        let z = source.renderer.plan.maxZoom
+        let t = TileGrid.tile(containing: Coordinate(longitude: 14, latitude: 47), zoom: z)
+        // Overwrite the scan with garbage before any tile is rendered (no worker has opened it).
+        try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: f.scan))
+        try await Self.live(service) { port in
+            let r = try await HTTP.fetch(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png")
+            #expect(r.status == 500)
+            #expect(try await HTTP.fetch(port: port, "/health").status == 200)
+        }
+        #expect(f.log.all.filter { $0.contains("tile \(t)") }.count == 1, "\(f.log.all)")
+    }
+
+    @Test func aSourceThatCannotBeGeoreferencedIsRefused() throws {
+        let f = try OnDemandFixtures()
+        let inputs = f.inputs()
+        let plain = f.dir + "/plain.png"
+        do { _ = try TegulaGDAL.Dataset.create(path: f.dir + "/plain.tif", driver: "GTiff", width: 8, height: 8, bands: 3) }
+        for (path, says) in [(f.dir + "/plain.tif", "no georeference"), (plain, "no such file"),
+                             (f.scan + ":" + f.dir + "/none.points", "no such GCP file")] {
+            do {
+                _ = try inputs.sources(for: path)
+                Issue.record("\(path) was accepted")
+            } catch {
+                #expect("\(error)".contains(says), "\(error)")
+                #expect(!"\(error)".contains("\n"))
+            }
+        }
+    }
+}
+
+/// Waits without holding a thread of Swift's cooperative pool.
+func pause(_ seconds: Double) async throws {
+    try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+}
+
+/// A one-shot gate a worker thread waits at.
+final class Gate: @unchecked Sendable {
+    private let c = NSCondition()
+    private var isOpen = false
+    func wait() { c.lock(); while !isOpen { c.wait() }; c.unlock() }
+    func open() { c.lock(); isOpen = true; c.broadcast(); c.unlock() }
+}
+
+/// Plain HTTP/1.1 over a socket, one request per connection.
+enum HTTP {
+    struct Response: Sendable {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+    }
+
+    static func connect(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let ok = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard ok == 0 else { close(fd); throw FixtureError("connect: errno \(errno)") }
+        return fd
+    }
+
+    /// ``get(port:_:headers:)`` on a thread of its own, so the cooperative pool stays free.
+    static func fetch(port: Int, _ target: String, headers: [String: String] = [:]) async throws -> Response {
+        try await withCheckedThrowingContinuation { c in
+            Thread { c.resume(with: Result { try get(port: port, target, headers: headers) }) }.start()
+        }
+    }
+
+    /// GET `target` with `Connection: close`; reads until the server closes (10 s at most).
+    static func get(port: Int, _ target: String, headers: [String: String] = [:]) throws -> Response {
+        let fd = try connect(port: port)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var text = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (k, v) in headers { text += "\(k): \(v)\r\n" }
+        let bytes = Array((text + "\r\n").utf8)
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        var raw: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            raw += buf[0..<n]
+        }
+        let sep: [UInt8] = [13, 10, 13, 10]
+        guard let end = raw.indices.dropLast(3).first(where: { raw[$0..<($0 + 4)].elementsEqual(sep) }) else {
+            throw FixtureError("no response head for \(target) (\(raw.count) bytes)")
+        }
+        let lines = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        var h: [String: String] = [:]
+        for l in lines.dropFirst() {
+            let kv = l.split(separator: ":", maxSplits: 1)
+            if kv.count == 2 { h[kv[0].lowercased()] = kv[1].trimmingCharacters(in: .whitespaces) }
+        }
+        return Response(status: Int(lines[0].split(separator: " ")[1]) ?? 0, headers: h, body: Array(raw[(end + 4)...]))
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+import TegulaBundle
+import TegulaGDAL
+import TegulaGeometry
+import TegulaGeoreference
+import TegulaTestSupport
+@testable import TegulaPyramid
+import TegulaWarp
+
+/// Tiles rendered one at a time against the pyramid `tegula tile` cuts for the same job.
+struct TileRendererTests {
+    /// The inputs: the synthetic GeoTIFF by its geotransform; the same scan by a TPS through
+    /// nine perturbed GCPs with a mask; the real Schagen 1689 scan with its 24 GCPs (TPS, mask).
+    enum Input: String, CaseIterable, CustomStringConvertible {
+        case geotransform, tpsMask, schagen
+        var description: String { rawValue }
+    }
+
+    static let schagenScan = "/usr/share/marble/data/maps/earth/schagen1689/schagen1689.jpg"
+    static let schagenPoints = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("pipelines/schagen1689.points").path
+
+    /// The job for an input, written to `folder`, with its zooms.
+    static func job(_ input: Input, dir: URL, folder: String) throws -> TileJob {
+        var job: TileJob
+        switch input {
+        case .geotransform:
+            let src = try PyramidFixtures.geotiff(in: dir)
+            job = TileJob(source: try WarpInput(path: src).resolve(), output: folder, name: "t")
+            job.minZoom = 2
+            job.maxZoom = 6
+        case .tpsMask:
+            let src = try PyramidFixtures.geotiff(in: dir)
+            var gcps: [GCP] = []
+            for (k, (x, y)) in [(0, 0), (450, 0), (900, 0), (0, 300), (450, 300), (900, 300), (0, 600), (450, 600), (900, 600)].enumerated() {
+                // The geotransform's ground position, nudged by up to a few pixels so the TPS bends.
+                let dx = Double((k * 7) % 5 - 2) * 0.03, dy = Double((k * 3) % 5 - 2) * 0.03
+                gcps.append(GCP(id: "P\(k)", pixel: PixelPoint(x: Double(x), y: Double(y)),
+                                ground: GroundPoint(x: 5 + 0.02 * Double(x) + dx, y: 53 - 0.02 * Double(y) + dy)))
+            }
+            var set = GCPSet(gcps: gcps, crs: .wgs84)
+            set.mask = [PixelPoint(x: 20, y: 30), PixelPoint(x: 880, y: 10), PixelPoint(x: 870, y: 590), PixelPoint(x: 30, y: 560)]
+            job = TileJob(source: try WarpInput(path: src, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "t")
+            job.minZoom = 2
+            job.maxZoom = 6
+        case .schagen:
+            var set = try GCPReader.read(path: schagenPoints)
+            set.mask = [PixelPoint(x: 8, y: 8), PixelPoint(x: 2692, y: 8), PixelPoint(x: 2692, y: 1342), PixelPoint(x: 8, y: 1342)]
+            job = TileJob(source: try WarpInput(path: schagenScan, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "s")
+            job.minZoom = 0
+            job.maxZoom = 3
+        }
+        job.jobs = 2
+        return job
+    }
+
+    /// Every tile position of the plan's zoom `z` (for the max zoom: every tile of every block).
+    static func positions(_ plan: PyramidPlan, zoom z: Int) -> [Tile] {
+        var out: [Tile] = []
+        if z >= plan.blockZoom {
+            let n = 1 << (z - plan.blockZoom)
+            for b in plan.blocks { for y in 0..<n { for x in 0..<n { out.append(Tile(x: b.x * n + x, y: b.y * n + y, z: z)) } } }
+        } else {
+            let r = plan.range(z)
+            for y in r.y { for x in r.x { out.append(Tile(x: x, y: y, z: z)) } }
+        }
+        return out
+    }
+
+    @Test(arguments: Input.allCases)
+    func maxZoomTilesAreByteIdenticalToThePyramid(_ input: Input) throws {
+        let dir = try TemporaryFolder.make("pyr")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("tiles").path
+        let job = try Self.job(input, dir: dir, folder: folder)
+        _ = try job.run()
+        let written = try PyramidFixtures.tiles(in: folder)
+        let renderer = try TileRenderer(job: job)
+        var same = 0, empty = 0
+        for t in Self.positions(renderer.plan, zoom: renderer.plan.maxZoom) {
+            let ours = try renderer.render(t)
+            let theirs = written["\(t.z)/\(t.x)/\(t.y)"].map { [UInt8]($0) }
+            #expect(ours == theirs, "tile \(t): rendered \(ours?.count ?? 0) bytes, pyramid \(theirs?.count ?? 0)")
+            if ours == theirs { if ours == nil { empty += 1 } else { same += 1 } }
+        }
+        let atMax = written.keys.filter { $0.hasPrefix("\(renderer.plan.maxZoom)/") }.count
+        print("renderer parity \(input): \(same) of \(atMax) max-zoom tiles byte-identical, \(empty) empty positions agree")
+        #expect(same == atMax && same > 10)
+    }
+
+    @Test(arguments: Input.allCases)
+    func lowerZoomsAreWithin40dBOfThePyramid(_ input: Input) throws {
+        let dir = try TemporaryFolder.make("pyr")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("tiles").path
+        let job = try Self.job(input, dir: dir, folder: folder)
+        _ = try job.run()
+        let written = try PyramidFixtures.tiles(in: folder)
+        let renderer = try TileRenderer(job: job)
+        let p = renderer.tilePixels
+        var figures: [String] = []
+        for z in renderer.plan.minZoom..<renderer.plan.maxZoom {
+            var sum = 0.0, n = 0, isum = 0.0, icount = 0
+            for t in Self.positions(renderer.plan, zoom: z) {
+                let ours = try renderer.pixels(t)
+                let theirs = try written["\(t.z)/\(t.x)/\(t.y)"].map { try PyramidFixtures.rgba($0) }
+                    ?? [UInt8](repeating: 0, count: p * p * 4)
+                let e = ImageCompare.squaredError(ours, theirs)
+                sum += e.sum
+                n += e.count
+                for i in stride(from: 0, to: ours.count, by: 4) where ours[i + 3] == 255 && theirs[i + 3] == 255 {
+                    for c in 0..<3 { let d = Double(ours[i + c]) - Double(theirs[i + c]); isum += d * d }
+                    icount += 4
+                }
+            }
+            let psnr = ImageCompare.psnr(sum: sum, count: n)
+            figures.append(String(format: "z%d %.1f dB (interior %.1f)", z, psnr, ImageCompare.psnr(sum: isum, count: icount)))
+            #expect(psnr >= 40, "zoom \(z): PSNR \(psnr) dB against the pyramid")
+        }
+        print("renderer PSNR \(input): \(figures.joined(separator: ", "))")
+    }
+
+    @Test(arguments: [Input.tpsMask, .schagen])
+    func tilesRenderedApartHaveNoSeams(_ input: Input) throws {
+        let dir = try TemporaryFolder.make("pyr")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let job = try Self.job(input, dir: dir, folder: dir.appendingPathComponent("tiles").path)
+        let renderer = try TileRenderer(job: job)
+        let p = renderer.tilePixels
+        var compared = 0, worst = 0, over1 = 0
+        var figures: [String] = []
+        for z in renderer.plan.minZoom...renderer.plan.maxZoom {
+            var zWorst = 0
+            for t in Self.positions(renderer.plan, zoom: z) where t.x % 2 == 0 && t.y % 2 == 0 {
+                let quad = [Tile(x: t.x, y: t.y, z: z), Tile(x: t.x + 1, y: t.y, z: z), Tile(x: t.x, y: t.y + 1, z: z),
+                            Tile(x: t.x + 1, y: t.y + 1, z: z)]
+                guard quad.allSatisfy(renderer.covers) else { continue }
+                // At and above the block zoom a render is the pyramid's block: quads inside one.
+                // (Across blocks the pyramid's own seams are PyramidTests' business.)
+                if z >= renderer.plan.blockZoom, Set(quad.map { renderer.plan.block(of: $0) }).count != 1 { continue }
+                let apart = try quad.map { try renderer.pixels($0) }
+                let whole = try renderer.pixels(spanning: 2, from: t)
+                // Both sides of the shared edges: columns p−1 and p, rows p−1 and p.
+                for k in 0..<(2 * p) {
+                    for (x, y) in [(p - 1, k), (p, k), (k, p - 1), (k, p)] {
+                        let q = (y / p) * 2 + x / p
+                        let a = apart[q], i = ((y % p) * p + x % p) * 4, j = (y * 2 * p + x) * 4
+                        var d = 0
+                        for c in 0..<4 { d = max(d, abs(Int(a[i + c]) - Int(whole[j + c]))) }
+                        zWorst = max(zWorst, d)
+                        if d > 1 { over1 += 1 }
+                        compared += 1
+                    }
+                }
+            }
+            worst = max(worst, zWorst)
+            figures.append("z\(z) ≤ \(zWorst)")
+        }
+        print("renderer seams \(input): \(compared) edge pixels compared, \(over1) differ by more than 1; largest difference \(figures.joined(separator: ", "))")
+        #expect(compared > 1000)
+        #expect(worst <= 1, "tiles rendered apart differ from one render along their shared edges by up to \(worst)")
+    }
+
+    @Test func tilesOffTheFootprintAreNotRendered() throws {
+        let dir = try TemporaryFolder.make("pyr")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let job = try Self.job(.tpsMask, dir: dir, folder: dir.appendingPathComponent("tiles").path)
+        let renderer = try TileRenderer(job: job)
+        let z = renderer.plan.maxZoom
+        // Far away (the Pacific), outside the zooms, and the plan's corner just outside the mask.
+        #expect(!renderer.covers(TileGrid.tile(containing: Coordinate(longitude: -150, latitude: 0), zoom: z)))
+        #expect(!renderer.covers(Tile(x: 0, y: 0, z: 0)))
+        #expect(!renderer.covers(Tile(x: 0, y: 0, z: z + 1)))
+        #expect(try renderer.render(TileGrid.tile(containing: Coordinate(longitude: -150, latitude: 0), zoom: z)) == nil)
+        let centre = TileGrid.tile(containing: Coordinate(longitude: 14, latitude: 47), zoom: z)
+        #expect(renderer.covers(centre))
+        #expect(try renderer.render(centre) != nil)
+    }
+
+    /// Four p×p tiles (top-left, top-right, bottom-left, bottom-right) as one 2p×2p image.
+    static func stitch(_ q: [[UInt8]], _ p: Int) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 4 * p * p * 4)
+        for (k, t) in q.enumerated() {
+            let ox = (k % 2) * p, oy = (k / 2) * p
+            for row in 0..<p {
+                out.replaceSubrange(((oy + row) * 2 * p + ox) * 4..<((oy + row) * 2 * p + ox + p) * 4, with: t[(row * p * 4)..<((row + 1) * p * 4)])
+            }
+        }
+        return out
+    }
+}
+
+/// PSNR between RGBA images as a viewer sees them: colour premultiplied by alpha, plus alpha.
+enum ImageCompare {
+    static func squaredError(_ a: [UInt8], _ b: [UInt8]) -> (sum: Double, count: Int) {
+        var s = 0.0
+        for i in stride(from: 0, to: min(a.count, b.count), by: 4) {
+            let aa = Double(a[i + 3]), ba = Double(b[i + 3])
+            for c in 0..<3 {
+                let d = Double(a[i + c]) * aa / 255 - Double(b[i + c]) * ba / 255
+                s += d * d
+            }
+            s += (aa - ba) * (aa - ba)
+        }
+        return (s, a.count)
+    }
+
+    static func psnr(sum: Double, count: Int) -> Double {
+        guard count > 0 else { return .infinity }
+        let mse = sum / Double(count)
+        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+    }
+}

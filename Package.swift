@@ -93,7 +93,9 @@ let package = Package(
         .executableTarget(name: "tegula-encode-floor", dependencies: ["TegulaCodec"]),
 
         // Fixtures more than one test suite writes.
-        .target(name: "TegulaTestSupport", dependencies: ["TegulaGDAL"], path: "Tests/TegulaTestSupport"),
+        .target(name: "TegulaTestSupport", dependencies: [
+            "TegulaGDAL", "TegulaBundle", .product(name: "Crypto", package: "swift-crypto"),
+        ], path: "Tests/TegulaTestSupport"),
 
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
         .testTarget(name: "TegulaSupportTests", dependencies: ["TegulaSupport"]),
@@ -133,7 +135,7 @@ let package = Package(
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
             "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
-            "TegulaGeometry",
+            "TegulaGeometry", "TegulaTestSupport",
         ]),
         // Runs the built `tegula` executable (`swift test` builds it) and other programs.
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaTestSupport"]),

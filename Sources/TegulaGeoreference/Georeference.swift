@@ -12,17 +12,24 @@ public struct Georeference: Sendable {
     public let fitCRS: CRS
     /// Pixel → fit CRS, with its exact inverse.
     public let transform: any PixelTransform
-    /// Residuals, leave-one-out errors, distortion, round trip and footprint.
-    public let report: GeoreferenceReport
+    private let analysis: LazyReport
+
+    /// Residuals, leave-one-out errors, distortion, round trip and footprint: computed the first
+    /// time it is asked for (a plan that needs only the transform never pays for it) and kept.
+    public var report: GeoreferenceReport { analysis.value }
 
     /// A georeference from its parts (the report is normally computed by ``Georeferencer``).
     public init(gcps: GCPSet, kind: TransformKind, fitCRS: CRS, transform: any PixelTransform,
                 report: GeoreferenceReport) {
+        self.init(gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform, analysis: LazyReport { report })
+    }
+
+    init(gcps: GCPSet, kind: TransformKind, fitCRS: CRS, transform: any PixelTransform, analysis: LazyReport) {
         self.gcps = gcps
         self.kind = kind
         self.fitCRS = fitCRS
         self.transform = transform
-        self.report = report
+        self.analysis = analysis
     }
 
     /// Pixels → ground coordinates in `srs` (default: the GCPs' CRS), through the fit CRS.
@@ -52,6 +59,25 @@ public struct Georeference: Sendable {
     /// What a georeferenced output stores beside its GCPs so that Tegula reproduces this fit.
     public var stored: StoredFit {
         StoredFit(transform: kind, fitCRS: .crs(fitCRS), mask: gcps.mask.flatMap { $0.count >= 3 ? $0 : nil })
+    }
+}
+
+/// A report made on first use, once, whichever thread asks first.
+final class LazyReport: @unchecked Sendable {
+    private let lock = NSLock()
+    private var made: GeoreferenceReport?
+    private var make: (() -> GeoreferenceReport)?
+
+    init(_ make: @escaping () -> GeoreferenceReport) { self.make = make }
+
+    var value: GeoreferenceReport {
+        lock.lock()
+        defer { lock.unlock() }
+        if let made { return made }
+        let r = make!()
+        made = r
+        make = nil
+        return r
     }
 }
 

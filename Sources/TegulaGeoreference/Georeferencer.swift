@@ -7,8 +7,8 @@ public enum Georeferencer {
     /// The rule used when no transform is given and the file has no hint.
     public static let choiceRule = "lowest leave-one-out RMSE (metres) among the transforms the enabled GCPs allow with one to spare; figures within 0.1% + 1 mm of each other tie and go to the simpler transform"
 
-    /// Fit (choosing the transform when `options.transform` is nil, by ``choiceRule``) and compute
-    /// the full report. Throws a ``GeoreferenceError`` for bad GCPs, an unknown CRS, or a fit
+    /// Fit (choosing the transform when `options.transform` is nil, by ``choiceRule``); the full
+    /// report is computed when first read (``Georeference/report``). Throws a ``GeoreferenceError`` for bad GCPs, an unknown CRS, or a fit
     /// that the points do not determine.
     public static func fit(_ gcps: GCPSet, imageWidth: Int, imageHeight: Int,
                            options: FitOptions) throws -> Georeference {
@@ -36,8 +36,12 @@ public enum Georeferencer {
             throw GeoreferenceError(.degenerateGCPs, at: gcps.source,
                                     "the \(n) enabled GCPs do not determine a \(kind.rawValue) transform: they are (nearly) collinear or coincide; spread them over the scan")
         }
-        let report = try QualityAnalysis(context: context, kind: kind, transform: transform).report(chosenBy: chosenBy)
-        return Georeference(gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform, report: report)
+        // The report is made on first use; the CRS conversions it needs are checked now, so a
+        // fit that cannot be reported on fails here as before.
+        let analysis = QualityAnalysis(context: context, kind: kind, transform: transform)
+        try analysis.checkConversions()
+        return Georeference(gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform,
+                            analysis: LazyReport { analysis.reportOrNote(chosenBy: chosenBy) })
     }
 
     /// Transforms `n` GCPs determine, simplest first.

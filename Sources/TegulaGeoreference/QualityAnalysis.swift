@@ -13,6 +13,27 @@ struct QualityAnalysis {
     /// Sample grid side for distortion and round trip.
     static let gridSide = 41
 
+    /// Make the CRS conversions the report needs, to fail early when one cannot be made.
+    func checkConversions() throws {
+        _ = try CRSConversion(from: context.fitCRS, to: .wgs84)
+        _ = try CRSConversion(from: context.gcps.crs, to: .wgs84)
+        _ = try CRSConversion(from: context.gcps.crs, to: context.fitCRS)
+    }
+
+    /// The report; should a conversion that was checked fail after all, a report that says so
+    /// in its warnings instead of the figures.
+    func reportOrNote(chosenBy: String) -> GeoreferenceReport {
+        do { return try report(chosenBy: chosenBy) } catch {
+            let none = RMSE(metres: nil, pixels: nil, divisor: 0, divisorIs: "n")
+            return GeoreferenceReport(transform: kind, chosenBy: chosenBy, fitSRS: context.fitCRS.label, gcpSRS: context.gcps.crs.label,
+                imageWidth: context.width, imageHeight: context.height, gcps: [], rmse: none, leaveOneOutRMSE: none,
+                outlierRule: "", distortion: Distortion(samples: 0, scaleMetresPerPixel: [], areaScaleRatio: 0,
+                                                        maxAngularDistortionDegrees: 0, meanAngularDistortionDegrees: 0, foldOverSamples: 0),
+                roundTripMaxPixels: 0, roundTripFailures: 0, sampling: "not sampled", footprint: [],
+                warnings: ["the report could not be computed: \(error)"])
+        }
+    }
+
     func report(chosenBy: String) throws -> GeoreferenceReport {
         let set = context.gcps
         let toLonLat = try CRSConversion(from: context.fitCRS, to: .wgs84)

@@ -46,8 +46,8 @@ enum GCPGeoreferencing {
         return "\(r.transform.name) (\(r.chosenBy)) in \(r.fitSRS) from \(r.gcps.filter(\.enabled).count) GCPs\(loo)"
     }
 
-    /// Fit in memory for the plan.
-    static func sourceInMemory(map: MapSpec, step: GeoreferenceStep) throws -> WarpSource {
-        try input(map: map, step: step).resolve()
+    /// Fit in memory (for a plan, `readingPixels` false: the scan's header read, not its pixels).
+    static func sourceInMemory(map: MapSpec, step: GeoreferenceStep, readingPixels: Bool) throws -> WarpSource {
+        try input(map: map, step: step).resolve(readingPixels: readingPixels)
     }
 }

@@ -10,6 +10,8 @@ import TegulaWarp
 struct GeoreferenceStep: MapStage {
     let map: MapSpec
     let folder: String
+    /// Digests of the files it reads, remembered in the work folder.
+    let digests: FileDigests
 
     var stage: Stage { .georeference }
 
@@ -22,11 +24,11 @@ struct GeoreferenceStep: MapStage {
     func hash() -> String {
         var h = ContentHash()
         h.update("georeference/1")
-        h.update(file: map.input)
+        h.update(digests.digest(of: map.input))
         if let g = map.georeference {
             h.update(PipelineHashing.json(g))
-            if case .file(let p) = g.gcps { h.update(file: p) }
-            if case .file(let p) = g.mask { h.update(file: p) }
+            if case .file(let p) = g.gcps { h.update(digests.digest(of: p)) }
+            if case .file(let p) = g.mask { h.update(digests.digest(of: p)) }
         }
         return h.finalize()
     }
@@ -64,16 +66,18 @@ struct GeoreferenceStep: MapStage {
         return s
     }
 
+    /// Without a record the stage will run whatever its hash, so the hash (which digests the
+    /// scan's bytes) is left for ``run(_:in:)`` to compute: a plan of many new maps reads no scan.
     func plan(after previous: PlannedStage?, in work: MapWork) throws -> PlannedStage {
-        let hash = hash()
+        let hash = work.manifest[.georeference] == nil ? "" : hash()
         return PlannedStage(stage: .georeference, key: Stage.georeference.rawValue, hash: hash,
-                         current: work.manifest.isCurrent(.georeference, hash: hash),
+                         current: !hash.isEmpty && work.manifest.isCurrent(.georeference, hash: hash),
                          detail: summary() + (map.georeference == nil ? "" : " → georef.vrt"), skippedDetail: summary())
     }
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
         let (outputs, fitted) = try write()
-        try work.record(key: plan.key, hash: plan.hash, outputs: outputs)
+        try work.record(key: plan.key, hash: plan.hash.isEmpty ? hash() : plan.hash, outputs: outputs)
         let written = outputs.isEmpty ? "nothing to write" : outputs.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
         let fit = fitted.map { "; fitted " + GCPGeoreferencing.describe($0.report) } ?? ""
         return "\(summary())\(fit) → \(written)"
@@ -108,27 +112,29 @@ struct GeoreferenceStep: MapStage {
         return (outputs, fitted)
     }
 
-    /// The scan as a ``WarpSource`` without writing anything (for the plan).
-    func sourceInMemory() throws -> WarpSource {
+    /// The scan as a ``WarpSource`` without writing anything; `readingPixels` false (a plan)
+    /// reads only the scan's header and leaves out the fit's pins.
+    func sourceInMemory(readingPixels: Bool = false) throws -> WarpSource {
         guard let g = map.georeference else {
             try requireOwnGeoreference()
-            return try WarpInput(path: map.input).resolve()
+            return try WarpInput(path: map.input).resolve(readingPixels: readingPixels)
         }
         if let b = g.bounds {
             let ds = try Dataset(path: map.input)
             let mapping = try GeoTransformMapping(width: ds.width, height: ds.height,
                                                   geoTransform: geoTransform(bounds: b, width: ds.width, height: ds.height),
                                                   crs: g.srs ?? .wgs84, mask: try mask()?.map { (x: $0.x, y: $0.y) })
-            return try WarpSource(path: map.input, mapping: mapping)
+            return try WarpSource(path: map.input, mapping: mapping, sharePixels: readingPixels)
         }
-        return try GCPGeoreferencing.sourceInMemory(map: map, step: self)
+        return try GCPGeoreferencing.sourceInMemory(map: map, step: self, readingPixels: readingPixels)
     }
 
-    /// The recorded output as a ``WarpSource``: `georef.vrt` with `mask.wkt`, or the input itself.
-    func recordedSource() throws -> WarpSource {
-        guard map.georeference != nil else { return try WarpInput(path: map.input).resolve() }
+    /// The recorded output as a ``WarpSource``: `georef.vrt` with `mask.wkt`, or the input itself
+    /// (`readingPixels` as for ``sourceInMemory(readingPixels:)``).
+    func recordedSource(readingPixels: Bool = false) throws -> WarpSource {
+        guard map.georeference != nil else { return try WarpInput(path: map.input).resolve(readingPixels: readingPixels) }
         let mask = FileManager.default.fileExists(atPath: maskPath) ? try MaskReader.read(path: maskPath) : nil
-        return try WarpInput(path: vrtPath, mask: mask).resolve()
+        return try WarpInput(path: vrtPath, mask: mask).resolve(readingPixels: readingPixels)
     }
 
     /// A map without a `georeference:` section needs an input that carries its own.

@@ -6,7 +6,8 @@ extension Pipeline {
     /// section fitted in memory (nothing written, no stage run), the `tile:` options applied, the
     /// max zoom defaulting to `warp.zoom`, else the zoom nearest the scan's native resolution.
     public func tileJob(for map: MapSpec) throws -> TileJob {
-        let source = try GeoreferenceStep(map: map, folder: workFolder(for: map)).sourceInMemory()
+        let source = try GeoreferenceStep(map: map, folder: workFolder(for: map), digests: FileDigests(stamps: [:]))
+            .sourceInMemory(readingPixels: true)
         var job = TileJob(source: source, output: map.output ?? "", name: map.name)
         map.tile.apply(to: &job, defaultMaxZoom: map.warp.zoom)
         return job

@@ -26,9 +26,10 @@ final class MapWork: @unchecked Sendable {
     let progress: (@Sendable (String, Int, Int) -> Void)?
     /// What the work folder records.
     private(set) var manifest: Manifest
+    /// Digests of input files, by stamp (saved in the manifest).
+    let digests: FileDigests
 
     var warpedPath: String { folder + "/warped.tif" }
-    var compositeTilesPath: String { folder + "/composite-tiles" }
 
     init(map: MapSpec, folder: String, defaultWarpZoom: Int?, jobs: Int,
          log: @escaping @Sendable (String) -> Void, progress: (@Sendable (String, Int, Int) -> Void)?) {
@@ -39,19 +40,17 @@ final class MapWork: @unchecked Sendable {
         self.log = log
         self.progress = progress
         manifest = Manifest.load(folder: folder)
+        digests = FileDigests(stamps: manifest.files ?? [:])
     }
 
     /// The georeference stage of this map.
-    var georeference: GeoreferenceStep { GeoreferenceStep(map: map, folder: folder) }
+    var georeference: GeoreferenceStep { GeoreferenceStep(map: map, folder: folder, digests: digests) }
 
-    /// The map's own stages, in order.
+    /// The map's own stages, in order. A map without an output of its own is only
+    /// georeferenced (its fit report): the composite warps it from the scan.
     var steps: [any MapStage] {
-        [georeference, WarpStep(), TileStep(key: Stage.tile.rawValue, options: map.tile, output: map.output)]
-    }
-
-    /// The tile stage that cuts this map's share of a composite into `composite-tiles/`.
-    func compositeStep(options: TileOptionsForComposite) -> TileStep {
-        TileStep(key: "composite-tiles", options: options.value, output: compositeTilesPath)
+        guard let output = map.output else { return [georeference] }
+        return [georeference, WarpStep(), TileStep(options: map.tile, output: output)]
     }
 
     /// Run `steps`, each only when selected: unchanged stages are skipped (unless `force`); a
@@ -73,6 +72,9 @@ final class MapWork: @unchecked Sendable {
                 } else {
                     let line = try step.run(plan, in: self)
                     plan.current = true
+                    // A plan may leave the hash to the run (see GeoreferenceStep); the next
+                    // stage chains on the hash that was recorded.
+                    plan.hash = manifest.stages[plan.key]?.hash ?? plan.hash
                     report(StageOutcome(stage: step.stage, skipped: false, detail: line))
                 }
                 previous = plan
@@ -107,16 +109,7 @@ final class MapWork: @unchecked Sendable {
     func record(key: String, hash: String, outputs: [String], zoom: Int? = nil, minZoom: Int? = nil) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         manifest.stages[key] = Manifest.Record(hash: hash, outputs: outputs, zoom: zoom, minZoom: minZoom, finished: Manifest.now())
+        manifest.files = digests.all
         try manifest.save(folder: folder)
-    }
-}
-/// Tile options for a composite share: png in an xyz folder, whatever the map's own tile section says.
-struct TileOptionsForComposite {
-    let value: TileOptions
-    init(_ options: TileOptions) {
-        var o = options
-        o.format = .png
-        o.layout = .xyz
-        value = o
     }
 }

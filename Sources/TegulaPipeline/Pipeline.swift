@@ -28,43 +28,62 @@ public struct Pipeline: Sendable {
         let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let work = spec.work.map { absolute($0, base: base) } ?? base + "/.tegula/" + stem
         spec.work = work
-        for i in spec.maps.indices {
-            var m = spec.maps[i]
-            let at: [PipelineDocument.Step] = [.key("maps"), .index(i)]
-            m.input = absolute(m.input, base: base)
-            try requireFile(m.input, what: "input scan", doc: doc, at + [.key("input")])
+        if case .sheetList(let p)? = spec.mapsFrom { spec.mapsFrom = .sheetList(absolute(p, base: base)) }
+        if var c = spec.composite {
+            c.output = absolute(c.output, base: base)
+            if let why = checkOutput(c.output) { throw doc.error([.key("composite"), .key("output")], why) }
+            spec.composite = c
+        }
+        let entries = try MapCollection.entries(doc: doc, spec: spec, folder: base)
+        guard !entries.isEmpty else { throw doc.error([.key("maps")], "lists no map") }
+        // Tags resolved once: every map's decoding would otherwise match each default's text
+        // against the YAML resolver's patterns again.
+        let defaults = doc.node([.key("map_defaults")]).map(MapEntry.resolvingTags)
+        var names: [String: Int] = [:]
+        var outputs: [String: Int] = [:]
+        spec.maps.reserveCapacity(entries.count)
+        for (i, entry) in entries.enumerated() {
+            func fail(_ steps: [PipelineDocument.Step], _ message: String) -> PipelineError {
+                entry.error(doc: doc, defaults: defaults, steps, message)
+            }
+            var m = try entry.decode(doc: doc, defaults: defaults)
+            if let j = names.updateValue(i, forKey: m.name) {
+                throw fail([.key("name")], "a second map named '\(m.name)' (the first is \(entries[j].describe(doc: doc))); names must be unique")
+            }
+            let inputStem = ((m.input as NSString).lastPathComponent as NSString).deletingPathExtension
+            m.input = absolute(m.input, base: entry.base(for: [.key("input")], pipelineFolder: base))
+            if let why = requireFile(m.input, what: "input scan") { throw fail([.key("input")], why) }
             if var g = m.georeference {
                 if case .file(let p) = g.gcps {
-                    g.gcps = .file(absolute(p, base: base))
-                    try requireFile(absolute(p, base: base), what: "GCP file", doc: doc, at + [.key("georeference"), .key("gcps")])
+                    let at: [PipelineDocument.Step] = [.key("georeference"), .key("gcps")]
+                    g.gcps = .file(absolute(p, base: entry.base(for: at, pipelineFolder: base)))
+                    if case .file(let a) = g.gcps { if let why = requireFile(a, what: "GCP file") { throw fail(at, why) } }
                 }
                 if case .file(let p) = g.mask {
-                    g.mask = .file(absolute(p, base: base))
-                    try requireFile(absolute(p, base: base), what: "mask file", doc: doc, at + [.key("georeference"), .key("mask")])
+                    let at: [PipelineDocument.Step] = [.key("georeference"), .key("mask")]
+                    g.mask = .file(absolute(p, base: entry.base(for: at, pipelineFolder: base)))
+                    if case .file(let a) = g.mask { if let why = requireFile(a, what: "mask file") { throw fail(at, why) } }
                 }
                 m.georeference = g
             }
             if let o = m.output {
-                m.output = absolute(o, base: base)
-                try checkOutput(m.output!, doc: doc, at + [.key("output")])
+                let expanded: String
+                do { expanded = try PathPattern(o).expand(name: m.name, stem: inputStem) } catch let e as PathPattern.Failure {
+                    throw fail([.key("output")], e.message)
+                }
+                let out = absolute(expanded, base: base)
+                m.output = out
+                if let why = checkOutput(out) { throw fail([.key("output")], why) }
+                if let j = outputs.updateValue(i, forKey: out) {
+                    throw fail([.key("output")], "\(out) is also the output of map '\(spec.maps[j].name)'")
+                }
+                if out == spec.composite?.output {
+                    throw fail([.key("output")], "\(out) is also the composite's output")
+                }
+            } else if spec.composite == nil {
+                throw fail([], "map '\(m.name)' needs an output (a folder, .mbtiles or .pmtiles), or the file a composite")
             }
-            spec.maps[i] = m
-        }
-        if var c = spec.composite {
-            c.output = absolute(c.output, base: base)
-            try checkOutput(c.output, doc: doc, [.key("composite"), .key("output")])
-            spec.composite = c
-        }
-        var outputs: [String: Int] = [:]
-        for (i, m) in spec.maps.enumerated() {
-            guard let o = m.output else { continue }
-            if let j = outputs[o] {
-                throw doc.error([.key("maps"), .index(i), .key("output")], "\(o) is also the output of map '\(spec.maps[j].name)'")
-            }
-            outputs[o] = i
-            if o == spec.composite?.output {
-                throw doc.error([.key("maps"), .index(i), .key("output")], "\(o) is also the composite's output")
-            }
+            spec.maps.append(m)
         }
         return Pipeline(file: file, document: doc, spec: spec, workFolder: work)
     }
@@ -78,22 +97,22 @@ public struct Pipeline: Sendable {
         return ((p.hasPrefix("/") ? p : base + "/" + p) as NSString).standardizingPath
     }
 
-    static func requireFile(_ path: String, what: String, doc: PipelineDocument, _ at: [PipelineDocument.Step]) throws {
+    /// Why `path` cannot be read as a file, or nil when it can.
+    static func requireFile(_ path: String, what: String) -> String? {
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw doc.error(at, "\(what) \(path) does not exist")
-        }
-        if isDir.boolValue { throw doc.error(at, "\(what) \(path) is a folder, not a file") }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return "\(what) \(path) does not exist" }
+        return isDir.boolValue ? "\(what) \(path) is a folder, not a file" : nil
     }
 
     /// An output that exists must be a tileset (or an empty folder): anything else is refused
-    /// before any stage runs, and left untouched.
-    static func checkOutput(_ path: String, doc: PipelineDocument, _ at: [PipelineDocument.Step]) throws {
+    /// before any stage runs, and left untouched. Returns why, or nil when the output may be written.
+    static func checkOutput(_ path: String) -> String? {
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return nil }
         let empty = isDir.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty ?? false)
         if !empty && !Tileset.isTileset(at: path) {
-            throw doc.error(at, "\(path) exists and is not a tileset; refusing to overwrite it (choose another output or move it away)")
+            return "\(path) exists and is not a tileset; refusing to overwrite it (choose another output or move it away)"
         }
+        return nil
     }
 }

@@ -76,7 +76,10 @@ public struct PipelineDocument: @unchecked Sendable {
     }
 
     /// The node at a path, if the path exists.
-    func node(_ steps: [Step]) -> Node? {
+    func node(_ steps: [Step]) -> Node? { PipelineDocument.node(steps, in: root) }
+
+    /// The node at a path below `root`, if the path exists.
+    static func node(_ steps: [Step], in root: Node) -> Node? {
         var node = root
         for step in steps {
             switch (step, node) {
@@ -91,8 +94,8 @@ public struct PipelineDocument: @unchecked Sendable {
     }
 
     /// What a node is, for messages: `'text'`, `a list`, `a mapping`.
-    func found(_ steps: [Step]) -> String {
-        switch node(steps) {
+    static func found(_ steps: [Step], in root: Node) -> String {
+        switch node(steps, in: root) {
         case .scalar(let s)?: return s.string.isEmpty ? "nothing" : "'\(s.string)'"
         case .sequence?: return "a list"
         case .mapping?: return "a mapping"
@@ -110,28 +113,35 @@ public struct PipelineDocument: @unchecked Sendable {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         do {
             return try YAMLDecoder().decode(type, from: root)
-        } catch let e as UnknownKeyError {
-            let steps = PipelineDocument.steps(e.codingPath)
-            let hint = e.suggestion.map { "did you mean '\($0)'?" } ?? "known keys: \(e.known.joined(separator: ", "))"
-            throw error(steps, atKey: true, "unknown key '\(e.key)'; \(hint)")
-        } catch let e as DecodingError {
-            throw describe(e)
+        } catch {
+            guard let e = PipelineDocument.explain(error, root: root) else { throw error }
+            throw self.error(e.steps, atKey: e.atKey, e.message)
         }
     }
 
-    func describe(_ e: DecodingError) -> PipelineError {
-        switch e {
-        case .keyNotFound(let key, let ctx):
-            return error(PipelineDocument.steps(ctx.codingPath), "missing required key '\(key.stringValue)'")
-        case .valueNotFound(let type, let ctx):
-            return error(PipelineDocument.steps(ctx.codingPath), "needs \(PipelineDocument.expected(type)), found nothing")
-        case .typeMismatch(let type, let ctx):
-            let steps = PipelineDocument.steps(ctx.codingPath)
-            return error(steps, "expected \(PipelineDocument.expected(type)), found \(found(steps))")
-        case .dataCorrupted(let ctx):
-            return error(PipelineDocument.steps(ctx.codingPath), ctx.debugDescription)
-        @unknown default:
-            return PipelineError(file: path, "\(e)")
+    /// A decoding failure as steps (relative to the decoded node `root`), whether it points at
+    /// the key rather than its value, and what was wrong; nil for errors that are not decoding's.
+    static func explain(_ error: Error, root: Node) -> (steps: [Step], atKey: Bool, message: String)? {
+        switch error {
+        case let e as UnknownKeyError:
+            let hint = e.suggestion.map { "did you mean '\($0)'?" } ?? "known keys: \(e.known.joined(separator: ", "))"
+            return (steps(e.codingPath), true, "unknown key '\(e.key)'; \(hint)")
+        case let e as DecodingError:
+            switch e {
+            case .keyNotFound(let key, let ctx):
+                return (steps(ctx.codingPath), false, "missing required key '\(key.stringValue)'")
+            case .valueNotFound(let type, let ctx):
+                return (steps(ctx.codingPath), false, "needs \(expected(type)), found nothing")
+            case .typeMismatch(let type, let ctx):
+                let s = steps(ctx.codingPath)
+                return (s, false, "expected \(expected(type)), found \(found(s, in: root))")
+            case .dataCorrupted(let ctx):
+                return (steps(ctx.codingPath), false, ctx.debugDescription)
+            @unknown default:
+                return ([], false, "\(e)")
+            }
+        default:
+            return nil
         }
     }
 

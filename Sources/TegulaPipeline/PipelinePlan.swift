@@ -39,19 +39,41 @@ public struct PipelinePlan: Sendable {
     public var maps: [MapPlan]
     /// The composite's line, when the file has one.
     public var composite: String?
+    /// How N shards would share the collection, when asked (`--shards N`, `--shard I/N`).
+    public var shards: ShardPlan?
+    /// The shard whose maps are listed, when one is named.
+    public var shard: Shard?
 
     /// True when some map cannot run.
     public var hasErrors: Bool { maps.contains { $0.error != nil } }
 
-    /// Plan every map of the pipeline for `options`.
-    public init(pipeline: Pipeline, options: RunOptions) {
+    /// Plan the pipeline for `options`: every map; or, with `shards` (N) or a shard in the
+    /// options, the shard plan for N and the maps of the named shard only.
+    public init(pipeline: Pipeline, options: RunOptions, shards: Int? = nil) {
         file = pipeline.file
         work = pipeline.workFolder
         let runner = PipelineRunner(pipeline: pipeline, options: options, log: { _ in })
-        maps = pipeline.spec.maps.map { PipelinePlan.plan(runner.work(for: $0), options: options) }
+        if let n = options.shard?.count ?? shards {
+            let plan = ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: runner, jobs: options.jobs), count: n)
+            self.shards = plan
+            shard = options.shard
+            let mine = options.shard.map { plan.maps(of: $0.index) } ?? []
+            maps = mine.map { PipelinePlan.plan(runner.work(for: pipeline.spec.maps[$0]), options: options) }
+            for f in plan.failures where options.shard == nil {
+                let m = pipeline.spec.maps[f.index]
+                maps.append(MapPlan(name: m.name, input: m.input, folder: pipeline.workFolder(for: m), stages: [], error: f.message))
+            }
+        } else {
+            maps = pipeline.spec.maps.map { PipelinePlan.plan(runner.work(for: $0), options: options) }
+        }
         if let c = pipeline.spec.composite {
-            let zoom = c.tile.maxZoom ?? maps.compactMap(\.warpZoom).max()
-            composite = "\(pipeline.spec.maps.count) maps, later over earlier, zooms \(c.tile.minZoom.map(String.init) ?? "auto")-\(zoom.map(String.init) ?? "?"), png → \(c.output)"
+            let split = self.shards?.composite ?? ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: runner, jobs: options.jobs), count: 1).composite
+            if let l = split?.layout {
+                composite = "\(pipeline.spec.maps.count) maps, later over earlier, zooms \(l.minZoom)-\(l.maxZoom), "
+                    + "\(l.blocks.count) blocks at zoom \(l.blockZoom), png → \(c.output)"
+            } else {
+                composite = "cannot be planned (a map fails; see above) → \(c.output)"
+            }
         }
     }
 
@@ -92,6 +114,10 @@ public struct PipelinePlan: Sendable {
             if let e = m.error { lines.append("  error: \(e)") }
         }
         if let composite { lines.append("composite: \(composite)") }
+        if let shards {
+            lines.append("shards: \(shards.count)" + (shard.map { ", listing shard \($0) (\(maps.count) maps)" } ?? ""))
+            lines.append(shards.text)
+        }
         lines.append("dry run: nothing was written")
         return lines.joined(separator: "\n")
     }

@@ -1,7 +1,10 @@
 import Foundation
+import TegulaBundle
+import TegulaGeometry
 import TegulaPyramid
 
-/// How to run a pipeline: one stage or all, forced or incremental, how many threads.
+/// How to run a pipeline: one stage or all, forced or incremental, how many threads, and which
+/// shard of the collection.
 public struct RunOptions: Sendable {
     /// Only this stage (reading the previous stage's recorded output); nil = all stages.
     public var stage: Stage?
@@ -9,11 +12,16 @@ public struct RunOptions: Sendable {
     public var force: Bool
     /// Worker threads per stage.
     public var jobs: Int
+    /// Run only this shard's maps and composite part (the reduce merges the parts later); nil =
+    /// the whole collection here, composite included.
+    public var shard: Shard?
 
-    public init(stage: Stage? = nil, force: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(stage: Stage? = nil, force: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                shard: Shard? = nil) {
         self.stage = stage
         self.force = force
         self.jobs = jobs
+        self.shard = shard
     }
 }
 
@@ -25,24 +33,36 @@ public struct MapResult: Sendable {
     public var outcomes: [StageOutcome]
 }
 
-/// Runs every map of a pipeline, then the composite. Maps run one after another, each stage on
+/// Runs the maps of a pipeline, then its composite. Maps run one after another, each stage on
 /// all `jobs` threads; a map that fails is reported and the others still run, and the run
-/// throws ``BatchFailure`` at the end.
+/// throws ``BatchFailure`` at the end. With a shard (``RunOptions/shard``) it runs only the maps
+/// and the composite part the ``ShardPlan`` gives that shard; ``reduce(shards:)`` merges the
+/// parts. Without one it runs everything, the composite as one part then its reduce, the very
+/// code the shards run, so the tiles are the same.
 public final class PipelineRunner: Sendable {
     /// The loaded pipeline.
     public let pipeline: Pipeline
-    /// Stage, force, threads.
+    /// Stage, force, threads, shard.
     public let options: RunOptions
     let log: @Sendable (String) -> Void
     let progress: (@Sendable (String, Int, Int) -> Void)?
 
+    /// Composite blocks per committed pack (what a killed shard can lose).
+    let blocksPerPack: Int
+
     /// - Parameters: log: one line per stage and per warning; progress: (label, done, total).
-    public init(pipeline: Pipeline, options: RunOptions, log: @escaping @Sendable (String) -> Void,
-                progress: (@Sendable (String, Int, Int) -> Void)? = nil) {
+    public convenience init(pipeline: Pipeline, options: RunOptions, log: @escaping @Sendable (String) -> Void,
+                            progress: (@Sendable (String, Int, Int) -> Void)? = nil) {
+        self.init(pipeline: pipeline, options: options, log: log, progress: progress, blocksPerPack: 64)
+    }
+
+    init(pipeline: Pipeline, options: RunOptions, log: @escaping @Sendable (String) -> Void,
+         progress: (@Sendable (String, Int, Int) -> Void)?, blocksPerPack: Int) {
         self.pipeline = pipeline
         self.options = options
         self.log = log
         self.progress = progress
+        self.blocksPerPack = blocksPerPack
     }
 
     /// The work folder of one map, with its manifest loaded.
@@ -53,16 +73,26 @@ public final class PipelineRunner: Sendable {
                        jobs: options.jobs, log: log, progress: progress)
     }
 
+    /// The composite's folder: its manifest and the shards' parts.
+    var compositeFolder: String { pipeline.workFolder + "/.composite" }
+
     /// Run. Returns each map's outcomes; throws ``BatchFailure`` when any map (or the composite) failed.
     @discardableResult
     public func run() throws -> [MapResult] {
+        let shard = options.shard ?? .single
+        let composite = pipeline.spec.composite
+        let plan = shard.count > 1 || composite != nil
+            ? ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: self, jobs: options.jobs), count: shard.count) : nil
+        let mine = plan?.maps(of: shard.index) ?? Array(pipeline.spec.maps.indices)
+        if let plan, options.shard != nil {
+            log("shard \(shard): \(mine.count) of \(pipeline.spec.maps.count) maps"
+                + (plan.composite.map { ", composite part \(CompositeParts.name(shard)) (\($0.blockRange(of: shard.index).count) blocks)" } ?? ""))
+        }
         var results: [MapResult] = []
         var failures: [MapFailure] = []
-        let composite = pipeline.spec.composite
-        var works: [String: MapWork] = [:]
-        for map in pipeline.spec.maps {
+        for i in mine {
+            let map = pipeline.spec.maps[i]
             let work = work(for: map)
-            works[map.name] = work
             var outcomes: [StageOutcome] = []
             do {
                 try work.run(work.steps, only: options.stage, force: options.force) { o in
@@ -76,31 +106,22 @@ public final class PipelineRunner: Sendable {
                 failures.append(f)
             }
         }
-        if let composite, options.stage == nil || options.stage == .tile {
-            if failures.isEmpty {
-                let tileOptions = compositeOptions(composite.tile, maps: pipeline.spec.maps, works: works)
-                for map in pipeline.spec.maps {
-                    do {
-                        let work = works[map.name]!
-                        let step = work.compositeStep(options: TileOptionsForComposite(tileOptions))
-                        try work.run([WarpStep(), step], only: .tile, force: options.force) { c in
-                            report(map, StageOutcome(stage: .tile, skipped: c.skipped, detail: "(for the composite) " + c.detail))
-                        }
-                    } catch {
-                        let f = MapFailure(map: map.name, stage: .tile, message: "composite tiles: \(error)")
-                        log("error: \(f)")
-                        failures.append(f)
-                    }
-                }
-            }
-            if failures.isEmpty {
-                do { try runComposite(composite, works: works) } catch {
+        if let composite, let plan, options.stage == nil || options.stage == .tile {
+            if let split = plan.composite {
+                do {
+                    try runComposite(composite, split: split, shard: shard, reduce: options.shard == nil)
+                } catch {
                     let f = MapFailure(map: "composite", stage: .tile, message: "\(error)")
                     log("error: \(f)")
                     failures.append(f)
                 }
             } else {
-                log("composite \(composite.output) not written: \(failures.count) map(s) failed")
+                log("composite \(composite.output) not written: \(plan.failures.count) map(s) failed")
+                let others = plan.failures.filter { !mine.contains($0.index) }
+                if !others.isEmpty {
+                    failures.append(MapFailure(map: "composite", stage: .tile, message: "cannot plan "
+                        + others.map { "map '\(pipeline.spec.maps[$0.index].name)': \($0.message)" }.joined(separator: "; ")))
+                }
             }
         }
         if !failures.isEmpty {
@@ -115,47 +136,96 @@ public final class PipelineRunner: Sendable {
         log("\(map.name): \(pad) \(o.skipped ? "skipped (unchanged): " : "")\(o.detail)")
     }
 
-    /// The composite's tile options with the max zoom filled in: given, else the highest warp
-    /// zoom among the maps (read from their manifests).
-    func compositeOptions(_ t: TileOptions, maps: [MapSpec], works: [String: MapWork]) -> TileOptions {
-        var o = t
-        if o.maxZoom == nil {
-            o.maxZoom = maps.compactMap { works[$0.name]?.manifest[.warp]?.zoom }.max()
-        }
-        return o
-    }
-
-    /// Blend the maps' composite tiles into the composite output, unless unchanged.
-    func runComposite(_ composite: CompositeSpec, works: [String: MapWork]) throws {
-        let folder = pipeline.workFolder + "/.composite"
-        let manifest = Manifest.load(folder: folder)
-        var h = ContentHash()
-        h.update("composite/1")
-        h.update(PipelineHashing.json(composite.tile))
-        h.update(composite.output)
-        var layers: [String] = []
-        for map in pipeline.spec.maps {
-            let s = works[map.name]!
-            guard let r = s.manifest.stages["composite-tiles"] else {
-                throw StageError(.missingRecord, "map '\(map.name)' has no composite tiles; run the tile stage")
-            }
-            h.update(r.hash)
-            layers.append(s.compositeTilesPath)
-        }
-        let hash = h.finalize()
-        if !options.force, manifest.stages["composite"]?.hash == hash, FileManager.default.fileExists(atPath: composite.output) {
+    /// This shard's part of the composite, then (on one machine) the reduce; nothing when the
+    /// composite was already reduced from the same inputs (by any number of shards).
+    func runComposite(_ composite: CompositeSpec, split: CompositeSplit, shard: Shard, reduce: Bool) throws {
+        let manifest = Manifest.load(folder: compositeFolder)
+        if !options.force, manifest.stages["composite"]?.hash == split.inputsHash, Tileset.isTileset(at: composite.output) {
             log("composite:  skipped (unchanged) → \(composite.output)")
             return
         }
-        let label = "composite", progress = progress
-        let name = ((pipeline.file as NSString).lastPathComponent as NSString).deletingPathExtension
-        let r = try Compositor.run(layers: layers, output: composite.output, name: name, options: composite.tile,
-                                   jobs: options.jobs) { done, total in progress?(label, done, total) }
-        var m = manifest
-        m.stages["composite"] = Manifest.Record(hash: hash, outputs: [composite.output], zoom: nil, minZoom: nil, finished: Manifest.now())
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try m.save(folder: folder)
-        log(String(format: "composite:  %d maps, %d tiles (%d blended, %.1f MB) → %@", layers.count, r.tiles, r.blended,
-                   Double(r.bytes) / 1e6, composite.output))
+        let parts = CompositeParts(workFolder: pipeline.workFolder)
+        let label = "composite part", progress = progress
+        let line = try CompositePartBuilder(split: split, shard: shard, parts: parts, builder: compositeBuilder(composite, split: split),
+                                            blocksPerPack: blocksPerPack, force: options.force,
+                                            progress: { d, t in progress?(label, d, t) }).run()
+        log("composite:  " + line)
+        if reduce { try self.reduce(composite, split: split, parts: parts, records: CompositeReduce.check(parts.records(), split: split, parts: parts)) }
+    }
+
+    /// The composite's builder: the maps' scans fitted in memory, pixels read on first use.
+    func compositeBuilder(_ composite: CompositeSpec, split: CompositeSplit) -> CompositeBuilder {
+        let maps = pipeline.spec.maps
+        let sources = LayerSources { [self] i in try work(for: maps[i]).georeference.sourceInMemory().withSharedPixels() }
+        let l = split.layout
+        return CompositeBuilder(maxZoom: l.maxZoom, blockZoom: l.blockZoom, tilePixels: l.tilePixels,
+                                resampling: composite.tile.resampling ?? .default, jobs: options.jobs,
+                                format: composite.tile.format ?? .default, quality: composite.tile.quality, sources: sources)
+    }
+
+    /// `--stage reduce`: merge the shards' parts into the composite. The shard count comes from
+    /// `shards`, else from the parts found (all must agree).
+    @discardableResult
+    public func reduce(shards: Int?) throws -> String {
+        let (composite, split, parts, records) = try reducible(shards: shards)
+        return try reduce(composite, split: split, parts: parts, records: records)
+    }
+
+    /// The composite, its split for the parts' shard count, and the checked parts.
+    func reducible(shards: Int?) throws -> (CompositeSpec, CompositeSplit, CompositeParts, [PartRecord]) {
+        guard let composite = pipeline.spec.composite else {
+            throw ShardError(.noComposite, at: pipeline.file, "the pipeline has no composite: nothing to reduce")
+        }
+        let parts = CompositeParts(workFolder: pipeline.workFolder)
+        let found = parts.records()
+        let counts = Set(found.compactMap { $0.record?.shards })
+        guard let n = shards ?? (counts.count == 1 ? counts.first : nil) else {
+            if counts.isEmpty {
+                throw ShardError(.missingParts, at: parts.folder, "reduce refused: no parts (run tegula run FILE --shard I/N for every I first)")
+            }
+            throw ShardError(.staleParts, at: parts.folder, "reduce refused: parts for \(counts.sorted().map(String.init).joined(separator: " and ")) shards; pass --shards N")
+        }
+        let plan = ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: self, jobs: options.jobs), count: n)
+        guard let split = plan.composite else {
+            throw ShardError(.noComposite, at: pipeline.file, "the composite cannot be planned: "
+                             + plan.failures.map { "map '\(pipeline.spec.maps[$0.index].name)': \($0.message)" }.joined(separator: "; "))
+        }
+        return (composite, split, parts, try CompositeReduce.check(found, split: split, parts: parts))
+    }
+
+    /// What `--stage reduce` would do: the parts it would merge, or its refusal.
+    public func checkReduce(shards: Int?) throws -> String {
+        let (composite, split, parts, records) = try reducible(shards: shards)
+        return "reduce: \(records.count) parts of \(split.ranges.count) from \(parts.folder), \(records.reduce(0) { $0 + $1.tiles }) tiles at zooms "
+            + "\(split.cutZoom)-\(split.layout.maxZoom); zooms \(split.layout.minZoom)-\(split.cutZoom - 1) to build → \(composite.output)"
+    }
+
+    @discardableResult
+    func reduce(_ composite: CompositeSpec, split: CompositeSplit, parts: CompositeParts, records: [PartRecord]) throws -> String {
+        let l = split.layout
+        let name = composite.tile.name ?? ((pipeline.file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let metadata = TilesetMetadata(name: name, format: composite.tile.format ?? .default, bounds: WebMercator.unproject(l.bounds), minZoom: l.minZoom, maxZoom: l.maxZoom,
+                                       tileSize: composite.tile.tileSize ?? 256, scale: composite.tile.scale ?? 1,
+                                       attribution: composite.tile.attribution,
+                                       description: "composite of \(pipeline.spec.maps.count) maps, later over earlier")
+        let label = "composite reduce", progress = progress
+        let r = try CompositeReduce(split: split, parts: parts, output: composite.output, metadata: metadata,
+                                    quality: composite.tile.quality,
+                                    progress: { d, t in progress?(label, d, t) }).run(records)
+        var m = Manifest.load(folder: compositeFolder)
+        m.stages["composite"] = Manifest.Record(hash: split.inputsHash, outputs: [composite.output], zoom: l.maxZoom, minZoom: l.minZoom, finished: Manifest.now())
+        try FileManager.default.createDirectory(atPath: compositeFolder, withIntermediateDirectories: true)
+        try m.save(folder: compositeFolder)
+        // The parts are merged: they go (records first, so a half-removed part is never taken for whole).
+        for record in records {
+            let shard = Shard(index: record.shard, count: record.shards)!
+            unlink(parts.recordPath(shard))
+            try? FileManager.default.removeItem(atPath: parts.packFolder(shard))
+        }
+        let line = String(format: "%d maps in %d part%@ (cut at zoom %d), %d tiles copied, %d built above the cut (%.1f MB) → %@",
+                          pipeline.spec.maps.count, r.parts, r.parts == 1 ? "" : "s", split.cutZoom, r.copied, r.built,
+                          Double(r.bytes) / 1e6, composite.output)
+        log("composite:  " + line)
+        return line
     }
 }

@@ -1,13 +1,20 @@
-/// A whole pipeline file: `version: 1`, an optional work folder, the maps and an optional
-/// composite.
+import TegulaPyramid
+import TegulaWarp
+
+/// A whole pipeline file: `version: 1`, an optional work folder, the maps (listed in `maps:`,
+/// read from `maps_from:`, with `map_defaults:` merged under each) and an optional composite.
 public struct PipelineSpec: Sendable, Hashable {
     /// The format version; only 1 exists.
     public var version: Int
     /// Where stage outputs and the manifest go (absolute after loading); default
     /// `<pipeline folder>/.tegula/<pipeline file name>`.
     public var work: String?
-    /// The maps, in drawing order for a composite (later over earlier).
-    public var maps: [MapSpec]
+    /// The maps, in drawing order for a composite (later over earlier): those of `maps:`, then
+    /// those of `maps_from:`, each with `map_defaults:` merged under it. Filled in by
+    /// ``Pipeline/load(path:)``, which knows where each came from.
+    public var maps: [MapSpec] = []
+    /// Where more maps come from: a CSV sheet list or a glob of scans.
+    public var mapsFrom: MapsFrom?
     /// One pyramid of all maps, if wanted.
     public var composite: CompositeSpec?
 
@@ -15,8 +22,37 @@ public struct PipelineSpec: Sendable, Hashable {
     public static let supportedVersions = [1]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case version, work, maps, composite
+        case version, work, maps, mapsFrom = "maps_from", mapDefaults = "map_defaults", composite
     }
+}
+
+/// `map_defaults:`: sections merged under every map's own (a map's keys win, key by key within a
+/// section). The warp and tile sections are complete on their own and checked here; the
+/// georeference section only names keys a map's section may take, and is checked once merged.
+struct MapDefaults: Decodable, StrictDecodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case georeference, warp, tile, output
+    }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if c.contains(.georeference) {
+            try c.superDecoder(forKey: .georeference).rejectUnknownKeys(GeoreferenceSpec.CodingKeys.self)
+            _ = try c.decode([String: Ignored].self, forKey: .georeference)
+        }
+        _ = try c.decodeStrict(WarpOptions.self, forKey: .warp)
+        _ = try c.decodeStrict(TileOptions.self, forKey: .tile)
+        if let o = try c.decodeIfPresent(String.self, forKey: .output) {
+            do { _ = try PathPattern(o).expand(name: "x", stem: "x") } catch let e as PathPattern.Failure {
+                throw DecodingError.dataCorruptedError(forKey: .output, in: c, debugDescription: e.message)
+            }
+        }
+    }
+}
+
+/// Any YAML value, decoded only to check the shape around it.
+struct Ignored: Decodable {
+    init(from decoder: Decoder) throws {}
 }
 
 extension PipelineSpec: Decodable, StrictDecodable {
@@ -28,21 +64,14 @@ extension PipelineSpec: Decodable, StrictDecodable {
                 "version \(version) is not known to this tegula; it reads version 1")
         }
         work = try c.decodeIfPresent(String.self, forKey: .work)
-        maps = try c.decode([Strict<MapSpec>].self, forKey: .maps).map(\.value)
-        guard !maps.isEmpty else {
-            throw DecodingError.dataCorruptedError(forKey: .maps, in: c, debugDescription: "lists no map")
-        }
-        var seen: Set<String> = []
-        for (i, m) in maps.enumerated() {
-            guard seen.insert(m.name).inserted else {
-                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.maps, AnyKey(intValue: i), MapSpec.CodingKeys.name],
-                                                        debugDescription: "a second map named '\(m.name)'; names must be unique"))
-            }
+        // The entries of `maps:` are decoded one by one, with the defaults merged under them.
+        _ = try c.decodeIfPresent([Ignored].self, forKey: .maps)
+        mapsFrom = try c.decodeIfPresent(MapsFrom.self, forKey: .mapsFrom)
+        _ = try c.decodeStrict(MapDefaults.self, forKey: .mapDefaults)
+        if !c.contains(.maps) && mapsFrom == nil {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription:
+                "missing required key 'maps': a pipeline needs maps: (a list) or maps_from: (a CSV sheet list or a glob)"))
         }
         composite = try c.decodeStrict(CompositeSpec.self, forKey: .composite)
-        if composite == nil, let i = maps.firstIndex(where: { $0.output == nil }) {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.maps, AnyKey(intValue: i)],
-                debugDescription: "map '\(maps[i].name)' needs an output (a folder, .mbtiles or .pmtiles)"))
-        }
     }
 }

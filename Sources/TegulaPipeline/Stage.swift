@@ -22,8 +22,10 @@ struct PlannedStage {
     var detail: String
     /// The line logged when the stage is skipped as unchanged.
     var skippedDetail: String
-    /// For the next stage: the scan as the warp will see it, and the warp zoom.
+    /// For the next stage: the scan as the warp will see it (its header only), whether it comes
+    /// from the recorded georeference, and the warp zoom.
     var source: WarpSource? = nil
+    var sourceIsRecorded = false
     var zoom: Int? = nil
 }
 

@@ -3,26 +3,19 @@ import TegulaBundle
 import TegulaPyramid
 import TegulaWarp
 
-/// The tile stage of one map: `warped.tif` cut into a tileset — the map's own output, or (with
-/// key `composite-tiles`) its share of a composite. The GCP pins and outline come from
-/// `warped.tif` itself, where the warp stage stored them.
+/// The tile stage of one map: `warped.tif` cut into the map's own tileset. The GCP pins and
+/// outline come from `warped.tif` itself, where the warp stage stored them.
 struct TileStep: MapStage {
-    /// The manifest key: `tile` or `composite-tiles`.
-    let key: String
     let options: TileOptions
-    /// The tileset; nil for a map that only goes into the composite.
-    let output: String?
+    /// The tileset.
+    let output: String
+    var key: String { Stage.tile.rawValue }
 
     var stage: Stage { .tile }
 
     func plan(after previous: PlannedStage?, in work: MapWork) throws -> PlannedStage {
         guard let w = previous else { throw StageError(.notPlanned, "the tile stage needs the warp stage's plan") }
         let map = work.map
-        guard let output else {
-            let line = "nothing to do: no output of its own (the map goes into the composite)"
-            return PlannedStage(stage: .tile, key: key, hash: "", current: true, detail: "no output of its own (composite only)",
-                             skippedDetail: line)
-        }
         let hash = Self.hash(warp: w.hash, options: options, output: output, name: map.name)
         let recorded = work.manifest.stages[key]
         let current = w.current && recorded?.hash == hash && Tileset.isTileset(at: output)
@@ -45,7 +38,6 @@ struct TileStep: MapStage {
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
         let map = work.map
-        guard let output else { return plan.skippedDetail }
         let source = try WarpInput(path: work.warpedPath).resolve()
         var job = self.job(source: source, output: output, maxZoom: plan.zoom, in: work)
         job.jobs = work.jobs

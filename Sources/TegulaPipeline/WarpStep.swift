@@ -19,12 +19,16 @@ struct WarpStep: MapStage {
         return PlannedStage(stage: .warp, key: Stage.warp.rawValue, hash: hash,
                          current: g.current && work.manifest.isCurrent(.warp, hash: hash),
                          detail: "zoom \(zoom)\(auto ? " (auto)" : ""), \(resampling) → warped.tif (\(window.width) × \(window.height) px)",
-                         skippedDetail: "zoom \(zoom) → warped.tif", source: source, zoom: zoom)
+                         skippedDetail: "zoom \(zoom) → warped.tif", source: source, sourceIsRecorded: g.current, zoom: zoom)
     }
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
-        guard let source = plan.source, let zoom = plan.zoom else { throw StageError(.notPlanned, "the warp stage was not planned") }
+        guard plan.source != nil, let zoom = plan.zoom else { throw StageError(.notPlanned, "the warp stage was not planned") }
         let map = work.map
+        // The plan read only the scan's header: the same source again, now with its pixels
+        // (checked to decode, held in memory when small) and the fit's pins.
+        let source = try plan.sourceIsRecorded ? work.georeference.recordedSource(readingPixels: true)
+            : work.georeference.sourceInMemory(readingPixels: true)
         try FileManager.default.createDirectory(atPath: work.folder, withIntermediateDirectories: true)
         if source.exceedsMercatorLimit {
             work.log("warning: map '\(map.name)': the scan reaches beyond ±85.0511°; the warp is clipped there")

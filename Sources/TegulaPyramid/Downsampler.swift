@@ -30,4 +30,26 @@ enum Downsampler {
             }
         }
     }
+
+    /// A parent tile from its four children (`p` × `p` RGBA each, nil = empty), in the slot order
+    /// top-left, top-right, bottom-left, bottom-right (slot = 2·(y & 1) + (x & 1)).
+    static func parent(of children: [[UInt8]?], tilePixels p: Int) -> [UInt8] {
+        var big = [UInt8](repeating: 0, count: 4 * p * p * 4)
+        for (k, child) in children.enumerated() {
+            guard let child else { continue }
+            let ox = (k & 1) * p, oy = (k >> 1) * p
+            big.withUnsafeMutableBufferPointer { dst in
+                child.withUnsafeBufferPointer { src in
+                    for row in 0..<p {
+                        (dst.baseAddress! + ((oy + row) * 2 * p + ox) * 4).update(from: src.baseAddress! + row * p * 4, count: p * 4)
+                    }
+                }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: p * p * 4)
+        big.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { d in half(s.baseAddress!, width: 2 * p, height: 2 * p, into: d.baseAddress!) }
+        }
+        return out
+    }
 }

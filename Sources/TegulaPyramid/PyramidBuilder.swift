@@ -82,54 +82,25 @@ public final class PyramidBuilder: @unchecked Sendable {
     /// Warp one block at the max zoom, cut and encode its tiles, then halve it down to the block
     /// zoom, and deliver the block's own tile to its parent.
     func buildBlock(_ block: Tile, worker: Worker, emit: (Tile, [UInt8]) throws -> Void) throws {
-        let p = plan.tilePixels, n = plan.blockTiles
+        let p = plan.tilePixels
         let geometry = plan.blockGeometry(block)
-        var side = geometry.side
+        let side = geometry.side
         var image = [UInt8](repeating: 0, count: side * side * 4)
-        var t0 = Date()
+        let t0 = Date()
         try image.withUnsafeMutableBufferPointer {
             try worker.warper.warp(left: geometry.left, top: geometry.top, resolution: geometry.resolution,
                                    width: side, height: side, into: $0.baseAddress!)
         }
         let grid = worker.warper.worstGridError
         stats.withLock { $0.warpSeconds += Date().timeIntervalSince(t0); $0.worstGridError = max($0.worstGridError, grid) }
-        var z = plan.maxZoom
-        var tilesPerSide = n
-        var tile = [UInt8](repeating: 0, count: p * p * 4)
-        while true {
-            for ty in 0..<tilesPerSide {
-                for tx in 0..<tilesPerSide {
-                    let t = Tile(x: block.x * tilesPerSide + tx, y: block.y * tilesPerSide + ty, z: z)
-                    guard z >= plan.minZoom else { continue }
-                    if tilesPerSide == 1 {
-                        try output(t, pixels: image, worker: worker, emit: emit)
-                    } else {
-                        // Copy the tile out of the block.
-                        image.withUnsafeBufferPointer { src in
-                            tile.withUnsafeMutableBufferPointer { dst in
-                                for row in 0..<p {
-                                    let s = src.baseAddress! + ((ty * p + row) * side + tx * p) * 4
-                                    (dst.baseAddress! + row * p * 4).update(from: s, count: p * 4)
-                                }
-                            }
-                        }
-                        try output(t, pixels: tile, worker: worker, emit: emit)
-                    }
-                }
-            }
-            if tilesPerSide == 1 { break }
-            t0 = Date()
-            var half = [UInt8](repeating: 0, count: (side / 2) * (side / 2) * 4)
-            image.withUnsafeBufferPointer { s in
-                half.withUnsafeMutableBufferPointer { d in Downsampler.half(s.baseAddress!, width: side, height: side, into: d.baseAddress!) }
-            }
-            stats.withLock { $0.downsampleSeconds += Date().timeIntervalSince(t0) }
-            image = half
-            side /= 2
-            tilesPerSide /= 2
-            z -= 1
+        let minZoom = plan.minZoom
+        let top = try BlockTiles.walk(image: image, block: block, maxZoom: plan.maxZoom, tilePixels: p, halved: { seconds in
+            stats.withLock { $0.downsampleSeconds += seconds }
+        }) { t, pixels in
+            guard t.z >= minZoom else { return }
+            try output(t, pixels: pixels, worker: worker, emit: emit)
         }
-        try deliver(block, pixels: AlphaCoverage(rgba: image, pixelCount: p * p) == .empty ? nil : image,
+        try deliver(block, pixels: AlphaCoverage(rgba: top, pixelCount: p * p) == .empty ? nil : top,
                     worker: worker, emit: emit)
     }
 
@@ -176,22 +147,7 @@ public final class PyramidBuilder: @unchecked Sendable {
         var merged: [UInt8]? = nil
         if complete.children.contains(where: { $0 != nil }) {
             let t0 = Date()
-            var big = [UInt8](repeating: 0, count: 4 * p * p * 4)
-            for (k, child) in complete.children.enumerated() {
-                guard let child else { continue }
-                let ox = (k & 1) * p, oy = (k >> 1) * p
-                big.withUnsafeMutableBufferPointer { dst in
-                    child.withUnsafeBufferPointer { src in
-                        for row in 0..<p {
-                            (dst.baseAddress! + ((oy + row) * 2 * p + ox) * 4).update(from: src.baseAddress! + row * p * 4, count: p * 4)
-                        }
-                    }
-                }
-            }
-            var out = [UInt8](repeating: 0, count: p * p * 4)
-            big.withUnsafeBufferPointer { s in
-                out.withUnsafeMutableBufferPointer { d in Downsampler.half(s.baseAddress!, width: 2 * p, height: 2 * p, into: d.baseAddress!) }
-            }
+            let out = Downsampler.parent(of: complete.children, tilePixels: p)
             stats.withLock { $0.downsampleSeconds += Date().timeIntervalSince(t0) }
             try output(parent, pixels: out, worker: worker, emit: emit)
             merged = AlphaCoverage(rgba: out, pixelCount: p * p) == .empty ? nil : out

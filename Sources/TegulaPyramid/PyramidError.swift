@@ -12,4 +12,7 @@ public enum PyramidErrorReason: String, Sendable, Hashable {
     case emptyFootprint
     /// A tile cannot be encoded.
     case encodeFailed
+    /// A stream of tiles to build parents from is out of tile-id order, or holds a tile of the
+    /// wrong size.
+    case badTileStream
 }

@@ -49,7 +49,12 @@ public struct PyramidPlan: Sendable {
     /// side in pixels at the max zoom (the pyramid's blocks and the tiles rendered on demand
     /// share this, so their transform grids are the same).
     public func blockGeometry(_ block: Tile) -> (left: Double, top: Double, resolution: Double, side: Int) {
-        let side = tilePixels * blockTiles
+        PyramidPlan.blockGeometry(block, side: tilePixels * blockTiles)
+    }
+
+    /// The EPSG:3857 grid of a block `side` pixels wide: its top-left corner and pixel size (the
+    /// pyramid's blocks, the composite's and a tile rendered on demand all warp on it).
+    public static func blockGeometry(_ block: Tile, side: Int) -> (left: Double, top: Double, resolution: Double, side: Int) {
         let box = block.projectedBounds
         return (box.left, box.top, WebMercator.tileExtent(zoom: block.z) / Double(side), side)
     }

@@ -44,15 +44,21 @@ public struct TileJob: Sendable {
             minZ = minZoom
         } else {
             guard let b = source.bounds else { throw PyramidError(.emptyFootprint, at: source.path, "empty footprint") }
-            let res = WebMercator.resolution(zoom: maxZ, tileSize: tileSize)
-            let pixels = max(b.width, b.height) / res
-            let levels = Int(Foundation.log2(max(1, pixels / Double(tileSize))).rounded(.up))
-            minZ = max(0, min(maxZ, maxZ - levels))
+            minZ = TileJob.autoMinZoom(bounds: b, maxZoom: maxZ, tileSize: tileSize)
         }
         guard let zooms = ZoomRange(min: minZ, max: maxZ) else {
             throw PyramidError(.badZooms, "zoom range \(minZ)-\(maxZ) is invalid: need 0 ≤ MIN ≤ MAX ≤ \(WebMercator.maxZoom)")
         }
         return zooms
+    }
+
+    /// The zoom at which a footprint is about one tile (gdal2tiles's rule): the max zoom less
+    /// the halvings that bring its larger side down to one tile.
+    public static func autoMinZoom(bounds b: ProjectedBounds, maxZoom: Int, tileSize: Int) -> Int {
+        let res = WebMercator.resolution(zoom: maxZoom, tileSize: tileSize)
+        let pixels = max(b.width, b.height) / res
+        let levels = Int(Foundation.log2(max(1, pixels / Double(tileSize))).rounded(.up))
+        return max(0, min(maxZoom, maxZoom - levels))
     }
 
     /// Build the pyramid. Returns the builder's counters.

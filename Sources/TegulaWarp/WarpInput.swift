@@ -33,13 +33,19 @@ public struct WarpInput: Sendable, Hashable {
 
     /// Open the raster and build its mapping: the GCP fit when there are GCPs (inline, a file,
     /// or stored in the raster, as a `tegula georef` output), else its geotransform and CRS.
-    public func resolve() throws -> WarpSource {
+    ///
+    /// - Parameter readingPixels: false to open only the raster's header: no check that its
+    ///   pixels decode, none held in memory and no GCP pins (for a plan, which needs only the
+    ///   footprint).
+    public func resolve(readingPixels: Bool = true) throws -> WarpSource {
         let ds = try Dataset(path: path)
-        try ds.verifyReadable()
+        if readingPixels { try ds.verifyReadable() }
         if let fitted = try fit(ds) {
             let mapping = try GCPMapping(width: ds.width, height: ds.height, georeference: fitted,
                                          mask: fitted.gcps.mask.map { $0.map { (x: $0.x, y: $0.y) } })
-            return try WarpSource(path: path, mapping: mapping, summary: GeoreferenceSummary(fitted))
+            // A plan needs neither the pins nor the pixels: the fit's report is then never made.
+            return try WarpSource(path: path, mapping: mapping, summary: readingPixels ? GeoreferenceSummary(fitted) : nil,
+                                  sharePixels: readingPixels)
         }
         guard let gt = ds.geoTransform, let srs = ds.spatialReference else {
             throw WarpError(.notGeoreferenced, at: path, "no georeference (no geotransform with a CRS, no GCPs): give --gcps FILE")
@@ -47,7 +53,7 @@ public struct WarpInput: Sendable, Hashable {
         let mapping = try GeoTransformMapping(width: ds.width, height: ds.height, geoTransform: gt, crs: CRS(srs),
                                               mask: mask?.map { (x: $0.x, y: $0.y) })
         return try WarpSource(path: path, mapping: mapping,
-                              summary: try GeoreferenceSummary(metadata: ds.metadata(), source: path))
+                              summary: try GeoreferenceSummary(metadata: ds.metadata(), source: path), sharePixels: readingPixels)
     }
 
     /// Fit the GCPs (inline, from the GCP file, or stored in the raster) for this raster; nil

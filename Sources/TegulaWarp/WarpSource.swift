@@ -22,7 +22,9 @@ public struct WarpSource: Sendable {
     /// windows per block, so memory stays flat whatever the input size.
     public static let sharedLimitBytes = 96 << 20
 
-    public init(path: String, mapping: SourceMapping, summary: GeoreferenceSummary? = nil) throws {
+    /// - Parameter sharePixels: false to read no pixels (a plan needs only the footprint);
+    ///   ``withSharedPixels()`` reads them later.
+    public init(path: String, mapping: SourceMapping, summary: GeoreferenceSummary? = nil, sharePixels: Bool = true) throws {
         self.path = path
         self.mapping = mapping
         self.summary = summary
@@ -31,12 +33,29 @@ public struct WarpSource: Sendable {
         guard ring.count >= 3 else { throw WarpError(.outsideWorld, at: path, "the georeference maps no part of the scan into EPSG:3857") }
         footprint = ring
         maskFootprint = mapping.mask == nil ? nil : ring
-        if mapping.sourceWidth * mapping.sourceHeight * 4 <= WarpSource.sharedLimitBytes {
-            let raster = try SourceRaster(path: path)
-            shared = try SourceWindow.read(raster, x0: 0, y0: 0, x1: raster.width, y1: raster.height, step: 1)
-        } else {
-            shared = nil
-        }
+        shared = sharePixels ? try WarpSource.sharedPixels(path: path, mapping: mapping) : nil
+    }
+
+    private init(_ other: WarpSource, shared: SourceWindow?) {
+        path = other.path
+        mapping = other.mapping
+        summary = other.summary
+        footprint = other.footprint
+        maskFootprint = other.maskFootprint
+        self.shared = shared
+    }
+
+    /// This source with its whole-scan pixels in memory when it is small enough (see
+    /// ``sharedLimitBytes``); itself when they are already there or it is too large.
+    public func withSharedPixels() throws -> WarpSource {
+        guard shared == nil, let pixels = try WarpSource.sharedPixels(path: path, mapping: mapping) else { return self }
+        return WarpSource(self, shared: pixels)
+    }
+
+    static func sharedPixels(path: String, mapping: SourceMapping) throws -> SourceWindow? {
+        guard mapping.sourceWidth * mapping.sourceHeight * 4 <= WarpSource.sharedLimitBytes else { return nil }
+        let raster = try SourceRaster(path: path)
+        return try SourceWindow.read(raster, x0: 0, y0: 0, x1: raster.width, y1: raster.height, step: 1)
     }
 
     /// The footprint's bounding box in metres, clipped to the Web Mercator square.

@@ -24,6 +24,11 @@ struct SchemaTests {
         #expect(keys(props?["tile"]) == Set(TileOptions.CodingKeys.allCases.map(\.stringValue)))
         #expect(keys(props?["georeference"]) == Set(GeoreferenceSpec.CodingKeys.allCases.map(\.stringValue)))
         #expect(keys(top?["composite"]) == Set(CompositeSpec.CodingKeys.allCases.map(\.stringValue)))
+        let defaults = top?["map_defaults"] as? [String: Any]
+        #expect(keys(defaults) == Set(MapDefaults.CodingKeys.allCases.map(\.stringValue)))
+        #expect(keys((defaults?["properties"] as? [String: Any])?["georeference"]) == Set(GeoreferenceSpec.CodingKeys.allCases.map(\.stringValue)))
+        let glob = ((top?["maps_from"] as? [String: Any])?["oneOf"] as? [Any])?.last
+        #expect(keys(glob) == Set(MapsFrom.CodingKeys.allCases.map(\.stringValue)))
     }
 
     @Test func everyExampleLoadsAndPlans() throws {

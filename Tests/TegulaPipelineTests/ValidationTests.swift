@@ -33,7 +33,7 @@ struct ValidationTests {
         let f = try PipelineFixture()
         defer { f.cleanUp() }
         let e = try f.loadError("version: 1\ncolour: red\nmaps: []\n")
-        #expect(e.contains(":2:1: colour: unknown key 'colour'; known keys: version, work, maps, composite"), "\(e)")
+        #expect(e.contains(":2:1: colour: unknown key 'colour'; known keys: version, work, maps, maps_from, map_defaults, composite"), "\(e)")
     }
 
     @Test func yamlSyntaxErrorHasLine() throws {
@@ -97,7 +97,7 @@ struct ValidationTests {
         defer { f.cleanUp() }
         try f.image("world.tif")
         let two = "version: 1\nmaps:\n" + PipelineFixture.worldMap() + PipelineFixture.worldMap(output: "out/other")
-        #expect(try f.loadError(two).contains("maps[1].name: a second map named 'world'; names must be unique"))
+        #expect(try f.loadError(two).contains("maps[1].name: a second map named 'world' (the first is maps[0]); names must be unique"))
         let same = "version: 1\nmaps:\n" + PipelineFixture.worldMap() + PipelineFixture.worldMap(name: "w2")
         #expect(try f.loadError(same).contains("maps[1].output: \(f.folder)/out/world is also the output of map 'world'"))
     }

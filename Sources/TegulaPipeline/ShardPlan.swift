@@ -1,0 +1,256 @@
+import Foundation
+import TegulaBundle
+import TegulaGeometry
+import TegulaPyramid
+
+/// How N shards share a collection, computed alike by every shard from the same file (no
+/// coordinator). Each map with an output of its own belongs to one shard. The composite is cut
+/// at the cut zoom: each shard owns a run of tiles there, consecutive in PMTiles id (Hilbert)
+/// order, and with them the whole quadkey subtree under each; it builds every composite tile of
+/// its subtrees and writes them as its part. Work is balanced by estimated cost, in output
+/// pixels: a map's warp (pixels at its warp zoom) counted twice for the warp and tile stages,
+/// and each composite block's tiles at the max zoom per map that reaches them. The composite
+/// runs are split first by the prefix sums of their cost, then the maps go, largest first, to
+/// the least loaded shard (ties to the lowest index).
+public struct ShardPlan: Sendable {
+    /// How many shards.
+    public let count: Int
+    /// For each map, in file order, the shard that runs it.
+    public let owners: [Int]
+    /// Each map's estimated cost (pixels).
+    public let mapCosts: [Int]
+    /// The composite's split, when the file has a composite and every map could be planned.
+    public let composite: CompositeSplit?
+    /// Maps that cannot be planned (their error), which also keep the composite from being split.
+    public let failures: [(index: Int, message: String)]
+
+    /// Fixed cost of a map (opening and fitting), in pixels: one 256-px tile.
+    static let mapOverhead = 256 * 256
+
+    /// Plan `count` shards over a surveyed collection.
+    init(pipeline: Pipeline, survey: CollectionSurvey, count: Int) {
+        self.count = count
+        let maps = pipeline.spec.maps
+        failures = survey.failures
+        let mapCosts = maps.indices.map { i in
+            ShardPlan.mapOverhead + (maps[i].output == nil ? 0 : 2 * survey.entries[i].warpPixels)
+        }
+        self.mapCosts = mapCosts
+        if let c = pipeline.spec.composite, failures.isEmpty,
+           let layout = CompositeLayout(composite: c, survey: survey) {
+            composite = CompositeSplit(layout: layout, count: count, pipeline: pipeline)
+        } else {
+            composite = nil
+        }
+        var loads = composite?.costs ?? [Int](repeating: 0, count: count)
+        var owners = [Int](repeating: 0, count: maps.count)
+        for i in maps.indices.sorted(by: { (mapCosts[$0], -$0) > (mapCosts[$1], -$1) }) {
+            let s = loads.indices.min { (loads[$0], $0) < (loads[$1], $1) }!
+            owners[i] = s
+            loads[s] += mapCosts[i]
+        }
+        self.owners = owners
+    }
+
+    /// Plan `count` shards for a pipeline (surveying it on `jobs` threads).
+    public init(pipeline: Pipeline, count: Int, jobs: Int) {
+        let runner = PipelineRunner(pipeline: pipeline, options: RunOptions(jobs: jobs), log: { _ in })
+        self.init(pipeline: pipeline, survey: CollectionSurvey(runner: runner, jobs: jobs), count: count)
+    }
+
+    /// The maps a shard runs, in file order.
+    public func maps(of shard: Int) -> [Int] { owners.indices.filter { owners[$0] == shard } }
+
+    /// Estimated cost per shard: its maps and its composite blocks.
+    public var loads: [Int] {
+        var l = composite?.costs ?? [Int](repeating: 0, count: count)
+        for (i, s) in owners.enumerated() { l[s] += mapCosts[i] }
+        return l
+    }
+
+    /// The largest shard's cost over the mean: 1 is perfect balance.
+    public var balance: Double {
+        let l = loads
+        let mean = Double(l.reduce(0, +)) / Double(max(1, l.count))
+        return mean > 0 ? Double(l.max() ?? 0) / mean : 1
+    }
+
+    /// The plan as text: one line per shard, then the balance.
+    public var text: String {
+        var lines: [String] = []
+        if let c = composite {
+            let l = c.layout
+            lines.append("composite: zooms \(l.minZoom)-\(l.maxZoom), cut at zoom \(c.cutZoom) (\(c.cutTiles) tiles there hold blocks), "
+                         + "\(l.blocks.count) blocks of \(1 << (l.maxZoom - l.blockZoom))×\(1 << (l.maxZoom - l.blockZoom)) tiles at zoom \(l.blockZoom), plan \(c.hash.prefix(12))")
+        }
+        lines.append("shard  maps   map Mpx  cut tiles   blocks  composite Mpx  total Mpx")
+        let l = loads
+        for s in 0..<count {
+            let mine = maps(of: s)
+            let mapMpx = Double(mine.reduce(0) { $0 + mapCosts[$1] }) / 1e6
+            let cut = composite.map { $0.cutTileCount(of: s) } ?? 0
+            let blocks = composite.map { $0.blockRange(of: s).count } ?? 0
+            let comp = Double(composite?.costs[s] ?? 0) / 1e6
+            lines.append(String(format: "%5d %5d %9.1f %10d %8d %14.1f %10.1f", s, mine.count, mapMpx, cut, blocks, comp, Double(l[s]) / 1e6))
+        }
+        let mean = Double(l.reduce(0, +)) / Double(max(1, count)) / 1e6
+        lines.append(String(format: "balance: max/mean %.3f (max %.1f Mpx, mean %.1f Mpx)", balance, Double(l.max() ?? 0) / 1e6, mean))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The composite's zooms, blocks and bounds, from the survey.
+public struct CompositeLayout: Sendable {
+    public let minZoom: Int
+    public let maxZoom: Int
+    public let blockZoom: Int
+    /// Pixels per tile side (tile size × scale).
+    public let tilePixels: Int
+    /// Every block some map reaches, in Hilbert order, with its maps bottom first.
+    public let blocks: [CompositeBuilder.Block]
+    /// The union of the maps' footprints.
+    public let bounds: ProjectedBounds
+
+    /// Max zoom: given, else the highest warp zoom; min zoom: given, else the zoom at which the
+    /// whole collection is about one tile. Nil when no map has a footprint.
+    init?(composite: CompositeSpec, survey: CollectionSurvey) {
+        let entries = survey.entries
+        guard let first = entries.compactMap(\.bounds).first,
+              let maxZ = composite.tile.maxZoom ?? entries.compactMap(\.warpZoom).max() else { return nil }
+        var b = first
+        for e in entries { if let x = e.bounds { b = b.union(x) } }
+        bounds = b
+        let tileSize = composite.tile.tileSize ?? 256
+        minZoom = min(composite.tile.minZoom ?? TileJob.autoMinZoom(bounds: b, maxZoom: maxZ, tileSize: tileSize), maxZ)
+        maxZoom = maxZ
+        blockZoom = CompositeBuilder.blockZoom(maxZoom: maxZ, minZoom: minZoom)
+        tilePixels = tileSize * (composite.tile.scale ?? 1)
+        blocks = CompositeBuilder.blocks(layerBounds: entries.map(\.bounds), maxZoom: maxZ, blockZoom: blockZoom)
+    }
+}
+
+/// The composite cut among the shards: the cut zoom and each shard's run of cut-zoom tiles.
+public struct CompositeSplit: Sendable {
+    public let layout: CompositeLayout
+    /// The zoom at which shards own subtrees; zooms above it are built by the reduce.
+    public let cutZoom: Int
+    /// For each shard, its first and end (exclusive) Hilbert index at the cut zoom.
+    public let ranges: [Range<UInt64>]
+    /// Estimated cost (pixels) per shard.
+    public let costs: [Int]
+    /// SHA-256 over everything the composite's tiles depend on (``CompositeSplit/inputsHash``):
+    /// the same for every shard count, since the split does not change a tile.
+    public let inputsHash: String
+    /// The plan's hash: the inputs' and the split (shard count, cut zoom, runs); a part written
+    /// for another hash is stale.
+    public let hash: String
+
+    /// Each block's Hilbert index at `zoom`.
+    static func hilbert(_ t: Tile, at zoom: Int) -> UInt64 {
+        let a = t.ancestor(atZoom: zoom)
+        return PMTilesID.id(of: a) - PMTilesID.id(of: Tile(x: 0, y: 0, z: zoom))
+    }
+
+    init(layout: CompositeLayout, count: Int, pipeline: Pipeline) {
+        self.layout = layout
+        let p2 = layout.tilePixels * layout.tilePixels
+        let blockCost = layout.blocks.map { $0.cost * p2 + $0.layers.count * ShardPlan.mapOverhead / 4 }
+        let total = blockCost.reduce(0, +)
+        // The cut: one machine needs none (the lowest zoom); N shards the lowest zoom at which no
+        // cut tile holds more than 1/(8N) of the work, so a run of them splits evenly.
+        var cut = layout.blockZoom
+        if count == 1 {
+            cut = layout.minZoom
+        } else {
+            for z in layout.minZoom...layout.blockZoom {
+                var per: [UInt64: Int] = [:]
+                for (b, c) in zip(layout.blocks, blockCost) { per[CompositeSplit.hilbert(b.tile, at: z), default: 0] += c }
+                if (per.values.max() ?? 0) * 8 * count <= total { cut = z; break }
+            }
+        }
+        cutZoom = cut
+        // Runs of cut tiles with equal shares of the cost: shard i starts at the first cut tile
+        // whose preceding cost reaches i/N of the total (blocks come in Hilbert order).
+        let end = UInt64(1) << UInt64(2 * cut)
+        var starts: [UInt64] = [0]
+        var costs = [Int](repeating: 0, count: count)
+        var before = 0
+        var shard = 0
+        var k = 0
+        while k < layout.blocks.count {
+            let h = CompositeSplit.hilbert(layout.blocks[k].tile, at: cut)
+            var tileCost = 0
+            var j = k
+            while j < layout.blocks.count, CompositeSplit.hilbert(layout.blocks[j].tile, at: cut) == h { tileCost += blockCost[j]; j += 1 }
+            while shard + 1 < count, before * count >= (shard + 1) * total {
+                shard += 1
+                starts.append(h)
+            }
+            costs[shard] += tileCost
+            before += tileCost
+            k = j
+        }
+        while starts.count < count { starts.append(end) }
+        ranges = (0..<count).map { starts[$0]..<(($0 + 1 < count) ? starts[$0 + 1] : end) }
+        self.costs = costs
+        let inputs = CompositeSplit.inputsHash(pipeline: pipeline, layout: layout)
+        inputsHash = inputs
+        var h = ContentHash()
+        h.update(inputs)
+        h.update("shards \(ranges.count) cut \(cut)")
+        for r in ranges { h.update("\(r.lowerBound)-\(r.upperBound)") }
+        hash = h.finalize()
+    }
+
+    /// Hilbert indices of a shard's blocks: the blocks under its cut tiles, consecutive.
+    public func blockRange(of shard: Int) -> Range<Int> {
+        let r = ranges[shard]
+        let lo = layout.blocks.partitioningIndex { CompositeSplit.hilbert($0.tile, at: cutZoom) >= r.lowerBound }
+        let hi = layout.blocks.partitioningIndex { CompositeSplit.hilbert($0.tile, at: cutZoom) >= r.upperBound }
+        return lo..<hi
+    }
+
+    /// How many cut tiles holding blocks a shard owns.
+    func cutTileCount(of shard: Int) -> Int {
+        Set(layout.blocks[blockRange(of: shard)].map { CompositeSplit.hilbert($0.tile, at: cutZoom) }).count
+    }
+
+    /// Count of cut tiles holding blocks.
+    var cutTiles: Int { Set(layout.blocks.map { CompositeSplit.hilbert($0.tile, at: cutZoom) }).count }
+
+    /// SHA-256 over what the composite's tiles depend on: the composite section, its zooms and
+    /// tile size, each map in order (name, scan path with its size and modification time — not
+    /// its bytes, which every shard would have to read —, georeference section and the bytes of
+    /// its GCP and mask files).
+    static func inputsHash(pipeline: Pipeline, layout: CompositeLayout) -> String {
+        var h = ContentHash()
+        h.update("tegula-composite-plan/1")
+        if let c = pipeline.spec.composite { h.update(PipelineHashing.json(c.tile)) }
+        h.update("zooms \(layout.minZoom)-\(layout.maxZoom) block \(layout.blockZoom) px \(layout.tilePixels)")
+        for m in pipeline.spec.maps {
+            h.update(m.name)
+            h.update(m.input)
+            var st = stat()
+            if stat(m.input, &st) == 0 { h.update("\(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)") }
+            if let g = m.georeference {
+                h.update(PipelineHashing.json(g))
+                if case .file(let p) = g.gcps { h.update(file: p) }
+                if case .file(let p) = g.mask { h.update(file: p) }
+            }
+        }
+        return h.finalize()
+    }
+}
+
+extension Collection {
+    /// The first index whose element satisfies `p`, for `p` false then true along the collection.
+    func partitioningIndex(where p: (Element) -> Bool) -> Index {
+        var lo = startIndex, n = count
+        while n > 0 {
+            let half = n / 2
+            let mid = index(lo, offsetBy: half)
+            if p(self[mid]) { n = half } else { lo = index(after: mid); n -= half + 1 }
+        }
+        return lo
+    }
+}

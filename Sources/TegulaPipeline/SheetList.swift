@@ -1,0 +1,147 @@
+import Foundation
+
+/// A CSV list of sheets for `maps_from:` (RFC 4180: comma-separated, fields may be quoted with
+/// `"`, `""` inside quotes is a quote, CRLF or LF line ends). The first row is the header and
+/// is required: `name,input,gcps`, optionally `transform`, `gcp_srs`, `mask`, in any order.
+/// Every row keeps its line number so an error can name it.
+struct SheetList {
+    /// One data row: its 1-based line and column of each field, and the fields by column name.
+    struct Row {
+        var line: Int
+        var values: [String: String]
+        var columns: [String: Int]
+    }
+
+    /// The columns a sheet list may have; the first three are required.
+    static let knownColumns = ["name", "input", "gcps", "transform", "gcp_srs", "mask"]
+    static let requiredColumns = ["name", "input", "gcps"]
+
+    /// The file, absolute.
+    let path: String
+    /// The header's column names, in file order.
+    let header: [String]
+    /// The data rows (blank lines skipped).
+    let rows: [Row]
+
+    /// Read and check the header; errors are ``PipelineError``s at `path:line:column`.
+    init(path: String) throws {
+        self.path = path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PipelineError(file: path, "cannot read the sheet list (no such file or no permission)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw PipelineError(file: path, "not UTF-8 text") }
+        let records = try SheetList.parse(text, path: path)
+        guard let first = records.first else {
+            throw PipelineError(file: path, line: 1, column: 1, "the sheet list is empty; expected a header line such as name,input,gcps")
+        }
+        var header: [String] = []
+        for (i, cell) in first.fields.enumerated() {
+            let name = cell.text.trimmingCharacters(in: .whitespaces)
+            guard SheetList.knownColumns.contains(name) else {
+                let hint = KeySuggestion.nearest(to: name, in: SheetList.knownColumns).map { "did you mean '\($0)'?" }
+                    ?? "known columns: \(SheetList.knownColumns.joined(separator: ", "))"
+                throw PipelineError(file: path, line: first.line, column: cell.column, "unknown column '\(name)'; \(hint)")
+            }
+            if let j = header.firstIndex(of: name) {
+                throw PipelineError(file: path, line: first.line, column: cell.column, "column '\(name)' appears twice (columns \(j + 1) and \(i + 1))")
+            }
+            header.append(name)
+        }
+        for required in SheetList.requiredColumns where !header.contains(required) {
+            throw PipelineError(file: path, line: first.line, column: 1,
+                                "the header lacks column '\(required)'; a sheet list needs name,input,gcps (optionally transform,gcp_srs,mask)")
+        }
+        self.header = header
+        var rows: [Row] = []
+        for record in records.dropFirst() {
+            if record.fields.count == 1 && record.fields[0].text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            guard record.fields.count == header.count else {
+                throw PipelineError(file: path, line: record.line, column: 1,
+                                    "\(record.fields.count) fields where the header has \(header.count) (\(header.joined(separator: ",")))")
+            }
+            var row = Row(line: record.line, values: [:], columns: [:])
+            for (name, cell) in zip(header, record.fields) {
+                let v = cell.text.trimmingCharacters(in: .whitespaces)
+                row.columns[name] = cell.column
+                if !v.isEmpty { row.values[name] = v }
+            }
+            for required in SheetList.requiredColumns where row.values[required] == nil {
+                throw PipelineError(file: path, line: record.line, column: row.columns[required],
+                                    "empty '\(required)'; every row needs a name, an input scan and a GCP file")
+            }
+            rows.append(row)
+        }
+        self.rows = rows
+    }
+
+    struct Cell { var text: String; var column: Int }
+    struct Record { var line: Int; var fields: [Cell] }
+
+    /// Split CSV text into records of fields with their positions.
+    static func parse(_ text: String, path: String) throws -> [Record] {
+        var records: [Record] = []
+        var fields: [Cell] = []
+        var field = ""
+        var line = 1, column = 1, recordLine = 1, fieldColumn = 1
+        var quoted = false, wasQuoted = false, quoteLine = 1, quoteColumn = 1
+        var it = Array(text.unicodeScalars)[...]
+        func endField() {
+            fields.append(Cell(text: field, column: fieldColumn))
+            field = ""
+            wasQuoted = false
+        }
+        while let c = it.popFirst() {
+            if quoted {
+                if c == "\"" {
+                    if it.first == "\"" { field.unicodeScalars.append("\""); _ = it.popFirst(); column += 2; continue }
+                    quoted = false
+                    column += 1
+                    continue
+                }
+                field.unicodeScalars.append(c)
+                if c == "\n" { line += 1; column = 1 } else { column += 1 }
+                continue
+            }
+            switch c {
+            case "\"":
+                guard field.trimmingCharacters(in: .whitespaces).isEmpty, !wasQuoted else {
+                    throw PipelineError(file: path, line: line, column: column, "a quote inside an unquoted field; quote the whole field and double inner quotes")
+                }
+                field = ""
+                quoted = true
+                wasQuoted = true
+                quoteLine = line
+                quoteColumn = column
+                column += 1
+            case ",":
+                endField()
+                column += 1
+                fieldColumn = column
+            case "\r":
+                column += 1
+            case "\n":
+                endField()
+                records.append(Record(line: recordLine, fields: fields))
+                fields = []
+                line += 1
+                column = 1
+                recordLine = line
+                fieldColumn = 1
+            default:
+                if wasQuoted && !c.properties.isWhitespace {
+                    throw PipelineError(file: path, line: line, column: column, "text after a closing quote; expected a comma or the end of the line")
+                }
+                field.unicodeScalars.append(c)
+                column += 1
+            }
+        }
+        if quoted {
+            throw PipelineError(file: path, line: quoteLine, column: quoteColumn, "a quoted field is never closed")
+        }
+        if !field.isEmpty || !fields.isEmpty || wasQuoted {
+            endField()
+            records.append(Record(line: recordLine, fields: fields))
+        }
+        return records
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import TegulaGeometry
+
+/// The tiles of one warped block: a block is one tile at the block zoom whose pixels were warped
+/// at the max zoom (2^(max − block) tiles a side). ``walk(image:block:maxZoom:tilePixels:halved:visit:)``
+/// cuts the max-zoom tiles out, halves the image (``Downsampler``) and cuts again, zoom by zoom
+/// down to the block zoom: the one place the pyramid and the composite turn a block into tiles.
+enum BlockTiles {
+    /// Visit every tile of the block from the max zoom down to the block's own zoom (rows top to
+    /// bottom within a zoom); returns the block tile's own pixels. `halved` gets the seconds each
+    /// halving took.
+    static func walk(image: [UInt8], block: Tile, maxZoom: Int, tilePixels p: Int,
+                     halved: (Double) -> Void = { _ in },
+                     visit: (Tile, [UInt8]) throws -> Void) throws -> [UInt8] {
+        var image = image
+        var tilesPerSide = 1 << (maxZoom - block.z)
+        var side = p * tilesPerSide
+        precondition(image.count == side * side * 4, "block image of the wrong size")
+        var z = maxZoom
+        var tile = [UInt8](repeating: 0, count: p * p * 4)
+        while true {
+            if tilesPerSide == 1 {
+                try visit(Tile(x: block.x, y: block.y, z: z), image)
+                return image
+            }
+            for ty in 0..<tilesPerSide {
+                for tx in 0..<tilesPerSide {
+                    image.withUnsafeBufferPointer { src in
+                        tile.withUnsafeMutableBufferPointer { dst in
+                            for row in 0..<p {
+                                let s = src.baseAddress! + ((ty * p + row) * side + tx * p) * 4
+                                (dst.baseAddress! + row * p * 4).update(from: s, count: p * 4)
+                            }
+                        }
+                    }
+                    try visit(Tile(x: block.x * tilesPerSide + tx, y: block.y * tilesPerSide + ty, z: z), tile)
+                }
+            }
+            let t0 = Date()
+            var half = [UInt8](repeating: 0, count: (side / 2) * (side / 2) * 4)
+            image.withUnsafeBufferPointer { s in
+                half.withUnsafeMutableBufferPointer { d in Downsampler.half(s.baseAddress!, width: side, height: side, into: d.baseAddress!) }
+            }
+            halved(Date().timeIntervalSince(t0))
+            image = half
+            side /= 2
+            tilesPerSide /= 2
+            z -= 1
+        }
+    }
+}

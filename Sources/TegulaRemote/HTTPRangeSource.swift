@@ -74,12 +74,19 @@ public struct HTTPRangeSource: ByteRangeSource {
                 request.headers.add(name: "If-Unmodified-Since", value: date)
             }
         }
-        let response: HTTPClientResponse
-        do {
-            response = try await Self.client.execute(request, timeout: timeout)
-        } catch {
-            throw RemoteError(.unreachable, at: location, "no answer: \(error); check the host, port and network")
+        // Tried twice: a pooled keep-alive connection the server has closed meanwhile ("I/O on
+        // closed channel") fails at once, and a range GET is safe to repeat.
+        var answer: HTTPClientResponse?
+        for attempt in 0..<2 where answer == nil {
+            do {
+                answer = try await Self.client.execute(request, timeout: timeout)
+            } catch where attempt == 0 {
+                continue
+            } catch {
+                throw RemoteError(.unreachable, at: location, "no answer: \(error); check the host, port and network")
+            }
         }
+        guard let response = answer else { throw RemoteError(.unreachable, at: location, "no answer") }
         switch response.status.code {
         case 206:
             break

@@ -67,9 +67,11 @@ public final class RemotePMTilesReader: TileReader, @unchecked Sendable {
     /// The first read: the spec's 16,384 bytes, which hold header and root by its own rule.
     static let firstRead: UInt64 = 16384
     /// Leaf directories kept: 256 covers 256 × 4,096 tiles or more (a leaf of go-pmtiles or
-    /// Tegula holds at least 4,096 entries), a whole region of a large pyramid; a leaf decodes
-    /// to at most ~100 KiB, so the cache stays below ~25 MiB.
+    /// Tegula holds at least 4,096 entries), a whole region of a large pyramid.
     public static let leafCacheLimit = 256
+    /// Entries kept in all cached leaves: 2^20 entries of 24 bytes, 24 MiB, however large the
+    /// leaves of a file are (the oldest leaves are dropped first).
+    public static let leafCacheEntryLimit = 1 << 20
 
     /// One version of the file as read: header, root, metadata and what names the version.
     struct Snapshot: Sendable {
@@ -91,7 +93,7 @@ public final class RemotePMTilesReader: TileReader, @unchecked Sendable {
     /// Where the bytes come from.
     public let source: any ByteRangeSource
     private let snapshot: Locked<Snapshot>
-    private let leaves = Locked((entries: [LeafKey: [PMTilesEntry]](), order: [LeafKey]()))
+    private let leaves = Locked((entries: [LeafKey: [PMTilesEntry]](), order: [LeafKey](), held: 0))
     private let reads = Locked(0)
 
     /// Opens the file at `source`: one read for header, root and (usually) metadata.
@@ -177,7 +179,10 @@ public final class RemotePMTilesReader: TileReader, @unchecked Sendable {
         leaves.withLock { c in
             guard c.entries.updateValue(entries, forKey: key) == nil else { return }
             c.order.append(key)
-            while c.entries.count > Self.leafCacheLimit { c.entries[c.order.removeFirst()] = nil }
+            c.held += entries.count
+            while c.entries.count > Self.leafCacheLimit || (c.held > Self.leafCacheEntryLimit && c.order.count > 1) {
+                c.held -= c.entries.removeValue(forKey: c.order.removeFirst())?.count ?? 0
+            }
         }
         return entries
     }
@@ -216,6 +221,7 @@ public final class RemotePMTilesReader: TileReader, @unchecked Sendable {
         leaves.withLock { c in
             c.entries = c.entries.filter { $0.key.generation == current.generation }
             c.order = c.order.filter { $0.generation == current.generation }
+            c.held = c.entries.values.reduce(0) { $0 + $1.count }
         }
         return current
     }

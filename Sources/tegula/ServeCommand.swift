@@ -14,8 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         Each PATH is a tile folder (with tiles.json), a *.mbtiles, a *.pmtiles, or a folder holding \
         them; an http:// or https:// URL of a PMTiles file (S3 and S3-compatible stores, nginx: read \
-        by range requests, header and root once, a replaced file noticed and read again); or, rendered on demand tile by tile (the tiles `tegula tile` would cut, without \
-        cutting them first): anything `tegula warp` takes (a `tegula georef` .vrt/.tif, a raster \
+        by range requests, header and root once, a replaced file noticed and read again); or, \
+        rendered on demand tile by tile (the tiles `tegula tile` would cut, without cutting them \
+        first): anything `tegula warp` takes (a `tegula georef` .vrt/.tif, a raster \
         with a geotransform or GCPs), SCAN:GCPFILE for a plain scan and its GCP file, or a pipeline \
         file (*.yml: every map, from its georeference and tile sections, no stage run). Ids are file \
         names without extension, or map names. A scan whose files change on disk is re-read within \
@@ -108,7 +109,8 @@ struct ServeCommand: AsyncParsableCommand {
         withExtendedLifetime(watcher) {}
     }
 
-    /// The catalogue in PATH order: tilesets as they are, everything else rendered on demand.
+    /// The catalogue in PATH order: tilesets as they are, URLs of PMTiles files by range requests,
+    /// everything else rendered on demand.
     func load() async throws -> (Catalogue, [OnDemandSource]) {
         let inputs = OnDemandInputs(queue: RenderQueue(workers: renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
                                     log: { printError($0) })

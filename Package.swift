@@ -59,6 +59,15 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // Tilesets read by HTTP range requests (S3 and S3-compatible stores, nginx): the transport
+        // for TegulaBundle's RemotePMTilesReader, kept out of the bundle module (and its fuzz build).
+        .target(name: "TegulaRemote", dependencies: [
+            "TegulaBundle", "TegulaGeometry",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .target(name: "TegulaServer", dependencies: [
             "TegulaBundle", "TegulaGeometry",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -84,7 +93,7 @@ let package = Package(
         // The thin CLI on top.
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
-            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaSupport", "TegulaOnDemand",
+            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaSupport", "TegulaOnDemand", "TegulaRemote",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -136,6 +145,10 @@ let package = Package(
         .testTarget(name: "TegulaPipelineTests", dependencies: [
             "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
             "TegulaGeometry", "TegulaTestSupport",
+        ]),
+        // Remote PMTiles against real servers started by the tests: moto's S3 and nginx.
+        .testTarget(name: "TegulaRemoteTests", dependencies: [
+            "TegulaRemote", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
         ]),
         // Runs the built `tegula` executable (`swift test` builds it) and other programs.
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaTestSupport"]),

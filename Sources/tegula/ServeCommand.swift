@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TegulaBundle
 import TegulaOnDemand
+import TegulaRemote
 import TegulaServer
 
 /// `tegula serve`: serve tile folders, MBTiles and PMTiles over HTTP with TileJSON and a viewer.
@@ -11,8 +13,10 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve tilesets, and scans rendered on demand, over HTTP: tiles, TileJSON and a Leaflet viewer.",
         discussion: """
         Each PATH is a tile folder (with tiles.json), a *.mbtiles, a *.pmtiles, or a folder holding \
-        them; or, rendered on demand tile by tile (the tiles `tegula tile` would cut, without \
-        cutting them first): anything `tegula warp` takes (a `tegula georef` .vrt/.tif, a raster \
+        them; an http:// or https:// URL of a PMTiles file (S3 and S3-compatible stores, nginx: read \
+        by range requests, header and root once, a replaced file noticed and read again); or, \
+        rendered on demand tile by tile (the tiles `tegula tile` would cut, without cutting them \
+        first): anything `tegula warp` takes (a `tegula georef` .vrt/.tif, a raster \
         with a geotransform or GCPs), SCAN:GCPFILE for a plain scan and its GCP file, or a pipeline \
         file (*.yml: every map, from its georeference and tile sections, no stage run). Ids are file \
         names without extension, or map names. A scan whose files change on disk is re-read within \
@@ -23,7 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
         --log-level debug, errors at every level.
         """)
 
-    @Argument(help: "Tilesets (folders, *.mbtiles, *.pmtiles, folders of them), georeferenced scans, SCAN:GCPFILE, or pipeline files (*.yml).")
+    @Argument(help: "Tilesets (folders, *.mbtiles, *.pmtiles, folders of them, https://…/*.pmtiles), georeferenced scans, SCAN:GCPFILE, or pipeline files (*.yml).")
     var paths: [String]
 
     @Option(name: .customLong("cache-size"), help: "MiB of tiles rendered on demand kept in memory (least recently used dropped first; 0: none).")
@@ -77,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let catalogue: Catalogue
         let rendered: [OnDemandSource]
-        do { (catalogue, rendered) = try load() } catch {
+        do { (catalogue, rendered) = try await load() } catch {
             printError("tegula: \(error)")
             throw ExitCode.failure
         }
@@ -93,7 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
             printError("tegula: warning: Leaflet not found in \(leafletDir) (apt-get install libjs-leaflet); the viewer will not load")
         }
         for e in catalogue.entries {
-            let how = e.dynamic == nil ? "serving" : "rendering on demand"
+            let how = e.dynamic == nil ? "serving" : e.dynamic is RemoteTileSource ? "serving by range requests" : "rendering on demand"
             printError("tegula: \(how) \(e.id) (\(e.metadata.format.rawValue), z\(e.metadata.minZoom)–\(e.metadata.maxZoom)) from \(e.path)")
         }
         let shownHost = host
@@ -105,14 +109,19 @@ struct ServeCommand: AsyncParsableCommand {
         withExtendedLifetime(watcher) {}
     }
 
-    /// The catalogue in PATH order: tilesets as they are, everything else rendered on demand.
-    func load() throws -> (Catalogue, [OnDemandSource]) {
+    /// The catalogue in PATH order: tilesets as they are, URLs of PMTiles files by range requests,
+    /// everything else rendered on demand.
+    func load() async throws -> (Catalogue, [OnDemandSource]) {
         let inputs = OnDemandInputs(queue: RenderQueue(workers: renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
                                     log: { printError($0) })
         var entries: [CatalogueEntry] = []
         var rendered: [OnDemandSource] = []
         for path in paths {
-            if OnDemandInputs.isTilesetPath(path) {
+            if HTTPRangeSource.isRemote(path) {
+                let reader = try await RemotePMTilesReader.open(url: path)
+                entries.append(CatalogueEntry(id: RemotePMTilesReader.name(of: path), path: path,
+                                              source: RemoteTileSource(reader: reader)))
+            } else if OnDemandInputs.isTilesetPath(path) {
                 entries += try Catalogue.load(paths: [path]).entries
             } else {
                 for source in try inputs.sources(for: path) {

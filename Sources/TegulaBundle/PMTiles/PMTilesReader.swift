@@ -66,9 +66,16 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
 
     /// Metadata from the JSON section, with header values filling what it lacks.
     static func readMetadata(fd: Int32, header h: PMTilesHeader, fileSize: UInt64, path: String) throws -> TilesetMetadata {
+        let raw = h.metadataLength > 0
+            ? try read(fd, h.metadataLength, at: h.metadataOffset, fileSize: fileSize, what: "the metadata", path) : nil
+        return try metadata(raw, header: h, name: (path as NSString).lastPathComponent, path: path)
+    }
+
+    /// Metadata from the JSON section as stored (`raw`, nil when there is none), with header
+    /// values filling what it lacks and `name` when it has none; local and remote readers share it.
+    static func metadata(_ raw: [UInt8]?, header h: PMTilesHeader, name: String, path: String) throws -> TilesetMetadata {
         var o: [String: JSONValue] = [:]
-        if h.metadataLength > 0 {
-            let raw = try read(fd, h.metadataLength, at: h.metadataOffset, fileSize: fileSize, what: "the metadata", path)
+        if let raw {
             o = (try? JSONValue.parse(try decompress(raw, h, path)))?.objectValue ?? [:]
         }
         if o["format"]?.stringValue.flatMap(TileFormat.init(name:)) == nil {
@@ -85,7 +92,7 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
         if o["center"] == nil {
             o["center"] = .array([.double(Double(h.centerLonE7) / 1e7), .double(Double(h.centerLatE7) / 1e7), .int(Int(h.centerZoom))])
         }
-        if o["name"] == nil { o["name"] = .string((path as NSString).lastPathComponent) }
+        if o["name"] == nil { o["name"] = .string(name) }
         return try TilesetMetadata(jsonObject: o, source: path)
     }
 

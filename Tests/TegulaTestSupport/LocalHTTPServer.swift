@@ -1,0 +1,153 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real HTTP server started for a test on a free loopback port: nginx (Debian's nginx-light),
+/// moto's S3-compatible server, or Python's `http.server` (which answers ranges with the whole
+/// file). `stop()` kills it by its pid; a watchdog kills it after 10 minutes whatever happens.
+public final class LocalHTTPServer: @unchecked Sendable {
+    /// The server process.
+    public let process: Process
+    /// Its port on 127.0.0.1.
+    public let port: Int
+    /// Its private folder (configuration, logs; the served files for nginx and Python).
+    public let folder: URL
+
+    /// `http://127.0.0.1:PORT`.
+    public var base: String { "http://127.0.0.1:\(port)" }
+
+    /// The package root (for `.venv/`, which `scripts/setup` makes).
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// A program of the project's Python environment; throws when `scripts/setup` has not made it.
+    public static func venv(_ program: String) throws -> String {
+        let p = packageRoot.appendingPathComponent(".venv/bin/\(program)").path
+        guard FileManager.default.isExecutableFile(atPath: p) else {
+            throw ProgramRun.Failure(program: p, status: -1, stderr: "missing: run scripts/setup (it installs moto[server] into .venv)")
+        }
+        return p
+    }
+
+    private init(_ executable: String, _ arguments: [String], port: Int, folder: URL) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        let log = folder.appendingPathComponent("server.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        self.port = port
+        self.folder = folder
+        try process.run()
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 600) { [process] in
+            if process.isRunning && process.processIdentifier == pid { kill(pid, SIGKILL) }
+        }
+        // Up to 60 s: moto imports its services on start, slow on a loaded machine.
+        for _ in 0..<240 {
+            if !process.isRunning { break }
+            if (try? ProgramRun.run("curl", ["-s", "-o", "/dev/null", "--max-time", "1", base + "/"]))?.status == 0 { return }
+            usleep(250_000)
+        }
+        stop()
+        let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw ProgramRun.Failure(program: executable, status: process.terminationStatus, stderr: "did not answer on \(base): \(said)")
+    }
+
+    /// Ends the server (SIGKILL by pid) and waits for it.
+    public func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// nginx serving `www` (a folder of this server's) as static files, with its own
+    /// configuration, pid and logs and no daemon or master process, so no root is needed.
+    public static func nginx() throws -> LocalHTTPServer {
+        let folder = try TemporaryFolder.make("nginx")
+        let www = folder.appendingPathComponent("www")
+        try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+        let port = try freePort()
+        let d = folder.path
+        let conf = """
+        daemon off;
+        master_process off;
+        pid \(d)/nginx.pid;
+        error_log \(d)/error.log;
+        events { worker_connections 64; }
+        http {
+            access_log off;
+            client_body_temp_path \(d)/tmp-body; proxy_temp_path \(d)/tmp-proxy; fastcgi_temp_path \(d)/tmp-fcgi;
+            uwsgi_temp_path \(d)/tmp-uwsgi; scgi_temp_path \(d)/tmp-scgi;
+            server { listen 127.0.0.1:\(port); root \(www.path); }
+        }
+        """
+        try conf.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        return try LocalHTTPServer("/usr/sbin/nginx", ["-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"],
+                                   port: port, folder: folder)
+    }
+
+    /// nginx's served folder.
+    public var www: URL { folder.appendingPathComponent("www") }
+
+    /// Puts `file` at `name` in nginx's folder the way a deploy replaces a file: a copy renamed
+    /// over the old one.
+    public func publish(_ file: URL, as name: String) throws {
+        let tmp = www.appendingPathComponent(".\(name).tmp")
+        try? FileManager.default.removeItem(at: tmp)
+        try FileManager.default.copyItem(at: file, to: tmp)
+        guard rename(tmp.path, www.appendingPathComponent(name).path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    /// moto's S3-compatible server (`moto_server` from `.venv`), empty.
+    public static func moto() throws -> LocalHTTPServer {
+        let folder = try TemporaryFolder.make("moto")
+        let port = try freePort()
+        return try LocalHTTPServer(try venv("moto_server"), ["-H", "127.0.0.1", "-p", String(port)], port: port, folder: folder)
+    }
+
+    /// Uploads `file` to moto as BUCKET/KEY, readable without credentials (S3's `public-read`),
+    /// creating the bucket if needed; the path-style URL of the object.
+    @discardableResult
+    public func s3Put(_ file: URL, bucket: String, key: String, acl: String = "public-read") throws -> String {
+        let script = """
+        import sys, boto3
+        s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1",
+                          aws_access_key_id="test", aws_secret_access_key="test")
+        if sys.argv[2] not in [b["Name"] for b in s3.list_buckets()["Buckets"]]:
+            s3.create_bucket(Bucket=sys.argv[2])
+        with open(sys.argv[4], "rb") as f:
+            s3.put_object(Bucket=sys.argv[2], Key=sys.argv[3], Body=f.read(), ACL=sys.argv[5])
+        """
+        try ProgramRun.output(try Self.venv("python3"), ["-c", script, base, bucket, key, file.path, acl])
+        return "\(base)/\(bucket)/\(key)"
+    }
+
+    /// Python's `http.server` over `www`: it answers a range request with the whole file (200).
+    public static func pythonWithoutRanges() throws -> LocalHTTPServer {
+        let folder = try TemporaryFolder.make("pyhttp")
+        let www = folder.appendingPathComponent("www")
+        try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+        let port = try freePort()
+        return try LocalHTTPServer("/usr/bin/python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1",
+                                                        "--directory", www.path], port: port, folder: folder)
+    }
+
+    /// A port no one listens on now (the kernel's choice for a socket bound to port 0).
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(fd) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &a) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        guard ok else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: a.sin_port))
+    }
+}

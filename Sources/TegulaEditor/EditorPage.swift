@@ -39,12 +39,12 @@ enum EditorPage {
         body { display: flex; flex-direction: column; }
         #bar { display: flex; gap: 10px; align-items: center; padding: 4px 8px; background: #f4f1ea; border-bottom: 1px solid #ccc; flex-wrap: wrap; }
         #bar button.on { background: #335; color: #fff; }
-        #maps { flex: 1 1 60%; display: flex; min-height: 200px; }
+        #maps { flex: 1 1 0; display: flex; min-height: 240px; }
         #scan, #ground { flex: 1 1 50%; height: 100%; }
         #scan { border-right: 2px solid #888; background: #ddd; }
         body.overlay #scan { display: none; }
         body.masking #scan { cursor: crosshair; }
-        #panel { flex: 0 0 auto; max-height: 36%; overflow: auto; padding: 4px 8px; border-top: 1px solid #ccc; }
+        #panel { flex: 0 0 34vh; overflow: auto; padding: 4px 8px; border-top: 1px solid #ccc; }
         #fit-summary { font-weight: bold; }
         #comparison { color: #555; font-size: 12px; }
         #warnings { margin: 2px 0; padding-left: 18px; color: #a40; }

@@ -167,8 +167,10 @@ function arrows(figs) {
   state.fit.gcps.forEach(function (f) { if (f.residual_px) longest = Math.max(longest, f.residual_px); });
   if (!longest) { $('arrow-scale').textContent = ''; return; }
   var k = 0.08 * Math.max(cfg.width, cfg.height) / longest;
-  if (k > 1) k = Math.pow(10, Math.floor(Math.log10(k)));
-  $('arrow-scale').textContent = 'residual arrows ×' + (k >= 1 ? k.toFixed(0) : k.toPrecision(2));
+  // A round factor: 1, 2 or 5 × 10^n at or below the one that fits.
+  var e = Math.pow(10, Math.floor(Math.log10(k)));
+  k = [5, 2, 1].map(function (m) { return m * e; }).filter(function (v) { return v <= k; })[0] || e;
+  $('arrow-scale').textContent = 'residual arrows ×' + (k >= 1 ? k.toFixed(0) : k.toPrecision(1));
   state.session.gcps.forEach(function (g) {
     var f = figs[g.id];
     if (!f || f.dx_px === null || f.dy_px === null) return;
@@ -231,6 +233,7 @@ function summary() {
 function status() {
   var s = $('status');
   if (state.fitting) { s.textContent = 'fitting…'; s.className = ''; }
+  else if (s.textContent === 'fitting…') s.textContent = '';
 }
 function flash(text, isError) { var s = $('status'); s.textContent = text; s.className = isError ? 'error' : ''; }
 
@@ -347,7 +350,7 @@ function updateOverlay() {
   fetch('/overlay/' + v + '.json').then(function (r) { return r.ok ? r.json() : null; }).then(function (j) {
     if (!j || state.overlayVersion !== v) return;
     var layer = L.tileLayer(j.tiles, { minNativeZoom: j.minzoom, maxNativeZoom: j.maxzoom, maxZoom: 22, opacity: +$('opacity').value,
-      bounds: L.latLngBounds([j.bounds[1], j.bounds[0]], [j.bounds[3], j.bounds[2]]), className: 'overlay-tiles', zIndex: 5 });
+      bounds: L.latLngBounds([j.bounds[1], j.bounds[0]], [j.bounds[3], j.bounds[2]]), noWrap: true, className: 'overlay-tiles', zIndex: 5 });
     if (overlayLayer) groundMap.removeLayer(overlayLayer);
     overlayLayer = layer;
     if (state.overlayOn) layer.addTo(groundMap);
@@ -416,6 +419,8 @@ document.addEventListener('keydown', function (e) {
   default: return;
   }
 });
+
+window.addEventListener('resize', function () { scanMap.invalidateSize(); groundMap.invalidateSize(); });
 
 // Screen positions of a scan pixel and a ground position, for scripts driving the page.
 state.scanPoint = function (p) { return scanMap.latLngToContainerPoint(toLL(p)); };

@@ -16,6 +16,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 url, out, phase = sys.argv[1], sys.argv[2], sys.argv[3]
 opts = webdriver.ChromeOptions()
@@ -158,6 +159,45 @@ try:
         settled()
         check(session()["gcps"][1]["pixel"] == after_px and cell(gid, "rpx") == after_r, "Ctrl+Shift+Z redid it")
 
+        # Enable/disable with e; remove by right-click and by Delete; change the transform; undo each.
+        def ids():
+            return [g["id"] for g in session()["gcps"]]
+
+        def fig(gid):
+            return js("var id = arguments[0]; return (tegulaEditor.fit.gcps.filter(function (g) { return g.id === id; })[0] || {})", gid)
+
+        driver.find_element(By.CSS_SELECTOR, "#scan .gcp[data-id='p4']").click()
+        press("e")
+        settled()
+        check(session()["gcps"][3]["enabled"] is False and fig("p4").get("enabled") is False
+              and "disabled" in driver.find_element(By.CSS_SELECTOR, "#gcp-table tr[data-id='p4']").get_attribute("class"),
+              "e disabled the selected point: the fit leaves it out and the table greys it (selected %s, enabled %s, fit %s)"
+              % (js("return tegulaEditor.selected"), session()["gcps"][3]["enabled"], fig("p4")))
+        ctrl("z")
+        settled()
+        check(session()["gcps"][3]["enabled"] is True and fig("p4").get("enabled") is True, "undo enabled it again")
+        ActionChains(driver).context_click(driver.find_element(By.CSS_SELECTOR, "#ground .gcp[data-id='p6']")).perform()
+        settled()
+        check("p6" not in ids() and len(rows()) == 7, "a right-click removed p6")
+        driver.find_element(By.CSS_SELECTOR, "#scan .gcp[data-id='p7']").click()
+        press(Keys.DELETE)
+        settled()
+        check("p7" not in ids() and len(rows()) == 6, "Delete removed the selected p7")
+        ctrl("z")
+        ctrl("z")
+        settled()
+        check(ids() == ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"], "two undos brought both back in place: %s" % ids())
+        Select(driver.find_element(By.ID, "transform")).select_by_value("tps")
+        settled()
+        codes = [li.get_attribute("data-code") for li in driver.find_elements(By.CSS_SELECTOR, "#warnings li")]
+        check(js("return tegulaEditor.fit.transform") == "tps" and "tps_interpolates" in codes,
+              "choosing tps refits with tps and says its residuals are zero by construction: %s" % codes)
+        check(cell("p1", "rpx") == "0.00" and cell("p1", "loo") not in ("", "–"), "tps: residual 0, a real leave-one-out error (%s m)" % cell("p1", "loo"))
+        ctrl("z")
+        settled()
+        check(session()["transform"] == "auto" and driver.find_element(By.ID, "transform").get_attribute("value") == "auto",
+              "undo went back to auto")
+
         # Typing: keys do nothing in a field; a note is an edit; a bad pixel is refused at its field.
         note = driver.find_element(By.CSS_SELECTOR, "#gcp-table tr[data-id='p1'] input.note")
         note.click()
@@ -188,7 +228,24 @@ try:
         for p in ([150, 60], [2560, 60], [2560, 1290], [150, 1290]):
             click_scan(p)
             settled()
+        vertex = driver.find_elements(By.CSS_SELECTOR, "#scan .mask-vertex")
+        check(len(vertex) == 4, "the mask's vertices can be edited (%d)" % len(vertex))
+        first = session()["mask"][0]
+        ActionChains(driver).click_and_hold(vertex[0]).move_by_offset(5, 5).move_by_offset(10, 10).release().perform()
+        settled()
+        check(session()["mask"][0] != first and len(session()["mask"]) == 4, "dragging a vertex moved it: %s -> %s" % (first, session()["mask"][0]))
+        ActionChains(driver).context_click(driver.find_elements(By.CSS_SELECTOR, "#scan .mask-vertex")[3]).perform()
+        settled()
+        check(len(session()["mask"]) == 3, "a right-click deleted a vertex")
+        ctrl("z")
+        ctrl("z")
+        settled()
+        check(session()["mask"][0] == first and len(session()["mask"]) == 4, "undo restored both vertex edits")
         press("m")
+        driver.find_element(By.ID, "mask-delete").click()
+        settled()
+        check(session()["mask"] is None and not driver.find_elements(By.CSS_SELECTOR, "#scan path.mask-polygon"), "Delete mask removed it")
+        ctrl("z")
         settled()
         mask = session()["mask"]
         check(mask is not None and len(mask) == 4, "a four-vertex mask was drawn: %s" % mask)

@@ -215,7 +215,20 @@ try:
         err = js("return document.querySelector('#gcp-table tr[data-id=\"p3\"] .field-error').textContent")
         check("outside the scan" in err and "invalid" in field.get_attribute("class") and session()["gcps"][2]["pixel"] == before,
               "an out-of-scan pixel is refused at its field: %r" % err)
-        js("document.activeElement.blur()")
+        # A ground position typed in a projected CRS (p8's own, in EPSG:3857) is converted by the server.
+        import math
+        lon, lat = session()["gcps"][7]["ground"]
+        x, y = 6378137 * math.radians(lon), 6378137 * math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+        field = driver.find_element(By.CSS_SELECTOR, "#gcp-table tr[data-id='p8'] input.ground")
+        field.clear()
+        field.send_keys("%.6f %.6f EPSG:3857" % (x, y))
+        field.send_keys(Keys.ENTER)
+        settled()
+        g = session()["gcps"][7]["ground"]
+        check(abs(g[0] - lon) < 1e-7 and abs(g[1] - lat) < 1e-7 and len(js("return tegulaEditor.undo")) > 0
+              and js("return tegulaEditor.undo[tegulaEditor.undo.length - 1].op") == "move p8",
+              "easting northing EPSG:3857 typed at p8 became its lon/lat again: %s vs %s" % (g, [lon, lat]))
+        js("document.activeElement && document.activeElement.blur()")
         press("?")
         check(driver.find_element(By.ID, "help").is_displayed(), "? opens the keymap")
         press(Keys.ESCAPE)

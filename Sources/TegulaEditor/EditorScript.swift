@@ -290,8 +290,19 @@ tbody.addEventListener('change', function (e) {
     return;
   }
   if (t.classList.contains('ground')) {
+    var m = /^\s*(\S+?)[\s,;]+(\S+?)[\s,;]+((?:EPSG|ESRI|IGNF):\d+)\s*$/i.exec(t.value);
+    if (m) {  // easting, northing in a projected CRS: converted by the server
+      fetch('/api/convert?crs=' + encodeURIComponent(m[3]) + '&x=' + encodeURIComponent(m[1]) + '&y=' + encodeURIComponent(m[2]))
+        .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
+        .then(function (a) {
+          if (!a.ok) return fieldError(t, a.j.error);
+          fieldError(t, null); t.blur();
+          edit('move ' + id, function (s) { find(s, id).ground = a.j.ground; });
+        });
+      return;
+    }
     var g = two(t.value);
-    if (!g) return fieldError(t, 'expected two numbers: longitude, latitude (decimal degrees)');
+    if (!g) return fieldError(t, 'expected longitude, latitude in decimal degrees, or easting northing EPSG:code');
     var geographic = /^(EPSG:4326|OGC:CRS84|CRS:84)$/i.test(state.session.gcp_srs);
     if (geographic && (Math.abs(g[1]) > 90 || Math.abs(g[0]) > 180)) return fieldError(t, 'longitude must be −180…180 and latitude −90…90 (swapped?)');
     fieldError(t, null); t.blur();

@@ -1,6 +1,7 @@
 import Foundation
 import TegulaBundle
 import TegulaCodec
+import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaOnDemand
@@ -130,10 +131,14 @@ public final class EditorService: @unchecked Sendable {
             return fitting(body, save: true)
         case ("GET", ["predict"]):
             return predict(query)
+        case ("GET", ["convert"]):
+            return convert(query)
         case (_, ["session"]):
             return Self.error(405, "\(method) is not allowed on /api/session: GET reads it, PUT saves it", allow: "GET, PUT")
         case (_, ["fit"]):
             return Self.error(405, "\(method) is not allowed on /api/fit: POST a session", allow: "POST")
+        case (_, ["convert"]):
+            return Self.error(405, "\(method) is not allowed on /api/convert", allow: "GET")
         case (_, ["predict"]):
             return Self.error(405, "\(method) is not allowed on /api/predict", allow: "GET")
         default:
@@ -197,6 +202,27 @@ public final class EditorService: @unchecked Sendable {
             return Self.json(200, Data("{\"pixel\":[\(p.x),\(p.y)]}".utf8))
         }
         return Self.error(400, "give x and y (pixel → ground) or lon and lat (ground → pixel) as numbers")
+    }
+
+    /// `?crs=EPSG:28992&x=&y=` → `{"ground": [lon, lat]}`: a coordinate typed in a projected
+    /// CRS, converted for the session (whose ground is WGS 84 longitude/latitude).
+    func convert(_ q: [String: String]) -> ServerResponse {
+        guard let def = q["crs"], var x = q["x"].flatMap(Double.init), var y = q["y"].flatMap(Double.init) else {
+            return Self.error(400, "give crs (e.g. EPSG:28992), x and y")
+        }
+        do {
+            let crs: CRS
+            do { crs = try CRS(def) } catch { throw EditorError(.badCRS, at: "crs", "unknown CRS '\(def.prefix(80))': expected e.g. EPSG:28992") }
+            var xs = [x], ys = [y]
+            try EditorSession.toLonLat(from: crs, x: &xs, y: &ys, at: "ground")
+            (x, y) = (xs[0], ys[0])
+            guard abs(y) <= 90, abs(x) <= 180 else { throw EditorError(.invalidGround, at: "ground", "(\(x), \(y)) is not on the Earth") }
+            return Self.json(200, Data("{\"ground\":[\(x),\(y)]}".utf8))
+        } catch let e as EditorError {
+            return Self.refusal(e)
+        } catch {
+            return Self.error(422, "\(error)")
+        }
     }
 
     // MARK: tiles

@@ -90,13 +90,33 @@ public struct EditorSession: Codable, Sendable, Equatable {
     }
 
     /// A session from a GCP set read from a file: ids kept, notes empty, the file's transform
-    /// hint as the transform, its mask as the mask.
-    public init(_ set: GCPSet, output: String) {
-        gcps = set.gcps.map { EditorGCP(id: $0.id, pixel: [$0.pixel.x, $0.pixel.y], ground: [$0.ground.x, $0.ground.y], enabled: $0.enabled) }
-        gcpSRS = set.crs.definition
+    /// hint as the transform, its mask as the mask. Ground coordinates in another CRS are
+    /// converted to WGS 84 longitude/latitude (the page places them on a web map), and saved so.
+    public init(_ set: GCPSet, output: String) throws {
+        var xs = set.gcps.map(\.ground.x), ys = set.gcps.map(\.ground.y)
+        if !set.crs.isSame(as: .wgs84) {
+            try Self.toLonLat(from: set.crs, x: &xs, y: &ys, at: set.source)
+        }
+        gcps = set.gcps.enumerated().map { i, g in
+            EditorGCP(id: g.id, pixel: [g.pixel.x, g.pixel.y], ground: [xs[i], ys[i]], enabled: g.enabled)
+        }
+        gcpSRS = "EPSG:4326"
         transform = set.transformHint?.name ?? Self.auto
         mask = set.mask.map { $0.map { [$0.x, $0.y] } }
         self.output = output
+    }
+
+    /// Convert ground coordinates in `crs` to WGS 84 longitude/latitude in place; a point PROJ
+    /// cannot convert is a ``EditorError`` naming it.
+    public static func toLonLat(from crs: CRS, x: inout [Double], y: inout [Double], at place: String) throws {
+        let t: CoordinateTransformation
+        do { t = try CoordinateTransformation(from: crs.makeReference(), to: CRS.wgs84.makeReference()) } catch {
+            throw EditorError(.badCRS, at: place, "no conversion from \(crs.label) to WGS 84: \(error)")
+        }
+        let ok = t.transform(x: &x, y: &y)
+        if let bad = ok.firstIndex(of: false) {
+            throw EditorError(.invalidGround, at: place, "point \(bad + 1) cannot be converted from \(crs.label) to longitude/latitude")
+        }
     }
 
     /// The session parsed from JSON; a ``EditorError`` (`badSession`) naming the key otherwise.

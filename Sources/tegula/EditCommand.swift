@@ -86,10 +86,10 @@ struct EditCommand: AsyncParsableCommand {
             throw CLIFailure(message: "\(out): the folder \(dir) does not exist")
         }
         let crs = try gcpSrs.map { try CRS.parse($0) }
-        var initial = EditorSession(gcpSRS: crs?.definition ?? "EPSG:4326", output: out)
+        var initial = EditorSession(output: out)
         if let gcps {
             guard FileManager.default.fileExists(atPath: gcps) else { throw CLIFailure(message: "\(gcps): no such GCP file") }
-            initial = EditorSession(try GCPReader.read(path: gcps, gcpCRS: crs), output: out)
+            initial = try EditorSession(try GCPReader.read(path: gcps, gcpCRS: crs), output: out)
         }
         var maps: [Basemap] = []
         var tilesets: [String] = []

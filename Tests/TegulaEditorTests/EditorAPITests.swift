@@ -23,7 +23,7 @@ struct EditorAPITests {
     static func service(output name: String = "out.points", folder: URL? = nil) throws -> (EditorService, URL) {
         let dir = try folder ?? TemporaryFolder.make("editor")
         let out = dir.appendingPathComponent(name).path
-        let initial = EditorSession(try GCPReader.read(path: points), output: out)
+        let initial = try EditorSession(try GCPReader.read(path: points), output: out)
         let s = try EditorService(scanPath: scan, output: out, initial: initial, basemaps: [.openStreetMap], basemapTilesets: nil,
                                   renderThreads: 2)
         return (s, dir)
@@ -271,6 +271,34 @@ struct EditorAPITests {
             #expect(sizes.max()! > 5000, "\(sizes)")  // pixels, not an empty tile
             #expect(try await send(.get, "/overlay/ffffffffffffffff/1/0/0.png", nil).status == 404)
             #expect(try await send(.get, "/overlay/\(fit.version)/1/5/0.png", nil).status == 404)
+        }
+    }
+
+    /// GCPs in a projected CRS are brought to longitude/latitude (the page's map) at load, and a
+    /// coordinate typed in a projected CRS is converted by `/api/convert`; the oracle is the
+    /// spherical Web Mercator formula.
+    @Test func projectedCoordinatesBecomeLongitudeLatitude() async throws {
+        let dir = try TemporaryFolder.make("editor-3857")
+        let r = 6378137.0
+        func merc(_ lon: Double, _ lat: Double) -> (Double, Double) {
+            (r * lon * .pi / 180, r * log(tan(.pi / 4 + lat * .pi / 360)))
+        }
+        let (x, y) = merc(18.47, -34.36)
+        let csv = dir.appendingPathComponent("m.csv")
+        try Data("x,y,X,Y,name\n1530,923,\(x),\(y),Good Hope\n750,1107,\(merc(-67.27, -55.98).0),\(merc(-67.27, -55.98).1),Horn\n".utf8).write(to: csv)
+        let s = try EditorSession(GCPReader.read(path: csv.path, gcpCRS: try CRS("EPSG:3857")), output: dir.appendingPathComponent("m.points").path)
+        #expect(s.gcpSRS == "EPSG:4326")
+        #expect(abs(s.gcps[0].ground[0] - 18.47) < 1e-9 && abs(s.gcps[0].ground[1] + 34.36) < 1e-9, "\(s.gcps[0].ground)")
+        let (service, _) = try Self.service()
+        try await Self.live(service) { send in
+            let a = try await send(.get, "/api/convert?crs=EPSG:3857&x=\(x)&y=\(y)", nil)
+            #expect(a.status == 200)
+            let g = try #require(a.json["ground"] as? [Double])
+            #expect(abs(g[0] - 18.47) < 1e-9 && abs(g[1] + 34.36) < 1e-9, "\(g)")
+            let bad = try await send(.get, "/api/convert?crs=EPSG:999999&x=1&y=2", nil)
+            #expect(bad.status == 422 && bad.json["code"] as? String == "bad_crs")
+            #expect(try await send(.get, "/api/convert?crs=EPSG:3857&x=1", nil).status == 400)
+            #expect(try await send(.post, "/api/convert", Data()).status == 405)
         }
     }
 

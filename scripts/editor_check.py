@@ -198,6 +198,18 @@ try:
         check(session()["transform"] == "auto" and driver.find_element(By.ID, "transform").get_attribute("value") == "auto",
               "undo went back to auto")
 
+        # Linked views: with l, the map follows the scan's centre through the fit.
+        press("l")
+        js("tegulaEditor.maps.scan.panTo(tegulaEditor.scanLatLng([1530, 923]))")
+        want = js("var f = tegulaEditor.fit; return fetch('/api/predict?v=' + f.version + '&x=1530&y=923').then(function (r) { return r.json(); })")
+        centre = wait(lambda: (lambda c: c if abs(c[0] - want["ground"][0]) < 1 and abs(c[1] - want["ground"][1]) < 1 else None)(
+            js("var c = tegulaEditor.maps.ground.getCenter(); return [c.lng, c.lat]")), 10)
+        check(centre is not None, "linked: the map centre follows the scan's centre through the fit (%s vs %s)" % (
+            js("var c = tegulaEditor.maps.ground.getCenter(); return [c.lng, c.lat]"), want["ground"]))
+        press("l")
+        js("tegulaEditor.maps.scan.fitBounds(L.latLngBounds(tegulaEditor.scanLatLng([0, 1350]), tegulaEditor.scanLatLng([2700, 0])))")
+        time.sleep(0.5)
+
         # Typing: keys do nothing in a field; a note is an edit; a bad pixel is refused at its field.
         note = driver.find_element(By.CSS_SELECTOR, "#gcp-table tr[data-id='p1'] input.note")
         note.click()

@@ -437,6 +437,7 @@ window.addEventListener('resize', function () { scanMap.invalidateSize(); ground
 state.scanPoint = function (p) { return scanMap.latLngToContainerPoint(toLL(p)); };
 state.groundPoint = function (g) { return groundMap.latLngToContainerPoint([g[1], g[0]]); };
 state.maps = { scan: scanMap, ground: groundMap };
+state.scanLatLng = toLL;
 
 fetch('/api/session').then(function (r) { return r.json(); }).then(function (s) {
   state.session = s;

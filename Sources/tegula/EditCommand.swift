@@ -21,7 +21,7 @@ struct EditCommand: AsyncParsableCommand {
         on every edit and restored when the editor starts again. Basemaps: URL templates with \
         {z}/{x}/{y} (default: OpenStreetMap) or local tilesets (folders, .mbtiles, .pmtiles), \
         which work offline. The HTTP API (GET /api/session, POST /api/fit, PUT /api/session, \
-        GET /api/predict) is in the README.
+        GET /api/predict, GET /api/convert) is in the README.
         """)
 
     @Argument(help: "The scan to georeference (any raster GDAL reads).")
@@ -36,7 +36,7 @@ struct EditCommand: AsyncParsableCommand {
     @Option(help: "A basemap: a URL template with {z}/{x}/{y} (and an optional attribution after a space-separated '|'), or a local tileset. Repeatable; default OpenStreetMap.")
     var basemap: [String] = []
 
-    @Option(name: .customLong("gcp-srs"), help: "CRS of the GCPs' ground coordinates when the file does not say (default EPSG:4326).")
+    @Option(name: .customLong("gcp-srs"), help: "CRS of the GCPs' ground coordinates when the file does not say (default EPSG:4326); other CRSs are converted to longitude/latitude for the map.")
     var gcpSrs: String?
 
     @Option(help: "Address to listen on.")

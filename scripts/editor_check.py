@@ -283,11 +283,14 @@ try:
         check(wait(lambda: tiles_loaded(".overlay-tiles") > 0, 90), "warped overlay tiles load (%d)" % tiles_loaded(".overlay-tiles"))
         srcs = js("return Array.from(document.querySelectorAll('.overlay-tiles img.leaflet-tile')).map(function (i) { return i.src; })")
         check(srcs and all(("/overlay/%s/" % version) in s for s in srcs), "overlay tile URLs carry the fit's version %s" % version)
-        drawn = js("""var n = 0; document.querySelectorAll('.overlay-tiles img.leaflet-tile').forEach(function (img) {
+        drawn_js = """var n = 0; document.querySelectorAll('.overlay-tiles img.leaflet-tile').forEach(function (img) {
             if (!img.complete || !img.naturalWidth) return;
             var c = document.createElement('canvas'); c.width = c.height = 64; var x = c.getContext('2d');
             x.drawImage(img, 0, 0, 64, 64); var d = x.getImageData(0, 0, 64, 64).data;
-            for (var i = 3; i < d.length; i += 4) if (d[i] > 0) { n++; break; } }); return n;""")
+            for (var i = 3; i < d.length; i += 4) if (d[i] > 0) { n++; break; } }); return n;"""
+        # Tiles outside the mask are transparent: wait until one with pixels has loaded (a busy
+        # machine renders them one by one).
+        drawn = wait(lambda: js(drawn_js), 90)
         check(drawn > 0, "%d overlay tiles hold warped pixels" % drawn)
         check(not driver.find_element(By.ID, "scan").is_displayed(), "overlay mode shows the map alone")
         time.sleep(1)

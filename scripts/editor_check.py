@@ -235,6 +235,8 @@ try:
         field.clear()
         field.send_keys("%.6f %.6f EPSG:3857" % (x, y))
         field.send_keys(Keys.ENTER)
+        # The conversion is a request of its own: wait for the edit it makes.
+        wait(lambda: js("var u = tegulaEditor.undo; return u.length && u[u.length - 1].op === 'move p8'"))
         settled()
         g = session()["gcps"][7]["ground"]
         check(abs(g[0] - lon) < 1e-7 and abs(g[1] - lat) < 1e-7 and len(js("return tegulaEditor.undo")) > 0

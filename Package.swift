@@ -90,10 +90,20 @@ let package = Package(
             "TegulaSupport",
         ]),
 
+        // The georeferencing editor (`tegula edit`): a session model, its fit and save formats, and
+        // the page and API served beside on-demand overlay tiles.
+        .target(name: "TegulaEditor", dependencies: [
+            "TegulaOnDemand", "TegulaServer", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec",
+            "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+
         // The thin CLI on top.
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
-            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaSupport", "TegulaOnDemand", "TegulaRemote",
+            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaSupport", "TegulaOnDemand", "TegulaRemote", "TegulaEditor",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -149,6 +159,13 @@ let package = Package(
         // Remote PMTiles against real servers started by the tests: moto's S3 and nginx.
         .testTarget(name: "TegulaRemoteTests", dependencies: [
             "TegulaRemote", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
+        ]),
+        .testTarget(name: "TegulaEditorTests", dependencies: [
+            "TegulaEditor", "TegulaServer", "TegulaGeoreference", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // Runs the built `tegula` executable (`swift test` builds it) and other programs.
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaTestSupport"]),

@@ -25,10 +25,10 @@ public enum GCPReader {
             throw GeoreferenceError(.unknownFormat, at: path, "not UTF-8 text; expected .points, .vrt, .csv or Allmaps .json")
         }
         if ext == "points" || head.hasPrefix("#CRS") || head.lowercased().hasPrefix("mapx") {
-            return try parsePoints(text, source: path, gcpCRS: gcpCRS)
+            return try withSidecar(parsePoints(text, source: path, gcpCRS: gcpCRS), path)
         }
         if ext == "csv" || ext == "txt" {
-            return try parseCSV(text, source: path, gcpCRS: gcpCRS)
+            return try withSidecar(parseCSV(text, source: path, gcpCRS: gcpCRS), path)
         }
         throw GeoreferenceError(.unknownFormat, at: path,
                                 "unknown GCP format: expected a .points (QGIS), .vrt (GDAL), .csv (x,y,lon,lat) or .json (Allmaps) file")
@@ -166,6 +166,17 @@ public enum GCPReader {
         let stored = try StoredFit(metadata: ds.metadata(), source: path)
         return GCPSet(gcps: gcps, crs: crs, mask: stored.mask, transformHint: stored.transform,
                       fitCRSHint: stored.fitCRS, source: path)
+    }
+
+    /// A `.points` or CSV set with the fit its ``StoredFit`` sidecar keeps (transform, fitting
+    /// CRS, mask), when there is one.
+    static func withSidecar(_ set: GCPSet, _ path: String) throws -> GCPSet {
+        guard let stored = try StoredFit.sidecar(forGCPFile: path) else { return set }
+        var s = set
+        s.transformHint = stored.transform ?? s.transformHint
+        s.fitCRSHint = stored.fitCRS ?? s.fitCRSHint
+        s.mask = stored.mask ?? s.mask
+        return s
     }
 
     static func split(_ line: String) -> [String] {

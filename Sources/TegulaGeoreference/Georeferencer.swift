@@ -44,6 +44,19 @@ public enum Georeferencer {
                             analysis: LazyReport { analysis.reportOrNote(chosenBy: chosenBy) })
     }
 
+    /// The leave-one-out RMSE in metres of each of the six transforms on the enabled GCPs, in
+    /// ``choiceRule``'s order (simplest first); nil where the GCPs leave none to spare or the
+    /// refits fail. The one-line comparison the editor shows beside every fit.
+    public static func compare(_ gcps: GCPSet, imageWidth: Int, imageHeight: Int,
+                               fitCRS: FitCRS? = nil) throws -> [(kind: TransformKind, looMetres: Double?)] {
+        let crs = (fitCRS ?? gcps.fitCRSHint ?? .webMercator).resolved(gcpCRS: gcps.crs)
+        let context = try FitContext(gcps: gcps, fitCRS: crs, width: imageWidth, height: imageHeight)
+        let n = context.pixels.count
+        return [TransformKind.helmert, .polynomial1, .projective, .polynomial2, .polynomial3, .tps].map { kind in
+            (kind, n > kind.minimumGCPs ? QualityAnalysis.leaveOneOutRMSE(context, kind: kind) : nil)
+        }
+    }
+
     /// Transforms `n` GCPs determine, simplest first.
     static func allowed(_ n: Int) -> [TransformKind] {
         [.helmert, .polynomial1, .projective, .polynomial2, .polynomial3, .tps].filter { n >= $0.minimumGCPs }

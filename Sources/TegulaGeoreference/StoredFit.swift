@@ -1,3 +1,4 @@
+import Foundation
 import TegulaGDAL
 
 /// What a `tegula georef` output stores beside its GCPs so that every later reader reproduces the
@@ -46,5 +47,27 @@ public struct StoredFit: Sendable, Hashable {
         if let fitCRS { m[Self.fitCRSKey] = fitCRS.description }
         if let mask, mask.count >= 3 { m[Self.maskKey] = MaskReader.wkt(mask) }
         return m
+    }
+
+    /// Where a GCP file without room for the fit (QGIS `.points`, CSV) keeps it: `FILE.fit` beside
+    /// it, the ``metadataItems`` as `KEY=VALUE` lines (QGIS reads the `.points` file untouched).
+    public static func sidecarPath(forGCPFile path: String) -> String { path + ".fit" }
+
+    /// The sidecar's text: one `KEY=VALUE` line per metadata item, sorted.
+    public var sidecarText: String {
+        metadataItems.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
+    }
+
+    /// The fit stored beside a GCP file, or nil when there is no sidecar; items that do not
+    /// parse are an error naming the sidecar.
+    public static func sidecar(forGCPFile path: String) throws -> StoredFit? {
+        let side = sidecarPath(forGCPFile: path)
+        guard let data = FileManager.default.contents(atPath: side) else { return nil }
+        var items: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            items[line[..<eq].trimmingCharacters(in: .whitespaces)] = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        }
+        return try StoredFit(metadata: items, source: side)
     }
 }

@@ -15,5 +15,5 @@ struct Tegula: AsyncParsableCommand {
         """,
         version: version,
         subcommands: [GridCommand.self, InfoCommand.self, GeorefCommand.self, TransformCommand.self, WarpCommand.self,
-                      TileCommand.self, RunCommand.self, ServeCommand.self])
+                      TileCommand.self, RunCommand.self, ServeCommand.self, EditCommand.self])
 }

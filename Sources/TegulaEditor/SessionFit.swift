@@ -1,0 +1,102 @@
+import Foundation
+import TegulaGeoreference
+
+/// A session fitted to its scan: the ``Georeference`` (for saving, the overlay and predictions)
+/// and the ``FitResult`` the API answers. The one place the editor fits.
+public struct SessionFit: Sendable {
+    /// The checked session.
+    public let check: SessionCheck
+    /// The fit, mask included.
+    public let georeference: Georeference
+    /// What the API answers.
+    public let result: FitResult
+
+    /// Fit `session` for a `width` × `height` scan at `scanPath`; a ``EditorError`` when the
+    /// session is invalid or the points do not determine the transform.
+    public init(_ session: EditorSession, scanPath: String, width: Int, height: Int) throws {
+        let check = try SessionCheck(session, width: width, height: height)
+        let fitted: Georeference
+        do {
+            fitted = try Georeferencer.fit(check.set, imageWidth: width, imageHeight: height, options: FitOptions(transform: check.transform))
+        } catch let e as GeoreferenceError {
+            switch e.reason {
+            case .tooFewGCPs: throw EditorError(.tooFewPoints, at: e.location.flatMap { $0 == "session" ? nil : $0 }, e.message)
+            case .degenerateGCPs: throw EditorError(.collinear, e.message)
+            case .invalidCoordinate: throw EditorError(.invalidGround, at: e.location, e.message)
+            case .gcpOutsideImage: throw EditorError(.pixelOutsideScan, at: e.location, e.message)
+            default: throw EditorError(.fitFailed, at: e.location, e.message)
+            }
+        }
+        self.check = check
+        georeference = fitted
+        let report = fitted.report
+        var warnings: [FitResult.Warning] = []
+        for d in check.duplicates {
+            warnings.append(.init(code: "duplicate", message: "point \(d.id) has the same pixel or ground position as \(d.of); left out of the fit", id: d.id))
+        }
+        let enabled = check.set.enabled
+        if report.leaveOneOutRMSE.divisor == 0 {
+            warnings.append(.init(code: "too_few_points",
+                                  message: "\(enabled.count) points leave none to spare for \(fitted.kind.rawValue): no leave-one-out error; add points"))
+        }
+        if let ratio = Self.spread(enabled.map(\.pixel)), ratio < 0.02 {
+            warnings.append(.init(code: "collinear", message: String(format: "the enabled points lie almost on a line (spread across it %.1f%% of along it): the fit is poorly determined away from it; add points off the line", ratio * 100)))
+        }
+        if report.distortion.foldOverSamples > 0 {
+            warnings.append(.init(code: "fold_over", message: "the map folds over at \(report.distortion.foldOverSamples) of \(report.distortion.samples) sample points: \(fitted.kind.rawValue) is not one-to-one over this scan"))
+        }
+        if fitted.kind == .tps {
+            warnings.append(.init(code: "tps_interpolates", message: "tps passes through every point: its residuals are zero by construction; read the leave-one-out figures"))
+        }
+        let rows = Dictionary(report.gcps.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for r in report.gcps where r.outlier {
+            warnings.append(.init(code: "outlier", message: String(format: "point %@ looks like an outlier: leave-one-out error %.0f m, over 3× the median", r.id, r.leaveOneOutMetres ?? 0), id: r.id))
+        }
+        let figures = check.set.gcps.map { g -> FitResult.Figures in
+            let r = rows[g.id]
+            let v = r?.residualPixelVector ?? []
+            return FitResult.Figures(id: g.id, residualPx: (r?.residualPixels).finite, residualM: (r?.residualMetres).finite,
+                                     looM: (r?.leaveOneOutMetres).finite, dxPx: v.first.finite, dyPx: v.dropFirst().first.finite,
+                                     enabled: g.enabled, outlier: r?.outlier ?? false)
+        }
+        let comparison = (try? Georeferencer.compare(check.set, imageWidth: width, imageHeight: height)) ?? []
+        let line = comparison.map { c in
+            c.looMetres.map { String(format: "%@ %.4g m", c.kind.rawValue, $0) } ?? "\(c.kind.rawValue) –"
+        }.joined(separator: ", ")
+        result = FitResult(transform: fitted.kind.rawValue, chosenBy: report.chosenBy, rmseM: report.rmse.metres.finite,
+                           rmsePx: report.rmse.pixels.finite, looRmseM: report.leaveOneOutRMSE.metres.finite, gcps: figures,
+                           warnings: warnings, comparison: "leave-one-out RMSE: " + line,
+                           version: Self.version(check, kind: fitted.kind, scanPath: scanPath))
+    }
+
+    /// Minor over major axis of the points' spread (square roots of the covariance's
+    /// eigenvalues); nil for fewer than three points.
+    static func spread(_ p: [PixelPoint]) -> Double? {
+        guard p.count >= 3 else { return nil }
+        let n = Double(p.count)
+        let mx = p.map(\.x).reduce(0, +) / n, my = p.map(\.y).reduce(0, +) / n
+        var sxx = 0.0, syy = 0.0, sxy = 0.0
+        for q in p {
+            sxx += (q.x - mx) * (q.x - mx)
+            syy += (q.y - my) * (q.y - my)
+            sxy += (q.x - mx) * (q.y - my)
+        }
+        let t = (sxx + syy) / 2, d = (((sxx - syy) / 2) * ((sxx - syy) / 2) + sxy * sxy).squareRoot()
+        guard t + d > 0 else { return 0 }
+        return (max(0, t - d) / (t + d)).squareRoot()
+    }
+
+    /// 16 hex digits of a 64-bit FNV-1a hash over the scan, the transform fitted and every
+    /// enabled point and mask vertex (full precision).
+    static func version(_ c: SessionCheck, kind: TransformKind, scanPath: String) -> String {
+        var text = "\(scanPath)\n\(kind.rawValue)\n\(c.set.crs.wkt)\n"
+        for g in c.set.gcps where g.enabled {
+            text += "\(g.pixel.x) \(g.pixel.y) \(g.ground.x) \(g.ground.y)\n"
+        }
+        if let m = c.mask { text += "mask " + m.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

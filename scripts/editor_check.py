@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""Drive `tegula edit` in headless Chromium (Debian's chromium + chromedriver, python3-selenium) as
+a person would: place pairs by clicking the scan and the map, watch the residual table fill, drag a
+point, undo and redo, type into fields, open the help, draw a mask, switch to the overlay and see
+warped tiles load, save. Writes the fit and session the page ended with (fit.json, session.json)
+and screenshots (editor-side.png, editor-overlay.png, editor-restored.png) to OUTDIR.
+
+Usage: editor_check.py URL OUTDIR edit POINTS   (POINTS: a QGIS .points file to take pairs from)
+       editor_check.py URL OUTDIR restored      (the page must show OUTDIR/session.json again)"""
+import json
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+url, out, phase = sys.argv[1], sys.argv[2], sys.argv[3]
+opts = webdriver.ChromeOptions()
+opts.binary_location = "/usr/bin/chromium"
+for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,950"):
+    opts.add_argument(flag)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def js(script, *args):
+    return driver.execute_script(script, *args)
+
+
+def wait(cond, timeout=30):
+    end = time.time() + timeout
+    while time.time() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.1)
+    return cond()
+
+
+def settled():
+    """The last fit has come back."""
+    return wait(lambda: js("return window.tegulaReady && !tegulaEditor.fitting"))
+
+
+def click_at(map_id, point):
+    """A real click at a container point of a map (Selenium offsets are from the element's centre)."""
+    el = driver.find_element(By.ID, map_id)
+    inside = 0 <= point["x"] < el.size["width"] and 0 <= point["y"] < el.size["height"]
+    check(inside, "the point to click is in view on #%s: %s in %s" % (map_id, point, el.size)) if not inside else None
+    ActionChains(driver).move_to_element_with_offset(el, point["x"] - el.size["width"] / 2,
+                                                     point["y"] - el.size["height"] / 2).click().perform()
+
+
+def click_scan(pixel):
+    click_at("scan", js("return tegulaEditor.scanPoint(arguments[0])", pixel))
+
+
+def click_ground(lonlat):
+    click_at("ground", js("return tegulaEditor.groundPoint(arguments[0])", lonlat))
+
+
+def rows():
+    return driver.find_elements(By.CSS_SELECTOR, "#gcp-table tbody tr")
+
+
+def cell(gid, cls):
+    return js("var r = document.querySelector('#gcp-table tr[data-id=\"' + arguments[0] + '\"] .' + arguments[1]);"
+              " return r ? r.textContent : null;", gid, cls)
+
+
+def press(*keys):
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(*keys)
+
+
+def ctrl(key, shift=False):
+    chain = ActionChains(driver).key_down(Keys.CONTROL)
+    if shift:
+        chain = chain.key_down(Keys.SHIFT)
+    chain = chain.send_keys(key)
+    if shift:
+        chain = chain.key_up(Keys.SHIFT)
+    chain.key_up(Keys.CONTROL).perform()
+
+
+def session():
+    return js("return tegulaEditor.session")
+
+
+def tiles_loaded(selector):
+    return js("return Array.from(document.querySelectorAll(arguments[0] + ' img.leaflet-tile')).filter(function (i) {"
+              " return i.complete && i.naturalWidth > 0; }).length", selector)
+
+
+try:
+    driver.get(url)
+    check(bool(wait(lambda: js("return window.tegulaReady === true"))), "the editor page loaded")
+    check(wait(lambda: tiles_loaded(".scan-tiles") > 0), "scan tiles load (%d)" % tiles_loaded(".scan-tiles"))
+    check(wait(lambda: tiles_loaded(".basemap-tiles") > 0), "local basemap tiles load (%d)" % tiles_loaded(".basemap-tiles"))
+
+    if phase == "edit":
+        pairs = []
+        for line in open(sys.argv[4]):
+            f = line.strip().split(",")
+            if len(f) >= 9 and f[0][:1] in "-0123456789":
+                pairs.append(([float(f[2]), -float(f[3])], [float(f[0]), float(f[1])], f[8]))
+        wanted = ["Cape of Good Hope", "Cape Horn", "Cape Farewell", "Cabo San Lucas", "Cape Comorin",
+                  "Strait of Gibraltar", "Cabo Branco", "Cape Race"]
+        chosen = [p for name in wanted for p in pairs if p[2] == name]
+        check(len(rows()) == 0, "a new session starts with no points")
+        for i, (pixel, ground, name) in enumerate(chosen[:7]):
+            if i == 3:  # either side first
+                click_ground(ground)
+                check(wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#ground .gcp.pending")), "a half-placed point is highlighted")
+                click_scan(pixel)
+            else:
+                click_scan(pixel)
+                click_ground(ground)
+            settled()
+        check(len(rows()) == 7, "seven pairs placed by clicks (%d rows)" % len(rows()))
+        filled = [cell(r.get_attribute("data-id"), "rpx") for r in rows()]
+        check(all(t not in (None, "", "–") for t in filled), "the residual table is filled: %s" % filled)
+        check(js("return tegulaEditor.fit && tegulaEditor.fit.gcps.length") == 7, "the fit covers the seven points")
+        # A predicted twin: click the scan only, accept with Enter.
+        pixel, ground, name = chosen[7]
+        click_scan(pixel)
+        check(wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#ground .gcp.predicted")), "the twin of a half-placed point is predicted")
+        press(Keys.ENTER)
+        settled()
+        check(len(rows()) == 8, "Enter accepts the predicted twin (%d rows)" % len(rows()))
+
+        # Drag a point on the scan: its residual changes; undo and redo.
+        gid = "p2"
+        before_px = session()["gcps"][1]["pixel"]
+        before_r = cell(gid, "rpx")
+        marker = driver.find_element(By.CSS_SELECTOR, "#scan .gcp[data-id='%s']" % gid)
+        ActionChains(driver).click_and_hold(marker).move_by_offset(10, 5).move_by_offset(20, 10).release().perform()
+        settled()
+        after_px = session()["gcps"][1]["pixel"]
+        after_r = cell(gid, "rpx")
+        check(after_px != before_px, "dragging moved the point: %s -> %s" % (before_px, after_px))
+        check(after_r != before_r, "its residual changed: %s -> %s px" % (before_r, after_r))
+        press(Keys.ESCAPE)
+        ctrl("z")
+        settled()
+        check(session()["gcps"][1]["pixel"] == before_px and cell(gid, "rpx") == before_r,
+              "Ctrl+Z undid the move (%s, %s px)" % (session()["gcps"][1]["pixel"], cell(gid, "rpx")))
+        ctrl("z", shift=True)
+        settled()
+        check(session()["gcps"][1]["pixel"] == after_px and cell(gid, "rpx") == after_r, "Ctrl+Shift+Z redid it")
+
+        # Enable/disable with e; remove by right-click and by Delete; change the transform; undo each.
+        def ids():
+            return [g["id"] for g in session()["gcps"]]
+
+        def fig(gid):
+            return js("var id = arguments[0]; return (tegulaEditor.fit.gcps.filter(function (g) { return g.id === id; })[0] || {})", gid)
+
+        driver.find_element(By.CSS_SELECTOR, "#scan .gcp[data-id='p4']").click()
+        press("e")
+        settled()
+        check(session()["gcps"][3]["enabled"] is False and fig("p4").get("enabled") is False
+              and "disabled" in driver.find_element(By.CSS_SELECTOR, "#gcp-table tr[data-id='p4']").get_attribute("class"),
+              "e disabled the selected point: the fit leaves it out and the table greys it (selected %s, enabled %s, fit %s)"
+              % (js("return tegulaEditor.selected"), session()["gcps"][3]["enabled"], fig("p4")))
+        ctrl("z")
+        settled()
+        check(session()["gcps"][3]["enabled"] is True and fig("p4").get("enabled") is True, "undo enabled it again")
+        ActionChains(driver).context_click(driver.find_element(By.CSS_SELECTOR, "#ground .gcp[data-id='p6']")).perform()
+        settled()
+        check("p6" not in ids() and len(rows()) == 7, "a right-click removed p6")
+        driver.find_element(By.CSS_SELECTOR, "#scan .gcp[data-id='p7']").click()
+        press(Keys.DELETE)
+        settled()
+        check("p7" not in ids() and len(rows()) == 6, "Delete removed the selected p7")
+        ctrl("z")
+        ctrl("z")
+        settled()
+        check(ids() == ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"], "two undos brought both back in place: %s" % ids())
+        Select(driver.find_element(By.ID, "transform")).select_by_value("tps")
+        settled()
+        codes = [li.get_attribute("data-code") for li in driver.find_elements(By.CSS_SELECTOR, "#warnings li")]
+        check(js("return tegulaEditor.fit.transform") == "tps" and "tps_interpolates" in codes,
+              "choosing tps refits with tps and says its residuals are zero by construction: %s" % codes)
+        check(cell("p1", "rpx") == "0.00" and cell("p1", "loo") not in ("", "–"), "tps: residual 0, a real leave-one-out error (%s m)" % cell("p1", "loo"))
+        ctrl("z")
+        settled()
+        check(session()["transform"] == "auto" and driver.find_element(By.ID, "transform").get_attribute("value") == "auto",
+              "undo went back to auto")
+
+        # Linked views: with l, the map follows the scan's centre through the fit.
+        press("l")
+        js("tegulaEditor.maps.scan.panTo(tegulaEditor.scanLatLng([1530, 923]))")
+        want = js("var f = tegulaEditor.fit; return fetch('/api/predict?v=' + f.version + '&x=1530&y=923').then(function (r) { return r.json(); })")
+        centre = wait(lambda: (lambda c: c if abs(c[0] - want["ground"][0]) < 1 and abs(c[1] - want["ground"][1]) < 1 else None)(
+            js("var c = tegulaEditor.maps.ground.getCenter(); return [c.lng, c.lat]")), 10)
+        check(centre is not None, "linked: the map centre follows the scan's centre through the fit (%s vs %s)" % (
+            js("var c = tegulaEditor.maps.ground.getCenter(); return [c.lng, c.lat]"), want["ground"]))
+        press("l")
+        js("tegulaEditor.maps.scan.fitBounds(L.latLngBounds(tegulaEditor.scanLatLng([0, 1350]), tegulaEditor.scanLatLng([2700, 0])))")
+        time.sleep(0.5)
+
+        # Typing: keys do nothing in a field; a note is an edit; a bad pixel is refused at its field.
+        note = driver.find_element(By.CSS_SELECTOR, "#gcp-table tr[data-id='p1'] input.note")
+        note.click()
+        note.send_keys("Good Hope o?")
+        note.send_keys(Keys.ENTER)
+        settled()
+        check(js("return tegulaEditor.mode") == "side" and "help" not in driver.find_element(By.TAG_NAME, "body").get_attribute("class"),
+              "keys typed into a field do not act")
+        check(session()["gcps"][0]["note"] == "Good Hope o?", "the note was saved in the session")
+        field = driver.find_element(By.CSS_SELECTOR, "#gcp-table tr[data-id='p3'] input.pixel")
+        before = session()["gcps"][2]["pixel"]
+        field.clear()
+        field.send_keys("99999, 5")
+        field.send_keys(Keys.TAB)
+        err = js("return document.querySelector('#gcp-table tr[data-id=\"p3\"] .field-error').textContent")
+        check("outside the scan" in err and "invalid" in field.get_attribute("class") and session()["gcps"][2]["pixel"] == before,
+              "an out-of-scan pixel is refused at its field: %r" % err)
+        # A ground position typed in a projected CRS (p8's own, in EPSG:3857) is converted by the server.
+        import math
+        lon, lat = session()["gcps"][7]["ground"]
+        x, y = 6378137 * math.radians(lon), 6378137 * math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+        field = driver.find_element(By.CSS_SELECTOR, "#gcp-table tr[data-id='p8'] input.ground")
+        field.clear()
+        field.send_keys("%.6f %.6f EPSG:3857" % (x, y))
+        field.send_keys(Keys.ENTER)
+        # The conversion is a request of its own: wait for the edit it makes.
+        wait(lambda: js("var u = tegulaEditor.undo; return u.length && u[u.length - 1].op === 'move p8'"))
+        settled()
+        g = session()["gcps"][7]["ground"]
+        check(abs(g[0] - lon) < 1e-7 and abs(g[1] - lat) < 1e-7 and len(js("return tegulaEditor.undo")) > 0
+              and js("return tegulaEditor.undo[tegulaEditor.undo.length - 1].op") == "move p8",
+              "easting northing EPSG:3857 typed at p8 became its lon/lat again: %s vs %s" % (g, [lon, lat]))
+        js("document.activeElement && document.activeElement.blur()")
+        press("?")
+        check(driver.find_element(By.ID, "help").is_displayed(), "? opens the keymap")
+        press(Keys.ESCAPE)
+        check(not driver.find_element(By.ID, "help").is_displayed(), "Esc closes it")
+        settled()
+        driver.save_screenshot(out + "/editor-side.png")
+
+        # The mask: four clicks on the scan in mask mode.
+        press("m")
+        for p in ([150, 60], [2560, 60], [2560, 1290], [150, 1290]):
+            click_scan(p)
+            settled()
+        vertex = driver.find_elements(By.CSS_SELECTOR, "#scan .mask-vertex")
+        check(len(vertex) == 4, "the mask's vertices can be edited (%d)" % len(vertex))
+        first = session()["mask"][0]
+        ActionChains(driver).click_and_hold(vertex[0]).move_by_offset(5, 5).move_by_offset(10, 10).release().perform()
+        settled()
+        check(session()["mask"][0] != first and len(session()["mask"]) == 4, "dragging a vertex moved it: %s -> %s" % (first, session()["mask"][0]))
+        ActionChains(driver).context_click(driver.find_elements(By.CSS_SELECTOR, "#scan .mask-vertex")[3]).perform()
+        settled()
+        check(len(session()["mask"]) == 3, "a right-click deleted a vertex")
+        ctrl("z")
+        ctrl("z")
+        settled()
+        check(session()["mask"][0] == first and len(session()["mask"]) == 4, "undo restored both vertex edits")
+        press("m")
+        driver.find_element(By.ID, "mask-delete").click()
+        settled()
+        check(session()["mask"] is None and not driver.find_elements(By.CSS_SELECTOR, "#scan path.mask-polygon"), "Delete mask removed it")
+        ctrl("z")
+        settled()
+        mask = session()["mask"]
+        check(mask is not None and len(mask) == 4, "a four-vertex mask was drawn: %s" % mask)
+        check(len(driver.find_elements(By.CSS_SELECTOR, "#scan path.mask-polygon")) == 1, "the mask is drawn on the scan")
+        check(len(rows()) == 8, "mask clicks added no points")
+
+        # Overlay: warped tiles of this fit's version load over the basemap.
+        press("o")
+        version = js("return tegulaEditor.fit.version")
+        check(wait(lambda: tiles_loaded(".overlay-tiles") > 0, 90), "warped overlay tiles load (%d)" % tiles_loaded(".overlay-tiles"))
+        srcs = js("return Array.from(document.querySelectorAll('.overlay-tiles img.leaflet-tile')).map(function (i) { return i.src; })")
+        check(srcs and all(("/overlay/%s/" % version) in s for s in srcs), "overlay tile URLs carry the fit's version %s" % version)
+        drawn_js = """var n = 0; document.querySelectorAll('.overlay-tiles img.leaflet-tile').forEach(function (img) {
+            if (!img.complete || !img.naturalWidth) return;
+            var c = document.createElement('canvas'); c.width = c.height = 64; var x = c.getContext('2d');
+            x.drawImage(img, 0, 0, 64, 64); var d = x.getImageData(0, 0, 64, 64).data;
+            for (var i = 3; i < d.length; i += 4) if (d[i] > 0) { n++; break; } }); return n;"""
+        # Tiles outside the mask are transparent: wait until one with pixels has loaded (a busy
+        # machine renders them one by one).
+        drawn = wait(lambda: js(drawn_js), 90)
+        check(drawn > 0, "%d overlay tiles hold warped pixels" % drawn)
+        check(not driver.find_element(By.ID, "scan").is_displayed(), "overlay mode shows the map alone")
+        time.sleep(1)
+        driver.save_screenshot(out + "/editor-overlay.png")
+        press("o")
+
+        # Save, and keep what the page showed for the caller to compare with `tegula georef`.
+        driver.find_element(By.ID, "save").click()
+        check(wait(lambda: "saved to" in driver.find_element(By.ID, "status").text), "Save answered: %r" % driver.find_element(By.ID, "status").text)
+        json.dump(js("return tegulaEditor.saved"), open(out + "/fit.json", "w"), indent=1)
+        json.dump(session(), open(out + "/session.json", "w"), indent=1)
+    else:
+        want = json.load(open(out + "/session.json"))
+        settled()
+        got = session()
+        check(got["gcps"] == want["gcps"] and got["mask"] == want["mask"] and got["transform"] == want["transform"],
+              "the restarted editor shows the session again (%d points, mask %s)" % (len(got["gcps"]), got["mask"] is not None))
+        check(len(rows()) == len(want["gcps"]), "its table lists every point (%d)" % len(rows()))
+        check(len(driver.find_elements(By.CSS_SELECTOR, "#scan path.mask-polygon")) == 1, "and the mask")
+        driver.save_screenshot(out + "/editor-restored.png")
+finally:
+    driver.quit()
+
+print("editor_check %s: %s" % (phase, "FAILED: " + "; ".join(failures) if failures else "all checks passed"))
+sys.exit(1 if failures else 0)

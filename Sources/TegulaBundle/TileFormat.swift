@@ -2,9 +2,10 @@ import TegulaCodec
 import TegulaGeometry
 
 /// The image format of a tileset's tiles, as `--format` names it: the raw value is the name.
-/// `png8` (palette PNG) is stored and declared as `png`; see ``stored``. `auto` mixes JPEG
-/// (opaque tiles) and PNG (tiles with transparency), which only a folder can hold honestly: each
-/// file carries its own extension. PNG by default.
+/// `png8` (palette PNG) is stored and declared as `png`; see ``stored``. `auto` mixes a lossy
+/// format (JPEG, or WebP with ``AutoLossy/webp``) for opaque tiles and PNG for tiles with
+/// transparency, which only a folder can hold honestly: each file carries its own extension.
+/// PNG by default.
 public enum TileFormat: String, CaseIterable, NamedValue, Codable {
     /// Lossless RGB/RGBA PNG (libdeflate).
     case png
@@ -14,11 +15,13 @@ public enum TileFormat: String, CaseIterable, NamedValue, Codable {
     case webp
     /// Palette PNG with tRNS (libimagequant), stored as `png`.
     case png8
-    /// JPEG for fully opaque tiles, lossless PNG for tiles with transparency (MapTiler's hybrid).
+    /// JPEG (or lossy WebP, ``AutoLossy``) for fully opaque tiles, lossless PNG for tiles with
+    /// transparency (MapTiler's hybrid).
     case auto
 
-    /// The formats a tileset's files may have: both for `auto`, else the one ``stored`` format.
-    public var tileFormats: [TileFormat] { self == .auto ? [.jpeg, .png] : [stored] }
+    /// The formats a tileset's files may have: JPEG, WebP and PNG for `auto` (whichever lossy
+    /// format it was cut with), else the one ``stored`` format.
+    public var tileFormats: [TileFormat] { self == .auto ? [.jpeg, .webp, .png] : [stored] }
 
     /// The `Content-Type` of one tile's bytes: sniffed for `auto`, else ``contentType``.
     public func contentType(of bytes: [UInt8]) -> String {
@@ -42,15 +45,16 @@ public enum TileFormat: String, CaseIterable, NamedValue, Codable {
     /// Refuses a quality outside ``qualities`` or for a format that takes none, in one line.
     public static func checkQuality(_ quality: Int, for format: TileFormat) throws {
         guard qualities.contains(quality) else {
-            throw QualityError(message: "quality \(quality) is out of range; expected 1–100")
+            throw OptionError(message: "quality \(quality) is out of range; expected 1–100")
         }
         guard format.takesQuality else {
-            throw QualityError(message: "quality applies to jpg, webp and auto, not \(format.name) (lossless or palette)")
+            throw OptionError(message: "quality applies to jpg, webp and auto, not \(format.name) (lossless or palette)")
         }
     }
 
-    /// A quality that is out of range or given for a format without one.
-    public struct QualityError: Error, CustomStringConvertible {
+    /// An encoding option that does not fit the format: a quality out of range or given for a
+    /// format without one, an auto-lossy format for a format other than `auto`.
+    public struct OptionError: Error, CustomStringConvertible {
         public let message: String
         public var description: String { message }
     }

@@ -15,11 +15,15 @@ public struct OnDemandInputs: Sendable {
     public let memo: TileMemo
     /// Where re-reads and render failures are reported (one line each).
     public let log: @Sendable (String) -> Void
+    /// The tile format every source is encoded in (`tegula serve --format`), with its quality and
+    /// auto-lossy format; nil = each source's own (a pipeline map's `tile:` section, else png).
+    public let encoding: TileOptions?
 
     /// Inputs sharing one queue and one memo.
-    public init(queue: RenderQueue, memo: TileMemo, log: @escaping @Sendable (String) -> Void) {
+    public init(queue: RenderQueue, memo: TileMemo, encoding: TileOptions? = nil, log: @escaping @Sendable (String) -> Void) {
         self.queue = queue
         self.memo = memo
+        self.encoding = encoding
         self.log = log
     }
 
@@ -45,7 +49,7 @@ public struct OnDemandInputs: Sendable {
                     guard let map = now.spec.maps.first(where: { $0.name == name }) else {
                         throw OnDemandError("\(path): map '\(name)' is no longer in the file")
                     }
-                    return OnDemandSource.Loaded(job: try now.tileJob(for: map), files: now.files(of: map))
+                    return OnDemandSource.Loaded(job: encoded(try now.tileJob(for: map)), files: now.files(of: map))
                 }
             }
         }
@@ -55,8 +59,18 @@ public struct OnDemandInputs: Sendable {
         let id = ((scan as NSString).lastPathComponent as NSString).deletingPathExtension
         return [try OnDemandSource(id: id, queue: queue, memo: memo, log: log) {
             let source = try WarpInput(path: scan, gcpFile: gcps).resolve()
-            return OnDemandSource.Loaded(job: TileJob(source: source, output: "", name: id), files: gcps.map { [$0] } ?? [])
+            return OnDemandSource.Loaded(job: encoded(TileJob(source: source, output: "", name: id)), files: gcps.map { [$0] } ?? [])
         }]
+    }
+
+    /// `job` with ``encoding``'s format, quality and auto-lossy format when one is set.
+    func encoded(_ job: TileJob) -> TileJob {
+        guard let format = encoding?.format else { return job }
+        var job = job
+        job.format = format
+        job.quality = encoding?.quality
+        job.autoLossy = encoding?.autoLossy ?? .default
+        return job
     }
 
     /// `SCAN:GCPFILE` split at its last colon when the whole does not name a file; else the path.

@@ -112,7 +112,8 @@ struct CompositePartBuilder {
             } else {
                 var upper: [UInt64: [UInt8]] = [:]
                 let parents = ParentBuilder(lowestZoom: split.cutZoom, tilePixels: layout.tilePixels,
-                                            format: builder.format, quality: builder.quality) { t, data in
+                                            format: builder.format, quality: builder.quality,
+                                            autoLossy: builder.autoLossy) { t, data in
                     upper[PMTilesID.id(of: t)] = data
                 }
                 for (file, _) in packs {

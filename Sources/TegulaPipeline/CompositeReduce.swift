@@ -15,8 +15,10 @@ struct CompositeReduce {
     let parts: CompositeParts
     let output: String
     let metadata: TilesetMetadata
-    /// The composite's quality, for the zooms built above the cut (its format is the metadata's).
+    /// The composite's quality and auto-lossy format, for the zooms built above the cut (its
+    /// format is the metadata's).
     let quality: Int?
+    var autoLossy: AutoLossy = .default
     let progress: (@Sendable (Int, Int) -> Void)?
 
     /// What was merged: tiles copied from parts and built above the cut, and the parts' tiles.
@@ -77,7 +79,7 @@ struct CompositeReduce {
         var digests: [String: ContentHash] = [:]
         var counts: [String: Int] = [:]
         let parents = ParentBuilder(lowestZoom: layout.minZoom, tilePixels: layout.tilePixels,
-                                    format: metadata.format, quality: quality) { t, data in
+                                    format: metadata.format, quality: quality, autoLossy: autoLossy) { t, data in
             try writer.write(t, data: data)
             result.built += 1
             result.bytes += data.count

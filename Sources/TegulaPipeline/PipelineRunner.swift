@@ -160,7 +160,8 @@ public final class PipelineRunner: Sendable {
         let l = split.layout
         return CompositeBuilder(maxZoom: l.maxZoom, blockZoom: l.blockZoom, tilePixels: l.tilePixels,
                                 resampling: composite.tile.resampling ?? .default, jobs: options.jobs,
-                                format: composite.tile.format ?? .default, quality: composite.tile.quality, sources: sources)
+                                format: composite.tile.format ?? .default, quality: composite.tile.quality,
+                                autoLossy: composite.tile.autoLossy ?? .default, sources: sources)
     }
 
     /// `--stage reduce`: merge the shards' parts into the composite. The shard count comes from
@@ -210,7 +211,7 @@ public final class PipelineRunner: Sendable {
                                        description: "composite of \(pipeline.spec.maps.count) maps, later over earlier")
         let label = "composite reduce", progress = progress
         let r = try CompositeReduce(split: split, parts: parts, output: composite.output, metadata: metadata,
-                                    quality: composite.tile.quality,
+                                    quality: composite.tile.quality, autoLossy: composite.tile.autoLossy ?? .default,
                                     progress: { d, t in progress?(label, d, t) }).run(records)
         var m = Manifest.load(folder: compositeFolder)
         m.stages["composite"] = Manifest.Record(hash: split.inputsHash, outputs: [composite.output], zoom: l.maxZoom, minZoom: l.minZoom, finished: Manifest.now())

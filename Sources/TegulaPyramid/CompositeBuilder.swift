@@ -36,11 +36,13 @@ public final class CompositeBuilder: @unchecked Sendable {
     /// The tiles' format and quality (``TileOptions/format``, ``TileOptions/quality``).
     public let format: TileFormat
     public let quality: Int?
+    /// The lossy format of `auto`'s opaque tiles (``TileOptions/autoLossy``).
+    public let autoLossy: AutoLossy
     let sources: LayerSources
 
     /// - Parameter sources: the layers' scans, resolved on first use and shared by the threads.
     public init(maxZoom: Int, blockZoom: Int, tilePixels: Int, resampling: Resampling, jobs: Int,
-                format: TileFormat = .png, quality: Int? = nil, sources: LayerSources) {
+                format: TileFormat = .png, quality: Int? = nil, autoLossy: AutoLossy = .default, sources: LayerSources) {
         self.maxZoom = maxZoom
         self.blockZoom = blockZoom
         self.tilePixels = tilePixels
@@ -48,6 +50,7 @@ public final class CompositeBuilder: @unchecked Sendable {
         self.jobs = max(1, jobs)
         self.format = format
         self.quality = quality
+        self.autoLossy = autoLossy
         self.sources = sources
     }
 
@@ -87,9 +90,10 @@ public final class CompositeBuilder: @unchecked Sendable {
     public func build(_ blocks: [Block], emit: @escaping @Sendable (Tile, [UInt8]) throws -> Void) throws -> Stats {
         let stats = Locked(Stats())
         let p = tilePixels, side = p << (maxZoom - blockZoom), maxZoom = self.maxZoom
-        let sources = self.sources, resampling = self.resampling, format = self.format, quality = self.quality
+        let sources = self.sources, resampling = self.resampling, format = self.format, quality = self.quality,
+            autoLossy = self.autoLossy
         try ParallelWork.run(jobs: jobs, count: blocks.count, makeState: { _ in
-            Worker(encoder: TileEncoder(format: format, quality: quality), side: side)
+            Worker(encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy), side: side)
         }, process: { worker, i in
             let block = blocks[i]
             let g = PyramidPlan.blockGeometry(block.tile, side: side)

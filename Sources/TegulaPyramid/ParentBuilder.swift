@@ -20,11 +20,11 @@ public final class ParentBuilder {
     private var finished: [Int: UInt64] = [:]
 
     /// - Parameter emit: gets every non-empty parent tile, encoded, zoom by zoom as they finish.
-    /// - Parameter format: the parents' format and quality (the composite's); tiles added as
-    ///   bytes may be in any format ``TileDecoder`` reads.
+    /// - Parameter format: the parents' format, quality and auto-lossy format (the composite's);
+    ///   tiles added as bytes may be in any format ``TileDecoder`` reads.
     public init(lowestZoom: Int, tilePixels: Int, format: TileFormat = .png, quality: Int? = nil,
-                emit: @escaping (Tile, [UInt8]) throws -> Void) {
-        encoder = TileEncoder(format: format, quality: quality)
+                autoLossy: AutoLossy = .default, emit: @escaping (Tile, [UInt8]) throws -> Void) {
+        encoder = TileEncoder(format: format, quality: quality, autoLossy: autoLossy)
         self.lowestZoom = lowestZoom
         self.tilePixels = tilePixels
         self.emit = emit

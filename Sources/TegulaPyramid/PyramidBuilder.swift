@@ -17,6 +17,8 @@ public final class PyramidBuilder: @unchecked Sendable {
     public let format: TileFormat
     /// JPEG's or lossy WebP's quality (1–100); nil = the format's default (WebP: lossless).
     public let quality: Int?
+    /// The lossy format of `auto`'s opaque tiles.
+    public let autoLossy: AutoLossy
     public let jobs: Int
     /// Tiles already in the output (``--resume``): computed as usual but not encoded or written.
     public let existing: Set<Tile>
@@ -44,8 +46,9 @@ public final class PyramidBuilder: @unchecked Sendable {
     }
 
     public init(source: WarpSource, plan: PyramidPlan, resampling: Resampling, format: TileFormat,
-                quality: Int? = nil, jobs: Int, existing: Set<Tile> = []) {
+                quality: Int? = nil, autoLossy: AutoLossy = .default, jobs: Int, existing: Set<Tile> = []) {
         self.quality = quality
+        self.autoLossy = autoLossy
         self.source = source
         self.plan = plan
         self.resampling = resampling
@@ -58,11 +61,11 @@ public final class PyramidBuilder: @unchecked Sendable {
     public func run(emit: @escaping @Sendable (Tile, [UInt8]) throws -> Void,
                     progress: (@Sendable (Stats) -> Void)? = nil) throws -> Stats {
         let plan = self.plan, src = source, resampling = self.resampling, format = self.format,
-            quality = self.quality
+            quality = self.quality, autoLossy = self.autoLossy
         try ParallelWork.run(jobs: jobs, count: plan.blocks.count, makeState: { _ in
             Worker(warper: try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
                                            maskFootprint: src.maskFootprint, shared: src.shared),
-                   encoder: TileEncoder(format: format, quality: quality))
+                   encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy))
         }, process: { [self] worker, index in
             try buildBlock(plan.blocks[index], worker: worker, emit: emit)
             progress?(stats.withLock { $0 })

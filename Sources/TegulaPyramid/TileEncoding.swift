@@ -6,26 +6,32 @@ import TegulaCodec
 /// Empty tiles are not written; opaque tiles drop their alpha channel (RGB PNG, smaller and
 /// faster); JPEG has no alpha, so partly transparent JPEG tiles are flattened onto white.
 /// WebP is lossless unless a quality is given; PNG8 keeps transparency in its palette; `auto`
-/// writes JPEG for opaque tiles and PNG for the others.
+/// writes JPEG (or lossy WebP, `autoLossy`) for opaque tiles and PNG for the others.
 final class TileEncoder {
     let format: TileFormat
-    /// JPEG's quality, or WebP's lossy quality (nil = lossless WebP).
+    /// JPEG's quality, or WebP's lossy quality (nil = lossless WebP; for `auto`, the default).
     let quality: Int?
+    /// The lossy format of an `auto` tileset's opaque tiles.
+    let autoLossy: AutoLossy
     /// libdeflate level 1 with the Up filter: on the benchmark scan (BENCHMARKS.md) level 1 encodes
     /// about a third faster than level 2 for 5 % more bytes, still fewer than gdal2tiles writes;
     /// Paeth, Sub and Average give more bytes there.
     private let png = PNGEncoder(level: 1, filter: .up)
     private lazy var jpeg = JPEGEncoder(quality: quality ?? Self.defaultJPEGQuality)
     private lazy var webp = WebPEncoder(quality: quality)
+    private lazy var autoWebP = WebPEncoder(quality: quality ?? Self.defaultAutoWebPQuality)
     private lazy var png8 = PNG8Encoder()
     private var rgb: [UInt8] = []
 
     /// JPEG's quality when none is given.
     static let defaultJPEGQuality = 85
+    /// Lossy WebP's quality for `auto`'s opaque tiles when none is given.
+    static let defaultAutoWebPQuality = 85
 
-    init(format: TileFormat, quality: Int? = nil) {
+    init(format: TileFormat, quality: Int? = nil, autoLossy: AutoLossy = .default) {
         self.format = format
         self.quality = quality
+        self.autoLossy = autoLossy
     }
 
     /// Encoded bytes, or nil for an empty tile.
@@ -37,8 +43,13 @@ final class TileEncoder {
         case .png:
             return png.encodeDroppingOpaqueAlpha(rgba: px, width: size, height: size, coverage: cov)
         case .auto:
-            // MapTiler's hybrid: JPEG exactly where no pixel is transparent, lossless PNG elsewhere.
-            if cov == .opaque { return try jpeg.encode(pixels: px, width: size, height: size, channels: 4) }
+            // MapTiler's hybrid: lossy exactly where no pixel is transparent, lossless PNG elsewhere.
+            if cov == .opaque {
+                switch autoLossy {
+                case .jpeg: return try jpeg.encode(pixels: px, width: size, height: size, channels: 4)
+                case .webp: return try autoWebP.encode(pixels: px, width: size, height: size, channels: 4)
+                }
+            }
             return png.encodeDroppingOpaqueAlpha(rgba: px, width: size, height: size, coverage: cov)
         case .jpeg:
             // TurboJPEG reads RGBA as RGB: opaque tiles go in as they are, others over white.

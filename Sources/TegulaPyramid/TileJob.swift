@@ -19,6 +19,8 @@ public struct TileJob: Sendable {
     public var format: TileFormat = .default
     /// JPEG's or lossy WebP's quality (``TileFormat/qualities``); nil = JPEG 85, WebP lossless.
     public var quality: Int?
+    /// The lossy format of `auto`'s opaque tiles (`--auto-lossy`).
+    public var autoLossy: AutoLossy = .default
     public var resampling: Resampling = .default
     public var resume = false
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -69,7 +71,7 @@ public struct TileJob: Sendable {
         let existing = resume ? Tileset.existingTiles(at: output) : []
         let writer = try Tileset.openWriter(at: output, format: format, layout: layout, scale: scale, resume: resume)
         let builder = PyramidBuilder(source: source, plan: plan, resampling: resampling, format: format,
-                                     quality: quality, jobs: jobs, existing: existing)
+                                     quality: quality, autoLossy: autoLossy, jobs: jobs, existing: existing)
         let total = plan.tilePositions
         var report: (@Sendable (PyramidBuilder.Stats) -> Void)? = nil
         if let progress {

@@ -14,10 +14,12 @@ public struct TileOptions: Sendable, Hashable, Codable {
     public var tileSize: Int?
     /// 1 or 2 (`@2x` tiles); nil = 1.
     public var scale: Int?
-    /// png, jpg, webp or png8; nil = png.
+    /// png, jpg, webp, png8 or auto; nil = png.
     public var format: TileFormat?
-    /// 1–100 for jpg (nil = 85) and lossy webp (nil = lossless).
+    /// 1–100 for jpg (nil = 85), lossy webp (nil = lossless) and auto's opaque tiles (nil = 85).
     public var quality: Int?
+    /// jpeg or webp: what `auto` writes for opaque tiles; nil = jpeg. Only with format auto.
+    public var autoLossy: AutoLossy?
     /// Folder row order; nil = xyz.
     public var layout: FolderLayout?
     /// Kernel at the max zoom; nil = bilinear.
@@ -29,7 +31,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
 
     /// Options from their parts; all nil means the defaults.
     public init(minZoom: Int? = nil, maxZoom: Int? = nil, tileSize: Int? = nil, scale: Int? = nil,
-                format: TileFormat? = nil, quality: Int? = nil, layout: FolderLayout? = nil, resampling: Resampling? = nil,
+                format: TileFormat? = nil, quality: Int? = nil, autoLossy: AutoLossy? = nil, layout: FolderLayout? = nil, resampling: Resampling? = nil,
                 name: String? = nil, attribution: String? = nil) {
         self.minZoom = minZoom
         self.maxZoom = maxZoom
@@ -37,6 +39,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
         self.scale = scale
         self.format = format
         self.quality = quality
+        self.autoLossy = autoLossy
         self.layout = layout
         self.resampling = resampling
         self.name = name
@@ -45,7 +48,8 @@ public struct TileOptions: Sendable, Hashable, Codable {
 
     /// The keys a pipeline file may use under `tile:`.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case minZoom = "min_zoom", maxZoom = "max_zoom", tileSize = "tile_size", scale, format, quality, layout,
+        case minZoom = "min_zoom", maxZoom = "max_zoom", tileSize = "tile_size", scale, format, quality,
+             autoLossy = "auto_lossy", layout,
              resampling, name, attribution
     }
 
@@ -79,6 +83,12 @@ public struct TileOptions: Sendable, Hashable, Codable {
                 throw DecodingError.dataCorruptedError(forKey: .quality, in: c, debugDescription: "\(error)")
             }
         }
+        autoLossy = try c.decodeIfPresent(AutoLossy.self, forKey: .autoLossy)
+        if let a = autoLossy {
+            do { try AutoLossy.check(a, for: format ?? .default) } catch {
+                throw DecodingError.dataCorruptedError(forKey: .autoLossy, in: c, debugDescription: "\(error)")
+            }
+        }
         layout = try c.decodeIfPresent(FolderLayout.self, forKey: .layout)
         resampling = try c.decodeIfPresent(Resampling.self, forKey: .resampling)
         name = try c.decodeIfPresent(String.self, forKey: .name)
@@ -94,6 +104,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
         try c.encodeIfPresent(scale, forKey: .scale)
         try c.encodeIfPresent(format, forKey: .format)
         try c.encodeIfPresent(quality, forKey: .quality)
+        try c.encodeIfPresent(autoLossy, forKey: .autoLossy)
         try c.encodeIfPresent(layout, forKey: .layout)
         try c.encodeIfPresent(resampling, forKey: .resampling)
         try c.encodeIfPresent(name, forKey: .name)
@@ -108,6 +119,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
         job.scale = scale ?? 1
         job.format = format ?? .default
         job.quality = quality
+        job.autoLossy = autoLossy ?? .default
         job.layout = layout ?? .xyz
         job.resampling = resampling ?? .default
         if let attribution { job.attribution = attribution }

@@ -186,7 +186,7 @@ public final class TileRenderer: @unchecked Sendable {
                                                  maskFootprint: s.maskFootprint, shared: s.shared),
                             lower: try BlockWarper(path: s.path, mapping: s.mapping, resampling: lowerZoomKernel,
                                                    maskFootprint: s.maskFootprint, shared: s.shared, overviews: overviews),
-                            encoder: TileEncoder(format: job.format))
+                            encoder: TileEncoder(format: job.format, quality: job.quality, autoLossy: job.autoLossy))
         }
         defer { idle.withLock { $0.append(worker) } }
         return try body(worker)

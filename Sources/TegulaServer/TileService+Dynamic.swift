@@ -67,7 +67,7 @@ extension TileService {
             if let inm = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: inm, tag) {
                 return ServerResponse(status: 304, headers: headers)
             }
-            headers.insert(("Content-Type", source.metadata.format.contentType), at: 0)
+            headers.insert(("Content-Type", source.metadata.format.contentType(of: bytes)), at: 0)  // auto: per tile
             return ServerResponse(status: 200, headers: headers, body: bytes)
         case .empty:
             metrics?.cacheMiss()

@@ -12,6 +12,12 @@ extension TileFormat: ExpressibleByArgument {
     public var defaultValueDescription: String { name }
 }
 
+extension AutoLossy: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { names }
+    public var defaultValueDescription: String { name }
+}
+
 extension FolderLayout: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
     public static var allValueStrings: [String] { names }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TegulaBundle
 import TegulaOnDemand
+import TegulaPyramid
 import TegulaRemote
 import TegulaServer
 
@@ -36,6 +37,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("render-threads"), help: "Threads rendering tiles on demand (default: the number of cores).")
     var renderThreads: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: "Tile format of the scans rendered on demand: png (default), jpeg, webp, png8 or auto; overrides a pipeline map's own `tile:` format. Tilesets are served as they are.")
+    var format: TileFormat?
+
+    @Option(help: "With --format: quality 1–100 for jpeg (default 85), lossy webp and auto's opaque tiles (default 85).")
+    var quality: Int?
+
+    @Option(name: .customLong("auto-lossy"), help: "With --format auto: what opaque tiles are made as, jpeg (default) or webp.")
+    var autoLossy: AutoLossy?
+
     @Option(help: "Address to listen on.")
     var host: String = "127.0.0.1"
 
@@ -67,6 +77,15 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard cacheSize >= 0 else { throw ValidationError("--cache-size must be 0 or more MiB, not \(cacheSize)") }
         guard renderThreads >= 1 else { throw ValidationError("--render-threads must be 1 or more, not \(renderThreads)") }
+        if (quality != nil || autoLossy != nil) && format == nil {
+            throw ValidationError("--\(quality != nil ? "quality" : "auto-lossy") needs --format (the format it applies to)")
+        }
+        if let quality, let format {
+            do { try TileFormat.checkQuality(quality, for: format) } catch { throw ValidationError("--\(error)") }
+        }
+        if let autoLossy, let format {
+            do { try AutoLossy.check(autoLossy, for: format) } catch { throw ValidationError("--\(error)") }
+        }
         guard (1...65535).contains(port) || port == 0 else { throw ValidationError("--port must be 0–65535, not \(port)") }
         // Header values go out verbatim: no control characters (CR/LF would split the header).
         for (option, value) in [("--cache-control", cacheControl), ("--cors", cors), ("--public-url", publicURL ?? "")]
@@ -112,8 +131,9 @@ struct ServeCommand: AsyncParsableCommand {
     /// The catalogue in PATH order: tilesets as they are, URLs of PMTiles files by range requests,
     /// everything else rendered on demand.
     func load() async throws -> (Catalogue, [OnDemandSource]) {
+        let encoding = format.map { TileOptions(format: $0, quality: quality, autoLossy: autoLossy) }
         let inputs = OnDemandInputs(queue: RenderQueue(workers: renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
-                                    log: { printError($0) })
+                                    encoding: encoding, log: { printError($0) })
         var entries: [CatalogueEntry] = []
         var rendered: [OnDemandSource] = []
         for path in paths {

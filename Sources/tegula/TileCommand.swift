@@ -39,11 +39,14 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Folder row order: xyz (row 0 at the top) or tms (row 0 at the bottom).")
     var layout: FolderLayout = .xyz
 
-    @Option(help: "Tile image format: png (lossless), jpeg, webp (lossless; lossy with --quality) or png8 (palette, libimagequant).")
+    @Option(help: "Tile image format: png (lossless), jpeg, webp (lossless; lossy with --quality), png8 (palette, libimagequant) or auto (lossy for opaque tiles, png for the others; folders only).")
     var format: TileFormat = .default
 
-    @Option(help: "Quality 1–100 for jpeg (default 85) and lossy webp.")
+    @Option(help: "Quality 1–100 for jpeg (default 85), lossy webp and auto's opaque tiles (default 85).")
     var quality: Int?
+
+    @Option(name: .customLong("auto-lossy"), help: "With --format auto: what opaque tiles are written as, jpeg (default) or webp.")
+    var autoLossy: AutoLossy?
 
     @Option(help: "Resampling kernel for the max zoom: near, bilinear, cubic, lanczos, average.")
     var resampling: Resampling = .default
@@ -64,6 +67,9 @@ struct TileCommand: ParsableCommand {
         guard [1, 2].contains(scale) else { throw ValidationError("--scale must be 1 or 2, not \(scale)") }
         if let quality {
             do { try TileFormat.checkQuality(quality, for: format) } catch { throw ValidationError("--\(error)") }
+        }
+        if let autoLossy {
+            do { try AutoLossy.check(autoLossy, for: format) } catch { throw ValidationError("--\(error)") }
         }
     }
 
@@ -96,6 +102,7 @@ struct TileCommand: ParsableCommand {
             job.layout = layout
             job.format = format
             job.quality = quality
+            job.autoLossy = autoLossy ?? .default
             job.resampling = resampling
             job.resume = resume
             job.jobs = workers.jobs

@@ -78,6 +78,25 @@ struct FormatContainerTests {
         #expect(TileFormat.auto.contentType(of: jpeg) == "image/jpeg" && TileFormat.auto.contentType(of: png) == "image/png")
     }
 
+    /// `auto --auto-lossy webp`: the opaque tiles are `.webp` files, read back and answered as WebP.
+    @Test func autoFolderHoldsWebPTilesToo() throws {
+        let path = try TemporaryFolder.make("formats").path + "/auto-webp"
+        let w = try Tileset.openWriter(at: path, format: .auto)
+        let a = Tile(x: 0, y: 0, z: 1), b = Tile(x: 1, y: 0, z: 1)
+        let webp = try Self.bytes(.webp), png = try Self.bytes(.png)
+        try w.write(a, data: webp)
+        try w.write(b, data: webp)
+        try w.write(b, data: png)  // the tile changed format: its .webp goes
+        try w.finish(metadata: Fixtures.metadata(maxZoom: 1))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path + "/1/0") == ["0.webp"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path + "/1/1") == ["0.png"])
+        let r = try Tileset.openReader(at: path)
+        #expect(try r.tile(a) == webp && r.tile(b) == png)
+        #expect(Tileset.existingTiles(at: path) == [a, b])
+        #expect(TileFormat.auto.contentType(of: webp) == "image/webp" && TileFormat.auto.fileExtension(of: webp) == "webp")
+        #expect(try TileDecoder.decode(webp).width == 16)
+    }
+
     @Test func autoIsRefusedWhereOneFormatIsDeclared() throws {
         for (name, container) in [("out.mbtiles", "MBTiles"), ("out.pmtiles", "PMTiles")] {
             let path = try TemporaryFolder.make("formats").path + "/" + name
@@ -89,14 +108,17 @@ struct FormatContainerTests {
     }
 
     @Test func qualityIsCheckedInOneLine() throws {
-        #expect(throws: TileFormat.QualityError.self) { try TileFormat.checkQuality(0, for: .jpeg) }
-        #expect(throws: TileFormat.QualityError.self) { try TileFormat.checkQuality(101, for: .webp) }
-        #expect(throws: TileFormat.QualityError.self) { try TileFormat.checkQuality(80, for: .png) }
-        #expect(throws: TileFormat.QualityError.self) { try TileFormat.checkQuality(80, for: .png8) }
+        #expect(throws: TileFormat.OptionError.self) { try TileFormat.checkQuality(0, for: .jpeg) }
+        #expect(throws: TileFormat.OptionError.self) { try TileFormat.checkQuality(101, for: .webp) }
+        #expect(throws: TileFormat.OptionError.self) { try TileFormat.checkQuality(80, for: .png) }
+        #expect(throws: TileFormat.OptionError.self) { try TileFormat.checkQuality(80, for: .png8) }
         try TileFormat.checkQuality(80, for: .auto)
         try TileFormat.checkQuality(1, for: .jpeg)
         try TileFormat.checkQuality(100, for: .webp)
         #expect(TileFormat(name: "JPEG") == .jpeg && TileFormat(name: "png8") == .png8 && TileFormat(name: "auto") == .auto)
         #expect(TileFormat(name: "gif") == nil)
+        try AutoLossy.check(.webp, for: .auto)
+        #expect(throws: TileFormat.OptionError.self) { try AutoLossy.check(.webp, for: .png) }
+        #expect(AutoLossy(name: "JPG") == .jpeg && AutoLossy(name: "webp") == .webp && AutoLossy(name: "png") == nil)
     }
 }

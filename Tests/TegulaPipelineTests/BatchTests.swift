@@ -60,6 +60,51 @@ struct BatchTests {
         #expect(again.log.contains { $0.hasPrefix("composite:  skipped") }, "\(again.log)")
     }
 
+    /// A composite cut `auto` with `auto_lossy: webp` into a folder: lossy WebP exactly on the
+    /// opaque tiles (blended and above the blocks alike), PNG only where a pixel is transparent.
+    @Test func compositeAutoLossyWebP() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("base.tif", seed: 10)
+        try f.image("top.tif", seed: 200)
+        let path = try f.pipeline("""
+            version: 1
+            maps:
+              - name: base
+                input: base.tif
+                georeference: {bounds: [-170, -80, 170, 80]}
+              - name: top
+                input: top.tif
+                georeference: {bounds: [0, 0, 90, 60]}
+            composite:
+              output: out/both
+              tile: {min_zoom: 0, max_zoom: 3, format: auto, auto_lossy: webp, quality: 90}
+            """)
+        let r = try runPipeline(path)
+        #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
+        var kinds: [String: Int] = [:]
+        let root = f.folder + "/out/both"
+        for z in 0...3 {
+            for x in (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(z)")) ?? [] {
+                for file in try FileManager.default.contentsOfDirectory(atPath: "\(root)/\(z)/\(x)") {
+                    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(root)/\(z)/\(x)/\(file)")))
+                    let ext = (file as NSString).pathExtension
+                    kinds[ext, default: 0] += 1
+                    let image = try TileDecoder.decode(bytes).rgba
+                    let opaque = stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 255 }
+                    switch ext {
+                    case "webp": #expect(ImageSignature(of: bytes) == .webp && opaque, "\(z)/\(x)/\(file)")
+                    case "png": #expect(ImageSignature(of: bytes) == .png && !opaque, "\(z)/\(x)/\(file) is opaque: auto must write WebP")
+                    default: Issue.record("\(z)/\(x)/\(file): no \(ext) in an auto --auto-lossy webp composite")
+                    }
+                }
+            }
+        }
+        #expect((kinds["webp"] ?? 0) > 0 && (kinds["png"] ?? 0) > 0, "\(kinds)")
+        let json = try JSONValue.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/tiles.json"))))
+        #expect(json["format"] == .string("auto"))
+    }
+
     @Test func compositeIsNotWrittenWhenAMapFails() throws {
         let f = try PipelineFixture()
         defer { f.cleanUp() }

@@ -84,6 +84,22 @@ struct ValidationTests {
         #expect(e.contains("maps[0].warp.resampling: 'bicubic' is not a resampling kernel; expected one of near, bilinear, cubic, lanczos, average"), "\(e)")
     }
 
+    /// `tile.auto_lossy` is read (jpeg, jpg or webp) into the map's tile options, and refused in
+    /// one line for a format other than auto or a name it does not know.
+    @Test func autoLossyOnlyWithFormatAuto() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("a.tif")
+        let ok = try Pipeline.load(path: try f.pipeline(
+            "version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [-180, -85, 180, 85]}\n    tile: {format: auto, auto_lossy: webp, quality: 70}\n    output: o\n",
+            name: "ok.yml"))
+        #expect(ok.spec.maps[0].tile.autoLossy == .webp && ok.spec.maps[0].tile.quality == 70)
+        let png = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: {format: png, auto_lossy: webp}\n    output: o\n")
+        #expect(png.contains("maps[0].tile.auto_lossy: auto-lossy applies to format auto only, not png"), "\(png)")
+        let gif = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: {format: auto, auto_lossy: gif}\n    output: o\n")
+        #expect(gif.contains("maps[0].tile.auto_lossy: 'gif' is not a lossy format for auto; expected one of jpeg, webp"), "\(gif)")
+    }
+
     @Test func missingKeyAndVersion() throws {
         let f = try PipelineFixture()
         defer { f.cleanUp() }

@@ -11,13 +11,15 @@ import TegulaWarp
 /// opaque tiles (and the identical PNG elsewhere), lossless WebP has the PNG's pixels, the lossy
 /// formats stay above a PSNR floor, PNG8 is palette PNG.
 struct TileFormatPyramidTests {
-    static func run(_ source: WarpSource, _ dir: URL, _ format: TileFormat, quality: Int? = nil) throws -> String {
-        let out = dir.appendingPathComponent("\(format.name)-\(quality ?? 0)").path
+    static func run(_ source: WarpSource, _ dir: URL, _ format: TileFormat, quality: Int? = nil,
+                    autoLossy: AutoLossy = .default) throws -> String {
+        let out = dir.appendingPathComponent("\(format.name)-\(quality ?? 0)-\(autoLossy.name)").path
         var job = TileJob(source: source, output: out, name: "t")
         job.minZoom = 5
         job.maxZoom = 7
         job.format = format
         job.quality = quality
+        job.autoLossy = autoLossy
         _ = try job.run()
         return out
     }
@@ -91,5 +93,37 @@ struct TileFormatPyramidTests {
         let png8 = try PyramidFixtures.tiles(in: try Self.run(source, dir, .png8))
         #expect(Set(png8.keys) == Set(png.keys))
         #expect(png8.values.allSatisfy { $0[25] == 3 })
+    }
+
+    /// `auto --auto-lossy webp`: lossy WebP exactly on the opaque tiles (no JPEG at all), the
+    /// lossless run's PNG bytes on the others, above the same PSNR floor; a quality given
+    /// reaches the WebP tiles (fewer bytes at 50 than at the default 85).
+    @Test func autoLossyWebPPutsWebPExactlyOnOpaqueTiles() throws {
+        let dir = try TemporaryFolder.make("pyr-auto-webp")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try PyramidTests.source(try PyramidFixtures.geotiff(in: dir))
+        let png = try PyramidFixtures.tiles(in: try Self.run(source, dir, .png))
+        let auto = try Self.run(source, dir, .auto, autoLossy: .webp)
+        let webp = try PyramidFixtures.tiles(in: auto, ext: "webp"), autoPNG = try PyramidFixtures.tiles(in: auto)
+        #expect(try PyramidFixtures.tiles(in: auto, ext: "jpg").isEmpty)
+        #expect(Set(webp.keys).union(autoPNG.keys) == Set(png.keys))
+        var se = 0.0, n = 0, opaque = 0
+        for (key, data) in png {
+            if data[25] == 2 {
+                opaque += 1
+                let tile = try #require(webp[key], "\(key) is opaque: auto --auto-lossy webp must write WebP")
+                #expect(ImageSignature(of: [UInt8](tile)) == .webp)
+                let e = Self.psnr(try PNGDecoder.decode([UInt8](data)), try WebPDecoder.decode([UInt8](tile)))
+                se += e.se; n += e.n
+            } else {
+                #expect(webp[key] == nil && autoPNG[key] == data, "\(key) has transparency: the lossless PNG")
+            }
+        }
+        #expect(opaque > 0 && opaque < png.count)
+        let p = 10 * log10(255 * 255 / (se / Double(n)))
+        #expect(p >= 30, "auto's WebP tiles: \(p) dB")
+        let low = try PyramidFixtures.tiles(in: try Self.run(source, dir, .auto, quality: 50, autoLossy: .webp), ext: "webp")
+        #expect(Set(low.keys) == Set(webp.keys))
+        #expect(low.values.reduce(0) { $0 + $1.count } < webp.values.reduce(0) { $0 + $1.count })
     }
 }

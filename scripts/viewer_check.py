@@ -3,7 +3,8 @@
 check what a person would see: tiles load without errors, the layer list names a cut tileset and a
 layer rendered on demand, no GCP callout is open until a pin is hovered, then exactly one, which
 reads as a person writes distances; a click opens one popup. Screenshots go to OUTDIR.
-Usage: viewer_check.py URL OUTDIR"""
+On-demand tiles are counted by their layer's id in the tile URLs (ONDEMAND_ID, default schagen1689).
+Usage: viewer_check.py URL OUTDIR [ONDEMAND_ID]"""
 import re
 import sys
 import time
@@ -14,6 +15,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 url, out = sys.argv[1], sys.argv[2]
+ondemand = sys.argv[3] if len(sys.argv) > 3 else "schagen1689"
 opts = webdriver.ChromeOptions()
 opts.binary_location = "/usr/bin/chromium"
 for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,800"):
@@ -50,6 +52,12 @@ try:
     driver.execute_script("window.tileErrors = 0; document.addEventListener('error', function (e) {"
                           " if (e.target.classList && e.target.classList.contains('leaflet-tile')) window.tileErrors++; }, true);")
     check(settle(), "every tile of the fitted view loaded")
+    rendered = lambda: driver.execute_script("""
+        var id = '/' + arguments[0] + '/';
+        return Array.from(document.querySelectorAll('img.leaflet-tile')).filter(function (i) {
+            return i.src.indexOf(id) >= 0 && i.complete && i.naturalWidth === 256; }).length;""", ondemand)
+    n = rendered()
+    check(n >= 4, "tiles of the on-demand layer %r loaded, 256 px wide (%d)" % (ondemand, n))
     layers = driver.find_element(By.CSS_SELECTOR, ".leaflet-control-layers").text
     check("rendered on demand" in layers, "the layer list says which layer is rendered on demand: %r" % layers)
     check("cut tileset" in layers, "the layer list says which layer is a cut tileset")
@@ -74,6 +82,8 @@ try:
     driver.get(url + "?lat=30&lon=0&z=1")
     check(settle(), "every tile of the zoomed-out view loaded")
     driver.save_screenshot(out + "/viewer-zoomed-out.png")
+    n = rendered()
+    check(n >= 1, "tiles of the on-demand layer loaded in the zoomed-out view (%d)" % n)
     check(driver.execute_script("return window.tileErrors || 0") == 0, "no tile failed to load")
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     check(not errors, "no console errors: %s" % errors[:3])

@@ -7,15 +7,13 @@ import TegulaWarp
 /// Renders single tiles of the pyramid a ``TileJob`` would cut, on demand, with the pyramid's own
 /// code: thread-safe, each call on the caller's thread.
 ///
-/// - A tile at the max zoom, or one or two zooms above it (the pyramid's block zoom), is warped
-///   with the transform grid of the pyramid block it belongs to (the same `BlockGrid`, kept for
-///   the block's other tiles), the same kernel and window rules, halved by the same
-///   ``Downsampler`` and encoded by the same ``TileEncoder``: its bytes are exactly those
-///   `tegula tile` writes.
-/// - A tile below the block zoom is warped straight from the scan, at a quarter of its pixel size,
-///   with the warp stage's shrink-aware kernel reading reduced copies of the scan
-///   (``SourceOverviews``), then halved twice as the pyramid's last two levels are. The pyramid
-///   box-filters the max zoom all the way down instead, so these tiles differ slightly from its.
+/// - A tile at the max zoom is warped with the transform grid of the pyramid block it belongs to
+///   (the same `BlockGrid`, kept for the block's other tiles), the same kernel and window rules,
+///   and encoded by the same ``TileEncoder``: its bytes are exactly those `tegula tile` writes.
+/// - A tile `k` zooms lower is warped straight from the scan at its own size, each pixel the
+///   mean of the 2^k × 2^k max-zoom pixels under it as the pyramid's halving makes it, by the
+///   ``ReductionKernel`` reading box-reduced copies of the scan (``SourceOverviews``): 42.9–63.1 dB
+///   against the pyramid on the test scans, at the cost of one 256² tile whatever the zoom.
 /// - A tile outside the plan, or whose box misses the scan's footprint, is not rendered at all.
 public final class TileRenderer: @unchecked Sendable {
     /// The pyramid described: source, zooms, tile size, scale, format, kernel.
@@ -26,8 +24,7 @@ public final class TileRenderer: @unchecked Sendable {
     public let metadata: TilesetMetadata
     /// Reduced copies of the scan for the lower zooms.
     public let overviews: SourceOverviews
-    /// The kernel below the block zoom: the job's (bilinear gives 44–53 dB against the pyramid on
-    /// the test scans, `average` 40–51 dB).
+    /// The kernel below the max zoom: the job's.
     public let lowerZoomKernel: Resampling
     /// Block grids kept for the other tiles of a block.
     static let gridCacheEntries = 64
@@ -81,76 +78,48 @@ public final class TileRenderer: @unchecked Sendable {
     }
 
     /// The pixels of a square of `span` × `span` tiles at the tile's zoom whose top-left tile is
-    /// `t`, warped in one piece as each of them would be (at and above the block zoom as part of
-    /// their pyramid block, which must hold them all; below it cell by cell from the reduced
-    /// copies), for seam tests: tiles rendered apart must agree with this along shared edges.
+    /// `t`, warped in one piece as each of them would be (at the max zoom as part of their
+    /// pyramid block, which must hold them all; below it cell by cell from the reduced copies),
+    /// for seam tests: tiles rendered apart must agree with this along shared edges.
     public func pixels(spanning span: Int, from t: Tile) throws -> [UInt8] {
         try withWorker { worker in
-            guard t.z >= plan.blockZoom, let block = plan.block(of: t) else { return try lowerPixels(t, span: span, worker: worker) }
-            let k = plan.maxZoom - t.z, n = plan.blockTiles, p = plan.tilePixels
-            let side = p * span << k
-            let cx = (t.x * (1 << k) - block.x * n) * p, cy = (t.y * (1 << k) - block.y * n) * p
-            guard cx + side <= p * n, cy + side <= p * n else {
-                throw PyramidError(.badZooms, "tiles \(t) and \(span - 1) beyond reach past their block \(block)")
-            }
-            let grid = blockGrid(block, worker: worker)
-            var out = [UInt8](repeating: 0, count: side * side * 4)
-            try out.withUnsafeMutableBufferPointer {
-                try worker.max.warp(grid, columns: cx..<(cx + side), rows: cy..<(cy + side), into: $0.baseAddress!)
-            }
-            return Self.halve(out, side: side, times: k)
+            guard t.z == plan.maxZoom, let block = plan.block(of: t) else { return try lowerPixels(t, span: span, worker: worker) }
+            return try blockPixels(t, block: block, span: span, worker: worker)
         }
     }
 
     func pixels(_ t: Tile, worker: Worker) throws -> [UInt8] {
-        let p = plan.tilePixels
-        if let block = plan.block(of: t) {
-            // At and above the block zoom: the block's region under the tile at the max zoom,
-            // warped with the block's grid and halved as the pyramid halves the block.
-            let k = plan.maxZoom - t.z, n = plan.blockTiles
-            let grid = blockGrid(block, worker: worker)
-            let side = p << k
-            let cx = (t.x * (1 << k) - block.x * n) * p, cy = (t.y * (1 << k) - block.y * n) * p
-            var image = [UInt8](repeating: 0, count: side * side * 4)
-            try image.withUnsafeMutableBufferPointer {
-                try worker.max.warp(grid, columns: cx..<(cx + side), rows: cy..<(cy + side), into: $0.baseAddress!)
-            }
-            return Self.halve(image, side: side, times: k)
-        }
-        // Below the block zoom: warped straight from the scan's reduced copies at a quarter of the
-        // tile's pixel size, then halved twice as the pyramid's last two levels are.
+        if t.z == plan.maxZoom, let block = plan.block(of: t) { return try blockPixels(t, block: block, span: 1, worker: worker) }
         return try lowerPixels(t, span: 1, worker: worker)
     }
 
-    /// `span` × `span` tiles from `t` warped in one piece below the block zoom: cell by cell (each
-    /// cell's kernel scale and decimation from its own position, so tiles rendered apart agree
-    /// with one render), at 1/``supersampling`` of the tile's pixel size, then halved.
-    func lowerPixels(_ t: Tile, span: Int, worker: Worker) throws -> [UInt8] {
-        let s = Self.supersampling, side = plan.tilePixels * span * s
-        let b = t.projectedBounds
-        // The grid's error in tile pixels stays that of the max zoom's (0.01 source pixel there).
-        let tolerance = 0.01 * Double(1 << (plan.maxZoom - t.z)) / Double(s)
-        let grid = worker.lower.grid(left: b.left, top: b.top, resolution: b.width / Double(plan.tilePixels * s),
-                                     width: side, height: side, tolerance: max(0.01, tolerance))
-        var image = [UInt8](repeating: 0, count: side * side * 4)
-        try image.withUnsafeMutableBufferPointer { try worker.lower.warpByCell(grid, into: $0.baseAddress!) }
-        return Self.halve(image, side: side, times: s.trailingZeroBitCount)
+    /// `span` × `span` max-zoom tiles from `t`: the block's region under them, warped with the
+    /// block's grid as the pyramid warps the block.
+    func blockPixels(_ t: Tile, block: Tile, span: Int, worker: Worker) throws -> [UInt8] {
+        let n = plan.blockTiles, p = plan.tilePixels, side = p * span
+        let cx = (t.x - block.x * n) * p, cy = (t.y - block.y * n) * p
+        guard cx + side <= p * n, cy + side <= p * n else {
+            throw PyramidError(.badZooms, "tiles \(t) and \(span - 1) beyond reach past their block \(block)")
+        }
+        let grid = blockGrid(block, worker: worker)
+        var out = [UInt8](repeating: 0, count: side * side * 4)
+        try out.withUnsafeMutableBufferPointer {
+            try worker.max.warp(grid, columns: cx..<(cx + side), rows: cy..<(cy + side), into: $0.baseAddress!)
+        }
+        return out
     }
 
-    /// Output pixels per tile pixel side below the block zoom (a power of two).
-    static let supersampling = 4
-
-    /// `image` (side × side) halved `times` times with the pyramid's ``Downsampler``.
-    static func halve(_ image: [UInt8], side: Int, times: Int) -> [UInt8] {
-        var image = image, side = side
-        for _ in 0..<times {
-            var half = [UInt8](repeating: 0, count: (side / 2) * (side / 2) * 4)
-            image.withUnsafeBufferPointer { s in
-                half.withUnsafeMutableBufferPointer { d in Downsampler.half(s.baseAddress!, width: side, height: side, into: d.baseAddress!) }
-            }
-            image = half
-            side /= 2
-        }
+    /// `span` × `span` tiles from `t` warped in one piece below the max zoom, each pixel the mean
+    /// of the 2^k × 2^k max-zoom pixels under it (``BlockWarper/warpReduced(_:samples:into:)``),
+    /// cell by cell, so tiles rendered apart agree with one render.
+    func lowerPixels(_ t: Tile, span: Int, worker: Worker) throws -> [UInt8] {
+        let side = plan.tilePixels * span, k = plan.maxZoom - t.z
+        let b = t.projectedBounds
+        // The grid's error in tile pixels stays that of the max zoom's (0.01 source pixel there).
+        let grid = worker.lower.grid(left: b.left, top: b.top, resolution: b.width / Double(plan.tilePixels),
+                                     width: side, height: side, tolerance: 0.01 * Double(1 << k))
+        var image = [UInt8](repeating: 0, count: side * side * 4)
+        try image.withUnsafeMutableBufferPointer { try worker.lower.warpReduced(grid, samples: 1 << k, into: $0.baseAddress!) }
         return image
     }
 

@@ -35,7 +35,8 @@ public final class SourceOverviews: @unchecked Sendable {
         self.budgetBytes = max(0, budgetBytes)
         width = raster.width
         height = raster.height
-        fileHasOverviews = raster.dataset.overviewCount > 0
+        // A scan already in memory is reduced from there: exact box means, no file read.
+        fileHasOverviews = raster.dataset.overviewCount > 0 && shared == nil
     }
 
     /// The finest factor whose levels fit the budget (nil: none does, or the scan is tiny).
@@ -61,22 +62,55 @@ public final class SourceOverviews: @unchecked Sendable {
         _ = try built()
     }
 
-    /// A window of the scan covering source pixels [x0, x1) × [y0, y1) (clamped to the image) at
-    /// a decimation of about `step`: from the coarsest level no coarser than `step`, else read from
-    /// the file as ``SourceWindow/read(_:x0:y0:x1:y1:step:)`` does. nil when the window is empty.
-    func window(_ raster: SourceRaster, x0: Int, y0: Int, x1: Int, y1: Int, step: Int) throws -> SourceWindow? {
-        guard !fileHasOverviews, let level = try built().last(where: { Int($0.scaleX) <= step }) else {
-            return try SourceWindow.read(raster, x0: x0, y0: y0, x1: x1, y1: y1, step: step)
-        }
-        let f = Int(level.scaleX)
-        let ax = max(0, x0) / f, ay = max(0, y0) / f
-        let bx = min(level.width, (min(width, x1) + f - 1) / f), by = min(level.height, (min(height, y1) + f - 1) / f)
+    /// The scan reduced by `factor` (a power of two; 1 = native) around source pixels [x0, x1) ×
+    /// [y0, y1) (clamped to the image), with its cells at multiples of `factor` in the scan, so a
+    /// pixel's value does not depend on the window asked for: the built level itself when there is
+    /// one at that factor (no copy), the shared scan at factor 1, else read from the file (through
+    /// its own overviews when it has them, else at full resolution in strips and box-reduced).
+    /// nil when the window is empty.
+    func window(_ raster: SourceRaster, factor f: Int, x0: Int, y0: Int, x1: Int, y1: Int) throws -> SourceWindow? {
+        let ax = max(0, x0) / f * f, ay = max(0, y0) / f * f
+        var bx = min(width, (x1 + f - 1) / f * f), by = min(height, (y1 + f - 1) / f * f)
         guard ax < bx, ay < by else { return nil }
-        let win = SourceWindow(originX: ax * f, originY: ay * f, scaleX: Double(f), scaleY: Double(f), width: bx - ax, height: by - ay)
-        for row in 0..<(by - ay) {
-            (win.pixels + row * win.width * 4).update(from: level.pixels + ((ay + row) * level.width + ax) * 4, count: win.width * 4)
+        if f == 1 {
+            if let shared, shared.scaleX == 1, shared.scaleY == 1, shared.width == width, shared.height == height { return shared }
+            return try SourceWindow.read(raster, x0: ax, y0: ay, x1: bx, y1: by, step: 1)
         }
-        return win
+        if fileHasOverviews {
+            // GDAL's overview cells are whole multiples of f: drop a partial last cell so the
+            // buffer's scale is exactly f (a fraction of a pixel at the scan's right and bottom).
+            if bx == width, bx - ax >= 2 * f { bx -= (bx - ax) % f }
+            if by == height, by - ay >= 2 * f { by -= (by - ay) % f }
+            return try SourceWindow.read(raster, x0: ax, y0: ay, x1: bx, y1: by, step: f)
+        }
+        // Only a factor the levels have waits for them (they may be being built).
+        if levelFactors.contains(f), let level = try built().first(where: { Int($0.scaleX) == f }) { return level }
+        let out = SourceWindow(originX: ax, originY: ay, scaleX: Double(f), scaleY: Double(f),
+                               width: (bx - ax + f - 1) / f, height: (by - ay + f - 1) / f)
+        let rowsPerStrip = f * max(1, 64 / f)
+        let strip = SourceWindow(originX: 0, originY: 0, scaleX: 1, scaleY: 1, width: bx - ax, height: rowsPerStrip)
+        var y = ay
+        while y < by {
+            let h = min(rowsPerStrip, by - y)
+            if let shared, shared.scaleX == 1, shared.width == width {
+                for r in 0..<h { (strip.pixels + r * (bx - ax) * 4).update(from: shared.pixels + ((y + r) * width + ax) * 4, count: (bx - ax) * 4) }
+            } else {
+                try raster.readRGBA(x: ax, y: y, width: bx - ax, height: h, bufferWidth: bx - ax, bufferHeight: h, into: strip.pixels)
+            }
+            Self.reduceRows(strip.pixels, width: bx - ax, height: h, factor: f, into: out.pixels + ((y - ay) / f) * out.width * 4)
+            y += h
+        }
+        return out
+    }
+
+    /// The factors of the levels (built or not yet), finest first; empty for files with overviews
+    /// or when none fits the budget.
+    public var levelFactors: [Int] {
+        guard !fileHasOverviews, var f = finestFactor else { return [] }
+        var out = [f]
+        var w = (width + f - 1) / f, h = (height + f - 1) / f
+        while max(w, h) > 256 { w = (w + 1) / 2; h = (h + 1) / 2; f *= 2; out.append(f) }
+        return out
     }
 
     /// The levels, built on first call (callers wait for the one building them).
@@ -128,15 +162,23 @@ public final class SourceOverviews: @unchecked Sendable {
     static func reduceRows(_ src: UnsafePointer<UInt8>, width: Int, height: Int, factor f: Int,
                            into dst: UnsafeMutablePointer<UInt8>) {
         let ow = (width + f - 1) / f, oh = (height + f - 1) / f
-        var acc = [Int](repeating: 0, count: ow * 5)  // Σα·r, Σα·g, Σα·b, Σα, pixel count
+        let acc = UnsafeMutablePointer<Int>.allocate(capacity: ow * 5)  // Σα·r, Σα·g, Σα·b, Σα, pixel count
+        defer { acc.deallocate() }
         for oy in 0..<oh {
-            for k in acc.indices { acc[k] = 0 }
+            acc.update(repeating: 0, count: ow * 5)
             for y in (oy * f)..<min(height, oy * f + f) {
                 let row = src + y * width * 4
-                for x in 0..<width {
-                    let p = row + x * 4, a = Int(p[3]), o = (x / f) * 5
-                    acc[o] += a * Int(p[0]); acc[o + 1] += a * Int(p[1]); acc[o + 2] += a * Int(p[2])
-                    acc[o + 3] += a; acc[o + 4] += 1
+                for ox in 0..<ow {
+                    let x0 = ox * f, x1 = min(width, x0 + f)
+                    var r = 0, g = 0, b = 0, sa = 0
+                    var p = row + x0 * 4
+                    for _ in x0..<x1 {
+                        let a = Int(p[3])
+                        r += a * Int(p[0]); g += a * Int(p[1]); b += a * Int(p[2]); sa += a
+                        p += 4
+                    }
+                    let o = acc + ox * 5
+                    o[0] += r; o[1] += g; o[2] += b; o[3] += sa; o[4] += x1 - x0
                 }
             }
             let out = dst + oy * ow * 4

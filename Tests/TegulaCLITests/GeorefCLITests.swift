@@ -101,8 +101,11 @@ struct GeorefCLITests {
         }
         let back = try TegulaBinary.run(["transform", "--gcps", points, "--transform", "polynomial2", "--fit-srs", "gcp", "--inverse"],
                                         stdin: ours.stdout)
+        #expect(back.status == 0, "\(back.stderr)")
         let c = back.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         let original = input.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        // zip stops at the shorter: an empty or short answer must fail here, not pass vacuously.
+        #expect(c.count == original.count && c.allSatisfy { $0.count >= 2 }, "\(back.stdout)")
         for (p, q) in zip(c, original) { #expect(hypot(p[0] - q[0], p[1] - q[1]) <= 1e-6, "\(p) vs \(q)") }
         let bad = try TegulaBinary.run(["transform", "--gcps", points], stdin: "1 2\n3 four\n")
         #expect(bad.status != 0 && bad.stderr.contains("stdin:2") && bad.stdout.isEmpty, "\(bad.stderr)")

@@ -15,17 +15,22 @@ final class OutputLock: @unchecked Sendable {
     let path: String
     private var fd: Int32 = -1
 
-    /// Takes the lock for `output`, or throws `BundleError.locked` naming the live holder.
-    init(for output: String) throws {
+    /// Takes the lock for `output`, or throws `BundleError.locked` naming the live holder; with
+    /// `wait`, waits for the holder to finish instead (a pipeline run twice at once).
+    init(for output: String, wait: Bool = false) throws {
         var out = output
         while out.count > 1 && out.hasSuffix("/") { out.removeLast() }
         path = out + ".lock"
         // A holder may remove the file between our open and our flock; the lock we then hold is
         // on a name nobody else sees, so check that the name still leads to our file and retry.
-        for _ in 0..<8 {
+        var attempts = 0
+        while wait || attempts < 8 {
+            attempts += 1
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw BundleError.io(path: path, operation: "create the lock file", errno: errno) }
-            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            var locked = flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB)
+            while locked != 0 && wait && errno == EINTR { locked = flock(fd, LOCK_EX) }
+            if locked != 0 {
                 let e = errno
                 let holder = Self.pid(in: fd)
                 close(fd)

@@ -47,11 +47,12 @@ public enum Tileset {
     ///
     /// One writer per OUT at a time (`OUT.lock`, see `OutputLock`): a second is refused with the
     /// holder's pid, and what a killed run left (its lock, temporary files) is taken over and
-    /// swept before writing.
+    /// swept before writing. With `waitForOtherWriter` a second writer waits for the first to
+    /// finish instead of being refused.
     public static func openWriter(at path: String, format: TileFormat = .png, layout: FolderLayout = .xyz,
-                                  scale: Int = 1, resume: Bool = false) throws -> TileWriter {
+                                  scale: Int = 1, resume: Bool = false, waitForOtherWriter: Bool = false) throws -> TileWriter {
         let fm = FileManager.default
-        let lock = try OutputLock(for: path)
+        let lock = try OutputLock(for: path, wait: waitForOtherWriter)
         var isDir: ObjCBool = false
         let exists = fm.fileExists(atPath: path, isDirectory: &isDir)
         let form = form(of: path)

@@ -21,6 +21,10 @@ public struct TileJob: Sendable {
     public var quality: Int?
     public var resampling: Resampling = .default
     public var resume = false
+    /// When another writer holds the output: wait for it (true: a pipeline run twice at once, as
+    /// a retried pod, then writes a consistent output) or be refused naming its pid (false:
+    /// `tegula tile`).
+    public var waitForOtherWriter = true
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     public var name: String
     public var attribution: String?
@@ -90,8 +94,10 @@ public struct TileJob: Sendable {
                 Double(positions), Double(Self.maximumTilePositions), (try? source.autoZoom(tileSize: tileSize)) ?? -1))
         }
         let plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: tilePixels)
+        let writer = try Tileset.openWriter(at: output, format: format, layout: layout, scale: scale, resume: resume,
+                                            waitForOtherWriter: waitForOtherWriter)
+        // Listed once the output's lock is held: another writer may have changed it until then.
         let existing = resume ? Tileset.existingTiles(at: output) : []
-        let writer = try Tileset.openWriter(at: output, format: format, layout: layout, scale: scale, resume: resume)
         let builder = PyramidBuilder(source: source, plan: plan, resampling: resampling, format: format,
                                      quality: quality, jobs: jobs, existing: existing)
         let total = plan.tilePositions

@@ -17,6 +17,8 @@ public enum BundleError: Error, CustomStringConvertible, Equatable {
     case badTile(path: String, detail: String)
     /// The writer was used after `finish`.
     case finished(path: String)
+    /// Another live process is writing OUT (it holds `lockFile`, with its pid when known).
+    case locked(path: String, lockFile: String, pid: Int32?)
     /// The container cannot hold the format honestly (`auto` in MBTiles or PMTiles).
     case formatNotHeld(path: String, format: String, container: String)
 
@@ -40,6 +42,9 @@ public enum BundleError: Error, CustomStringConvertible, Equatable {
             return "\(path): \(detail)"
         case let .finished(path):
             return "\(path): writer already finished; open a new writer (with resume) to add tiles"
+        case let .locked(path, lockFile, pid):
+            return "\(path): being written by \(pid.map { "process \($0)" } ?? "another process") (it holds \(lockFile)); "
+                + "wait for it to finish or stop it, then rerun (with --resume to keep its tiles)"
         case let .formatNotHeld(path, format, container):
             return "\(path): \(container) declares one tile format per tileset, so it cannot hold \(format) "
                 + "(JPEG and PNG mixed); write a folder, or choose jpg, png, png8 or webp"

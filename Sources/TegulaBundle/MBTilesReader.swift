@@ -81,15 +81,24 @@ final class MBTilesReader: TileReader, @unchecked Sendable {
         return (try? s.step()) == true
     }
 
+    /// A connection for looking at a file that may have been left by a killed writer: read-write
+    /// when the file allows it, because a hot journal (a kill during a commit) can only be rolled
+    /// back by a connection that may write; a read-only one fails every query with
+    /// SQLITE_READONLY_ROLLBACK, and the interrupted tileset looked like no tileset at all.
+    static func inspect(_ path: String) throws -> SQLiteDatabase {
+        if let db = try? SQLiteDatabase(path: path) { return db }
+        return try SQLiteDatabase(path: path, readOnly: true)
+    }
+
     /// True when the file is an SQLite database with a `tiles` table.
     static func looksLikeMBTiles(_ path: String) -> Bool {
-        guard let db = try? SQLiteDatabase(path: path, readOnly: true) else { return false }
+        guard let db = try? inspect(path) else { return false }
         return hasTilesTable(db)
     }
 
     /// Every tile stored (committed) in the file.
     static func storedTiles(_ path: String) throws -> Set<Tile> {
-        let db = try SQLiteDatabase(path: path, readOnly: true)
+        let db = try inspect(path)
         let s = try db.prepare("SELECT zoom_level, tile_column, tile_row FROM tiles")
         var out = Set<Tile>()
         while try s.step() {

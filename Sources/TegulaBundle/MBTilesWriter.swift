@@ -30,18 +30,39 @@ final class MBTilesWriter: TileWriter, @unchecked Sendable {
             guard unlink(path) == 0 else { throw BundleError.io(path: path, operation: "unlink", errno: errno) }
             unlink(path + "-journal")
         }
-        let db = try SQLiteDatabase(path: path, create: true)
-        try db.exec("""
-            PRAGMA synchronous=NORMAL;
-            CREATE TABLE IF NOT EXISTS metadata (name TEXT, value TEXT);
-            CREATE UNIQUE INDEX IF NOT EXISTS name ON metadata (name);
-            CREATE TABLE IF NOT EXISTS tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
-            CREATE UNIQUE INDEX IF NOT EXISTS tile_index ON tiles (zoom_level, tile_column, tile_row);
-            """)
-        // Mark the file as a tegula tileset at once, so an interrupted one is recognised for resume.
-        try db.exec("INSERT OR REPLACE INTO metadata VALUES ('format', '\(format.rawValue)')")
+        if !FileManager.default.fileExists(atPath: path) { try Self.create(path, format: format) }
+        let db = try SQLiteDatabase(path: path)
+        try db.exec("PRAGMA synchronous=NORMAL")
         let insert = try db.prepare("INSERT OR REPLACE INTO tiles VALUES (?, ?, ?, ?)")
         state = Locked(State(db: db, insert: insert))
+    }
+
+    /// Creates OUT with its tables and the format row (which marks it as a tegula tileset) all at
+    /// once: built under `OUT.new.tmp` in one transaction and renamed into place, so a kill at
+    /// any moment leaves either no OUT or one that `--resume` recognises. (Created in place, a
+    /// kill in the first moments left an empty or table-less file that the rerun refused as
+    /// "exists and is not a tileset".) A leftover from a killed creation is replaced.
+    static func create(_ path: String, format: TileFormat) throws {
+        let tmp = path + ".new.tmp"
+        unlink(tmp)
+        unlink(tmp + "-journal")
+        do {
+            let db = try SQLiteDatabase(path: tmp, create: true)
+            try db.exec("""
+                BEGIN;
+                CREATE TABLE metadata (name TEXT, value TEXT);
+                CREATE UNIQUE INDEX name ON metadata (name);
+                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
+                INSERT INTO metadata VALUES ('format', '\(format.rawValue)');
+                COMMIT;
+                """)
+        }
+        guard rename(tmp, path) == 0 else {
+            let e = errno
+            unlink(tmp)
+            throw BundleError.io(path: path, operation: "rename \(tmp) to", errno: e)
+        }
     }
 
     func write(_ tile: Tile, data: [UInt8]) throws {

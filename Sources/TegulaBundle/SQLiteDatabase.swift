@@ -24,14 +24,19 @@ final class SQLiteDatabase: @unchecked Sendable {
 
     deinit { sqlite3_close_v2(handle) }
 
-    /// The last error message of this connection.
-    var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+    /// The last error message of this connection; a full disk says so in the words the other
+    /// writers' errors use (strerror's), not only SQLite's "database or disk is full".
+    var lastError: String { Self.message(String(cString: sqlite3_errmsg(handle)), code: sqlite3_errcode(handle)) }
+
+    static func message(_ text: String, code: Int32) -> String {
+        code & 0xff == SQLITE_FULL ? "no space left on device (SQLite: \(text))" : text
+    }
 
     /// Runs one or more statements without results.
     func exec(_ sql: String) throws {
         var err: UnsafeMutablePointer<CChar>?
         if sqlite3_exec(handle, sql, nil, nil, &err) != SQLITE_OK {
-            let msg = err.map { String(cString: $0) } ?? lastError
+            let msg = err.map { Self.message(String(cString: $0), code: sqlite3_errcode(handle)) } ?? lastError
             sqlite3_free(err)
             throw BundleError.sqlite(path: path, call: "exec \(sql.prefix(60))", message: msg)
         }

@@ -44,9 +44,15 @@ public enum Tileset {
     /// MBTiles: written in place, one transaction per 500 tiles, so after a kill every committed
     /// batch survives and `resume` continues. PMTiles: tiles go to `OUT.data.tmp` and an index
     /// journal `OUT.index.tmp`; `finish` writes the clustered file to `OUT.tmp` and renames it.
+    ///
+    /// One writer per OUT at a time (`OUT.lock`, see `OutputLock`): a second is refused with the
+    /// holder's pid, and what a killed run left (its lock, temporary files) is taken over and
+    /// swept before writing. With `waitForOtherWriter` a second writer waits for the first to
+    /// finish instead of being refused.
     public static func openWriter(at path: String, format: TileFormat = .png, layout: FolderLayout = .xyz,
-                                  scale: Int = 1, resume: Bool = false) throws -> TileWriter {
+                                  scale: Int = 1, resume: Bool = false, waitForOtherWriter: Bool = false) throws -> TileWriter {
         let fm = FileManager.default
+        let lock = try OutputLock(for: path, wait: waitForOtherWriter)
         var isDir: ObjCBool = false
         let exists = fm.fileExists(atPath: path, isDirectory: &isDir)
         let form = form(of: path)
@@ -63,11 +69,52 @@ public enum Tileset {
             // MBTiles 1.3 has one `format`, PMTiles v3 one tile type; MapTiler refuses the mix there too.
             throw BundleError.formatNotHeld(path: path, format: format.name, container: form == .mbtiles ? "MBTiles" : "PMTiles")
         }
+        removeLeftovers(of: path, inside: exists && isDir.boolValue)
+        let writer: TileWriter
         switch form {
-        case .folder: return try FolderTileWriter(path: path, format: format, layout: layout, scale: scale, resume: resume)
-        case .mbtiles: return try MBTilesWriter(path: path, format: format, scale: scale, resume: resume)
-        case .pmtiles: return try PMTilesWriter(path: path, format: format, resume: resume)
+        case .folder: writer = try FolderTileWriter(path: path, format: format, layout: layout, scale: scale, resume: resume)
+        case .mbtiles: writer = try MBTilesWriter(path: path, format: format, scale: scale, resume: resume)
+        case .pmtiles: writer = try PMTilesWriter(path: path, format: format, resume: resume)
         }
+        return LockedTileWriter(writer, lock: lock)
+    }
+
+    /// Removes the temporary files a killed writer of OUT left (the caller holds OUT's lock, so
+    /// no live writer owns them): `AtomicFile` temporaries of OUT beside it (a PMTiles killed
+    /// while finishing) and, with `inside`, within the tile folder up to `z/x/` (a tile or
+    /// `tiles.json` killed mid-write); an MBTiles creation killed before its rename. The PMTiles
+    /// journal (`OUT.data.tmp`, `OUT.index.tmp`) is not a leftover: `--resume` continues it.
+    static func removeLeftovers(of path: String, inside: Bool) {
+        let fm = FileManager.default
+        var out = path
+        while out.count > 1 && out.hasSuffix("/") { out.removeLast() }
+        let parent = (out as NSString).deletingLastPathComponent, name = (out as NSString).lastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        for f in (try? fm.contentsOfDirectory(atPath: folder)) ?? []
+        where f == name + ".new.tmp" || f == name + ".new.tmp-journal" || isAtomicTemporary(f, of: name) {
+            unlink(folder + "/" + f)
+        }
+        guard inside else { return }
+        var level = [out]
+        for _ in 0..<3 {
+            var next: [String] = []
+            for dir in level {
+                for f in (try? fm.contentsOfDirectory(atPath: dir)) ?? [] {
+                    if isAtomicTemporary(f, of: nil) { unlink(dir + "/" + f) } else if Int(f) != nil { next.append(dir + "/" + f) }
+                }
+            }
+            level = next
+        }
+    }
+
+    /// True for `.NAME.PID-RANDOM.tmp`, the name `AtomicFile` writes NAME under (any NAME when nil).
+    static func isAtomicTemporary(_ file: String, of name: String?) -> Bool {
+        guard file.hasPrefix("."), file.hasSuffix(".tmp") else { return false }
+        let body = file.dropFirst().dropLast(4)
+        guard let dot = body.lastIndex(of: ".") else { return false }
+        if let name, body[..<dot] != name { return false }
+        let tag = body[body.index(after: dot)...].split(separator: "-", omittingEmptySubsequences: false)
+        return tag.count == 2 && tag.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
     }
 
     /// Opens a finished tileset for reading.

@@ -7,7 +7,9 @@ import TegulaGDAL
 /// from `body.resourceCrs`. Allmaps' other form, the GeoreferencedMap (alone or as a one-map
 /// array), goes to ``GeoreferencedMapReader``.
 enum AllmapsReader {
-    static func parse(_ data: Data, source: String, gcpCRS: CRS?) throws -> GCPSet {
+    /// `mapID` chooses one map of an AnnotationPage that holds several (its `id`, or the id's
+    /// last path component); a page of several maps without it is refused, naming them.
+    static func parse(_ data: Data, source: String, gcpCRS: CRS?, mapID: String? = nil) throws -> GCPSet {
         var root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
             throw GeoreferenceError(.unparseableRow, at: source, "not valid JSON: \(error.localizedDescription)")
@@ -27,12 +29,26 @@ enum AllmapsReader {
         if annotation["type"] as? String == GeoreferencedMapReader.type {
             return try GeoreferencedMapReader.parse(annotation, source: source, gcpCRS: gcpCRS)
         }
-        // An AnnotationPage holds the annotation in `items`; take the first.
+        // An AnnotationPage holds annotations in `items`: one is taken as it is; of several, the
+        // one `mapID` names (taking the first would georeference another scan without a word).
         if let items = annotation["items"] as? [[String: Any]] {
-            guard let first = items.first else {
+            guard !items.isEmpty else {
                 throw GeoreferenceError(.tooFewGCPs, at: "\(source): items", "the AnnotationPage has no annotations")
             }
-            annotation = first
+            let ids = items.enumerated().map { i, item in item["id"] as? String ?? "items[\(i)]" }
+            func matches(_ id: String, _ wanted: String) -> Bool { id == wanted || id.split(separator: "/").last.map(String.init) == wanted }
+            if let mapID {
+                guard let i = ids.firstIndex(where: { matches($0, mapID) }) else {
+                    throw GeoreferenceError(.unknownFormat, at: "\(source): items",
+                                            "no map '\(mapID)' in this AnnotationPage; it holds \(ids.joined(separator: ", "))")
+                }
+                annotation = items[i]
+            } else if items.count > 1 {
+                throw GeoreferenceError(.unknownFormat, at: "\(source): items",
+                                        "the AnnotationPage holds \(items.count) maps (\(ids.joined(separator: ", "))); a GCP file georeferences one scan: choose it with --map ID")
+            } else {
+                annotation = items[0]
+            }
         }
         guard let body = annotation["body"] as? [String: Any],
               let features = body["features"] as? [[String: Any]] else {

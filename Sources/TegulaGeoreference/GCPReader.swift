@@ -7,8 +7,9 @@ import TegulaGDAL
 /// MapWarper-style CSV, Allmaps Georeference Annotation JSON. Detected by extension, then content.
 public enum GCPReader {
     /// Detect format by extension/content: .points, .vrt, .csv, .json (Allmaps); any other raster
-    /// GDAL opens is read for its stored GCPs. `gcpSRS` gives (or overrides) the ground CRS.
-    public static func read(path: String, gcpCRS: CRS? = nil) throws -> GCPSet {
+    /// GDAL opens is read for its stored GCPs. `gcpSRS` gives (or overrides) the ground CRS;
+    /// `mapID` chooses one map of an Allmaps AnnotationPage holding several.
+    public static func read(path: String, gcpCRS: CRS? = nil, mapID: String? = nil) throws -> GCPSet {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GeoreferenceError(.unreadableFile, at: path, "cannot read the GCP file (no such file or no permission)")
         }
@@ -16,7 +17,7 @@ public enum GCPReader {
         let head = String(decoding: data.prefix(4096), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if ext == "json" || ext == "geojson" || head.hasPrefix("{") {
-            return try AllmapsReader.parse(data, source: path, gcpCRS: gcpCRS)
+            return try AllmapsReader.parse(data, source: path, gcpCRS: gcpCRS, mapID: mapID)
         }
         if ext == "vrt" || ext == "tif" || ext == "tiff" || head.hasPrefix("<") {
             return try readDataset(path: path, gcpCRS: gcpCRS)

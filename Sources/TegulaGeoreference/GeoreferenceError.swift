@@ -7,6 +7,6 @@ public typealias GeoreferenceError = LocatedError<GeoreferenceErrorReason>
 /// The kinds of GeoreferenceError, for callers and tests that branch on them.
 public enum GeoreferenceErrorReason: String, Sendable, Hashable {
     case unreadableFile, unparseableRow, unknownFormat, unknownCRS, unknownTransform
-    case tooFewGCPs, degenerateGCPs, duplicateGCPs, invalidCoordinate, gcpOutsideImage
+    case tooFewGCPs, tooManyGCPs, degenerateGCPs, duplicateGCPs, invalidCoordinate, gcpOutsideImage
     case badMask, fitFailed, writeFailed
 }

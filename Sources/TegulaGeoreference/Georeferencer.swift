@@ -31,6 +31,10 @@ public enum Georeferencer {
             throw GeoreferenceError(.tooFewGCPs, at: gcps.source,
                                     "\(kind.rawValue) needs at least \(kind.minimumGCPs) enabled GCPs, got \(n)\(n >= 2 ? "; with \(n) use \(allowed(n).map(\.rawValue).joined(separator: ", "))" : "")")
         }
+        guard kind != .tps || n <= ThinPlateSplineTransform.maximumGCPs else {
+            throw GeoreferenceError(.tooManyGCPs, at: gcps.source,
+                                    "tps solves a dense (n + 3)² system, O(n³): \(n) enabled GCPs is past the \(ThinPlateSplineTransform.maximumGCPs) it takes; thin them out, or use polynomial2 or polynomial3")
+        }
         guard let transform = fitTransform(kind, pixels: context.pixels, grounds: context.fitGrounds,
                                            domain: context.domain) else {
             throw GeoreferenceError(.degenerateGCPs, at: gcps.source,
@@ -59,7 +63,8 @@ public enum Georeferencer {
 
     /// Transforms `n` GCPs determine, simplest first.
     static func allowed(_ n: Int) -> [TransformKind] {
-        [.helmert, .polynomial1, .projective, .polynomial2, .polynomial3, .tps].filter { n >= $0.minimumGCPs }
+        [.helmert, .polynomial1, .projective, .polynomial2, .polynomial3, .tps]
+            .filter { n >= $0.minimumGCPs && ($0 != .tps || n <= ThinPlateSplineTransform.maximumGCPs) }
     }
 
     /// Pick by ``choiceRule``; with too few GCPs for any leave-one-out, the most general allowed.
@@ -87,7 +92,7 @@ public enum Georeferencer {
     /// Fit one transform; nil when the points do not determine it.
     static func fitTransform(_ kind: TransformKind, pixels: [PixelPoint], grounds: [GroundPoint],
                              domain: (Double, Double, Double, Double)) -> (any PixelTransform)? {
-        guard pixels.count >= kind.minimumGCPs else { return nil }
+        guard pixels.count >= kind.minimumGCPs, kind != .tps || pixels.count <= ThinPlateSplineTransform.maximumGCPs else { return nil }
         switch kind {
         case .helmert: return HelmertTransform(pixels: pixels, grounds: grounds)
         case .polynomial1: return PolynomialTransform(order: 1, pixels: pixels, grounds: grounds, domain: domain)

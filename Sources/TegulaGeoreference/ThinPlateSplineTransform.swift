@@ -20,6 +20,12 @@ public struct ThinPlateSplineTransform: PixelTransform {
     /// `.tps`.
     public var kind: TransformKind { .tps }
 
+    /// The most GCPs a fit takes. The solve is an (n + 3)² dense system, O(n³) time and O(n²)
+    /// memory: 1,000 GCPs are an 8 MB matrix and well under a second; 10,000 would be 800 MB
+    /// and minutes, and a GCP file of a million rows would never end. Refused past this with a
+    /// clear line (`tooManyGCPs`) before anything is allocated.
+    public static let maximumGCPs = 1000
+
     /// Exact interpolating fit; nil when the GCPs are collinear or duplicated.
     init?(pixels: [PixelPoint], grounds: [GroundPoint], domain: (Double, Double, Double, Double)) {
         let n = pixels.count

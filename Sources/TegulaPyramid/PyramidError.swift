@@ -8,6 +8,8 @@ public typealias PyramidError = LocatedError<PyramidErrorReason>
 public enum PyramidErrorReason: String, Sendable, Hashable {
     /// The zooms asked for are not a valid range, or the scan has no tile at them.
     case badZooms
+    /// The zooms asked for would make more tile positions than one run may (``TileJob/maximumTilePositions``).
+    case tooManyTiles
     /// The scan maps to nothing on the tile grid.
     case emptyFootprint
     /// A tile cannot be encoded.

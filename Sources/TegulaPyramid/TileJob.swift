@@ -23,6 +23,10 @@ public struct TileJob: Sendable {
     public var autoLossy: AutoLossy = .default
     public var resampling: Resampling = .default
     public var resume = false
+    /// When another writer holds the output: wait for it (true: a pipeline run twice at once, as
+    /// a retried pod, then writes a consistent output) or be refused naming its pid (false:
+    /// `tegula tile`).
+    public var waitForOtherWriter = true
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     public var name: String
     public var attribution: String?
@@ -63,13 +67,39 @@ public struct TileJob: Sendable {
         return max(0, min(maxZoom, maxZoom - levels))
     }
 
+    /// The most tile positions one run plans: 2^30, over a day of work at 10,000 tiles/s and
+    /// far past any single scan (a 100,000-pixel-square scan is about 200,000 tiles at its
+    /// native zoom). A typo'd `--zoom 0-30` over a country would otherwise plan 10^13 tiles and
+    /// run until the disk fills; it is refused before the output is touched.
+    public static let maximumTilePositions = 1 << 30
+
+    /// The tile positions `zooms` make over `bounds` (as ``PyramidPlan/tilePositions`` counts
+    /// them), without listing any; nil when no tile is covered.
+    static func tilePositions(covering bounds: ProjectedBounds, zooms: ZoomRange) -> Int? {
+        guard let top = TileGrid.tileRange(covering: bounds, zoom: zooms.max) else { return nil }
+        var n = 0
+        for z in zooms.min...zooms.max {
+            let d = zooms.max - z
+            n += ((top.x.upperBound >> d) - (top.x.lowerBound >> d) + 1) * ((top.y.upperBound >> d) - (top.y.lowerBound >> d) + 1)
+        }
+        return n
+    }
+
     /// Build the pyramid. Returns the builder's counters.
     public func run(progress: (@Sendable (PyramidBuilder.Stats, Int) -> Void)? = nil) throws -> PyramidBuilder.Stats {
         let zooms = try zoomRange()
         guard let bounds = source.bounds else { throw PyramidError(.emptyFootprint, at: source.path, "empty footprint") }
+        // Counted before planning: the plan lists its blocks, which for such zooms never ends.
+        if let positions = Self.tilePositions(covering: bounds, zooms: zooms), positions > Self.maximumTilePositions {
+            throw PyramidError(.tooManyTiles, at: source.path, String(format: "zooms %d-%d over this scan make %.3g tile positions, past the %.3g one run takes; "
+                + "choose a lower max zoom (its native resolution is zoom %d: --zoom auto)", zooms.min, zooms.max,
+                Double(positions), Double(Self.maximumTilePositions), (try? source.autoZoom(tileSize: tileSize)) ?? -1))
+        }
         let plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: tilePixels)
+        let writer = try Tileset.openWriter(at: output, format: format, layout: layout, scale: scale, resume: resume,
+                                            waitForOtherWriter: waitForOtherWriter)
+        // Listed once the output's lock is held: another writer may have changed it until then.
         let existing = resume ? Tileset.existingTiles(at: output) : []
-        let writer = try Tileset.openWriter(at: output, format: format, layout: layout, scale: scale, resume: resume)
         let builder = PyramidBuilder(source: source, plan: plan, resampling: resampling, format: format,
                                      quality: quality, autoLossy: autoLossy, jobs: jobs, existing: existing)
         let total = plan.tilePositions

@@ -18,15 +18,25 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxTargetLength: Int
     /// Bytes of tiles kept in memory once read (0: read every request from the tileset).
     public var tileCacheBytes: Int
+    /// A connection with nothing awaiting an answer is closed after this long without progress
+    /// (a slowloris client trickling a request head included); nginx waits 60 s for a head too.
+    public var idleTimeout: Duration
+    /// Longest request target or header field, and longest head, NIO's decoder accepts: past it
+    /// the answer is 414 (target) or 431 (headers) and the connection is closed. Targets longer
+    /// than ``maxTargetLength`` but within this are 414 too, from the service.
+    public var maxHeaderBytes: Int
 
     /// The defaults of `tegula serve`.
     public init(publicURL: String? = nil, corsOrigin: String? = "*", cacheControl: String = "public, max-age=3600",
-                missingTile: MissingTile = .notFound, maxTargetLength: Int = 2048, tileCacheBytes: Int = 64 << 20) {
+                missingTile: MissingTile = .notFound, maxTargetLength: Int = 2048, tileCacheBytes: Int = 64 << 20,
+                idleTimeout: Duration = .seconds(60), maxHeaderBytes: Int = 16 << 10) {
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.corsOrigin = corsOrigin
         self.cacheControl = cacheControl
         self.missingTile = missingTile
         self.maxTargetLength = maxTargetLength
         self.tileCacheBytes = tileCacheBytes
+        self.idleTimeout = idleTimeout
+        self.maxHeaderBytes = maxHeaderBytes
     }
 }

@@ -22,6 +22,8 @@ public enum ServerErrorReason: String, Sendable, Hashable {
 
     // Requests.
 
+    /// The request's header fields are longer than the decoder's limit (431).
+    case headersTooLarge
     /// The request target is longer than the configured limit (414).
     case targetTooLong
     /// A method other than GET or HEAD (405, with `Allow: GET, HEAD`).
@@ -57,6 +59,7 @@ public enum ServerErrorReason: String, Sendable, Hashable {
         switch self {
         case .noTileset, .duplicateID, .emptyCatalogue: return nil
         case .targetTooLong: return 414
+        case .headersTooLarge: return 431
         case .methodNotAllowed: return 405
         case .malformedTarget: return 400
         case .noRoute, .unknownAsset, .unknownTileset, .wrongTileFormat, .wrongTileScale, .zoomOutsideTileset, .missingTile,
@@ -92,6 +95,11 @@ extension LocatedError where Reason == ServerErrorReason {
     /// A request target longer than `limit` bytes.
     public static func targetTooLong(limit: Int) -> ServerError {
         ServerError(.targetTooLong, "request target longer than \(limit) bytes")
+    }
+
+    /// Request header fields longer than `limit` bytes (one field or all together).
+    public static func headersTooLarge(limit: Int) -> ServerError {
+        ServerError(.headersTooLarge, "request header fields longer than \(limit) bytes")
     }
 
     /// A method other than GET or HEAD.

@@ -19,6 +19,13 @@ struct TileChannel: ServerChildChannel {
         }
         return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
+            let config = responder.service.configuration
+            let lines = RequestLineTracker()
+            try channel.pipeline.syncOperations.addHandler(lines, position: .first)
+            // decoder → guard → fast path → Hummingbird's codec: the guard sees both paths' responses.
+            try channel.pipeline.syncOperations.addHandler(
+                ConnectionGuard(idleTimeout: TimeAmount(config.idleTimeout), maxHeaderBytes: config.maxHeaderBytes, lines: lines,
+                                serverName: serverName), position: .before(codec))
             try channel.pipeline.syncOperations.addHandler(TileFastPath(responder: responder, serverName: serverName),
                                                            position: .before(codec))
             try channel.pipeline.syncOperations.addHandler(ClientHangUp(), position: .first)

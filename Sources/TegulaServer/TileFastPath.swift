@@ -47,6 +47,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             if passedOnHead == passedOn.count, context.channel.isWritable, let r = answer(head) {
+                responder.service.fastPathAnswers.add()
                 var headers = HTTPHeaders(r.headers)
                 headers.add(name: "Date", value: date.now())
                 headers.add(name: "Server", value: serverName)

@@ -14,9 +14,13 @@ public enum TileServer {
                                    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
         -> some ApplicationProtocol {
         let responder = TileResponder(service: service)
+        let limit = service.configuration.maxHeaderBytes
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(maxHeaderFieldSize: limit, maxHeaderListSize: limit,
+                                                                      maxHeaderFieldCount: 100)
         return Application(responder: responder,
                     server: HTTPServerBuilder { hummingbird in
-                        TileChannel(http1: HTTP1Channel(responder: hummingbird), responder: responder, serverName: serverName)
+                        TileChannel(http1: HTTP1Channel(responder: hummingbird, configuration: .init(httpDecoderConfiguration: decoder)),
+                                    responder: responder, serverName: serverName)
                     },
                     configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
                     onServerRunning: onServerRunning, logger: service.logger)

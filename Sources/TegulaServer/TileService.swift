@@ -18,6 +18,8 @@ public struct TileService: Sendable {
     public let metrics: ServerMetrics?
     /// Tiles read once and kept (``ServerConfiguration/tileCacheBytes``).
     let tileCache: TileResponseCache
+    /// Requests the event-loop fast path answered (for tests).
+    let fastPathAnswers = AnswerCounter()
 
     /// A service over a catalogue; `leafletDirectory` is where Debian's libjs-leaflet installs
     /// Leaflet. Without `logger`, logs go to swift-log's default handler under `tegula.serve`.
@@ -126,9 +128,10 @@ public struct TileService: Sendable {
             let data: [UInt8]?
             let start = ContinuousClock.now
             do { data = try e.reader.tile(tile) } catch {
-                let failure = ServerError.readFailed(id: t.id, tile: tile, reason: "\(error)")
-                logger.error("\(failure)")
-                return refuse(failure)
+                // The log gets the reason; the client only that it failed: a reason names files
+                // and their state, which a stranger has no business learning (TiTiler #1422).
+                logger.error("\(ServerError.readFailed(id: t.id, tile: tile, reason: "\(error)"))")
+                return refuse(.readFailed(id: t.id, tile: tile, reason: "the tileset could not be read; see the server log"))
             }
             metrics?.recordRender(.now - start, source: .tileset)
             guard let data else { return missing(tile, in: t.id) }
@@ -179,8 +182,11 @@ public struct TileService: Sendable {
     }
 
     /// The plain-text answer to a refused request: the error's status and its one-line description.
+    /// The description may quote the request (a path segment, a tileset id); `nosniff` keeps any
+    /// browser from reading it as HTML, so nothing a client sent is ever reflected as markup.
     func refuse(_ error: ServerError) -> ServerResponse {
-        ServerResponse(status: error.status ?? 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
+        ServerResponse(status: error.status ?? 500, headers: [("Content-Type", "text/plain; charset=utf-8"),
+                                                              ("X-Content-Type-Options", "nosniff")],
                        body: Array((error.description + "\n").utf8))
     }
 

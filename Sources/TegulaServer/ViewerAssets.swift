@@ -62,7 +62,9 @@ public struct ViewerAssets: Sendable {
     }
 
     static func html(_ c: Catalogue) -> String {
-        let json = String(decoding: catalogueJSON(c).serialized(), as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
+        // In JSON `<` can only stand inside a string, where `\u003c` means the same: no id, name or
+        // attribution can then close the script element or open a comment (`</script>`, `<!--`).
+        let json = String(decoding: catalogueJSON(c).serialized(), as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
         return """
         <!doctype html>
         <html lang="en">

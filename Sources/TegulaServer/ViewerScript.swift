@@ -109,7 +109,7 @@ enum ViewerScript {
           .then(function (r) { return r.json(); })
           .then(function (j) {
             var html = j.maps.length ? '<b>Scans here</b><ul>' + j.maps.map(function (m) {
-              return '<li>' + L.Util.template('{name}', { name: m.name.replace(/</g, '&lt;') }) + '</li>';
+              return '<li>' + esc(m.name) + '</li>';
             }).join('') + '</ul>' : 'No scan covers this point.';
             L.popup().setLatLng(e.latlng).setContent(html).openOn(map);
           });

@@ -19,6 +19,8 @@ public struct WarpInput: Sendable, Hashable {
     public var fit: FitOptions
     /// Mask polygon in scan pixels; replaces a mask carried by the GCPs.
     public var mask: [PixelPoint]?
+    /// Which map of an Allmaps AnnotationPage holding several ``gcpFile`` georeferences.
+    public var mapID: String?
 
     /// An input from its parts; everything but the path is optional.
     public init(path: String, gcpFile: String? = nil, gcpSet: GCPSet? = nil, gcpCRS: CRS? = nil,
@@ -76,7 +78,7 @@ public struct WarpInput: Sendable, Hashable {
             if let gcpCRS { set.crs = gcpCRS }
             return set
         }
-        if let gcpFile { return try GCPReader.read(path: gcpFile, gcpCRS: gcpCRS) }
+        if let gcpFile { return try GCPReader.read(path: gcpFile, gcpCRS: gcpCRS, mapID: mapID) }
         if !ds.gcps.isEmpty { return try GCPReader.readDataset(ds, path: path, gcpCRS: gcpCRS) }
         return nil
     }

@@ -11,6 +11,9 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "GCP file (.points, .vrt, .csv, Allmaps .json) for a plain scan.")
     var gcps: String?
 
+    @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))
+    var mapID: String?
+
     @OptionGroup var fit: FitArguments
 
     @Option(help: "Mask (neatline) polygon in scan pixels: GeoJSON, WKT or a points file.")
@@ -32,8 +35,10 @@ struct SourceOptions: ParsableArguments {
     /// The input as the warp stage takes it, every option parsed.
     func warpInput() throws -> WarpInput {
         try checkFiles()
-        return WarpInput(path: inputPath, gcpFile: gcps, gcpCRS: try fit.gcpCRS(), fit: try fit.options(),
-                         mask: try mask.map { try MaskReader.read(path: $0) })
+        var input = WarpInput(path: inputPath, gcpFile: gcps, gcpCRS: try fit.gcpCRS(), fit: try fit.options(),
+                              mask: try mask.map { try MaskReader.read(path: $0) })
+        input.mapID = mapID
+        return input
     }
 
     /// Open the input and work out how its pixels map to EPSG:3857.

@@ -105,6 +105,7 @@ struct TileCommand: ParsableCommand {
             job.autoLossy = autoLossy ?? .default
             job.resampling = resampling
             job.resume = resume
+            job.waitForOtherWriter = false  // a second run on one output is refused with the holder's pid
             job.jobs = workers.jobs
             let planned = try job.zoomRange()
             if zoom == "auto" && !workers.quiet {

@@ -19,6 +19,9 @@ struct TransformCommand: ParsableCommand {
     @Option(help: "GCP file (.points, .vrt, .csv, Allmaps .json).")
     var gcps: String
 
+    @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))
+    var mapID: String?
+
     @OptionGroup var fit: FitArguments
 
     @Option(help: "The scan the GCPs belong to (for its size: GCPs outside it are refused).")
@@ -30,7 +33,7 @@ struct TransformCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             guard FileManager.default.fileExists(atPath: gcps) else { throw CLIFailure(message: "\(gcps): no such GCP file") }
-            let set = try GCPReader.read(path: gcps, gcpCRS: try fit.gcpCRS())
+            let set = try GCPReader.read(path: gcps, gcpCRS: try fit.gcpCRS(), mapID: mapID)
             let options = try fit.options()
             let (w, h) = try size(set)
             let fitted = try Georeferencer.fit(set, imageWidth: w, imageHeight: h, options: options)

@@ -79,6 +79,32 @@ struct GeorefCLITests {
         }
     }
 
+    /// An Allmaps AnnotationPage of two maps: `tegula transform` refuses it naming both, and
+    /// `--map ID` chooses one (each map's own GCPs then give its own answer).
+    @Test func annotationPageOfTwoMapsNeedsMap() throws {
+        let dir = try TemporaryFolder.make("cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func annotation(_ id: String, shift: Double) -> String {
+            let rows: [(Double, Double, Double, Double)] = [(0, 0, 4, 52), (1000, 0, 6, 52), (0, 800, 4, 51), (1000, 800, 6, 51.1)]
+            let features = rows.map { r in
+                "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2 + shift),\(r.3)]}}"
+            }.joined(separator: ",")
+            return "{\"id\":\"https://annotations.allmaps.org/maps/\(id)\",\"type\":\"Annotation\",\"motivation\":\"georeferencing\",\"body\":{\"type\":\"FeatureCollection\",\"features\":[\(features)]}}"
+        }
+        let page = dir.appendingPathComponent("page.json").path
+        try Data("{\"type\":\"AnnotationPage\",\"items\":[\(annotation("aaa1", shift: 0)),\(annotation("bbb2", shift: 10))]}".utf8)
+            .write(to: URL(fileURLWithPath: page))
+        let refused = try TegulaBinary.run(["transform", "--gcps", page, "--transform", "polynomial1"], stdin: "500 400\n")
+        #expect(refused.status != 0 && refused.stdout.isEmpty && refused.stderr.split(separator: "\n").count == 1
+                && refused.stderr.contains("maps/aaa1") && refused.stderr.contains("maps/bbb2") && refused.stderr.contains("--map"),
+                "\(refused.stderr)")
+        let a = try TegulaBinary.run(["transform", "--gcps", page, "--map", "aaa1", "--transform", "polynomial1", "--fit-srs", "gcp"], stdin: "500 400\n")
+        let b = try TegulaBinary.run(["transform", "--gcps", page, "--map", "bbb2", "--transform", "polynomial1", "--fit-srs", "gcp"], stdin: "500 400\n")
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        let x = [a, b].map { $0.stdout.split(separator: " ").first.flatMap { Double($0) } ?? .nan }
+        #expect(abs(x[1] - x[0] - 10) < 1e-6, "\(a.stdout) \(b.stdout)")
+    }
+
     @Test func transformAgreesWithGdaltransformAndInvertsExactly() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -101,8 +127,11 @@ struct GeorefCLITests {
         }
         let back = try TegulaBinary.run(["transform", "--gcps", points, "--transform", "polynomial2", "--fit-srs", "gcp", "--inverse"],
                                         stdin: ours.stdout)
+        #expect(back.status == 0, "\(back.stderr)")
         let c = back.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         let original = input.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        // zip stops at the shorter: an empty or short answer must fail here, not pass vacuously.
+        #expect(c.count == original.count && c.allSatisfy { $0.count >= 2 }, "\(back.stdout)")
         for (p, q) in zip(c, original) { #expect(hypot(p[0] - q[0], p[1] - q[1]) <= 1e-6, "\(p) vs \(q)") }
         let bad = try TegulaBinary.run(["transform", "--gcps", points], stdin: "1 2\n3 four\n")
         #expect(bad.status != 0 && bad.stderr.contains("stdin:2") && bad.stdout.isEmpty, "\(bad.stderr)")

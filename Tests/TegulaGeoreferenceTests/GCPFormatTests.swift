@@ -109,6 +109,36 @@ struct GCPFormatTests {
         #expect(try GCPReader.read(path: GeoFixtures.write(tps, "tps.json", in: dir)).transformHint == .tps)
     }
 
+    /// An AnnotationPage of several maps (as Allmaps serves for a IIIF manifest) is never read as
+    /// one of them without a word: it is refused naming its maps, and `mapID` picks one, by its
+    /// id or the id's last path component. A page of one map is read as before.
+    @Test func annotationPageOfSeveralMapsIsRefusedUnlessOneIsChosen() throws {
+        let dir = try TemporaryFolder.make("georef")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func annotation(_ id: String, shift: Double) -> String {
+            let features = Self.rows.map { r in
+                "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2 + shift),\(r.3)]}}"
+            }.joined(separator: ",")
+            return "{\"id\":\"https://annotations.allmaps.org/maps/\(id)\",\"type\":\"Annotation\",\"motivation\":\"georeferencing\",\"body\":{\"type\":\"FeatureCollection\",\"features\":[\(features)]}}"
+        }
+        let page = "{\"type\":\"AnnotationPage\",\"items\":[\(annotation("a1db818f", shift: 0)),\(annotation("77c2d0e1", shift: 1))]}"
+        let path = try GeoFixtures.write(page, "page.json", in: dir)
+        do {
+            _ = try GCPReader.read(path: path)
+            Issue.record("read a page of two maps as one")
+        } catch let e as GeoreferenceError {
+            #expect(e.description.contains("2 maps") && e.description.contains("https://annotations.allmaps.org/maps/a1db818f")
+                    && e.description.contains("https://annotations.allmaps.org/maps/77c2d0e1") && e.description.contains("--map"), "\(e)")
+        }
+        let first = try GCPReader.read(path: path, mapID: "a1db818f")
+        Self.check(first)
+        let second = try GCPReader.read(path: path, mapID: "https://annotations.allmaps.org/maps/77c2d0e1")
+        #expect(second.gcps.map(\.ground.x) == first.gcps.map { $0.ground.x + 1 })
+        #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: path, mapID: "nope") }
+        let one = try GeoFixtures.write("{\"type\":\"AnnotationPage\",\"items\":[\(annotation("a1db818f", shift: 0))]}", "one.json", in: dir)
+        Self.check(try GCPReader.read(path: one))
+    }
+
     @Test func everyFormatGivesTheSameFit() throws {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -207,7 +207,7 @@ enum ImageCompare {
     }
 
     static func psnr(sum: Double, count: Int) -> Double {
-        guard count > 0 else { return .infinity }
+        guard count > 0 else { return 0 }  // nothing compared agrees with nothing
         let mse = sum / Double(count)
         return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
     }

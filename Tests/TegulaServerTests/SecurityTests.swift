@@ -15,6 +15,17 @@ struct SecurityTests {
         "/blue/0/0/%2e%2e%2fsecret.txt", "/leaflet/../secret.txt", "/leaflet/%2e%2e/secret.txt", "/blue/0/0/0.png%",
         "/blue/0/0/0.png%zz", "/blue/%ff%fe/0/0.png", "etc/passwd", "*", "http://evil/blue/0/0/0.png",
         "/leaflet/images/../../../../../etc/passwd", "/secret.txt", "/secret.json", "/..%2f..%2fsecret.json",
+        // Double-encoded: decoded once, `%2e` is a plain name, never `.` (nothing decodes twice).
+        "/%252e%252e/%252e%252e/etc/passwd", "/blue/0/0/%252e%252e%252fsecret.txt", "/blue%252f..%252fsecret.txt",
+        "/%25252e%25252e/secret.txt", "/leaflet/%252e%252e/%252e%252e/secret.txt",
+        // Backslashes, raw and encoded, as Windows-minded servers split on them.
+        "/blue\\..\\..\\secret.txt", "/blue/0/0/..\\..\\..\\secret.txt", "/..\\secret.txt", "/%5c..%5csecret.txt",
+        "/blue/0/0/%5C%2E%2E%5Csecret.txt", "/leaflet\\..\\secret.txt",
+        // NUL in every position, raw and encoded.
+        "/%00/../secret.txt", "/blue%00/0/0/0.png", "/secret.txt%00.png", "/\u{0}", "/blue/\u{0}/0/0.png",
+        // Overlong UTF-8 and other encodings of '.' and '/' that lenient decoders accept.
+        "/%c0%ae%c0%ae/secret.txt", "/%e0%80%ae%e0%80%ae/secret.txt", "/blue/0/0/%c0%af..%c0%afsecret.txt",
+        "/%u002e%u002e/secret.txt", "/blue/0/0/%%32%65%%32%65/secret.txt",
     ]
 
     @Test(arguments: attempts) func traversalNeverReadsOutside(target: String) {

@@ -37,7 +37,8 @@ enum Fixtures {
         return (d.width, d.height, px, d.geoTransform?.coefficients ?? [])
     }
 
-    /// PSNR over pixels opaque in both, and the fraction of identical such pixels.
+    /// PSNR over pixels opaque in both, and the fraction of identical such pixels. With no such
+    /// pixel the PSNR is 0 dB, not a perfect score: a transparent warp agrees with nothing.
     static func compare(_ a: [UInt8], _ b: [UInt8]) -> (psnr: Double, identical: Double, overlap: Int, alphaMismatch: Int) {
         var se = 0.0, n = 0, same = 0, mismatch = 0
         for i in stride(from: 0, to: min(a.count, b.count), by: 4) {
@@ -52,7 +53,8 @@ enum Fixtures {
             }
             if eq { same += 1 }
         }
-        let mse = se / Double(max(1, n * 3))
-        return (mse == 0 ? 99 : 10 * log10(255 * 255 / mse), Double(same) / Double(max(1, n)), n, mismatch)
+        guard n > 0 else { return (0, 0, 0, mismatch) }
+        let mse = se / Double(n * 3)
+        return (mse == 0 ? 99 : 10 * log10(255 * 255 / mse), Double(same) / Double(n), n, mismatch)
     }
 }

@@ -60,7 +60,7 @@ struct GCPWarpTests {
         let result = try WarpJob(source: source, zoom: 9, resampling: .bilinear, jobs: 2).run(output: out)
         let img = try Fixtures.rgba(out)
         let gt = result.geoTransform
-        var worst = 0.0
+        var worst = WorstError()
         for g in set.gcps {
             let m = WebMercator.project(Coordinate(longitude: g.ground.x, latitude: g.ground.y))
             let ex = (m.x - gt[0]) / gt[1], ey = (m.y - gt[3]) / gt[5]
@@ -76,10 +76,47 @@ struct GCPWarpTests {
             }
             #expect(sw > 0, "marker \(g.id) not found near (\(ex), \(ey))")
             guard sw > 0 else { continue }
-            worst = max(worst, hypot(sx / sw - ex, sy / sw - ey))
+            worst.add(hypot(sx / sw - ex, sy / sw - ey))
         }
-        print("tps warp: markers land within \(worst) px of their GCPs (zoom 9, bilinear)")
-        #expect(worst <= 1)
+        print("tps warp: markers land within \(worst.value) px of their GCPs (zoom 9, bilinear)")
+        #expect(worst.value <= 1)
+    }
+
+    /// The non-linear fits warp pixel for pixel as gdalwarp does with the same 12 GCPs in the
+    /// raster: thin plate spline against `-tps`, polynomials 2 and 3 against `-order 2|3`, all
+    /// fitted in the GCPs' CRS as GDAL fits them, `-et 0` (exact transforms per pixel).
+    @Test(arguments: [(TransformKind.tps, ["-tps"]), (.polynomial2, ["-order", "2"]), (.polynomial3, ["-order", "3"])])
+    func nonLinearFitsMatchGdalwarp(kind: TransformKind, method: [String]) throws {
+        let dir = try TemporaryFolder.make("warp")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let src = dir.appendingPathComponent("gcps.tif").path
+        let (w, h) = Self.size
+        let d = try Dataset.create(path: src, driver: "GTiff", width: w, height: h, bands: 3)
+        try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: Fixtures.pattern(width: w, height: h))
+        try d.setGCPs(Self.gcps().gcps.map { GCPRecord(id: $0.id, pixel: $0.pixel.x, line: $0.pixel.y, x: $0.ground.x, y: $0.ground.y) },
+                      srs: .wgs84())
+        try d.flush()
+        let source = try WarpInput(path: src, fit: FitOptions(transform: kind, fitCRS: .gcp)).resolve()
+        #expect(source.georeference?.kind == kind)
+        let ours = dir.appendingPathComponent("ours.tif").path
+        let result = try WarpJob(source: source, zoom: 8, resampling: .bilinear, jobs: 2).run(output: ours)
+        let gt = result.geoTransform, res = gt[1]
+        let te = [gt[0], gt[3] - Double(result.height) * res, gt[0] + Double(result.width) * res, gt[3]]
+        let theirs = dir.appendingPathComponent("gdal.tif").path
+        let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
+            + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0"] + method + ["-dstalpha", src, theirs])
+        #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
+        let a = try Fixtures.rgba(ours), b = try Fixtures.rgba(theirs)
+        #expect(a.w == b.w && a.h == b.h)
+        let c = Fixtures.compare(a.px, b.px)
+        print("\(kind.rawValue) warp vs gdalwarp \(method.joined(separator: " ")) -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
+        #expect(c.overlap > 50_000, "overlap \(c.overlap)")
+        #expect(c.psnr >= 40, "PSNR \(c.psnr)")
+        // Where both are opaque the pixels are identical (PSNR 99, all identical, measured), but
+        // which pixels along the footprint's edge are inside differs by more than for the affine
+        // fit: 0.9 % (tps), 1.7 % (polynomial2), 1.1 % (polynomial3) of the overlap, measured;
+        // not yet explained (RELIABILITY.md), so bounded here rather than hidden.
+        #expect(Double(c.alphaMismatch) / Double(max(1, c.overlap)) < 0.025, "alpha mismatch \(c.alphaMismatch) of \(c.overlap)")
     }
 
     @Test func threeGCPAffineMatchesGdalwarpOrder1() throws {

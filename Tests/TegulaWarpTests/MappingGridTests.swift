@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaTestSupport
 @testable import TegulaWarp
 
 /// The refinement grid keeps interpolation within its tolerance and reports the error it found,
@@ -18,15 +19,15 @@ struct MappingGridTests {
     static func actualError(_ e: Evaluator, _ g: MappingGrid) -> Double {
         let sx = UnsafeMutablePointer<Double>.allocate(capacity: g.width), sy = UnsafeMutablePointer<Double>.allocate(capacity: g.width)
         defer { sx.deallocate(); sy.deallocate() }
-        var worst = 0.0
+        var worst = WorstError()
         for j in 0..<g.height {
             g.row(j, sx: sx, sy: sy)
             for i in 0..<g.width {
                 let (x, y) = e.f(Double(i) + 0.5, -(Double(j) + 0.5))
-                worst = max(worst, abs(sx[i] - x), abs(sy[i] - y))
+                worst.add(abs(sx[i] - x), abs(sy[i] - y))
             }
         }
-        return worst
+        return worst.value
     }
 
     static func grid(_ e: Evaluator) -> MappingGrid {

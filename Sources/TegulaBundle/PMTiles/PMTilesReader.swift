@@ -106,7 +106,13 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
         guard !o1, !o2, end <= fileSize else {
             throw BundleError.corrupt(path: path, detail: "\(what) (\(length) bytes at \(base) + \(offset)) lies past the end of the \(fileSize)-byte file")
         }
-        return try FileIO.pread(fd, count: Int(length), at: start, path: path)
+        let bytes = try FileIO.pread(fd, count: Int(length), at: start, path: path)
+        // The file may have shrunk since it was opened (cut while served): a short read is an
+        // error, never a truncated tile answered as if whole.
+        guard bytes.count == Int(length) else {
+            throw BundleError.corrupt(path: path, detail: "\(what) (\(length) bytes at \(start)) was cut short: the file ended after \(bytes.count) bytes of it")
+        }
+        return bytes
     }
 
     private func leaf(at offset: UInt64, length: UInt32) throws -> [PMTilesEntry] {

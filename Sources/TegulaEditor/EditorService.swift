@@ -192,7 +192,7 @@ public struct Basemap: Sendable, Equatable {
         c.entries.map { e in
             let m = e.metadata
             return Basemap(name: m.name.isEmpty ? e.id : m.name, url: "/basemap/" + TileService.tilePathTemplate(e),
-                           attribution: m.attribution ?? "", minZoom: m.minZoom, maxZoom: m.maxZoom)
+                           attribution: AttributionHTML.sanitized(m.attribution ?? ""), minZoom: m.minZoom, maxZoom: m.maxZoom)
         }
     }
 }

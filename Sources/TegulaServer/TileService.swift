@@ -190,14 +190,17 @@ public struct TileService: Sendable {
                        body: Array((error.description + "\n").utf8))
     }
 
-    /// TileJSON 3.0.0 with absolute tile URLs from `--public-url`, else from the Host header.
+    /// TileJSON 3.0.0 with absolute tile URLs from `--public-url`, else from the Host header, and
+    /// the attribution as text and http(s) links only (``AttributionHTML``).
     func tileJSON(_ e: CatalogueEntry, _ request: ServerRequest) -> [UInt8] {
         var base = configuration.publicURL ?? ""
         if base.isEmpty, let host = request.headers["host"],
            host.utf8.allSatisfy({ $0 < 128 && (isalnum(Int32($0)) != 0 || ".:-[]_".utf8.contains($0)) }) {
             base = "http://" + host
         }
-        return e.metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .xyz)
+        var metadata = e.metadata
+        metadata.attribution = metadata.attribution.map(AttributionHTML.sanitized)
+        return metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .xyz)
     }
 
     /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded; for tiles made on request

@@ -53,7 +53,7 @@ public struct ViewerAssets: Sendable {
                 "bounds": .array([b.west, b.south, b.east, b.north].map(JSONValue.double)),
                 "center": .array([.double(m.center.longitude), .double(m.center.latitude), .int(m.center.zoom)]),
                 "tiles": .string("/" + TileService.tilePathTemplate(e)),
-                "attribution": .string(m.attribution ?? ""),
+                "attribution": .string(AttributionHTML.sanitized(m.attribution ?? "")),
                 "footprint": m.extra[TilesetMetadata.footprintKey] ?? .null,
                 "gcps": m.extra[TilesetMetadata.gcpsKey] ?? .array([]),
                 "ondemand": .bool(e.dynamic != nil),

@@ -12,9 +12,9 @@ import TegulaTestSupport
 /// happens. Its screenshots (fitted, hovered, zoomed out) stay in TEGULA_VIEWER_OUT
 /// (default: the system's temporary folder, tegula-viewer-test) for a person to look at.
 ///
-/// A second check runs the page over a tileset whose id and name are HTML that would run script
-/// if any of it reached the page as markup (issue 16: no reflected markup, the viewer's
-/// JavaScript run in CI).
+/// A second check runs the page over a tileset whose id, name and attribution are HTML that
+/// would run script if any of it reached the page as markup (issue 16: no reflected markup, the
+/// viewer's JavaScript run in CI); the attribution keeps its OpenStreetMap link.
 struct ViewerBrowserTests {
     @Test func theViewerShowsAnOnDemandLayerInHeadlessChromium() throws {
         let dir = try TemporaryFolder.make("viewer")
@@ -74,8 +74,10 @@ struct ViewerBrowserTests {
             alert = None
         out = {
             "ready": ready, "alert": alert,
-            "pwned": d.execute_script("return [window.pwned || 0, window.pwned2 || 0, window.pwned3 || 0]"),
-            "injected": d.execute_script("return document.querySelectorAll('img[src=\"x\"], img[src=\"y\"], script:not([src]):not([id])').length"),
+            "pwned": d.execute_script("return [window.pwned || 0, window.pwned2 || 0, window.pwned3 || 0, window.pwned4 || 0, window.pwned5 || 0]"),
+            "injected": d.execute_script("return document.querySelectorAll('img[src=\"x\"], img[src=\"y\"], img[src=\"z\"], script:not([src]):not([id])').length"),
+            "links": d.execute_script("return Array.from(document.querySelectorAll('.leaflet-control-attribution a')).map(a => a.getAttribute('href'))"),
+            "attribution": d.execute_script("var a = document.querySelector('.leaflet-control-attribution'); return a ? a.innerText : ''"),
             "labels": d.execute_script("return Array.from(document.querySelectorAll('.leaflet-control-layers label')).map(l => l.innerText)"),
             "tiles": d.execute_script("return Array.from(document.querySelectorAll('img.leaflet-tile-loaded')).length"),
             "errors": [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"],
@@ -94,6 +96,12 @@ struct ViewerBrowserTests {
         let name = "<img src=y onerror=window.pwned2=1></script><script>window.pwned3=1</script>"
         let tile = try TegulaBinary.run(["tile", scan, "-o", dir + "/" + id, "--zoom", "3-5", "--name", name, "--quiet"])
         try #require(tile.status == 0, "\(tile.stderr)")
+        // An attribution as a stranger's MBTiles might carry it: markup, a javascript: link, and
+        // the ordinary OpenStreetMap link, which must survive as a link.
+        let tileJSON = dir + "/" + id + "/tiles.json"
+        var meta = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tileJSON))) as? [String: Any])
+        meta["attribution"] = #"<img src=z onerror=window.pwned4=1><a href="javascript:window.pwned5=1" id=evil>click</a> © <a href="https://www.openstreetmap.org/copyright" onmouseover="window.pwned5=1">OSM</a>"#
+        try JSONSerialization.data(withJSONObject: meta).write(to: URL(fileURLWithPath: tileJSON))
         let server = try ServeCLITests.Server([dir + "/" + id])
         defer { server.stop() }
         let run = try ProgramRun.run("/usr/bin/python3", ["-c", Self.driver, "http://127.0.0.1:\(server.port)/"])
@@ -101,7 +109,12 @@ struct ViewerBrowserTests {
         let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
         #expect(out["ready"] as? Bool == true, "the viewer did not finish: \(out)")
         #expect(out["alert"] is NSNull, "\(out)")
-        #expect(out["pwned"] as? [Int] == [0, 0, 0], "script from a name ran: \(out)")
+        #expect(out["pwned"] as? [Int] == [0, 0, 0, 0, 0], "script from a name or the attribution ran: \(out)")
+        // Only web links are left in the attribution, the OpenStreetMap one among them, and its text.
+        let links = out["links"] as? [String] ?? []
+        #expect(links.contains("https://www.openstreetmap.org/copyright") && links.allSatisfy { $0.hasPrefix("https://") }, "\(links)")
+        let attribution = out["attribution"] as? String ?? ""
+        #expect(attribution.contains("click") && attribution.contains("© OSM"), "\(attribution)")
         #expect(out["injected"] as? Int == 0, "\(out)")
         let labels = out["labels"] as? [String] ?? []
         #expect(labels.contains { $0.contains(name) }, "the layer list should show the name as text: \(labels)")

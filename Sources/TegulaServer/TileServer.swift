@@ -9,6 +9,14 @@ public enum TileServer {
     /// The `Server` header's value.
     static let serverName = "tegula"
 
+    /// Connections the kernel may hold completed but not yet accepted. Hummingbird's default,
+    /// 256, overflowed when 2,000 clients connected at once (`scripts/serve-fairness`, wrk
+    /// -c2000: 5,535 listen overflows in one 6 s run, counted by `nstat`), each a dropped
+    /// handshake the client retries after 1 s, then 3 s; with 4,096 there were none, and 1,000
+    /// clients connecting while the server is stopped all get in (`ServeConnectionTests`).
+    /// Linux caps the value at `net.core.somaxconn` (4,096 on Debian 12).
+    static let backlog = 4096
+
     /// The application serving `service` on host:port (not yet running).
     public static func application(service: TileService, host: String, port: Int,
                                    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
@@ -22,7 +30,8 @@ public enum TileServer {
                         TileChannel(http1: HTTP1Channel(responder: hummingbird, configuration: .init(httpDecoderConfiguration: decoder)),
                                     responder: responder, serverName: serverName)
                     },
-                    configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
+                    configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName,
+                                                           backlog: backlog),
                     onServerRunning: onServerRunning, logger: service.logger)
     }
 

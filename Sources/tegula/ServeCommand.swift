@@ -64,6 +64,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Status for a missing tile within the tileset's zooms: 404 (default; MapLibre falls back to the parent) or 204.")
     var missing: ServerConfiguration.MissingTile = .notFound
 
+    @Option(name: .customLong("idle-timeout"),
+            help: ArgumentHelp("Seconds a connection may make no progress (nothing asked, or a request head left unfinished, as a slowloris client does) before it is closed; answers being made or sent do not count.",
+                               valueName: "seconds"))
+    var idleTimeout: Double = 60
+
     @Option(name: .customLong("leaflet-dir"), help: "Where Leaflet is installed (Debian libjs-leaflet).")
     var leafletDir: String = "/usr/share/javascript/leaflet"
 
@@ -86,6 +91,11 @@ struct ServeCommand: AsyncParsableCommand {
         if let autoLossy, let format {
             do { try AutoLossy.check(autoLossy, for: format) } catch { throw ValidationError("--\(error)") }
         }
+        // Above 0 (0 would close every connection at once) and at most a day (a longer deadline
+        // is none: a client that sends nothing holds its socket as long as it likes).
+        guard idleTimeout > 0 && idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be above 0 and at most 86400 seconds, not \(idleTimeout)")
+        }
         guard (1...65535).contains(port) || port == 0 else { throw ValidationError("--port must be 0–65535, not \(port)") }
         // Header values go out verbatim: no control characters (CR/LF would split the header).
         for (option, value) in [("--cache-control", cacheControl), ("--cors", cors), ("--public-url", publicURL ?? "")]
@@ -107,7 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
         let watcher = SourceWatcher(sources: rendered)
         let config = ServerConfiguration(publicURL: publicURL, corsOrigin: cors == "off" ? nil : cors,
                                          cacheControl: cacheControl,
-                                         missingTile: missing)
+                                         missingTile: missing, idleTimeout: .seconds(idleTimeout))
         var logger = Logger(label: "tegula.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level
         let service = TileService(catalogue: catalogue, configuration: config, leafletDirectory: leafletDir,

@@ -7,9 +7,9 @@ import TegulaTestSupport
 
 /// Warping georeferenced rasters (geotransform + CRS) against `gdalwarp -et 0` on the same grid.
 struct GeoTransformWarpTests {
-    /// Warp with tegula and with gdalwarp onto exactly the same grid, and compare.
-    static func compareWithGDAL(srs: String, geoTransform: [Double], size: Int, zoom: Int,
-                                resampling: Resampling) throws -> (psnr: Double, identical: Double, overlap: Int, alphaMismatch: Int, result: WarpJob.Result) {
+    /// Warp with tegula and with gdalwarp onto exactly the same grid: both RGBA images.
+    static func warpWithBoth(srs: String, geoTransform: [Double], size: Int, zoom: Int, resampling: Resampling) throws
+        -> (ours: [UInt8], theirs: [UInt8], result: WarpJob.Result) {
         let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("src.tif").path
@@ -28,9 +28,16 @@ struct GeoTransformWarpTests {
         #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
         let a = try Fixtures.rgba(ours), b = try Fixtures.rgba(theirs)
         #expect(a.w == b.w && a.h == b.h)
-        let c = Fixtures.compare(a.px, b.px)
+        return (a.px, b.px, result)
+    }
+
+    /// Warp with tegula and with gdalwarp onto exactly the same grid, and compare.
+    static func compareWithGDAL(srs: String, geoTransform: [Double], size: Int, zoom: Int,
+                                resampling: Resampling) throws -> (psnr: Double, identical: Double, overlap: Int, alphaMismatch: Int, result: WarpJob.Result) {
+        let w = try warpWithBoth(srs: srs, geoTransform: geoTransform, size: size, zoom: zoom, resampling: resampling)
+        let c = Fixtures.compare(w.ours, w.theirs)
         print("warp vs gdalwarp \(srs) z\(zoom) \(resampling): PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
-        return (c.psnr, c.identical, c.overlap, c.alphaMismatch, result)
+        return (c.psnr, c.identical, c.overlap, c.alphaMismatch, w.result)
     }
 
     @Test(arguments: [Resampling.bilinear, .cubic])

@@ -121,19 +121,9 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         }
     }
 
-    /// GDAL reads uncompressed GeoTIFF windows straight from the file instead of through its
-    /// block cache, which thrashes on scans larger than its 64 MB (`GDALRuntime`): the benchmark
-    /// scan (10800 × 5400, one-row strips) then costs a tile's rows, not whole 32 KB strips each,
-    /// and the cold pass went from 20.7 to 32.5 tiles/s, peak RSS 343 → 250 MB (load 9). GDAL
-    /// falls back to its generic reads where this does not apply; a user's setting wins.
-    private static let directReads: Void = {
-        if GDALRuntime.configOption("GTIFF_DIRECT_IO") == nil { GDALRuntime.setConfigOption("GTIFF_DIRECT_IO", "YES") }
-    }()
-
     /// Load, stamp the files and build the renderer; logs one line when the reduced copies for
     /// the lower zooms are built.
     static func read(_ load: () throws -> Loaded, id: String, log: @escaping @Sendable (String) -> Void) throws -> Current {
-        _ = directReads
         let loaded = try load()
         let job = loaded.job
         var files = (try? TegulaGDAL.Dataset(path: job.source.path).fileList) ?? [job.source.path]

@@ -183,6 +183,10 @@ struct ReductionKernel {
             /// ``phases`` rows of `taps` weights, and each row's sum.
             let weights: UnsafeMutablePointer<Float>
             let sums: UnsafeMutablePointer<Float>
+            /// Each row's non-zero span within its `taps` (the rows share one span of cells, and
+            /// a row's own is up to a tap shorter at each end: a quarter of z7's taps).
+            let starts: UnsafeMutablePointer<Int>
+            let counts: UnsafeMutablePointer<Int>
             init(offset: Int, taps: Int) {
                 self.offset = offset
                 self.taps = taps
@@ -190,8 +194,12 @@ struct ReductionKernel {
                 weights.initialize(repeating: 0, count: max(1, Axis.phases * taps))
                 sums = .allocate(capacity: Axis.phases)
                 sums.initialize(repeating: 0, count: Axis.phases)
+                starts = .allocate(capacity: Axis.phases)
+                starts.initialize(repeating: 0, count: Axis.phases)
+                counts = .allocate(capacity: Axis.phases)
+                counts.initialize(repeating: taps, count: Axis.phases)
             }
-            deinit { weights.deallocate(); sums.deallocate() }
+            deinit { weights.deallocate(); sums.deallocate(); starts.deallocate(); counts.deallocate() }
         }
 
         /// The filter tabulated for pixels whose taps are all inside the scan and the window.
@@ -212,6 +220,12 @@ struct ReductionKernel {
             for (k, r) in rows.enumerated() {
                 for (m, v) in r.weights.enumerated() { table.weights[k * taps + r.first - offset + m] = Float(v) }
                 table.sums[k] = Float(r.weights.reduce(0, +))
+                // Zero weights add nothing: a row sums only its own span.
+                let row = UnsafeBufferPointer(start: table.weights + k * taps, count: taps)
+                if let lo = row.firstIndex(where: { $0 != 0 }), let hi = row.lastIndex(where: { $0 != 0 }) {
+                    table.starts[k] = lo
+                    table.counts[k] = hi - lo + 1
+                }
             }
             return table
         }
@@ -227,7 +241,8 @@ struct ReductionKernel {
             let first = Int(cell) + table.offset
             if s - reach >= 0, s + reach < limit, first >= 0, first + table.taps <= size {
                 let k = min(Self.phases - 1, Int((t - cell) * Double(Self.phases)))
-                return (first, table.taps, UnsafePointer(table.weights + k * table.taps), table.sums[k], 1)
+                let start = table.starts[k]
+                return (first + start, table.counts[k], UnsafePointer(table.weights + k * table.taps + start), table.sums[k], 1)
             }
             let h = exact(at: s, into: scratch)
             var sum: Float = 0

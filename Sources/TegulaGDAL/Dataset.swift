@@ -124,12 +124,14 @@ public final class Dataset {
     }
 
     /// Read a window of the given bands as 8-bit samples, pixel-interleaved
-    /// (GDALDatasetRasterIOEx), scaled to `bufferWidth` × `bufferHeight` with `resampling`.
+    /// (GDALDatasetRasterIOEx), scaled to `bufferWidth` × `bufferHeight` with `resampling`;
+    /// `pixelSpacing` bytes from one pixel to the next in the buffer (default: the band count),
+    /// e.g. 4 to read RGB straight into an RGBA buffer, its alpha bytes untouched.
     ///
     /// Any GDAL warning during the read is an error (e.g. a truncated JPEG).
     public func readBytes(x: Int, y: Int, width: Int, height: Int,
                           bufferWidth: Int? = nil, bufferHeight: Int? = nil,
-                          bands: [Int], resampling: ReadResampling = .nearest,
+                          bands: [Int], resampling: ReadResampling = .nearest, pixelSpacing: Int? = nil,
                           into buffer: UnsafeMutablePointer<UInt8>) throws {
         let bw = bufferWidth ?? width, bh = bufferHeight ?? height
         var map = bands.map { Int32($0) }
@@ -137,10 +139,10 @@ public final class Dataset {
         tegula_init_rasterio_extra_arg(&extra)
         extra.eResampleAlg = resampling.gdalValue
         CPLErrorReset()
-        let n = bands.count
+        let n = bands.count, spacing = pixelSpacing ?? n
         let err = GDALDatasetRasterIOEx(handle, GF_Read, Int32(x), Int32(y), Int32(width), Int32(height),
                                         buffer, Int32(bw), Int32(bh), GDT_Byte, Int32(n), &map,
-                                        Int64(n), Int64(bw * n), 1, &extra)
+                                        Int64(spacing), Int64(bw * spacing), 1, &extra)
         if err != CE_None {
             throw GDALError.last("GDALDatasetRasterIOEx", path: path, fallback: "read failed")
         }

@@ -30,6 +30,12 @@ public enum GDALRuntime {
         CPLSetConfigOption(key, value)
     }
 
+    /// Set a GDAL configuration option for the calling thread only (it wins over the process's).
+    public static func setThreadLocalConfigOption(_ key: String, _ value: String?) {
+        initialize()
+        CPLSetThreadLocalConfigOption(key, value)
+    }
+
     /// A GDAL configuration option as GDAL sees it (set in the process or the environment), or nil.
     public static func configOption(_ key: String) -> String? {
         initialize()

@@ -54,7 +54,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         self.memo = memo
         self.log = log
         self.load = load
-        state = Locked(try Self.read(load))
+        state = Locked(try Self.read(load, id: id, log: log))
     }
 
     /// The renderer in use now.
@@ -108,7 +108,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         guard now != current.stamps, failed.withLock({ $0 }) != now else { return false }
         let changed = zip(current.files, zip(current.stamps, now)).filter { $1.0 != $1.1 }.map(\.0)
         do {
-            let next = try Self.read(load)
+            let next = try Self.read(load, id: id, log: log)
             state.withLock { $0 = next }
             failed.withLock { $0 = nil }
             memo.removeVersions(of: id, except: next.version)
@@ -121,8 +121,9 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         }
     }
 
-    /// Load, stamp the files and build the renderer.
-    static func read(_ load: () throws -> Loaded) throws -> Current {
+    /// Load, stamp the files and build the renderer; logs one line when the reduced copies for
+    /// the lower zooms are built.
+    static func read(_ load: () throws -> Loaded, id: String, log: @escaping @Sendable (String) -> Void) throws -> Current {
         let loaded = try load()
         let job = loaded.job
         var files = (try? TegulaGDAL.Dataset(path: job.source.path).fileList) ?? [job.source.path]
@@ -132,7 +133,18 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         // The reduced copies the lower zooms read are built now, off the request path, instead of
         // by the first tile below the max zoom (1.5 s for the benchmark scan at load 11).
         let overviews = renderer.overviews
-        DispatchQueue.global(qos: .utility).async { try? overviews.prepare() }
+        DispatchQueue.global(qos: .utility).async {
+            let start = Date()
+            do {
+                try overviews.prepare()
+                if overviews.byteCount > 0 {
+                    log(String(format: "tegula: %@: reduced copies for the lower zooms ready (%.1f MiB in %.2f s)",
+                               id, Double(overviews.byteCount) / 1_048_576, Date().timeIntervalSince(start)))
+                }
+            } catch {
+                log("tegula: \(id): reduced copies for the lower zooms could not be built (\(error))")
+            }
+        }
         return Current(renderer: renderer, version: version(stamps: stamps, job: job, plan: renderer.plan), files: files, stamps: stamps)
     }
 

@@ -129,7 +129,8 @@ extension BlockWarper {
             coverage = c
         }
         defer { coverage?.deallocate() }
-        let kernel = ReductionKernel(resampling: resampling, sourceWidth: raster.width, sourceHeight: raster.height)
+        let kernel = ReductionKernel(resampling: resampling, sourceWidth: raster.width, sourceHeight: raster.height,
+                                     opaque: raster.isOpaque, tables: ReductionKernel.Tables())
         let levels = overviews?.levelFactors ?? []
         // Each cell's footprint and copy factor first, then one window per factor for the block.
         let size = grid.cellSize

@@ -1,3 +1,4 @@
+import Foundation
 /// Resamples output pixels that each cover many scan pixels as the pyramid makes them, in one
 /// step: a pyramid tile `k` zooms above the max zoom is the premultiplied mean of `n` × `n`
 /// (n = 2^k) max-zoom pixels, each the kernel's sample of the scan at its centre. Per source axis
@@ -15,6 +16,11 @@ struct ReductionKernel {
     let resampling: Resampling
     let sourceWidth: Int
     let sourceHeight: Int
+    /// True when every pixel of the scan is opaque (no alpha band, no nodata): the windows then
+    /// hold α = 255 everywhere and a tap is one multiply–add instead of weighting by α.
+    let opaque: Bool
+    /// Tap tables by footprint, shared by the cells of one block (see ``Tables``).
+    let tables: Tables
     /// Samples per axis up to which the n kernel copies are summed one by one.
     static let discreteSamples = 4
 
@@ -40,16 +46,19 @@ struct ReductionKernel {
         let wd = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
         let wf = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
         defer { sxRow.deallocate(); syRow.deallocate(); wd.deallocate(); wf.deallocate() }
-        var (ax, ay) = axes(extents[0])
-        var tx = ax.table(), ty = ay.table()
+        var (ax, ay) = axes(tables.quantized(extents[0]))
+        var tx = tables.table(ax), ty = tables.table(ay)
         let ww = window.width, px = window.pixels
         let full = Float(max(1, coverageFull))
         for j in rows {
-            // A new table when the row's footprint differs from the table's by more than 1 %.
-            let e = extents[min(j - rows.lowerBound, extents.count - 1)]
-            if abs(e.x - ax.extent) > 0.01 * ax.extent || abs(e.y - ay.extent) > 0.01 * ay.extent {
+            // The row's footprint on the tables' 1 % steps: a pixel's weights depend only on its
+            // row's footprint, not on which tile or cell asked, and a step's tables are made once
+            // per block (at z4/z5 the footprint changes by > 1 % within a cell along Mercator's
+            // latitude, and rebuilding per row and cell cost 4 % of a cold pass).
+            let e = tables.quantized(extents[min(j - rows.lowerBound, extents.count - 1)])
+            if e.x != ax.extent || e.y != ay.extent {
                 (ax, ay) = axes(e)
-                tx = ax.table(); ty = ay.table()
+                tx = tables.table(ax); ty = tables.table(ay)
             }
             grid.row(j, sx: sxRow, sy: syRow, columns: columns)
             let rowOut = out + (j - rows.lowerBound) * stride * 4
@@ -64,26 +73,69 @@ struct ReductionKernel {
                 let cover = hx.coverage * hy.coverage * mask
                 guard cover > 0, hx.count > 0, hy.count > 0 else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; continue }
                 // Σ w·α·(r, g, b) and Σ w·α in one vector; Σ w is the product of the axes' sums.
+                // Opaque: Σ w·(r, g, b) and Σ w·255, the same means with α = 255 factored out.
                 var acc = SIMD4<Float>.zero
                 for v in 0..<hy.count {
                     let wv = hy.weights[v]
                     if wv == 0 { continue }
                     let row = UnsafeRawPointer(px + ((hy.first + v) * ww + hx.first) * 4)
                     var racc = SIMD4<Float>.zero
-                    for u in 0..<hx.count {
-                        var f = SIMD4<Float>(row.loadUnaligned(fromByteOffset: u * 4, as: SIMD4<UInt8>.self))
-                        let a = f[3] * hx.weights[u]
-                        f[3] = 1
-                        racc += a * f
+                    if opaque {
+                        // Four partial sums: one sum's chain of dependent adds (4 cycles each)
+                        // would bound the loop, not the loads.
+                        var r1 = SIMD4<Float>.zero, r2 = SIMD4<Float>.zero, r3 = SIMD4<Float>.zero
+                        var u = 0
+                        @inline(__always) func tap(_ u: Int) -> SIMD4<Float> {
+                            hx.weights[u] * SIMD4<Float>(row.loadUnaligned(fromByteOffset: u * 4, as: SIMD4<UInt8>.self))
+                        }
+                        while u + 4 <= hx.count {
+                            racc += tap(u); r1 += tap(u + 1); r2 += tap(u + 2); r3 += tap(u + 3)
+                            u += 4
+                        }
+                        while u < hx.count { racc += tap(u); u += 1 }
+                        racc += (r1 + r2) + r3
+                    } else {
+                        for u in 0..<hx.count {
+                            var f = SIMD4<Float>(row.loadUnaligned(fromByteOffset: u * 4, as: SIMD4<UInt8>.self))
+                            let a = f[3] * hx.weights[u]
+                            f[3] = 1
+                            racc += a * f
+                        }
                     }
                     acc += wv * racc
                 }
                 let sw = hx.sum * hy.sum, sa = acc[3]
                 guard sw > 0, sa > 0 else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; continue }
                 @inline(__always) func byte(_ v: Float) -> UInt8 { v <= 0 ? 0 : v >= 255 ? 255 : UInt8(v + 0.5) }
-                o[0] = byte(acc[0] / sa); o[1] = byte(acc[1] / sa); o[2] = byte(acc[2] / sa)
+                let colour = opaque ? sa / 255 : sa
+                o[0] = byte(acc[0] / colour); o[1] = byte(acc[1] / colour); o[2] = byte(acc[2] / colour)
                 o[3] = byte(sa / sw * cover)
             }
+        }
+    }
+
+    /// Tap tables made once per footprint step and window scale, for the cells of one block
+    /// (one thread: a block is warped by one worker).
+    final class Tables {
+        /// Footprints are rounded to steps of 1 % (a factor 1.01^k).
+        static let step = 1.01
+        private var made: [Key: Axis.Table] = [:]
+        struct Key: Hashable { let extent: Double; let samples: Int; let scale: Double }
+        init() {}
+
+        /// `e` on the steps.
+        func quantized(_ e: (x: Double, y: Double)) -> (x: Double, y: Double) {
+            func q(_ v: Double) -> Double { pow(Self.step, (log(v) / log(Self.step)).rounded()) }
+            return (q(e.x), q(e.y))
+        }
+
+        /// The axis's table, made on first use.
+        func table(_ axis: Axis) -> Axis.Table {
+            let key = Key(extent: axis.extent, samples: axis.samples, scale: axis.scale)
+            if let t = made[key] { return t }
+            let t = axis.table()
+            made[key] = t
+            return t
         }
     }
 
@@ -131,6 +183,10 @@ struct ReductionKernel {
             /// ``phases`` rows of `taps` weights, and each row's sum.
             let weights: UnsafeMutablePointer<Float>
             let sums: UnsafeMutablePointer<Float>
+            /// Each row's non-zero span within its `taps` (the rows share one span of cells, and
+            /// a row's own is up to a tap shorter at each end: a quarter of z7's taps).
+            let starts: UnsafeMutablePointer<Int>
+            let counts: UnsafeMutablePointer<Int>
             init(offset: Int, taps: Int) {
                 self.offset = offset
                 self.taps = taps
@@ -138,8 +194,12 @@ struct ReductionKernel {
                 weights.initialize(repeating: 0, count: max(1, Axis.phases * taps))
                 sums = .allocate(capacity: Axis.phases)
                 sums.initialize(repeating: 0, count: Axis.phases)
+                starts = .allocate(capacity: Axis.phases)
+                starts.initialize(repeating: 0, count: Axis.phases)
+                counts = .allocate(capacity: Axis.phases)
+                counts.initialize(repeating: taps, count: Axis.phases)
             }
-            deinit { weights.deallocate(); sums.deallocate() }
+            deinit { weights.deallocate(); sums.deallocate(); starts.deallocate(); counts.deallocate() }
         }
 
         /// The filter tabulated for pixels whose taps are all inside the scan and the window.
@@ -160,6 +220,12 @@ struct ReductionKernel {
             for (k, r) in rows.enumerated() {
                 for (m, v) in r.weights.enumerated() { table.weights[k * taps + r.first - offset + m] = Float(v) }
                 table.sums[k] = Float(r.weights.reduce(0, +))
+                // Zero weights add nothing: a row sums only its own span.
+                let row = UnsafeBufferPointer(start: table.weights + k * taps, count: taps)
+                if let lo = row.firstIndex(where: { $0 != 0 }), let hi = row.lastIndex(where: { $0 != 0 }) {
+                    table.starts[k] = lo
+                    table.counts[k] = hi - lo + 1
+                }
             }
             return table
         }
@@ -175,7 +241,8 @@ struct ReductionKernel {
             let first = Int(cell) + table.offset
             if s - reach >= 0, s + reach < limit, first >= 0, first + table.taps <= size {
                 let k = min(Self.phases - 1, Int((t - cell) * Double(Self.phases)))
-                return (first, table.taps, UnsafePointer(table.weights + k * table.taps), table.sums[k], 1)
+                let start = table.starts[k]
+                return (first + start, table.counts[k], UnsafePointer(table.weights + k * table.taps + start), table.sums[k], 1)
             }
             let h = exact(at: s, into: scratch)
             var sum: Float = 0

@@ -1,3 +1,5 @@
+import TegulaServer
+
 /// The editor's page: two maps side by side (the scan in pixel space, the basemap), the toolbar,
 /// the fit panel with the point table, and the `?` help overlay with the keymap. Leaflet comes
 /// from Debian's libjs-leaflet under `/leaflet/`, never a CDN; the script is ``EditorScript``.
@@ -26,14 +28,7 @@ enum EditorPage {
         let transforms = ["auto", "helmert", "polynomial1", "projective", "polynomial2", "polynomial3", "tps"]
             .map { "<option value=\"\($0)\">\($0)</option>" }.joined()
         return """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>Tegula editor</title>
-        <link rel="icon" href="data:,">
-        <link rel="stylesheet" href="/leaflet/leaflet.css">
+        \(ViewerAssets.pageHead(title: "Tegula editor"))
         <style>
         html, body { height: 100%; margin: 0; font: 13px/1.35 sans-serif; }
         body { display: flex; flex-direction: column; }

@@ -130,9 +130,7 @@ public final class EditorService: @unchecked Sendable {
 
     static func quote(_ s: String) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-        // `\u003c` for every `<`, as the viewer does: no scan name or basemap can close the
-        // script element or open a comment in it (`</script>`, `<!--`).
-        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+        return ViewerAssets.scriptSafe(json: String(decoding: data.dropFirst().dropLast(), as: UTF8.self))
     }
 
     static func split(_ target: String) -> (String, [String: String]) {

@@ -61,19 +61,32 @@ public struct ViewerAssets: Sendable {
         })
     }
 
-    static func html(_ c: Catalogue) -> String {
-        // In JSON `<` can only stand inside a string, where `\u003c` means the same: no id, name or
-        // attribution can then close the script element or open a comment (`</script>`, `<!--`).
-        let json = String(decoding: catalogueJSON(c).serialized(), as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
-        return """
+    /// JSON text made safe to embed in a `<script>` element: in JSON `<` can only stand inside a
+    /// string, where `\u003c` means the same, so no id, name or attribution can close the script
+    /// element or open a comment (`</script>`, `<!--`).
+    public static func scriptSafe(json: String) -> String {
+        json.replacingOccurrences(of: "<", with: "\\u003c")
+    }
+
+    /// The opening of a Tegula page up to its own styles: doctype, charset, viewport, `title` (a
+    /// constant of the caller's, not escaped), no favicon request, Leaflet's stylesheet.
+    public static func pageHead(title: String) -> String {
+        """
         <!doctype html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>Tegula tiles</title>
+        <title>\(title)</title>
         <link rel="icon" href="data:,">
         <link rel="stylesheet" href="/leaflet/leaflet.css">
+        """
+    }
+
+    static func html(_ c: Catalogue) -> String {
+        let json = scriptSafe(json: String(decoding: catalogueJSON(c).serialized(), as: UTF8.self))
+        return """
+        \(pageHead(title: "Tegula tiles"))
         <style>
         html, body, #map { height: 100%; margin: 0; }
         .tegula-panel { background: #fff; padding: 6px 10px; border-radius: 4px; font: 12px/1.4 sans-serif;

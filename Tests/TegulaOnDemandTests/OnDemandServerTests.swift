@@ -150,20 +150,32 @@ struct OnDemandServerTests {
         withExtendedLifetime(watcher) {}
     }
 
-    @Test func concurrentRequestsForOneTileShareOneRender() async throws {
+    /// A live server with one render thread, held by a blocking render while `body` runs:
+    /// `body` gets the port, a max-zoom tile of the scan, the inputs, and `release`, which lets
+    /// the blocker finish and waits for it.
+    static func withHeldRenderThread(_ body: @escaping @Sendable (_ port: Int, _ t: Tile, _ inputs: OnDemandInputs,
+                                                                  _ release: @escaping @Sendable () async -> Void) async throws -> Void) async throws {
         let f = try OnDemandFixtures()
         let inputs = f.inputs(workers: 1)
         let (source, service) = try f.service(inputs)
-        let z = source.renderer.plan.maxZoom
-        let t = TileGrid.tile(containing: Coordinate(longitude: 14, latitude: 47), zoom: z)
-        try await Self.live(service) { port in
-            // Hold the only render thread so the requests queue up behind it.
+        let t = TileGrid.tile(containing: Coordinate(longitude: 14, latitude: 47), zoom: source.renderer.plan.maxZoom)
+        try await live(service) { port in
             let gate = Gate()
             let blocker = Task { await inputs.queue.submit(TileMemo.Key(source: "blocker", version: "", tile: t), isCancelled: { false }) {
                 gate.wait()
                 return .outside
             } }
             while inputs.queue.done.rendered < 1 { try await pause(0.005) }
+            try await body(port, t, inputs) {
+                gate.open()
+                _ = await blocker.value
+            }
+        }
+    }
+
+    @Test func concurrentRequestsForOneTileShareOneRender() async throws {
+        // The only render thread is held so the requests queue up behind it.
+        try await Self.withHeldRenderThread { port, t, inputs, release in
             let before = inputs.queue.done
             let answers = Locked([HTTP.Response]())
             let threads = (0..<8).map { _ in
@@ -172,8 +184,7 @@ struct OnDemandServerTests {
             threads.forEach { $0.start() }
             let deadline = Date().addingTimeInterval(10)
             while inputs.queue.done.shared - before.shared < 7 && Date() < deadline { try await pause(0.01) }
-            gate.open()
-            _ = await blocker.value
+            await release()
             while answers.withLock({ $0.count }) < 8 && Date() < deadline { try await pause(0.01) }
             let after = inputs.queue.done
             let got = answers.withLock { $0 }
@@ -186,18 +197,7 @@ struct OnDemandServerTests {
     }
 
     @Test func aRequestWhoseClientLeftIsDroppedUnrendered() async throws {
-        let f = try OnDemandFixtures()
-        let inputs = f.inputs(workers: 1)
-        let (source, service) = try f.service(inputs)
-        let z = source.renderer.plan.maxZoom
-        let t = TileGrid.tile(containing: Coordinate(longitude: 14, latitude: 47), zoom: z)
-        try await Self.live(service) { port in
-            let gate = Gate()
-            let blocker = Task { await inputs.queue.submit(TileMemo.Key(source: "blocker", version: "", tile: t), isCancelled: { false }) {
-                gate.wait()
-                return .outside
-            } }
-            while inputs.queue.done.rendered < 1 { try await pause(0.005) }
+        try await Self.withHeldRenderThread { port, t, inputs, release in
             // Ask for a tile, then hang up before it can be rendered.
             let fd = try HTTP.connect(port: port)
             let request = Array("GET /scan/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
@@ -205,8 +205,7 @@ struct OnDemandServerTests {
             try await pause(0.2)
             close(fd)
             try await pause(0.2)
-            gate.open()
-            _ = await blocker.value
+            await release()
             let deadline = Date().addingTimeInterval(5)
             while inputs.queue.done.dropped < 1 && Date() < deadline { try await pause(0.01) }
             #expect(inputs.queue.done.dropped == 1)

@@ -96,6 +96,35 @@ struct LossyCodecTests {
         #expect(stride(from: 3, to: opaque.pixels.count, by: 4).allSatisfy { opaque.pixels[$0] == 255 })
     }
 
+    /// Paper with a grain of ±6 levels, as scans have: the texture dithering turns into noise.
+    static func grainyPaper() -> RGBAImage {
+        var img = paper()
+        for y in 0..<256 {
+            for x in 0..<256 {
+                let i = (y * 256 + x) * 4
+                guard img.pixels[i] > 100 else { continue }  // ink stays flat
+                let n = ((x &* 73856093) ^ (y &* 19349663)) % 13 - 6
+                for c in 0..<3 { img.pixels[i + c] = UInt8(Int(img.pixels[i + c]) + n) }
+            }
+        }
+        return img
+    }
+
+    @Test func png8OfGrainyPaperIsUnderHalfTheLosslessBytesAbove35dB() throws {
+        // The knobs BENCHMARKS.md measured (no dithering, quality cap 85). This image through
+        // scripts/png8-knobs/knobs.c: 19 087 bytes (about 0.26 of a level-1 Up PNG's 73 760) at
+        // 42 dB with 6 colours; full dithering at quality 100, as before, 41 141 bytes (0.56).
+        let img = Self.grainyPaper()
+        let png8 = try PNG8Encoder().encode(img)
+        let lossless = PNGEncoder(level: 1, filter: .up).encodeDroppingOpaqueAlpha(img)
+        let ratio = Double(png8.count) / Double(lossless.count)
+        let p = Self.psnr(img, try PNGDecoder.decode(png8))
+        #expect(ratio <= 0.45, "PNG8 \(png8.count) bytes = \(ratio) of lossless \(lossless.count)")
+        #expect(p >= 35, "PNG8 PSNR \(p) dB")
+        let dithered = try PNG8Encoder(quality: 100, dithering: 1).encode(img)
+        #expect(dithered.count > png8.count, "full dithering at 256 colours should cost bytes")
+    }
+
     @Test func gdalReadsOurJPEGWebPAndPNG8() throws {
         let img = Self.paper(transparentLeft: 40)
         let cases: [(String, [UInt8], String, Int)] = [

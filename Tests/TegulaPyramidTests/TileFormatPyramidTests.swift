@@ -90,9 +90,17 @@ struct TileFormatPyramidTests {
             let p = 10 * log10(255 * 255 / (se / Double(n)))
             #expect(p >= 30, "\(format.name) q\(quality): \(p) dB")
         }
+        // PNG8 (no dithering, quality cap 85): palette PNGs, above the 35 dB floor.
         let png8 = try PyramidFixtures.tiles(in: try Self.run(source, dir, .png8))
         #expect(Set(png8.keys) == Set(png.keys))
         #expect(png8.values.allSatisfy { $0[25] == 3 })
+        var se8 = 0.0, n8 = 0
+        for (key, data) in png8 {
+            let e = Self.psnr(try PNGDecoder.decode([UInt8](png[key]!)), try PNGDecoder.decode([UInt8](data)))
+            se8 += e.se; n8 += e.n
+        }
+        let p8 = 10 * log10(255 * 255 / (se8 / Double(n8)))
+        #expect(p8 >= 35, "png8: \(p8) dB")
     }
 
     /// `auto --auto-lossy webp`: lossy WebP exactly on the opaque tiles (no JPEG at all), the

@@ -33,6 +33,7 @@ struct WarpStep: MapStage {
         if source.exceedsMercatorLimit {
             work.log("warning: map '\(map.name)': the scan reaches beyond ±85.0511°; the warp is clipped there")
         }
+        if let fold = source.foldWarning { work.log("warning: map '\(map.name)': \(fold)") }
         let label = "\(map.name) warp", progress = work.progress
         let resampling = map.warp.resampling ?? .default
         let result = try WarpJob(source: source, zoom: zoom, resampling: resampling, jobs: work.jobs)

@@ -125,7 +125,7 @@ struct GCPStageTests {
         #expect(message.contains("2 maps") && message.contains("maps/aaa1") && message.contains("maps/bbb2")
                 && message.contains("map: ID") && !message.contains("\n"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: f.folder + "/out/scan"))
-        let chosen = try runPipeline(try f.pipeline(pipeline("          map: bbb2")))
+        let chosen = try runPipeline(try f.pipeline(pipeline("      map: bbb2")))
         #expect(chosen.error == nil, "\(String(describing: chosen.error)) \(chosen.log)")
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
@@ -133,10 +133,10 @@ struct GCPStageTests {
             from: try Data(contentsOf: URL(fileURLWithPath: f.folder + "/.tegula/p/scan/report.json")))
         #expect(report.gcps.map { $0.ground[0] } == rows.map { $0.2 + 10 })
         // A name the page does not hold, and `map` beside inline GCPs, are one line each.
-        let unknown = try runPipeline(try f.pipeline(pipeline("          map: ccc3")))
+        let unknown = try runPipeline(try f.pipeline(pipeline("      map: ccc3")))
         let why = (try #require(unknown.error as? BatchFailure)).failures.first?.message ?? ""
         #expect(why.contains("no map 'ccc3'") && why.contains("maps/aaa1"), "\(why)")
-        #expect(try f.loadError(Self.map(transform: "tps").replacingOccurrences(of: "transform: tps", with: "transform: tps\n          map: aaa1"))
+        #expect(try f.loadError(Self.map(transform: "tps").replacingOccurrences(of: "transform: tps", with: "transform: tps\n      map: aaa1"))
                     .contains("inline gcps need none"))
     }
 }

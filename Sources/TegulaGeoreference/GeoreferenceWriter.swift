@@ -27,6 +27,8 @@ public enum GeoreferenceWriter {
         // place only when every one was written, and the temporaries go when anything fails.
         var staged: [AtomicFile] = []
         func stage(_ path: String) throws -> String {
+            // What a killed run left for the same file goes first.
+            AtomicFile.removeAbandoned(of: path)
             let file = try AtomicFile(replacing: path)
             staged.append(file)
             return file.temporaryPath

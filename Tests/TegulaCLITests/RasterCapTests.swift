@@ -29,6 +29,14 @@ struct RasterCapTests {
         try "POLYGON((10 10, 900000 10, 900000 900000, 10 900000, 10 10))\n".write(toFile: dir + "/mask.wkt", atomically: false, encoding: .utf8)
     }
 
+    /// A new folder holding the fixtures and an empty `out/`.
+    static func folder() throws -> String {
+        let dir = try TemporaryFolder.make("caps").path
+        try fixtures(in: dir)
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: false)
+        return dir
+    }
+
     /// One line, exit 1, naming the file and containing `words`; nothing written into `out`.
     static func refused(_ args: [String], _ words: [String], out: String) throws {
         let r = try TegulaBinary.run(args)
@@ -37,11 +45,9 @@ struct RasterCapTests {
     }
 
     @Test func hugeClaimsAreRefusedWhereHeldOrCopiedAndStreamedElsewhere() throws {
-        let dir = try TemporaryFolder.make("caps").path
+        let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Self.fixtures(in: dir)
         let out = dir + "/out"
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
         // Copied whole: georef OUT.tif. Held whole: a mask raster, the editor's scan.
         try Self.refused(["georef", dir + "/plain.vrt", "--gcps", dir + "/gcps.csv", "-o", out + "/g.tif"],
                          [dir + "/plain.vrt", "1000000 × 1000000", "2793 GiB", "OUT.vrt"], out: out)
@@ -61,11 +67,9 @@ struct RasterCapTests {
     }
 
     @Test func tenThousandBandsAreRefusedByEveryCommandThatReadsAScan() throws {
-        let dir = try TemporaryFolder.make("caps").path
+        let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Self.fixtures(in: dir)
         let out = dir + "/out"
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
         let scan = dir + "/bands.vrt"
         for args in [["warp", scan, "-o", out + "/w.tif", "--zoom", "5"], ["tile", scan, "-o", out + "/t.pmtiles", "--zoom", "2-5"],
                      ["georef", scan, "--gcps", dir + "/gcps.csv", "-o", out + "/g.vrt"], ["edit", scan, "-o", out + "/g.points", "--port", "0"]] {

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeometry
+import TegulaSupport
 
 /// Opening bundles by the form of their path: a folder, `*.mbtiles` or `*.pmtiles`.
 public enum Tileset {
@@ -109,12 +110,7 @@ public enum Tileset {
 
     /// True for `.NAME.PID-RANDOM.tmp`, the name `AtomicFile` writes NAME under (any NAME when nil).
     static func isAtomicTemporary(_ file: String, of name: String?) -> Bool {
-        guard file.hasPrefix("."), file.hasSuffix(".tmp") else { return false }
-        let body = file.dropFirst().dropLast(4)
-        guard let dot = body.lastIndex(of: ".") else { return false }
-        if let name, body[..<dot] != name { return false }
-        let tag = body[body.index(after: dot)...].split(separator: "-", omittingEmptySubsequences: false)
-        return tag.count == 2 && tag.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        AtomicFile.temporaryWriter(file, of: name) != nil
     }
 
     /// Opens a finished tileset for reading.

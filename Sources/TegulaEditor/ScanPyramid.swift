@@ -25,8 +25,18 @@ public final class ScanPyramid: @unchecked Sendable {
         let ds: Dataset
         do {
             ds = try Dataset(path: path)
-            try ds.verifyReadable()
         } catch {
+            throw EditorError(.unreadableInput, at: path, "cannot read the scan: \(error)")
+        }
+        // Held whole, as RGB plus its halvings: refused from the header before allocating.
+        do {
+            try RasterLimits.checkBands(ds)
+            try RasterLimits.checkHeld(ds, bytesPerPixel: 4, for: "the editor (RGB and its halvings)",
+                                       instead: "place the GCPs on a reduced copy (gdal_translate -outsize 50% 50%) and scale them")
+        } catch let e as GDALError {
+            throw EditorError(.unreadableInput, at: path, e.message)
+        }
+        do { try ds.verifyReadable() } catch {
             throw EditorError(.unreadableInput, at: path, "cannot read the scan: \(error)")
         }
         let w = ds.width, h = ds.height

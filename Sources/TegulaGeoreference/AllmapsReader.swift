@@ -45,7 +45,7 @@ enum AllmapsReader {
                 annotation = items[i]
             } else if items.count > 1 {
                 throw GeoreferenceError(.unknownFormat, at: "\(source): items",
-                                        "the AnnotationPage holds \(items.count) maps (\(ids.joined(separator: ", "))); a GCP file georeferences one scan: choose it with --map ID")
+                                        "the AnnotationPage holds \(items.count) maps (\(ids.joined(separator: ", "))); a GCP file georeferences one scan: choose it with --map ID (in a pipeline file, `map: ID` in the georeference section)")
             } else {
                 annotation = items[0]
             }

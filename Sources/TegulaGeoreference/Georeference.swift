@@ -12,6 +12,9 @@ public struct Georeference: Sendable {
     public let fitCRS: CRS
     /// Pixel → fit CRS, with its exact inverse.
     public let transform: any PixelTransform
+    /// The image the GCPs belong to, in pixels (the fit's domain).
+    public let imageWidth: Int
+    public let imageHeight: Int
     private let analysis: LazyReport
 
     /// Residuals, leave-one-out errors, distortion, round trip and footprint: computed the first
@@ -21,10 +24,14 @@ public struct Georeference: Sendable {
     /// A georeference from its parts (the report is normally computed by ``Georeferencer``).
     public init(gcps: GCPSet, kind: TransformKind, fitCRS: CRS, transform: any PixelTransform,
                 report: GeoreferenceReport) {
-        self.init(gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform, analysis: LazyReport { report })
+        self.init(gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform,
+                  imageWidth: report.imageWidth, imageHeight: report.imageHeight, analysis: LazyReport { report })
     }
 
-    init(gcps: GCPSet, kind: TransformKind, fitCRS: CRS, transform: any PixelTransform, analysis: LazyReport) {
+    init(gcps: GCPSet, kind: TransformKind, fitCRS: CRS, transform: any PixelTransform,
+         imageWidth: Int, imageHeight: Int, analysis: LazyReport) {
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
         self.gcps = gcps
         self.kind = kind
         self.fitCRS = fitCRS
@@ -48,18 +55,43 @@ public struct Georeference: Sendable {
     /// Ground coordinates in `srs` (default: the GCPs' CRS) → pixels by the exact inverse; nil
     /// where PROJ or the inverse fails.
     public func groundToPixels(_ grounds: [GroundPoint], crs: CRS? = nil) throws -> [PixelPoint?] {
+        try groundToPixels(grounds, crs: crs, folds: nil).map { if case .pixel(let p) = $0 { p } else { nil } }
+    }
+
+    /// Ground coordinates in `srs` (default: the GCPs' CRS) → pixels by the exact inverse, with
+    /// the answers `folds` (``foldOver(_:)``) makes wrong taken out as `.folded`.
+    public func groundToPixels(_ grounds: [GroundPoint], crs: CRS? = nil, folds: FoldOver?) throws -> [InverseAnswer] {
         var xs = grounds.map(\.x), ys = grounds.map(\.y)
         try CRSConversion(from: crs ?? gcps.crs, to: fitCRS).apply(x: &xs, y: &ys)
         return zip(xs, ys).map { x, y in
-            guard x.isFinite, y.isFinite else { return nil }
-            return transform.inverse(GroundPoint(x: x, y: y))
+            let g = GroundPoint(x: x, y: y)
+            guard x.isFinite, y.isFinite, let p = transform.inverse(g) else { return .none }
+            if let folds, !folds.accepts(p, for: g) { return .folded }
+            return .pixel(p)
         }
+    }
+
+    /// Where this fit folds over within `scope` of its image, nil when it folds nowhere there
+    /// (helmert and polynomial1 never do).
+    public func foldOver(_ scope: FoldOver.Scope) -> FoldOver? {
+        FoldOver(transform: transform, gcpPixels: gcps.gcps.filter(\.enabled).map(\.pixel),
+                 width: Double(imageWidth), height: Double(imageHeight), scope: scope)
     }
 
     /// What a georeferenced output stores beside its GCPs so that Tegula reproduces this fit.
     public var stored: StoredFit {
         StoredFit(transform: kind, fitCRS: .crs(fitCRS), mask: gcps.mask.flatMap { $0.count >= 3 ? $0 : nil })
     }
+}
+
+/// What the exact inverse answers for one ground point.
+public enum InverseAnswer: Sendable, Equatable {
+    /// The pixel.
+    case pixel(PixelPoint)
+    /// A pixel was found, but the fit folds over there (``FoldOver``): no honest answer.
+    case folded
+    /// No pixel: PROJ or the inverse failed.
+    case none
 }
 
 /// A report made on first use, once, whichever thread asks first.

@@ -23,10 +23,22 @@ public enum GeoreferenceWriter {
             throw GeoreferenceError(.writeFailed, at: output, "the output must end in .vrt or .tif")
         }
         for path in [output, report, picture].compactMap({ $0 }) { try checkFolder(path) }
+        // Refused from the header, before a byte is copied or a mask raster allocated.
+        do {
+            let scan = try Dataset(path: imagePath)
+            try RasterLimits.checkBands(scan)
+            if ext != "vrt" { try RasterLimits.checkCopied(scan, instead: "write OUT.vrt, which references the scan") }
+            if let mask = georeference.gcps.mask, mask.count >= 3 {
+                try RasterLimits.checkHeld(scan, bytesPerPixel: 1, for: "its mask raster",
+                                           instead: "georeference it without the mask, and give the mask to tegula warp or tile")
+            }
+        }
         // Every file goes to a temporary name beside its destination; all are renamed into
         // place only when every one was written, and the temporaries go when anything fails.
         var staged: [AtomicFile] = []
         func stage(_ path: String) throws -> String {
+            // What a killed run left for the same file goes first.
+            AtomicFile.removeAbandoned(of: path)
             let file = try AtomicFile(replacing: path)
             staged.append(file)
             return file.temporaryPath

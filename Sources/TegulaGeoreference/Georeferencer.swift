@@ -45,7 +45,7 @@ public enum Georeferencer {
         let analysis = QualityAnalysis(context: context, kind: kind, transform: transform)
         try analysis.checkConversions()
         return Georeference(gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform,
-                            analysis: LazyReport { analysis.reportOrNote(chosenBy: chosenBy) })
+                            imageWidth: imageWidth, imageHeight: imageHeight, analysis: LazyReport { analysis.reportOrNote(chosenBy: chosenBy) })
     }
 
     /// The leave-one-out RMSE in metres of each of the six transforms on the enabled GCPs, in

@@ -13,7 +13,7 @@ enum GCPGeoreferencing {
         var set: GCPSet
         switch g.gcps {
         case .file(let p):
-            set = try GCPReader.read(path: p, gcpCRS: g.gcpCRS)
+            set = try GCPReader.read(path: p, gcpCRS: g.gcpCRS, mapID: g.mapID)
         case .inline(let list):
             let points = list.enumerated().map { i, p in
                 GCP(id: p.id ?? "\(i + 1)", pixel: PixelPoint(x: p.pixel[0], y: p.pixel[1]),

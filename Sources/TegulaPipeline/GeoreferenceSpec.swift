@@ -23,6 +23,9 @@ public struct GeoreferenceSpec: Sendable, Hashable {
 
     /// The GCPs, or nil when `bounds` georeference the scan.
     public var gcps: GCPSource?
+    /// Which map of an Allmaps AnnotationPage holding several (`map`: its id or the id's last
+    /// path component), as `--map` on the command line; nil for a file of one map.
+    public var mapID: String?
     /// CRS of the GCPs' ground coordinates when the file does not say (`gcp_srs`).
     public var gcpCRS: CRS?
     /// Transform to fit; nil = chosen by the georeference stage.
@@ -37,7 +40,7 @@ public struct GeoreferenceSpec: Sendable, Hashable {
     public var srs: CRS?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case gcps, gcpCRS = "gcp_srs", transform, fitCRS = "fit_srs", mask, bounds, srs
+        case gcps, mapID = "map", gcpCRS = "gcp_srs", transform, fitCRS = "fit_srs", mask, bounds, srs
     }
 }
 
@@ -71,6 +74,11 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
                 gcps = .inline(list)
             }
         }
+        mapID = try c.decodeIfPresent(String.self, forKey: .mapID)
+        if mapID != nil, case .inline = gcps {
+            throw DecodingError.dataCorruptedError(forKey: .mapID, in: c, debugDescription:
+                "map chooses one map of an Allmaps AnnotationPage file; inline gcps need none")
+        }
         gcpCRS = try c.decodeIfPresent(CRS.self, forKey: .gcpCRS)
         transform = try c.decodeIfPresent(TransformKind.self, forKey: .transform)
         fitCRS = try c.decodeIfPresent(FitCRS.self, forKey: .fitCRS)
@@ -101,7 +109,8 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
                 throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription:
                     "needs gcps (a GCP file or a list) or bounds ([west, south, east, north]); leave georeference out for an already georeferenced input"))
             }
-            for (key, present) in [(CodingKeys.transform, transform != nil), (.fitCRS, fitCRS != nil), (.gcpCRS, gcpCRS != nil)] where present {
+            for (key, present) in [(CodingKeys.transform, transform != nil), (.fitCRS, fitCRS != nil), (.gcpCRS, gcpCRS != nil),
+                                   (.mapID, mapID != nil)] where present {
                 throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(key.stringValue) applies to gcps only; bounds need none")
             }
         } else if srs != nil {
@@ -119,6 +128,7 @@ extension GeoreferenceSpec: Encodable {
         case .inline(let list): try c.encode(list, forKey: .gcps)
         case nil: break
         }
+        try c.encodeIfPresent(mapID, forKey: .mapID)
         try c.encodeIfPresent(gcpCRS, forKey: .gcpCRS)
         try c.encodeIfPresent(transform, forKey: .transform)
         try c.encodeIfPresent(fitCRS, forKey: .fitCRS)

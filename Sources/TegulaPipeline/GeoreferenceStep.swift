@@ -93,7 +93,8 @@ struct GeoreferenceStep: MapStage {
         var outputs: [String] = []
         var fitted: Georeference?
         if let m = try mask() {
-            try (MaskReader.wkt(m) + "\n").write(toFile: maskPath, atomically: true, encoding: .utf8)
+            AtomicFile.removeAbandoned(of: maskPath)
+            try AtomicFile.write(Array((MaskReader.wkt(m) + "\n").utf8), to: maskPath)
             outputs.append(maskPath)
         } else {
             try? FileManager.default.removeItem(atPath: maskPath)
@@ -154,6 +155,7 @@ struct GeoreferenceStep: MapStage {
         let ds = try Dataset(path: map.input)
         let gt = geoTransform(bounds: bounds, width: ds.width, height: ds.height)
         let reference = crs.makeReference()
+        AtomicFile.removeAbandoned(of: vrtPath)
         let file: AtomicFile
         do { file = try AtomicFile(replacing: vrtPath) } catch { throw StageError(.writeFailed, "\(vrtPath): \(error)") }
         try ds.copy(to: file.temporaryPath, driver: "VRT")

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaSupport
 
 /// What a map's work folder records: for each stage that finished, the hash of everything it
 /// read (input bytes and options) and the files it wrote. A stage whose hash is unchanged and
@@ -37,11 +38,13 @@ public struct Manifest: Codable, Sendable, Equatable {
         return m
     }
 
-    /// Write `folder/manifest.json` atomically.
+    /// Write `folder/manifest.json` atomically (``AtomicFile``; what a killed run left goes first).
     public func save(folder: String) throws {
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try enc.encode(self).write(to: URL(fileURLWithPath: folder + "/manifest.json"), options: .atomic)
+        let path = folder + "/manifest.json"
+        AtomicFile.removeAbandoned(of: path)
+        try AtomicFile.write(Array(try enc.encode(self)), to: path)
     }
 
     /// True when `stage` finished with `hash` and all its outputs are still there.

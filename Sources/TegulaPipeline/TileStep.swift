@@ -58,6 +58,9 @@ struct TileStep: MapStage {
     func job(source: WarpSource, output: String, maxZoom: Int?, in work: MapWork) -> TileJob {
         var job = TileJob(source: source, output: output, name: work.map.name)
         options.apply(to: &job, defaultMaxZoom: maxZoom)
+        // It reads the work folder's warped.tif, which a duplicated shard may rename over with
+        // the same bytes (stages are deterministic); the scan itself is watched by the warp.
+        job.watchedInputs = []
         return job
     }
 

@@ -33,10 +33,13 @@ struct WarpStep: MapStage {
         if source.exceedsMercatorLimit {
             work.log("warning: map '\(map.name)': the scan reaches beyond ±85.0511°; the warp is clipped there")
         }
+        if let fold = source.foldWarning { work.log("warning: map '\(map.name)': \(fold)") }
         let label = "\(map.name) warp", progress = work.progress
         let resampling = map.warp.resampling ?? .default
-        let result = try WarpJob(source: source, zoom: zoom, resampling: resampling, jobs: work.jobs)
-            .run(output: work.warpedPath) { done, total in progress?(label, done, total) }
+        var job = WarpJob(source: source, zoom: zoom, resampling: resampling, jobs: work.jobs)
+        // The scan, not the georef.vrt a duplicated shard may rename over with the same bytes.
+        job.watchedInputs = [map.input]
+        let result = try job.run(output: work.warpedPath) { done, total in progress?(label, done, total) }
         try work.record(key: plan.key, hash: plan.hash, outputs: [work.warpedPath], zoom: zoom)
         let auto = map.warp.zoom == nil && work.defaultWarpZoom == nil
         return String(format: "zoom %d%@, %@ → warped.tif (%d × %d px, grid error ≤ %.3f px)", zoom, auto ? " (auto)" : "",

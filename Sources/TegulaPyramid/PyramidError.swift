@@ -17,4 +17,6 @@ public enum PyramidErrorReason: String, Sendable, Hashable {
     /// A stream of tiles to build parents from is out of tile-id order, or holds a tile of the
     /// wrong size.
     case badTileStream
+    /// The scan was deleted, replaced or rewritten while it was being tiled.
+    case inputChanged
 }

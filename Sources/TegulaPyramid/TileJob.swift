@@ -1,6 +1,7 @@
 import Foundation
 import TegulaBundle
 import TegulaGeometry
+import TegulaSupport
 import TegulaWarp
 
 /// The pyramid stage end to end: plan the zooms, build the tiles, write them into a folder,
@@ -27,6 +28,9 @@ public struct TileJob: Sendable {
     /// a retried pod, then writes a consistent output) or be refused naming its pid (false:
     /// `tegula tile`).
     public var waitForOtherWriter = true
+    /// Files whose deletion, replacement or rewriting during the run leaves the output
+    /// unfinished rather than made of two versions (default: the scan).
+    public var watchedInputs: [String]
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     public var name: String
     public var attribution: String?
@@ -35,6 +39,7 @@ public struct TileJob: Sendable {
         self.source = source
         self.output = output
         self.name = name
+        watchedInputs = [source.path]
     }
 
     /// Pixels per tile side as written.
@@ -87,6 +92,7 @@ public struct TileJob: Sendable {
 
     /// Build the pyramid. Returns the builder's counters.
     public func run(progress: (@Sendable (PyramidBuilder.Stats, Int) -> Void)? = nil) throws -> PyramidBuilder.Stats {
+        let inputs = watchedInputs.map { ($0, FileIdentity(path: $0)) }
         let zooms = try zoomRange()
         guard let bounds = source.bounds else { throw PyramidError(.emptyFootprint, at: source.path, "empty footprint") }
         // Counted before planning: the plan lists its blocks, which for such zooms never ends.
@@ -109,6 +115,12 @@ public struct TileJob: Sendable {
         }
         let emit: @Sendable (Tile, [UInt8]) throws -> Void = { tile, data in try writer.write(tile, data: data) }
         let stats = try builder.run(emit: emit, progress: report)
+        // Tiles of two different scans are no output: left unfinished, as a killed run leaves it.
+        for (path, identity) in inputs {
+            if let change = identity?.change(at: path) {
+                throw PyramidError(.inputChanged, at: path, "\(change) while it was tiled; \(output) was not finished: run again without --resume")
+            }
+        }
         try writer.finish(metadata: metadata(plan: plan))
         return stats
     }

@@ -73,6 +73,39 @@ public final class AtomicFile {
         unlink(temporaryPath)
     }
 
+    /// The pid of the writer whose temporary file `file` (a name in the destination's folder) is:
+    /// `.NAME.PID-RANDOM.tmp`, or a file GDAL named after it (`….tmp.tif`, `….tmp.aux.xml`);
+    /// nil for any other name, or for another NAME than `name` (any NAME when nil).
+    public static func temporaryWriter(_ file: String, of name: String?, derived: Bool = false) -> Int32? {
+        guard file.hasPrefix("."), let end = file.range(of: ".tmp", options: .backwards),
+              end.upperBound == file.endIndex || (derived && file[end.upperBound...].hasPrefix(".")) else { return nil }
+        let body = file[file.index(after: file.startIndex)..<end.lowerBound]
+        guard let dot = body.lastIndex(of: ".") else { return nil }
+        if let name, body[..<dot] != name { return nil }
+        let tag = body[body.index(after: dot)...].split(separator: "-", omittingEmptySubsequences: false)
+        guard tag.count == 2, tag.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else { return nil }
+        return Int32(tag[0])
+    }
+
+    /// Removes the temporary files of `path` (and files derived from their names) left beside
+    /// it by writers that no longer run, e.g. a run killed with SIGKILL, whose `deinit` never
+    /// came: a writer is gone when `kill(pid, 0)` finds no such process. A live writer's files,
+    /// this process's included, are kept.
+    public static func removeAbandoned(of path: String) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let dir = opendir(folder.isEmpty ? "." : folder) else { return }
+        defer { closedir(dir) }
+        var gone: [String] = []
+        while let entry = readdir(dir) {
+            let file = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = temporaryWriter(file, of: name, derived: true), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { gone.append(folder + file) }
+        }
+        for file in gone { unlink(file) }
+    }
+
     /// Replaces `path` with `bytes`.
     public static func write(_ bytes: [UInt8], to path: String) throws {
         let file = try AtomicFile(replacing: path)

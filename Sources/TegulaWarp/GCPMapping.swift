@@ -13,6 +13,9 @@ public struct GCPMapping: SourceMapping {
     public let georeference: Georeference
     /// The neatline polygon in scan pixels, if any.
     public let mask: [(x: Double, y: Double)]?
+    /// Where the fit folds over inside the scan (nil almost always): pixels whose answer lies
+    /// past the fold, or that a folded part of the scan also covers, are left empty.
+    public let folds: FoldOver?
 
     /// A mapping for a `width` × `height` scan; `mask` in source pixels.
     public init(width: Int, height: Int, georeference: Georeference, mask: [(x: Double, y: Double)]? = nil) throws {
@@ -20,6 +23,7 @@ public struct GCPMapping: SourceMapping {
         sourceHeight = height
         self.georeference = georeference
         self.mask = mask
+        folds = georeference.foldOver(.image)
         _ = try Evaluator(mapping: self)
     }
 
@@ -30,11 +34,13 @@ public struct GCPMapping: SourceMapping {
 
     final class Evaluator: MappingEvaluator {
         let transform: any PixelTransform
+        let folds: FoldOver?
         let toFit: CoordinateTransformation?
         let toMercator: CoordinateTransformation?
 
         init(mapping m: GCPMapping) throws {
             transform = m.georeference.transform
+            folds = m.folds
             let fit = m.georeference.fitCRS
             if fit.isSame(as: .webMercator) {
                 toFit = nil
@@ -51,8 +57,9 @@ public struct GCPMapping: SourceMapping {
             // Points arrive in rows: each answer seeds the next point's Newton iteration.
             var last: PixelPoint?
             for i in x.indices {
-                guard x[i].isFinite, y[i].isFinite,
-                      let p = transform.inverse(GroundPoint(x: x[i], y: y[i]), near: last) else {
+                let g = GroundPoint(x: x[i], y: y[i])
+                guard x[i].isFinite, y[i].isFinite, let p = transform.inverse(g, near: last),
+                      folds?.accepts(p, for: g) ?? true else {
                     x[i] = .nan; y[i] = .nan; last = nil; continue
                 }
                 x[i] = p.x
@@ -76,6 +83,12 @@ public struct GCPMapping: SourceMapping {
 extension WarpSource {
     /// The fitted georeference when the source is GCP-based, else nil.
     public var georeference: Georeference? { (mapping as? GCPMapping)?.georeference }
+
+    /// One line on where the fit folds over inside the scan and what the warp does there; nil
+    /// when it does not fold (printed once as a warning by the commands that warp).
+    public var foldWarning: String? {
+        (mapping as? GCPMapping)?.folds.map { "\($0.description): the warp leaves what lies past the fold, and what the fold covers twice, empty" }
+    }
 
     /// The GCPs as viewer pins (name, lon, lat, honest error in metres), from the fit or stored
     /// in a warped raster; empty when there are none.

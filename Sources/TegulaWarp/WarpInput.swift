@@ -41,6 +41,7 @@ public struct WarpInput: Sendable, Hashable {
     ///   footprint).
     public func resolve(readingPixels: Bool = true) throws -> WarpSource {
         let ds = try Dataset(path: path)
+        try RasterLimits.checkBands(ds)
         if readingPixels { try ds.verifyReadable() }
         if let fitted = try fit(ds) {
             let mapping = try GCPMapping(width: ds.width, height: ds.height, georeference: fitted,
@@ -62,6 +63,7 @@ public struct WarpInput: Sendable, Hashable {
     /// when there are none.
     public func georeference() throws -> Georeference? {
         let ds = try Dataset(path: path)
+        try RasterLimits.checkBands(ds)
         try ds.verifyReadable()
         return try fit(ds)
     }

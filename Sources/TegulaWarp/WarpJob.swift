@@ -13,10 +13,14 @@ public struct WarpJob: Sendable {
     public var jobs: Int
     /// Block size in output pixels (one worker's unit of work).
     public var blockSize = 512
+    /// Files whose deletion, replacement or rewriting during the run fails it rather than
+    /// commit an output made of two versions (default: the scan).
+    public var watchedInputs: [String]
 
     public init(source: WarpSource, zoom: Int, resampling: Resampling = .bilinear, cog: Bool = false,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.source = source
+        watchedInputs = [source.path]
         self.zoom = zoom
         self.resampling = resampling
         self.cog = cog
@@ -47,12 +51,15 @@ public struct WarpJob: Sendable {
     /// Warp to `output` (a temporary file beside it, renamed at the end; nothing left on failure).
     public func run(output: String, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> Result {
         let win = try pixelWindow()
+        let inputs = watchedInputs.map { ($0, FileIdentity(path: $0)) }
         let res = win.resolution
         let gt = win.geoTransform
         // The warp writes each block once: a large block cache only holds memory (GDAL's default
         // is 5 % of RAM). A user's own GDAL_CACHEMAX wins.
         if GDALRuntime.configOption("GDAL_CACHEMAX") == nil { GDALRuntime.setConfigOption("GDAL_CACHEMAX", "64") }
         let worst = Locked(0.0)
+        // What a killed warp of the same output left beside it goes first.
+        AtomicFile.removeAbandoned(of: output)
         let file: AtomicFile
         do { file = try AtomicFile(replacing: output) } catch {
             throw WarpError(.writeFailed, at: output, "cannot create a temporary file beside it: \(error)")
@@ -97,6 +104,11 @@ public struct WarpJob: Sendable {
                 try ds.flush()
                 try ds.copy(to: file.temporaryPath, driver: "COG", options: ["COMPRESS=DEFLATE", "PREDICTOR=2", "BLOCKSIZE=256",
                                                                 "OVERVIEW_RESAMPLING=AVERAGE", "BIGTIFF=IF_SAFER"])
+            }
+        }
+        for (path, identity) in inputs {
+            if let change = identity?.change(at: path) {
+                throw WarpError(.unreadable, at: path, "\(change) during the warp; nothing was written to \(output): run it again")
             }
         }
         do { try file.commit() } catch {

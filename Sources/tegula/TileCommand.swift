@@ -93,6 +93,7 @@ struct TileCommand: ParsableCommand {
             if source.exceedsMercatorLimit {
                 printError("tegula: warning: the scan reaches beyond ±85.0511°; tiles are clipped there")
             }
+            if let fold = source.foldWarning { printError("tegula: warning: \(fold)") }
             var job = TileJob(source: source, output: output,
                               name: name ?? ((input.inputPath as NSString).lastPathComponent as NSString).deletingPathExtension)
             job.minZoom = zooms?.min

@@ -13,7 +13,10 @@ struct TransformCommand: ParsableCommand {
         inverse (--inverse: map X Y in the GCPs' CRS in, pixel/line out). Extra columns after x y \
         are ignored; blank lines and lines starting with # are skipped. All input is read and \
         checked before anything is printed. Without --image the image is taken to span 0…max \
-        GCP pixel in each direction.
+        GCP pixel in each direction. Where the fit folds over (a polynomial 3 beyond its GCPs), \
+        --inverse prints an empty line for a point whose answer lies past the fold or that a \
+        folded part within a quarter of the image around it also covers, and warns naming the \
+        fold's pixels.
         """)
 
     @Option(help: "GCP file (.points, .vrt, .csv, Allmaps .json).")
@@ -40,10 +43,22 @@ struct TransformCommand: ParsableCommand {
             let points = try readPoints()
             var lines: [String] = []
             if inverse {
-                let out = try fitted.groundToPixels(points.map { GroundPoint(x: $0.1, y: $0.2) })
-                for (i, p) in out.enumerated() {
-                    guard let p else { throw CLIFailure(message: "stdin:\(points[i].0): no pixel maps to \(points[i].1) \(points[i].2) (outside the transform's domain)") }
-                    lines.append("\(p.x) \(p.y)")
+                let folds = fitted.foldOver(.plane)
+                let out = try fitted.groundToPixels(points.map { GroundPoint(x: $0.1, y: $0.2) }, folds: folds)
+                var folded: [Int] = []
+                for (i, answer) in out.enumerated() {
+                    switch answer {
+                    case .pixel(let p): lines.append("\(p.x) \(p.y)")
+                    case .folded:
+                        lines.append("")
+                        folded.append(points[i].0)
+                    case .none:
+                        throw CLIFailure(message: "stdin:\(points[i].0): no pixel maps to \(points[i].1) \(points[i].2) (outside the transform's domain)")
+                    }
+                }
+                if let folds, !folded.isEmpty {
+                    let shown = folded.prefix(10).map(String.init).joined(separator: ", ") + (folded.count > 10 ? ", …" : "")
+                    printError("tegula: warning: \(folds.description): \(folded.count) of \(out.count) points have no answer there (an empty line each; stdin lines \(shown))")
                 }
             } else {
                 let out = try fitted.pixelsToGround(points.map { PixelPoint(x: $0.1, y: $0.2) })

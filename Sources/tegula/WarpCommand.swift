@@ -50,6 +50,7 @@ struct WarpCommand: ParsableCommand {
             if source.exceedsMercatorLimit {
                 printError("tegula: warning: the scan reaches beyond ±85.0511°; the output is clipped there")
             }
+            if let fold = source.foldWarning { printError("tegula: warning: \(fold)") }
             try input.checkOutput(output)
             let reporter = ProgressReporter(label: "warp", quiet: workers.quiet)
             let result = try WarpJob(source: source, zoom: z, resampling: resampling, cog: cog, jobs: workers.jobs)

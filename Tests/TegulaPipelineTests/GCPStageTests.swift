@@ -88,4 +88,55 @@ struct GCPStageTests {
         let stages = again.results.flatMap { $0.outcomes.map { "\($0.stage.rawValue):\($0.skipped)" } }
         #expect(stages == ["georeference:false", "warp:false", "tile:false"])
     }
+
+    /// An Allmaps AnnotationPage of two maps: without `map:` the georeference stage refuses it in
+    /// one line naming both maps and the key; `map: ID` chooses one (by the id's last part), and
+    /// the fit is that map's (its GCPs' ground positions, shifted by 10° from the other's).
+    @Test func theMapKeyChoosesOneMapOfAnAnnotationPage() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("scan.tif")
+        let rows: [(Double, Double, Double, Double)] = [(0, 0, -60, 60), (128, 0, 60, 60), (0, 64, -60, -30), (128, 64, 60, -30), (64, 32, 1, 20)]
+        func annotation(_ id: String, shift: Double) -> String {
+            let features = rows.map { r in
+                "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2 + shift),\(r.3)]}}"
+            }.joined(separator: ",")
+            return "{\"id\":\"https://annotations.allmaps.org/maps/\(id)\",\"type\":\"Annotation\",\"body\":{\"type\":\"FeatureCollection\",\"features\":[\(features)]}}"
+        }
+        try "{\"type\":\"AnnotationPage\",\"items\":[\(annotation("aaa1", shift: 0)),\(annotation("bbb2", shift: 10))]}"
+            .write(toFile: f.folder + "/page.json", atomically: true, encoding: .utf8)
+        func pipeline(_ mapLine: String) -> String {
+            """
+            version: 1
+            maps:
+              - name: scan
+                input: scan.tif
+                georeference:
+                  gcps: page.json
+                  transform: polynomial1
+            \(mapLine)
+                tile: {min_zoom: 0, max_zoom: 1}
+                output: out/scan
+
+            """
+        }
+        let refused = try runPipeline(try f.pipeline(pipeline("")))
+        let message = (try #require(refused.error as? BatchFailure)).failures.first?.message ?? ""
+        #expect(message.contains("2 maps") && message.contains("maps/aaa1") && message.contains("maps/bbb2")
+                && message.contains("map: ID") && !message.contains("\n"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: f.folder + "/out/scan"))
+        let chosen = try runPipeline(try f.pipeline(pipeline("      map: bbb2")))
+        #expect(chosen.error == nil, "\(String(describing: chosen.error)) \(chosen.log)")
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let report = try decoder.decode(GeoreferenceReport.self,
+            from: try Data(contentsOf: URL(fileURLWithPath: f.folder + "/.tegula/p/scan/report.json")))
+        #expect(report.gcps.map { $0.ground[0] } == rows.map { $0.2 + 10 })
+        // A name the page does not hold, and `map` beside inline GCPs, are one line each.
+        let unknown = try runPipeline(try f.pipeline(pipeline("      map: ccc3")))
+        let why = (try #require(unknown.error as? BatchFailure)).failures.first?.message ?? ""
+        #expect(why.contains("no map 'ccc3'") && why.contains("maps/aaa1"), "\(why)")
+        #expect(try f.loadError(Self.map(transform: "tps").replacingOccurrences(of: "transform: tps", with: "transform: tps\n      map: aaa1"))
+                    .contains("inline gcps need none"))
+    }
 }

@@ -147,4 +147,53 @@ struct GCPWarpTests {
         #expect(c.psnr >= 40, "PSNR \(c.psnr)")
         #expect(Double(c.alphaMismatch) / Double(c.overlap) < 0.01)
     }
+
+    /// A polynomial 3 that folds 10 % beyond its GCPs (``FoldingCubic``): the warp warns once and
+    /// leaves empty the ground the folded part of the scan covers twice (and everything past the
+    /// crease), while the ground covered once is filled as before.
+    @Test func aFoldIsLeftEmptyAndNamed() throws {
+        let dir = try TemporaryFolder.make("warp")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let src = dir.appendingPathComponent("fold.tif").path
+        let (w, h) = (FoldingCubic.width, FoldingCubic.height)
+        let d = try Dataset.create(path: src, driver: "GTiff", width: w, height: h, bands: 3)
+        try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: Fixtures.pattern(width: w, height: h))
+        try d.flush()
+        let set = GCPSet(gcps: FoldingCubic.gcps.enumerated().map { i, g in
+            GCP(id: "g\(i + 1)", pixel: PixelPoint(x: g.x, y: g.y), ground: GroundPoint(x: g.X, y: g.Y))
+        }, crs: try CRS("EPSG:3857"), source: "folding cubic")
+        let source = try WarpInput(path: src, gcpSet: set, fit: FitOptions(transform: .polynomial3, fitCRS: .gcp)).resolve()
+        let warning = try #require(source.foldWarning)
+        #expect(warning.contains("polynomial3 folds over at pixels x 8") && warning.contains("empty"), "\(warning)")
+        let out = dir.appendingPathComponent("warped.tif").path
+        let result = try WarpJob(source: source, zoom: 11, resampling: .bilinear, jobs: 2).run(output: out)
+        let img = try Fixtures.rgba(out), gt = result.geoTransform
+        // Ground X of the strip covered twice, and of the crease.
+        let twiceX = FoldingCubic.ground(FoldingCubic.coveredTwiceFrom, 0).x, creaseX = FoldingCubic.ground(FoldingCubic.creaseX, 0).x
+        let left = FoldingCubic.ground(0, 0).x, top = FoldingCubic.ground(0, 0).y, bottom = FoldingCubic.ground(0, Double(h)).y
+        let margin = 3 * gt[1]
+        var filled = 0, emptied = 0
+        var holes: [(Int, Int, Double)] = [], kept: [(Int, Int, Double)] = []
+        for y in 0..<img.h {
+            let gy = gt[3] + (Double(y) + 0.5) * gt[5]
+            guard gy < top - margin, gy > bottom + margin else { continue }
+            for x in 0..<img.w {
+                let gx = gt[0] + (Double(x) + 0.5) * gt[1], alpha = img.px[(y * img.w + x) * 4 + 3]
+                // The mapping grid interpolates no NaN: beside the empty strip, up to one of its
+                // first cells (16 output pixels) is left empty too, as beside any inverse failure.
+                if gx > left + margin && gx < twiceX - 16 * gt[1] {
+                    if alpha != 255 { holes.append((x, y, gx)) }
+                    filled += 1
+                } else if gx > twiceX + margin {
+                    if alpha != 0 { kept.append((x, y, gx)) }
+                    emptied += 1
+                }
+            }
+        }
+        #expect(filled > 50_000 && emptied > 1_000, "\(filled) filled, \(emptied) emptied")
+        // Where the ground is covered once every pixel is filled; where twice (or past the crease), none.
+        let holeCount = holes.count, keptCount = kept.count
+        #expect(holeCount == 0, "empty pixels covered once, e.g. \(holes.prefix(5)) (ground X \(left)…\(twiceX))")
+        #expect(keptCount == 0, "filled pixels covered twice, e.g. \(kept.prefix(5)) (ground X \(twiceX)…\(creaseX))")
+    }
 }

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which file a path names, and which version of it: device, inode, size and modification time
+/// (`stat(2)`, nanoseconds). Taken when a run starts reading an input and compared before its
+/// output is committed, so an input deleted, renamed over or rewritten during the run fails the
+/// run in one line instead of leaving an output made of two inputs.
+public struct FileIdentity: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modified: Int64
+
+    /// The identity of the file at `path` now; nil when it cannot be statted.
+    public init?(path: String) {
+        var s = stat()
+        guard stat(path, &s) == 0 else { return nil }
+        device = UInt64(s.st_dev)
+        inode = UInt64(s.st_ino)
+        size = Int64(s.st_size)
+        #if canImport(Glibc)
+        modified = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+        #else
+        modified = Int64(s.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(s.st_mtimespec.tv_nsec)
+        #endif
+    }
+
+    /// What became of the file at `path` since `self` was taken, in words ("was deleted", "was
+    /// replaced by another file", "was rewritten"), or nil when it is still the same.
+    public func change(at path: String) -> String? {
+        guard let now = FileIdentity(path: path) else { return "was deleted" }
+        if now.device != device || now.inode != inode { return "was replaced by another file" }
+        if now != self { return "was rewritten" }
+        return nil
+    }
+}

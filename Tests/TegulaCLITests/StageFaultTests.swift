@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import TegulaTestSupport
+
+/// `tegula warp`, `tegula georef` and `tegula run` under faults (issue 16 item 4): killed with
+/// SIGKILL at a few moments and run again, and their input deleted or replaced mid-run. The
+/// long form, 20 kills each, is `scripts/fault-trials`; figures in RELIABILITY.md.
+@Suite(.serialized) struct StageFaultTests {
+    /// GCPs for the synthetic scan (its geotransform's lon/lat at six pixels), as CSV.
+    static let gcps = "x,y,lon,lat\n" + [(0, 0), (900, 0), (0, 600), (900, 600), (450, 300), (200, 450)]
+        .map { "\($0.0),\($0.1),\(5 + 0.02 * Double($0.0)),\(53 - 0.02 * Double($0.1))" }.joined(separator: "\n") + "\n"
+
+    /// The command writing into `dir`, reading the scan and GCPs in `base`.
+    static func arguments(_ command: String, base: String, dir: String) -> [String] {
+        switch command {
+        case "warp": return ["warp", base + "/scan.tif", "-o", dir + "/warped.tif", "--zoom", "8", "--quiet"]
+        case "georef": return ["georef", base + "/scan.tif", "--gcps", base + "/gcps.csv", "--transform", "tps", "-o", dir + "/scan.tif",
+                               "--report", dir + "/fit.json", "--picture", dir + "/fit.svg"]
+        default: return ["run", dir + "/p.yml", "--quiet"]
+        }
+    }
+
+    /// Every file under `dir` (relative path → bytes), the pipeline file left out.
+    static func files(_ dir: String) throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        let e = FileManager.default.enumerator(atPath: dir)
+        while let f = e?.nextObject() as? String {
+            var isDir: ObjCBool = false
+            guard f != "p.yml", FileManager.default.fileExists(atPath: dir + "/" + f, isDirectory: &isDir), !isDir.boolValue else { continue }
+            out[f] = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + f))
+        }
+        return out
+    }
+
+    static func setUp(_ base: String) throws {
+        try SyntheticGeoTIFF.write(to: base + "/scan.tif")
+        try Data(gcps.utf8).write(to: URL(fileURLWithPath: base + "/gcps.csv"))
+    }
+
+    static func pipeline(base: String, into dir: String) throws {
+        try """
+        version: 1
+        maps:
+          - name: scan
+            input: \(base)/scan.tif
+            georeference: {gcps: \(base)/gcps.csv, transform: polynomial1}
+            tile: {min_zoom: 2, max_zoom: 7}
+            output: out/scan.pmtiles
+
+        """.write(toFile: dir + "/p.yml", atomically: false, encoding: .utf8)
+    }
+
+    /// Killed at 10 % of an uninterrupted run and at two random moments, each kill followed by
+    /// the same command killed again, then once more uninterrupted: exactly the uninterrupted
+    /// run's files, with the same bytes (the pipeline's tiles by digest: its manifest, which
+    /// records when each stage finished, differs).
+    @Test(arguments: ["warp", "georef", "run"])
+    func killedAtRandomMomentsThenRunAgainGivesTheSameOutput(command: String) throws {
+        let base = try TemporaryFolder.make("stage-fault").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try Self.setUp(base)
+        for d in ["ref", "work"] {
+            try FileManager.default.createDirectory(atPath: base + "/" + d, withIntermediateDirectories: false)
+            try Self.pipeline(base: base, into: base + "/" + d)
+        }
+        let start = Date()
+        let ref = try TegulaBinary.run(Self.arguments(command, base: base, dir: base + "/ref"))
+        let took = Date().timeIntervalSince(start)
+        try #require(ref.status == 0, "\(ref.stderr)")
+        let moments = [0.1 * took] + (0..<2).map { _ in Double.random(in: 0.1...0.95) * took }
+        var landed = 0
+        for t in moments {
+            let r = try FaultTests.killed(Self.arguments(command, base: base, dir: base + "/work"), after: t)
+            if r.killed { landed += 1 } else { #expect(r.status == 0, "not killed, and failed: \(r.stderr)") }
+        }
+        let last = try TegulaBinary.run(Self.arguments(command, base: base, dir: base + "/work"))
+        #expect(last.status == 0, "\(last.stderr)")
+        let want = try Self.files(base + "/ref"), got = try Self.files(base + "/work")
+        #expect(got.keys.sorted() == want.keys.sorted())
+        if command == "run" {
+            let a = try TilesetDigest.of(base + "/ref/out/scan.pmtiles"), b = try TilesetDigest.of(base + "/work/out/scan.pmtiles")
+            #expect(a.digest == b.digest && a.tiles == b.tiles)
+        } else {
+            for (name, bytes) in want { #expect(got[name] == bytes, "\(name) differs") }
+        }
+        print("fault \(command): uninterrupted \(String(format: "%.2f", took)) s; kills at "
+              + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s, \(landed) landed mid-run; output equal")
+        #expect(landed >= 1, "no kill landed mid-run")
+    }
+
+    /// The scan deleted, renamed over, or rewritten in place while `tegula warp` or `tegula tile`
+    /// reads it: one line naming it (and what became of it, or the read that failed), exit 1,
+    /// and no output (the
+    /// warp's GeoTIFF is not renamed into place; the tileset is left unfinished, as a killed run
+    /// leaves it); or, when the run was already done, the uninterrupted run's output.
+    @Test(arguments: ["warp", "tile"])
+    func inputDeletedOrReplacedDuringARunIsOneClearLine(command: String) throws {
+        let base = try TemporaryFolder.make("stage-fault").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try Self.setUp(base)
+        let scan = base + "/in.tif"
+        func args(_ out: String) -> [String] {
+            command == "warp" ? ["warp", scan, "-o", out, "--zoom", "9", "--quiet"] : ["tile", scan, "-o", out, "--zoom", "2-8", "--quiet"]
+        }
+        let name = command == "warp" ? "warped.tif" : "tiles.pmtiles"
+        try FileManager.default.copyItem(atPath: base + "/scan.tif", toPath: scan)
+        let start = Date()
+        let ref = try TegulaBinary.run(args(base + "/ref-" + name))
+        let took = Date().timeIntervalSince(start)
+        try #require(ref.status == 0, "\(ref.stderr)")
+        var refused = 0
+        for change in ["deleted", "replaced", "rewritten"] {
+            let dir = base + "/" + change
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+            try? FileManager.default.removeItem(atPath: scan)
+            try FileManager.default.copyItem(atPath: base + "/scan.tif", toPath: scan)
+            let p = Process()
+            p.executableURL = TegulaBinary.url
+            p.arguments = args(dir + "/" + name)
+            let err = Pipe()
+            p.standardError = err
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            usleep(useconds_t(0.3 * took * 1e6))
+            switch change {
+            case "deleted": try FileManager.default.removeItem(atPath: scan)
+            case "replaced":
+                try FileManager.default.copyItem(atPath: base + "/scan.tif", toPath: base + "/other.tif")
+                #expect(rename(base + "/other.tif", scan) == 0)
+            default:
+                try Data(contentsOf: URL(fileURLWithPath: base + "/scan.tif")).write(to: URL(fileURLWithPath: scan))
+            }
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir)
+            if p.terminationStatus == 0 {
+                // Done before the change: the same output as the uninterrupted run.
+                let same = command == "warp" ? try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)) == Data(contentsOf: URL(fileURLWithPath: base + "/ref-" + name))
+                    : try TilesetDigest.of(dir + "/" + name).digest == TilesetDigest.of(base + "/ref-" + name).digest
+                #expect(same, "\(change): finished with another output")
+                continue
+            }
+            refused += 1
+            // Our line when the run read to the end; GDAL's, naming the file, when a read failed first.
+            #expect(p.terminationStatus == 1 && text.split(separator: "\n").count == 1 && text.contains(scan), "\(change): \(text)")
+            print("input \(change) during \(command): \(text)", terminator: "")
+            #expect(!left.contains(name), "\(change): \(left)")
+            #expect(!left.contains { $0.hasSuffix(".tmp") && !$0.hasPrefix(name + ".") }, "\(change): \(left)")
+        }
+        #expect(refused >= 2, "the changes came after most runs had finished")
+    }
+}

@@ -126,6 +126,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
     static func read(_ load: () throws -> Loaded, id: String, log: @escaping @Sendable (String) -> Void) throws -> Current {
         let loaded = try load()
         let job = loaded.job
+        try RasterLimits.checkOnDemand(try TegulaGDAL.Dataset(path: job.source.path))
         var files = (try? TegulaGDAL.Dataset(path: job.source.path).fileList) ?? [job.source.path]
         for f in loaded.files where !files.contains(f) { files.append(f) }
         let stamps = files.map(FileStamp.init(path:))

@@ -138,7 +138,9 @@ public final class SourceOverviews: @unchecked Sendable {
         let raster = try SourceRaster(path: path)
         let out = SourceWindow(originX: 0, originY: 0, scaleX: Double(f), scaleY: Double(f),
                                width: (width + f - 1) / f, height: (height + f - 1) / f)
-        let rowsPerStrip = f * max(1, 256 / f)
+        // Strips of whole f-row cells, at most 256 rows and 64 MiB (a wide scan's 256 rows would
+        // otherwise be 1 GiB at 10⁶ px); the cells' values do not depend on the strip height.
+        let rowsPerStrip = f * max(1, min(256, (64 << 20) / max(1, width * 4)) / f)
         let strip = SourceWindow(originX: 0, originY: 0, scaleX: 1, scaleY: 1, width: width, height: rowsPerStrip)
         var y = 0
         while y < height {

@@ -54,6 +54,8 @@ struct RasterCapTests {
         try Self.refused(["georef", dir + "/plain.vrt", "--gcps", dir + "/gcps.csv", "--mask", dir + "/mask.wkt", "-o", out + "/g.vrt"],
                          [dir + "/plain.vrt", "mask raster", "931 GiB"], out: out)
         try Self.refused(["edit", dir + "/plain.vrt", "-o", out + "/g.points", "--port", "0"], [dir + "/plain.vrt", "the editor", "3725 GiB"], out: out)
+        // Served on demand: its reduced copies would read every claimed pixel first.
+        try Self.refused(["serve", dir + "/huge.vrt", "--port", "0"], [dir + "/huge.vrt", "1000000 × 1000000", "2^34", "tegula tile"], out: out)
         // A VRT output references the scan: written at once.
         let vrt = try TegulaBinary.run(["georef", dir + "/plain.vrt", "--gcps", dir + "/gcps.csv", "-o", out + "/g.vrt"])
         #expect(vrt.status == 0, "\(vrt.stderr)")

@@ -1,4 +1,7 @@
 import CGDAL
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A coordinate reference system known to PROJ, owning its OGR handle.
 ///
@@ -23,6 +26,12 @@ public final class SpatialReference {
             throw GDALError.last("OSRNewSpatialReference", path: nil, fallback: "out of memory")
         }
         let trimmed = text.trimmingWhitespace
+        if let why = SpatialReference.refusal(trimmed) {
+            OSRDestroySpatialReference(h)
+            throw GDALError(call: "OSRSetFromUserInput", path: nil,
+                            message: "CRS '\(trimmed.prefix(80))' \(why); Tegula never reads a CRS from one (a GCP file or editor "
+                                + "request could name any host, a device or a FIFO): give EPSG:n, a WKT or a PROJ string")
+        }
         if trimmed.isEmpty || OSRSetFromUserInput(h, trimmed) != OGRERR_NONE {
             OSRDestroySpatialReference(h)
             CPLErrorReset()
@@ -32,6 +41,26 @@ public final class SpatialReference {
         OSRSetAxisMappingStrategy(h, OAMS_TRADITIONAL_GIS_ORDER)
         handle = h
         self.definition = definition.trimmingWhitespace
+    }
+
+    /// Why GDAL must not be given `text`, or nil. GDAL 3.6's `OSRSetFromUserInput` GETs any
+    /// `scheme://` URL, reads `/vsicurl/`-like paths (both seen against a local HTTP server) and
+    /// opens any file the text names (`#CRS: @EPSG:4326` in a fuzzed GCP file was opened as a
+    /// path; a FIFO blocks it for good). So a CRS named by a stranger's GCP file or an editor
+    /// request could make Tegula call any host or hang. The OGC's `opengis.net/def/crs/` URLs are
+    /// resolved from PROJ's database, not fetched, and stay allowed. `lstat` never opens the file.
+    static func refusal(_ text: String) -> String? {
+        let t = text.lowercased()
+        if t.hasPrefix("/vsi") { return "is a GDAL virtual file to read" }
+        if let scheme = t.range(of: "://"), scheme.lowerBound > t.startIndex,
+           t[..<scheme.lowerBound].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }),
+           !["http://www.opengis.net/def/crs/", "https://www.opengis.net/def/crs/", "http://opengis.net/def/crs/",
+             "https://opengis.net/def/crs/"].contains(where: { t.hasPrefix($0) }) {
+            return "is a URL to fetch"
+        }
+        var st = stat()
+        if !text.isEmpty, text.count < 4096, lstat(text, &st) == 0 { return "names a file" }
+        return nil
     }
 
     /// Take ownership of a clone of `h` (used for handles owned by datasets).

@@ -28,6 +28,7 @@ public struct PipelineDocument: @unchecked Sendable {
             guard let node = try Yams.compose(yaml: text) else {
                 throw PipelineError(file: path, line: 1, column: 1, "the file is empty; expected `version: 1` and `maps:`")
             }
+            try AliasBudget.check(node, file: path)
             root = node
         } catch let e as YamlError {
             throw PipelineDocument.syntaxError(e, file: path)

@@ -65,9 +65,11 @@ public enum Route: Equatable, Sendable {
             if s[0] == "metrics" { return .metrics }
             if s[0] == "maps" { return maps(query) }
             if s[0] == "viewer.js" { return .asset("viewer.js") }
-            // `/.json` names no tileset: an id is never empty.
-            if s[0].hasSuffix(".json") && s[0].utf8.count > 5 { return .tileJSON(id: String(s[0].dropLast(5))) }
-            return .notFound
+            // `/.json`, `/..json` and `/...json` name no tileset: an id is never empty, `.` or `..`
+            // (the segment rule above, applied to the id once `.json` is dropped; found by fuzzing).
+            guard s[0].hasSuffix(".json") else { return .notFound }
+            let id = String(s[0].dropLast(5))
+            return id.isEmpty || id == "." || id == ".." ? .notFound : .tileJSON(id: id)
         case 2...3 where s[0] == "leaflet":
             return .asset(s.joined(separator: "/"))
         case 4:

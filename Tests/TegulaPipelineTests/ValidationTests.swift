@@ -22,6 +22,56 @@ struct ValidationTests {
         #expect(e.hasSuffix("bad.yml:8:7: maps[0].tile.formt: unknown key 'formt'; did you mean 'format'?"), "\(e)")
     }
 
+    /// "Billion laughs": nine anchors, each a list of ten aliases of the one before (10^9 values
+    /// from 600 bytes), where the loader walks values before checking them. Before the cap this
+    /// hung `tegula run --dry-run` (killed after 60 s); now one line at the anchor that adds most.
+    @Test func yamlAliasBombIsRefusedBeforeExpanding() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        var anchors = [#"&a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol","lol"]"#]
+        for i in 1...9 { anchors.append("&a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ",") + "]") }
+        let e = try f.loadError("""
+            version: 1
+            map_defaults:
+              georeference:
+                mask: [\(anchors.joined(separator: ", "))]
+            maps:
+              - name: x
+                input: x.tif
+                output: out
+            """)
+        // At `&a8`, whose ten copies in a9 add the most; 38 values written, 1 + Σ(10^(i+2) − 1)/9 + 17 expanded.
+        let a8 = anchors.prefix(8).map { $0.utf8.count + 2 }.reduce(12, +)
+        #expect(e.hasSuffix("bad.yml:4:\(a8): its aliases (*name) would expand 38 written values to 12345679028, more than "
+                            + "the 1000000 that aliases may add (a YAML alias bomb?); refused before expanding them: write "
+                            + "the values out, or share them through map_defaults"), "\(e)")
+    }
+
+    /// Anchors and aliases within the budget load as if written out.
+    @Test func sharedAnchorsStillLoad() throws {
+        let f = try PipelineFixture()
+        defer { f.cleanUp() }
+        try f.image("a.tif")
+        try f.image("b.tif")
+        let p = try Pipeline.load(path: try f.pipeline("""
+            version: 1
+            maps:
+              - name: a
+                input: a.tif
+                georeference: &world {bounds: [-180, -85, 180, 85]}
+                tile: &zooms {min_zoom: 0, max_zoom: 1}
+                output: out/a
+              - name: b
+                input: b.tif
+                georeference: *world
+                tile: *zooms
+                output: out/b
+            """))
+        #expect(p.spec.maps.map(\.tile.maxZoom) == [1, 1])
+        let c = AliasBudget.count(p.document.root)
+        #expect(c.expanded - c.written == 7 + 5)   // the bounds mapping (key, list, 4 numbers) and the zooms (2 pairs)
+    }
+
     @Test func camelCaseKeySuggestsSnakeCase() throws {
         let f = try PipelineFixture()
         defer { f.cleanUp() }

@@ -80,3 +80,29 @@ struct HummingbirdLayerTests {
         }
     }
 }
+
+/// The listening socket accepts many connections per wake-up (`TileServer.acceptsPerWakeup`):
+/// with NIO's default of 4, 2,000 clients connecting at once were taken in a few per
+/// event-loop turn and most first requests waited seconds in the kernel's queue
+/// (RELIABILITY.md, fairness). The live figure is `scripts/serve-fairness`'s; this checks the
+/// option reaches the socket Hummingbird binds, and that a caller's own hook still runs.
+struct AcceptRateTests {
+    final class Seen: @unchecked Sendable {
+        let lock = NSLock()
+        var value: UInt?
+    }
+
+    @Test func theListeningSocketAcceptsManyPerWakeup() async throws {
+        let seen = Seen()
+        let app = TileServer.application(service: ServerFixtures.shared.service(), host: "127.0.0.1", port: 0) { channel in
+            let v = try? await channel.getOption(ChannelOptions.maxMessagesPerRead)
+            seen.lock.withLock { seen.value = v }
+        }
+        try await app.test(.live) { client in
+            let r = try await client.execute(uri: "/health", method: .get)
+            #expect(r.status == .ok)
+        }
+        #expect(seen.lock.withLock { seen.value } == TileServer.acceptsPerWakeup)
+        #expect(TileServer.acceptsPerWakeup >= 1024)
+    }
+}

@@ -127,10 +127,12 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
         }
         var center: MapCenter?
         if let c = o["center"] {
-            guard let a = c.arrayValue?.compactMap(\.doubleValue), a.count == 3 else {
-                throw bad("center", "[longitude, latitude, zoom]")
+            // `Int(exactly:)`: a zoom of 4e96 trapped `Int(_:)` (Fuzz/Crashes/tilejson/center-zoom-past-int-max).
+            guard let a = c.arrayValue?.compactMap(\.doubleValue), a.count == 3,
+                  let zoom = Int(exactly: a[2].rounded()), (0...WebMercator.maxZoom).contains(zoom) else {
+                throw bad("center", "[longitude, latitude, zoom], the zoom 0…\(WebMercator.maxZoom)")
             }
-            center = MapCenter(longitude: a[0], latitude: a[1], zoom: Int(a[2].rounded()))
+            center = MapCenter(longitude: a[0], latitude: a[1], zoom: zoom)
         }
         var extra = o
         for k in ["name", "format", "bounds", "center", "minzoom", "maxzoom", "tile_size", "scale", "type",

@@ -14,7 +14,8 @@ public enum EditorErrorReason: String, Sendable, Hashable {
     case pixelOutsideScan
     /// An unknown transform name or CRS.
     case badTransform, badCRS
-    /// A mask vertex that is not two finite numbers, or a mask of fewer than three vertices.
+    /// A mask vertex that is not two finite numbers or lies more than a scan size outside the
+    /// scan, or a mask of fewer than three vertices.
     case badMask
     /// Fewer enabled points than the transform needs.
     case tooFewPoints

@@ -69,9 +69,16 @@ public struct SessionCheck: Sendable {
         var mask: [PixelPoint]?
         if let m = session.mask, !m.isEmpty {
             guard m.count >= 3 else { throw EditorError(.badMask, at: "mask", "a mask needs at least 3 vertices, got \(m.count); delete it or add more") }
+            // A vertex may lie outside the scan (a mask drawn past its edge), but within one scan
+            // size of it: one 10^12 px away made the fit's footprint extrapolate to 10^16 m (find 7).
+            let w = Double(width), h = Double(height)
             mask = try m.enumerated().map { i, v -> PixelPoint in
                 guard v.count == 2, v.allSatisfy(\.isFinite) else {
                     throw EditorError(.badMask, at: "mask[\(i)]", "must be [x, y], two finite numbers")
+                }
+                guard (-w...2 * w).contains(v[0]), (-h...2 * h).contains(v[1]) else {
+                    throw EditorError(.badMask, at: "mask[\(i)]", "(\(v[0]), \(v[1])) is more than a scan size outside the \(width) × \(height) "
+                                      + "scan: x must be \(-width)…\(2 * width), y \(-height)…\(2 * height)")
                 }
                 return PixelPoint(x: v[0], y: v[1])
             }

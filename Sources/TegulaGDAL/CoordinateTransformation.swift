@@ -23,18 +23,30 @@ public final class CoordinateTransformation {
 
     deinit { OCTDestroyCoordinateTransformation(handle) }
 
-    /// Transform points in place; returns which succeeded (a failed point becomes infinite).
+    /// The largest coordinate handed to PROJ, in any unit: 1e10 is 250 Earth circumferences in
+    /// metres and twice the Sun's, so no place on a body PROJ models lies beyond it. GDAL 3.6's
+    /// shortcut from Web Mercator to WGS 84 brings a longitude into range one turn at a time,
+    /// taking time in proportion to x (one point at x = 1e16 m: 0.43 s, 3e16 m: 1.2 s; 1e10 m:
+    /// about 250 turns, nothing), so a wild extrapolation (an editor mask vertex at 10^12 scan
+    /// pixels, `Fuzz/Crashes/editor-session/four-points-fit-takes-seconds`) took seconds.
+    public static let coordinateLimit = 1e10
+
+    /// Transform points in place; returns which succeeded (a failed point becomes infinite). A
+    /// point beyond ±``coordinateLimit`` fails without reaching PROJ.
     @discardableResult
     public func transform(x: inout [Double], y: inout [Double]) -> [Bool] {
         precondition(x.count == y.count)
         let n = x.count
         var ok = [Int32](repeating: 0, count: n)
+        let beyond = (0..<n).filter { !(abs(x[$0]) <= Self.coordinateLimit && abs(y[$0]) <= Self.coordinateLimit) }
+        for i in beyond { x[i] = 0; y[i] = 0 }   // a harmless stand-in, failed below
         x.withUnsafeMutableBufferPointer { xp in
             y.withUnsafeMutableBufferPointer { yp in
                 _ = OCTTransformEx(handle, Int32(n), xp.baseAddress, yp.baseAddress, nil, &ok)
             }
         }
         CPLErrorReset()
+        for i in beyond { ok[i] = 0 }
         var result = [Bool](repeating: true, count: n)
         for i in 0..<n where ok[i] == 0 || !x[i].isFinite || !y[i].isFinite {
             result[i] = false

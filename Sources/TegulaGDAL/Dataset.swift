@@ -12,6 +12,9 @@ public final class Dataset {
     /// Open a raster read-only (GDALOpenEx with GDAL_OF_RASTER).
     public init(path: String) throws {
         GDALRuntime.initialize()
+        if let why = SpatialReference.refusal(vrtAt: path) {
+            throw GDALError(call: "GDALOpenEx", path: path, message: why)
+        }
         CPLErrorReset()
         let flags = UInt32(GDAL_OF_RASTER) | UInt32(GDAL_OF_READONLY) | UInt32(GDAL_OF_VERBOSE_ERROR)
         guard let h = GDALOpenEx(path, flags, nil, nil, nil) else {

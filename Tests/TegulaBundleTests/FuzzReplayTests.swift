@@ -64,4 +64,21 @@ struct FuzzReplayTests {
             #expect(throws: BundleError.self) { try reader.allTiles() }
         }
     }
+
+    /// A TileJSON whose centre has the zoom 4e96 trapped converting it to `Int`; now its
+    /// `center` is refused, as a zoom outside 0…30 is, and a zoom in range still reads.
+    @Test func aCenterZoomPastIntMaxIsRefused() throws {
+        let o = try #require(try JSONValue.parse(try FuzzInputs.bytes("Crashes/tilejson/center-zoom-past-int-max")).objectValue)
+        #expect {
+            try TilesetMetadata(jsonObject: o, source: "fuzz")
+        } throws: { error in
+            guard case let .badMetadata(_, key, _)? = error as? BundleError else { return false }
+            return key == "center"
+        }
+        var sane = o
+        sane["center"] = .array([.double(-4), .double(55), .int(3)])
+        #expect(try TilesetMetadata(jsonObject: sane, source: "fuzz").center == MapCenter(longitude: -4, latitude: 55, zoom: 3))
+        sane["center"] = .array([.double(-4), .double(55), .int(31)])
+        #expect(throws: BundleError.self) { try TilesetMetadata(jsonObject: sane, source: "fuzz") }
+    }
 }

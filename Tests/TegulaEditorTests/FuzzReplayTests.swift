@@ -13,4 +13,23 @@ struct FuzzReplayTests {
         #expect(try EditorSession.decode(session.json()) == session)
         _ = try? SessionFit(session, scanPath: "/scan.tif", width: 4000, height: 3000)
     }
+
+    /// A mask vertex at x = 10^12 scan pixels made the fit's footprint extrapolate to 10^16 m,
+    /// which GDAL took seconds to convert to degrees: such a vertex is refused, naming it and the
+    /// range; one drawn a little past the scan's edge still fits.
+    @Test func aMaskVertexFarOutsideTheScanIsRefused() throws {
+        let far = try EditorSession.decode(Data(try FuzzInputs.bytes("Crashes/editor-session/four-points-fit-takes-seconds")))
+        #expect(far.mask?.first == [999_999_999_999, 0])
+        #expect {
+            try SessionCheck(far, width: 4000, height: 3000)
+        } throws: { error in
+            guard let e = error as? EditorError else { return false }
+            return e.reason == .badMask && e.location == "mask[0]" && e.message.contains("x must be -4000…8000, y -3000…6000")
+        }
+        var edge = far
+        edge.mask = [[-150, -20], [4100, 0], [4000, 3050], [0, 2999]]
+        let fit = try SessionFit(edge, scanPath: "/scan.tif", width: 4000, height: 3000)
+        #expect(fit.check.mask?.count == 4)
+        #expect(fit.georeference.report.footprint.count == 4 * 32 + 1)
+    }
 }

@@ -89,7 +89,10 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
         if o["bounds"] == nil {
             o["bounds"] = .array([h.minLonE7, h.minLatE7, h.maxLonE7, h.maxLatE7].map { .double(Double($0) / 1e7) })
         }
-        if o["center"] == nil {
+        // The header's centre is a hint: a zoom byte past 30 (a fuzzed header, `run-of-4-billion-tiles`)
+        // drops it rather than refusing an archive whose tiles may be fine. A centre written in
+        // the JSON metadata is the writer's own statement and is checked as such.
+        if o["center"] == nil, Int(h.centerZoom) <= WebMercator.maxZoom {
             o["center"] = .array([.double(Double(h.centerLonE7) / 1e7), .double(Double(h.centerLatE7) / 1e7), .int(Int(h.centerZoom))])
         }
         if o["name"] == nil { o["name"] = .string(name) }

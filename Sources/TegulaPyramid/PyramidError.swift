@@ -19,4 +19,6 @@ public enum PyramidErrorReason: String, Sendable, Hashable {
     case badTileStream
     /// The scan was deleted, replaced or rewritten while it was being tiled.
     case inputChanged
+    /// `--resume` of an unfinished tileset begun from another scan, or with other settings.
+    case resumeOfOtherWork
 }

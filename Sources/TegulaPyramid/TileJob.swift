@@ -104,7 +104,13 @@ public struct TileJob: Sendable {
         let plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: tilePixels)
         let writer = try Tileset.openWriter(at: output, format: format, layout: layout, scale: scale, resume: resume,
                                             waitForOtherWriter: waitForOtherWriter)
-        // Listed once the output's lock is held: another writer may have changed it until then.
+        // Checked and listed once the output's lock is held: another writer may have changed it until then.
+        let stamp = ResumeStamp(job: self, zooms: zooms)
+        if resume, let begun = ResumeStamp.read(at: output), let (was, now) = begun.difference(from: stamp) {
+            throw PyramidError(.resumeOfOtherWork, at: output, "was begun from \(was), but this run has \(now); "
+                + "resuming would mix their tiles: run again without --resume to start it anew")
+        }
+        try stamp.write(beside: output)
         let existing = resume ? Tileset.existingTiles(at: output) : []
         let builder = PyramidBuilder(source: source, plan: plan, resampling: resampling, format: format,
                                      quality: quality, autoLossy: autoLossy, jobs: jobs, existing: existing)
@@ -122,6 +128,7 @@ public struct TileJob: Sendable {
             }
         }
         try writer.finish(metadata: metadata(plan: plan))
+        ResumeStamp.remove(beside: output)
         return stats
     }
 

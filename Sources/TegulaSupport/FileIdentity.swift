@@ -28,6 +28,11 @@ public struct FileIdentity: Equatable, Sendable {
         #endif
     }
 
+    /// Size and modification time (ns), the part of the identity that survives a copy made
+    /// with its times kept or a look from another machine sharing the file (device and inode
+    /// do not): what an unfinished output records of its inputs (`ResumeStamp`).
+    public var sizeAndTime: String { "\(size) bytes, modified \(modified) ns" }
+
     /// What became of the file at `path` since `self` was taken, in words ("was deleted", "was
     /// replaced by another file", "was rewritten"), or nil when it is still the same.
     public func change(at path: String) -> String? {

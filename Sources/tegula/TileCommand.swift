@@ -51,7 +51,7 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Resampling kernel for the max zoom: near, bilinear, cubic, lanczos, average.")
     var resampling: Resampling = .default
 
-    @Flag(help: "Continue an interrupted run: tiles already written are kept.")
+    @Flag(help: "Continue an interrupted run: tiles already written are kept. Refused when the scan or the settings differ from the run that began it (OUT.resume records them until the tileset is finished).")
     var resume = false
 
     @OptionGroup var workers: WorkerOptions

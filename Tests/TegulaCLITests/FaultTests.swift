@@ -70,7 +70,7 @@ import TegulaTestSupport
 
     /// While one run writes an output, a second on the same output is refused with one line
     /// naming the holder's pid; once the holder is killed, its lock file is taken over and the
-    /// resumed run completes and removes it.
+    /// next run completes and removes it.
     @Test func aSecondRunIsRefusedWithTheHoldersPidAndAKilledHoldersLockIsTakenOver() throws {
         let dir = try TemporaryFolder.make("fault").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -97,8 +97,15 @@ import TegulaTestSupport
             #expect(lines.count == 1 && second.stderr.contains("process \(holder.processIdentifier)") && second.stderr.contains(out),
                     "\(second.stderr)")
             #expect(FileManager.default.fileExists(atPath: out + ".lock"))  // left by the killed holder
-            let taken = try TegulaBinary.run(Self.arguments(scan, out, resume: true, zoom: "2-6"))
+            // Resuming it with other zooms is refused by the stamp the killed run left
+            // (`OUT.resume`): its zoom-6 tiles were averaged from zoom 10, a 2–6 run's are cut
+            // at zoom 6, and one tileset would hold both.
+            let mixed = try TegulaBinary.run(Self.arguments(scan, out, resume: true, zoom: "2-6"))
+            #expect(mixed.status == 1 && mixed.stderr.contains("settings zooms 2-10") && mixed.stderr.contains("without --resume"),
+                    "\(mixed.stderr)")
+            let taken = try TegulaBinary.run(Self.arguments(scan, out, zoom: "2-6"))
             #expect(taken.status == 0, "\(taken.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out + ".resume"))
             #expect(!FileManager.default.fileExists(atPath: out + ".lock"))
         }
     }

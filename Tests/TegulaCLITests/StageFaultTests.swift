@@ -146,6 +146,21 @@ import TegulaTestSupport
             print("input \(change) during \(command): \(text)", terminator: "")
             #expect(!left.contains(name), "\(change): \(left)")
             #expect(!left.contains { $0.hasSuffix(".tmp") && !$0.hasPrefix(name + ".") }, "\(change): \(left)")
+            // The unfinished tileset remembers the scan it was begun from (`OUT.resume`): `--resume`
+            // against the scan as it now is would mix two scans' tiles, and is refused; a fresh
+            // run then makes the uninterrupted run's tiles.
+            if command == "tile" && change != "deleted" {
+                let out = dir + "/" + name
+                let resumed = try TegulaBinary.run(args(out) + ["--resume"])
+                #expect(resumed.status == 1 && resumed.stderr.split(separator: "\n").count == 1
+                        && resumed.stderr.contains("was begun from input \(scan)") && resumed.stderr.contains("without --resume"),
+                        "\(change): \(resumed.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: out), "\(change): a refused resume finished the tileset")
+                let fresh = try TegulaBinary.run(args(out))
+                #expect(fresh.status == 0, "\(change): \(fresh.stderr)")
+                #expect(try TilesetDigest.of(out).digest == TilesetDigest.of(base + "/ref-" + name).digest, "\(change)")
+                #expect(!FileManager.default.fileExists(atPath: out + ".resume"), "\(change): the stamp outlived the finished tileset")
+            }
         }
         #expect(refused >= 2, "the changes came after most runs had finished")
     }

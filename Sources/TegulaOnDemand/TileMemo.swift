@@ -55,6 +55,17 @@ public final class TileMemo: @unchecked Sendable {
         self.byteBudget = max(0, byteBudget)
     }
 
+    /// Neighbours hold each other (`newer`, `older`): unlinked here, or a dropped memo's tiles
+    /// would stay in memory as cycles (LeakSanitizer found them, RELIABILITY.md).
+    deinit {
+        var n = head
+        while let node = n {
+            n = node.older
+            node.older = nil
+            node.newer = nil
+        }
+    }
+
     /// The entry, now the most recently used; nil when not kept.
     public func get(_ key: Key) -> Entry? {
         lock.lock(); defer { lock.unlock() }

@@ -121,7 +121,16 @@ import TegulaTestSupport
             p.standardError = err
             p.standardOutput = FileHandle.nullDevice
             try p.run()
-            usleep(useconds_t(0.3 * took * 1e6))
+            if command == "tile" {
+                // Once the run has begun its tileset (`OUT.resume` is written after the scan's
+                // identity is taken): a change at a fixed share of the reference run's time came
+                // before that on a quiet machine and after the end under load.
+                let stamp = dir + "/" + name + ".resume"
+                let deadline = Date().addingTimeInterval(60)
+                while !FileManager.default.fileExists(atPath: stamp) && p.isRunning && Date() < deadline { usleep(1000) }
+            } else {
+                usleep(useconds_t(0.3 * took * 1e6))
+            }
             switch change {
             case "deleted": try FileManager.default.removeItem(atPath: scan)
             case "replaced":

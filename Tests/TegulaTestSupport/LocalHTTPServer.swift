@@ -43,7 +43,12 @@ public final class LocalHTTPServer: @unchecked Sendable {
         self.folder = folder
         try process.run()
         let pid = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 600) { [process] in
+        // A server a test forgot to stop is ended eventually, but not while its test may still
+        // run: Swift Testing starts every test at once, and under a long suite a test's awaits
+        // resumed over 600 s after its server started, which the former 600 s limit killed
+        // (`motoS3ServesTheSameTilesAsTheLocalFile`: "connection refused" at 945 s and 1,194 s
+        // into two full runs; 5.6 s alone).
+        DispatchQueue.global().asyncAfter(deadline: .now() + 6 * 3600) { [process] in
             if process.isRunning && process.processIdentifier == pid { kill(pid, SIGKILL) }
         }
         // Up to 60 s: moto imports its services on start, slow on a loaded machine.

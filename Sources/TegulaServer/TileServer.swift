@@ -42,7 +42,7 @@ public enum TileServer {
                                                            backlog: backlog),
                     onServerRunning: { channel in
                         // Hummingbird's configuration has no way to set this before binding.
-                        try? await channel.setOption(ChannelOptions.maxMessagesPerRead, value: acceptsPerWakeup)
+                        try? await channel.setOption(ChannelOptions.maxMessagesPerRead, value: acceptsPerWakeup).get()
                         await onServerRunning(channel)
                     }, logger: service.logger)
     }

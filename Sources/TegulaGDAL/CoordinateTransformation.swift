@@ -38,17 +38,20 @@ public final class CoordinateTransformation {
         precondition(x.count == y.count)
         let n = x.count
         var ok = [Int32](repeating: 0, count: n)
-        let beyond = (0..<n).filter { !(abs(x[$0]) <= Self.coordinateLimit && abs(y[$0]) <= Self.coordinateLimit) }
-        for i in beyond { x[i] = 0; y[i] = 0 }   // a harmless stand-in, failed below
+        // One pass marks the points past the limit in the answer itself (no second array, no
+        // second walk: this runs for every row of every warp grid).
+        var result = [Bool](repeating: true, count: n)
+        for i in 0..<n where !(abs(x[i]) <= Self.coordinateLimit && abs(y[i]) <= Self.coordinateLimit) {
+            result[i] = false
+            x[i] = 0; y[i] = 0   // a harmless stand-in, failed below
+        }
         x.withUnsafeMutableBufferPointer { xp in
             y.withUnsafeMutableBufferPointer { yp in
                 _ = OCTTransformEx(handle, Int32(n), xp.baseAddress, yp.baseAddress, nil, &ok)
             }
         }
         CPLErrorReset()
-        for i in beyond { ok[i] = 0 }
-        var result = [Bool](repeating: true, count: n)
-        for i in 0..<n where ok[i] == 0 || !x[i].isFinite || !y[i].isFinite {
+        for i in 0..<n where !result[i] || ok[i] == 0 || !x[i].isFinite || !y[i].isFinite {
             result[i] = false
             x[i] = .infinity
             y[i] = .infinity

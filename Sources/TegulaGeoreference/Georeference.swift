@@ -58,16 +58,18 @@ public struct Georeference: Sendable {
         try groundToPixels(grounds, crs: crs, folds: nil).map { if case .pixel(let p) = $0 { p } else { nil } }
     }
 
-    /// Ground coordinates in `srs` (default: the GCPs' CRS) → pixels by the exact inverse, with
-    /// the answers `folds` (``foldOver(_:)``) makes wrong taken out as `.folded`.
+    /// Ground coordinates in `srs` (default: the GCPs' CRS) → pixels by the exact inverse; where
+    /// the fit folds (`folds`, ``foldOver(_:)``), the preimage on the GCPs' sheet, or `.folded`
+    /// when none on it is reached.
     public func groundToPixels(_ grounds: [GroundPoint], crs: CRS? = nil, folds: FoldOver?) throws -> [InverseAnswer] {
         var xs = grounds.map(\.x), ys = grounds.map(\.y)
         try CRSConversion(from: crs ?? gcps.crs, to: fitCRS).apply(x: &xs, y: &ys)
         return zip(xs, ys).map { x, y in
             let g = GroundPoint(x: x, y: y)
-            guard x.isFinite, y.isFinite, let p = transform.inverse(g) else { return .none }
-            if let folds, !folds.accepts(p, for: g) { return .folded }
-            return .pixel(p)
+            guard x.isFinite, y.isFinite else { return .none }
+            let found = transform.inverse(g)
+            guard let folds else { return found.map { .pixel($0) } ?? .none }
+            return folds.answer(found, for: g).map { .pixel($0) } ?? .folded
         }
     }
 
@@ -88,7 +90,8 @@ public struct Georeference: Sendable {
 public enum InverseAnswer: Sendable, Equatable {
     /// The pixel.
     case pixel(PixelPoint)
-    /// A pixel was found, but the fit folds over there (``FoldOver``): no honest answer.
+    /// The fit folds over (``FoldOver``) and no preimage on the GCPs' sheet was reached (any
+    /// found lies past the fold): no honest answer.
     case folded
     /// No pixel: PROJ or the inverse failed.
     case none

@@ -13,8 +13,8 @@ public struct GCPMapping: SourceMapping {
     public let georeference: Georeference
     /// The neatline polygon in scan pixels, if any.
     public let mask: [(x: Double, y: Double)]?
-    /// Where the fit folds over inside the scan (nil almost always): pixels whose answer lies
-    /// past the fold, or that a folded part of the scan also covers, are left empty.
+    /// Where the fit folds over inside the scan (nil almost always): each pixel shows the
+    /// preimage on the GCPs' sheet; the part of the scan past the fold is shown nowhere.
     public let folds: FoldOver?
 
     /// A mapping for a `width` × `height` scan; `mask` in source pixels.
@@ -58,8 +58,9 @@ public struct GCPMapping: SourceMapping {
             var last: PixelPoint?
             for i in x.indices {
                 let g = GroundPoint(x: x[i], y: y[i])
-                guard x[i].isFinite, y[i].isFinite, let p = transform.inverse(g, near: last),
-                      folds?.accepts(p, for: g) ?? true else {
+                guard x[i].isFinite, y[i].isFinite else { x[i] = .nan; y[i] = .nan; last = nil; continue }
+                let found = transform.inverse(g, near: last)
+                guard let p = folds.map({ $0.answer(found, for: g) }) ?? found else {
                     x[i] = .nan; y[i] = .nan; last = nil; continue
                 }
                 x[i] = p.x
@@ -87,7 +88,7 @@ extension WarpSource {
     /// One line on where the fit folds over inside the scan and what the warp does there; nil
     /// when it does not fold (printed once as a warning by the commands that warp).
     public var foldWarning: String? {
-        (mapping as? GCPMapping)?.folds.map { "\($0.description): the warp leaves what lies past the fold, and what the fold covers twice, empty" }
+        (mapping as? GCPMapping)?.folds.map { "\($0.description): the warp shows the scan on the GCPs' side of the fold and leaves the part past it out" }
     }
 
     /// The GCPs as viewer pins (name, lon, lat, honest error in metres), from the fit or stored

@@ -14,9 +14,9 @@ struct TransformCommand: ParsableCommand {
         are ignored; blank lines and lines starting with # are skipped. All input is read and \
         checked before anything is printed. Without --image the image is taken to span 0…max \
         GCP pixel in each direction. Where the fit folds over (a polynomial 3 beyond its GCPs), \
-        --inverse prints an empty line for a point whose answer lies past the fold or that a \
-        folded part within a quarter of the image around it also covers, and warns naming the \
-        fold's pixels.
+        a ground point has more than one preimage: --inverse answers the one on the GCPs' side \
+        of the fold, prints an empty line where there is none, and warns naming the fold's \
+        pixels.
         """)
 
     @Option(help: "GCP file (.points, .vrt, .csv, Allmaps .json).")
@@ -56,9 +56,11 @@ struct TransformCommand: ParsableCommand {
                         throw CLIFailure(message: "stdin:\(points[i].0): no pixel maps to \(points[i].1) \(points[i].2) (outside the transform's domain)")
                     }
                 }
-                if let folds, !folded.isEmpty {
+                if let folds {
                     let shown = folded.prefix(10).map(String.init).joined(separator: ", ") + (folded.count > 10 ? ", …" : "")
-                    printError("tegula: warning: \(folds.description): \(folded.count) of \(out.count) points have no answer there (an empty line each; stdin lines \(shown))")
+                    let none = folded.isEmpty ? "every point has one"
+                        : "\(folded.count) of \(out.count) points have none (an empty line each; stdin line\(folded.count == 1 ? "" : "s") \(shown))"
+                    printError("tegula: warning: \(folds.description): each answer is the preimage on the GCPs' side of the fold; \(none)")
                 }
             } else {
                 let out = try fitted.pixelsToGround(points.map { PixelPoint(x: $0.1, y: $0.2) })

@@ -82,41 +82,84 @@ struct GCPWarpTests {
         #expect(worst.value <= 1)
     }
 
-    /// The non-linear fits warp pixel for pixel as gdalwarp does with the same 12 GCPs in the
-    /// raster: thin plate spline against `-tps`, polynomials 2 and 3 against `-order 2|3`, all
-    /// fitted in the GCPs' CRS as GDAL fits them, `-et 0` (exact transforms per pixel).
+    /// The non-linear fits against GDAL. GDAL fits a polynomial's (and a tps's) ground → pixel
+    /// direction separately, so `gdalwarp -order N` with the same 12 GCPs warps by another map
+    /// than this fit's exact inverse (22–29 dB from ours, measured): no oracle for it. Two are:
+    /// 1. GDAL's forward fit (`gdaltransform -tps | -order N` on the raster's GCPs), given the
+    ///    source pixels our warp sampled, returns the ground of the output pixels they were
+    ///    sampled for;
+    /// 2. gdalwarp, given our fit as a dense 31 × 31 GCP grid that its `-tps` interpolates,
+    ///    warps pixel for pixel as we do (`-et 0`: exact transforms per pixel).
     @Test(arguments: [(TransformKind.tps, ["-tps"]), (.polynomial2, ["-order", "2"]), (.polynomial3, ["-order", "3"])])
-    func nonLinearFitsMatchGdalwarp(kind: TransformKind, method: [String]) throws {
+    func nonLinearFitsMatchGDAL(kind: TransformKind, method: [String]) throws {
         let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let src = dir.appendingPathComponent("gcps.tif").path
         let (w, h) = Self.size
-        let d = try Dataset.create(path: src, driver: "GTiff", width: w, height: h, bands: 3)
-        try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: Fixtures.pattern(width: w, height: h))
-        try d.setGCPs(Self.gcps().gcps.map { GCPRecord(id: $0.id, pixel: $0.pixel.x, line: $0.pixel.y, x: $0.ground.x, y: $0.ground.y) },
-                      srs: .wgs84())
-        try d.flush()
+        let pattern = Fixtures.pattern(width: w, height: h)
+        func scan(_ path: String, gcps: [GCPRecord]) throws {
+            // Closed at the end: flushed but still open, GDAL's file buffer kept the pixels from
+            // other readers, which saw black (and two black warps agree at "99 dB").
+            let d = try Dataset.create(path: path, driver: "GTiff", width: w, height: h, bands: 3)
+            try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: pattern)
+            try d.setGCPs(gcps, srs: .wgs84())
+        }
+        let src = dir.appendingPathComponent("gcps.tif").path
+        try scan(src, gcps: Self.gcps().gcps.map { GCPRecord(id: $0.id, pixel: $0.pixel.x, line: $0.pixel.y, x: $0.ground.x, y: $0.ground.y) })
         let source = try WarpInput(path: src, fit: FitOptions(transform: kind, fitCRS: .gcp)).resolve()
-        #expect(source.georeference?.kind == kind)
+        let fitted = try #require(source.georeference)
+        #expect(fitted.kind == kind)
         let ours = dir.appendingPathComponent("ours.tif").path
         let result = try WarpJob(source: source, zoom: 8, resampling: .bilinear, jobs: 2).run(output: ours)
         let gt = result.geoTransform, res = gt[1]
+
+        // 1. Every 9th output pixel centre → the source pixel our mapping samples → GDAL's forward.
+        var mx: [Double] = [], my: [Double] = []
+        for y in stride(from: 0, to: result.height, by: 9) {
+            for x in stride(from: 0, to: result.width, by: 9) {
+                mx.append(gt[0] + (Double(x) + 0.5) * res)
+                my.append(gt[3] - (Double(y) + 0.5) * res)
+            }
+        }
+        var sx = mx, sy = my
+        try source.mapping.makeEvaluator().sourcePixels(x: &sx, y: &sy)
+        let inside = sx.indices.filter { sx[$0] >= 0 && sx[$0] <= Double(w) && sy[$0] >= 0 && sy[$0] <= Double(h) }
+        let forward = try ProgramRun.run("gdaltransform", method + ["-output_xy", src],
+                                         stdin: inside.map { "\(sx[$0]) \(sy[$0])" }.joined(separator: "\n") + "\n")
+        #expect(forward.status == 0, "\(forward.stderr)")
+        let lonLat = forward.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        #expect(inside.count > 1_000 && lonLat.count == inside.count, "\(inside.count) inside, \(lonLat.count) answers")
+        var worst = WorstError()
+        for (k, i) in zip(lonLat.indices, inside) where lonLat[k].count == 2 {
+            let want = WebMercator.unproject(ProjectedPoint(x: mx[i], y: my[i]))
+            worst.add(max(abs(lonLat[k][0] - want.longitude), abs(lonLat[k][1] - want.latitude)))
+        }
+        print("\(kind.rawValue): GDAL's forward fit at the \(inside.count) source pixels our warp sampled: worst \(worst.value)° from their output pixels")
+        // 1e-9° is 1e-7 source pixels (0.01° each).
+        #expect(worst.value < 1e-9, "worst \(worst.value)°")
+
+        // 2. Our fit as a dense GCP grid for gdalwarp -tps.
+        var dense: [GCPRecord] = []
+        for j in 0...30 {
+            for i in 0...30 {
+                let p = PixelPoint(x: Double(w) * Double(i) / 30, y: Double(h) * Double(j) / 30)
+                let g = fitted.transform.forward(p)
+                dense.append(GCPRecord(id: "d\(dense.count)", pixel: p.x, line: p.y, x: g.x, y: g.y))
+            }
+        }
+        let denseSrc = dir.appendingPathComponent("dense.tif").path
+        try scan(denseSrc, gcps: dense)
         let te = [gt[0], gt[3] - Double(result.height) * res, gt[0] + Double(result.width) * res, gt[3]]
         let theirs = dir.appendingPathComponent("gdal.tif").path
         let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
-            + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0"] + method + ["-dstalpha", src, theirs])
+            + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0", "-tps", "-dstalpha", denseSrc, theirs])
         #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
         let a = try Fixtures.rgba(ours), b = try Fixtures.rgba(theirs)
         #expect(a.w == b.w && a.h == b.h)
         let c = Fixtures.compare(a.px, b.px)
-        print("\(kind.rawValue) warp vs gdalwarp \(method.joined(separator: " ")) -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
+        print("\(kind.rawValue) warp vs gdalwarp -tps of it as 961 GCPs, -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
         #expect(c.overlap > 50_000, "overlap \(c.overlap)")
         #expect(c.psnr >= 40, "PSNR \(c.psnr)")
-        // Where both are opaque the pixels are identical (PSNR 99, all identical, measured), but
-        // which pixels along the footprint's edge are inside differs by more than for the affine
-        // fit: 0.9 % (tps), 1.7 % (polynomial2), 1.1 % (polynomial3) of the overlap, measured;
-        // not yet explained (RELIABILITY.md), so bounded here rather than hidden.
-        #expect(Double(c.alphaMismatch) / Double(max(1, c.overlap)) < 0.025, "alpha mismatch \(c.alphaMismatch) of \(c.overlap)")
+        #expect(Double(c.alphaMismatch) / Double(max(1, c.overlap)) < 0.01, "alpha mismatch \(c.alphaMismatch) of \(c.overlap)")
     }
 
     @Test func threeGCPAffineMatchesGdalwarpOrder1() throws {
@@ -124,12 +167,13 @@ struct GCPWarpTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("gcps.tif").path
         let n = 500
-        let d = try Dataset.create(path: src, driver: "GTiff", width: n, height: n, bands: 3)
-        try d.writeBytes(x: 0, y: 0, width: n, height: n, bands: [1, 2, 3], from: Fixtures.pattern(width: n, height: n))
-        try d.setGCPs([GCPRecord(id: "a", pixel: 0, line: 0, x: 5, y: 52),
-                       GCPRecord(id: "b", pixel: 500, line: 0, x: 9.5, y: 52.4),
-                       GCPRecord(id: "c", pixel: 0, line: 500, x: 5.6, y: 48.5)], srs: .wgs84())
-        try d.flush()
+        do {   // closed at the end of the block (see nonLinearFitsMatchGdalwarp)
+            let d = try Dataset.create(path: src, driver: "GTiff", width: n, height: n, bands: 3)
+            try d.writeBytes(x: 0, y: 0, width: n, height: n, bands: [1, 2, 3], from: Fixtures.pattern(width: n, height: n))
+            try d.setGCPs([GCPRecord(id: "a", pixel: 0, line: 0, x: 5, y: 52),
+                           GCPRecord(id: "b", pixel: 500, line: 0, x: 9.5, y: 52.4),
+                           GCPRecord(id: "c", pixel: 0, line: 500, x: 5.6, y: 48.5)], srs: .wgs84())
+        }
         let source = try WarpInput(path: src, fit: FitOptions(transform: .polynomial1, fitCRS: .gcp)).resolve()
         let ours = dir.appendingPathComponent("ours.tif").path
         let result = try WarpJob(source: source, zoom: 8, resampling: .bilinear, jobs: 2).run(output: ours)
@@ -148,23 +192,25 @@ struct GCPWarpTests {
         #expect(Double(c.alphaMismatch) / Double(c.overlap) < 0.01)
     }
 
-    /// A polynomial 3 that folds 10 % beyond its GCPs (``FoldingCubic``): the warp warns once and
-    /// leaves empty the ground the folded part of the scan covers twice (and everything past the
-    /// crease), while the ground covered once is filled as before.
-    @Test func aFoldIsLeftEmptyAndNamed() throws {
+    /// A polynomial 3 that folds 10 % beyond its GCPs (``FoldingCubic``): the warp warns once,
+    /// fills the ground up to the crease's with the scan on the GCPs' side of it (also the strip
+    /// the folded part covers a second time, where it shows the unfolded pixels) and leaves the
+    /// ground beyond empty.
+    @Test func aFoldShowsTheGCPsSideAndIsNamed() throws {
         let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("fold.tif").path
         let (w, h) = (FoldingCubic.width, FoldingCubic.height)
-        let d = try Dataset.create(path: src, driver: "GTiff", width: w, height: h, bands: 3)
-        try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: Fixtures.pattern(width: w, height: h))
-        try d.flush()
+        do {   // closed at the end of the block, so the warp reads every byte written
+            let d = try Dataset.create(path: src, driver: "GTiff", width: w, height: h, bands: 3)
+            try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: Fixtures.pattern(width: w, height: h))
+        }
         let set = GCPSet(gcps: FoldingCubic.gcps.enumerated().map { i, g in
             GCP(id: "g\(i + 1)", pixel: PixelPoint(x: g.x, y: g.y), ground: GroundPoint(x: g.X, y: g.Y))
         }, crs: try CRS("EPSG:3857"), source: "folding cubic")
         let source = try WarpInput(path: src, gcpSet: set, fit: FitOptions(transform: .polynomial3, fitCRS: .gcp)).resolve()
         let warning = try #require(source.foldWarning)
-        #expect(warning.contains("polynomial3 folds over at pixels x 8") && warning.contains("empty"), "\(warning)")
+        #expect(warning.contains("polynomial3 folds over at pixels x 8") && warning.contains("GCPs' side"), "\(warning)")
         let out = dir.appendingPathComponent("warped.tif").path
         let result = try WarpJob(source: source, zoom: 11, resampling: .bilinear, jobs: 2).run(output: out)
         let img = try Fixtures.rgba(out), gt = result.geoTransform
@@ -172,28 +218,38 @@ struct GCPWarpTests {
         let twiceX = FoldingCubic.ground(FoldingCubic.coveredTwiceFrom, 0).x, creaseX = FoldingCubic.ground(FoldingCubic.creaseX, 0).x
         let left = FoldingCubic.ground(0, 0).x, top = FoldingCubic.ground(0, 0).y, bottom = FoldingCubic.ground(0, Double(h)).y
         let margin = 3 * gt[1]
-        var filled = 0, emptied = 0
+        var filled = 0, emptied = 0, strip = 0, stripError = 0.0
         var holes: [(Int, Int, Double)] = [], kept: [(Int, Int, Double)] = []
         for y in 0..<img.h {
             let gy = gt[3] + (Double(y) + 0.5) * gt[5]
             guard gy < top - margin, gy > bottom + margin else { continue }
             for x in 0..<img.w {
-                let gx = gt[0] + (Double(x) + 0.5) * gt[1], alpha = img.px[(y * img.w + x) * 4 + 3]
-                // The mapping grid interpolates no NaN: beside the empty strip, up to one of its
-                // first cells (16 output pixels) is left empty too, as beside any inverse failure.
-                if gx > left + margin && gx < twiceX - 16 * gt[1] {
-                    if alpha != 255 { holes.append((x, y, gx)) }
+                let gx = gt[0] + (Double(x) + 0.5) * gt[1], i = (y * img.w + x) * 4
+                if gx > left + margin && gx < creaseX - margin {
+                    if img.px[i + 3] != 255 { holes.append((x, y, gx)) }
                     filled += 1
-                } else if gx > twiceX + margin {
-                    if alpha != 0 { kept.append((x, y, gx)) }
+                    if gx > twiceX + margin {
+                        // The unfolded pixel (on the GCPs' side, x < 880) this ground is of: its
+                        // smooth red channel, against the warp's.
+                        var lo = 0.0, hi = FoldingCubic.creaseX
+                        for _ in 0..<60 { let mid = (lo + hi) / 2; if FoldingCubic.ground(mid, 0).x < gx { lo = mid } else { hi = mid } }
+                        let sy = (top - gy) / 100, sx = lo
+                        let want = 127.5 + 127.5 * sin(sx / Double(w) * 19 + sy / Double(h) * 7)
+                        stripError += abs(Double(img.px[i]) - want)
+                        strip += 1
+                    }
+                } else if gx > creaseX + margin {
+                    if img.px[i + 3] != 0 { kept.append((x, y, gx)) }
                     emptied += 1
                 }
             }
         }
-        #expect(filled > 50_000 && emptied > 1_000, "\(filled) filled, \(emptied) emptied")
-        // Where the ground is covered once every pixel is filled; where twice (or past the crease), none.
+        // (The output's extent ends near the crease's ground: the footprint is the scan's forward image.)
+        #expect(filled > 50_000 && strip > 500, "\(filled) filled, \(emptied) emptied, \(strip) in the strip covered twice")
         let holeCount = holes.count, keptCount = kept.count
-        #expect(holeCount == 0, "empty pixels covered once, e.g. \(holes.prefix(5)) (ground X \(left)…\(twiceX))")
-        #expect(keptCount == 0, "filled pixels covered twice, e.g. \(kept.prefix(5)) (ground X \(twiceX)…\(creaseX))")
+        #expect(holeCount == 0, "empty pixels before the crease, e.g. \(holes.prefix(5)) (ground X \(left)…\(creaseX))")
+        #expect(keptCount == 0, "filled pixels beyond the crease, e.g. \(kept.prefix(5)) (ground X from \(creaseX))")
+        // Within a few levels of the unfolded pixel (the folded one would be ~100 levels off).
+        #expect(stripError / Double(max(strip, 1)) < 6, "mean red error \(stripError / Double(max(strip, 1))) over \(strip) pixels")
     }
 }

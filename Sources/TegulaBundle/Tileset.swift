@@ -58,7 +58,12 @@ public enum Tileset {
         let exists = fm.fileExists(atPath: path, isDirectory: &isDir)
         let form = form(of: path)
         if exists {
-            let emptyDir = isDir.boolValue && ((try? fm.contentsOfDirectory(atPath: path))?.isEmpty ?? false)
+            // Empty, or holding only what a killed writer left (the lock is ours, so no live writer
+            // owns a temporary): a run killed between making the folder and renaming its marker
+            // into place left `..tegula-tileset.PID-RANDOM.tmp` alone in it, and the rerun with
+            // `--resume` refused the folder as not a tileset (FaultTests, once in a full run).
+            let emptyDir = isDir.boolValue
+                && ((try? fm.contentsOfDirectory(atPath: path))?.allSatisfy { isAtomicTemporary($0, of: nil) } ?? false)
             if !emptyDir && !isTileset(at: path) {
                 throw BundleError.notATileset(path: path, found: isDir.boolValue ? "a folder without a tileset marker"
                                               : "a file that is not a \(form == .folder ? "folder" : form.rawValue)")

@@ -57,6 +57,23 @@ struct SafetyTests {
         #expect(Tileset.isTileset(at: path))
     }
 
+    /// A run killed between making the folder and renaming its marker into place leaves the
+    /// marker's temporary alone in the folder (`..tegula-tileset.PID-RANDOM.tmp`, the writer's
+    /// pid long gone): the rerun, with or without `--resume`, takes the folder and sweeps the
+    /// temporary (FaultTests met it once in a full run). A folder holding anything else is
+    /// still refused (`refusesExistingNonTileset`).
+    @Test(arguments: [false, true]) func aFolderHoldingOnlyAKilledWritersTemporaryIsTaken(resume: Bool) throws {
+        let path = try TemporaryFolder.make("bundle").path + "/tiles"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let leftover = path + "/..tegula-tileset.\(Int32.max - 7)-12345.tmp"
+        try Data("{\"lay".utf8).write(to: URL(fileURLWithPath: leftover))
+        #expect(!Tileset.isTileset(at: path))
+        let w = try Tileset.openWriter(at: path, resume: resume)
+        try w.finish(metadata: Fixtures.metadata(maxZoom: 0))
+        #expect(Tileset.isTileset(at: path) && Tileset.isReadable(at: path))
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+    }
+
     @Test(arguments: ["t", "t.mbtiles", "t.pmtiles"]) func reopeningWithoutResumeReplaces(name: String) throws {
         let path = try TemporaryFolder.make("bundle").path + "/" + name
         let a = try Tileset.openWriter(at: path)

@@ -42,8 +42,10 @@ struct MappingGrid {
     /// every pixel); the grid in use, twice as fine as the one checked, normally misses by less.
     var checkedError: Double
     /// Source pixels per output pixel along the source x and y axes near the block centre
-    /// (lengths of the Jacobian's rows), at least 1: how much the kernel widens.
-    let kernelScale: (x: Double, y: Double)
+    /// (lengths of the Jacobian's rows): an output pixel's footprint, which average covers.
+    let footprint: (x: Double, y: Double)
+    /// The footprint, at least 1: how much the other kernels widen.
+    var kernelScale: (x: Double, y: Double) { (max(1, footprint.x), max(1, footprint.y)) }
 
     /// Output pixel (i, j) of the block has its centre at
     /// (left + (i + 0.5)·res, top − (j + 0.5)·res) in EPSG:3857.
@@ -60,7 +62,7 @@ struct MappingGrid {
         let first = max(1, size / 2)
         let (fx, fy, fc, fr) = MappingGrid.evaluate(evaluator, left: left, top: top, res: resolution,
                                                     width: width, height: height, spacing: first)
-        kernelScale = MappingGrid.centreScale(evaluator, left: left, top: top, res: resolution, width: width, height: height)
+        footprint = MappingGrid.centreScale(evaluator, left: left, top: top, res: resolution, width: width, height: height)
         var cells: [Cell] = []
         cells.reserveCapacity(cellColumns * cellRows)
         for cy in 0..<cellRows {
@@ -222,7 +224,7 @@ struct MappingGrid {
         // Per output pixel: along i (east) and along j (south, so the second pair is reversed).
         let dxdi = xs[1] - xs[0], dydi = ys[1] - ys[0], dxdj = xs[3] - xs[2], dydj = ys[3] - ys[2]
         let sx = (dxdi * dxdi + dxdj * dxdj).squareRoot(), sy = (dydi * dydi + dydj * dydj).squareRoot()
-        return (sx.isFinite ? max(1, sx) : 1, sy.isFinite ? max(1, sy) : 1)
+        return (sx.isFinite && sx > 0 ? sx : 1, sy.isFinite && sy > 0 ? sy : 1)
     }
 
     /// The bounding box of the source coordinates, ignoring NaNs; nil if none is finite.

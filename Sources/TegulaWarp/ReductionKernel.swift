@@ -278,7 +278,10 @@ struct ReductionKernel {
                         let centre = whole ? c0 + Double(k) + 0.5 : c0 + scale / 2
                         for m in 0..<n {
                             let p = s + (Double(m) + 0.5 - Double(n) / 2) * step
-                            if p >= 0 && p < limit { sum += resampling.weight((centre - p) / widening) }
+                            guard p >= 0 && p < limit else { continue }
+                            // Average weighs by the part of the pixel its footprint (`step`) covers.
+                            sum += resampling == .average ? Resampling.areaWeight(offset: centre - p, footprint: step)
+                                : resampling.weight((centre - p) / widening)
                         }
                     }
                     w[c - first] = whole ? sum : sum * scale

@@ -16,7 +16,8 @@ struct WarpKernel {
     /// value does not depend on the rectangle asked for, so a tile cut from a block render equals
     /// the same tile rendered alone.
     /// `stride` is the pixels per row of `out` and `mask` (default: the rectangle's width);
-    /// `kernelScale` replaces the grid's (the block centre's) source pixels per output pixel.
+    /// `kernelScale` replaces the grid's (the block centre's) source pixels per output pixel
+    /// (its footprint, which average covers, and the other kernels' widening, at least 1).
     func run(grid: MappingGrid, window: SourceWindow, mask: UnsafePointer<UInt8>?,
              out: UnsafeMutablePointer<UInt8>, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
              stride: Int? = nil, kernelScale: (x: Double, y: Double)? = nil) {
@@ -26,7 +27,7 @@ struct WarpKernel {
         let syRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
         defer { sxRow.deallocate(); syRow.deallocate() }
         let sx = sxRow + c0, sy = syRow + c0
-        let ks = kernelScale ?? grid.kernelScale
+        let ks = kernelScale ?? grid.footprint
         // Kernel scale in window pixels: widened by the warp's shrink, narrowed by decimation.
         let scaleX = max(1, ks.x / window.scaleX), scaleY = max(1, ks.y / window.scaleY)
         let fastBilinear = resampling == .bilinear && scaleX == 1 && scaleY == 1 && window.scaleX == 1 && window.scaleY == 1
@@ -51,6 +52,9 @@ struct WarpKernel {
                 switch resampling {
                 case .near:
                     nearest(window, bx, by, o)
+                case .average:
+                    // The output pixel's footprint in window pixels, not widened to one (GDAL's).
+                    areaAverage(window, bx, by, ks.x / window.scaleX, ks.y / window.scaleY, o)
                 default:
                     general(window, bx, by, scaleX, scaleY, o)
                 }
@@ -151,22 +155,47 @@ struct WarpKernel {
         let rx = resampling.radius * scx, ry = resampling.radius * scy
         var xLo = Int((u - rx).rounded(.up)), xHi = Int((u + rx).rounded(.down))
         var yLo = Int((v - ry).rounded(.up)), yHi = Int((v + ry).rounded(.down))
-        if resampling == .average {
-            // Box filter: at least the nearest pixel.
-            if xHi < xLo { xLo = Int(bx.rounded(.down)); xHi = xLo }
-            if yHi < yLo { yLo = Int(by.rounded(.down)); yHi = yLo }
-        }
         xLo = max(xLo, 0); yLo = max(yLo, 0)
         xHi = min(xHi, win.width - 1); yHi = min(yHi, win.height - 1)
         guard xLo <= xHi, yLo <= yHi else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; return }
         // Column weights on the stack: this runs once per output pixel whenever the warp shrinks.
         withUnsafeTemporaryAllocation(of: Double.self, capacity: xHi - xLo + 1) { wx in
             for x in xLo...xHi {
-                wx[x - xLo] = resampling == .average ? 1 : resampling.weight((Double(x) - u) / scx)
+                wx[x - xLo] = resampling.weight((Double(x) - u) / scx)
             }
             var sw = 0.0, sa = 0.0, sr = 0.0, sg = 0.0, sb = 0.0
             for y in yLo...yHi {
-                let wy = resampling == .average ? 1 : resampling.weight((Double(y) - v) / scy)
+                let wy = resampling.weight((Double(y) - v) / scy)
+                if wy == 0 { continue }
+                let row = win.pixels + y * win.width * 4
+                for x in xLo...xHi {
+                    let wt = wx[x - xLo] * wy
+                    if wt == 0 { continue }
+                    let p = row + x * 4
+                    let a = Double(p[3]) * wt
+                    sw += wt
+                    sa += a
+                    sr += a * Double(p[0]); sg += a * Double(p[1]); sb += a * Double(p[2])
+                }
+            }
+            store(sw, sa, sr, sg, sb, o)
+        }
+    }
+
+    /// Average: each window pixel weighted by the part of it the output pixel's footprint,
+    /// `sizeX` × `sizeY` window pixels centred on (bx, by), covers.
+    private func areaAverage(_ win: SourceWindow, _ bx: Double, _ by: Double, _ sizeX: Double, _ sizeY: Double,
+                             _ o: UnsafeMutablePointer<UInt8>) {
+        let u = bx - 0.5, v = by - 0.5   // pixel x's centre is at x + 0.5
+        let rx = sizeX / 2 + 0.5, ry = sizeY / 2 + 0.5
+        let xLo = max(0, Int((u - rx).rounded(.up))), xHi = min(win.width - 1, Int((u + rx).rounded(.down)))
+        let yLo = max(0, Int((v - ry).rounded(.up))), yHi = min(win.height - 1, Int((v + ry).rounded(.down)))
+        guard xLo <= xHi, yLo <= yHi else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; return }
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: xHi - xLo + 1) { wx in
+            for x in xLo...xHi { wx[x - xLo] = Resampling.areaWeight(offset: Double(x) - u, footprint: sizeX) }
+            var sw = 0.0, sa = 0.0, sr = 0.0, sg = 0.0, sb = 0.0
+            for y in yLo...yHi {
+                let wy = Resampling.areaWeight(offset: Double(y) - v, footprint: sizeY)
                 if wy == 0 { continue }
                 let row = win.pixels + y * win.width * 4
                 for x in xLo...xHi {

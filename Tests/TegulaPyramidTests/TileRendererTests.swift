@@ -11,9 +11,10 @@ import TegulaWarp
 /// Tiles rendered one at a time against the pyramid `tegula tile` cuts for the same job.
 struct TileRendererTests {
     /// The inputs: the synthetic GeoTIFF by its geotransform; the same scan by a TPS through
-    /// nine perturbed GCPs with a mask; the real Schagen 1689 scan with its 24 GCPs (TPS, mask).
+    /// nine perturbed GCPs with a mask; the real Schagen 1689 scan with its 24 GCPs (TPS, mask);
+    /// the synthetic GeoTIFF resampled by average (area-weighted, its own reduction weights).
     enum Input: String, CaseIterable, CustomStringConvertible {
-        case geotransform, tpsMask, schagen
+        case geotransform, tpsMask, schagen, average
         var description: String { rawValue }
     }
 
@@ -25,11 +26,12 @@ struct TileRendererTests {
     static func job(_ input: Input, dir: URL, folder: String) throws -> TileJob {
         var job: TileJob
         switch input {
-        case .geotransform:
+        case .geotransform, .average:
             let src = try PyramidFixtures.geotiff(in: dir)
             job = TileJob(source: try WarpInput(path: src).resolve(), output: folder, name: "t")
             job.minZoom = 2
             job.maxZoom = 6
+            if input == .average { job.resampling = .average }
         case .tpsMask:
             let src = try PyramidFixtures.geotiff(in: dir)
             var gcps: [GCP] = []

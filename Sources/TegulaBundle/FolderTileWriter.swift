@@ -51,9 +51,14 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
         naming = FolderNaming(layout: layout, format: format, scale: scale)
         let fm = FileManager.default
         if !resume, Self.hasMarker(path) {
-            do { try fm.removeItem(atPath: path) } catch {
-                throw BundleError.io(path: path, operation: "remove previous tileset", errno: EIO)
+            // Moved aside in one rename, then removed: a kill while removing leaves
+            // `.NAME.PID-RANDOM.tmp` beside OUT, which the next writer sweeps, where removing in
+            // place could leave a folder of tiles without its marker, which the next run refuses.
+            let aside = AtomicFile.temporaryName(beside: path)
+            guard rename(path, aside) == 0 else {
+                throw BundleError.io(path: path, operation: "move the previous tileset aside", errno: errno)
             }
+            try? fm.removeItem(atPath: aside)
         }
         if resume, let old = Self.readMarker(path), old != naming {
             throw BundleError.badTile(path: path, detail: "cannot resume: the folder holds \(old.layout.rawValue) "

@@ -87,7 +87,7 @@ public enum Tileset {
 
     /// Removes the temporary files a killed writer of OUT left (the caller holds OUT's lock, so
     /// no live writer owns them): `AtomicFile` temporaries of OUT beside it (a PMTiles killed
-    /// while finishing) and, with `inside`, within the tile folder up to `z/x/` (a tile or
+    /// while finishing, a replaced tile folder killed while being removed) and, with `inside`, within the tile folder up to `z/x/` (a tile or
     /// `tiles.json` killed mid-write); an MBTiles creation killed before its rename. The PMTiles
     /// journal (`OUT.data.tmp`, `OUT.index.tmp`) is not a leftover: `--resume` continues it.
     static func removeLeftovers(of path: String, inside: Bool) {
@@ -98,7 +98,8 @@ public enum Tileset {
         let folder = parent.isEmpty ? "." : parent
         for f in (try? fm.contentsOfDirectory(atPath: folder)) ?? []
         where f == name + ".new.tmp" || f == name + ".new.tmp-journal" || isAtomicTemporary(f, of: name) {
-            unlink(folder + "/" + f)
+            // A folder is a replaced tileset moved aside (`FolderTileWriter`) and killed mid-removal.
+            if unlink(folder + "/" + f) != 0 && errno == EISDIR { try? fm.removeItem(atPath: folder + "/" + f) }
         }
         guard inside else { return }
         var level = [out]

@@ -23,12 +23,9 @@ public final class AtomicFile {
     /// Creates an empty temporary file beside `path` under a name no other writer uses
     /// (`.NAME.PID-RANDOM.tmp`, created with `O_EXCL`).
     public init(replacing path: String) throws {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var attempt = 0
         while true {
-            let candidate = "\(folder).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+            let candidate = Self.temporaryName(beside: path)
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 {
                 self.path = path
@@ -42,6 +39,18 @@ public final class AtomicFile {
     }
 
     deinit { discard() }
+
+    /// A new name beside `path` in this type's form, `.NAME.PID-RANDOM.tmp`: also for a whole
+    /// folder moved aside before it is removed, so a kill midway leaves a name that
+    /// ``temporaryWriter(_:of:derived:)`` recognises and the next writer sweeps.
+    public static func temporaryName(beside path: String) -> String {
+        var path = path
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return "\(folder).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+    }
 
     /// Appends bytes to the temporary file.
     public func write(_ bytes: [UInt8]) throws {

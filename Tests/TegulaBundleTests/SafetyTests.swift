@@ -74,6 +74,28 @@ struct SafetyTests {
         #expect(!FileManager.default.fileExists(atPath: leftover))
     }
 
+    /// A tile folder replaced by a run without `--resume` is first renamed aside as
+    /// `.NAME.PID-RANDOM.tmp`, then removed: a kill while removing leaves that folder (never a
+    /// folder of tiles without its marker at OUT), and the next writer of OUT sweeps it.
+    @Test func aReplacedFolderKilledWhileBeingRemovedIsSwept() throws {
+        let dir = try TemporaryFolder.make("bundle").path
+        let path = dir + "/t"
+        // What the kill left: the old tileset moved aside, half removed (marker gone, tiles kept).
+        let aside = dir + "/.t.\(Int32.max - 7)-99.tmp"
+        try FileManager.default.createDirectory(atPath: aside + "/3/4", withIntermediateDirectories: true)
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: aside + "/3/4/2.png"))
+        for resume in [false, true] {
+            let w = try Tileset.openWriter(at: path, resume: resume)
+            try w.finish(metadata: Fixtures.metadata(maxZoom: 0))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["t"], "resume \(resume)")
+        }
+        // And a replace goes through a name of that form: OUT's marker never vanishes with tiles left.
+        let again = try Tileset.openWriter(at: path)
+        #expect(Tileset.isTileset(at: path))
+        try again.finish(metadata: Fixtures.metadata(maxZoom: 0))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["t"])
+    }
+
     @Test(arguments: ["t", "t.mbtiles", "t.pmtiles"]) func reopeningWithoutResumeReplaces(name: String) throws {
         let path = try TemporaryFolder.make("bundle").path + "/" + name
         let a = try Tileset.openWriter(at: path)

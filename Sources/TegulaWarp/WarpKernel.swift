@@ -151,51 +151,34 @@ struct WarpKernel {
 
     private func general(_ win: SourceWindow, _ bx: Double, _ by: Double, _ scx: Double, _ scy: Double,
                          _ o: UnsafeMutablePointer<UInt8>) {
-        let u = bx - 0.5, v = by - 0.5
-        let rx = resampling.radius * scx, ry = resampling.radius * scy
-        var xLo = Int((u - rx).rounded(.up)), xHi = Int((u + rx).rounded(.down))
-        var yLo = Int((v - ry).rounded(.up)), yHi = Int((v + ry).rounded(.down))
-        xLo = max(xLo, 0); yLo = max(yLo, 0)
-        xHi = min(xHi, win.width - 1); yHi = min(yHi, win.height - 1)
-        guard xLo <= xHi, yLo <= yHi else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; return }
-        // Column weights on the stack: this runs once per output pixel whenever the warp shrinks.
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: xHi - xLo + 1) { wx in
-            for x in xLo...xHi {
-                wx[x - xLo] = resampling.weight((Double(x) - u) / scx)
-            }
-            var sw = 0.0, sa = 0.0, sr = 0.0, sg = 0.0, sb = 0.0
-            for y in yLo...yHi {
-                let wy = resampling.weight((Double(y) - v) / scy)
-                if wy == 0 { continue }
-                let row = win.pixels + y * win.width * 4
-                for x in xLo...xHi {
-                    let wt = wx[x - xLo] * wy
-                    if wt == 0 { continue }
-                    let p = row + x * 4
-                    let a = Double(p[3]) * wt
-                    sw += wt
-                    sa += a
-                    sr += a * Double(p[0]); sg += a * Double(p[1]); sb += a * Double(p[2])
-                }
-            }
-            store(sw, sa, sr, sg, sb, o)
-        }
+        separable(win, bx, by, reach: (resampling.radius * scx, resampling.radius * scy), o,
+                  weightX: { resampling.weight($0 / scx) }, weightY: { resampling.weight($0 / scy) })
     }
 
     /// Average: each window pixel weighted by the part of it the output pixel's footprint,
     /// `sizeX` × `sizeY` window pixels centred on (bx, by), covers.
     private func areaAverage(_ win: SourceWindow, _ bx: Double, _ by: Double, _ sizeX: Double, _ sizeY: Double,
                              _ o: UnsafeMutablePointer<UInt8>) {
-        let u = bx - 0.5, v = by - 0.5   // pixel x's centre is at x + 0.5
-        let rx = sizeX / 2 + 0.5, ry = sizeY / 2 + 0.5
-        let xLo = max(0, Int((u - rx).rounded(.up))), xHi = min(win.width - 1, Int((u + rx).rounded(.down)))
-        let yLo = max(0, Int((v - ry).rounded(.up))), yHi = min(win.height - 1, Int((v + ry).rounded(.down)))
+        separable(win, bx, by, reach: (sizeX / 2 + 0.5, sizeY / 2 + 0.5), o,
+                  weightX: { Resampling.areaWeight(offset: $0, footprint: sizeX) },
+                  weightY: { Resampling.areaWeight(offset: $0, footprint: sizeY) })
+    }
+
+    /// A separable kernel at (bx, by): the window pixels whose centres (x + 0.5) lie within
+    /// `reach` of it, each weighted `weightX(dx) · weightY(dy)` by its offset from it.
+    @inline(__always)
+    private func separable(_ win: SourceWindow, _ bx: Double, _ by: Double, reach: (x: Double, y: Double),
+                           _ o: UnsafeMutablePointer<UInt8>, weightX: (Double) -> Double, weightY: (Double) -> Double) {
+        let u = bx - 0.5, v = by - 0.5
+        let xLo = max(0, Int((u - reach.x).rounded(.up))), xHi = min(win.width - 1, Int((u + reach.x).rounded(.down)))
+        let yLo = max(0, Int((v - reach.y).rounded(.up))), yHi = min(win.height - 1, Int((v + reach.y).rounded(.down)))
         guard xLo <= xHi, yLo <= yHi else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; return }
+        // Column weights on the stack: this runs once per output pixel whenever the warp shrinks.
         withUnsafeTemporaryAllocation(of: Double.self, capacity: xHi - xLo + 1) { wx in
-            for x in xLo...xHi { wx[x - xLo] = Resampling.areaWeight(offset: Double(x) - u, footprint: sizeX) }
+            for x in xLo...xHi { wx[x - xLo] = weightX(Double(x) - u) }
             var sw = 0.0, sa = 0.0, sr = 0.0, sg = 0.0, sb = 0.0
             for y in yLo...yHi {
-                let wy = Resampling.areaWeight(offset: Double(y) - v, footprint: sizeY)
+                let wy = weightY(Double(y) - v)
                 if wy == 0 { continue }
                 let row = win.pixels + y * win.width * 4
                 for x in xLo...xHi {

@@ -80,13 +80,10 @@ struct WarpKernel {
                 continue
             }
             let u = x - ox, v = y - oy
-            // floor without libm (the baseline x86-64 target has no roundsd): truncate, then fix negatives.
-            let tu = Double(Int(u)), tv = Double(Int(v))
-            let fu = tu > u ? tu - 1 : tu, fv = tv > v ? tv - 1 : tv
-            let x0 = Int(fu), y0 = Int(fv)
-            if x0 >= 0 && y0 >= 0 && x0 + 1 < ww && y0 + 1 < wh {
-                let p00 = UnsafeRawPointer(px + (y0 * ww + x0) * 4)
-                let p10 = p00 + ww * 4
+            let (fu, x0) = Self.floor(u), (fv, y0) = Self.floor(v)
+            if x0 >= 0 && y0 >= 0 && x0 &+ 1 < ww && y0 &+ 1 < wh {
+                let p00 = UnsafeRawPointer(px + (y0 &* ww &+ x0) &* 4)
+                let p10 = p00 + ww &* 4
                 // The four alphas as bytes, not lanes of the vectors below: tested as `(a & b & c
                 // & d)[3]`, the compiler spilled a vector and read a byte of it back, a failed
                 // store forward that took 15 % of the loop's samples (perf annotate).
@@ -98,7 +95,8 @@ struct WarpKernel {
                     // Fixed point: positions to 1/256 px, weights summing to 65536; all four
                     // channels at once (alpha comes out 255). (The same sums in Float lanes, exact
                     // below 2^24 and byte-identical, saved no CPU: BENCHMARKS.md.)
-                    let fx = Int32((u - fu) * 256 + 0.5), fy = Int32((v - fv) * 256 + 0.5)
+                    let fx = Int32(truncatingIfNeeded: Self.floor((u - fu) * 256 + 0.5).1)
+                    let fy = Int32(truncatingIfNeeded: Self.floor((v - fv) * 256 + 0.5).1)
                     let w11 = fx * fy, w01 = (fx << 8) - w11, w10 = (fy << 8) - w11
                     let w00 = 65536 - w01 - w10 - w11
                     var sum = SIMD4<Int32>(truncatingIfNeeded: a) &* w00 &+ SIMD4<Int32>(truncatingIfNeeded: b) &* w01
@@ -110,6 +108,18 @@ struct WarpKernel {
             }
             edgeBilinear(win, (x - Double(win.originX)) / win.scaleX, (y - Double(win.originY)) / win.scaleY, o)
         }
+    }
+
+    /// ⌊t⌋ as a Double and an Int, for |t| < 2^31, exactly, with neither libm (the baseline
+    /// x86-64 target has no roundsd) nor a checked conversion: t + 1.5 · 2^52 rounds t to an
+    /// integer held in the low bits of the sum, then one less where that rounded up.
+    @inline(__always)
+    static func floor(_ t: Double) -> (Double, Int) {
+        let magic = 6_755_399_441_055_744.0
+        let m = t + magic
+        let r = m - magic
+        let n = Int(Int32(truncatingIfNeeded: Int64(bitPattern: m.bitPattern)))
+        return r > t ? (r - 1, n &- 1) : (r, n)
     }
 
     /// The premultiplied path for the few pixels of a row on an edge or beside transparency,

@@ -50,7 +50,7 @@ import TegulaTestSupport
         """.write(toFile: dir + "/p.yml", atomically: false, encoding: .utf8)
     }
 
-    /// Killed at 10 % of an uninterrupted run and at two random moments, each kill followed by
+    /// Killed at 10 % of an uninterrupted run and at 19 random moments, each kill followed by
     /// the same command killed again, then once more uninterrupted: exactly the uninterrupted
     /// run's files, with the same bytes (the pipeline's tiles by digest: its manifest, which
     /// records when each stage finished, differs).
@@ -67,7 +67,7 @@ import TegulaTestSupport
         let ref = try TegulaBinary.run(Self.arguments(command, base: base, dir: base + "/ref"))
         let took = Date().timeIntervalSince(start)
         try #require(ref.status == 0, "\(ref.stderr)")
-        let moments = [0.1 * took] + (0..<2).map { _ in Double.random(in: 0.1...0.95) * took }
+        let moments = [0.1 * took] + (0..<19).map { _ in Double.random(in: 0.1...0.95) * took }
         var landed = 0
         for t in moments {
             let r = try FaultTests.killed(Self.arguments(command, base: base, dir: base + "/work"), after: t)
@@ -85,7 +85,7 @@ import TegulaTestSupport
         }
         print("fault \(command): uninterrupted \(String(format: "%.2f", took)) s; kills at "
               + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s, \(landed) landed mid-run; output equal")
-        #expect(landed >= 1, "no kill landed mid-run")
+        #expect(landed >= 5, "too few kills landed mid-run to prove anything")
     }
 
     /// The scan deleted, renamed over, or rewritten in place while `tegula warp` or `tegula tile`

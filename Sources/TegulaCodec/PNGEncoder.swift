@@ -47,18 +47,34 @@ public final class PNGEncoder {
         return write(pixels: indices, width: width, height: height, bpp: 1, colorType: 3, filter: .none, chunks: chunks)
     }
 
-    /// The PNG file: signature, IHDR, `chunks` (PLTE, tRNS), one IDAT, IEND.
+    /// The PNG file: signature, IHDR, `chunks` (PLTE, tRNS), one IDAT, IEND. With
+    /// `droppingAlpha`, `pixels` are RGBA (all opaque) written as RGB (`bpp` 3): each row loses
+    /// its alpha into a row buffer just before it is filtered, instead of a whole RGB copy of
+    /// the image first.
     private func write(pixels: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, colorType: UInt8,
-                       filter: Filter, chunks: [(String, [UInt8])]) -> [UInt8] {
+                       filter: Filter, chunks: [(String, [UInt8])], droppingAlpha: Bool = false) -> [UInt8] {
         let stride = width * bpp
         let rawCount = (stride + 1) * height
         if filtered.count < rawCount { filtered = [UInt8](repeating: 0, count: rawCount) }
+        if droppingAlpha && rgb.count < stride * 2 { rgb = [UInt8](repeating: 0, count: stride * 2) }
         filtered.withUnsafeMutableBufferPointer { out in
-            for row in 0..<height {
-                let dst = out.baseAddress! + row * (stride + 1)
-                let cur = pixels + row * stride
-                let prev: UnsafePointer<UInt8>? = row > 0 ? pixels + (row - 1) * stride : nil
-                PNGEncoder.filterRow(filter, cur: cur, prev: prev, count: stride, bpp: bpp, into: dst)
+            rgb.withUnsafeMutableBufferPointer { rows in
+                for row in 0..<height {
+                    let dst = out.baseAddress! + row * (stride + 1)
+                    if droppingAlpha {
+                        // Two row buffers, used in turn: this row's RGB and the one before.
+                        let cur = rows.baseAddress! + (row & 1) * stride, src = pixels + row * width * 4
+                        for p in 0..<width {
+                            cur[p * 3] = src[p * 4]; cur[p * 3 + 1] = src[p * 4 + 1]; cur[p * 3 + 2] = src[p * 4 + 2]
+                        }
+                        let prev: UnsafePointer<UInt8>? = row > 0 ? UnsafePointer(rows.baseAddress! + ((row - 1) & 1) * stride) : nil
+                        PNGEncoder.filterRow(filter, cur: cur, prev: prev, count: stride, bpp: bpp, into: dst)
+                    } else {
+                        let cur = pixels + row * stride
+                        let prev: UnsafePointer<UInt8>? = row > 0 ? pixels + (row - 1) * stride : nil
+                        PNGEncoder.filterRow(filter, cur: cur, prev: prev, count: stride, bpp: bpp, into: dst)
+                    }
+                }
             }
         }
         let bound = libdeflate_zlib_compress_bound(compressor, rawCount)
@@ -99,11 +115,8 @@ public final class PNGEncoder {
         guard (coverage ?? AlphaCoverage(rgba: pixels, pixelCount: count)) == .opaque else {
             return encode(pixels: pixels, width: width, height: height, channels: 4)
         }
-        if rgb.count < count * 3 { rgb = [UInt8](repeating: 0, count: count * 3) }
-        return rgb.withUnsafeMutableBufferPointer { out in
-            AlphaCoverage.flattenOntoWhite(pixels, pixelCount: count, into: out.baseAddress!)
-            return encode(pixels: out.baseAddress!, width: width, height: height, channels: 3)
-        }
+        return write(pixels: pixels, width: width, height: height, bpp: 3, colorType: 2, filter: filter, chunks: [],
+                     droppingAlpha: true)
     }
 
     /// Encode an image, as RGB when it is RGBA and fully opaque.

@@ -215,7 +215,7 @@ struct MappingGrid {
     }
 
     /// Lengths of the Jacobian's rows at the block's centre, from central differences one output
-    /// pixel apart, at least 1.
+    /// pixel apart (1 where they are not finite and positive).
     static func centreScale(_ e: MappingEvaluator, left: Double, top: Double, res: Double,
                             width: Int, height: Int) -> (x: Double, y: Double) {
         let cx = left + Double(width) / 2 * res, cy = top - Double(height) / 2 * res, h = res / 2

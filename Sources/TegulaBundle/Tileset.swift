@@ -87,9 +87,10 @@ public enum Tileset {
 
     /// Removes the temporary files a killed writer of OUT left (the caller holds OUT's lock, so
     /// no live writer owns them): `AtomicFile` temporaries of OUT beside it (a PMTiles killed
-    /// while finishing, a replaced tile folder killed while being removed) and, with `inside`, within the tile folder up to `z/x/` (a tile or
-    /// `tiles.json` killed mid-write); an MBTiles creation killed before its rename. The PMTiles
-    /// journal (`OUT.data.tmp`, `OUT.index.tmp`) is not a leftover: `--resume` continues it.
+    /// while finishing, a replaced tile folder killed while being removed) and, with `inside`,
+    /// within the tile folder up to `z/x/` (a tile or `tiles.json` killed mid-write); an MBTiles
+    /// creation killed before its rename. The PMTiles journal (`OUT.data.tmp`, `OUT.index.tmp`)
+    /// is not a leftover: `--resume` continues it.
     static func removeLeftovers(of path: String, inside: Bool) {
         let fm = FileManager.default
         var out = path

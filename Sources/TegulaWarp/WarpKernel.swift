@@ -106,7 +106,7 @@ struct WarpKernel {
                     continue
                 }
             }
-            edgeBilinear(win, (x - Double(win.originX)) / win.scaleX, (y - Double(win.originY)) / win.scaleY, o)
+            bilinear(win, (x - Double(win.originX)) / win.scaleX, (y - Double(win.originY)) / win.scaleY, o)
         }
     }
 
@@ -122,13 +122,6 @@ struct WarpKernel {
         return r > t ? (r - 1, n &- 1) : (r, n)
     }
 
-    /// The premultiplied path for the few pixels of a row on an edge or beside transparency,
-    /// kept out of line so the fixed-point loop keeps its values in registers.
-    @inline(never)
-    private func edgeBilinear(_ win: SourceWindow, _ bx: Double, _ by: Double, _ o: UnsafeMutablePointer<UInt8>) {
-        bilinear(win, bx, by, o)
-    }
-
     @inline(__always)
     private func nearest(_ win: SourceWindow, _ bx: Double, _ by: Double, _ o: UnsafeMutablePointer<UInt8>) {
         let ix = min(max(Int(bx), 0), win.width - 1), iy = min(max(Int(by), 0), win.height - 1)
@@ -136,7 +129,9 @@ struct WarpKernel {
         o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = p[3]
     }
 
-    @inline(__always)
+    /// The premultiplied path for the few pixels of a row on an edge or beside transparency,
+    /// kept out of line so the fixed-point loop keeps its values in registers.
+    @inline(never)
     private func bilinear(_ win: SourceWindow, _ bx: Double, _ by: Double, _ o: UnsafeMutablePointer<UInt8>) {
         let u = bx - 0.5, v = by - 0.5
         let fu = u.rounded(.down), fv = v.rounded(.down)

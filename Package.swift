@@ -49,7 +49,9 @@ let package = Package(
 
         // Pipeline stages, each its own module; a stage never imports a later one.
         .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
-        .target(name: "TegulaWarp", dependencies: ["TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
+        // The bilinear warp row, the pyramid's hot loop, in C for its SSE2 lanes.
+        .target(name: "CWarpRow"),
+        .target(name: "TegulaWarp", dependencies: ["CWarpRow", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaPyramid", dependencies: [
             "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
         ]),

@@ -1,3 +1,4 @@
+import CWarpRow
 import Foundation
 
 /// Resamples one output block from a source window, with premultiplied alpha in every filter:
@@ -25,7 +26,8 @@ struct WarpKernel {
         let w = columns.count, c0 = columns.lowerBound, stride = stride ?? w
         let sxRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
         let syRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
-        defer { sxRow.deallocate(); syRow.deallocate() }
+        let rest = UnsafeMutablePointer<Int32>.allocate(capacity: grid.width)
+        defer { sxRow.deallocate(); syRow.deallocate(); rest.deallocate() }
         let sx = sxRow + c0, sy = syRow + c0
         let ks = kernelScale ?? grid.footprint
         // Kernel scale in window pixels: widened by the warp's shrink, narrowed by decimation.
@@ -37,7 +39,7 @@ struct WarpKernel {
             let rowOut = out + (j - rows.lowerBound) * stride * 4
             let rowMask = mask.map { $0 + (j - rows.lowerBound) * stride }
             if fastBilinear {
-                bilinearRow(window, sx, sy, w, srcW, srcH, rowMask, rowOut)
+                bilinearRow(window, sx, sy, w, srcW, srcH, rowMask, rowOut, rest)
                 continue
             }
             for i in 0..<w {
@@ -62,64 +64,21 @@ struct WarpKernel {
         }
     }
 
-    /// Bilinear at scale 1 for a whole row: the hot loop of every pyramid. Interior pixels whose
-    /// four taps are opaque take a plain weighted mean in 16-bit fixed point; the rest go through
-    /// the premultiplied path.
+    /// Bilinear at scale 1 for a whole row: the hot loop of every pyramid, in C
+    /// (`tegula_bilinear_row`): interior pixels whose four taps are opaque take a weighted mean in
+    /// 16-bit fixed point there; the few it leaves (beside transparency or the window's edge) go
+    /// through the premultiplied path here.
     @inline(__always)
     private func bilinearRow(_ win: SourceWindow, _ sx: UnsafeMutablePointer<Double>, _ sy: UnsafeMutablePointer<Double>,
                              _ w: Int, _ srcW: Double, _ srcH: Double, _ rowMask: UnsafePointer<UInt8>?,
-                             _ rowOut: UnsafeMutablePointer<UInt8>) {
-        let ox = Double(win.originX) + 0.5, oy = Double(win.originY) + 0.5
-        let ww = win.width, wh = win.height
-        let px = win.pixels
-        for i in 0..<w {
-            let x = sx[i], y = sy[i]
-            let o = rowOut + i * 4
-            if !(x >= 0 && y >= 0 && x < srcW && y < srcH) || (rowMask != nil && rowMask![i] == 0) {
-                o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
-                continue
-            }
-            let u = x - ox, v = y - oy
-            let (fu, x0) = Self.floor(u), (fv, y0) = Self.floor(v)
-            if x0 >= 0 && y0 >= 0 && x0 &+ 1 < ww && y0 &+ 1 < wh {
-                let p00 = UnsafeRawPointer(px + (y0 &* ww &+ x0) &* 4)
-                let p10 = p00 + ww &* 4
-                // The four alphas as bytes, not lanes of the vectors below: tested as `(a & b & c
-                // & d)[3]`, the compiler spilled a vector and read a byte of it back, a failed
-                // store forward that took 15 % of the loop's samples (perf annotate).
-                let alphas = p00.load(fromByteOffset: 3, as: UInt8.self) & p00.load(fromByteOffset: 7, as: UInt8.self)
-                    & p10.load(fromByteOffset: 3, as: UInt8.self) & p10.load(fromByteOffset: 7, as: UInt8.self)
-                if alphas == 255 {
-                    let a = p00.loadUnaligned(as: SIMD4<UInt8>.self), b = p00.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt8>.self)
-                    let c = p10.loadUnaligned(as: SIMD4<UInt8>.self), d = p10.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt8>.self)
-                    // Fixed point: positions to 1/256 px, weights summing to 65536; all four
-                    // channels at once (alpha comes out 255). (The same sums in Float lanes, exact
-                    // below 2^24 and byte-identical, saved no CPU: BENCHMARKS.md.)
-                    let fx = Int32(truncatingIfNeeded: Self.floor((u - fu) * 256 + 0.5).1)
-                    let fy = Int32(truncatingIfNeeded: Self.floor((v - fv) * 256 + 0.5).1)
-                    let w11 = fx * fy, w01 = (fx << 8) - w11, w10 = (fy << 8) - w11
-                    let w00 = 65536 - w01 - w10 - w11
-                    var sum = SIMD4<Int32>(truncatingIfNeeded: a) &* w00 &+ SIMD4<Int32>(truncatingIfNeeded: b) &* w01
-                    sum &+= SIMD4<Int32>(truncatingIfNeeded: c) &* w10 &+ SIMD4<Int32>(truncatingIfNeeded: d) &* w11
-                    sum = (sum &+ 32768) &>> 16
-                    UnsafeMutableRawPointer(o).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: sum), as: SIMD4<UInt8>.self)
-                    continue
-                }
-            }
-            bilinear(win, (x - Double(win.originX)) / win.scaleX, (y - Double(win.originY)) / win.scaleY, o)
+                             _ rowOut: UnsafeMutablePointer<UInt8>, _ rest: UnsafeMutablePointer<Int32>) {
+        let left = tegula_bilinear_row(win.pixels, win.width, win.height, sx, sy, w,
+                                       Double(win.originX) + 0.5, Double(win.originY) + 0.5, srcW, srcH,
+                                       rowMask, rowOut, rest)
+        for k in 0..<left {
+            let i = Int(rest[k])
+            bilinear(win, (sx[i] - Double(win.originX)) / win.scaleX, (sy[i] - Double(win.originY)) / win.scaleY, rowOut + i * 4)
         }
-    }
-
-    /// ⌊t⌋ as a Double and an Int, for |t| < 2^31, exactly, with neither libm (the baseline
-    /// x86-64 target has no roundsd) nor a checked conversion: t + 1.5 · 2^52 rounds t to an
-    /// integer held in the low bits of the sum, then one less where that rounded up.
-    @inline(__always)
-    static func floor(_ t: Double) -> (Double, Int) {
-        let magic = 6_755_399_441_055_744.0
-        let m = t + magic
-        let r = m - magic
-        let n = Int(Int32(truncatingIfNeeded: Int64(bitPattern: m.bitPattern)))
-        return r > t ? (r - 1, n &- 1) : (r, n)
     }
 
     @inline(__always)

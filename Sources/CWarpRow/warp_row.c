@@ -1,27 +1,16 @@
-// See warp_row.h. Every step is exact integer or exactly rounded IEEE arithmetic, so the row is
-// the same on every machine and equals the Swift loop it replaced byte for byte (2420 tile MD5s
-// of the benchmark pyramid).
+// See warp_row.h. Every step is exact integer arithmetic after a span's one rounding, so a
+// pixel's value is the same on every machine, whatever part of the block is asked for.
 #include "warp_row.h"
+#include <math.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-#pragma clang fp contract(off)
-
-/// ⌊t⌋ for |t| < 2^31 without libm or a checked conversion: t + 1.5 · 2^52 rounds t to an integer
-/// held in the sum's low bits; one less where that rounded up.
-static inline double floor_split(double t, int32_t *n) {
-    const double magic = 6755399441055744.0;
-    double m = t + magic;
-    double r = m - magic;
-    int64_t bits;
-    memcpy(&bits, &m, sizeof bits);
-    int32_t k = (int32_t)(uint32_t)bits;
-    if (r > t) { r -= 1; k -= 1; }
-    *n = k;
-    return r;
-}
+/// Fixed point: 16 fraction bits.
+#define ONE 65536
+/// Spans whose positions go beyond this many scan pixels are warped per pixel in doubles.
+#define FIXED_LIMIT 1073741824.0
 
 /// (Σ tap · weight + 32768) >> 16 for the four taps of one pixel, weights from fx, fy in 0...256:
 /// (256 − fx)(256 − fy), fx(256 − fy), (256 − fx)fy, fx·fy.
@@ -47,45 +36,71 @@ static inline void blend(const uint8_t *p00, const uint8_t *p10, int32_t fx, int
     for (int ch = 0; ch < 4; ch++) {
         uint32_t left = (uint32_t)p00[ch] * (uint32_t)(256 - fy) + (uint32_t)p10[ch] * (uint32_t)fy;
         uint32_t right = (uint32_t)p00[ch + 4] * (uint32_t)(256 - fy) + (uint32_t)p10[ch + 4] * (uint32_t)fy;
-        uint32_t v = (left * (uint32_t)(256 - fx) + right * (uint32_t)fx + 32768) >> 16;
-        o[ch] = (uint8_t)v;
+        o[ch] = (uint8_t)((left * (uint32_t)(256 - fx) + right * (uint32_t)fx + 32768) >> 16);
     }
 #endif
 }
 
-ptrdiff_t tegula_bilinear_row(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height,
-                              const double *sx, const double *sy, ptrdiff_t count,
-                              double origin_x, double origin_y, double source_width, double source_height,
-                              const uint8_t *mask, uint8_t *out, int32_t *rest) {
+static inline int fits(double v) { return v > -FIXED_LIMIT && v < FIXED_LIMIT; }
+
+ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height,
+                                ptrdiff_t origin_x, ptrdiff_t origin_y, ptrdiff_t source_width, ptrdiff_t source_height,
+                                const tegula_span *spans, ptrdiff_t span_count, ptrdiff_t first, ptrdiff_t end,
+                                const uint8_t *mask, uint8_t *out, int32_t *rest, double *rest_x, double *rest_y) {
     ptrdiff_t left = 0;
     const ptrdiff_t stride = window_width * 4;
     // The alpha bytes of two RGBA pixels read as one little-endian 64-bit word.
     const uint64_t alphas = 0xFF000000FF000000ull;
-    for (ptrdiff_t i = 0; i < count; i++) {
-        double x = sx[i], y = sy[i];
-        uint8_t *o = out + i * 4;
-        if (!(x >= 0 && y >= 0 && x < source_width && y < source_height) || (mask && mask[i] == 0)) {
-            memset(o, 0, 4);
+    const int64_t limit_x = (int64_t)source_width * ONE, limit_y = (int64_t)source_height * ONE;
+    // Scan position of the window's first pixel centre, in fixed point.
+    const int64_t centre_x = (int64_t)origin_x * ONE + ONE / 2, centre_y = (int64_t)origin_y * ONE + ONE / 2;
+    for (ptrdiff_t s = 0; s < span_count; s++) {
+        const tegula_span sp = spans[s];
+        ptrdiff_t i = sp.start > first ? sp.start : first, stop = sp.end < end ? sp.end : end;
+        if (i >= stop) continue;
+        double t0 = (double)(i - sp.start), t1 = (double)(stop - 1 - sp.start);
+        if (!(fits(sp.x) && fits(sp.y) && fits(sp.x + sp.dx * t1) && fits(sp.y + sp.dy * t1))) {
+            // Far outside (or not a number): per pixel in doubles; rare, and mostly transparent.
+            for (; i < stop; i++, t0 += 1) {
+                double x = sp.x + sp.dx * t0, y = sp.y + sp.dy * t0;
+                uint8_t *o = out + (i - first) * 4;
+                if (!(x >= 0 && y >= 0 && x < (double)source_width && y < (double)source_height) ||
+                    (mask && mask[i - first] == 0)) {
+                    memset(o, 0, 4);
+                } else {
+                    rest[left] = (int32_t)(i - first); rest_x[left] = x; rest_y[left] = y; left++;
+                }
+            }
             continue;
         }
-        double u = x - origin_x, v = y - origin_y;
-        int32_t x0, y0;
-        double fu = floor_split(u, &x0), fv = floor_split(v, &y0);
-        if (x0 >= 0 && y0 >= 0 && x0 + 1 < window_width && y0 + 1 < window_height) {
-            const uint8_t *p00 = window + (ptrdiff_t)y0 * stride + (ptrdiff_t)x0 * 4;
-            const uint8_t *p10 = p00 + stride;
-            uint64_t top, bottom;
-            memcpy(&top, p00, 8);
-            memcpy(&bottom, p10, 8);
-            if ((top & bottom & alphas) == alphas) {
-                int32_t fx, fy;
-                floor_split((u - fu) * 256 + 0.5, &fx);
-                floor_split((v - fv) * 256 + 0.5, &fy);
-                blend(p00, p10, fx, fy, o);
+        const int64_t step_x = llround(sp.dx * ONE), step_y = llround(sp.dy * ONE);
+        int64_t X = llround(sp.x * ONE) + step_x * (int64_t)(i - sp.start);
+        int64_t Y = llround(sp.y * ONE) + step_y * (int64_t)(i - sp.start);
+        for (; i < stop; i++, X += step_x, Y += step_y) {
+            uint8_t *o = out + (i - first) * 4;
+            if (!(X >= 0 && Y >= 0 && X < limit_x && Y < limit_y) || (mask && mask[i - first] == 0)) {
+                memset(o, 0, 4);
                 continue;
             }
+            // Window position of the pixel below and left of the point, and the 1/256 px weights.
+            const int64_t u = X - centre_x, v = Y - centre_y;
+            const int64_t x0 = u >> 16, y0 = v >> 16;
+            if ((uint64_t)x0 < (uint64_t)(window_width - 1) && (uint64_t)y0 < (uint64_t)(window_height - 1)) {
+                const uint8_t *p00 = window + y0 * stride + x0 * 4;
+                const uint8_t *p10 = p00 + stride;
+                uint64_t top, bottom;
+                memcpy(&top, p00, 8);
+                memcpy(&bottom, p10, 8);
+                if ((top & bottom & alphas) == alphas) {
+                    blend(p00, p10, (int32_t)(((u & (ONE - 1)) + 128) >> 8), (int32_t)(((v & (ONE - 1)) + 128) >> 8), o);
+                    continue;
+                }
+            }
+            rest[left] = (int32_t)(i - first);
+            rest_x[left] = (double)X / ONE;
+            rest_y[left] = (double)Y / ONE;
+            left++;
         }
-        rest[left++] = (int32_t)i;
     }
     return left;
 }

@@ -1,3 +1,4 @@
+import CWarpRow
 import Foundation
 
 /// Source pixel coordinates for every pixel of an output block, interpolated from exact values
@@ -199,13 +200,38 @@ struct MappingGrid {
     /// Source coordinates for each pixel of output row `j`, written to `sx`, `sy` (width each).
     /// With `columns`, only the cells interpolating those pixels are filled.
     func row(_ j: Int, sx: UnsafeMutablePointer<Double>, sy: UnsafeMutablePointer<Double>, columns: Range<Int>? = nil) {
+        forEachSpan(j, columns: columns) { span in
+            for i in span.start..<span.end {
+                let t = Double(i - span.start)
+                sx[i] = span.x + span.dx * t
+                sy[i] = span.y + span.dy * t
+            }
+        }
+    }
+
+    /// Row `j` as the straight pieces the grid interpolates it in, left to right, into `spans`
+    /// (room for ``maxSpans``); returns how many. With `columns`, only the cells interpolating
+    /// those pixels. Pixel i of a span is at (x + dx·t, y + dy·t), t = i − start, in source pixels.
+    func spans(_ j: Int, columns: Range<Int>? = nil, into spans: UnsafeMutablePointer<tegula_span>) -> Int {
+        var n = 0
+        forEachSpan(j, columns: columns) { spans[n] = $0; n += 1 }
+        return n
+    }
+
+    /// The most spans a row has: a span per pixel where a cell is exact at every pixel.
+    var maxSpans: Int { width + cellColumns }
+
+    @inline(__always)
+    private func forEachSpan(_ j: Int, columns: Range<Int>?, _ body: (tegula_span) -> Void) {
         let cy = min(j / cellSize, cellRows - 1)
-        let span = columns.map { cellRange($0) } ?? 0..<cellColumns
-        for cx in span {
+        let range = columns.map { cellRange($0) } ?? 0..<cellColumns
+        for cx in range {
             let c = cells[cy * cellColumns + cx]
-            // A cell fills its pixels up to, not including, the first of the next cell.
+            // A cell covers its pixels up to, not including, the first of the next cell.
             let count = cx == cellColumns - 1 ? c.width : cellSize
-            c.fill(j - c.y0, count: count, sx: sx + c.x0, sy: sy + c.x0)
+            c.forEachSpan(j - c.y0, count: count) { start, end, x, y, dx, dy in
+                body(tegula_span(start: c.x0 + start, end: c.x0 + end, x: x, y: y, dx: dx, dy: dy))
+            }
         }
     }
 
@@ -251,9 +277,11 @@ struct MappingGrid {
 }
 
 extension MappingGrid.Cell {
-    /// Source coordinates for the first `count` pixels of the cell's row `j`, bilinear between
-    /// its nodes.
-    func fill(_ j: Int, count: Int, sx: UnsafeMutablePointer<Double>, sy: UnsafeMutablePointer<Double>) {
+    /// The first `count` pixels of the cell's row `j`, bilinear between its nodes, as straight
+    /// pieces: `body(start, end, x, y, dx, dy)` for the pixels start..<end (cell offsets) at
+    /// (x + dx·t, y + dy·t), t = pixel − start.
+    @inline(__always)
+    func forEachSpan(_ j: Int, count: Int, _ body: (Int, Int, Double, Double, Double, Double) -> Void) {
         let k = min(j / spacing, rows >= 2 ? rows - 2 : 0)
         let y0 = k * spacing
         let y1 = min((k + 1) * spacing, height - 1)
@@ -269,19 +297,14 @@ extension MappingGrid.Cell {
             let bx = nodeX[r0 + c + 1] + (nodeX[r1 + c + 1] - nodeX[r0 + c + 1]) * ty
             let by = nodeY[r0 + c + 1] + (nodeY[r1 + c + 1] - nodeY[r0 + c + 1]) * ty
             let span = Double(x1 - x0)
-            let dx = (bx - ax) / span, dy = (by - ay) / span
-            for i in x0..<min(x1, count) {
-                let t = Double(i - x0)
-                sx[i] = ax + dx * t
-                sy[i] = ay + dy * t
-            }
+            body(x0, min(x1, count), ax, ay, (bx - ax) / span, (by - ay) / span)
             c += 1
         }
         // The last node column sits on the cell's last pixel.
         if width - 1 < count {
             let last = columns - 1
-            sx[width - 1] = nodeX[r0 + last] + (nodeX[r1 + last] - nodeX[r0 + last]) * ty
-            sy[width - 1] = nodeY[r0 + last] + (nodeY[r1 + last] - nodeY[r0 + last]) * ty
+            body(width - 1, width, nodeX[r0 + last] + (nodeX[r1 + last] - nodeX[r0 + last]) * ty,
+                 nodeY[r0 + last] + (nodeY[r1 + last] - nodeY[r0 + last]) * ty, 0, 0)
         }
     }
 }

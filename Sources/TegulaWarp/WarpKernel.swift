@@ -26,22 +26,22 @@ struct WarpKernel {
         let w = columns.count, c0 = columns.lowerBound, stride = stride ?? w
         let sxRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
         let syRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
-        let rest = UnsafeMutablePointer<Int32>.allocate(capacity: grid.width)
-        defer { sxRow.deallocate(); syRow.deallocate(); rest.deallocate() }
+        defer { sxRow.deallocate(); syRow.deallocate() }
         let sx = sxRow + c0, sy = syRow + c0
         let ks = kernelScale ?? grid.footprint
         // Kernel scale in window pixels: widened by the warp's shrink, narrowed by decimation.
         let scaleX = max(1, ks.x / window.scaleX), scaleY = max(1, ks.y / window.scaleY)
         let fastBilinear = resampling == .bilinear && scaleX == 1 && scaleY == 1 && window.scaleX == 1 && window.scaleY == 1
         let srcW = Double(sourceWidth), srcH = Double(sourceHeight)
+        let scratch = fastBilinear ? RowScratch(grid: grid) : nil
         for j in rows {
-            grid.row(j, sx: sxRow, sy: syRow, columns: columns)
             let rowOut = out + (j - rows.lowerBound) * stride * 4
             let rowMask = mask.map { $0 + (j - rows.lowerBound) * stride }
-            if fastBilinear {
-                bilinearRow(window, sx, sy, w, srcW, srcH, rowMask, rowOut, rest)
+            if let scratch {
+                bilinearRow(window, grid, j, columns, rowMask, rowOut, scratch)
                 continue
             }
+            grid.row(j, sx: sxRow, sy: syRow, columns: columns)
             for i in 0..<w {
                 let x = sx[i], y = sy[i]
                 let o = rowOut + i * 4
@@ -65,20 +65,33 @@ struct WarpKernel {
     }
 
     /// Bilinear at scale 1 for a whole row: the hot loop of every pyramid, in C
-    /// (`tegula_bilinear_row`): interior pixels whose four taps are opaque take a weighted mean in
-    /// 16-bit fixed point there; the few it leaves (beside transparency or the window's edge) go
-    /// through the premultiplied path here.
-    @inline(__always)
-    private func bilinearRow(_ win: SourceWindow, _ sx: UnsafeMutablePointer<Double>, _ sy: UnsafeMutablePointer<Double>,
-                             _ w: Int, _ srcW: Double, _ srcH: Double, _ rowMask: UnsafePointer<UInt8>?,
-                             _ rowOut: UnsafeMutablePointer<UInt8>, _ rest: UnsafeMutablePointer<Int32>) {
-        let left = tegula_bilinear_row(win.pixels, win.width, win.height, sx, sy, w,
-                                       Double(win.originX) + 0.5, Double(win.originY) + 0.5, srcW, srcH,
-                                       rowMask, rowOut, rest)
+    /// (`tegula_bilinear_spans`), which steps positions along the grid's straight pieces in fixed
+    /// point and blends interior pixels whose four taps are opaque; the few it leaves (beside
+    /// transparency or the window's edge) go through the premultiplied path here.
+    private func bilinearRow(_ win: SourceWindow, _ grid: MappingGrid, _ j: Int, _ columns: Range<Int>,
+                             _ rowMask: UnsafePointer<UInt8>?, _ rowOut: UnsafeMutablePointer<UInt8>, _ scratch: RowScratch) {
+        let n = grid.spans(j, columns: columns, into: scratch.spans)
+        let left = tegula_bilinear_spans(win.pixels, win.width, win.height, win.originX, win.originY, sourceWidth, sourceHeight,
+                                         scratch.spans, n, columns.lowerBound, columns.upperBound,
+                                         rowMask, rowOut, scratch.rest, scratch.restX, scratch.restY)
         for k in 0..<left {
-            let i = Int(rest[k])
-            bilinear(win, (sx[i] - Double(win.originX)) / win.scaleX, (sy[i] - Double(win.originY)) / win.scaleY, rowOut + i * 4)
+            bilinear(win, scratch.restX[k] - Double(win.originX), scratch.restY[k] - Double(win.originY), rowOut + Int(scratch.rest[k]) * 4)
         }
+    }
+
+    /// What ``bilinearRow`` works in, allocated once per ``run``.
+    private final class RowScratch {
+        let spans: UnsafeMutablePointer<tegula_span>
+        let rest: UnsafeMutablePointer<Int32>
+        let restX: UnsafeMutablePointer<Double>
+        let restY: UnsafeMutablePointer<Double>
+        init(grid: MappingGrid) {
+            spans = .allocate(capacity: grid.maxSpans)
+            rest = .allocate(capacity: grid.width)
+            restX = .allocate(capacity: grid.width)
+            restY = .allocate(capacity: grid.width)
+        }
+        deinit { spans.deallocate(); rest.deallocate(); restX.deallocate(); restY.deallocate() }
     }
 
     @inline(__always)

@@ -12,6 +12,14 @@
 /// Spans whose positions go beyond this many scan pixels are warped per pixel in doubles.
 #define FIXED_LIMIT 1073741824.0
 
+#if defined(__SSE2__)
+/// weights[f]: f in each of eight 16-bit lanes, for f in 0...256 (set once at load).
+static __m128i weights[257];
+__attribute__((constructor)) static void fill_weights(void) {
+    for (int f = 0; f <= 256; f++) weights[f] = _mm_set1_epi16((short)f);
+}
+#endif
+
 /// (Σ tap · weight + 32768) >> 16 for the four taps of one pixel, weights from fx, fy in 0...256:
 /// (256 − fx)(256 − fy), fx(256 − fy), (256 − fx)fy, fx·fy.
 static inline void blend(const uint8_t *p00, const uint8_t *p10, int32_t fx, int32_t fy, uint8_t *o) {
@@ -21,11 +29,9 @@ static inline void blend(const uint8_t *p00, const uint8_t *p10, int32_t fx, int
     __m128i top = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)p00), zero);
     __m128i bottom = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)p10), zero);
     // Down the columns first: at most 255 · 256, so the sum fits 16 unsigned bits exactly.
-    __m128i column = _mm_add_epi16(_mm_mullo_epi16(top, _mm_set1_epi16((short)(256 - fy))),
-                                   _mm_mullo_epi16(bottom, _mm_set1_epi16((short)fy)));
+    __m128i column = _mm_add_epi16(_mm_mullo_epi16(top, weights[256 - fy]), _mm_mullo_epi16(bottom, weights[fy]));
     // Then across, in 32 bits: the low and high halves of each unsigned 16 × 16 product.
-    __m128i wx = _mm_set_epi16((short)fx, (short)fx, (short)fx, (short)fx,
-                               (short)(256 - fx), (short)(256 - fx), (short)(256 - fx), (short)(256 - fx));
+    __m128i wx = _mm_unpacklo_epi64(weights[256 - fx], weights[fx]);
     __m128i lo = _mm_mullo_epi16(column, wx), hi = _mm_mulhi_epu16(column, wx);
     __m128i sum = _mm_add_epi32(_mm_unpacklo_epi16(lo, hi), _mm_unpackhi_epi16(lo, hi));
     sum = _mm_srli_epi32(_mm_add_epi32(sum, _mm_set1_epi32(32768)), 16);

@@ -49,11 +49,11 @@ let package = Package(
 
         // Pipeline stages, each its own module; a stage never imports a later one.
         .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
-        // The bilinear warp row, the pyramid's hot loop, in C for its SSE2 lanes.
-        .target(name: "CWarpRow"),
-        .target(name: "TegulaWarp", dependencies: ["CWarpRow", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
+        // The pyramid's hot pixel loops (the bilinear warp row, halving) in C, for their SSE2 lanes.
+        .target(name: "CKernels"),
+        .target(name: "TegulaWarp", dependencies: ["CKernels", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaPyramid", dependencies: [
-            "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
+            "CKernels", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
         ]),
         .target(name: "TegulaOverlay", dependencies: [
             "TegulaGeometry", "TegulaBundle", "TegulaCodec", "TegulaSupport",

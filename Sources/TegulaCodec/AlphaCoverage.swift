@@ -8,17 +8,30 @@ public enum AlphaCoverage: Sendable, Equatable {
     /// Anything else.
     case partial
 
-    /// The coverage of `pixelCount` RGBA pixels; stops at the first pixel that proves `partial`.
+    /// The coverage of `pixelCount` RGBA pixels; stops at the first stretch that proves `partial`.
     public init(rgba px: UnsafePointer<UInt8>, pixelCount: Int) {
-        var anyOpaque = false, allOpaque = true
-        var i = 3
-        let n = pixelCount * 4
-        while i < n {
-            let a = px[i]
+        // Two pixels per 64-bit word (byte order does not matter: the mask picks the same two
+        // bytes of the word it is and-ed with): the alphas AND-ed (all 255?) and OR-ed (any not
+        // 0?), 64 pixels a stretch. A byte at a time this was 2.75 % of the benchmark pyramid.
+        let alphas = UInt64(0xFF00_0000_FF00_0000)
+        let raw = UnsafeRawPointer(px)
+        var all = alphas, any: UInt64 = 0
+        var i = 0
+        while i + 64 <= pixelCount {
+            for k in stride(from: i, to: i + 64, by: 2) {
+                let w = raw.loadUnaligned(fromByteOffset: k * 4, as: UInt64.self)
+                all &= w
+                any |= w
+            }
+            if any & alphas != 0 && all & alphas != alphas { self = .partial; return }
+            i += 64
+        }
+        var allOpaque = all & alphas == alphas, anyOpaque = any & alphas != 0
+        while i < pixelCount {
+            let a = px[i * 4 + 3]
             if a != 0 { anyOpaque = true }
             if a != 255 { allOpaque = false }
-            if anyOpaque && !allOpaque { self = .partial; return }
-            i += 4
+            i += 1
         }
         self = allOpaque ? .opaque : (anyOpaque ? .partial : .empty)
     }

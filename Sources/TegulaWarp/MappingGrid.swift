@@ -1,4 +1,4 @@
-import CWarpRow
+import CKernels
 import Foundation
 
 /// Source pixel coordinates for every pixel of an output block, interpolated from exact values

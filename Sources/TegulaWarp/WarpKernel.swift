@@ -1,4 +1,4 @@
-import CWarpRow
+import CKernels
 import Foundation
 
 /// Resamples one output block from a source window, with premultiplied alpha in every filter:

@@ -36,4 +36,26 @@ struct OpaqueAlphaTests {
         // Opaque kept exactly; alpha 0 is white; alpha 128: (100·128 + 255·127 + 127) / 255 = 177.
         #expect(out == [10, 20, 30, 255, 255, 255, 177, 152, 127])
     }
+
+    /// The word-at-a-time scan agrees with reading every alpha, wherever the one odd alpha sits
+    /// (first pixel, inside a 64-pixel stretch, at its edges, in the tail) and whatever the size.
+    @Test(arguments: [1, 2, 63, 64, 65, 127, 128, 129, 256 * 256])
+    func coverageFindsEveryOddAlpha(pixelCount n: Int) {
+        func reference(_ a: [UInt8]) -> AlphaCoverage {
+            let alphas = stride(from: 3, to: a.count, by: 4).map { a[$0] }
+            return alphas.allSatisfy { $0 == 255 } ? .opaque : alphas.allSatisfy { $0 == 0 } ? .empty : .partial
+        }
+        for base in [UInt8(255), 0] {
+            var px = [UInt8](repeating: 7, count: n * 4)
+            for i in 0..<n { px[i * 4 + 3] = base }
+            #expect(AlphaCoverage(rgba: px, pixelCount: n) == (base == 255 ? .opaque : .empty))
+            for at in Set([0, 1, 31, 62, 63, 64, 65, n / 2, n - 2, n - 1].filter { $0 >= 0 && $0 < n }) {
+                for odd: UInt8 in [0, 1, 254, 255] where odd != base {
+                    var q = px
+                    q[at * 4 + 3] = odd
+                    #expect(AlphaCoverage(rgba: q, pixelCount: n) == reference(q), "n \(n), alpha \(odd) at \(at) among \(base)")
+                }
+            }
+        }
+    }
 }

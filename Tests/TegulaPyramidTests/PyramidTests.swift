@@ -201,6 +201,35 @@ struct PyramidTests {
         #expect(dst == [255, 0, 0, 64])
     }
 
+    /// Every 2×2 quad, opaque (the vector path), transparent or mixed, against the rule written
+    /// out: alpha = round(mean alpha), colour = round(Σ c·α / Σ α), transparent black for none.
+    @Test func halvingMatchesTheRuleOnEveryKindOfQuad() {
+        let w = 64, h = 32
+        var rng = SystemRandomNumberGenerator()
+        var src = [UInt8](repeating: 0, count: w * h * 4)
+        for i in 0..<(w * h) {
+            for c in 0..<3 { src[i * 4 + c] = UInt8.random(in: 0...255, using: &rng) }
+            // Mostly opaque rows, then rows with transparency and partial alphas.
+            let y = i / w
+            src[i * 4 + 3] = y < 12 ? 255 : y < 20 ? [0, 255][Int.random(in: 0...1, using: &rng)] : UInt8.random(in: 0...255, using: &rng)
+        }
+        var dst = [UInt8](repeating: 1, count: w * h)
+        src.withUnsafeBufferPointer { s in dst.withUnsafeMutableBufferPointer { Downsampler.half(s.baseAddress!, width: w, height: h, into: $0.baseAddress!) } }
+        for j in 0..<(h / 2) {
+            for i in 0..<(w / 2) {
+                let taps = [(2 * i, 2 * j), (2 * i + 1, 2 * j), (2 * i, 2 * j + 1), (2 * i + 1, 2 * j + 1)].map { (x, y) in (y * w + x) * 4 }
+                let sa = taps.reduce(0) { $0 + Int(src[$1 + 3]) }
+                var want: [UInt8] = [0, 0, 0, 0]
+                if sa > 0 {
+                    for c in 0..<3 { want[c] = UInt8((taps.reduce(0) { $0 + Int(src[$1 + c]) * Int(src[$1 + 3]) } + sa / 2) / sa) }
+                    want[3] = UInt8((sa + 2) / 4)
+                }
+                let o = (j * (w / 2) + i) * 4
+                #expect(Array(dst[o..<(o + 4)]) == want, "quad (\(i), \(j))")
+            }
+        }
+    }
+
     @Test func planCoversTheFootprintAndOrdersBlocksByZCurve() throws {
         let b = Tile(x: 10, y: 12, z: 5).projectedBounds
         let plan = try PyramidPlan(bounds: b, minZoom: 2, maxZoom: 8, tilePixels: 256)

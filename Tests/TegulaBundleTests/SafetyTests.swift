@@ -148,6 +148,30 @@ struct SafetyTests {
         #expect(try r.tile(Tile(x: 1, y: 0, z: 1)) == [8])
     }
 
+    /// Resuming a finished archive copies its tiles into a new journal first; a run killed during
+    /// that copy (here: right after it created the empty journal, and after one tile of it) must
+    /// not lose the rest, which `existingTiles` already reports as done.
+    @Test(arguments: [0, 1]) func aResumeKilledWhileCopyingAFinishedPMTilesLosesNoTile(copied: Int) throws {
+        let path = try TemporaryFolder.make("bundle").path + "/c.pmtiles"
+        let tiles = Fixtures.pyramid(0...3)
+        let a = try Tileset.openWriter(at: path)
+        for t in tiles { try a.write(t, data: Fixtures.png(for: t)) }
+        try a.finish(metadata: Fixtures.metadata(maxZoom: 3))
+        // What the killed run left: the finished archive, and a journal with `copied` of its tiles.
+        do {
+            let partial = try PMTilesWriter(path: path + ".part", format: .png, resume: false)
+            for t in tiles.prefix(copied) { try partial.write(t, data: Fixtures.png(for: t)) }
+        }
+        try FileManager.default.moveItem(atPath: path + ".part.data.tmp", toPath: path + ".data.tmp")
+        try FileManager.default.moveItem(atPath: path + ".part.index.tmp", toPath: path + ".index.tmp")
+        #expect(Tileset.existingTiles(at: path) == Set(tiles))
+        // The next run skips every tile it is told exists, and finishes.
+        let b = try Tileset.openWriter(at: path, resume: true)
+        try b.finish(metadata: Fixtures.metadata(maxZoom: 3))
+        let r = try Tileset.openReader(at: path)
+        for t in tiles { #expect(try r.tile(t) == Fixtures.png(for: t), "\(t)") }
+    }
+
     @Test func errorsSayWhatWhereAndWhatWouldBeRight() throws {
         let e = BundleError.badMetadata(path: "/x/tiles.json", key: "minzoom/maxzoom", expected: "integers")
         #expect(e.description == "/x/tiles.json: metadata 'minzoom/maxzoom' is missing or malformed; expected integers")

@@ -37,11 +37,16 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
         let ifd = open(indexPath, O_RDWR | O_CREAT | O_CLOEXEC | trunc, 0o644)
         guard ifd >= 0 else { close(dfd); throw BundleError.io(path: indexPath, operation: "create", errno: errno) }
         state = Locked(State(dataFD: dfd, indexFD: ifd))
-        if continuing {
-            try recoverJournal()
-        } else if resume, PMTilesReader.looksLikePMTiles(path) {
+        if continuing { try recoverJournal() }
+        // Resuming a finished archive copies its tiles into the journal first. A run killed
+        // during that copy leaves a journal holding part of them while `storedTiles` (the
+        // archive's tiles and the journal's) already counts all of them as done, so whatever the
+        // journal lacks is copied again here; without this a kill there left a final archive
+        // missing those tiles, every one of them once (FaultTests).
+        if resume, PMTilesReader.looksLikePMTiles(path) {
             let old = try PMTilesReader(path: path)
-            for (t, bytes) in try old.allTiles() { try write(t, data: bytes) }
+            let have = state.withLock { Set($0.tiles.keys) }
+            for (t, bytes) in try old.allTiles() where !have.contains(PMTilesID.id(of: t)) { try write(t, data: bytes) }
         }
     }
 

@@ -47,6 +47,12 @@ static inline void blend(const uint8_t *p00, const uint8_t *p10, int32_t fx, int
 #endif
 }
 
+/// True when fixed-point scan position `p` is inside the scan (0 ≤ p < `limit`) and the tap
+/// pair below and right of it lies in the window (`centre`: its first pixel centre; `size` pixels).
+static inline int inner(int64_t p, int64_t limit, int64_t centre, ptrdiff_t size) {
+    return p >= 0 && p < limit && (uint64_t)((p - centre) >> 16) < (uint64_t)(size - 1);
+}
+
 static inline int fits(double v) { return v > -FIXED_LIMIT && v < FIXED_LIMIT; }
 
 ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height,
@@ -82,6 +88,30 @@ ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, p
         const int64_t step_x = llround(sp.dx * ONE), step_y = llround(sp.dy * ONE);
         int64_t X = llround(sp.x * ONE) + step_x * (int64_t)(i - sp.start);
         int64_t Y = llround(sp.y * ONE) + step_y * (int64_t)(i - sp.start);
+        // A span whose two ends lie inside the scan and have their four taps in the window has
+        // every pixel so (the position is linear along it): then only the alpha test is left.
+        const int64_t last_x = X + step_x * (int64_t)(stop - 1 - i), last_y = Y + step_y * (int64_t)(stop - 1 - i);
+        if (!mask && inner(X, limit_x, centre_x, window_width) && inner(last_x, limit_x, centre_x, window_width) &&
+            inner(Y, limit_y, centre_y, window_height) && inner(last_y, limit_y, centre_y, window_height)) {
+            int64_t u = X - centre_x, v = Y - centre_y;
+            for (; i < stop; i++, u += step_x, v += step_y) {
+                uint8_t *o = out + (i - first) * 4;
+                const uint8_t *p00 = window + (v >> 16) * stride + (u >> 16) * 4;
+                const uint8_t *p10 = p00 + stride;
+                uint64_t top, bottom;
+                memcpy(&top, p00, 8);
+                memcpy(&bottom, p10, 8);
+                if ((top & bottom & alphas) == alphas) {
+                    blend(p00, p10, (int32_t)(((u & (ONE - 1)) + 128) >> 8), (int32_t)(((v & (ONE - 1)) + 128) >> 8), o);
+                } else {
+                    rest[left] = (int32_t)(i - first);
+                    rest_x[left] = (double)(u + centre_x) / ONE;
+                    rest_y[left] = (double)(v + centre_y) / ONE;
+                    left++;
+                }
+            }
+            continue;
+        }
         for (; i < stop; i++, X += step_x, Y += step_y) {
             uint8_t *o = out + (i - first) * 4;
             if (!(X >= 0 && Y >= 0 && X < limit_x && Y < limit_y) || (mask && mask[i - first] == 0)) {

@@ -33,11 +33,15 @@ struct ResumeStamp: Equatable {
     }
 
     /// Records this stamp beside `output` (atomically: a kill leaves the old one or this one).
+    /// The caller holds the output's lock, so the temporary a killed run left while writing its
+    /// stamp (`.OUT.resume.PID-RANDOM.tmp`, once in FaultTests) goes first.
     func write(beside output: String) throws {
+        AtomicFile.removeAbandoned(of: Self.path(of: output))
         try AtomicFile.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: Self.path(of: output))
     }
 
     static func remove(beside output: String) {
+        AtomicFile.removeAbandoned(of: path(of: output))
         unlink(path(of: output))
     }
 

@@ -101,9 +101,8 @@ struct WarpKernel {
         o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = p[3]
     }
 
-    /// The premultiplied path for the few pixels of a row on an edge or beside transparency,
-    /// kept out of line so the fixed-point loop keeps its values in registers.
-    @inline(never)
+    /// Bilinear in premultiplied alpha, for the few pixels the C row leaves (on the window's edge
+    /// or beside transparency).
     private func bilinear(_ win: SourceWindow, _ bx: Double, _ by: Double, _ o: UnsafeMutablePointer<UInt8>) {
         let u = bx - 0.5, v = by - 0.5
         let fu = u.rounded(.down), fv = v.rounded(.down)

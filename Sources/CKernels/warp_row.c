@@ -53,6 +53,21 @@ static inline int inner(int64_t p, int64_t limit, int64_t centre, ptrdiff_t size
     return p >= 0 && p < limit && (uint64_t)((p - centre) >> 16) < (uint64_t)(size - 1);
 }
 
+/// Blends the point at window position (u, v) (16.16 fixed point from the window's first pixel
+/// centre; its four taps inside the window) into `o` when all four taps are opaque, with weights
+/// to 1/256 px; returns whether it did.
+static inline int blend_opaque(const uint8_t *window, ptrdiff_t stride, int64_t u, int64_t v, uint8_t *o) {
+    // The alpha bytes of two RGBA pixels read as one little-endian 64-bit word.
+    const uint64_t alphas = 0xFF000000FF000000ull;
+    const uint8_t *p00 = window + (v >> 16) * stride + (u >> 16) * 4, *p10 = p00 + stride;
+    uint64_t top, bottom;
+    memcpy(&top, p00, 8);
+    memcpy(&bottom, p10, 8);
+    if ((top & bottom & alphas) != alphas) return 0;
+    blend(p00, p10, (int32_t)(((u & (ONE - 1)) + 128) >> 8), (int32_t)(((v & (ONE - 1)) + 128) >> 8), o);
+    return 1;
+}
+
 static inline int fits(double v) { return v > -FIXED_LIMIT && v < FIXED_LIMIT; }
 
 ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height,
@@ -61,8 +76,6 @@ ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, p
                                 const uint8_t *mask, uint8_t *out, int32_t *rest, double *rest_x, double *rest_y) {
     ptrdiff_t left = 0;
     const ptrdiff_t stride = window_width * 4;
-    // The alpha bytes of two RGBA pixels read as one little-endian 64-bit word.
-    const uint64_t alphas = 0xFF000000FF000000ull;
     const int64_t limit_x = (int64_t)source_width * ONE, limit_y = (int64_t)source_height * ONE;
     // Scan position of the window's first pixel centre, in fixed point.
     const int64_t centre_x = (int64_t)origin_x * ONE + ONE / 2, centre_y = (int64_t)origin_y * ONE + ONE / 2;
@@ -95,15 +108,7 @@ ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, p
             inner(Y, limit_y, centre_y, window_height) && inner(last_y, limit_y, centre_y, window_height)) {
             int64_t u = X - centre_x, v = Y - centre_y;
             for (; i < stop; i++, u += step_x, v += step_y) {
-                uint8_t *o = out + (i - first) * 4;
-                const uint8_t *p00 = window + (v >> 16) * stride + (u >> 16) * 4;
-                const uint8_t *p10 = p00 + stride;
-                uint64_t top, bottom;
-                memcpy(&top, p00, 8);
-                memcpy(&bottom, p10, 8);
-                if ((top & bottom & alphas) == alphas) {
-                    blend(p00, p10, (int32_t)(((u & (ONE - 1)) + 128) >> 8), (int32_t)(((v & (ONE - 1)) + 128) >> 8), o);
-                } else {
+                if (!blend_opaque(window, stride, u, v, out + (i - first) * 4)) {
                     rest[left] = (int32_t)(i - first);
                     rest_x[left] = (double)(u + centre_x) / ONE;
                     rest_y[left] = (double)(v + centre_y) / ONE;
@@ -118,19 +123,9 @@ ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, p
                 memset(o, 0, 4);
                 continue;
             }
-            // Window position of the pixel below and left of the point, and the 1/256 px weights.
-            const int64_t u = X - centre_x, v = Y - centre_y;
-            const int64_t x0 = u >> 16, y0 = v >> 16;
-            if ((uint64_t)x0 < (uint64_t)(window_width - 1) && (uint64_t)y0 < (uint64_t)(window_height - 1)) {
-                const uint8_t *p00 = window + y0 * stride + x0 * 4;
-                const uint8_t *p10 = p00 + stride;
-                uint64_t top, bottom;
-                memcpy(&top, p00, 8);
-                memcpy(&bottom, p10, 8);
-                if ((top & bottom & alphas) == alphas) {
-                    blend(p00, p10, (int32_t)(((u & (ONE - 1)) + 128) >> 8), (int32_t)(((v & (ONE - 1)) + 128) >> 8), o);
-                    continue;
-                }
+            if (inner(X, limit_x, centre_x, window_width) && inner(Y, limit_y, centre_y, window_height) &&
+                blend_opaque(window, stride, X - centre_x, Y - centre_y, o)) {
+                continue;
             }
             rest[left] = (int32_t)(i - first);
             rest_x[left] = (double)X / ONE;

@@ -24,14 +24,16 @@ struct WarpKernel {
              stride: Int? = nil, kernelScale: (x: Double, y: Double)? = nil) {
         let columns = columns ?? 0..<grid.width, rows = rows ?? 0..<grid.height
         let w = columns.count, c0 = columns.lowerBound, stride = stride ?? w
-        let sxRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
-        let syRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
-        defer { sxRow.deallocate(); syRow.deallocate() }
-        let sx = sxRow + c0, sy = syRow + c0
         let ks = kernelScale ?? grid.footprint
         // Kernel scale in window pixels: widened by the warp's shrink, narrowed by decimation.
         let scaleX = max(1, ks.x / window.scaleX), scaleY = max(1, ks.y / window.scaleY)
         let fastBilinear = resampling == .bilinear && scaleX == 1 && scaleY == 1 && window.scaleX == 1 && window.scaleY == 1
+        // Per-pixel positions for the other kernels (the C row steps its own).
+        let rowWidth = fastBilinear ? 0 : grid.width
+        let sxRow = UnsafeMutablePointer<Double>.allocate(capacity: rowWidth)
+        let syRow = UnsafeMutablePointer<Double>.allocate(capacity: rowWidth)
+        defer { sxRow.deallocate(); syRow.deallocate() }
+        let sx = sxRow + c0, sy = syRow + c0
         let srcW = Double(sourceWidth), srcH = Double(sourceHeight)
         let scratch = fastBilinear ? RowScratch(grid: grid) : nil
         for j in rows {

@@ -1,5 +1,4 @@
 import Foundation
-import TegulaGDAL
 import TegulaServer
 
 /// The threads that make tiles, one per core, apart from NIO's event loops and Swift's
@@ -75,14 +74,6 @@ public final class RenderQueue: @unchecked Sendable {
     }
 
     private func loop() {
-        // On the render threads only (a thread-local GDAL option, so other readers in the process
-        // are untouched), GDAL reads uncompressed GeoTIFF windows straight from the file instead
-        // of through its block cache, which thrashes on scans larger than its 64 MB
-        // (`GDALRuntime`): the benchmark scan (10800 × 5400, one-row strips) then costs a tile's
-        // rows, not whole 32 KB strips, and a cold bench-dynamic pass went from 20.7 to 32.5
-        // tiles/s, peak RSS 343 → 250 MB (load 9). GDAL falls back to its generic reads where
-        // this does not apply; a user's own GTIFF_DIRECT_IO wins.
-        if GDALRuntime.configOption("GTIFF_DIRECT_IO") == nil { GDALRuntime.setThreadLocalConfigOption("GTIFF_DIRECT_IO", "YES") }
         while true {
             condition.lock()
             while stack.isEmpty { condition.wait() }

@@ -17,7 +17,7 @@ import TegulaTestSupport
                            environment: environment.merging(["TEGULA": TegulaBinary.url.path]) { $1 })
     }
 
-    /// The integers in the first line of `text` that contains `marker`, in order.
+    /// The numbers in the first line of `text` that contains `marker`, in order.
     static func numbers(in text: String, after marker: String) -> [Double] {
         guard let line = text.split(separator: "\n").first(where: { $0.contains(marker) }) else { return [] }
         return line.split(whereSeparator: { !"0123456789.".contains($0) }).compactMap { Double($0) }

@@ -185,13 +185,16 @@ final class PMTilesReader: TileReader, @unchecked Sendable {
         try allEntries(limit: limit).flatMap { e in (0..<UInt64(e.runLength)).map { e.tileId + $0 } }
     }
 
-    /// Every tile with its bytes (for resuming into a new writer; at most `limit`).
-    func allTiles(limit: Int = expansionLimit) throws -> [(Tile, [UInt8])] {
+    /// Every tile with its bytes but those whose ids are in `except` (for resuming into a new
+    /// writer, which holds those already; at most `limit`). Only the bytes returned are read.
+    func allTiles(limit: Int = expansionLimit, except: Set<UInt64> = []) throws -> [(Tile, [UInt8])] {
         var out: [(Tile, [UInt8])] = []
         for e in try allEntries(limit: limit) {
+            let ids = (0..<UInt64(e.runLength)).map { e.tileId + $0 }.filter { !except.contains($0) }
+            if ids.isEmpty { continue }
             let bytes = try Self.read(fd, UInt64(e.length), at: header.tileDataOffset, plus: e.offset, fileSize: fileSize,
                                       what: "tile \(e.tileId)", path)
-            for k in 0..<UInt64(e.runLength) { out.append((PMTilesID.tile(of: e.tileId + k), bytes)) }
+            for id in ids { out.append((PMTilesID.tile(of: id), bytes)) }
         }
         return out
     }

@@ -46,7 +46,7 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
         if resume, PMTilesReader.looksLikePMTiles(path) {
             let old = try PMTilesReader(path: path)
             let have = state.withLock { Set($0.tiles.keys) }
-            for (t, bytes) in try old.allTiles() where !have.contains(PMTilesID.id(of: t)) { try write(t, data: bytes) }
+            for (t, bytes) in try old.allTiles(except: have) { try write(t, data: bytes) }
         }
     }
 

@@ -12,6 +12,8 @@
 #include <cpl_error.h>
 #include <cpl_string.h>
 #include <cpl_vsi.h>
+#include <cpl_minixml.h>
+#include <cpl_virtualmem.h>
 
 /// CPLFree is a macro around VSIFree.
 static inline void tegula_cpl_free(void *pointer) { CPLFree(pointer); }

@@ -13,10 +13,28 @@
 #define FIXED_LIMIT 1073741824.0
 
 #if defined(__SSE2__)
-/// weights[f]: f in each of eight 16-bit lanes, for f in 0...256 (set once at load).
-static __m128i weights[257];
+/// weights[f]: f in each of eight 16-bit lanes; across[f]: 256 − f in the low four and f in the
+/// high four (a tap pair's left and right pixel), for f in 0...256 (set once at load).
+static __m128i weights[257], across[257];
 __attribute__((constructor)) static void fill_weights(void) {
-    for (int f = 0; f <= 256; f++) weights[f] = _mm_set1_epi16((short)f);
+    for (int f = 0; f <= 256; f++) {
+        weights[f] = _mm_set1_epi16((short)f);
+        across[f] = _mm_set_epi16((short)f, (short)f, (short)f, (short)f,
+                                  (short)(256 - f), (short)(256 - f), (short)(256 - f), (short)(256 - f));
+    }
+}
+
+/// The unrounded sums of one pixel's blend (see blend): four 32-bit lanes, r g b a, each
+/// Σ tap · weight, from the tap rows `top`, `bottom` (two RGBA pixels each, as 64-bit words).
+static inline __m128i blend_sums(uint64_t top, uint64_t bottom, int32_t fx, int32_t fy) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i t = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)&top), zero);
+    __m128i b = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)&bottom), zero);
+    // Down the columns first: at most 255 · 256, so the sum fits 16 unsigned bits exactly.
+    __m128i column = _mm_add_epi16(_mm_mullo_epi16(t, weights[256 - fy]), _mm_mullo_epi16(b, weights[fy]));
+    // Then across, in 32 bits: the low and high halves of each unsigned 16 × 16 product.
+    __m128i lo = _mm_mullo_epi16(column, across[fx]), hi = _mm_mulhi_epu16(column, across[fx]);
+    return _mm_add_epi32(_mm_unpacklo_epi16(lo, hi), _mm_unpackhi_epi16(lo, hi));
 }
 #endif
 
@@ -24,17 +42,10 @@ __attribute__((constructor)) static void fill_weights(void) {
 /// (256 − fx)(256 − fy), fx(256 − fy), (256 − fx)fy, fx·fy.
 static inline void blend(const uint8_t *p00, const uint8_t *p10, int32_t fx, int32_t fy, uint8_t *o) {
 #if defined(__SSE2__)
-    const __m128i zero = _mm_setzero_si128();
-    // Two pixels a row, 16-bit lanes: [left r g b a, right r g b a].
-    __m128i top = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)p00), zero);
-    __m128i bottom = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)p10), zero);
-    // Down the columns first: at most 255 · 256, so the sum fits 16 unsigned bits exactly.
-    __m128i column = _mm_add_epi16(_mm_mullo_epi16(top, weights[256 - fy]), _mm_mullo_epi16(bottom, weights[fy]));
-    // Then across, in 32 bits: the low and high halves of each unsigned 16 × 16 product.
-    __m128i wx = _mm_unpacklo_epi64(weights[256 - fx], weights[fx]);
-    __m128i lo = _mm_mullo_epi16(column, wx), hi = _mm_mulhi_epu16(column, wx);
-    __m128i sum = _mm_add_epi32(_mm_unpacklo_epi16(lo, hi), _mm_unpackhi_epi16(lo, hi));
-    sum = _mm_srli_epi32(_mm_add_epi32(sum, _mm_set1_epi32(32768)), 16);
+    uint64_t top, bottom;
+    memcpy(&top, p00, 8);
+    memcpy(&bottom, p10, 8);
+    __m128i sum = _mm_srli_epi32(_mm_add_epi32(blend_sums(top, bottom, fx, fy), _mm_set1_epi32(32768)), 16);
     sum = _mm_packs_epi32(sum, sum);
     int32_t px = _mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
     memcpy(o, &px, 4);
@@ -68,7 +79,69 @@ static inline int blend_opaque(const uint8_t *window, ptrdiff_t stride, int64_t 
     return 1;
 }
 
+/// The fast loop of a span wholly inside the scan and the window (no mask): `n` pixels into `o`
+/// from window position (u, v) stepping (su, sv), two at a time so they share the rounding's
+/// packing and one store. Returns how many pixels it left (non-opaque taps), with their indices
+/// (from `index`) and scan positions (the window's first pixel centre at (cx, cy)) in `rest`.
+static ptrdiff_t interior(const uint8_t *window, ptrdiff_t stride, int64_t u, int64_t v, int64_t su, int64_t sv,
+                          ptrdiff_t n, uint8_t *o, int32_t index, int64_t cx, int64_t cy,
+                          int32_t *rest, double *rest_x, double *rest_y) {
+    const uint64_t alphas = 0xFF000000FF000000ull;
+    ptrdiff_t left = 0, k = 0;
+#if defined(__SSE2__)
+    const __m128i half = _mm_set1_epi32(32768);
+    for (; k + 1 < n; k += 2, u += 2 * su, v += 2 * sv) {
+        const int64_t u1 = u + su, v1 = v + sv;
+        const uint8_t *a = window + (v >> 16) * stride + (u >> 16) * 4;
+        const uint8_t *b = window + (v1 >> 16) * stride + (u1 >> 16) * 4;
+        uint64_t at, ab, bt, bb;
+        memcpy(&at, a, 8);
+        memcpy(&ab, a + stride, 8);
+        memcpy(&bt, b, 8);
+        memcpy(&bb, b + stride, 8);
+        if (__builtin_expect((at & ab & bt & bb & alphas) != alphas, 0)) {
+            // One of the two has a tap that is not opaque: each on its own.
+            for (int e = 0; e < 2; e++) {
+                const int64_t pu = e ? u1 : u, pv = e ? v1 : v;
+                if (!blend_opaque(window, stride, pu, pv, o + (k + e) * 4)) {
+                    rest[left] = index + (int32_t)(k + e);
+                    rest_x[left] = (double)(pu + cx) / ONE;
+                    rest_y[left] = (double)(pv + cy) / ONE;
+                    left++;
+                }
+            }
+            continue;
+        }
+        __m128i sa = blend_sums(at, ab, (int32_t)(((u & (ONE - 1)) + 128) >> 8), (int32_t)(((v & (ONE - 1)) + 128) >> 8));
+        __m128i sb = blend_sums(bt, bb, (int32_t)(((u1 & (ONE - 1)) + 128) >> 8), (int32_t)(((v1 & (ONE - 1)) + 128) >> 8));
+        sa = _mm_srli_epi32(_mm_add_epi32(sa, half), 16);
+        sb = _mm_srli_epi32(_mm_add_epi32(sb, half), 16);
+        __m128i packed = _mm_packs_epi32(sa, sb);
+        _mm_storel_epi64((__m128i *)(o + k * 4), _mm_packus_epi16(packed, packed));
+    }
+#endif
+    for (; k < n; k++, u += su, v += sv) {
+        if (!blend_opaque(window, stride, u, v, o + k * 4)) {
+            rest[left] = index + (int32_t)k;
+            rest_x[left] = (double)(u + cx) / ONE;
+            rest_y[left] = (double)(v + cy) / ONE;
+            left++;
+        }
+    }
+    return left;
+}
+
 static inline int fits(double v) { return v > -FIXED_LIMIT && v < FIXED_LIMIT; }
+
+/// llround (halves away from zero) without its libm call, exactly, for |v| < 2^52: v minus its
+/// truncation is exact there. The call was 1 % of the benchmark pyramid, four per span. Beyond
+/// 2^52 (only a one-pixel span's unused step can be; positions are checked by `fits`), 0.
+static inline int64_t round_fixed(double v) {
+    if (!(v > -4503599627370496.0 && v < 4503599627370496.0)) return 0;
+    int64_t t = (int64_t)v;
+    double f = v - (double)t;
+    return t + (f >= 0.5) - (f <= -0.5);
+}
 
 ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height,
                                 ptrdiff_t origin_x, ptrdiff_t origin_y, ptrdiff_t source_width, ptrdiff_t source_height,
@@ -98,23 +171,17 @@ ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, p
             }
             continue;
         }
-        const int64_t step_x = llround(sp.dx * ONE), step_y = llround(sp.dy * ONE);
-        int64_t X = llround(sp.x * ONE) + step_x * (int64_t)(i - sp.start);
-        int64_t Y = llround(sp.y * ONE) + step_y * (int64_t)(i - sp.start);
+        const int64_t step_x = round_fixed(sp.dx * ONE), step_y = round_fixed(sp.dy * ONE);
+        int64_t X = round_fixed(sp.x * ONE) + step_x * (int64_t)(i - sp.start);
+        int64_t Y = round_fixed(sp.y * ONE) + step_y * (int64_t)(i - sp.start);
         // A span whose two ends lie inside the scan and have their four taps in the window has
         // every pixel so (the position is linear along it): then only the alpha test is left.
         const int64_t last_x = X + step_x * (int64_t)(stop - 1 - i), last_y = Y + step_y * (int64_t)(stop - 1 - i);
         if (!mask && inner(X, limit_x, centre_x, window_width) && inner(last_x, limit_x, centre_x, window_width) &&
             inner(Y, limit_y, centre_y, window_height) && inner(last_y, limit_y, centre_y, window_height)) {
-            int64_t u = X - centre_x, v = Y - centre_y;
-            for (; i < stop; i++, u += step_x, v += step_y) {
-                if (!blend_opaque(window, stride, u, v, out + (i - first) * 4)) {
-                    rest[left] = (int32_t)(i - first);
-                    rest_x[left] = (double)(u + centre_x) / ONE;
-                    rest_y[left] = (double)(v + centre_y) / ONE;
-                    left++;
-                }
-            }
+            left += interior(window, stride, X - centre_x, Y - centre_y, step_x, step_y, stop - i,
+                             out + (i - first) * 4, (int32_t)(i - first), centre_x, centre_y,
+                             rest + left, rest_x + left, rest_y + left);
             continue;
         }
         for (; i < stop; i++, X += step_x, Y += step_y) {

@@ -64,7 +64,7 @@ public final class PyramidBuilder: @unchecked Sendable {
             quality = self.quality, autoLossy = self.autoLossy
         try ParallelWork.run(jobs: jobs, count: plan.blocks.count, makeState: { _ in
             Worker(warper: try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
-                                           maskFootprint: src.maskFootprint, shared: src.shared),
+                                           maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped),
                    encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy))
         }, process: { [self] worker, index in
             try buildBlock(plan.blocks[index], worker: worker, emit: emit)
@@ -88,11 +88,10 @@ public final class PyramidBuilder: @unchecked Sendable {
         let p = plan.tilePixels
         let geometry = plan.blockGeometry(block)
         let side = geometry.side
-        var image = [UInt8](repeating: 0, count: side * side * 4)
         let t0 = Date()
-        try image.withUnsafeMutableBufferPointer {
+        let image = try BlockTiles.uninitialized(side * side * 4) {
             try worker.warper.warp(left: geometry.left, top: geometry.top, resolution: geometry.resolution,
-                                   width: side, height: side, into: $0.baseAddress!)
+                                   width: side, height: side, into: $0)
         }
         let grid = worker.warper.worstGridError
         stats.withLock { $0.warpSeconds += Date().timeIntervalSince(t0); $0.worstGridError = max($0.worstGridError, grid) }

@@ -152,9 +152,9 @@ public final class TileRenderer: @unchecked Sendable {
         } else {
             let s = job.source
             worker = Worker(max: try BlockWarper(path: s.path, mapping: s.mapping, resampling: job.resampling,
-                                                 maskFootprint: s.maskFootprint, shared: s.shared),
+                                                 maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped),
                             lower: try BlockWarper(path: s.path, mapping: s.mapping, resampling: lowerZoomKernel,
-                                                   maskFootprint: s.maskFootprint, shared: s.shared, overviews: overviews),
+                                                   maskFootprint: s.maskFootprint, shared: s.shared, overviews: overviews, mapped: s.mapped),
                             encoder: TileEncoder(format: job.format, quality: job.quality, autoLossy: job.autoLossy))
         }
         defer { idle.withLock { $0.append(worker) } }

@@ -20,11 +20,14 @@ public final class BlockWarper {
     ///   - shared: the whole scan already in memory (small scans), shared read-only by workers.
     ///   - overviews: reduced copies for ``warpReduced(_:samples:into:)`` (tiles on demand); nil
     ///     reads reduced windows from the file, through its own overviews when it has them.
+    ///   - mapped: the scan mapped from its file (see ``WarpSource/mapped``), for full-resolution windows.
     public init(path: String, mapping: SourceMapping, resampling: Resampling,
-                maskFootprint: [ProjectedPoint]?, shared: SourceWindow?, overviews: SourceOverviews? = nil) throws {
+                maskFootprint: [ProjectedPoint]?, shared: SourceWindow?, overviews: SourceOverviews? = nil,
+                mapped: MappedScan? = nil) throws {
         self.mapping = mapping
         self.resampling = resampling
         raster = try SourceRaster(path: path)
+        raster.mapped = mapped
         evaluator = try mapping.makeEvaluator()
         kernel = WarpKernel(resampling: resampling, sourceWidth: raster.width, sourceHeight: raster.height)
         self.maskFootprint = maskFootprint

@@ -14,6 +14,9 @@ public final class SourceRaster {
     public let dataset: Dataset
     public let layout: Layout
     public let noData: Double?
+    /// The scan mapped from its file and shared by the workers, when it can be
+    /// (``MappedScan``): full-resolution windows are then copied from it, not read through GDAL.
+    public var mapped: MappedScan?
     public var width: Int { dataset.width }
     public var height: Int { dataset.height }
 
@@ -67,6 +70,10 @@ public final class SourceRaster {
     /// averaging when the buffer is smaller than the window. Nodata pixels become transparent.
     public func readRGBA(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
                          into out: UnsafeMutablePointer<UInt8>) throws {
+        if let mapped, bw == w, bh == h, x >= 0, y >= 0, x + w <= width, y + h <= height {
+            mapped.readRGBA(x: x, y: y, width: w, height: h, into: out)
+            return
+        }
         let bands = bandList
         let resampling: ReadResampling = (bw < w || bh < h) ? .average : .nearest
         let count = bw * bh

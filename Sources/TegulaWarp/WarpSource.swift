@@ -14,6 +14,9 @@ public struct WarpSource: Sendable {
     public let maskFootprint: [ProjectedPoint]?
     /// Whole-scan pixels when they fit ``sharedLimitBytes``.
     public let shared: SourceWindow?
+    /// Larger scans mapped from their file when they can be (uncompressed RGB or RGBA), shared
+    /// by the workers for their full-resolution windows (``MappedScan``).
+    public let mapped: MappedScan?
     /// The GCP fit's pins and outline: from the fit, or stored in a warped raster; nil when the
     /// source has no GCPs behind it.
     public let summary: GeoreferenceSummary?
@@ -34,22 +37,29 @@ public struct WarpSource: Sendable {
         footprint = ring
         maskFootprint = mapping.mask == nil ? nil : ring
         shared = sharePixels ? try WarpSource.sharedPixels(path: path, mapping: mapping) : nil
+        mapped = sharePixels && shared == nil ? MappedScan(path: path) : nil
     }
 
-    private init(_ other: WarpSource, shared: SourceWindow?) {
+    private init(_ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?) {
         path = other.path
         mapping = other.mapping
         summary = other.summary
         footprint = other.footprint
         maskFootprint = other.maskFootprint
         self.shared = shared
+        self.mapped = mapped
     }
 
     /// This source with its whole-scan pixels in memory when it is small enough (see
-    /// ``sharedLimitBytes``); itself when they are already there or it is too large.
+    /// ``sharedLimitBytes``), else mapped when it can be (``mapped``); itself when either is
+    /// already there.
     public func withSharedPixels() throws -> WarpSource {
-        guard shared == nil, let pixels = try WarpSource.sharedPixels(path: path, mapping: mapping) else { return self }
-        return WarpSource(self, shared: pixels)
+        guard shared == nil, mapped == nil else { return self }
+        if let pixels = try WarpSource.sharedPixels(path: path, mapping: mapping) {
+            return WarpSource(self, shared: pixels, mapped: nil)
+        }
+        guard let mapped = MappedScan(path: path) else { return self }
+        return WarpSource(self, shared: nil, mapped: mapped)
     }
 
     static func sharedPixels(path: String, mapping: SourceMapping) throws -> SourceWindow? {

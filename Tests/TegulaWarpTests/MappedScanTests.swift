@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TegulaGDAL
+import TegulaTestSupport
+@testable import TegulaWarp
+
+/// A scan read through its file mapping reads the bytes GDAL reads, is mapped only when GDAL
+/// passes the file's bands through unchanged, and keeps no more of itself in the process than
+/// its residency budget.
+struct MappedScanTests {
+    static func folder() throws -> URL { try TemporaryFolder.make("mapped") }
+
+    /// The window read through GDAL (no mapping) and through the mapping.
+    static func both(_ path: String, _ scan: MappedScan, x: Int, y: Int, w: Int, h: Int) throws -> ([UInt8], [UInt8]) {
+        let raster = try SourceRaster(path: path)
+        var gdal = [UInt8](repeating: 7, count: w * h * 4), mapped = [UInt8](repeating: 9, count: w * h * 4)
+        try gdal.withUnsafeMutableBufferPointer {
+            try raster.readRGBA(x: x, y: y, width: w, height: h, bufferWidth: w, bufferHeight: h, into: $0.baseAddress!)
+        }
+        mapped.withUnsafeMutableBufferPointer { scan.readRGBA(x: x, y: y, width: w, height: h, into: $0.baseAddress!) }
+        return (gdal, mapped)
+    }
+
+    @Test func windowsReadWhatGDALReads() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("scan.tif").path
+        try Fixtures.geotiff(at: path, width: 301, height: 203, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
+        let scan = try #require(MappedScan(path: path))
+        // Corners, edges, odd widths (the SSSE3 loop's tail), one pixel, the whole scan.
+        for (x, y, w, h) in [(0, 0, 301, 203), (0, 0, 1, 1), (300, 202, 1, 1), (17, 5, 7, 9), (250, 190, 51, 13), (1, 100, 299, 3)] {
+            let (gdal, mapped) = try Self.both(path, scan, x: x, y: y, w: w, h: h)
+            #expect(gdal == mapped, "window \(x),\(y) \(w)×\(h)")
+        }
+    }
+
+    @Test func aPassThroughVRTIsMappedFromItsFileAndOthersAreNot() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tif = dir.appendingPathComponent("scan.tif").path
+        try Fixtures.geotiff(at: tif, width: 120, height: 80, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
+        func vrt(_ name: String, source: (Int) -> String) throws -> String {
+            let bands = (1...3).map { b in
+                "<VRTRasterBand dataType=\"Byte\" band=\"\(b)\">\(source(b))</VRTRasterBand>"
+            }.joined()
+            let path = dir.appendingPathComponent(name).path
+            try "<VRTDataset rasterXSize=\"120\" rasterYSize=\"80\">\(bands)</VRTDataset>".write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let rect = "<SrcRect xOff=\"0\" yOff=\"0\" xSize=\"120\" ySize=\"80\"/><DstRect xOff=\"0\" yOff=\"0\" xSize=\"120\" ySize=\"80\"/>"
+        let through = try vrt("through.vrt") { "<SimpleSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\($0)</SourceBand>\(rect)</SimpleSource>" }
+        let scan = try #require(MappedScan(path: through))
+        let (gdal, mapped) = try Self.both(through, scan, x: 3, y: 4, w: 100, h: 70)
+        #expect(gdal == mapped)
+        // Bands swapped, a shifted window, a scaled source: GDAL's reads are not the file's bytes.
+        let swapped = try vrt("swapped.vrt") { "<SimpleSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\(4 - $0)</SourceBand>\(rect)</SimpleSource>" }
+        let shifted = try vrt("shifted.vrt") { "<SimpleSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\($0)</SourceBand><SrcRect xOff=\"1\" yOff=\"0\" xSize=\"120\" ySize=\"80\"/><DstRect xOff=\"0\" yOff=\"0\" xSize=\"120\" ySize=\"80\"/></SimpleSource>" }
+        let scaled = try vrt("scaled.vrt") { "<ComplexSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\($0)</SourceBand>\(rect)<ScaleRatio>0.5</ScaleRatio></ComplexSource>" }
+        for path in [swapped, shifted, scaled] { #expect(MappedScan(path: path) == nil, "\(path)") }
+    }
+
+    @Test func compressedOrTiledFilesAreReadThroughGDAL() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for options in [["COMPRESS=DEFLATE"], ["TILED=YES"], ["INTERLEAVE=BAND"]] {
+            let path = dir.appendingPathComponent("\(options[0]).tif").path
+            let d = try Dataset.create(path: path, driver: "GTiff", width: 64, height: 64, bands: 3, options: options)
+            try d.writeBytes(x: 0, y: 0, width: 64, height: 64, bands: [1, 2, 3], from: Fixtures.pattern(width: 64, height: 64))
+            _ = d
+            #expect(MappedScan(path: path) == nil, "\(options)")
+        }
+    }
+
+    /// The mapping's resident bytes in this process (`Rss` of its region in /proc/self/smaps).
+    static func resident(_ m: VirtualMemory) throws -> Int {
+        let address = UInt(bitPattern: m.base)
+        // Read to the end: procfs files report a size of 0, which a whole-file read trusts.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
+        defer { try? handle.close() }
+        let smaps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        var inside = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if let range = fields.first, range.contains("-"), fields.count >= 5,
+               let bounds = Optional(range.split(separator: "-")), bounds.count == 2,
+               let lo = UInt(bounds[0], radix: 16), let hi = UInt(bounds[1], radix: 16) {
+                inside = lo <= address && address < hi
+            } else if inside, line.hasPrefix("Rss:"), let kb = Int(fields[fields.count - 2]) {
+                return kb * 1024
+            }
+        }
+        throw CocoaError(.fileReadUnknown)
+    }
+
+    @Test func readsKeepNoMoreThanTheBudgetMapped() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("tall.tif").path
+        // 1,000 × 3,000 RGB: 3,000-byte rows, 9 MB; chunks of 21 rows (64 KB), a 512 KB budget.
+        try Fixtures.geotiff(at: path, width: 1000, height: 3000, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
+        let residency = MappedScan.Residency(budget: 512 << 10)
+        let scan = try #require(MappedScan(path: path, chunkBytes: 64 << 10, residency: residency))
+        var peak = 0
+        for y in stride(from: 0, to: 3000, by: 100) {
+            let (gdal, mapped) = try Self.both(path, scan, x: 200, y: y, w: 600, h: 100)
+            #expect(gdal == mapped, "rows \(y)")
+            #expect(residency.residentBytes <= 512 << 10)
+            peak = try max(peak, Self.resident(scan.memory))
+        }
+        // What the budget counts is what stays mapped: whole chunks, and the pages around the
+        // last read that the kernel maps ahead (64 KB at most each side).
+        #expect(peak <= (512 << 10) + (256 << 10), "peak resident \(peak) bytes")
+        // Read again after the evictions: the same bytes.
+        let (gdal, mapped) = try Self.both(path, scan, x: 0, y: 0, w: 1000, h: 3000)
+        #expect(gdal == mapped)
+    }
+}

@@ -144,7 +144,7 @@ public final class CompositeBuilder: @unchecked Sendable {
             if warpers.count >= 32 { warpers.removeAll() }   // bound the open datasets per thread
             let s = try sources.source(layer)
             let w = try BlockWarper(path: s.path, mapping: s.mapping, resampling: resampling,
-                                    maskFootprint: s.maskFootprint, shared: s.shared)
+                                    maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped)
             warpers[layer] = w
             return w
         }

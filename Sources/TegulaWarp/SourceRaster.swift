@@ -71,7 +71,7 @@ public final class SourceRaster {
     public func readRGBA(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
                          into out: UnsafeMutablePointer<UInt8>) throws {
         if let mapped, bw == w, bh == h, x >= 0, y >= 0, x + w <= width, y + h <= height {
-            mapped.readRGBA(x: x, y: y, width: w, height: h, into: out)
+            try mapped.readRGBA(x: x, y: y, width: w, height: h, into: out)
             return
         }
         let bands = bandList

@@ -5,8 +5,8 @@ import TegulaTestSupport
 @testable import TegulaWarp
 
 /// A scan read through its file mapping reads the bytes GDAL reads, is mapped only when GDAL
-/// passes the file's bands through unchanged, and keeps no more of itself in the process than
-/// its residency budget.
+/// passes the file's bands through unchanged, keeps no more of itself in the process than its
+/// residency budget, and a file cut short under it is one error, not the end of the process.
 struct MappedScanTests {
     static func folder() throws -> URL { try TemporaryFolder.make("mapped") }
 
@@ -17,7 +17,7 @@ struct MappedScanTests {
         try gdal.withUnsafeMutableBufferPointer {
             try raster.readRGBA(x: x, y: y, width: w, height: h, bufferWidth: w, bufferHeight: h, into: $0.baseAddress!)
         }
-        mapped.withUnsafeMutableBufferPointer { scan.readRGBA(x: x, y: y, width: w, height: h, into: $0.baseAddress!) }
+        try mapped.withUnsafeMutableBufferPointer { try scan.readRGBA(x: x, y: y, width: w, height: h, into: $0.baseAddress!) }
         return (gdal, mapped)
     }
 
@@ -113,5 +113,27 @@ struct MappedScanTests {
         // Read again after the evictions: the same bytes.
         let (gdal, mapped) = try Self.both(path, scan, x: 0, y: 0, w: 1000, h: 3000)
         #expect(gdal == mapped)
+    }
+
+    @Test func aFileCutShortUnderTheMappingIsOneError() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("scan.tif").path
+        try Fixtures.geotiff(at: path, width: 400, height: 300, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
+        let scan = try #require(MappedScan(path: path, chunkBytes: 64 << 10, residency: .init(budget: 1 << 20)))
+        // Rewritten in place: cut to its first 10 KB, as open(O_TRUNC) and a slow write leave it.
+        #expect(truncate(path, 10_000) == 0)
+        var out = [UInt8](repeating: 0, count: 400 * 300 * 4)
+        for _ in 0..<2 {  // and again: the fault's handler is back in place after the first
+            do {
+                try out.withUnsafeMutableBufferPointer { try scan.readRGBA(x: 0, y: 0, width: 400, height: 300, into: $0.baseAddress!) }
+                Issue.record("a read past the end of the file succeeded")
+            } catch {
+                let line = String(describing: error)
+                #expect(line.contains(path) && line.contains("ended before its last row") && !line.contains("\n"), "\(line)")
+            }
+        }
+        // A read of what is still there works.
+        try out.withUnsafeMutableBufferPointer { try scan.readRGBA(x: 0, y: 0, width: 400, height: 2, into: $0.baseAddress!) }
     }
 }

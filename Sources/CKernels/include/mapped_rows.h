@@ -1,0 +1,19 @@
+// Window rows copied out of a mapped scan as RGBA (TegulaWarp's MappedScan): the copy that
+// replaces GDAL's per-row reads, guarded against the file shrinking under the mapping.
+#ifndef TEGULA_MAPPED_ROWS_H
+#define TEGULA_MAPPED_ROWS_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// Write `count` pixels of packed RGB from `src` to `dst` as RGBA with alpha 255.
+void tegula_expand_rgb(const uint8_t *src, uint8_t *dst, ptrdiff_t count);
+
+/// Copy `rows` rows of `count` pixels, `bands` bytes each (3: RGB, widened to RGBA with alpha
+/// 255; 4: RGBA as it is), from `src` (rows `src_stride` bytes apart) to `dst` (rows packed).
+/// `src` may be a file mapping: a page past the end of a file cut short under it faults
+/// (SIGBUS), and then this returns −1, `dst` part written, instead of the process dying; a
+/// fault anywhere else is passed to the handler that was there before. 0 when copied.
+int tegula_copy_mapped_rows(const uint8_t *src, ptrdiff_t src_stride, ptrdiff_t bands, ptrdiff_t count,
+                            ptrdiff_t rows, uint8_t *dst);
+
+#endif

@@ -29,7 +29,8 @@ __attribute__((constructor)) static void detect_ssse3(void) {
 }
 #endif
 
-void tegula_expand_rgb(const uint8_t *src, uint8_t *dst, ptrdiff_t count) {
+/// Write `count` pixels of packed RGB from `src` to `dst` as RGBA with alpha 255.
+static void expand_rgb(const uint8_t *src, uint8_t *dst, ptrdiff_t count) {
     ptrdiff_t i = 0;
 #if defined(__x86_64__)
     if (has_ssse3) i = expand_ssse3(src, dst, count);
@@ -83,7 +84,7 @@ int tegula_copy_mapped_rows(const uint8_t *src, ptrdiff_t src_stride, ptrdiff_t 
     guard = &jump;
     for (ptrdiff_t r = 0; r < rows; r++) {
         if (bands == 3) {
-            tegula_expand_rgb(src + r * src_stride, dst + r * count * 4, count);
+            expand_rgb(src + r * src_stride, dst + r * count * 4, count);
         } else {
             memcpy(dst + r * count * 4, src + r * src_stride, (size_t)count * 4);
         }

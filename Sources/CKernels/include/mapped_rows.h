@@ -5,9 +5,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Write `count` pixels of packed RGB from `src` to `dst` as RGBA with alpha 255.
-void tegula_expand_rgb(const uint8_t *src, uint8_t *dst, ptrdiff_t count);
-
 /// Copy `rows` rows of `count` pixels, `bands` bytes each (3: RGB, widened to RGBA with alpha
 /// 255; 4: RGBA as it is), from `src` (rows `src_stride` bytes apart) to `dst` (rows packed).
 /// `src` may be a file mapping: a page past the end of a file cut short under it faults

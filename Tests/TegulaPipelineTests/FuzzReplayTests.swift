@@ -10,7 +10,9 @@ struct FuzzReplayTests {
     /// A folder as the harnesses make it: a scan and a GCP file for entries to name.
     static func folder() throws -> URL {
         let d = try TemporaryFolder.make("fuzz-pipeline")
-        for f in ["scan.tif", "scan.points"] { FileManager.default.createFile(atPath: d.path + "/" + f, contents: Data()) }
+        for f in ["scan.tif", "scan.points"] {
+            try #require(FileManager.default.createFile(atPath: d.path + "/" + f, contents: Data()), "cannot make \(f)")
+        }
         return d
     }
 

@@ -79,6 +79,19 @@ static inline int blend_opaque(const uint8_t *window, ptrdiff_t stride, int64_t 
     return 1;
 }
 
+/// Blends the point at window position (u, v) into `o` as blend_opaque does, or leaves it to the
+/// caller: its index and scan position (the window's first pixel centre at (cx, cy)) go to
+/// `rest`, `rest_x`, `rest_y` at `*left`, which counts it.
+static inline void blend_or_leave(const uint8_t *window, ptrdiff_t stride, int64_t u, int64_t v, uint8_t *o,
+                                  int32_t index, int64_t cx, int64_t cy,
+                                  int32_t *rest, double *rest_x, double *rest_y, ptrdiff_t *left) {
+    if (blend_opaque(window, stride, u, v, o)) return;
+    rest[*left] = index;
+    rest_x[*left] = (double)(u + cx) / ONE;
+    rest_y[*left] = (double)(v + cy) / ONE;
+    (*left)++;
+}
+
 /// The fast loop of a span wholly inside the scan and the window (no mask): `n` pixels into `o`
 /// from window position (u, v) stepping (su, sv), two at a time so they share the rounding's
 /// packing and one store. Returns how many pixels it left (non-opaque taps), with their indices
@@ -101,15 +114,8 @@ static ptrdiff_t interior(const uint8_t *window, ptrdiff_t stride, int64_t u, in
         memcpy(&bb, b + stride, 8);
         if (__builtin_expect((at & ab & bt & bb & alphas) != alphas, 0)) {
             // One of the two has a tap that is not opaque: each on its own.
-            for (int e = 0; e < 2; e++) {
-                const int64_t pu = e ? u1 : u, pv = e ? v1 : v;
-                if (!blend_opaque(window, stride, pu, pv, o + (k + e) * 4)) {
-                    rest[left] = index + (int32_t)(k + e);
-                    rest_x[left] = (double)(pu + cx) / ONE;
-                    rest_y[left] = (double)(pv + cy) / ONE;
-                    left++;
-                }
-            }
+            blend_or_leave(window, stride, u, v, o + k * 4, index + (int32_t)k, cx, cy, rest, rest_x, rest_y, &left);
+            blend_or_leave(window, stride, u1, v1, o + (k + 1) * 4, index + (int32_t)(k + 1), cx, cy, rest, rest_x, rest_y, &left);
             continue;
         }
         __m128i sa = blend_sums(at, ab, (int32_t)(((u & (ONE - 1)) + 128) >> 8), (int32_t)(((v & (ONE - 1)) + 128) >> 8));
@@ -121,12 +127,7 @@ static ptrdiff_t interior(const uint8_t *window, ptrdiff_t stride, int64_t u, in
     }
 #endif
     for (; k < n; k++, u += su, v += sv) {
-        if (!blend_opaque(window, stride, u, v, o + k * 4)) {
-            rest[left] = index + (int32_t)k;
-            rest_x[left] = (double)(u + cx) / ONE;
-            rest_y[left] = (double)(v + cy) / ONE;
-            left++;
-        }
+        blend_or_leave(window, stride, u, v, o + k * 4, index + (int32_t)k, cx, cy, rest, rest_x, rest_y, &left);
     }
     return left;
 }

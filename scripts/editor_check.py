@@ -3,11 +3,15 @@
 a person would: place pairs by clicking the scan and the map, watch the residual table fill, drag a
 point, undo and redo, type into fields, open the help, draw a mask, switch to the overlay and see
 warped tiles load, save. Writes the fit and session the page ended with (fit.json, session.json)
-and screenshots (editor-side.png, editor-overlay.png, editor-restored.png) to OUTDIR.
+and screenshots (editor-side.png, editor-overlay.png, editor-restored.png) to OUTDIR. With
+TEGULA_SCREENSHOT_DIR set, the side-by-side view of the edit phase (eight pairs, residuals, the
+table) is also saved there as editor.png (the README's picture, docs/images/editor.png); what is
+checked does not change.
 
 Usage: editor_check.py URL OUTDIR edit POINTS   (POINTS: a QGIS .points file to take pairs from)
        editor_check.py URL OUTDIR restored      (the page must show OUTDIR/session.json again)"""
 import json
+import os
 import sys
 import time
 
@@ -19,6 +23,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 url, out, phase = sys.argv[1], sys.argv[2], sys.argv[3]
+shots = os.environ.get("TEGULA_SCREENSHOT_DIR")
 opts = webdriver.ChromeOptions()
 opts.binary_location = "/usr/bin/chromium"
 for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,950"):
@@ -249,6 +254,10 @@ try:
         check(not driver.find_element(By.ID, "help").is_displayed(), "Esc closes it")
         settled()
         driver.save_screenshot(out + "/editor-side.png")
+        if shots:
+            os.makedirs(shots, exist_ok=True)
+            driver.save_screenshot(os.path.join(os.path.abspath(shots), "editor.png"))
+            print("editor_check: saved %s" % os.path.join(os.path.abspath(shots), "editor.png"), flush=True)
 
         # The mask: four clicks on the scan in mask mode.
         press("m")

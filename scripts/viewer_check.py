@@ -4,7 +4,10 @@ check what a person would see: tiles load without errors, the layer list names a
 layer rendered on demand, no GCP callout is open until a pin is hovered, then exactly one, which
 reads as a person writes distances; a click opens one popup. Screenshots go to OUTDIR.
 On-demand tiles are counted by their layer's id in the tile URLs (ONDEMAND_ID, default schagen1689).
+With TEGULA_SCREENSHOT_DIR set, the fitted view is also saved there as viewer.png (the README's
+picture, docs/images/viewer.png); what is checked does not change.
 Usage: viewer_check.py URL OUTDIR [ONDEMAND_ID]"""
+import os
 import re
 import sys
 import time
@@ -16,6 +19,7 @@ from selenium.webdriver.common.by import By
 
 url, out = sys.argv[1], sys.argv[2]
 ondemand = sys.argv[3] if len(sys.argv) > 3 else "schagen1689"
+shots = os.environ.get("TEGULA_SCREENSHOT_DIR")
 opts = webdriver.ChromeOptions()
 opts.binary_location = "/usr/bin/chromium"
 for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,800"):
@@ -64,6 +68,10 @@ try:
     tips = lambda: [t for t in driver.find_elements(By.CSS_SELECTOR, ".leaflet-tooltip.tegula-gcp") if t.is_displayed()]
     check(len(tips()) == 0, "no GCP callout is open before a pin is hovered (was %d)" % len(tips()))
     driver.save_screenshot(out + "/viewer-fitted.png")
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+        driver.save_screenshot(os.path.join(os.path.abspath(shots), "viewer.png"))
+        print("viewer_check: saved %s" % os.path.join(os.path.abspath(shots), "viewer.png"))
     pins = [p for p in driver.find_elements(By.CSS_SELECTOR, "path.leaflet-interactive") if p.get_attribute("fill") == "#e6194b"]
     check(len(pins) >= 3, "GCP pins are drawn (%d)" % len(pins))
     if pins:

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaComposite
 
 /// A file's identity as `stat` sees it, with the SHA-256 of its bytes when they had it.
 public struct FileStamp: Codable, Sendable, Equatable {

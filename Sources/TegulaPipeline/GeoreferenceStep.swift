@@ -1,4 +1,5 @@
 import Foundation
+import TegulaComposite
 import TegulaGDAL
 import TegulaGeoreference
 import TegulaSupport

@@ -88,7 +88,8 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A shard that cannot be named, or a composite part the reduce refuses, as one line.
+/// A shard that cannot be named, a composite part the reduce refuses, or a part or composite
+/// that cannot be written, as one line.
 public typealias ShardError = LocatedError<ShardErrorReason>
 
 /// The kinds of ShardError.
@@ -111,4 +112,6 @@ public enum ShardErrorReason: String, Sendable, Hashable {
     case corruptPart
     /// The pipeline has no composite to reduce.
     case noComposite
+    /// A pack, or the merged composite, cannot be written or moved into place.
+    case writeFailed
 }

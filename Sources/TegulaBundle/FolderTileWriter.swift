@@ -49,17 +49,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
     init(path: String, format: TileFormat, layout: FolderLayout, scale: Int, resume: Bool) throws {
         root = path
         naming = FolderNaming(layout: layout, format: format, scale: scale)
-        let fm = FileManager.default
-        if !resume, Self.hasMarker(path) {
-            // Moved aside in one rename, then removed: a kill while removing leaves
-            // `.NAME.PID-RANDOM.tmp` beside OUT, which the next writer sweeps, where removing in
-            // place could leave a folder of tiles without its marker, which the next run refuses.
-            let aside = AtomicFile.temporaryName(beside: path)
-            guard rename(path, aside) == 0 else {
-                throw BundleError.io(path: path, operation: "move the previous tileset aside", errno: errno)
-            }
-            try? fm.removeItem(atPath: aside)
-        }
+        if !resume, Self.hasMarker(path) { try Tileset.removeFolder(path) }
         if resume, let old = Self.readMarker(path), old != naming {
             throw BundleError.badTile(path: path, detail: "cannot resume: the folder holds \(old.layout.rawValue) "
                 + "\(old.format.rawValue) tiles at scale \(old.scale); rerun with the same --layout/--format/--scale")

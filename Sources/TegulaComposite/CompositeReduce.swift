@@ -143,7 +143,7 @@ package struct CompositeReduce {
             }
         }
         try writer.finish(metadata: metadata)
-        try CompositeReduce.replace(output, with: tmp)
+        try Tileset.replace(output, with: tmp)
         progress?(zooms.count + 1, zooms.count + 1)
         return result
     }
@@ -154,16 +154,5 @@ package struct CompositeReduce {
         let ext = (base as NSString).pathExtension
         let stem = ext.isEmpty ? base : (base as NSString).deletingPathExtension
         return dir + "/.\(stem).reduce-\(getpid())" + (ext.isEmpty ? "" : "." + ext)
-    }
-
-    /// Move `tmp` to `output`, replacing an earlier composite there.
-    static func replace(_ output: String, with tmp: String) throws {
-        if rename(tmp, output) == 0 { return }
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isDir), isDir.boolValue {
-            try FileManager.default.removeItem(atPath: output)
-            if rename(tmp, output) == 0 { return }
-        }
-        throw ShardError(.writeFailed, at: output, "cannot move the composite into place: \(String(cString: strerror(errno)))")
     }
 }

@@ -104,15 +104,12 @@ public struct Pipeline: Sendable {
         return isDir.boolValue ? "\(what) \(path) is a folder, not a file" : nil
     }
 
-    /// An output that exists must be a tileset (or an empty folder): anything else is refused
-    /// before any stage runs, and left untouched. Returns why, or nil when the output may be written.
+    /// An output that exists must be a tileset (``Tileset/refusal(at:)``): anything else is
+    /// refused before any stage runs, and left untouched. Returns why, or nil when the output may
+    /// be written.
     static func checkOutput(_ path: String) -> String? {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return nil }
-        let empty = isDir.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty ?? false)
-        if !empty && !Tileset.isTileset(at: path) {
-            return "\(path) exists and is not a tileset; refusing to overwrite it (choose another output or move it away)"
+        Tileset.refusal(at: path).map {
+            "\(path) exists and is not a tileset; refusing to overwrite it (\($0); choose another output or move it away)"
         }
-        return nil
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaComposite
+import TegulaSupport
 
 /// A pipeline's shard plan: its maps (those with an output of their own run a warp and a tile
 /// stage) and its composite, surveyed as the runner would.
@@ -30,8 +31,8 @@ extension CompositeSplit {
         for m in pipeline.spec.maps {
             h.update(m.name)
             h.update(m.input)
-            var st = stat()
-            if stat(m.input, &st) == 0 { h.update("\(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)") }
+            // As `stat`'s seconds and nanoseconds were written before FileIdentity: the same hash.
+            if let id = FileIdentity(path: m.input) { h.update("\(id.size) \(id.modified / 1_000_000_000).\(id.modified % 1_000_000_000)") }
             if let g = m.georeference {
                 h.update(PipelineHashing.json(g))
                 if case .file(let p) = g.gcps { h.update(file: p) }

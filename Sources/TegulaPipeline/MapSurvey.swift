@@ -16,7 +16,7 @@ extension CollectionSurvey {
             let source = try work.georeference.sourceInMemory()
             let (zoom, _) = try WarpStep().warpZoom(source: source, in: work)
             let window = try WarpJob(source: source, zoom: zoom).pixelWindow()
-            guard let b = source.bounds else { throw StageError(.notGeoreferenced, "\(work.map.input): empty footprint") }
+            guard let b = source.bounds else { throw PipelineError(.notGeoreferenced, "\(work.map.input): empty footprint") }
             return Entry(bounds: b, warpZoom: zoom, warpPixels: window.width * window.height)
         } catch {
             return Entry(error: "\(error)")

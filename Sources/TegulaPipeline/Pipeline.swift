@@ -17,10 +17,10 @@ public struct Pipeline: Sendable {
     public static func load(path: String) throws -> Pipeline {
         let file = absolute(path, base: FileManager.default.currentDirectoryPath)
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw PipelineError(file: path, "cannot read the pipeline file \(file) (no such file or no permission)")
+            throw PipelineError(.unreadable, file: path, "cannot read the pipeline file \(file) (no such file or no permission)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw PipelineError(file: path, "not UTF-8 text")
+            throw PipelineError(.unreadable, file: path, "not UTF-8 text")
         }
         let doc = try PipelineDocument(path: path, text: text)
         var spec = try doc.decode(Strict<PipelineSpec>.self).value
@@ -68,7 +68,7 @@ public struct Pipeline: Sendable {
             }
             if let o = m.output {
                 let expanded: String
-                do { expanded = try PathPattern(o).expand(name: m.name, stem: inputStem) } catch let e as PathPattern.Failure {
+                do { expanded = try PathPattern(o).expand(name: m.name, stem: inputStem) } catch let e as PipelineError {
                     throw fail([.key("output")], e.message)
                 }
                 let out = absolute(expanded, base: base)

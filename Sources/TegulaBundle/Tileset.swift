@@ -50,7 +50,7 @@ public enum Tileset {
     /// holder's pid, and what a killed run left (its lock, temporary files) is taken over and
     /// swept before writing. With `waitForOtherWriter` a second writer waits for the first to
     /// finish instead of being refused.
-    public static func openWriter(at path: String, format: TileFormat = .png, layout: FolderLayout = .xyz,
+    public static func openWriter(at path: String, format: TileFormat = .png, layout: TileOrigin = .topLeft,
                                   scale: Int = 1, resume: Bool = false, waitForOtherWriter: Bool = false) throws -> TileWriter {
         let fm = FileManager.default
         let lock = try OutputLock(for: path, wait: waitForOtherWriter)

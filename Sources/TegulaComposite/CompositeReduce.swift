@@ -84,7 +84,7 @@ package struct CompositeReduce {
         try? FileManager.default.removeItem(atPath: tmp)
         try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: tmp) }
-        let writer = try Tileset.openWriter(at: tmp, format: metadata.format, layout: .xyz, scale: metadata.scale)
+        let writer = try Tileset.openWriter(at: tmp, format: metadata.format, layout: .topLeft, scale: metadata.scale)
         var result = Result()
         result.parts = records.count
         let ordered = records.sorted { $0.cutRange[0] < $1.cutRange[0] }

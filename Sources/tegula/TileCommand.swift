@@ -37,7 +37,7 @@ struct TileCommand: ParsableCommand {
     var scale: Int = 1
 
     @Option(help: "Folder row order: xyz (row 0 at the top) or tms (row 0 at the bottom).")
-    var layout: FolderLayout = .xyz
+    var layout: TileOrigin = .topLeft
 
     @Option(help: "Tile image format: png (lossless), jpeg, webp (lossless; lossy with --quality), png8 (palette, libimagequant) or auto (lossy for opaque tiles, png for the others; folders only).")
     var format: TileFormat = .default

@@ -71,7 +71,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .target(name: "TegulaServer", dependencies: [
-            "TegulaBundle", "TegulaGeometry",
+            "TegulaBundle", "TegulaGeometry", "TegulaSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),

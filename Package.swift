@@ -41,7 +41,10 @@ let package = Package(
         .target(name: "TegulaSupport"),
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
-        .target(name: "TegulaGDAL", dependencies: ["CGDAL"]),
+        // The copy out of a file mapping, guarded against SIGBUS (a file cut short under it):
+        // beside the mapping, TegulaGDAL's VirtualMemory, which alone calls it.
+        .target(name: "CMappedRows"),
+        .target(name: "TegulaGDAL", dependencies: ["CGDAL", "CMappedRows"]),
         .target(name: "TegulaCodec", dependencies: [
             "CPNG", "CDeflate", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaGeometry",
         ]),

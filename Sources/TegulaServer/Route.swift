@@ -22,13 +22,14 @@ public enum Route: Equatable, Sendable {
     /// A well-formed target naming nothing we have.
     case notFound
 
-    /// A tile as requested: numbers as given, row in the scheme given.
+    /// A tile as requested: numbers as given, row counted from the origin given.
     public struct TileRequest: Equatable, Sendable {
         public var id: String
         public var z: Int
         public var x: Int
         public var row: Int
-        public var tms: Bool
+        /// Row 0 at the top (`/{id}/{z}/…`) or at the bottom (`/{id}/tms/{z}/…`).
+        public var origin: TileOrigin
         public var retina: Bool
         public var ext: String
     }
@@ -58,15 +59,15 @@ public enum Route: Equatable, Sendable {
         case 2...3 where s[0] == "leaflet":
             return .asset(s.joined(separator: "/"))
         case 4:
-            return tile(id: s[0], s[1], s[2], s[3], tms: false)
+            return tile(id: s[0], s[1], s[2], s[3], origin: .topLeft)
         case 5 where s[1] == "tms":
-            return tile(id: s[0], s[2], s[3], s[4], tms: true)
+            return tile(id: s[0], s[2], s[3], s[4], origin: .bottomLeft)
         default:
             return .notFound
         }
     }
 
-    static func tile(id: String, _ z: String, _ x: String, _ file: String, tms: Bool) -> Route {
+    static func tile(id: String, _ z: String, _ x: String, _ file: String, origin: TileOrigin) -> Route {
         let f = file.utf8
         guard let dot = f.lastIndex(of: UInt8(ascii: ".")) else { return .malformed("tile name '\(file)' has no extension") }
         var stem = f[..<dot]
@@ -79,7 +80,7 @@ public enum Route: Equatable, Sendable {
         }
         guard zn <= WebMercator.maxZoom else { return .malformed("zoom \(zn) is beyond \(WebMercator.maxZoom)") }
         guard xn < (1 << zn), yn < (1 << zn) else { return .malformed("x and y must be below 2^z = \(1 << zn)") }
-        return .tile(TileRequest(id: id, z: zn, x: xn, row: yn, tms: tms, retina: retina, ext: ext))
+        return .tile(TileRequest(id: id, z: zn, x: xn, row: yn, origin: origin, retina: retina, ext: ext))
     }
 
     static func maps(_ query: RequestTarget) -> Route {

@@ -14,7 +14,7 @@ extension TileService {
               case .tile(let t) = Route(target: request.target),
               let e = catalogue[t.id], let source = e.dynamic else { return respond(request) }
         if let refused = refusal(t, source.metadata) { return finish(refused, request) }
-        let tile = t.tms ? Tile(x: t.x, tmsY: t.row, z: t.z) : Tile(x: t.x, y: t.row, z: t.z)
+        let tile = Tile(x: t.x, y: t.origin.xyzRow(forRow: t.row, zoom: t.z), z: t.z)
         if let r = notModified(tile, source, request) { return finish(r, request) }
         let made = await source.tile(tile, isCancelled: isCancelled)
         return finish(dynamicResponse(tile, id: t.id, source, made, request), request)

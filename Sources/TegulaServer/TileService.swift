@@ -119,7 +119,7 @@ public struct TileService: HTTPService {
         guard let e = catalogue[t.id] else { return refuse(.unknownTileset(id: t.id)) }
         let m = e.metadata
         if let refused = refusal(t, m) { return refused }
-        let tile = t.tms ? Tile(x: t.x, tmsY: t.row, z: t.z) : Tile(x: t.x, y: t.row, z: t.z)
+        let tile = Tile(x: t.x, y: t.origin.xyzRow(forRow: t.row, zoom: t.z), z: t.z)
         if let source = e.dynamic { return dynamicTile(tile, t, source, request, reading: reading) }
         let key = TileResponseCache.Key(id: t.id, tile: tile)
         let entry: TileResponseCache.Entry
@@ -202,7 +202,7 @@ public struct TileService: HTTPService {
         }
         var metadata = e.metadata
         metadata.attribution = metadata.attribution.map(AttributionHTML.sanitized)
-        return metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .xyz)
+        return metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .topLeft)
     }
 
     /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded; for tiles made on request

@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "tegula", targets: ["tegula"]),
         .library(name: "TegulaGeometry", targets: ["TegulaGeometry"]),
         .library(name: "TegulaOverlay", targets: ["TegulaOverlay"]),
+        .library(name: "TegulaBundleOverlay", targets: ["TegulaBundleOverlay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -55,16 +56,20 @@ let package = Package(
         .target(name: "TegulaPyramid", dependencies: [
             "CKernels", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
         ]),
+        // MapKit's tile-overlay model on URL templates: no image codec, no SQLite
+        // (scripts/check-as-dependency checks the probe app's ldd).
         .target(name: "TegulaOverlay", dependencies: [
-            "TegulaGeometry", "TegulaBundle", "TegulaCodec", "TegulaSupport",
+            "TegulaGeometry", "TegulaSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // Overlays that need Tegula's bundles and codecs: a tileset read in place, overzoom decoding.
+        .target(name: "TegulaBundleOverlay", dependencies: ["TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry"]),
         // Tilesets read by HTTP range requests (S3 and S3-compatible stores, nginx): the transport
-        // for TegulaBundle's RemotePMTilesReader, kept out of the bundle module (and its fuzz build).
+        // under TegulaBundle's PMTiles reader, and the server's source for a remote file.
         .target(name: "TegulaRemote", dependencies: [
-            "TegulaBundle", "TegulaGeometry",
+            "TegulaBundle", "TegulaGeometry", "TegulaServer", "TegulaSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -137,7 +142,7 @@ let package = Package(
         ]),
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
         .testTarget(name: "TegulaOverlayTests", dependencies: [
-            "TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
+            "TegulaOverlay", "TegulaBundleOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
             "TegulaServer", "TegulaSupport", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -160,7 +165,7 @@ let package = Package(
         ]),
         // Remote PMTiles against real servers started by the tests: moto's S3 and nginx.
         .testTarget(name: "TegulaRemoteTests", dependencies: [
-            "TegulaRemote", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
+            "TegulaRemote", "TegulaBundle", "TegulaGeometry", "TegulaServer", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
             "TegulaEditor", "TegulaServer", "TegulaGeoreference", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",

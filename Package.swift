@@ -43,10 +43,13 @@ let package = Package(
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
         .target(name: "TegulaGDAL", dependencies: ["CGDAL"]),
+        // libdeflate (gzip, zlib streams, CRC-32), under the image codecs and the bundles alike.
+        .target(name: "TegulaDeflate", dependencies: ["CDeflate", "TegulaGeometry"]),
         .target(name: "TegulaCodec", dependencies: [
-            "CPNG", "CDeflate", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaGeometry",
+            "CPNG", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaDeflate", "TegulaGeometry", "TegulaSupport",
         ]),
-        .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaCodec", "TegulaGeometry", "TegulaSupport"]),
+        // Tilesets (folders, MBTiles through SQLite, PMTiles over byte sources): no image codec.
+        .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaDeflate", "TegulaGeometry", "TegulaSupport"]),
 
         // Pipeline stages, each its own module; a stage never imports a later one.
         .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
@@ -126,9 +129,11 @@ let package = Package(
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
         .testTarget(name: "TegulaSupportTests", dependencies: ["TegulaSupport"]),
         .testTarget(name: "TegulaGDALTests", dependencies: ["TegulaGDAL"]),
-        .testTarget(name: "TegulaCodecTests", dependencies: ["TegulaCodec", "TegulaGDAL", "TegulaTestSupport"]),
+        .testTarget(name: "TegulaCodecTests", dependencies: [
+            "TegulaCodec", "TegulaDeflate", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
+        ]),
         .testTarget(name: "TegulaBundleTests", dependencies: [
-            "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
+            "TegulaBundle", "TegulaCodec", "TegulaDeflate", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaGeoreferenceTests", dependencies: [
             "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaTestSupport",
@@ -138,7 +143,7 @@ let package = Package(
         ]),
         .testTarget(name: "TegulaPyramidTests", dependencies: [
             "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
-            "TegulaTestSupport",
+            "TegulaSupport", "TegulaTestSupport",
         ]),
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
         .testTarget(name: "TegulaOverlayTests", dependencies: [
@@ -161,7 +166,7 @@ let package = Package(
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
             "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
-            "TegulaGeometry", "TegulaTestSupport",
+            "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         // Remote PMTiles against real servers started by the tests: moto's S3 and nginx.
         .testTarget(name: "TegulaRemoteTests", dependencies: [

@@ -1,4 +1,4 @@
-import TegulaCodec
+import TegulaDeflate
 import TegulaGeometry
 
 /// One version of a PMTiles file as opened: header, root directory, metadata and the version

@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "tegula", targets: ["tegula"]),
         .library(name: "TegulaGeometry", targets: ["TegulaGeometry"]),
         .library(name: "TegulaOverlay", targets: ["TegulaOverlay"]),
+        .library(name: "TegulaBundleOverlay", targets: ["TegulaBundleOverlay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,10 +46,13 @@ let package = Package(
         // beside the mapping, TegulaGDAL's VirtualMemory, which alone calls it.
         .target(name: "CMappedRows"),
         .target(name: "TegulaGDAL", dependencies: ["CGDAL", "CMappedRows"]),
+        // libdeflate (gzip, zlib streams, CRC-32), under the image codecs and the bundles alike.
+        .target(name: "TegulaDeflate", dependencies: ["CDeflate", "TegulaGeometry"]),
         .target(name: "TegulaCodec", dependencies: [
-            "CPNG", "CDeflate", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaGeometry",
+            "CPNG", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaDeflate", "TegulaGeometry", "TegulaSupport",
         ]),
-        .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaCodec", "TegulaGeometry", "TegulaSupport"]),
+        // Tilesets (folders, MBTiles through SQLite, PMTiles over byte sources): no image codec.
+        .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaDeflate", "TegulaGeometry", "TegulaSupport"]),
 
         // Pipeline stages, each its own module; a stage never imports a later one.
         .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
@@ -58,16 +62,20 @@ let package = Package(
         .target(name: "TegulaPyramid", dependencies: [
             "CKernels", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
         ]),
+        // MapKit's tile-overlay model on URL templates: no image codec, no SQLite
+        // (scripts/check-as-dependency checks the probe app's ldd).
         .target(name: "TegulaOverlay", dependencies: [
-            "TegulaGeometry", "TegulaBundle", "TegulaCodec", "TegulaSupport",
+            "TegulaGeometry", "TegulaSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // Overlays that need Tegula's bundles and codecs: a tileset read in place, overzoom decoding.
+        .target(name: "TegulaBundleOverlay", dependencies: ["TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry"]),
         // Tilesets read by HTTP range requests (S3 and S3-compatible stores, nginx): the transport
-        // for TegulaBundle's RemotePMTilesReader, kept out of the bundle module (and its fuzz build).
+        // under TegulaBundle's PMTiles reader, and the server's source for a remote file.
         .target(name: "TegulaRemote", dependencies: [
-            "TegulaBundle", "TegulaGeometry",
+            "TegulaBundle", "TegulaGeometry", "TegulaServer", "TegulaSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -131,9 +139,11 @@ let package = Package(
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
         .testTarget(name: "TegulaSupportTests", dependencies: ["TegulaSupport"]),
         .testTarget(name: "TegulaGDALTests", dependencies: ["TegulaGDAL"]),
-        .testTarget(name: "TegulaCodecTests", dependencies: ["TegulaCodec", "TegulaGDAL", "TegulaTestSupport"]),
+        .testTarget(name: "TegulaCodecTests", dependencies: [
+            "TegulaCodec", "TegulaDeflate", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
+        ]),
         .testTarget(name: "TegulaBundleTests", dependencies: [
-            "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
+            "TegulaBundle", "TegulaCodec", "TegulaDeflate", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaGeoreferenceTests", dependencies: [
             "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaTestSupport",
@@ -143,11 +153,11 @@ let package = Package(
         ]),
         .testTarget(name: "TegulaPyramidTests", dependencies: [
             "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
-            "TegulaTestSupport",
+            "TegulaSupport", "TegulaTestSupport",
         ]),
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
         .testTarget(name: "TegulaOverlayTests", dependencies: [
-            "TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
+            "TegulaOverlay", "TegulaBundleOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
             "TegulaServer", "TegulaSupport", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -166,11 +176,11 @@ let package = Package(
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
             "TegulaPipeline", "TegulaComposite", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
-            "TegulaGeometry", "TegulaTestSupport",
+            "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         // Remote PMTiles against real servers started by the tests: moto's S3 and nginx.
         .testTarget(name: "TegulaRemoteTests", dependencies: [
-            "TegulaRemote", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
+            "TegulaRemote", "TegulaBundle", "TegulaGeometry", "TegulaServer", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
             "TegulaEditor", "TegulaServer", "TegulaGeoreference", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",

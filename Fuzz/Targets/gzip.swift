@@ -1,5 +1,5 @@
 // libFuzzer target: gzip members as PMTiles directories and metadata hold them, decompressed
-// under a 1 MiB budget (bombs must be refused, not allocated). Joined to TegulaCodec.
+// under a 1 MiB budget (bombs must be refused, not allocated). Joined to TegulaDeflate.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGzip(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: count))

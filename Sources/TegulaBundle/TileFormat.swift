@@ -1,5 +1,5 @@
-import TegulaCodec
 import TegulaGeometry
+import TegulaSupport
 
 /// The image format of a tileset's tiles, as `--format` names it: the raw value is the name.
 /// `png8` (palette PNG) is stored and declared as `png`; see ``stored``. `auto` mixes a lossy

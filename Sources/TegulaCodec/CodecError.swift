@@ -20,9 +20,6 @@ public enum CodecErrorReason: String, Sendable, Hashable {
     case unknownImageFormat
     /// A C encoder (TurboJPEG, libwebp, libimagequant) failed; the message names the call.
     case encodeFailed
-    /// The bytes are not one well-formed gzip member (RFC 1952), or its checksum is wrong.
-    case corruptGzip
-    /// The decompressed bytes or pixels would exceed the limit (a gzip bomb, a wrong size, a PNG
-    /// claiming more than `PNGDecoder.maxPixels`).
+    /// The pixels would exceed the limit (a PNG claiming more than `PNGDecoder.maxPixels`).
     case tooLarge
 }

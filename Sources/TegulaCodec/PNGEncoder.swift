@@ -1,4 +1,4 @@
-import CDeflate
+import TegulaDeflate
 
 /// Encodes 8-bit RGB/RGBA images as PNG with libdeflate: one zlib stream, one IDAT chunk.
 ///
@@ -11,7 +11,7 @@ public final class PNGEncoder {
         case none = 0, sub = 1, up = 2, average = 3, paeth = 4
     }
 
-    private let compressor: OpaquePointer
+    private let compressor: ZlibCompressor
     public let filter: Filter
     public let level: Int32
     private var filtered: [UInt8] = []
@@ -22,10 +22,8 @@ public final class PNGEncoder {
     public init(level: Int = 2, filter: Filter = .up) {
         self.level = Int32(level)
         self.filter = filter
-        compressor = libdeflate_alloc_compressor(Int32(level))!
+        compressor = ZlibCompressor(level: level)
     }
-
-    deinit { libdeflate_free_compressor(compressor) }
 
     /// Encode `channels`-sample pixels (3 = RGB, 4 = RGBA), row-major.
     public func encode(pixels: UnsafePointer<UInt8>, width: Int, height: Int, channels: Int) -> [UInt8] {
@@ -77,11 +75,12 @@ public final class PNGEncoder {
                 }
             }
         }
-        let bound = libdeflate_zlib_compress_bound(compressor, rawCount)
+        let bound = compressor.bound(rawCount)
         if compressed.count < bound { compressed = [UInt8](repeating: 0, count: bound) }
-        let size = filtered.withUnsafeBufferPointer { src in
-            compressed.withUnsafeMutableBufferPointer { dst in
-                libdeflate_zlib_compress(compressor, src.baseAddress, rawCount, dst.baseAddress, bound)
+        let size = filtered.withUnsafeBytes { src in
+            compressed.withUnsafeMutableBytes { dst in
+                compressor.compress(UnsafeRawBufferPointer(rebasing: src[0..<rawCount]),
+                                    into: UnsafeMutableRawBufferPointer(rebasing: dst[0..<bound]))
             }
         }
         var png: [UInt8] = []
@@ -132,9 +131,7 @@ public final class PNGEncoder {
         let start = png.count
         png += Array(type.utf8)
         png += data
-        let crc = png.withUnsafeBufferPointer { p in
-            libdeflate_crc32(0, p.baseAddress! + start, png.count - start)
-        }
+        let crc = png.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[start...])) }
         png.appendBigEndian(crc)
     }
 

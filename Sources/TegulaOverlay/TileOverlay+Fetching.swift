@@ -11,7 +11,7 @@ extension TileOverlay {
     /// 3. Otherwise one load runs per path, however many tasks ask at the same time; all of them
     ///    get its result. Tiles and missing answers are cached; failures are not.
     /// 4. Deeper than `maximumNativeZ`, the tile is cut from the native ancestor (itself fetched
-    ///    through this same path) and enlarged; else `loadTile(at:)` is called.
+    ///    through this same path) and enlarged by `overzoomRenderer`; else `loadTile(at:)` is called.
     ///
     /// Throws `.tileMissing` for a tile that does not exist, other errors for failures.
     public func fetchTile(at path: TileOverlayPath) async throws -> Data {
@@ -54,6 +54,9 @@ extension TileOverlay {
 
     private func resolve(_ path: TileOverlayPath) async throws -> Data {
         if let native = maximumNativeZ, let crop = OverzoomCrop(tile: tile(for: path), nativeZoom: native) {
+            guard let renderer = overzoomRenderer else {
+                throw TileOverlayError.imageFailed(path: path, reason: "no overzoomRenderer is set (TegulaBundleOverlay's PNGOverzoomRenderer decodes and encodes tiles)")
+            }
             let ancestorPath = self.path(for: crop.ancestor, contentScaleFactor: path.contentScaleFactor)
             let ancestor: Data
             do {
@@ -61,7 +64,7 @@ extension TileOverlay {
             } catch let error as TileOverlayError where error.isMissingTile {
                 throw TileOverlayError.tileMissing(path: path, source: "overzoom ancestor \(ancestorPath)")
             }
-            return try OverzoomRenderer.render(ancestor, crop: crop, path: path)
+            return try renderer.render(ancestor, crop: crop, path: path)
         }
         loadCount.withLock { $0 += 1 }
         return try await loadTile(at: path)

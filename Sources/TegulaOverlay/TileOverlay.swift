@@ -26,6 +26,7 @@ open class TileOverlay: MapOverlay, @unchecked Sendable {
         var canReplaceMapContent = false
         var boundingMapRect = MapRect.world
         var maximumNativeZ: Int?
+        var overzoomRenderer: (any OverzoomRendering)?
     }
 
     let settings: Locked<Settings>
@@ -120,6 +121,13 @@ open class TileOverlay: MapOverlay, @unchecked Sendable {
     public var maximumNativeZ: Int? {
         get { settings.withLock { $0.maximumNativeZ } }
         set { settings.withLock { $0.maximumNativeZ = newValue } }
+    }
+    /// What makes a tile past ``maximumNativeZ`` from its ancestor's bytes (decode, crop,
+    /// encode). nil by default: this module links no image codec, so such tiles fail with
+    /// `.imageFailed` until one is set (TegulaBundleOverlay's `PNGOverzoomRenderer`).
+    public var overzoomRenderer: (any OverzoomRendering)? {
+        get { settings.withLock { $0.overzoomRenderer } }
+        set { settings.withLock { $0.overzoomRenderer = newValue } }
     }
     /// How many times `loadTile(at:)` was called through `fetchTile(at:)` (for tests and stats).
     public var loadsStarted: Int { loadCount.current }

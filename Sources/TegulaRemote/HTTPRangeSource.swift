@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOPosix
 import TegulaBundle
 import TegulaGeometry
+import TegulaSupport
 
 /// Why reading a remote file failed.
 public enum RemoteFailure: Hashable, Sendable {
@@ -20,6 +21,8 @@ public enum RemoteFailure: Hashable, Sendable {
     case badAnswer
     /// No answer: connection refused, DNS, TLS, timeout.
     case unreachable
+    /// A synchronous read was asked of a remote file, whose bytes are only ever awaited.
+    case awaitedOnly
 }
 
 /// A remote file that cannot be read: `URL: what, and what would be right`.
@@ -31,15 +34,15 @@ public typealias RemoteError = LocatedError<RemoteFailure>
 /// else `If-Unmodified-Since`; a 412, or an answer naming another ETag or size, is
 /// ``RemoteFileChanged``. Redirects are followed (at most 5), no credentials are sent: the file
 /// must be public or the URL presigned.
-public struct HTTPRangeSource: ByteRangeSource {
+public struct HTTPRangeSource: ByteSource {
     /// The file's URL.
     public let location: String
     /// Time for one read, connection included.
     public let timeout: TimeAmount
+    private let reads = Locked(0)
 
-    /// One client for every remote file, on an event loop of its own: a blocking
-    /// ``RemotePMTilesReader/tile(_:)-(Tile)`` called on a server's event loop cannot stall the loop
-    /// its own read needs. Kept for the life of the process (never shut down).
+    /// One client for every remote file, on an event loop of its own, kept for the life of the
+    /// process (never shut down).
     static let client: HTTPClient = {
         var c = HTTPClient.Configuration()
         c.redirectConfiguration = .follow(max: 5, allowCycles: false)
@@ -63,7 +66,13 @@ public struct HTTPRangeSource: ByteRangeSource {
         return p.hasPrefix("http://") || p.hasPrefix("https://")
     }
 
-    public func read(offset: UInt64, length: UInt64, of version: RemoteFileVersion?) async throws -> RangeRead {
+    /// Range reads made so far: tests check that header and root are read once and leaves are
+    /// cached.
+    public var readCount: Int { reads.current }
+
+    /// `length` bytes at `offset` by one `Range` GET, sending `version`'s validators when given.
+    public func read(offset: UInt64, length: UInt64, of version: FileVersion?) async throws -> RangeRead {
+        reads.withLock { $0 += 1 }
         var request = HTTPClientRequest(url: location)
         request.headers.add(name: "Range", value: "bytes=\(offset)-\(offset + length - 1)")
         request.headers.add(name: "User-Agent", value: "tegula")
@@ -109,7 +118,7 @@ public struct HTTPRangeSource: ByteRangeSource {
         guard let range = response.headers.first(name: "Content-Range"), let total = Self.total(range, start: offset) else {
             throw RemoteError(.badAnswer, at: location, "a 206 answer without a Content-Range 'bytes \(offset)-…/SIZE'")
         }
-        let answered = RemoteFileVersion(etag: response.headers.first(name: "ETag"),
+        let answered = FileVersion(etag: response.headers.first(name: "ETag"),
                                          lastModified: response.headers.first(name: "Last-Modified"), size: total)
         if let version, version.size != answered.size
             || (version.etag != nil && answered.etag != nil && version.etag != answered.etag) {
@@ -134,12 +143,4 @@ public struct HTTPRangeSource: ByteRangeSource {
               UInt64(first) == start else { return nil }
         return UInt64(rangeAndSize[1])
     }
-}
-
-extension RemotePMTilesReader {
-    /// Opens the PMTiles file at an http:// or https:// URL (one read of its first 16 KiB).
-    public static func open(url: String) async throws -> RemotePMTilesReader {
-        try await open(try HTTPRangeSource(url: url))
-    }
-
 }

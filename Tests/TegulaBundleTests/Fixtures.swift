@@ -1,6 +1,6 @@
 import Foundation
 @testable import TegulaBundle
-import TegulaCodec
+import TegulaDeflate
 import TegulaGeometry
 
 /// Test fixtures made on the spot: tiny valid PNGs, tile lists and metadata.

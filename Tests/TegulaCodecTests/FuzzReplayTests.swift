@@ -1,5 +1,6 @@
 import Testing
 @testable import TegulaCodec
+import TegulaDeflate
 import TegulaTestSupport
 
 /// Every seed and every input that ever crashed the codec's fuzz targets (scripts/fuzz), replayed

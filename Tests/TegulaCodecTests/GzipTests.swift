@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TegulaCodec
+import TegulaDeflate
 import TegulaTestSupport
 
 /// gzip through libdeflate, checked against Python's `gzip` module both ways, and refusing
@@ -35,9 +35,9 @@ struct GzipTests {
         #expect(try Gzip.decompress(gz, limit: 1 << 20) == Array(text.utf8))
         var broken = gz
         broken[broken.count - 9] ^= 0xFF  // the last byte of the deflate stream
-        #expect(throws: CodecError.self) { try Gzip.decompress(broken, limit: 1 << 20) }
-        #expect(throws: CodecError.self) { try Gzip.decompress(Array(gz.dropLast(4)), limit: 1 << 20) }
-        #expect(throws: CodecError.self) { try Gzip.decompress(Array("not gzip at all, twenty bytes".utf8), limit: 1 << 20) }
+        #expect(throws: DeflateError.self) { try Gzip.decompress(broken, limit: 1 << 20) }
+        #expect(throws: DeflateError.self) { try Gzip.decompress(Array(gz.dropLast(4)), limit: 1 << 20) }
+        #expect(throws: DeflateError.self) { try Gzip.decompress(Array("not gzip at all, twenty bytes".utf8), limit: 1 << 20) }
     }
 
     @Test func refusesAGzipBomb() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TegulaCodec
 import TegulaGDAL
+import TegulaSupport
 import TegulaTestSupport
 
 /// JPEG, WebP and PNG8: what the encoders write the decoders read back, within a PSNR floor for

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TegulaBundle
+import TegulaBundleOverlay
 import TegulaCodec
 import TegulaGeometry
 import TegulaServer
@@ -119,6 +120,7 @@ struct MadeTilesetTests {
         let overlay = TileOverlay(urlTemplate: m.folder + "/{z}/{x}/{y}.png")
         try overlay.validate()
         overlay.maximumNativeZ = 6
+        overlay.overzoomRenderer = PNGOverzoomRenderer()
         let ancestor = m.opaqueMaxZoomTile
         let child = Tile(x: ancestor.x * 2 + 1, y: ancestor.y * 2, z: 7)
         let img = try PNGDecoder.decode([UInt8](try await overlay.fetchTile(at: overlay.path(for: child)))).rgba

@@ -4,6 +4,7 @@ import TegulaBundle
 import TegulaCodec
 import TegulaComposite
 import TegulaGeometry
+import TegulaSupport
 @testable import TegulaPipeline
 @testable import TegulaPyramid
 

@@ -3,6 +3,7 @@ import Testing
 import TegulaBundle
 import TegulaCodec
 import TegulaGeometry
+import TegulaSupport
 @testable import TegulaPyramid
 import TegulaTestSupport
 import TegulaWarp

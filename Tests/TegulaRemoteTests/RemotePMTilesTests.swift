@@ -3,6 +3,7 @@ import Testing
 import TegulaBundle
 import TegulaGeometry
 import TegulaRemote
+import TegulaServer
 import TegulaTestSupport
 
 /// PMTiles read by HTTP range requests from real servers started here: moto's S3 (path-style
@@ -59,9 +60,15 @@ struct RemotePMTilesTests {
         let present = tiles.filter { $0.z <= local.metadata.maxZoom }
         for t in present { _ = try await remote.tile(t) }
         #expect(remote.readCount == reads + present.count)
-        // The synchronous TileReader call gives the same bytes.
-        let reader: any TileReader = remote
-        #expect(try reader.tile(Tile(x: 3, y: 5, z: 7)) == (try local.tile(Tile(x: 3, y: 5, z: 7))))
+        // The server's source gives the same bytes, awaited, under the file's version; asked
+        // synchronously it refuses rather than park a thread.
+        let source = RemoteTileSource(reader: remote), t = Tile(x: 3, y: 5, z: 7)
+        guard case let .image(bytes, version, _) = await source.tile(t, isCancelled: { false }) else {
+            Issue.record("tile \(t) through RemoteTileSource")
+            return
+        }
+        #expect(bytes == (try local.tile(t)) && version == remote.version)
+        #expect(throws: RemoteError.self) { try source.tile(t) }
     }
 
     /// A file replaced on the server: the next read notices (412 to If-Match, or a new ETag), reads

@@ -107,3 +107,37 @@ enum Varint {
         return nil
     }
 }
+
+/// The spec's tile lookup from the root down, one directory at a time, so that readers over
+/// sources that answer at once or later walk by the same rule: find the entry holding the id; a
+/// tile entry ends the walk, a leaf entry is entered once its reader has it; at most four
+/// directories (root and three leaf levels) are searched.
+struct PMTilesWalk {
+    /// What the next directory holds for the id.
+    enum Step {
+        /// The tile's entry: its bytes are at the entry's offset in the tile data.
+        case tile(PMTilesEntry)
+        /// A leaf directory to read and ``enter(_:)``.
+        case leaf(PMTilesEntry)
+    }
+
+    let id: UInt64
+    private var directory: [PMTilesEntry]
+    private var searched = 0
+
+    /// A walk for tile id `id` from the root directory.
+    init(_ id: UInt64, root: [PMTilesEntry]) {
+        self.id = id
+        directory = root
+    }
+
+    /// The entry for the id in the current directory; nil when the archive has no such tile.
+    mutating func next() -> Step? {
+        guard searched < 4, let e = PMTilesDirectory.find(directory, id) else { return nil }
+        searched += 1
+        return e.runLength > 0 ? .tile(e) : .leaf(e)
+    }
+
+    /// Continues in the leaf ``next()`` pointed at.
+    mutating func enter(_ leaf: [PMTilesEntry]) { directory = leaf }
+}

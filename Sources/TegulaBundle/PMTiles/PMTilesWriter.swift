@@ -1,5 +1,5 @@
 import Foundation
-import TegulaCodec
+import TegulaDeflate
 import TegulaGeometry
 import TegulaSupport
 

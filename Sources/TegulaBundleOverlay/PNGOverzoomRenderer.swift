@@ -1,11 +1,16 @@
 import Foundation
 import TegulaCodec
+import TegulaOverlay
 
-/// Decodes an ancestor tile, applies an `OverzoomCrop`, and encodes the result as PNG.
-enum OverzoomRenderer {
+/// Overzoom through Tegula's codecs: decodes an ancestor tile (PNG, JPEG or WebP), applies an
+/// ``OverzoomCrop``, and encodes the result as PNG.
+public struct PNGOverzoomRenderer: OverzoomRendering {
+    /// The renderer.
+    public init() {}
+
     /// The enlarged tile as PNG bytes: RGB when the crop is fully opaque, RGBA otherwise (as
-    /// `tegula tile` writes them). Any PNG the decoder reads is accepted as the ancestor.
-    static func render(_ ancestor: Data, crop: OverzoomCrop, path: TileOverlayPath) throws(TileOverlayError) -> Data {
+    /// `tegula tile` writes them). Any tile the decoder reads is accepted as the ancestor.
+    public func render(_ ancestor: Data, crop: OverzoomCrop, path: TileOverlayPath) throws(TileOverlayError) -> Data {
         let image: RGBAImage
         do {
             image = try TileDecoder.decode(Array(ancestor)).rgba

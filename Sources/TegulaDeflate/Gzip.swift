@@ -27,15 +27,15 @@ public enum Gzip {
 
     /// The bytes of the first gzip member in `data`, its CRC-32 and size checked; refused when
     /// they would be more than `limit` bytes, so a small hostile file cannot claim gigabytes.
-    public static func decompress(_ data: [UInt8], limit: Int) throws(CodecError) -> [UInt8] {
+    public static func decompress(_ data: [UInt8], limit: Int) throws(DeflateError) -> [UInt8] {
         // A member ends with CRC-32 and ISIZE (the size mod 2^32), little-endian (RFC 1952 §2.3).
         guard data.count >= 18, data[0] == 0x1F, data[1] == 0x8B else {
-            throw CodecError(.corruptGzip, "not gzip data (expected the magic bytes 1f 8b and at least 18 bytes)")
+            throw DeflateError(.corruptGzip, "not gzip data (expected the magic bytes 1f 8b and at least 18 bytes)")
         }
         let n = data.count
         let stated = Int(data[n - 4]) | Int(data[n - 3]) << 8 | Int(data[n - 2]) << 16 | Int(data[n - 1]) << 24
         guard stated <= limit else {
-            throw CodecError(.tooLarge, "gzip data would decompress to \(stated) bytes, more than the \(limit) allowed")
+            throw DeflateError(.tooLarge, "gzip data would decompress to \(stated) bytes, more than the \(limit) allowed")
         }
         guard let decompressor = libdeflate_alloc_decompressor() else {
             preconditionFailure("libdeflate_alloc_decompressor: out of memory")
@@ -53,9 +53,9 @@ public enum Gzip {
             out.removeLast(stated - written)
             return out
         case LIBDEFLATE_INSUFFICIENT_SPACE:
-            throw CodecError(.corruptGzip, "gzip data holds more than the \(stated) bytes its trailer states")
+            throw DeflateError(.corruptGzip, "gzip data holds more than the \(stated) bytes its trailer states")
         default:
-            throw CodecError(.corruptGzip, "gzip data is corrupt (bad deflate stream or CRC-32)")
+            throw DeflateError(.corruptGzip, "gzip data is corrupt (bad deflate stream or CRC-32)")
         }
     }
 }

@@ -1,8 +1,11 @@
 /// The image formats Tegula decodes, told apart by their first bytes: the one place that knows
 /// the signatures (PNG spec §5.2, JPEG SOI + marker, RIFF….WEBP).
 public enum ImageSignature: Sendable, Equatable {
+    /// PNG: `89 50 4E 47`.
     case png
+    /// JPEG: `FF D8 FF`.
     case jpeg
+    /// WebP: `RIFF`, a size, `WEBP`.
     case webp
 
     /// The format whose signature `bytes` start with, or nil.
@@ -13,20 +16,5 @@ public enum ImageSignature: Sendable, Equatable {
         else if head.count == 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
             self = .webp
         } else { return nil }
-    }
-}
-
-/// Decodes a tile of any format Tegula writes (PNG, JPEG, WebP) to RGBA, chosen by its signature.
-public enum TileDecoder {
-    /// Decode `bytes` to 8-bit RGBA, straight alpha; JPEG tiles come back opaque.
-    public static func decode(_ bytes: [UInt8]) throws -> RGBAImage {
-        switch ImageSignature(of: bytes) {
-        case .png: return try PNGDecoder.decode(bytes)
-        case .jpeg: return try JPEGDecoder.decode(bytes)
-        case .webp: return try WebPDecoder.decode(bytes)
-        case nil:
-            let head = bytes.prefix(4).map { String($0, radix: 16) }.joined(separator: " ")
-            throw CodecError(.unknownImageFormat, "a tile starting \(head) is not PNG, JPEG or WebP")
-        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TegulaBundle
 import TegulaGeometry
+import TegulaOverlay
 
 /// A worked example of the data hook: an overlay reading straight from a tileset that
 /// `tegula tile` wrote — an MBTiles file, a PMTiles file or a tiles folder — with no server.
@@ -32,6 +33,7 @@ public final class BundleTileOverlay: TileOverlay, @unchecked Sendable {
         minimumZ = metadata.minZoom
         maximumZ = max(metadata.maxZoom, deepestZ ?? metadata.maxZoom)
         if let deepestZ, deepestZ > metadata.maxZoom { maximumNativeZ = metadata.maxZoom }
+        overzoomRenderer = PNGOverzoomRenderer()
         tileSize = TileSize(width: metadata.tileSize, height: metadata.tileSize)
         boundingMapRect = MapRect(metadata.bounds)
     }

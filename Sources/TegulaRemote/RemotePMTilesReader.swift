@@ -1,0 +1,22 @@
+import Foundation
+import TegulaBundle
+
+/// A PMTiles file read by HTTP range requests: TegulaBundle's one PMTiles reader over an
+/// ``HTTPRangeSource``.
+public typealias RemotePMTilesReader = PMTilesArchive<HTTPRangeSource>
+
+extension PMTilesArchive where Source == HTTPRangeSource {
+    /// Opens the PMTiles file at an http:// or https:// URL (one read of its first 16 KiB).
+    public static func open(url: String) async throws -> RemotePMTilesReader {
+        try await open(try HTTPRangeSource(url: url), name: name(of: url))
+    }
+
+    /// A tileset name from a URL: its last path segment without `.pmtiles`, query left out.
+    public static func name(of url: String) -> String {
+        let path = URLComponents(string: url)?.path ?? url
+        return Tileset.name(of: path.isEmpty ? url : path)
+    }
+
+    /// Range reads made so far (opening included).
+    public var readCount: Int { source.readCount }
+}

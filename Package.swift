@@ -80,6 +80,10 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+        ], resources: [
+            // The viewer's page, style and script, compiled into the module as byte arrays
+            // (`PackageResources.viewer_html`, …): no resource bundle beside the binary.
+            .embedInCode("Pages/viewer.html"), .embedInCode("Pages/viewer.css"), .embedInCode("Pages/viewer.js"),
         ]),
         .target(name: "TegulaPipeline", dependencies: [
             "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",

@@ -104,6 +104,9 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
+        ], resources: [
+            // The editor's page, style and script, compiled in like the viewer's.
+            .embedInCode("Pages/editor.html"), .embedInCode("Pages/editor.css"), .embedInCode("Pages/editor.js"),
         ]),
 
         // The thin CLI on top.

@@ -51,21 +51,6 @@ public struct ViewerAssets: Sendable {
         json.replacingOccurrences(of: "<", with: "\\u003c")
     }
 
-    /// The opening of a Tegula page up to its own styles: doctype, charset, viewport, `title` (a
-    /// constant of the caller's, not escaped), no favicon request, Leaflet's stylesheet.
-    public static func pageHead(title: String) -> String {
-        """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(title)</title>
-        <link rel="icon" href="data:,">
-        <link rel="stylesheet" href="/leaflet/leaflet.css">
-        """
-    }
-
     /// The viewer page (`Pages/viewer.html`) with its style (`Pages/viewer.css`) and slot for the
     /// catalogue.
     static let template = PageTemplate(PackageResources.viewer_html)

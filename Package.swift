@@ -91,6 +91,10 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+        ], resources: [
+            // The viewer's page, style and script, compiled into the module as byte arrays
+            // (`PackageResources.viewer_html`, …): no resource bundle beside the binary.
+            .embedInCode("Pages/viewer.html"), .embedInCode("Pages/viewer.css"), .embedInCode("Pages/viewer.js"),
         ]),
         // A collection of maps as one: blended into one pyramid, block by block, cut among shards
         // (their plan, parts and tile packs) and reduced into one tileset.
@@ -118,6 +122,9 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
+        ], resources: [
+            // The editor's page, style and script, compiled in like the viewer's.
+            .embedInCode("Pages/editor.html"), .embedInCode("Pages/editor.css"), .embedInCode("Pages/editor.js"),
         ]),
 
         // The thin CLI on top.

@@ -2,7 +2,8 @@ import Foundation
 import TegulaBundle
 
 /// The viewer: an HTML page with the catalogue embedded, its script, and Leaflet read once at
-/// start-up from Debian's libjs-leaflet (never a CDN). Assets are a fixed table by name.
+/// start-up from Debian's libjs-leaflet (never a CDN). Assets are a fixed table by name. The page,
+/// its style and script are files in `Pages/`, embedded in the binary by SwiftPM (`embedInCode`).
 public struct ViewerAssets: Sendable {
     /// Where Debian's `libjs-leaflet` installs Leaflet.
     public static let debianLeaflet = "/usr/share/javascript/leaflet"
@@ -22,7 +23,7 @@ public struct ViewerAssets: Sendable {
     /// are simply not served).
     public init(catalogue: Catalogue, leafletDirectory: String) {
         var files: [String: Asset] = ["viewer.js": Asset(contentType: "text/javascript; charset=utf-8",
-                                                          bytes: Array(ViewerScript.source.utf8))]
+                                                          bytes: PackageResources.viewer_js)]
         let types = ["js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "png": "image/png"]
         for sub in ["", "images/"] {
             let dir = leafletDirectory + "/" + sub
@@ -43,24 +44,6 @@ public struct ViewerAssets: Sendable {
         catalogue.entries.contains { $0.dynamic != nil } ? Array(Self.html(catalogue).utf8) : page
     }
 
-    /// The catalogue as the viewer reads it: one object per tileset.
-    static func catalogueJSON(_ c: Catalogue) -> JSONValue {
-        .array(c.entries.map { e in
-            let m = e.metadata, b = m.bounds
-            return .object([
-                "id": .string(e.id), "name": .string(m.name.isEmpty ? e.id : m.name), "type": .string(m.type),
-                "minzoom": .int(m.minZoom), "maxzoom": .int(m.maxZoom),
-                "bounds": .array([b.west, b.south, b.east, b.north].map(JSONValue.double)),
-                "center": .array([.double(m.center.longitude), .double(m.center.latitude), .int(m.center.zoom)]),
-                "tiles": .string("/" + TileService.tilePathTemplate(e)),
-                "attribution": .string(AttributionHTML.sanitized(m.attribution ?? "")),
-                "footprint": m.extra[TilesetMetadata.footprintKey] ?? .null,
-                "gcps": m.extra[TilesetMetadata.gcpsKey] ?? .array([]),
-                "ondemand": .bool(e.dynamic != nil),
-            ])
-        })
-    }
-
     /// JSON text made safe to embed in a `<script>` element: in JSON `<` can only stand inside a
     /// string, where `\u003c` means the same, so no id, name or attribution can close the script
     /// element or open a comment (`</script>`, `<!--`).
@@ -68,44 +51,14 @@ public struct ViewerAssets: Sendable {
         json.replacingOccurrences(of: "<", with: "\\u003c")
     }
 
-    /// The opening of a Tegula page up to its own styles: doctype, charset, viewport, `title` (a
-    /// constant of the caller's, not escaped), no favicon request, Leaflet's stylesheet.
-    public static func pageHead(title: String) -> String {
-        """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(title)</title>
-        <link rel="icon" href="data:,">
-        <link rel="stylesheet" href="/leaflet/leaflet.css">
-        """
-    }
+    /// The viewer page (`Pages/viewer.html`) with its style (`Pages/viewer.css`) and slot for the
+    /// catalogue.
+    static let template = PageTemplate(PackageResources.viewer_html)
+    static let style = String(decoding: PackageResources.viewer_css, as: UTF8.self)
 
+    /// The page for catalogue `c`: the catalogue as JSON (``ViewerTileset``) in the page's
+    /// `<script id="catalogue" type="application/json">` element.
     static func html(_ c: Catalogue) -> String {
-        let json = scriptSafe(json: String(decoding: catalogueJSON(c).serialized(), as: UTF8.self))
-        return """
-        \(pageHead(title: "Tegula tiles"))
-        <style>
-        html, body, #map { height: 100%; margin: 0; }
-        .tegula-panel { background: #fff; padding: 6px 10px; border-radius: 4px; font: 12px/1.4 sans-serif;
-          box-shadow: 0 1px 5px rgba(0,0,0,.4); }
-        .tegula-panel label { display: block; margin-top: 4px; }
-        .tegula-panel input { width: 140px; vertical-align: middle; }
-        .tegula-gcp { font: 12px/1.35 sans-serif; }
-        .tegula-kind { color: #666; font-size: 11px; margin-left: 4px; }
-        .tegula-kind::before { content: '· '; }
-        </style>
-        </head>
-        <body>
-        <div id="map"></div>
-        <script id="catalogue" type="application/json">\(json)</script>
-        <script src="/leaflet/leaflet.js"></script>
-        <script src="/viewer.js"></script>
-        </body>
-        </html>
-
-        """
+        template.filled(["style": style, "catalogue": ViewerTileset.scriptSafeJSON(c)])
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import TegulaBundle
+
+/// One tileset as the viewer's script reads it (`Pages/viewer.js`): the catalogue in the viewer
+/// page is a JSON array of these.
+struct ViewerTileset: Encodable {
+    var id: String
+    /// The tileset's name, or its id when it has none.
+    var name: String
+    /// `baselayer` or `overlay`, as in TileJSON.
+    var type: String
+    var minZoom: Int
+    var maxZoom: Int
+    /// West, south, east, north in degrees.
+    var bounds: [Double]
+    /// Longitude, latitude, zoom.
+    var center: [Double]
+    /// The tile URL template, `/{id}/{z}/{x}/{y}.png`.
+    var tiles: String
+    /// Text and plain links only (``AttributionHTML``).
+    var attribution: String
+    /// The scan's footprint (a GeoJSON polygon), or null.
+    var footprint: JSONValue
+    /// The GCP pins: name, lon, lat, residual_m.
+    var gcps: JSONValue
+    /// Rendered on request rather than cut ahead.
+    var onDemand: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, type, minZoom = "minzoom", maxZoom = "maxzoom", bounds, center, tiles, attribution, footprint, gcps
+        case onDemand = "ondemand"
+    }
+
+    init(_ e: CatalogueEntry) {
+        let m = e.metadata, b = m.bounds
+        id = e.id
+        name = m.name.isEmpty ? e.id : m.name
+        type = m.type
+        minZoom = m.minZoom
+        maxZoom = m.maxZoom
+        bounds = [b.west, b.south, b.east, b.north]
+        center = [m.center.longitude, m.center.latitude, Double(m.center.zoom)]
+        tiles = "/" + TileService.tilePathTemplate(e)
+        attribution = AttributionHTML.sanitized(m.attribution ?? "")
+        footprint = m.extra[TilesetMetadata.footprintKey] ?? .null
+        gcps = m.extra[TilesetMetadata.gcpsKey] ?? .array([])
+        onDemand = e.dynamic != nil
+    }
+
+    /// The catalogue as JSON text safe to put in the page's `<script type="application/json">`
+    /// element: sorted keys, slashes unescaped, `<` written `\u003c` (``ViewerAssets/scriptSafe(json:)``).
+    static func scriptSafeJSON(_ c: Catalogue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(c.entries.map(ViewerTileset.init))) ?? Data("[]".utf8)
+        return ViewerAssets.scriptSafe(json: String(decoding: data, as: UTF8.self))
+    }
+}

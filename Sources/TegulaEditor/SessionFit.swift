@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeoreference
+import TegulaSupport
 
 /// A session fitted to its scan: the ``Georeference`` (for saving, the overlay and predictions)
 /// and the ``FitResult`` the API answers. The one place the editor fits.
@@ -94,9 +95,6 @@ public struct SessionFit: Sendable {
             text += "\(g.pixel.x) \(g.pixel.y) \(g.ground.x) \(g.ground.y)\n"
         }
         if let m = c.mask { text += "mask " + m.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return FNV1a.hex(text)
     }
 }

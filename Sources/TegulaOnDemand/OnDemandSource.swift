@@ -161,10 +161,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         if let mask = job.source.mapping.mask { text += "\nmask " + mask.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
         text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(job.tileSize) x\(job.scale) \(job.format.name) \(job.resampling.name) \(job.name)"
         text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name)"
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return FNV1a.hex(text)
     }
 }
 

@@ -41,7 +41,10 @@ let package = Package(
         .target(name: "TegulaSupport"),
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
-        .target(name: "TegulaGDAL", dependencies: ["CGDAL"]),
+        // The copy out of a file mapping, guarded against SIGBUS (a file cut short under it):
+        // beside the mapping, TegulaGDAL's VirtualMemory, which alone calls it.
+        .target(name: "CMappedRows"),
+        .target(name: "TegulaGDAL", dependencies: ["CGDAL", "CMappedRows"]),
         .target(name: "TegulaCodec", dependencies: [
             "CPNG", "CDeflate", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaGeometry",
         ]),
@@ -71,7 +74,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .target(name: "TegulaServer", dependencies: [
-            "TegulaBundle", "TegulaGeometry",
+            "TegulaBundle", "TegulaGeometry", "TegulaSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -81,9 +84,16 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
+        // A collection of maps as one: blended into one pyramid, block by block, cut among shards
+        // (their plan, parts and tile packs) and reduced into one tileset.
+        .target(name: "TegulaComposite", dependencies: [
+            "TegulaPyramid", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The pipeline file (document, specs, strict decoding), its stages and the runner.
         .target(name: "TegulaPipeline", dependencies: [
-            "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
-            .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+            "TegulaComposite", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
+            "TegulaSupport", .product(name: "Yams", package: "Yams"),
         ]),
         // Tiles on demand: scans and pipeline maps rendered per request behind the server's
         // DynamicTileSource (the server module itself links no GDAL).
@@ -105,8 +115,8 @@ let package = Package(
         // The thin CLI on top.
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
-            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaSupport", "TegulaOnDemand", "TegulaRemote", "TegulaEditor",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaComposite", "TegulaSupport", "TegulaOnDemand", "TegulaRemote",
+            "TegulaEditor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -155,7 +165,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
-            "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
+            "TegulaPipeline", "TegulaComposite", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
             "TegulaGeometry", "TegulaTestSupport",
         ]),
         // Remote PMTiles against real servers started by the tests: moto's S3 and nginx.

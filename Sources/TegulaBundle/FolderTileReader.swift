@@ -26,7 +26,8 @@ final class FolderTileReader: TileReader, @unchecked Sendable {
         }
         guard let o = json.objectValue else { throw BundleError.corrupt(path: jsonPath, detail: "expected a JSON object") }
         metadata = try TilesetMetadata(jsonObject: o, source: jsonPath)
-        let layout = FolderLayout(rawValue: o["scheme"]?.stringValue ?? "xyz") ?? .xyz
+        let scheme = o["scheme"]?.stringValue ?? "xyz"
+        let layout = TileOrigin.allCases.first { $0.name == scheme } ?? .topLeft
         naming = FolderNaming(layout: layout, format: metadata.format, scale: metadata.scale)
     }
 

@@ -5,13 +5,13 @@ import TegulaSupport
 /// How tiles are named inside a folder: `z/x/y[@2x].ext`, rows flipped for TMS. In an `auto`
 /// folder each file has the extension of its bytes (`.jpg` or `.png`), as MapTiler's hybrid does.
 struct FolderNaming: Codable, Hashable, Sendable {
-    var layout: FolderLayout
+    var layout: TileOrigin
     var format: TileFormat
     var scale: Int
 
     /// The tile's path relative to the folder root, with extension `ext`.
     func relativePath(_ t: Tile, ext: String) -> String {
-        let row = layout == .tms ? t.tmsY : t.y
+        let row = layout.row(forXYZRow: t.y, zoom: t.z)
         return "\(t.z)/\(t.x)/\(row)\(scale == 2 ? "@2x" : "").\(ext)"
     }
 
@@ -30,7 +30,7 @@ struct FolderNaming: Codable, Hashable, Sendable {
             let suffix = "\(scale == 2 ? "@2x" : "").\(f.fileExtension)"
             guard fileName.hasSuffix(suffix), let row = Int(fileName.dropLast(suffix.count)),
                   row >= 0, row < (1 << z) else { continue }
-            return layout == .tms ? Tile(x: x, tmsY: row, z: z) : Tile(x: x, y: row, z: z)
+            return Tile(x: x, y: layout.xyzRow(forRow: row, zoom: z), z: z)
         }
         return nil
     }
@@ -46,20 +46,10 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
     private let madeDirs = Locked(Set<String>())
     private let done = Locked(false)
 
-    init(path: String, format: TileFormat, layout: FolderLayout, scale: Int, resume: Bool) throws {
+    init(path: String, format: TileFormat, layout: TileOrigin, scale: Int, resume: Bool) throws {
         root = path
         naming = FolderNaming(layout: layout, format: format, scale: scale)
-        let fm = FileManager.default
-        if !resume, Self.hasMarker(path) {
-            // Moved aside in one rename, then removed: a kill while removing leaves
-            // `.NAME.PID-RANDOM.tmp` beside OUT, which the next writer sweeps, where removing in
-            // place could leave a folder of tiles without its marker, which the next run refuses.
-            let aside = AtomicFile.temporaryName(beside: path)
-            guard rename(path, aside) == 0 else {
-                throw BundleError.io(path: path, operation: "move the previous tileset aside", errno: errno)
-            }
-            try? fm.removeItem(atPath: aside)
-        }
+        if !resume, Self.hasMarker(path) { try Tileset.removeFolder(path) }
         if resume, let old = Self.readMarker(path), old != naming {
             throw BundleError.badTile(path: path, detail: "cannot resume: the folder holds \(old.layout.rawValue) "
                 + "\(old.format.rawValue) tiles at scale \(old.scale); rerun with the same --layout/--format/--scale")
@@ -97,7 +87,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
         m.format = naming.format
         m.scale = naming.scale
         try FileIO.writeAtomically(root + "/" + Tileset.folderDescriptionName, m.tileJSON(tiles: naming.templates, scheme: naming.layout))
-        if naming.layout == .tms {
+        if naming.layout == .bottomLeft {
             try FileIO.writeAtomically(root + "/tilemapresource.xml", Array(tileMapResource(m).utf8))
         }
     }

@@ -128,23 +128,3 @@ public enum TileFormat: String, CaseIterable, NamedValue, Codable {
         }
     }
 }
-
-/// How a tile folder numbers its rows: XYZ (row 0 at the top) or TMS (row 0 at the bottom,
-/// with a `tilemapresource.xml`).
-public enum FolderLayout: String, CaseIterable, NamedValue, Codable {
-    case xyz
-    case tms
-
-    /// Parses `xyz` or `tms`, any case.
-    public init?(name: String) { self.init(rawValue: name.lowercased()) }
-    /// The canonical name.
-    public var name: String { rawValue }
-    /// Both names.
-    public static var names: [String] { allCases.map(\.rawValue) }
-    /// "folder layout".
-    public static var kind: String { "folder layout" }
-    /// Decodes a name with ``init(name:)``.
-    public init(from decoder: Decoder) throws { self = try Self.decodeNamed(from: decoder) }
-    /// Encodes the canonical name.
-    public func encode(to encoder: Encoder) throws { try encodeName(to: encoder) }
-}

@@ -50,26 +50,14 @@ public enum Tileset {
     /// holder's pid, and what a killed run left (its lock, temporary files) is taken over and
     /// swept before writing. With `waitForOtherWriter` a second writer waits for the first to
     /// finish instead of being refused.
-    public static func openWriter(at path: String, format: TileFormat = .png, layout: FolderLayout = .xyz,
+    public static func openWriter(at path: String, format: TileFormat = .png, layout: TileOrigin = .topLeft,
                                   scale: Int = 1, resume: Bool = false, waitForOtherWriter: Bool = false) throws -> TileWriter {
         let fm = FileManager.default
         let lock = try OutputLock(for: path, wait: waitForOtherWriter)
         var isDir: ObjCBool = false
         let exists = fm.fileExists(atPath: path, isDirectory: &isDir)
         let form = form(of: path)
-        if exists {
-            // Empty, or holding only what a killed writer left (the lock is ours, so no live writer
-            // owns a temporary): a run killed between making the folder and renaming its marker
-            // into place left `..tegula-tileset.PID-RANDOM.tmp` alone in it, and the rerun with
-            // `--resume` refused the folder as not a tileset (FaultTests, once in a full run).
-            let emptyDir = isDir.boolValue
-                && ((try? fm.contentsOfDirectory(atPath: path))?.allSatisfy { isAtomicTemporary($0, of: nil) } ?? false)
-            if !emptyDir && !isTileset(at: path) {
-                throw BundleError.notATileset(path: path, found: isDir.boolValue ? "a folder without a tileset marker"
-                                              : "a file that is not a \(form == .folder ? "folder" : form.rawValue)")
-            }
-            if form == .folder && !isDir.boolValue { throw BundleError.notATileset(path: path, found: "a file") }
-        }
+        if let found = refusal(at: path) { throw BundleError.notATileset(path: path, found: found) }
         let format = format.stored  // containers declare what the bytes are: PNG8 tiles are PNGs
         if format == .auto && form != .folder {
             // MBTiles 1.3 has one `format`, PMTiles v3 one tile type; MapTiler refuses the mix there too.
@@ -113,6 +101,51 @@ public enum Tileset {
             }
             level = next
         }
+    }
+
+    /// What is at `path` when a tileset may not be written there, or nil when one may. An output
+    /// may be written when it does not exist, is a folder that is empty or holds only what a
+    /// killed writer left, or is a tileset of its form; anything else is refused and left
+    /// untouched. The one rule for an existing output: ``openWriter(at:format:layout:scale:resume:waitForOtherWriter:)``,
+    /// `tegula run`'s check before any stage and ``replace(_:with:)`` all apply it.
+    public static func refusal(at path: String) -> String? {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDir) else { return nil }
+        // Only what a killed writer left counts as empty: a run killed between making the folder
+        // and renaming its marker into place left `..tegula-tileset.PID-RANDOM.tmp` alone in it,
+        // and the rerun with `--resume` refused the folder as not a tileset (FaultTests, once in
+        // a full run).
+        if isDir.boolValue, (try? fm.contentsOfDirectory(atPath: path))?.allSatisfy({ isAtomicTemporary($0, of: nil) }) ?? false {
+            return nil
+        }
+        if isTileset(at: path) { return nil }
+        let form = form(of: path)
+        return isDir.boolValue ? "a folder without a tileset marker" : "a file that is not a \(form == .folder ? "folder" : form.rawValue)"
+    }
+
+    /// Moves the finished tileset at `finished` (a file or folder of `path`'s form, written beside
+    /// it) to `path`, replacing the tileset there: a file in one `rename(2)`; a folder first moved
+    /// aside in one rename (see ``removeFolder(_:)``). What ``refusal(at:)`` refuses is left
+    /// untouched, and so is `finished`.
+    public static func replace(_ path: String, with finished: String) throws {
+        if let found = refusal(at: path) { throw BundleError.notATileset(path: path, found: found) }
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue { try removeFolder(path) }
+        guard rename(finished, path) == 0 else {
+            throw BundleError.io(path: path, operation: "move \(finished) into place at", errno: errno)
+        }
+    }
+
+    /// Removes a tile folder: moved aside in one rename, then removed. A kill while removing
+    /// leaves `.NAME.PID-RANDOM.tmp` beside it, which the next writer sweeps, where removing in
+    /// place could leave a folder of tiles without its marker, which the next run refuses.
+    static func removeFolder(_ path: String) throws {
+        let aside = AtomicFile.temporaryName(beside: path)
+        guard rename(path, aside) == 0 else {
+            throw BundleError.io(path: path, operation: "move the previous tileset aside", errno: errno)
+        }
+        try? FileManager.default.removeItem(atPath: aside)
     }
 
     /// True for `.NAME.PID-RANDOM.tmp`, the name `AtomicFile` writes NAME under (any NAME when nil).

@@ -157,11 +157,11 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
     public func encode(to encoder: Encoder) throws { try JSONValue.object(jsonObject).encode(to: encoder) }
 
     /// The TileJSON 3.0.0 document for this tileset with the given tile URL templates.
-    public func tileJSON(tiles: [String], scheme: FolderLayout = .xyz) -> [UInt8] {
+    public func tileJSON(tiles: [String], scheme: TileOrigin = .topLeft) -> [UInt8] {
         var o = jsonObject
         o["tilejson"] = .string("3.0.0")
         o["tiles"] = .array(tiles.map(JSONValue.string))
-        o["scheme"] = .string(scheme.rawValue)
+        o["scheme"] = .string(scheme.name)
         return JSONValue.object(o).serialized()
     }
 }

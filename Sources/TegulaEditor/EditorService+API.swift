@@ -6,35 +6,17 @@ import TegulaServer
 import TegulaSupport
 
 /// The session API: `GET /api/session`, `POST /api/fit`, `PUT /api/session`,
-/// `GET /api/predict`, `GET /api/convert`; refusals are 422 `{"error", "code", "field"}`.
+/// `GET /api/predict`, `GET /api/convert` (routes in ``EditorRoute``); refused sessions are 422
+/// `{"error", "code", "field"}`.
 extension EditorService {
-    func api(_ method: String, _ parts: [String], _ query: [String: String], _ body: [UInt8]) -> ServerResponse {
-        switch (method, parts) {
-        case ("GET", ["session"]):
-            return Self.json(200, current.json())
-        case ("POST", ["fit"]):
-            return fitting(body, save: false)
-        case ("PUT", ["session"]):
-            return fitting(body, save: true)
-        case ("GET", ["predict"]):
-            return predict(query)
-        case ("GET", ["convert"]):
-            return convert(query)
-        case (_, ["session"]):
-            return Self.error(405, "\(method) is not allowed on /api/session: GET reads it, PUT saves it", allow: "GET, PUT")
-        case (_, ["fit"]):
-            return Self.error(405, "\(method) is not allowed on /api/fit: POST a session", allow: "POST")
-        case (_, ["convert"]):
-            return Self.error(405, "\(method) is not allowed on /api/convert", allow: "GET")
-        case (_, ["predict"]):
-            return Self.error(405, "\(method) is not allowed on /api/predict", allow: "GET")
-        default:
-            return Self.error(404, "no such API route: /api/\(parts.joined(separator: "/")); routes: GET /api/session, POST /api/fit, PUT /api/session, GET /api/predict")
-        }
+    /// A point answered by `/api/predict` or `/api/convert`: `{"ground": [x, y]}` or `{"pixel": [x, y]}`.
+    struct PointAnswer: Encodable {
+        var ground: [Double]?
+        var pixel: [Double]?
     }
 
     /// Check, autosave, fit; with `save`, also write the output.
-    func fitting(_ body: [UInt8], save: Bool) -> ServerResponse {
+    func fitting(_ body: [UInt8], save: Bool) throws(EditorError) -> ServerResponse {
         do {
             var s = try EditorSession.decode(Data(body))
             guard s.output.isEmpty || s.output == output else {
@@ -53,11 +35,11 @@ extension EditorService {
                 try SessionFormat(output: output).write(fit, session: s, scanPath: scanPath, width: pyramid.width, height: pyramid.height, to: output)
                 log("tegula: saved \(s.gcps.count) points (\(fit.result.transform)) to \(output)")
             }
-            return Self.json(200, fit.result.json())
+            return .json(fit.result)
         } catch let e as EditorError {
-            return Self.refusal(e)
+            throw e
         } catch {
-            return Self.error(422, "\(error)")
+            throw EditorError(.fitFailed, "\(error)")
         }
     }
 
@@ -71,31 +53,32 @@ extension EditorService {
 
     /// `?v=VERSION&x=&y=` → `{"ground": [x, y]}` in the session's CRS; `?v=&lon=&lat=` (ground
     /// x, y) → `{"pixel": [x, y]}` by the exact inverse.
-    func predict(_ q: [String: String]) -> ServerResponse {
-        guard let v = q["v"], let fit = fits.withLock({ $0.last { $0.version == v }?.fit }) else {
-            return Self.error(404, "no fit with version '\(q["v"] ?? "")': POST /api/fit first")
+    func predict(_ q: RequestTarget) throws -> ServerResponse {
+        let v = q.query["v"] ?? ""
+        guard let fit = fits.withLock({ $0.last { $0.version == v }?.fit }) else {
+            throw ServerError(.noRoute, "no fit with version '\(v)': POST /api/fit first")
         }
         let g = fit.georeference
-        if let x = q["x"].flatMap(Double.init), let y = q["y"].flatMap(Double.init) {
+        if let x = q.double("x"), let y = q.double("y") {
             guard let p = try? g.pixelsToGround([PixelPoint(x: x, y: y)]).first, p.x.isFinite, p.y.isFinite else {
-                return Self.error(422, "pixel (\(x), \(y)) has no ground position under this fit")
+                throw EditorError(.fitFailed, "pixel (\(x), \(y)) has no ground position under this fit")
             }
-            return Self.json(200, Data("{\"ground\":[\(p.x),\(p.y)]}".utf8))
+            return .json(PointAnswer(ground: [p.x, p.y]))
         }
-        if let lon = q["lon"].flatMap(Double.init), let lat = q["lat"].flatMap(Double.init) {
+        if let lon = q.double("lon"), let lat = q.double("lat") {
             guard let r = try? g.groundToPixels([GroundPoint(x: lon, y: lat)]).first, let p = r else {
-                return Self.error(422, "ground (\(lon), \(lat)) has no pixel under this fit")
+                throw EditorError(.fitFailed, "ground (\(lon), \(lat)) has no pixel under this fit")
             }
-            return Self.json(200, Data("{\"pixel\":[\(p.x),\(p.y)]}".utf8))
+            return .json(PointAnswer(pixel: [p.x, p.y]))
         }
-        return Self.error(400, "give x and y (pixel → ground) or lon and lat (ground → pixel) as numbers")
+        throw ServerError(.malformedTarget, "give x and y (pixel → ground) or lon and lat (ground → pixel) as numbers")
     }
 
     /// `?crs=EPSG:28992&x=&y=` → `{"ground": [lon, lat]}`: a coordinate typed in a projected
     /// CRS, converted for the session (whose ground is WGS 84 longitude/latitude).
-    func convert(_ q: [String: String]) -> ServerResponse {
-        guard let def = q["crs"], var x = q["x"].flatMap(Double.init), var y = q["y"].flatMap(Double.init) else {
-            return Self.error(400, "give crs (e.g. EPSG:28992), x and y")
+    func convert(_ q: RequestTarget) throws -> ServerResponse {
+        guard let def = q.query["crs"], var x = q.double("x"), var y = q.double("y") else {
+            throw ServerError(.malformedTarget, "give crs (e.g. EPSG:28992), x and y")
         }
         do {
             let crs: CRS
@@ -104,11 +87,11 @@ extension EditorService {
             try EditorSession.toLonLat(from: crs, x: &xs, y: &ys, at: "ground")
             (x, y) = (xs[0], ys[0])
             guard abs(y) <= 90, abs(x) <= 180 else { throw EditorError(.invalidGround, at: "ground", "(\(x), \(y)) is not on the Earth") }
-            return Self.json(200, Data("{\"ground\":[\(x),\(y)]}".utf8))
+            return .json(PointAnswer(ground: [x, y]))
         } catch let e as EditorError {
-            return Self.refusal(e)
+            throw e
         } catch {
-            return Self.error(422, "\(error)")
+            throw EditorError(.fitFailed, "\(error)")
         }
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import Logging
 import TegulaBundle
 import TegulaCodec
 import TegulaGDAL
@@ -10,24 +12,12 @@ import TegulaServer
 import TegulaSupport
 import TegulaWarp
 
-/// A request as the editor sees it: method, raw target, body.
-public struct EditorRequest: Sendable {
-    public var method: String
-    public var target: String
-    public var body: [UInt8]
-
-    public init(method: String = "GET", target: String, body: [UInt8] = []) {
-        self.method = method
-        self.target = target
-        self.body = body
-    }
-}
-
-/// The editor's server logic, one function from request to response (the Hummingbird layer,
-/// ``EditorServer``, only moves bytes): the page and Leaflet, the session API, the raw scan's
+/// The editor's server logic, one function from request to response on the HTTP core (served by
+/// ``HTTPServer``, which only moves bytes): the page and Leaflet, the session API, the raw scan's
 /// pixel-space tiles, the warped overlay of a fit (by version), and local basemap tilesets
-/// (answered by a ``TileService`` of their own under `/basemap/`).
-public final class EditorService: @unchecked Sendable {
+/// (answered by a ``TileService`` of their own under `/basemap/`). Routes are ``EditorRoute``'s
+/// table; every refusal is JSON, `{"error": …}`, with the status its error carries.
+public final class EditorService: HTTPService, @unchecked Sendable {
     /// The scan edited.
     public let scanPath: String
     /// Where Save writes.
@@ -48,6 +38,11 @@ public final class EditorService: @unchecked Sendable {
 
     /// Largest request body accepted (a session with thousands of points is far below it).
     public static let maxBody = 8 << 20
+    public var maxBodyBytes: Int { Self.maxBody }
+    /// Connection limits: `tegula serve`'s defaults.
+    public let configuration = ServerConfiguration()
+    /// Where the HTTP layer logs.
+    public let logger = Logger(label: "tegula.edit")
 
     /// A service for one scan. `initial` is the session to start from when there is no
     /// autosave sidecar beside `output`; with one, the sidecar's session is restored.
@@ -88,89 +83,99 @@ public final class EditorService: @unchecked Sendable {
     public var current: EditorSession { session.withLock { $0 } }
 
     /// Answers one request.
-    public func respond(_ request: EditorRequest) async -> ServerResponse {
-        let (path, query) = Self.split(request.target)
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        let m = request.method
-        switch (m, parts.first ?? "") {
-        case (_, "api"):
-            return api(m, Array(parts.dropFirst()), query, request.body)
-        case ("GET", "scan"), ("HEAD", "scan"):
-            return scanTile(Array(parts.dropFirst()))
-        case ("GET", "overlay"), ("HEAD", "overlay"):
-            return await overlay(Array(parts.dropFirst()))
-        case ("GET", "basemap"), ("HEAD", "basemap"):
-            guard let basemapService else { return Self.error(404, "no local basemap tileset is served") }
-            let rest = String(request.target.dropFirst("/basemap".count))
-            return await basemapService.respond(ServerRequest(method: m, target: rest.isEmpty ? "/" : rest), isCancelled: { false })
-        case ("GET", "leaflet"), ("HEAD", "leaflet"):
-            guard let a = leaflet[parts.joined(separator: "/")] else { return Self.error(404, "no such asset: \(path)") }
-            return ServerResponse(status: 200, headers: [("Content-Type", a.contentType), ("Cache-Control", "public, max-age=86400")], body: a.bytes)
-        case ("GET", ""), ("HEAD", ""):
-            return ServerResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],
-                                  body: Array(EditorPage.html(config: pageConfig()).utf8))
-        case ("GET", "editor.js"), ("HEAD", "editor.js"):
-            return ServerResponse(status: 200, headers: [("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "no-cache")],
-                                  body: Array(EditorScript.source.utf8))
-        case (_, ""), (_, "scan"), (_, "overlay"), (_, "basemap"), (_, "leaflet"), (_, "editor.js"):
-            return Self.error(405, "\(m) is not allowed on \(path): use GET", allow: "GET, HEAD")
-        default:
-            return Self.error(404, "no such route: \(path)")
+    public func respond(_ request: ServerRequest, isCancelled: @escaping @Sendable () -> Bool) async -> ServerResponse {
+        do {
+            switch try EditorRoute(request) {
+            case .page:
+                return ServerResponse(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                                      body: Array(EditorPage.html(config: pageConfig()).utf8))
+            case .script:
+                return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                                      body: Array(EditorScript.source.utf8))
+            case .leaflet(let name):
+                guard let a = leaflet[name] else { throw ServerError(.unknownAsset, "no such asset: /\(name)") }
+                return ServerResponse(status: .ok, headers: [.contentType: a.contentType, .cacheControl: "public, max-age=86400"], body: a.bytes)
+            case let .scanTile(z, x, y):
+                return try scanTile(z: z, x: x, y: y)
+            case .overlayInfo(let version):
+                return try overlayInfo(version)
+            case let .overlayTile(version, tile):
+                return try await overlayTile(version, tile, isCancelled: isCancelled)
+            case .basemap(let target):
+                guard let basemapService else { throw ServerError(.unknownTileset, "no local basemap tileset is served") }
+                return await basemapService.respond(ServerRequest(method: request.method, target: target), isCancelled: isCancelled)
+            case .session:
+                return request.method == .get ? .json(current, status: .ok) : try fitting(request.body, save: true)
+            case .fit:
+                return try fitting(request.body, save: false)
+            case .predict:
+                return try predict(try RequestTarget(request.target))
+            case .convert:
+                return try convert(try RequestTarget(request.target))
+            }
+        } catch let e as ServerError {
+            var r = refuse(e)
+            if e.reason == .methodNotAllowed, let allow = EditorRoute.allowed(for: request.target) { r.headers[.allow] = allow }
+            return r
+        } catch let e as EditorError {
+            return Self.refusal(e)
+        } catch {
+            return refuse(ServerError(.renderFailed, "\(error)"))
         }
+    }
+
+    /// A refusal as the editor answers it: `{"error": …}` with the error's status.
+    public func refuse(_ error: ServerError) -> ServerResponse {
+        .json(ErrorBody(error: error.description), status: error.status ?? .internalServerError)
     }
 
     // MARK: helpers
 
+    /// A refusal's JSON body: the message, and for a refused session its stable code and field.
+    struct ErrorBody: Encodable {
+        var error: String
+        var code: String?
+        var field: String?
+    }
+
+    /// What the page needs to know, as the JSON object it reads from its configuration element.
+    struct PageConfig: Encodable {
+        var scan: String
+        var width: Int
+        var height: Int
+        var maxzoom: Int
+        var tilesize: Int
+        var output: String
+        var basemaps: [Basemap]
+    }
+
+    /// The page's configuration as JSON safe to embed in a `<script>` element.
     func pageConfig() -> String {
-        let bm = basemaps.map { b in
-            "{\"name\":\(Self.quote(b.name)),\"url\":\(Self.quote(b.url)),\"attribution\":\(Self.quote(b.attribution)),\"minzoom\":\(b.minZoom),\"maxzoom\":\(b.maxZoom)}"
-        }.joined(separator: ",")
-        return "{\"scan\":\(Self.quote((scanPath as NSString).lastPathComponent)),\"width\":\(pyramid.width),\"height\":\(pyramid.height),\"maxzoom\":\(pyramid.maxZoom),\"tilesize\":\(ScanPyramid.tileSize),\"output\":\(Self.quote(output)),\"basemaps\":[\(bm)]}"
-    }
-
-    static func quote(_ s: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-        return ViewerAssets.scriptSafe(json: String(decoding: data.dropFirst().dropLast(), as: UTF8.self))
-    }
-
-    static func split(_ target: String) -> (String, [String: String]) {
-        guard let q = target.firstIndex(of: "?") else { return (target, [:]) }
-        var query: [String: String] = [:]
-        for pair in target[target.index(after: q)...].split(separator: "&") {
-            let kv = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
-            if let k = kv.first { query[k] = kv.count > 1 ? kv[1] : "" }
-        }
-        return (String(target[..<q]), query)
-    }
-
-    static func json(_ status: Int, _ body: Data) -> ServerResponse {
-        ServerResponse(status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: Array(body))
-    }
-
-    /// `{"error": "…"}` with a status.
-    static func error(_ status: Int, _ message: String, allow: String? = nil) -> ServerResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: ["error": message], options: [.withoutEscapingSlashes])) ?? Data()
-        var r = json(status, data)
-        if let allow { r.headers.append(("Allow", allow)) }
-        return r
+        let config = PageConfig(scan: (scanPath as NSString).lastPathComponent, width: pyramid.width, height: pyramid.height,
+                                maxzoom: pyramid.maxZoom, tilesize: ScanPyramid.tileSize, output: output, basemaps: basemaps)
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? e.encode(config)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return ViewerAssets.scriptSafe(json: json)
     }
 
     /// 422 `{"error", "code", "field"}` for a refused session.
     static func refusal(_ e: EditorError) -> ServerResponse {
-        var o: [String: Any] = ["error": e.description, "code": e.reason.code]
-        if let l = e.location { o["field"] = l }
-        let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return json(422, data)
+        .json(ErrorBody(error: e.description, code: e.reason.code, field: e.location), status: .unprocessableContent)
     }
 }
 
 /// A basemap the page offers: a URL template (`{z}/{x}/{y}`) with its attribution and zooms.
-public struct Basemap: Sendable, Equatable {
+public struct Basemap: Sendable, Equatable, Encodable {
     public var name: String
     public var url: String
     public var attribution: String
     public var minZoom: Int
     public var maxZoom: Int
+
+    enum CodingKeys: String, CodingKey {
+        case name, url, attribution, minZoom = "minzoom", maxZoom = "maxzoom"
+    }
 
     public init(name: String, url: String, attribution: String, minZoom: Int = 0, maxZoom: Int = 19) {
         self.name = name

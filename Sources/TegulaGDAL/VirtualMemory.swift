@@ -1,4 +1,5 @@
 import CGDAL
+import CMappedRows
 import Foundation
 
 /// An uncompressed raster's pixels mapped straight from its file for reading
@@ -31,6 +32,16 @@ public final class VirtualMemory: @unchecked Sendable {
     }
 
     deinit { CPLVirtualMemFree(memory) }
+
+    /// Copies the window (`x`, `y`, `width` × `height`, inside the raster) into `out` as RGBA8:
+    /// three bands widened with alpha 255, four as they are (other band counts are not copied).
+    /// Guarded (`tegula_copy_mapped_rows`): a page past the end of a file cut short under the
+    /// mapping faults (SIGBUS), and then this returns false, `out` part written, instead of the
+    /// process ending. True when copied.
+    public func copyRGBA(x: Int, y: Int, width: Int, height: Int, into out: UnsafeMutablePointer<UInt8>) -> Bool {
+        guard bands == 3 || bands == 4 else { return false }
+        return tegula_copy_mapped_rows(base + y * lineSpace + x * bands, lineSpace, bands, width, height, out) == 0
+    }
 
     /// Drop the mapping's pages over bytes [offset, offset + count) from the process (the pages
     /// they touch, `madvise(MADV_DONTNEED)`): the next read maps them again from the page cache,

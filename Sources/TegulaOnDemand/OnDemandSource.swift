@@ -38,15 +38,16 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
     let memo: TileMemo
     let log: @Sendable (String) -> Void
     private let state: Locked<Current>
-    /// The stamps of a re-read that failed and was logged (not retried until they change).
-    private let failed = Locked<[FileStamp]?>(nil)
+    /// The files' identities at a re-read that failed and was logged (not retried until they change).
+    private let failed = Locked<[FileIdentity?]?>(nil)
 
     struct Current {
         let renderer: TileRenderer
         let version: String
         let fit: FitIdentity?
         let files: [String]
-        let stamps: [FileStamp]
+        /// Each file's identity when it was read; nil for one that could not be stat'ed.
+        let stamps: [FileIdentity?]
     }
 
     /// Reads the source once; an error here means it cannot be served (refused at start-up).
@@ -110,7 +111,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
     @discardableResult
     public func refresh() -> Bool {
         let current = state.withLock { $0 }
-        let now = current.files.map(FileStamp.init(path:))
+        let now = current.files.map(FileIdentity.init(path:))
         guard now != current.stamps, failed.withLock({ $0 }) != now else { return false }
         let changed = zip(current.files, zip(current.stamps, now)).filter { $1.0 != $1.1 }.map(\.0)
         do {
@@ -135,7 +136,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         try RasterLimits.checkOnDemand(try TegulaGDAL.Dataset(path: job.source.path))
         var files = (try? TegulaGDAL.Dataset(path: job.source.path).fileList) ?? [job.source.path]
         for f in loaded.files where !files.contains(f) { files.append(f) }
-        let stamps = files.map(FileStamp.init(path:))
+        let stamps = files.map(FileIdentity.init(path:))
         let renderer = try TileRenderer(job: job)
         // The reduced copies the lower zooms read are built now, off the request path, instead of
         // by the first tile below the max zoom (1.5 s for the benchmark scan at load 11).
@@ -153,40 +154,19 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
             }
         }
         let fit = job.source.georeference.map { FitIdentity(scan: job.source.path, georeference: $0) }
-        return Current(renderer: renderer, version: version(stamps: stamps, fit: fit, job: job, plan: renderer.plan), fit: fit,
-                       files: files, stamps: stamps)
+        return Current(renderer: renderer, version: version(files: files, stamps: stamps, fit: fit, job: job, plan: renderer.plan),
+                       fit: fit, files: files, stamps: stamps)
     }
 
     /// 16 hex digits of ``FNV1a`` over the files' identities, the fit's identity, the mask and
-    /// the options.
-    static func version(stamps: [FileStamp], fit: FitIdentity?, job: TileJob, plan: PyramidPlan) -> String {
-        var text = stamps.map(\.description).joined(separator: "\n")
+    /// the options. A file is written `PATH SIZE MODIFIED_NS`, `PATH -1 -1` when it cannot be
+    /// stat'ed.
+    static func version(files: [String], stamps: [FileIdentity?], fit: FitIdentity?, job: TileJob, plan: PyramidPlan) -> String {
+        var text = zip(files, stamps).map { f, s in "\(f) \(s?.size ?? -1) \(s?.modified ?? -1)" }.joined(separator: "\n")
         if let fit { text += "\nfit " + fit.text }
         if let mask = job.source.mapping.mask { text += "\nmask " + mask.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
         text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(job.tileSize) x\(job.scale) \(job.format.name) \(job.resampling.name) \(job.name)"
         text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name)"
         return FNV1a.hex(text)
     }
-}
-
-/// A file's identity as far as changes go: path, size and modification time (ns); `missing`
-/// when it cannot be stat'ed.
-struct FileStamp: Equatable, Sendable, CustomStringConvertible {
-    let path: String
-    let size: Int64
-    let modified: Int64
-
-    init(path: String) {
-        self.path = path
-        var s = stat()
-        if stat(path, &s) == 0 {
-            size = Int64(s.st_size)
-            modified = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
-        } else {
-            size = -1
-            modified = -1
-        }
-    }
-
-    var description: String { "\(path) \(size) \(modified)" }
 }

@@ -7,6 +7,7 @@ public struct MapFailure: Error, CustomStringConvertible, Sendable {
     /// The stage's error.
     public var message: String
 
+    /// `map 'NAME', STAGE stage: message`.
     public var description: String {
         "map '\(map)'" + (stage.map { ", \($0.rawValue) stage" } ?? "") + ": " + message
     }
@@ -19,16 +20,10 @@ public struct BatchFailure: Error, CustomStringConvertible, Sendable {
     /// The maps that finished (their outputs are intact).
     public var finished: [String]
 
+    /// How many maps failed, which, and which finished.
     public var description: String {
         let names = failures.map { "'\($0.map)'" }.joined(separator: ", ")
         return "\(failures.count) of \(failures.count + finished.count) maps failed (\(names))"
             + (finished.isEmpty ? "" : "; finished and intact: \(finished.joined(separator: ", "))")
     }
-}
-
-/// A stage's error with the stage it stopped (for ``MapFailure``).
-struct StageFailure: Error, CustomStringConvertible {
-    let stage: Stage
-    let error: Error
-    var description: String { "\(error)" }
 }

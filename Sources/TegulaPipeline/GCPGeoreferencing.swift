@@ -21,7 +21,7 @@ enum GCPGeoreferencing {
             }
             set = GCPSet(gcps: points, crs: g.gcpCRS ?? .wgs84)
         case nil:
-            throw StageError(.notGeoreferenced, "the georeference section has no GCPs")
+            throw PipelineError(.notGeoreferenced, "the georeference section has no GCPs")
         }
         if let mask { set.mask = mask }
         return set
@@ -36,7 +36,7 @@ enum GCPGeoreferencing {
 
     /// Fit the map's GCPs for its scan.
     static func fit(map: MapSpec, step: GeoreferenceStep) throws -> Georeference {
-        guard let fitted = try input(map: map, step: step).georeference() else { throw StageError(.notGeoreferenced, "the georeference section has no GCPs") }
+        guard let fitted = try input(map: map, step: step).georeference() else { throw PipelineError(.notGeoreferenced, "the georeference section has no GCPs") }
         return fitted
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaComposite
 import TegulaGDAL
 import TegulaGeoreference
 import TegulaSupport
@@ -142,7 +143,7 @@ struct GeoreferenceStep: MapStage {
     func requireOwnGeoreference() throws {
         let ds = try Dataset(path: map.input)
         if (ds.geoTransform != nil && ds.spatialReference != nil) || !ds.gcps.isEmpty { return }
-        throw StageError(.notGeoreferenced, "\(map.input) has no georeference of its own (no geotransform with a CRS, no GCPs); "
+        throw PipelineError(.notGeoreferenced, "\(map.input) has no georeference of its own (no geotransform with a CRS, no GCPs); "
                          + "add a georeference section with gcps or bounds")
     }
 
@@ -157,7 +158,7 @@ struct GeoreferenceStep: MapStage {
         let reference = crs.makeReference()
         AtomicFile.removeAbandoned(of: vrtPath)
         let file: AtomicFile
-        do { file = try AtomicFile(replacing: vrtPath) } catch { throw StageError(.writeFailed, "\(vrtPath): \(error)") }
+        do { file = try AtomicFile(replacing: vrtPath) } catch { throw PipelineError(.writeFailed, "\(vrtPath): \(error)") }
         try ds.copy(to: file.temporaryPath, driver: "VRT")
         do {
             let vrt = try Dataset(updating: file.temporaryPath)
@@ -165,7 +166,7 @@ struct GeoreferenceStep: MapStage {
             try vrt.setSpatialReference(reference)
         }
         do { try file.commit() } catch {
-            throw StageError(.writeFailed, "\(vrtPath): cannot move the VRT into place: \(error)")
+            throw PipelineError(.writeFailed, "\(vrtPath): cannot move the VRT into place: \(error)")
         }
     }
 }

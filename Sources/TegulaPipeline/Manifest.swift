@@ -21,7 +21,7 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var version = 1
     public var stages: [String: Record] = [:]
     /// Digests of the input files the stages read, by path (see ``FileDigests``).
-    public var files: [String: FileStamp]?
+    public var files: [String: FileDigest]?
 
     public init() {}
 

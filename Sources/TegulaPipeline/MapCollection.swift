@@ -19,7 +19,7 @@ enum MapCollection {
             }
             let list = try SheetList(path: file)
             guard !list.rows.isEmpty else {
-                throw PipelineError(file: file, line: 2, "the sheet list has a header but no rows")
+                throw PipelineError(.invalid, file: file, line: 2, "the sheet list has a header but no rows")
             }
             entries += list.rows.map { MapEntry.row($0, file: file) }
         case .glob(let pattern, let gcps)?:
@@ -44,7 +44,7 @@ enum MapCollection {
         defer { globfree(&g) }
         let status = Glibc.glob(pattern, GLOB_MARK, nil, &g)
         if status == GLOB_NOMATCH { return [] }
-        guard status == 0 else { throw PipelineError(file: pattern, "cannot list the files matching the glob (glob error \(status))") }
+        guard status == 0 else { throw PipelineError(.unreadable, file: pattern, "cannot list the files matching the glob (glob error \(status))") }
         var files: [String] = []
         for i in 0..<Int(g.gl_pathc) {
             guard let p = g.gl_pathv[i] else { continue }

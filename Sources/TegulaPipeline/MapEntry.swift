@@ -122,7 +122,7 @@ struct MapEntry {
         case .row(let file, let row):
             let column = MapEntry.columnPaths.first { !steps.isEmpty && steps.starts(with: $0.value) }?.key
             let name = row.values["name"].map { "map '\($0)': " } ?? ""
-            return PipelineError(file: file, line: row.line, column: column.flatMap { row.columns[$0] },
+            return PipelineError(.invalid, file: file, line: row.line, column: column.flatMap { row.columns[$0] },
                                  keyPath: column, name + message)
         case .match(let file):
             let key = steps.first == .key("georeference") ? "gcps" : "glob"

@@ -54,7 +54,8 @@ final class MapWork: @unchecked Sendable {
     }
 
     /// Run `steps`, each only when selected: unchanged stages are skipped (unless `force`); a
-    /// stage run alone reads its predecessors' recorded outputs.
+    /// stage run alone reads its predecessors' recorded outputs. A stage's error is thrown as a
+    /// ``MapFailure`` naming the map and the stage.
     func run(_ steps: [any MapStage], only: Stage?, force: Bool, report: (StageOutcome) -> Void) throws {
         var previous: PlannedStage?
         for (i, step) in steps.enumerated() {
@@ -79,7 +80,7 @@ final class MapWork: @unchecked Sendable {
                 }
                 previous = plan
             } catch {
-                throw StageFailure(stage: active, error: error)
+                throw MapFailure(map: map.name, stage: active, message: "\(error)")
             }
         }
     }
@@ -91,7 +92,7 @@ final class MapWork: @unchecked Sendable {
         switch stage {
         case .georeference:
             guard let r = manifest[.georeference], r.outputs.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) else {
-                throw StageError(.missingRecord, "no recorded georeference output in \(folder); run the georeference stage first (tegula run FILE --stage georeference)")
+                throw PipelineError(.missingRecord, "no recorded georeference output in \(folder); run the georeference stage first (tegula run FILE --stage georeference)")
             }
             if r.hash != georeference.hash() {
                 log("warning: map '\(map.name)': the georeference inputs changed since \(folder)/georef.vrt was written; using the recorded output")
@@ -99,7 +100,7 @@ final class MapWork: @unchecked Sendable {
             return PlannedStage(stage: stage, key: stage.rawValue, hash: r.hash, current: true, detail: "", skippedDetail: "")
         case .warp, .tile:
             guard let r = manifest[.warp], FileManager.default.fileExists(atPath: warpedPath) else {
-                throw StageError(.missingRecord, "no recorded warp output (\(warpedPath)); run the warp stage first (tegula run FILE --stage warp)")
+                throw PipelineError(.missingRecord, "no recorded warp output (\(warpedPath)); run the warp stage first (tegula run FILE --stage warp)")
             }
             return PlannedStage(stage: .warp, key: Stage.warp.rawValue, hash: r.hash, current: true, detail: "", skippedDetail: "", zoom: r.zoom)
         }

@@ -27,7 +27,7 @@ struct GlobSource: Decodable, StrictDecodable {
             throw DecodingError.dataCorruptedError(forKey: .glob, in: c, debugDescription:
                 "'\(glob)' has no wildcard; a glob such as scans/*.tif names many scans (for one scan use maps:)")
         }
-        do { _ = try PathPattern(gcps).expand(name: "x", stem: "x") } catch let e as PathPattern.Failure {
+        do { _ = try PathPattern(gcps).expand(name: "x", stem: "x") } catch let e as PipelineError {
             throw DecodingError.dataCorruptedError(forKey: .gcps, in: c, debugDescription: e.message)
         }
         guard gcps.contains("{") else {
@@ -55,8 +55,6 @@ extension MapsFrom: Decodable {
 /// A path with placeholders: `{name}` (the map's name) and `{stem}` (the scan's file name
 /// without extension), as in `output: out/{name}.pmtiles` or `gcps: gcps/{stem}.points`.
 struct PathPattern {
-    struct Failure: Error { var message: String }
-
     let text: String
     init(_ text: String) { self.text = text }
 
@@ -65,14 +63,15 @@ struct PathPattern {
     /// True when the text holds a placeholder.
     var hasPlaceholders: Bool { text.contains("{") }
 
-    /// The text with its placeholders filled; an unknown or unclosed placeholder is a failure.
+    /// The text with its placeholders filled; an unknown or unclosed placeholder is an error
+    /// without a place (the caller knows the key).
     func expand(name: String, stem: String) throws -> String {
         var out = ""
         var rest = text[...]
         while let open = rest.firstIndex(of: "{") {
             out += rest[..<open]
             guard let close = rest[open...].firstIndex(of: "}") else {
-                throw Failure(message: "'\(text)': a '{' is never closed; placeholders are {name} and {stem}")
+                throw PipelineError(.invalid, "'\(text)': a '{' is never closed; placeholders are {name} and {stem}")
             }
             let key = String(rest[rest.index(after: open)..<close])
             switch key {
@@ -80,7 +79,7 @@ struct PathPattern {
             case "stem": out += stem
             default:
                 let hint = KeySuggestion.nearest(to: key, in: PathPattern.placeholders).map { "; did you mean {\($0)}?" } ?? ""
-                throw Failure(message: "'\(text)': unknown placeholder {\(key)}\(hint) (placeholders are {name} and {stem})")
+                throw PipelineError(.invalid, "'\(text)': unknown placeholder {\(key)}\(hint) (placeholders are {name} and {stem})")
             }
             rest = rest[rest.index(after: close)...]
         }

@@ -17,10 +17,10 @@ public struct Pipeline: Sendable {
     public static func load(path: String) throws -> Pipeline {
         let file = absolute(path, base: FileManager.default.currentDirectoryPath)
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw PipelineError(file: path, "cannot read the pipeline file \(file) (no such file or no permission)")
+            throw PipelineError(.unreadable, file: path, "cannot read the pipeline file \(file) (no such file or no permission)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw PipelineError(file: path, "not UTF-8 text")
+            throw PipelineError(.unreadable, file: path, "not UTF-8 text")
         }
         let doc = try PipelineDocument(path: path, text: text)
         var spec = try doc.decode(Strict<PipelineSpec>.self).value
@@ -68,7 +68,7 @@ public struct Pipeline: Sendable {
             }
             if let o = m.output {
                 let expanded: String
-                do { expanded = try PathPattern(o).expand(name: m.name, stem: inputStem) } catch let e as PathPattern.Failure {
+                do { expanded = try PathPattern(o).expand(name: m.name, stem: inputStem) } catch let e as PipelineError {
                     throw fail([.key("output")], e.message)
                 }
                 let out = absolute(expanded, base: base)
@@ -104,15 +104,12 @@ public struct Pipeline: Sendable {
         return isDir.boolValue ? "\(what) \(path) is a folder, not a file" : nil
     }
 
-    /// An output that exists must be a tileset (or an empty folder): anything else is refused
-    /// before any stage runs, and left untouched. Returns why, or nil when the output may be written.
+    /// An output that exists must be a tileset (``Tileset/refusal(at:)``): anything else is
+    /// refused before any stage runs, and left untouched. Returns why, or nil when the output may
+    /// be written.
     static func checkOutput(_ path: String) -> String? {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return nil }
-        let empty = isDir.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty ?? false)
-        if !empty && !Tileset.isTileset(at: path) {
-            return "\(path) exists and is not a tileset; refusing to overwrite it (choose another output or move it away)"
+        Tileset.refusal(at: path).map {
+            "\(path) exists and is not a tileset; refusing to overwrite it (\($0); choose another output or move it away)"
         }
-        return nil
     }
 }

@@ -26,7 +26,7 @@ public struct PipelineDocument: @unchecked Sendable {
         self.path = path
         do {
             guard let node = try Yams.compose(yaml: text) else {
-                throw PipelineError(file: path, line: 1, column: 1, "the file is empty; expected `version: 1` and `maps:`")
+                throw PipelineError(.syntax, file: path, line: 1, column: 1, "the file is empty; expected `version: 1` and `maps:`")
             }
             try AliasBudget.check(node, file: path)
             root = node
@@ -107,7 +107,7 @@ public struct PipelineDocument: @unchecked Sendable {
     /// An error located at a key path.
     public func error(_ steps: [Step], atKey: Bool = false, _ message: String) -> PipelineError {
         let m = mark(steps, atKey: atKey)
-        return PipelineError(file: path, line: m?.line, column: m?.column, keyPath: PipelineDocument.keyPath(steps), message)
+        return PipelineError(.invalid, file: path, line: m?.line, column: m?.column, keyPath: PipelineDocument.keyPath(steps), message)
     }
 
     /// Decode the spec, turning decoding errors into located ``PipelineError``s.
@@ -167,12 +167,12 @@ public struct PipelineDocument: @unchecked Sendable {
         case .scanner(let ctx, let problem, let mark, _), .parser(let ctx, let problem, let mark, _),
              .composer(let ctx, let problem, let mark, _):
             let context = ctx.map { " (\($0.text) at line \($0.mark.line))" } ?? ""
-            return PipelineError(file: file, line: mark.line, column: mark.column, "invalid YAML: \(problem)\(context)")
+            return PipelineError(.syntax, file: file, line: mark.line, column: mark.column, "invalid YAML: \(problem)\(context)")
         case .duplicatedKeysInMapping(let duplicates, let ctx):
-            return PipelineError(file: file, line: ctx.mark.line, column: ctx.mark.column,
+            return PipelineError(.syntax, file: file, line: ctx.mark.line, column: ctx.mark.column,
                                  "invalid YAML: duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", "))")
         default:
-            return PipelineError(file: file, "invalid YAML: \(e)")
+            return PipelineError(.syntax, file: file, "invalid YAML: \(e)")
         }
     }
 }

@@ -1,32 +1,39 @@
-/// Everything that can go wrong in a pipeline file or run, with where: the file, line and column,
-/// and the key path (e.g. `maps[0].tile.format`) when the problem is in the file.
-public struct PipelineError: Error, CustomStringConvertible, Sendable {
-    /// The pipeline file.
-    public var file: String
-    /// 1-based line and column in the file, when known.
-    public var line: Int?
-    public var column: Int?
-    /// Dotted key path, when the problem is one key.
-    public var keyPath: String?
-    /// What was wrong and what would be right.
-    public var message: String
+import TegulaGeometry
 
-    /// An error at a place in the file.
-    public init(file: String, line: Int? = nil, column: Int? = nil, keyPath: String? = nil, _ message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.keyPath = keyPath
-        self.message = message
-    }
+/// Everything that can go wrong in a pipeline file or in a stage of one of its maps, as one line.
+/// A problem in a file is located at `file:line:column` and the key path (e.g.
+/// `maps[0].tile.format`); a stage's names the file it concerns in its message. Errors of the
+/// stages' own modules (georeference, warp, pyramid) pass through unchanged.
+public typealias PipelineError = LocatedError<PipelineErrorReason>
 
-    /// `file:line:column: key.path: message`.
-    public var description: String {
-        var s = file
-        if let line { s += ":\(line)" }
-        if let column { s += ":\(column)" }
-        s += ": "
-        if let keyPath, !keyPath.isEmpty { s += "\(keyPath): " }
-        return s + message
+/// The kinds of PipelineError, for callers and tests that branch on them.
+public enum PipelineErrorReason: String, Sendable, Hashable {
+    /// A file (the pipeline file, a sheet list) cannot be read, is not UTF-8 text, or a glob
+    /// cannot be listed.
+    case unreadable
+    /// A file is not valid YAML or CSV, is empty, or expands its aliases too far.
+    case syntax
+    /// A key, value or row is wrong: unknown, missing, of the wrong type or out of range; a file
+    /// it names does not exist; an output is refused.
+    case invalid
+    /// A stage run alone finds no recorded output of the stage before it.
+    case missingRecord
+    /// The map's input has no georeference and the file gives none.
+    case notGeoreferenced
+    /// An output cannot be moved into place.
+    case writeFailed
+    /// The stages were folded out of order (a bug, not bad input).
+    case notPlanned
+}
+
+extension LocatedError where Reason == PipelineErrorReason {
+    /// An error at a place in a file: `file:line:column: key.path: message`, each part when known.
+    init(_ reason: PipelineErrorReason, file: String, line: Int? = nil, column: Int? = nil, keyPath: String? = nil,
+         _ message: String) {
+        var location = file
+        if let line { location += ":\(line)" }
+        if let column { location += ":\(column)" }
+        if let keyPath, !keyPath.isEmpty { location += ": \(keyPath)" }
+        self.init(reason, at: location, message)
     }
 }

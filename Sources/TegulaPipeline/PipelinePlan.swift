@@ -1,5 +1,6 @@
 import Foundation
 import TegulaBundle
+import TegulaComposite
 import TegulaGeometry
 import TegulaPyramid
 import TegulaWarp

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaBundle
+import TegulaComposite
 import TegulaGeometry
 import TegulaPyramid
 
@@ -101,7 +102,7 @@ public final class PipelineRunner: Sendable {
                 }
                 results.append(MapResult(name: map.name, outcomes: outcomes))
             } catch {
-                let f = MapFailure(map: map.name, stage: (error as? StageFailure)?.stage, message: "\(error)")
+                let f = error as? MapFailure ?? MapFailure(map: map.name, stage: nil, message: "\(error)")
                 log("error: \(f)")
                 failures.append(f)
             }

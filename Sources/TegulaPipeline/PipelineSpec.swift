@@ -43,7 +43,7 @@ struct MapDefaults: Decodable, StrictDecodable {
         _ = try c.decodeStrict(WarpOptions.self, forKey: .warp)
         _ = try c.decodeStrict(TileOptions.self, forKey: .tile)
         if let o = try c.decodeIfPresent(String.self, forKey: .output) {
-            do { _ = try PathPattern(o).expand(name: "x", stem: "x") } catch let e as PathPattern.Failure {
+            do { _ = try PathPattern(o).expand(name: "x", stem: "x") } catch let e as PipelineError {
                 throw DecodingError.dataCorruptedError(forKey: .output, in: c, debugDescription: e.message)
             }
         }

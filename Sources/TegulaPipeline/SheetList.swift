@@ -28,12 +28,12 @@ struct SheetList {
     init(path: String) throws {
         self.path = path
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PipelineError(file: path, "cannot read the sheet list (no such file or no permission)")
+            throw PipelineError(.unreadable, file: path, "cannot read the sheet list (no such file or no permission)")
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw PipelineError(file: path, "not UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else { throw PipelineError(.unreadable, file: path, "not UTF-8 text") }
         let records = try SheetList.parse(text, path: path)
         guard let first = records.first else {
-            throw PipelineError(file: path, line: 1, column: 1, "the sheet list is empty; expected a header line such as name,input,gcps")
+            throw PipelineError(.syntax, file: path, line: 1, column: 1, "the sheet list is empty; expected a header line such as name,input,gcps")
         }
         var header: [String] = []
         for (i, cell) in first.fields.enumerated() {
@@ -41,15 +41,15 @@ struct SheetList {
             guard SheetList.knownColumns.contains(name) else {
                 let hint = KeySuggestion.nearest(to: name, in: SheetList.knownColumns).map { "did you mean '\($0)'?" }
                     ?? "known columns: \(SheetList.knownColumns.joined(separator: ", "))"
-                throw PipelineError(file: path, line: first.line, column: cell.column, "unknown column '\(name)'; \(hint)")
+                throw PipelineError(.invalid, file: path, line: first.line, column: cell.column, "unknown column '\(name)'; \(hint)")
             }
             if let j = header.firstIndex(of: name) {
-                throw PipelineError(file: path, line: first.line, column: cell.column, "column '\(name)' appears twice (columns \(j + 1) and \(i + 1))")
+                throw PipelineError(.invalid, file: path, line: first.line, column: cell.column, "column '\(name)' appears twice (columns \(j + 1) and \(i + 1))")
             }
             header.append(name)
         }
         for required in SheetList.requiredColumns where !header.contains(required) {
-            throw PipelineError(file: path, line: first.line, column: 1,
+            throw PipelineError(.invalid, file: path, line: first.line, column: 1,
                                 "the header lacks column '\(required)'; a sheet list needs name,input,gcps (optionally transform,gcp_srs,mask)")
         }
         self.header = header
@@ -57,7 +57,7 @@ struct SheetList {
         for record in records.dropFirst() {
             if record.fields.count == 1 && record.fields[0].text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             guard record.fields.count == header.count else {
-                throw PipelineError(file: path, line: record.line, column: 1,
+                throw PipelineError(.invalid, file: path, line: record.line, column: 1,
                                     "\(record.fields.count) fields where the header has \(header.count) (\(header.joined(separator: ",")))")
             }
             var row = Row(line: record.line, values: [:], columns: [:])
@@ -67,7 +67,7 @@ struct SheetList {
                 if !v.isEmpty { row.values[name] = v }
             }
             for required in SheetList.requiredColumns where row.values[required] == nil {
-                throw PipelineError(file: path, line: record.line, column: row.columns[required],
+                throw PipelineError(.invalid, file: path, line: record.line, column: row.columns[required],
                                     "empty '\(required)'; every row needs a name, an input scan and a GCP file")
             }
             rows.append(row)
@@ -79,7 +79,7 @@ struct SheetList {
     /// break of RFC 4180 is a ``PipelineError`` at `path:line:column`.
     static func parse(_ text: String, path: String) throws -> [CSV.Record] {
         do { return try CSV.records(text) } catch {
-            throw PipelineError(file: path, line: error.line, column: error.column, error.message)
+            throw PipelineError(.syntax, file: path, line: error.line, column: error.column, error.message)
         }
     }
 }

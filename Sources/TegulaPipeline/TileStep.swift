@@ -1,5 +1,6 @@
 import Foundation
 import TegulaBundle
+import TegulaComposite
 import TegulaPyramid
 import TegulaWarp
 
@@ -14,7 +15,7 @@ struct TileStep: MapStage {
     var stage: Stage { .tile }
 
     func plan(after previous: PlannedStage?, in work: MapWork) throws -> PlannedStage {
-        guard let w = previous else { throw StageError(.notPlanned, "the tile stage needs the warp stage's plan") }
+        guard let w = previous else { throw PipelineError(.notPlanned, "the tile stage needs the warp stage's plan") }
         let map = work.map
         let hash = Self.hash(warp: w.hash, options: options, output: output, name: map.name)
         let recorded = work.manifest.stages[key]
@@ -23,7 +24,7 @@ struct TileStep: MapStage {
         if let source = w.source {
             let job = self.job(source: source, output: output, maxZoom: w.zoom, in: work)
             let zooms = try job.zoomRange()
-            guard let bounds = source.bounds else { throw StageError(.notGeoreferenced, "\(map.input): empty footprint") }
+            guard let bounds = source.bounds else { throw PipelineError(.notGeoreferenced, "\(map.input): empty footprint") }
             let pyramid = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.tilePixels)
             let perZoom = zooms.levels.map { z in
                 let r = pyramid.range(z)

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaComposite
 import TegulaWarp
 
 /// The warp stage of one map: the recorded georeference onto the EPSG:3857 grid of one zoom,
@@ -7,7 +8,7 @@ struct WarpStep: MapStage {
     var stage: Stage { .warp }
 
     func plan(after previous: PlannedStage?, in work: MapWork) throws -> PlannedStage {
-        guard let g = previous else { throw StageError(.notPlanned, "the warp stage needs the georeference stage's plan") }
+        guard let g = previous else { throw PipelineError(.notPlanned, "the warp stage needs the georeference stage's plan") }
         let map = work.map
         // Once the georeference is current its recorded output is what the warp reads; before,
         // the same fit is made in memory.
@@ -23,7 +24,7 @@ struct WarpStep: MapStage {
     }
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
-        guard plan.source != nil, let zoom = plan.zoom else { throw StageError(.notPlanned, "the warp stage was not planned") }
+        guard plan.source != nil, let zoom = plan.zoom else { throw PipelineError(.notPlanned, "the warp stage was not planned") }
         let map = work.map
         // The plan read only the scan's header: the same source again, now with its pixels
         // (checked to decode, held in memory when small) and the fit's pins.

@@ -5,7 +5,7 @@ import TegulaGeometry
 /// at the max zoom (2^(max − block) tiles a side). ``walk(image:block:maxZoom:tilePixels:halved:visit:)``
 /// cuts the max-zoom tiles out, halves the image (``Downsampler``) and cuts again, zoom by zoom
 /// down to the block zoom: the one place the pyramid and the composite turn a block into tiles.
-enum BlockTiles {
+package enum BlockTiles {
     /// Visit every tile of the block from the max zoom down to the block's own zoom (rows top to
     /// bottom within a zoom); returns the block tile's own pixels. `halved` gets the seconds each
     /// halving took.
@@ -13,7 +13,7 @@ enum BlockTiles {
     /// Each tile is copied out of the block before its visit. Encoding it in place instead (rows
     /// a block apart) took as long on the benchmark pyramid: the copy's 2 % moved into the alpha
     /// scan and the PNG filter, which then missed the cache.
-    static func walk(image: [UInt8], block: Tile, maxZoom: Int, tilePixels p: Int,
+    package static func walk(image: [UInt8], block: Tile, maxZoom: Int, tilePixels p: Int,
                      halved: (Double) -> Void = { _ in },
                      visit: (Tile, [UInt8]) throws -> Void) throws -> [UInt8] {
         var image = image

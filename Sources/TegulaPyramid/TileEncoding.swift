@@ -7,7 +7,7 @@ import TegulaCodec
 /// faster); JPEG has no alpha, so partly transparent JPEG tiles are flattened onto white.
 /// WebP is lossless unless a quality is given; PNG8 keeps transparency in its palette; `auto`
 /// writes JPEG (or lossy WebP, `autoLossy`) for opaque tiles and PNG for the others.
-final class TileEncoder {
+package final class TileEncoder {
     let format: TileFormat
     /// JPEG's quality, or WebP's lossy quality (nil = lossless WebP; for `auto`, the default).
     let quality: Int?
@@ -28,14 +28,14 @@ final class TileEncoder {
     /// Lossy WebP's quality for `auto`'s opaque tiles when none is given.
     static let defaultAutoWebPQuality = 85
 
-    init(format: TileFormat, quality: Int? = nil, autoLossy: AutoLossy = .default) {
+    package init(format: TileFormat, quality: Int? = nil, autoLossy: AutoLossy = .default) {
         self.format = format
         self.quality = quality
         self.autoLossy = autoLossy
     }
 
     /// Encoded bytes, or nil for an empty tile.
-    func encode(_ px: UnsafePointer<UInt8>, size: Int) throws -> [UInt8]? {
+    package func encode(_ px: UnsafePointer<UInt8>, size: Int) throws -> [UInt8]? {
         let count = size * size
         let cov = AlphaCoverage(rgba: px, pixelCount: count)
         if cov == .empty { return nil }

@@ -16,7 +16,7 @@ public struct TileJob: Sendable {
     public var tileSize = 256
     /// Pixel ratio: 2 writes `@2x` tiles of twice the pixels.
     public var scale = 1
-    public var layout: FolderLayout = .xyz
+    public var layout: TileOrigin = .topLeft
     public var format: TileFormat = .default
     /// JPEG's or lossy WebP's quality (``TileFormat/qualities``); nil = JPEG 85, WebP lossless.
     public var quality: Int?

@@ -21,7 +21,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
     /// jpeg or webp: what `auto` writes for opaque tiles; nil = jpeg. Only with format auto.
     public var autoLossy: AutoLossy?
     /// Folder row order; nil = xyz.
-    public var layout: FolderLayout?
+    public var layout: TileOrigin?
     /// Kernel at the max zoom; nil = bilinear.
     public var resampling: Resampling?
     /// Tileset name in the metadata; nil = the map's name.
@@ -31,7 +31,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
 
     /// Options from their parts; all nil means the defaults.
     public init(minZoom: Int? = nil, maxZoom: Int? = nil, tileSize: Int? = nil, scale: Int? = nil,
-                format: TileFormat? = nil, quality: Int? = nil, autoLossy: AutoLossy? = nil, layout: FolderLayout? = nil, resampling: Resampling? = nil,
+                format: TileFormat? = nil, quality: Int? = nil, autoLossy: AutoLossy? = nil, layout: TileOrigin? = nil, resampling: Resampling? = nil,
                 name: String? = nil, attribution: String? = nil) {
         self.minZoom = minZoom
         self.maxZoom = maxZoom
@@ -89,7 +89,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
                 throw DecodingError.dataCorruptedError(forKey: .autoLossy, in: c, debugDescription: "\(error)")
             }
         }
-        layout = try c.decodeIfPresent(FolderLayout.self, forKey: .layout)
+        layout = try c.decodeIfPresent(TileOrigin.self, forKey: .layout)
         resampling = try c.decodeIfPresent(Resampling.self, forKey: .resampling)
         name = try c.decodeIfPresent(String.self, forKey: .name)
         attribution = try c.decodeIfPresent(String.self, forKey: .attribution)
@@ -120,7 +120,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
         job.format = format ?? .default
         job.quality = quality
         job.autoLossy = autoLossy ?? .default
-        job.layout = layout ?? .xyz
+        job.layout = layout ?? .topLeft
         job.resampling = resampling ?? .default
         if let attribution { job.attribution = attribution }
         if let name { job.name = name }

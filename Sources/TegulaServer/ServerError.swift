@@ -1,3 +1,4 @@
+import HTTPTypes
 import TegulaBundle
 import TegulaGeometry
 
@@ -26,7 +27,9 @@ public enum ServerErrorReason: String, Sendable, Hashable {
     case headersTooLarge
     /// The request target is longer than the configured limit (414).
     case targetTooLong
-    /// A method other than GET or HEAD (405, with `Allow: GET, HEAD`).
+    /// A request body longer than the service accepts (413).
+    case bodyTooLarge
+    /// A method the route does not take (405, with `Allow` naming those it takes).
     case methodNotAllowed
     /// A target that cannot name anything: bad percent-encoding, a forbidden segment, a tile
     /// number out of range (400).
@@ -55,10 +58,11 @@ public enum ServerErrorReason: String, Sendable, Hashable {
     case clientGone
 
     /// The HTTP status a request is refused with; nil for start-up reasons.
-    public var status: Int? {
+    public var status: HTTPResponse.Status? {
         switch self {
         case .noTileset, .duplicateID, .emptyCatalogue: return nil
         case .targetTooLong: return 414
+        case .bodyTooLarge: return 413
         case .headersTooLarge: return 431
         case .methodNotAllowed: return 405
         case .malformedTarget: return 400
@@ -74,7 +78,7 @@ public enum ServerErrorReason: String, Sendable, Hashable {
 /// The server's errors, one constructor per reason, so each message is written once.
 extension LocatedError where Reason == ServerErrorReason {
     /// The HTTP status the request is refused with; nil for start-up errors.
-    public var status: Int? { reason.status }
+    public var status: HTTPResponse.Status? { reason.status }
 
     /// `path` is neither a tileset nor a folder holding tilesets.
     public static func noTileset(path: String, reason: String) -> ServerError {
@@ -102,9 +106,14 @@ extension LocatedError where Reason == ServerErrorReason {
         ServerError(.headersTooLarge, "request header fields longer than \(limit) bytes")
     }
 
+    /// A request body longer than `limit` bytes.
+    public static func bodyTooLarge(limit: Int) -> ServerError {
+        ServerError(.bodyTooLarge, "the body is over \(limit) bytes")
+    }
+
     /// A method other than GET or HEAD.
-    public static func methodNotAllowed(method: String) -> ServerError {
-        ServerError(.methodNotAllowed, "method \(method) not allowed; use GET or HEAD")
+    public static func methodNotAllowed(method: HTTPRequest.Method) -> ServerError {
+        ServerError(.methodNotAllowed, "method \(method.rawValue) not allowed; use GET or HEAD")
     }
 
     /// A target that cannot name anything; `reason` comes from `Route`.

@@ -1,15 +1,18 @@
+import Foundation
+import HTTPTypes
 import NIOCore
 
-/// A response as the server logic produces it; the HTTP layer copies it out verbatim.
+/// A response as every Tegula server's logic produces it: status and header fields as
+/// swift-http-types has them, and the body; the HTTP layer (``HTTPServer``) copies it out verbatim.
 ///
 /// A tile kept in memory is answered with the NIO buffer the cache holds (`TileResponseCache`),
 /// so both HTTP paths write it to the socket without a copy and the cache holds each tile once;
 /// `body` reads it as bytes (a copy, for tests and callers of the pure function).
 public struct ServerResponse: Sendable, Equatable {
     /// The HTTP status.
-    public var status: Int
-    /// Headers in the order they are sent.
-    public var headers: [(String, String)]
+    public var status: HTTPResponse.Status
+    /// Header fields in the order they are sent.
+    public var headers: HTTPFields
     var payload: Payload
 
     /// Where a body's bytes live.
@@ -19,17 +22,27 @@ public struct ServerResponse: Sendable, Equatable {
     }
 
     /// A response.
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+    public init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         payload = .bytes(body)
     }
 
     /// A response whose body is a buffer kept in memory.
-    init(status: Int, headers: [(String, String)], buffer: ByteBuffer) {
+    init(status: HTTPResponse.Status, headers: HTTPFields, buffer: ByteBuffer) {
         self.status = status
         self.headers = headers
         payload = .buffer(buffer)
+    }
+
+    /// A JSON answer: `value` encoded with sorted keys and unescaped slashes (the one way every
+    /// Tegula server writes JSON), `Cache-Control` as given.
+    public static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok,
+                            cacheControl: String = "no-store") -> ServerResponse {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? e.encode(value)).map(Array.init) ?? Array("{}".utf8)
+        return ServerResponse(status: status, headers: [.contentType: "application/json", .cacheControl: cacheControl], body: body)
     }
 
     /// The body's bytes.
@@ -59,13 +72,13 @@ public struct ServerResponse: Sendable, Equatable {
         }
     }
 
-    /// The first value of a header (case-insensitive).
+    /// The first value of a header (case-insensitive); nil when absent or not a valid name.
     public func header(_ name: String) -> String? {
-        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        HTTPField.Name(name).flatMap { headers[$0] }
     }
 
     /// Same status, headers in the same order, same body bytes.
     public static func == (a: ServerResponse, b: ServerResponse) -> Bool {
-        a.status == b.status && a.body == b.body && a.headers.map { "\($0.0):\($0.1)" } == b.headers.map { "\($0.0):\($0.1)" }
+        a.status == b.status && a.body == b.body && a.headers.elementsEqual(b.headers)
     }
 }

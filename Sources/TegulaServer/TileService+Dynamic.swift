@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import TegulaBundle
 import TegulaGeometry
 
@@ -9,16 +10,18 @@ extension TileService {
     /// makes it on its own threads, never on the event loop); `isCancelled` tells the source
     /// whether the client has gone away meanwhile.
     public func respond(_ request: ServerRequest, isCancelled: @escaping @Sendable () -> Bool) async -> ServerResponse {
-        guard request.method == "GET" || request.method == "HEAD",
-              request.target.utf8.count <= configuration.maxTargetLength,
+        guard request.isRead, request.target.utf8.count <= configuration.maxTargetLength,
               case .tile(let t) = Route(target: request.target),
               let e = catalogue[t.id], let source = e.dynamic else { return respond(request) }
         if let refused = refusal(t, source.metadata) { return finish(refused, request) }
-        let tile = t.tms ? Tile(x: t.x, tmsY: t.row, z: t.z) : Tile(x: t.x, y: t.row, z: t.z)
+        let tile = Tile(x: t.x, y: t.origin.xyzRow(forRow: t.row, zoom: t.z), z: t.z)
         if let r = notModified(tile, source, request) { return finish(r, request) }
         let made = await source.tile(tile, isCancelled: isCancelled)
         return finish(dynamicResponse(tile, id: t.id, source, made, request), request)
     }
+
+    /// The `Server-Timing` header (W3C Server Timing), which swift-http-types does not name.
+    static let serverTiming = HTTPField.Name("Server-Timing")!
 
     /// A strong ETag for a tile of a version: the version names every input of the tile.
     public static func entityTag(version: String, _ tile: Tile) -> String {
@@ -44,10 +47,10 @@ extension TileService {
 
     /// 304 when `If-None-Match` names the tile at the source's current version.
     func notModified(_ tile: Tile, _ source: any DynamicTileSource, _ request: ServerRequest) -> ServerResponse? {
-        guard let inm = request.headers["if-none-match"] else { return nil }
+        guard let inm = request.headers[.ifNoneMatch] else { return nil }
         let tag = Self.entityTag(version: source.version, tile)
         guard EntityTag.matches(ifNoneMatch: inm, tag) else { return nil }
-        return ServerResponse(status: 304, headers: [("ETag", tag), ("Cache-Control", configuration.cacheControl)])
+        return ServerResponse(status: .notModified, headers: [.eTag: tag, .cacheControl: configuration.cacheControl])
     }
 
     /// The answer for what the source made.
@@ -62,19 +65,19 @@ extension TileService {
                 metrics?.cacheHit()
             }
             let tag = Self.entityTag(version: version, tile)
-            var headers = [("ETag", tag), ("Cache-Control", configuration.cacheControl), ("X-Content-Type-Options", "nosniff"),
-                           ("Server-Timing", seconds.map { String(format: "render;dur=%.1f", $0 * 1000) } ?? "render;dur=0;desc=\"in memory\"")]
-            if let inm = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: inm, tag) {
-                return ServerResponse(status: 304, headers: headers)
+            var headers: HTTPFields = [.eTag: tag, .cacheControl: configuration.cacheControl, .xContentTypeOptions: "nosniff",
+                                       Self.serverTiming: seconds.map { String(format: "render;dur=%.1f", $0 * 1000) } ?? "render;dur=0;desc=\"in memory\""]
+            if let inm = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch: inm, tag) {
+                return ServerResponse(status: .notModified, headers: headers)
             }
-            headers.insert(("Content-Type", source.metadata.format.contentType(of: bytes)), at: 0)  // auto: per tile
-            return ServerResponse(status: 200, headers: headers, body: bytes)
+            headers.insert(HTTPField(name: .contentType, value: source.metadata.format.contentType(of: bytes)), at: 0)  // auto: per tile
+            return ServerResponse(status: .ok, headers: headers, body: bytes)
         case .empty:
             metrics?.cacheMiss()
             return missing(tile, in: id)
         case .outside:
             var r = refuse(.outsideFootprint(id: id, tile: tile))
-            r.headers.append(("Cache-Control", configuration.cacheControl))
+            r.headers.append(HTTPField(name: .cacheControl, value: configuration.cacheControl))
             return r
         case .cancelled:
             return refuse(.clientGone(tile: tile))

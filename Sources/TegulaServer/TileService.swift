@@ -1,11 +1,13 @@
 import Foundation
+import HTTPTypes
 import Logging
 import TegulaBundle
 import TegulaGeometry
 
-/// The whole server logic as one function from request to response, so every status and header
-/// is unit-tested without sockets; `TileServer` only moves bytes between this and Hummingbird.
-public struct TileService: Sendable {
+/// The logic of `tegula serve` as one function from request to response, so every status and
+/// header is unit-tested without sockets; ``HTTPServer`` only moves bytes between this and
+/// Hummingbird.
+public struct TileService: HTTPService {
     /// The tilesets served.
     public let catalogue: Catalogue
     /// Response options.
@@ -34,6 +36,9 @@ public struct TileService: Sendable {
         tileCache = TileResponseCache(byteBudget: configuration.tileCacheBytes)
     }
 
+    /// Counts a request the event-loop fast path answered.
+    public func countFastPathAnswer() { fastPathAnswers.add() }
+
     /// Answers one request.
     public func respond(_ request: ServerRequest) -> ServerResponse {
         let (label, response) = route(request)
@@ -44,8 +49,7 @@ public struct TileService: Sendable {
     /// in memory, or the request is refused before any read); nil for everything else. The same
     /// answer `respond` gives: the event-loop fast path (`TileFastPath`) serves hot tiles with it.
     public func respondFromMemory(_ request: ServerRequest) -> ServerResponse? {
-        guard request.method == "GET" || request.method == "HEAD",
-              request.target.utf8.count <= configuration.maxTargetLength,
+        guard request.isRead, request.target.utf8.count <= configuration.maxTargetLength,
               case .tile(let t) = Route(target: request.target),
               let r = tile(t, request, reading: false) else { return nil }
         return finish(r, request, .tile)
@@ -55,17 +59,17 @@ public struct TileService: Sendable {
     /// logs the request: every answer of every path passes here exactly once.
     func finish(_ routed: ServerResponse, _ request: ServerRequest, _ label: RouteLabel = .tile) -> ServerResponse {
         var r = routed
-        var headers = r.headers
         if let origin = configuration.corsOrigin {
-            headers.append(("Access-Control-Allow-Origin", origin))
-            if origin != "*" { headers.append(("Vary", "Origin")) }
+            r.headers.append(HTTPField(name: .accessControlAllowOrigin, value: origin))
+            if origin != "*" { r.headers.append(HTTPField(name: .vary, value: "Origin")) }
         }
-        if r.status != 204 && r.status != 304 { headers.append(("Content-Length", String(r.bodyCount))) }
-        r.headers = headers
-        if request.method == "HEAD" { r.body = [] }
+        if r.status != .noContent && r.status != .notModified {
+            r.headers.append(HTTPField(name: .contentLength, value: String(r.bodyCount)))
+        }
+        if request.method == .head { r.body = [] }
         let bytes = r.bodyCount
-        metrics?.recordRequest(route: label, status: r.status, bodyBytes: bytes)
-        logger.debug("\(request.method) \(request.target) \(r.status) \(bytes)")
+        metrics?.recordRequest(route: label, status: r.status.code, bodyBytes: bytes)
+        logger.debug("\(request.method.rawValue) \(request.target) \(r.status.code) \(bytes)")
         return r
     }
 
@@ -74,9 +78,9 @@ public struct TileService: Sendable {
             return (.other, refuse(.targetTooLong(limit: configuration.maxTargetLength)))
         }
         let route = Route(target: request.target)
-        guard request.method == "GET" || request.method == "HEAD" else {
+        guard request.isRead else {
             var r = refuse(.methodNotAllowed(method: request.method))
-            r.headers.append(("Allow", "GET, HEAD"))
+            r.headers[.allow] = "GET, HEAD"
             return (RouteLabel(route), r)
         }
         return (RouteLabel(route), answer(route, request))
@@ -88,11 +92,11 @@ public struct TileService: Sendable {
             return cached(assets.page(catalogue), type: "text/html; charset=utf-8", request, cacheControl: "no-cache")
         case .health:
             let body = JSONValue.object(["status": .string("ok"), "tilesets": .int(catalogue.entries.count)]).serialized()
-            return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: body)
+            return ServerResponse(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: body)
         case .metrics:
             guard let metrics else { return refuse(.noRoute) }
-            return ServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),
-                                                         ("Cache-Control", "no-store")], body: metrics.exposition())
+            return ServerResponse(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8",
+                                                         .cacheControl: "no-store"], body: metrics.exposition())
         case .asset(let name):
             guard let a = assets.files[name] else { return refuse(.unknownAsset(name: name)) }
             return cached(a.bytes, type: a.contentType, request, cacheControl: "public, max-age=86400")
@@ -115,7 +119,7 @@ public struct TileService: Sendable {
         guard let e = catalogue[t.id] else { return refuse(.unknownTileset(id: t.id)) }
         let m = e.metadata
         if let refused = refusal(t, m) { return refused }
-        let tile = t.tms ? Tile(x: t.x, tmsY: t.row, z: t.z) : Tile(x: t.x, y: t.row, z: t.z)
+        let tile = Tile(x: t.x, y: t.origin.xyzRow(forRow: t.row, zoom: t.z), z: t.z)
         if let source = e.dynamic { return dynamicTile(tile, t, source, request, reading: reading) }
         let key = TileResponseCache.Key(id: t.id, tile: tile)
         let entry: TileResponseCache.Entry
@@ -138,23 +142,22 @@ public struct TileService: Sendable {
             entry = TileResponseCache.Entry(body: data, etag: EntityTag.of(data))
             tileCache.insert(entry, for: key)
         }
-        if let inm = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: inm, entry.etag) {
-            return ServerResponse(status: 304, headers: [("ETag", entry.etag), ("Cache-Control", configuration.cacheControl),
-                                                         ("X-Content-Type-Options", "nosniff")])
+        if let inm = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch: inm, entry.etag) {
+            return ServerResponse(status: .notModified, headers: [.eTag: entry.etag, .cacheControl: configuration.cacheControl,
+                                                                  .xContentTypeOptions: "nosniff"])
         }
         let type = m.format == .auto
             ? m.format.contentType(of: entry.buffer.getBytes(at: entry.buffer.readerIndex, length: min(12, entry.buffer.readableBytes)) ?? [])
             : m.format.contentType
-        return ServerResponse(status: 200, headers: [("Content-Type", type), ("ETag", entry.etag),
-                                                     ("Cache-Control", configuration.cacheControl),
-                                                     ("X-Content-Type-Options", "nosniff")],
+        return ServerResponse(status: .ok, headers: [.contentType: type, .eTag: entry.etag, .cacheControl: configuration.cacheControl,
+                                                     .xContentTypeOptions: "nosniff"],
                               buffer: entry.buffer)
     }
 
     /// The answer for an in-range tile the tileset does not have (``ServerConfiguration/missingTile``).
     func missing(_ tile: Tile, in id: String) -> ServerResponse {
-        var r = configuration.missingTile == .noContent ? ServerResponse(status: 204) : refuse(.missingTile(id: id, tile: tile))
-        r.headers.append(("Cache-Control", configuration.cacheControl))
+        var r = configuration.missingTile == .noContent ? ServerResponse(status: .noContent) : refuse(.missingTile(id: id, tile: tile))
+        r.headers.append(HTTPField(name: .cacheControl, value: configuration.cacheControl))
         return r
     }
 
@@ -174,19 +177,18 @@ public struct TileService: Sendable {
     /// 200 with a strong ETag, or 304 when `If-None-Match` matches it.
     private func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String) -> ServerResponse {
         let tag = EntityTag.of(body)
-        if let inm = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: inm, tag) {
-            return ServerResponse(status: 304, headers: [("ETag", tag), ("Cache-Control", cacheControl)])
+        if let inm = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch: inm, tag) {
+            return ServerResponse(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
         }
-        return ServerResponse(status: 200, headers: [("Content-Type", type), ("ETag", tag), ("Cache-Control", cacheControl)],
-                              body: body)
+        return ServerResponse(status: .ok, headers: [.contentType: type, .eTag: tag, .cacheControl: cacheControl], body: body)
     }
 
     /// The plain-text answer to a refused request: the error's status and its one-line description.
     /// The description may quote the request (a path segment, a tileset id); `nosniff` keeps any
     /// browser from reading it as HTML, so nothing a client sent is ever reflected as markup.
-    func refuse(_ error: ServerError) -> ServerResponse {
-        ServerResponse(status: error.status ?? 500, headers: [("Content-Type", "text/plain; charset=utf-8"),
-                                                              ("X-Content-Type-Options", "nosniff")],
+    public func refuse(_ error: ServerError) -> ServerResponse {
+        ServerResponse(status: error.status ?? .internalServerError,
+                       headers: [.contentType: "text/plain; charset=utf-8", .xContentTypeOptions: "nosniff"],
                        body: Array((error.description + "\n").utf8))
     }
 
@@ -194,13 +196,13 @@ public struct TileService: Sendable {
     /// the attribution as text and http(s) links only (``AttributionHTML``).
     func tileJSON(_ e: CatalogueEntry, _ request: ServerRequest) -> [UInt8] {
         var base = configuration.publicURL ?? ""
-        if base.isEmpty, let host = request.headers["host"],
+        if base.isEmpty, let host = request.headers[ServerRequest.host],
            host.utf8.allSatisfy({ $0 < 128 && (isalnum(Int32($0)) != 0 || ".:-[]_".utf8.contains($0)) }) {
             base = "http://" + host
         }
         var metadata = e.metadata
         metadata.attribution = metadata.attribution.map(AttributionHTML.sanitized)
-        return metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .xyz)
+        return metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .topLeft)
     }
 
     /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded; for tiles made on request
@@ -218,6 +220,6 @@ public struct TileService: Sendable {
                      "tilejson": .string("/\(e.id).json")])
         }
         let body = JSONValue.object(["lon": .double(lon), "lat": .double(lat), "maps": .array(hits)]).serialized()
-        return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")], body: body)
+        return ServerResponse(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: body)
     }
 }

@@ -1,4 +1,3 @@
-import CKernels
 import Foundation
 import TegulaGDAL
 import TegulaSupport
@@ -13,7 +12,7 @@ import TegulaSupport
 /// most ``budgetBytes`` over every mapped scan of the process, least recently read dropped
 /// first (a dropped chunk is mapped again from the page cache when read; a reader on another
 /// thread meanwhile only takes page faults). A file cut short under the mapping faults the
-/// copy, which is then an error (`tegula_copy_mapped_rows`).
+/// copy, which is then an error (``VirtualMemory/copyRGBA(x:y:width:height:into:)``).
 ///
 /// Reading the scan in chunks of whole rows with `pread` instead, with no fault to guard,
 /// copied whole rows where a window needs a tenth of each: warp 0.89–0.96 thread-s and peak RSS
@@ -55,8 +54,7 @@ public final class MappedScan: @unchecked Sendable {
     func readRGBA(x: Int, y: Int, width: Int, height: Int, into out: UnsafeMutablePointer<UInt8>) throws {
         let chunks = (y / chunkRows)...((y + height - 1) / chunkRows)
         residency.use(self, chunks: chunks)
-        let m = memory
-        guard tegula_copy_mapped_rows(m.base + y * m.lineSpace + x * m.bands, m.lineSpace, m.bands, width, height, out) == 0 else {
+        guard memory.copyRGBA(x: x, y: y, width: width, height: height, into: out) else {
             throw WarpError(.unreadable, at: path, "the file ended before its last row (changed while it was read?)")
         }
     }

@@ -21,7 +21,7 @@ struct EditCommand: AsyncParsableCommand {
         on every edit and restored when the editor starts again. Basemaps: URL templates with \
         {z}/{x}/{y} (default: OpenStreetMap) or local tilesets (folders, .mbtiles, .pmtiles), \
         which work offline. The HTTP API (GET /api/session, POST /api/fit, PUT /api/session, \
-        GET /api/predict, GET /api/convert) is in the README.
+        GET /api/predict, GET /api/convert) is in docs/editor.md.
         """)
 
     @Argument(help: "The scan to georeference (any raster GDAL reads).")
@@ -39,22 +39,7 @@ struct EditCommand: AsyncParsableCommand {
     @Option(name: .customLong("gcp-srs"), help: "CRS of the GCPs' ground coordinates when the file does not say (default EPSG:4326); other CRSs are converted to longitude/latitude for the map.")
     var gcpSrs: String?
 
-    @Option(help: "Address to listen on.")
-    var host: String = "127.0.0.1"
-
-    @Option(help: "Port to listen on (0: any free port).")
-    var port: Int = 8080
-
-    @Option(name: .customLong("render-threads"), help: "Threads rendering overlay tiles.")
-    var renderThreads: Int = ProcessInfo.processInfo.activeProcessorCount
-
-    @Option(name: .customLong("leaflet-dir"), help: "Where Leaflet is installed (Debian libjs-leaflet).")
-    var leafletDir: String = ViewerAssets.debianLeaflet
-
-    func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535, not \(port)") }
-        guard renderThreads >= 1 else { throw ValidationError("--render-threads must be 1 or more, not \(renderThreads)") }
-    }
+    @OptionGroup var server: ServerOptions
 
     func run() async throws {
         let service: EditorService
@@ -62,8 +47,8 @@ struct EditCommand: AsyncParsableCommand {
             printError("tegula: \(error)")
             throw ExitCode.failure
         }
-        let shownHost = host, output = service.output
-        try await EditorServer.run(service: service, host: host, port: port) { channel in
+        let shownHost = server.host, output = service.output
+        try await HTTPServer.run(service: service, host: server.host, port: server.port) { channel in
             let p = channel.localAddress?.port ?? 0
             printError("tegula: editing \(output); open http://\(shownHost):\(p)/")
         }
@@ -113,6 +98,6 @@ struct EditCommand: AsyncParsableCommand {
         }
         if maps.isEmpty { maps = [.openStreetMap] }
         return try EditorService(scanPath: scan, output: out, initial: initial, basemaps: maps, basemapTilesets: catalogue,
-                                 leafletDirectory: leafletDir, renderThreads: renderThreads, log: { printError($0) })
+                                 leafletDirectory: server.leafletDir, renderThreads: server.renderThreads, log: { printError($0) })
     }
 }

@@ -18,7 +18,7 @@ extension AutoLossy: ExpressibleByArgument {
     public var defaultValueDescription: String { name }
 }
 
-extension FolderLayout: ExpressibleByArgument {
+extension TileOrigin: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
     public static var allValueStrings: [String] { names }
     public var defaultValueDescription: String { name }

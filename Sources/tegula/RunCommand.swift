@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TegulaComposite
 import TegulaPipeline
 import TegulaSupport
 

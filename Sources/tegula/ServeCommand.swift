@@ -34,9 +34,6 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-size"), help: "MiB of tiles rendered on demand kept in memory (least recently used dropped first; 0: none).")
     var cacheSize: Int = 256
 
-    @Option(name: .customLong("render-threads"), help: "Threads rendering tiles on demand (default: the number of cores).")
-    var renderThreads: Int = ProcessInfo.processInfo.activeProcessorCount
-
     @Option(help: "Tile format of the scans rendered on demand: png (default), jpeg, webp, png8 or auto; overrides a pipeline map's own `tile:` format. Tilesets are served as they are.")
     var format: TileFormat?
 
@@ -46,11 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("auto-lossy"), help: "With --format auto: what opaque tiles are made as, jpeg (default) or webp.")
     var autoLossy: AutoLossy?
 
-    @Option(help: "Address to listen on.")
-    var host: String = "127.0.0.1"
-
-    @Option(help: "Port to listen on.")
-    var port: Int = 8080
+    @OptionGroup var server: ServerOptions
 
     @Option(name: .customLong("public-url"), help: "Base URL for TileJSON tile URLs behind a proxy (default: from the Host header).")
     var publicURL: String?
@@ -69,9 +62,6 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "seconds"))
     var idleTimeout: Double = 60
 
-    @Option(name: .customLong("leaflet-dir"), help: "Where Leaflet is installed (Debian libjs-leaflet).")
-    var leafletDir: String = "/usr/share/javascript/leaflet"
-
     @Option(name: .customLong("log-level"),
             help: "Least severe messages logged on stderr; debug adds one line per request. Errors are always logged.")
     var logLevel: LogLevel = .info
@@ -81,7 +71,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard cacheSize >= 0 else { throw ValidationError("--cache-size must be 0 or more MiB, not \(cacheSize)") }
-        guard renderThreads >= 1 else { throw ValidationError("--render-threads must be 1 or more, not \(renderThreads)") }
         if (quality != nil || autoLossy != nil) && format == nil {
             throw ValidationError("--\(quality != nil ? "quality" : "auto-lossy") needs --format (the format it applies to)")
         }
@@ -96,7 +85,6 @@ struct ServeCommand: AsyncParsableCommand {
         guard idleTimeout > 0 && idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout must be above 0 and at most 86400 seconds, not \(idleTimeout)")
         }
-        guard (1...65535).contains(port) || port == 0 else { throw ValidationError("--port must be 0–65535, not \(port)") }
         // Header values go out verbatim: no control characters (CR/LF would split the header).
         for (option, value) in [("--cache-control", cacheControl), ("--cors", cors), ("--public-url", publicURL ?? "")]
         where value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
@@ -120,17 +108,17 @@ struct ServeCommand: AsyncParsableCommand {
                                          missingTile: missing, idleTimeout: .seconds(idleTimeout))
         var logger = Logger(label: "tegula.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level
-        let service = TileService(catalogue: catalogue, configuration: config, leafletDirectory: leafletDir,
+        let service = TileService(catalogue: catalogue, configuration: config, leafletDirectory: server.leafletDir,
                                   logger: logger, metrics: metrics ? ServerMetrics() : nil)
         if service.assets.files["leaflet/leaflet.js"] == nil {
-            printError("tegula: warning: Leaflet not found in \(leafletDir) (apt-get install libjs-leaflet); the viewer will not load")
+            printError("tegula: warning: Leaflet not found in \(server.leafletDir) (apt-get install libjs-leaflet); the viewer will not load")
         }
         for e in catalogue.entries {
             let how = e.dynamic == nil ? "serving" : e.dynamic is RemoteTileSource ? "serving by range requests" : "rendering on demand"
             printError("tegula: \(how) \(e.id) (\(e.metadata.format.rawValue), z\(e.metadata.minZoom)–\(e.metadata.maxZoom)) from \(e.path)")
         }
-        let shownHost = host
-        try await TileServer.run(service: service, host: host, port: port) { channel in
+        let shownHost = server.host
+        try await HTTPServer.run(service: service, host: server.host, port: server.port) { channel in
             let p = channel.localAddress?.port ?? 0
             printError("tegula: listening on http://\(shownHost):\(p)/")
             if service.metrics != nil { printError("tegula: metrics at http://\(shownHost):\(p)/metrics") }
@@ -142,7 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// everything else rendered on demand.
     func load() async throws -> (Catalogue, [OnDemandSource]) {
         let encoding = format.map { TileOptions(format: $0, quality: quality, autoLossy: autoLossy) }
-        let inputs = OnDemandInputs(queue: RenderQueue(workers: renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
+        let inputs = OnDemandInputs(queue: RenderQueue(workers: server.renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
                                     encoding: encoding, log: { printError($0) })
         var entries: [CatalogueEntry] = []
         var rendered: [OnDemandSource] = []

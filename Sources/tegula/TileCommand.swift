@@ -27,8 +27,8 @@ struct TileCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output: a folder, OUT.mbtiles or OUT.pmtiles.")
     var output: String
 
-    @Option(help: "Zoom range MIN-MAX, a single zoom, or `auto`.")
-    var zoom: String = "auto"
+    @Option(help: "Zoom range MIN-MAX, a single zoom, or `auto`.", transform: ZoomSpec.parse)
+    var zoom: ZoomSpec = .auto
 
     @Option(help: "Tile size in pixels: 256 or 512.")
     var tileSize: Int = 256
@@ -37,7 +37,7 @@ struct TileCommand: ParsableCommand {
     var scale: Int = 1
 
     @Option(help: "Folder row order: xyz (row 0 at the top) or tms (row 0 at the bottom).")
-    var layout: FolderLayout = .xyz
+    var layout: TileOrigin = .topLeft
 
     @Option(help: "Tile image format: png (lossless), jpeg, webp (lossless; lossy with --quality), png8 (palette, libimagequant) or auto (lossy for opaque tiles, png for the others; folders only).")
     var format: TileFormat = .default
@@ -73,22 +73,9 @@ struct TileCommand: ParsableCommand {
         }
     }
 
-    /// `--zoom` as a range, nil for `auto`.
-    func zoomRange() throws -> ZoomRange? {
-        if zoom == "auto" { return nil }
-        guard let r = ZoomRange(parsing: zoom) else {
-            let parts = zoom.split(separator: "-").compactMap { Int($0) }
-            if parts.count == 2, parts[0] > parts[1], parts.allSatisfy(ZoomRange.isZoom) {
-                throw CLIFailure(message: "--zoom '\(zoom)': MIN is above MAX")
-            }
-            throw CLIFailure(message: "--zoom '\(zoom)': expected MIN-MAX (e.g. 2-8), one zoom, or auto; zooms 0–\(WebMercator.maxZoom)")
-        }
-        return r
-    }
-
     func run() throws {
         try reportingErrors {
-            let zooms = try zoomRange()
+            let zooms = zoom.range
             let source = try input.resolve()
             if source.exceedsMercatorLimit {
                 printError("tegula: warning: the scan reaches beyond ±85.0511°; tiles are clipped there")
@@ -109,7 +96,7 @@ struct TileCommand: ParsableCommand {
             job.waitForOtherWriter = false  // a second run on one output is refused with the holder's pid
             job.jobs = workers.jobs
             let planned = try job.zoomRange()
-            if zoom == "auto" && !workers.quiet {
+            if zoom == .auto && !workers.quiet {
                 printError("tegula: zoom auto = \(planned) (max nearest the native resolution, min where the scan is about one tile)")
             }
             let reporter = ProgressReporter(label: "tile", quiet: workers.quiet)

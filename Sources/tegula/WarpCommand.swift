@@ -21,8 +21,8 @@ struct WarpCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output GeoTIFF (written to a temporary file, then renamed).")
     var output: String
 
-    @Option(help: "Zoom level whose grid to warp onto, or `auto` (nearest native resolution).")
-    var zoom: String = "auto"
+    @Option(help: "Zoom level whose grid to warp onto, or `auto` (nearest native resolution).", transform: ZoomSpec.parse)
+    var zoom: ZoomSpec = .auto
 
     @Option(help: "Resampling kernel: near, bilinear, cubic, lanczos, average.")
     var resampling: Resampling = .bilinear
@@ -32,20 +32,23 @@ struct WarpCommand: ParsableCommand {
 
     @OptionGroup var workers: WorkerOptions
 
+    func validate() throws {
+        if let r = zoom.range, r.min != r.max {
+            throw ValidationError("--zoom '\(zoom)': expected one zoom 0–\(WebMercator.maxZoom) or auto")
+        }
+    }
+
     func run() throws {
         try reportingErrors {
             let source = try input.resolve()
             let z: Int
-            if zoom == "auto" {
+            if let r = zoom.range {
+                z = r.max
+            } else {
                 z = try source.autoZoom()
                 let native = try source.nativeResolution()
                 printError(String(format: "tegula: zoom auto = %d (native %.2f m/px; zoom %d is %.2f m/px, the nearest in log scale)",
                                   z, native, z, WebMercator.resolution(zoom: z)))
-            } else {
-                guard let v = Int(zoom), ZoomRange.isZoom(v) else {
-                    throw CLIFailure(message: "--zoom '\(zoom)': expected an integer 0–\(WebMercator.maxZoom) or auto")
-                }
-                z = v
             }
             if source.exceedsMercatorLimit {
                 printError("tegula: warning: the scan reaches beyond ±85.0511°; the output is clipped there")

@@ -52,7 +52,7 @@ struct RoundTripTests {
 
     @Test func folderTMSLayoutFlipsRows() throws {
         let path = try TemporaryFolder.make("bundle").path + "/tms"
-        let w = try Tileset.openWriter(at: path, layout: .tms)
+        let w = try Tileset.openWriter(at: path, layout: .bottomLeft)
         let t = Tile(x: 486, y: 332, z: 10)
         try w.write(t, data: Fixtures.png(for: t))
         try w.finish(metadata: Fixtures.metadata(minZoom: 10, maxZoom: 10))

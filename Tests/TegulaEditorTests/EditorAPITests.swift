@@ -38,7 +38,7 @@ struct EditorAPITests {
 
     /// Runs `body` with a function that sends one request to a live server for `service`.
     static func live(_ service: EditorService, _ body: @escaping @Sendable (_ send: @escaping @Sendable (HTTPRequest.Method, String, Data?) async throws -> Answer) async throws -> Void) async throws {
-        try await EditorServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
             try await body { method, uri, data in
                 let r = try await client.execute(uri: uri, method: method, headers: [.contentType: "application/json"],
                                                  body: data.map { ByteBuffer(bytes: $0) })
@@ -320,6 +320,22 @@ struct EditorAPITests {
             #expect(try await send(.get, "/basemap/x/0/0/0.png", nil).status == 404)
             let e = try await send(.get, "/nothing", nil)
             #expect((e.json["error"] as? String)?.isEmpty == false)
+        }
+    }
+
+    /// Editor tile paths follow the HTTP core's one rule (`RequestTarget.number`), as `tegula
+    /// serve`'s do: no sign, no leading zeros, no zoom past 30, no `..`; a 404 lists every route.
+    @Test func tilePathsFollowTheServersStrictNumberRule() async throws {
+        let (service, _) = try Self.service()
+        try await Self.live(service) { send in
+            #expect(try await send(.get, "/scan/0/0/0.jpg", nil).status == 200)
+            for bad in ["/scan/00/0/0.jpg", "/scan/0/+0/0.jpg", "/scan/0/0/-1.jpg", "/scan/0/0/0x0.jpg", "/scan/0/0/%30.jpg.",
+                        "/overlay/v/01/0/0.png", "/overlay/v/31/0/0.png", "/overlay/v/1/0/1e0.png", "/scan/../0/0.jpg"] {
+                #expect(try await send(.get, bad, nil).status == 400, "\(bad)")
+            }
+            let e = try await send(.get, "/nothing", nil)
+            #expect((e.json["error"] as? String)?.contains("/api/convert") == true)
+            #expect(try await send(.head, "/api/session", nil).status == 405)
         }
     }
 }

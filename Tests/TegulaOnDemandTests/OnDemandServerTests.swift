@@ -18,7 +18,7 @@ struct OnDemandServerTests {
     static func live<T: Sendable>(_ service: TileService, _ body: @escaping @Sendable (Int) async throws -> T) async throws -> T {
         let port = Locked(0)
         let ready = AsyncStream<Void>.makeStream()
-        let app = TileServer.application(service: service, host: "127.0.0.1", port: 0) { channel in
+        let app = HTTPServer.application(service: service, host: "127.0.0.1", port: 0) { channel in
             port.withLock { $0 = channel.localAddress?.port ?? 0 }
             ready.continuation.yield()
         }
@@ -81,7 +81,7 @@ struct OnDemandServerTests {
         var inside: Tile?
         search: for x in plan.range(z).x {
             for y in plan.range(z).y {
-                let r = await service.respond(ServerRequest(method: "HEAD", target: "/scan/\(z)/\(x)/\(y).png"), isCancelled: { false })
+                let r = await service.respond(ServerRequest(method: .head, target: "/scan/\(z)/\(x)/\(y).png"), isCancelled: { false })
                 if r.status == 200 { inside = Tile(x: x, y: y, z: z); break search }
             }
         }

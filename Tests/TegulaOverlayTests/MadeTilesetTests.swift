@@ -54,7 +54,7 @@ struct MadeTilesetTests {
 
     @Test func loadsFromTheTileServerOnLoopback() async throws {
         let catalogue = try Catalogue.load(paths: [m.folder, m.mbtiles, m.pmtiles])
-        let app = TileServer.application(service: TileService(catalogue: catalogue), host: "127.0.0.1", port: 0)
+        let app = HTTPServer.application(service: TileService(catalogue: catalogue), host: "127.0.0.1", port: 0)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             for id in ["scan", "scan-mb", "scan-pm"] {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TegulaBundle
 import TegulaCodec
+import TegulaComposite
 import TegulaGeometry
 @testable import TegulaPipeline
 @testable import TegulaPyramid

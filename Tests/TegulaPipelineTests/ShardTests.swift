@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TegulaBundle
+import TegulaComposite
 import TegulaGeometry
 import TegulaTestSupport
 @testable import TegulaPipeline

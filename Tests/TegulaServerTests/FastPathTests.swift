@@ -13,7 +13,7 @@ struct FastPathTests {
     @Test func fromMemoryOnlyWhatNeedsNoRead() {
         let s = f.service()
         func req(_ t: String, _ m: String = "GET", _ h: [String: String] = [:]) -> ServerRequest {
-            ServerRequest(method: m, target: t, headers: h)
+            ServerRequest(m, t, h)
         }
         #expect(s.respondFromMemory(req("/blue/2/1/3.png")) == nil)  // not read yet
         let first = s.respond(req("/blue/2/1/3.png"))
@@ -37,7 +37,7 @@ struct FastPathTests {
     /// which the fast path always passes on, so through it the fast path never answered at all.
     @Test func hotAnswersEqualColdOnesOverTheWire() async throws {
         let service = f.service()
-        try await TileServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
             let port = try #require(client.port)
             let missing = ServerFixtures.missing
             let cases: [(String, String)] = [
@@ -73,7 +73,7 @@ struct FastPathTests {
     /// come back in request order with the right bodies, and the connection closes after the last.
     @Test func pipelinedMixOfHotAndOtherRequestsStaysInOrder() async throws {
         let service = f.service()
-        try await TileServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
             _ = try await client.execute(uri: "/blue/0/0/0.png", method: .get)  // now hot
             _ = try await client.execute(uri: "/blue/1/0/1.png", method: .get)
             let port = try #require(client.port)
@@ -106,7 +106,7 @@ struct FastPathTests {
     /// leaves it open), cold or hot, and both answers are the same.
     @Test func http10ClosesAfterTheAnswer() async throws {
         let service = f.service()
-        try await TileServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
             let port = try #require(client.port)
             var answers: [RawHTTP.Response] = []
             for (target, fast) in [("/blue/2/3/2.png", 0), ("/blue/2/3/2.png", 1), ("/health", 0)] {  // cold, hot, not a tile

@@ -86,7 +86,7 @@ import TegulaTestSupport
     /// is served throughout, and is closed once it goes quiet.
     @Test func slowlorisIsClosedWhileOthersAreServed() async throws {
         let service = f.service(ServerConfiguration(idleTimeout: .milliseconds(1500)))
-        try await TileServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
             let port = try #require(client.port)
             // The keep-alive client's tile made hot first, so every one of its answers comes from
             // the event loop: cold, it waits for Swift's cooperative pool, which parallel CLI
@@ -113,7 +113,7 @@ import TegulaTestSupport
     // MARK: Over-long heads
 
     @Test func overLongRequestLineIs414AndOverLongHeadersAre431() async throws {
-        try await TileServer.application(service: f.service(), host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: f.service(), host: "127.0.0.1", port: 0).test(.live) { client in
             let port = try #require(client.port)
             func ask(_ head: String) async throws -> RawHTTP.Response {
                 let raw = try await RawHTTP.exchange(port: port, send: Array(head.utf8))
@@ -142,7 +142,7 @@ import TegulaTestSupport
 
     /// NUL bytes and backslashes sent raw on the wire, not only percent-encoded.
     @Test func rawNULAndBackslashTargetsAreRefused() async throws {
-        try await TileServer.application(service: f.service(), host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: f.service(), host: "127.0.0.1", port: 0).test(.live) { client in
             let port = try #require(client.port)
             for target in ["/blue/0/0/0.png\u{0}", "/blue/0/0/0\u{0}.png", "/blue\\..\\..\\secret.txt", "/blue/0/0/..\\..\\..\\secret.txt",
                            "/..\\secret.txt"] {
@@ -204,7 +204,7 @@ import TegulaTestSupport
         let r = f.service().get(target)
         let body = String(decoding: r.body, as: UTF8.self)
         let type = r.header("Content-Type") ?? ""
-        if r.status >= 400 {
+        if r.status.code >= 400 {
             #expect(type == "text/plain; charset=utf-8" && r.header("X-Content-Type-Options") == "nosniff", "\(target) → \(r.status) \(type)")
         } else {
             #expect(!body.contains("<script>alert"), "\(target) → \(r.status) \(type) repeats the script")
@@ -281,7 +281,7 @@ import TegulaTestSupport
         truncate(dir + "/p.pmtiles", 20_000)
         let capture = LoggingTests.Capture(level: .info)
         let service = TileService(catalogue: catalogue, logger: LoggingTests.logger(capture))
-        try await TileServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
             var failures = 0
             for target in ["/m/3/7/7.png", "/m/3/7/7.png", "/p/3/7/7.png", "/p/3/7/7.png", "/m/2/1/1.png"] {
                 let r = try await client.execute(uri: target, method: .get)

@@ -15,7 +15,7 @@ struct HummingbirdLayerTests {
     let f = ServerFixtures.shared
 
     func app(_ config: ServerConfiguration = ServerConfiguration()) -> some ApplicationProtocol {
-        TileServer.application(service: f.service(config), host: "127.0.0.1", port: 0)
+        HTTPServer.application(service: f.service(config), host: "127.0.0.1", port: 0)
     }
 
     @Test func routerLevelPassThrough() async throws {
@@ -81,7 +81,7 @@ struct HummingbirdLayerTests {
     }
 }
 
-/// The listening socket accepts many connections per wake-up (`TileServer.acceptsPerWakeup`):
+/// The listening socket accepts many connections per wake-up (`HTTPServer.acceptsPerWakeup`):
 /// with NIO's default of 4, 2,000 clients connecting at once were taken in a few per
 /// event-loop turn and most first requests waited seconds in the kernel's queue
 /// (RELIABILITY.md, fairness). The live figure is `scripts/serve-fairness`'s; this checks the
@@ -94,7 +94,7 @@ struct AcceptRateTests {
 
     @Test func theListeningSocketAcceptsManyPerWakeup() async throws {
         let seen = Seen()
-        let app = TileServer.application(service: ServerFixtures.shared.service(), host: "127.0.0.1", port: 0) { channel in
+        let app = HTTPServer.application(service: ServerFixtures.shared.service(), host: "127.0.0.1", port: 0) { channel in
             let v = try? await channel.getOption(ChannelOptions.maxMessagesPerRead)
             seen.lock.withLock { seen.value = v }
         }
@@ -102,7 +102,7 @@ struct AcceptRateTests {
             let r = try await client.execute(uri: "/health", method: .get)
             #expect(r.status == .ok)
         }
-        #expect(seen.lock.withLock { seen.value } == TileServer.acceptsPerWakeup)
-        #expect(TileServer.acceptsPerWakeup >= 1024)
+        #expect(seen.lock.withLock { seen.value } == HTTPServer.acceptsPerWakeup)
+        #expect(HTTPServer.acceptsPerWakeup >= 1024)
     }
 }

@@ -42,7 +42,7 @@ struct LoggingTests {
 
     @Test func debugLogsOneLinePerRequestOnBothPaths() async throws {
         let capture = Capture(level: .debug)
-        let app = TileServer.application(service: f.service(logger: Self.logger(capture)), host: "127.0.0.1", port: 0)
+        let app = HTTPServer.application(service: f.service(logger: Self.logger(capture)), host: "127.0.0.1", port: 0)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             var expected: [String] = []

@@ -36,7 +36,7 @@ struct MetricsTests {
     /// counted while the requests were answered by both paths.
     @Test func countersFollowTheRequestsMade() async throws {
         let metrics = ServerMetrics()
-        let app = TileServer.application(service: f.service(metrics: metrics), host: "127.0.0.1", port: 0)
+        let app = HTTPServer.application(service: f.service(metrics: metrics), host: "127.0.0.1", port: 0)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let missing = ServerFixtures.missing
@@ -80,7 +80,7 @@ struct MetricsTests {
 
     /// Open connections rise with idle sockets and fall when they close.
     @Test func openConnectionsGauge() async throws {
-        let app = TileServer.application(service: f.service(metrics: ServerMetrics()), host: "127.0.0.1", port: 0)
+        let app = HTTPServer.application(service: f.service(metrics: ServerMetrics()), host: "127.0.0.1", port: 0)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             func open() async throws -> Double {

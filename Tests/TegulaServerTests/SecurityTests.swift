@@ -53,7 +53,7 @@ struct SecurityTests {
     }
 
     @Test func routeParserNeverAliases() {
-        #expect(Route(target: "/blue/2/1/3.png") == .tile(.init(id: "blue", z: 2, x: 1, row: 3, tms: false, retina: false, ext: "png")))
+        #expect(Route(target: "/blue/2/1/3.png") == .tile(.init(id: "blue", z: 2, x: 1, row: 3, origin: .topLeft, retina: false, ext: "png")))
         #expect(Route(target: "/blue/2/01/3.png") != Route(target: "/blue/2/1/3.png"))
         #expect(Route(target: "/b%6Cue/2/1/3.png") == Route(target: "/blue/2/1/3.png"))  // plain escapes are fine
         #expect(Route(target: "/my%20map.json") == .tileJSON(id: "my map"))

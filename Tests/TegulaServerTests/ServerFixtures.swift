@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import TegulaBundle
 import TegulaGeometry
@@ -71,6 +72,15 @@ final class ServerFixtures: @unchecked Sendable {
 extension TileService {
     /// GET (or another method) with optional headers.
     func get(_ target: String, method: String = "GET", _ headers: [String: String] = [:]) -> ServerResponse {
-        respond(ServerRequest(method: method, target: target, headers: headers))
+        respond(ServerRequest(method, target, headers))
+    }
+}
+
+extension ServerRequest {
+    /// A request from plain strings, as tests write them.
+    init(_ method: String, _ target: String, _ headers: [String: String] = [:]) {
+        var fields = HTTPFields()
+        for (k, v) in headers { fields.append(HTTPField(name: HTTPField.Name(k)!, value: v)) }
+        self.init(method: HTTPRequest.Method(method)!, target: target, headers: fields)
     }
 }

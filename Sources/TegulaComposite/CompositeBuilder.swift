@@ -1,6 +1,7 @@
 import Foundation
 import TegulaBundle
 import TegulaGeometry
+import TegulaPyramid
 import TegulaSupport
 import TegulaWarp
 

@@ -42,16 +42,15 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// Kubernetes Indexed Job (`JOB_COMPLETION_INDEX`; the count, the Job's `completions`, is not
     /// in the environment and comes from `shards`), or AWS Batch (`AWS_BATCH_JOB_ARRAY_INDEX`, of
     /// `AWS_BATCH_JOB_ARRAY_SIZE` or `shards`). `shards`, when given, must agree with the
-    /// engine's count. Returns the shard and the engine's name.
-    public static func fromEngine(_ environment: [String: String], shards: Int?) throws -> (shard: Shard, engine: String) {
-        let engines = [("SLURM_ARRAY_TASK_ID", "Slurm"), ("JOB_COMPLETION_INDEX", "Kubernetes"), ("AWS_BATCH_JOB_ARRAY_INDEX", "AWS Batch")]
-            .filter { environment[$0.0] != nil }
-        guard let (variable, engine) = engines.first else {
+    /// engine's count. Returns the shard and the engine.
+    public static func fromEngine(_ environment: [String: String], shards: Int?) throws -> (shard: Shard, engine: ArrayEngine) {
+        let engines = ArrayEngine.allCases.filter { environment[$0.indexVariable] != nil }
+        guard let engine = engines.first else {
             throw ShardError(.noEngine, "--shard auto: no array index in the environment (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX "
                              + "or AWS_BATCH_JOB_ARRAY_INDEX); run in a Slurm array, a Kubernetes Indexed Job or an AWS Batch array job, or give --shard I/N")
         }
         guard engines.count == 1 else {
-            throw ShardError(.badEnvironment, "--shard auto: both \(engines.map(\.0).joined(separator: " and ")) are set; give --shard I/N")
+            throw ShardError(.badEnvironment, "--shard auto: both \(engines.map(\.indexVariable).joined(separator: " and ")) are set; give --shard I/N")
         }
         func number(_ name: String) throws -> Int? {
             guard let text = environment[name] else { return nil }
@@ -60,25 +59,26 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
             }
             return v
         }
+        let variable = engine.indexVariable
         var index = try number(variable)!
         let count: Int?
         switch engine {
-        case "Slurm":
+        case .slurm:
             index -= try number("SLURM_ARRAY_TASK_MIN") ?? 0
             count = try number("SLURM_ARRAY_TASK_COUNT")
             if count == nil {
                 throw ShardError(.badEnvironment, "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (Slurm sets both for sbatch --array)")
             }
-        case "Kubernetes":
+        case .kubernetes:
             count = nil
-        default:
+        case .awsBatch:
             count = try number("AWS_BATCH_JOB_ARRAY_SIZE")
         }
         if let count, let shards, count != shards {
             throw ShardError(.badEnvironment, "--shard auto: \(engine) runs \(count) tasks but --shards says \(shards)")
         }
         guard let n = count ?? shards else {
-            let hint = engine == "Kubernetes" ? "the Job's completions" : "the array size"
+            let hint = engine == .kubernetes ? "the Job's completions" : "the array size"
             throw ShardError(.badEnvironment, "--shard auto: \(engine) gives the index (\(variable)=\(index)) but not the count; pass --shards N (\(hint))")
         }
         guard let shard = Shard(index: index, count: n) else {
@@ -88,7 +88,30 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A shard that cannot be named, or a composite part the reduce refuses, as one line.
+/// A batch system whose array jobs give each process its index: the engines `--shard auto` reads.
+public enum ArrayEngine: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// A Slurm job array (`sbatch --array`).
+    case slurm = "Slurm"
+    /// A Kubernetes Indexed Job.
+    case kubernetes = "Kubernetes"
+    /// An AWS Batch array job.
+    case awsBatch = "AWS Batch"
+
+    /// The variable that holds this process's index.
+    public var indexVariable: String {
+        switch self {
+        case .slurm: return "SLURM_ARRAY_TASK_ID"
+        case .kubernetes: return "JOB_COMPLETION_INDEX"
+        case .awsBatch: return "AWS_BATCH_JOB_ARRAY_INDEX"
+        }
+    }
+
+    /// The engine's name, as in messages: `Slurm`, `Kubernetes`, `AWS Batch`.
+    public var description: String { rawValue }
+}
+
+/// A shard that cannot be named, a composite part the reduce refuses, or a part or composite
+/// that cannot be written, as one line.
 public typealias ShardError = LocatedError<ShardErrorReason>
 
 /// The kinds of ShardError.
@@ -111,4 +134,6 @@ public enum ShardErrorReason: String, Sendable, Hashable {
     case corruptPart
     /// The pipeline has no composite to reduce.
     case noComposite
+    /// A pack, or the merged composite, cannot be written or moved into place.
+    case writeFailed
 }

@@ -10,7 +10,7 @@ import TegulaPyramid
 /// one before, copied to the output, and at the cut zoom fed to a ``ParentBuilder`` that builds
 /// the zooms above it. Every pack's digest is recomputed on the way; the output is written
 /// under a temporary name and moved into place only when all of them match.
-struct CompositeReduce {
+package struct CompositeReduce {
     let split: CompositeSplit
     let parts: CompositeParts
     let output: String
@@ -18,14 +18,26 @@ struct CompositeReduce {
     /// The composite's quality and auto-lossy format, for the zooms built above the cut (its
     /// format is the metadata's).
     let quality: Int?
-    var autoLossy: AutoLossy = .default
+    let autoLossy: AutoLossy
     let progress: (@Sendable (Int, Int) -> Void)?
 
+    /// The reduce of `parts` under `split` into `output`, described by `metadata`.
+    package init(split: CompositeSplit, parts: CompositeParts, output: String, metadata: TilesetMetadata,
+                 quality: Int?, autoLossy: AutoLossy = .default, progress: (@Sendable (Int, Int) -> Void)?) {
+        self.split = split
+        self.parts = parts
+        self.output = output
+        self.metadata = metadata
+        self.quality = quality
+        self.autoLossy = autoLossy
+        self.progress = progress
+    }
+
     /// What was merged: tiles copied from parts and built above the cut, and the parts' tiles.
-    struct Result { var copied = 0; var built = 0; var bytes = 0; var parts = 0 }
+    package struct Result { package var copied = 0; package var built = 0; package var bytes = 0; package var parts = 0 }
 
     /// The current plan's records, one per shard, or a refusal naming every bad part.
-    static func check(_ found: [(file: String, record: PartRecord?)], split: CompositeSplit, parts: CompositeParts) throws -> [PartRecord] {
+    package static func check(_ found: [(file: String, record: PartRecord?)], split: CompositeSplit, parts: CompositeParts) throws -> [PartRecord] {
         let n = split.ranges.count
         var problems: [(ShardErrorReason, String)] = []
         let unreadable = found.filter { $0.record == nil }.map(\.file)
@@ -66,13 +78,13 @@ struct CompositeReduce {
     }
 
     /// Merge the parts (already checked) into the output.
-    func run(_ records: [PartRecord]) throws -> Result {
+    package func run(_ records: [PartRecord]) throws -> Result {
         let layout = split.layout
         let tmp = CompositeReduce.temporaryPath(for: output)
         try? FileManager.default.removeItem(atPath: tmp)
         try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: tmp) }
-        let writer = try Tileset.openWriter(at: tmp, format: metadata.format, layout: .xyz, scale: metadata.scale)
+        let writer = try Tileset.openWriter(at: tmp, format: metadata.format, layout: .topLeft, scale: metadata.scale)
         var result = Result()
         result.parts = records.count
         let ordered = records.sorted { $0.cutRange[0] < $1.cutRange[0] }
@@ -131,7 +143,7 @@ struct CompositeReduce {
             }
         }
         try writer.finish(metadata: metadata)
-        try CompositeReduce.replace(output, with: tmp)
+        try Tileset.replace(output, with: tmp)
         progress?(zooms.count + 1, zooms.count + 1)
         return result
     }
@@ -142,16 +154,5 @@ struct CompositeReduce {
         let ext = (base as NSString).pathExtension
         let stem = ext.isEmpty ? base : (base as NSString).deletingPathExtension
         return dir + "/.\(stem).reduce-\(getpid())" + (ext.isEmpty ? "" : "." + ext)
-    }
-
-    /// Move `tmp` to `output`, replacing an earlier composite there.
-    static func replace(_ output: String, with tmp: String) throws {
-        if rename(tmp, output) == 0 { return }
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isDir), isDir.boolValue {
-            try FileManager.default.removeItem(atPath: output)
-            if rename(tmp, output) == 0 { return }
-        }
-        throw StageError(.writeFailed, "\(output): cannot move the composite into place: \(String(cString: strerror(errno)))")
     }
 }

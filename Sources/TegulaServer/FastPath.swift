@@ -1,12 +1,14 @@
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
-/// Answers requests for tiles already in memory on the connection's event loop, before they reach
-/// Hummingbird's async request loop; everything else (cold tiles, TileJSON, the viewer, errors of
-/// other routes) passes on to Hummingbird's responder unchanged. `TileChannel` puts one per
-/// connection right after NIO's HTTP/1 decoder, ahead of the conversion to swift-http-types.
+/// Answers requests the service can answer from memory (tiles already made) on the connection's
+/// event loop, before they reach Hummingbird's async request loop; everything else (cold tiles,
+/// TileJSON, the viewer, errors of other routes, every request of a service without such answers)
+/// passes on to Hummingbird's responder unchanged. ``ServerChannel`` puts one per connection right
+/// after NIO's HTTP/1 decoder, ahead of the conversion to swift-http-types.
 ///
-/// The answers are `TileService.respondFromMemory`'s, so they equal what the responder would give
+/// The answers are ``HTTPService/respondFromMemory(_:)``'s, so they equal what the responder would give
 /// (the router-level tests hold for both); this handler only saves the per-request hop into Swift
 /// concurrency and back and the conversions between HTTP types, the largest costs left in the
 /// serving profile (BENCHMARKS.md). Responses still go through NIO's HTTP/1 encoder.
@@ -18,13 +20,13 @@ import NIOHTTP1
 /// request that does not keep the connection alive (HTTP/1.0 without keep-alive, which
 /// Hummingbird leaves open) has the connection closed once its response is written, whichever
 /// path answered it.
-final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
+final class FastPath<Service: HTTPService>: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let responder: TileResponder
+    private let service: Service
     private let serverName: String
     /// Requests passed on whose response has not ended yet, oldest first: whether the
     /// connection closes after each.
@@ -37,8 +39,8 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var needsFlush = false
     private var date = HTTPDate()
 
-    init(responder: TileResponder, serverName: String) {
-        self.responder = responder
+    init(service: Service, serverName: String) {
+        self.service = service
         self.serverName = serverName
     }
 
@@ -47,11 +49,11 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             if passedOnHead == passedOn.count, context.channel.isWritable, let r = answer(head) {
-                responder.service.fastPathAnswers.add()
-                var headers = HTTPHeaders(r.headers)
+                service.countFastPathAnswer()
+                var headers = HTTPHeaders(r.headers.map { ($0.name.rawName, $0.value) })
                 headers.add(name: "Date", value: date.now())
                 headers.add(name: "Server", value: serverName)
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: r.status),
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: r.status.code),
                                                                      headers: headers))), promise: nil)
                 if r.bodyCount > 0 {
                     context.write(wrapOutboundOut(.body(.byteBuffer(r.bodyBuffer))), promise: nil)
@@ -79,10 +81,9 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// The service's answer from memory, for GET and HEAD requests without a `Connection` header.
     private func answer(_ head: HTTPRequestHead) -> ServerResponse? {
         guard head.method == .GET || head.method == .HEAD, !head.headers.contains(name: "connection") else { return nil }
-        var headers: [String: String] = [:]
-        if let inm = head.headers.first(name: "if-none-match") { headers["if-none-match"] = inm }
-        return responder.service.respondFromMemory(
-            ServerRequest(method: head.method.rawValue, target: head.uri, lowercasedHeaders: headers))
+        var headers = HTTPFields()
+        if let inm = head.headers.first(name: "if-none-match") { headers[.ifNoneMatch] = inm }
+        return service.respondFromMemory(ServerRequest(method: head.method == .GET ? .get : .head, target: head.uri, headers: headers))
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {

@@ -8,44 +8,55 @@ import TegulaWarp
 /// What a shard's finished part holds, written last (`part-IIII-of-NNNN.json` beside its packs):
 /// the plan it was built for, its run of cut-zoom tiles, its tile count and id range, and the
 /// digest over its packs' digests in tile-id order.
-struct PartRecord: Codable, Equatable {
-    var format = "tegula-composite-part/1"
+package struct PartRecord: Codable, Equatable {
+    /// The record format, `tegula-composite-part/1`.
+    package var format = "tegula-composite-part/1"
     /// The plan's hash (``CompositeSplit/hash``).
-    var plan: String
-    var shard: Int
-    var shards: Int
-    var cutZoom: Int
+    package var plan: String
+    /// The shard's index and the shard count.
+    package var shard: Int
+    package var shards: Int
+    /// The zoom at which the shards' runs are cut.
+    package var cutZoom: Int
     /// First and end (exclusive) Hilbert index at the cut zoom.
-    var cutRange: [UInt64]
-    var tiles: Int
-    var firstTile: UInt64?
-    var lastTile: UInt64?
+    package var cutRange: [UInt64]
+    /// The part's tile count, and its first and last tile id.
+    package var tiles: Int
+    package var firstTile: UInt64?
+    package var lastTile: UInt64?
     /// SHA-256 over the packs' digests, in order.
-    var digest: String
+    package var digest: String
     /// The pack files in tile-id order, with their tile counts and digests.
-    var packs: [Pack]
-    var finished: String
+    package var packs: [Pack]
+    /// ISO 8601 time the part was finished.
+    package var finished: String
 
-    struct Pack: Codable, Equatable {
-        var file: String
-        var tiles: Int
-        var digest: String
+    /// One pack file of a part: its name, tile count and digest.
+    package struct Pack: Codable, Equatable {
+        package var file: String
+        package var tiles: Int
+        package var digest: String
     }
 }
 
 /// The composite's parts in the work folder: `<work>/.composite/parts/part-IIII-of-NNNN/`
 /// (packs) and `part-IIII-of-NNNN.json` (the record). A shard writes only its own.
-struct CompositeParts {
-    let folder: String
+package struct CompositeParts {
+    /// `<work>/.composite/parts`.
+    package let folder: String
 
-    init(workFolder: String) { folder = workFolder + "/.composite/parts" }
+    /// The parts of the pipeline whose work folder is `workFolder`.
+    package init(workFolder: String) { folder = workFolder + "/.composite/parts" }
 
-    static func name(_ shard: Shard) -> String { String(format: "part-%04d-of-%04d", shard.index, shard.count) }
-    func packFolder(_ shard: Shard) -> String { folder + "/" + CompositeParts.name(shard) }
-    func recordPath(_ shard: Shard) -> String { folder + "/" + CompositeParts.name(shard) + ".json" }
+    /// `part-IIII-of-NNNN`.
+    package static func name(_ shard: Shard) -> String { String(format: "part-%04d-of-%04d", shard.index, shard.count) }
+    /// The folder of a shard's packs.
+    package func packFolder(_ shard: Shard) -> String { folder + "/" + CompositeParts.name(shard) }
+    /// The path of a shard's record.
+    package func recordPath(_ shard: Shard) -> String { folder + "/" + CompositeParts.name(shard) + ".json" }
 
     /// Every record file in the folder (`*.json`), read; nil for one that cannot be.
-    func records() -> [(file: String, record: PartRecord?)] {
+    package func records() -> [(file: String, record: PartRecord?)] {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
         return files.map { f in
@@ -53,7 +64,8 @@ struct CompositeParts {
         }
     }
 
-    static func save(_ record: PartRecord, to path: String) throws {
+    /// Write a record atomically.
+    package static func save(_ record: PartRecord, to path: String) throws {
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys]
         try AtomicFile.write(Array(try enc.encode(record)), to: path)
@@ -64,7 +76,7 @@ struct CompositeParts {
 /// committed as it finishes, so a killed shard rerun keeps the packs it finished and builds the
 /// rest), then the zooms from the block zoom up to the cut zoom from the packs' block-zoom tiles
 /// (``ParentBuilder``), then the record.
-struct CompositePartBuilder {
+package struct CompositePartBuilder {
     let split: CompositeSplit
     let shard: Shard
     let parts: CompositeParts
@@ -73,8 +85,21 @@ struct CompositePartBuilder {
     let force: Bool
     let progress: (@Sendable (Int, Int) -> Void)?
 
+    /// The part of `shard` under `split`, its blocks built by `builder` and committed
+    /// `blocksPerPack` at a time; `force` rebuilds packs and a record that match the plan.
+    package init(split: CompositeSplit, shard: Shard, parts: CompositeParts, builder: CompositeBuilder,
+                 blocksPerPack: Int, force: Bool, progress: (@Sendable (Int, Int) -> Void)?) {
+        self.split = split
+        self.shard = shard
+        self.parts = parts
+        self.builder = builder
+        self.blocksPerPack = blocksPerPack
+        self.force = force
+        self.progress = progress
+    }
+
     /// Build the part (or keep it when its record matches the plan); returns a log line.
-    func run() throws -> String {
+    package func run() throws -> String {
         let recordPath = parts.recordPath(shard), dir = parts.packFolder(shard)
         let name = CompositeParts.name(shard)
         if !force, let data = FileManager.default.contents(atPath: recordPath),
@@ -117,7 +142,7 @@ struct CompositePartBuilder {
                     upper[PMTilesID.id(of: t)] = data
                 }
                 for (file, _) in packs {
-                    guard let pack = TilePack.open(dir + "/" + file) else { throw StageError(.missingRecord, "\(dir)/\(file): pack vanished") }
+                    guard let pack = TilePack.open(dir + "/" + file) else { throw ShardError(.missingParts, at: "\(dir)/\(file)", "pack vanished") }
                     for (id, data) in try pack.tiles(zoom: layout.blockZoom) { try parents.add(PMTilesID.tile(of: id), encoded: data) }
                 }
                 try parents.finish()
@@ -134,7 +159,7 @@ struct CompositePartBuilder {
                                 firstTile: packs.compactMap(\.header.first).min(), lastTile: packs.compactMap(\.header.last).max(),
                                 digest: digest.finalize(),
                                 packs: packs.map { PartRecord.Pack(file: $0.file, tiles: $0.header.tiles, digest: $0.header.digest) },
-                                finished: Manifest.now())
+                                finished: ISO8601DateFormatter().string(from: Date()))
         try CompositeParts.save(record, to: recordPath)
         let resumed = kept > 0 ? ", \(kept) kept from an earlier run" : ""
         return "part \(shard): \(blocks.count) blocks (\(blended) blended) in \(groups.count) packs\(resumed), \(record.tiles) tiles → \(name)"

@@ -27,35 +27,32 @@ public struct ShardPlan: Sendable {
     /// Fixed cost of a map (opening and fitting), in pixels: one 256-px tile.
     static let mapOverhead = 256 * 256
 
-    /// Plan `count` shards over a surveyed collection.
-    init(pipeline: Pipeline, survey: CollectionSurvey, count: Int) {
+    /// Plan `count` shards over a surveyed collection. `ownOutput` says, per map, whether it has
+    /// an output of its own (a warp and tile stage to run); `composite` is the composite's tile
+    /// options, when there is one; `inputsHash` hashes what the composite's tiles depend on
+    /// (``CompositeSplit/inputsHash``).
+    package init(count: Int, survey: CollectionSurvey, ownOutput: [Bool], composite: TileOptions?,
+                 inputsHash: (CompositeLayout) -> String) {
         self.count = count
-        let maps = pipeline.spec.maps
         failures = survey.failures
-        let mapCosts = maps.indices.map { i in
-            ShardPlan.mapOverhead + (maps[i].output == nil ? 0 : 2 * survey.entries[i].warpPixels)
+        let mapCosts = ownOutput.indices.map { i in
+            ShardPlan.mapOverhead + (ownOutput[i] ? 2 * survey.entries[i].warpPixels : 0)
         }
         self.mapCosts = mapCosts
-        if let c = pipeline.spec.composite, failures.isEmpty,
-           let layout = CompositeLayout(composite: c, survey: survey) {
-            composite = CompositeSplit(layout: layout, count: count, pipeline: pipeline)
+        if let c = composite, failures.isEmpty,
+           let layout = CompositeLayout(tile: c, survey: survey) {
+            self.composite = CompositeSplit(layout: layout, count: count, inputsHash: inputsHash(layout))
         } else {
-            composite = nil
+            self.composite = nil
         }
-        var loads = composite?.costs ?? [Int](repeating: 0, count: count)
-        var owners = [Int](repeating: 0, count: maps.count)
-        for i in maps.indices.sorted(by: { (mapCosts[$0], -$0) > (mapCosts[$1], -$1) }) {
+        var loads = self.composite?.costs ?? [Int](repeating: 0, count: count)
+        var owners = [Int](repeating: 0, count: mapCosts.count)
+        for i in mapCosts.indices.sorted(by: { (mapCosts[$0], -$0) > (mapCosts[$1], -$1) }) {
             let s = loads.indices.min { (loads[$0], $0) < (loads[$1], $1) }!
             owners[i] = s
             loads[s] += mapCosts[i]
         }
         self.owners = owners
-    }
-
-    /// Plan `count` shards for a pipeline (surveying it on `jobs` threads).
-    public init(pipeline: Pipeline, count: Int, jobs: Int) {
-        let runner = PipelineRunner(pipeline: pipeline, options: RunOptions(jobs: jobs), log: { _ in })
-        self.init(pipeline: pipeline, survey: CollectionSurvey(runner: runner, jobs: jobs), count: count)
     }
 
     /// The maps a shard runs, in file order.
@@ -113,18 +110,18 @@ public struct CompositeLayout: Sendable {
 
     /// Max zoom: given, else the highest warp zoom; min zoom: given, else the zoom at which the
     /// whole collection is about one tile. Nil when no map has a footprint.
-    init?(composite: CompositeSpec, survey: CollectionSurvey) {
+    init?(tile: TileOptions, survey: CollectionSurvey) {
         let entries = survey.entries
         guard let first = entries.compactMap(\.bounds).first,
-              let maxZ = composite.tile.maxZoom ?? entries.compactMap(\.warpZoom).max() else { return nil }
+              let maxZ = tile.maxZoom ?? entries.compactMap(\.warpZoom).max() else { return nil }
         var b = first
         for e in entries { if let x = e.bounds { b = b.union(x) } }
         bounds = b
-        let tileSize = composite.tile.tileSize ?? 256
-        minZoom = min(composite.tile.minZoom ?? TileJob.autoMinZoom(bounds: b, maxZoom: maxZ, tileSize: tileSize), maxZ)
+        let tileSize = tile.tileSize ?? 256
+        minZoom = min(tile.minZoom ?? TileJob.autoMinZoom(bounds: b, maxZoom: maxZ, tileSize: tileSize), maxZ)
         maxZoom = maxZ
         blockZoom = CompositeBuilder.blockZoom(maxZoom: maxZ, minZoom: minZoom)
-        tilePixels = tileSize * (composite.tile.scale ?? 1)
+        tilePixels = tileSize * (tile.scale ?? 1)
         blocks = CompositeBuilder.blocks(layerBounds: entries.map(\.bounds), maxZoom: maxZ, blockZoom: blockZoom)
     }
 }
@@ -151,7 +148,7 @@ public struct CompositeSplit: Sendable {
         return PMTilesID.id(of: a) - PMTilesID.id(of: Tile(x: 0, y: 0, z: zoom))
     }
 
-    init(layout: CompositeLayout, count: Int, pipeline: Pipeline) {
+    init(layout: CompositeLayout, count: Int, inputsHash inputs: String) {
         self.layout = layout
         let p2 = layout.tilePixels * layout.tilePixels
         let blockCost = layout.blocks.map { $0.cost * p2 + $0.layers.count * ShardPlan.mapOverhead / 4 }
@@ -193,7 +190,6 @@ public struct CompositeSplit: Sendable {
         while starts.count < count { starts.append(end) }
         ranges = (0..<count).map { starts[$0]..<(($0 + 1 < count) ? starts[$0 + 1] : end) }
         self.costs = costs
-        let inputs = CompositeSplit.inputsHash(pipeline: pipeline, layout: layout)
         inputsHash = inputs
         var h = ContentHash()
         h.update(inputs)
@@ -217,29 +213,6 @@ public struct CompositeSplit: Sendable {
 
     /// Count of cut tiles holding blocks.
     var cutTiles: Int { Set(layout.blocks.map { CompositeSplit.hilbert($0.tile, at: cutZoom) }).count }
-
-    /// SHA-256 over what the composite's tiles depend on: the composite section, its zooms and
-    /// tile size, each map in order (name, scan path with its size and modification time — not
-    /// its bytes, which every shard would have to read —, georeference section and the bytes of
-    /// its GCP and mask files).
-    static func inputsHash(pipeline: Pipeline, layout: CompositeLayout) -> String {
-        var h = ContentHash()
-        h.update("tegula-composite-plan/1")
-        if let c = pipeline.spec.composite { h.update(PipelineHashing.json(c.tile)) }
-        h.update("zooms \(layout.minZoom)-\(layout.maxZoom) block \(layout.blockZoom) px \(layout.tilePixels)")
-        for m in pipeline.spec.maps {
-            h.update(m.name)
-            h.update(m.input)
-            var st = stat()
-            if stat(m.input, &st) == 0 { h.update("\(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)") }
-            if let g = m.georeference {
-                h.update(PipelineHashing.json(g))
-                if case .file(let p) = g.gcps { h.update(file: p) }
-                if case .file(let p) = g.mask { h.update(file: p) }
-            }
-        }
-        return h.finalize()
-    }
 }
 
 extension Collection {

@@ -4,12 +4,12 @@ import Logging
 import NIOCore
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1 child channel with `TileFastPath` added right after NIO's HTTP/1 decoder,
-/// so tiles in memory are answered on the event loop; everything else is Hummingbird's as usual.
+/// Hummingbird's HTTP/1 child channel with ``FastPath`` added right after NIO's HTTP/1 decoder,
+/// so answers from memory are given on the event loop; everything else is Hummingbird's as usual.
 /// With metrics, each connection is counted open here and closed when its close completes.
-struct TileChannel: ServerChildChannel {
+struct ServerChannel<Service: HTTPService>: ServerChildChannel {
     let http1: HTTP1Channel
-    let responder: TileResponder
+    let responder: ServiceResponder<Service>
     let serverName: String
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
@@ -26,7 +26,7 @@ struct TileChannel: ServerChildChannel {
             try channel.pipeline.syncOperations.addHandler(
                 ConnectionGuard(idleTimeout: TimeAmount(config.idleTimeout), maxHeaderBytes: config.maxHeaderBytes, lines: lines,
                                 serverName: serverName), position: .before(codec))
-            try channel.pipeline.syncOperations.addHandler(TileFastPath(responder: responder, serverName: serverName),
+            try channel.pipeline.syncOperations.addHandler(FastPath(service: responder.service, serverName: serverName),
                                                            position: .before(codec))
             try channel.pipeline.syncOperations.addHandler(ClientHangUp(), position: .first)
             return value

@@ -4,8 +4,10 @@ import HummingbirdCore
 import HTTPTypes
 import NIOCore
 
-/// Builds and runs the Hummingbird application for `tegula serve`.
-public enum TileServer {
+/// The one Hummingbird adapter of every Tegula server (`tegula serve`, `tegula edit`): any
+/// ``HTTPService`` behind Hummingbird's HTTP/1 channel, with the connection guard and the
+/// event-loop fast path in front.
+public enum HTTPServer {
     /// The `Server` header's value.
     static let serverName = "tegula"
 
@@ -26,16 +28,16 @@ public enum TileServer {
     static let acceptsPerWakeup: UInt = 1024
 
     /// The application serving `service` on host:port (not yet running).
-    public static func application(service: TileService, host: String, port: Int,
+    public static func application<Service: HTTPService>(service: Service, host: String, port: Int,
                                    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
         -> some ApplicationProtocol {
-        let responder = TileResponder(service: service)
+        let responder = ServiceResponder(service: service)
         let limit = service.configuration.maxHeaderBytes
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(maxHeaderFieldSize: limit, maxHeaderListSize: limit,
                                                                       maxHeaderFieldCount: 100)
         return Application(responder: responder,
                     server: HTTPServerBuilder { hummingbird in
-                        TileChannel(http1: HTTP1Channel(responder: hummingbird, configuration: .init(httpDecoderConfiguration: decoder)),
+                        ServerChannel(http1: HTTP1Channel(responder: hummingbird, configuration: .init(httpDecoderConfiguration: decoder)),
                                     responder: responder, serverName: serverName)
                     },
                     configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName,
@@ -48,7 +50,7 @@ public enum TileServer {
     }
 
     /// Serves until SIGINT/SIGTERM.
-    public static func run(service: TileService, host: String, port: Int,
+    public static func run<Service: HTTPService>(service: Service, host: String, port: Int,
                            onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) async throws {
         try await application(service: service, host: host, port: port, onServerRunning: onServerRunning)
             .runService()

@@ -3,7 +3,7 @@ import NIOCore
 
 /// Hummingbird's request context plus the connection's channel, so a request waiting for a tile
 /// to be made can tell whether its client has gone away.
-public struct TileRequestContext: RequestContext {
+public struct ServerRequestContext: RequestContext {
     /// Hummingbird's own context.
     public var coreContext: CoreRequestContextStorage
     /// The connection the request arrived on.

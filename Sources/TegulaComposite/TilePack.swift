@@ -42,13 +42,13 @@ struct TilePack {
     func tiles(zoom: Int) throws -> [(id: UInt64, data: [UInt8])] {
         guard let z = header.zooms["\(zoom)"], z.count == 2 else { return [] }
         guard let fh = FileHandle(forReadingAtPath: path) else {
-            throw StageError(.missingRecord, "\(path): cannot open the pack")
+            throw ShardError(.missingParts, at: path, "cannot open the pack")
         }
         defer { try? fh.close() }
         try fh.seek(toOffset: z[0])
         var out: [(UInt64, [UInt8])] = []
         out.reserveCapacity(Int(z[1]))
-        let torn = StageError(.missingRecord, "\(path): the pack is shorter than its header says")
+        let torn = ShardError(.corruptPart, at: path, "the pack is shorter than its header says")
         for _ in 0..<z[1] {
             guard let rec = try fh.read(upToCount: 12), rec.count == 12 else { throw torn }
             let r = Array(rec)
@@ -110,7 +110,7 @@ struct TilePack {
         // machine that wrote it.
         try AtomicFile.write(to: path) { f in
             try f.write(file)
-            guard fsync(f.descriptor) == 0 else { throw StageError(.writeFailed, "\(f.temporaryPath): cannot flush: \(String(cString: strerror(errno)))") }
+            guard fsync(f.descriptor) == 0 else { throw ShardError(.writeFailed, at: f.temporaryPath, "cannot flush: \(String(cString: strerror(errno)))") }
         }
         return header(base: base)
     }

@@ -1,5 +1,6 @@
-// Window rows copied out of a mapped scan as RGBA (TegulaWarp's MappedScan): the copy that
-// replaces GDAL's per-row reads, guarded against the file shrinking under the mapping.
+// Rows copied out of a file mapping as RGBA (TegulaGDAL's VirtualMemory, which MappedScan reads
+// scans through): the copy that replaces GDAL's per-row reads, guarded against the file
+// shrinking under the mapping by a process-wide SIGBUS handler installed on first use.
 #ifndef TEGULA_MAPPED_ROWS_H
 #define TEGULA_MAPPED_ROWS_H
 #include <stddef.h>

@@ -1,0 +1,112 @@
+import HTTPTypes
+import TegulaGeometry
+import TegulaServer
+
+/// What a request to `tegula edit` asks for: the editor's route table on the HTTP core's one
+/// target parser (``RequestTarget``), its strict numbers and its errors, so a tile path here
+/// follows the same rule as one of `tegula serve`.
+enum EditorRoute: Equatable {
+    /// `/`: the page.
+    case page
+    /// `/editor.js`.
+    case script
+    /// `/leaflet/…`: Leaflet from Debian's libjs-leaflet.
+    case leaflet(String)
+    /// `/scan/{z}/{x}/{y}.jpg`: the raw scan in pixel space.
+    case scanTile(z: Int, x: Int, y: Int)
+    /// `/overlay/{version}.json`: zooms and bounds of a fit's overlay.
+    case overlayInfo(version: String)
+    /// `/overlay/{version}/{z}/{x}/{y}.png`: the scan warped by that fit.
+    case overlayTile(version: String, Tile)
+    /// `/basemap/…`: a local basemap tileset, answered by a ``TileService`` with the rest of the target.
+    case basemap(target: String)
+    /// `GET /api/session`, `PUT /api/session`.
+    case session
+    /// `POST /api/fit`.
+    case fit
+    /// `GET /api/predict`.
+    case predict
+    /// `GET /api/convert`.
+    case convert
+
+    /// The route table: each path's first segments and the methods it takes (HEAD with GET).
+    static let table: [(prefix: [String], methods: [HTTPRequest.Method])] = [
+        ([], [.get, .head]), (["editor.js"], [.get, .head]), (["leaflet"], [.get, .head]), (["scan"], [.get, .head]),
+        (["overlay"], [.get, .head]), (["basemap"], [.get, .head]),
+        (["api", "session"], [.get, .put]), (["api", "fit"], [.post]), (["api", "predict"], [.get]), (["api", "convert"], [.get]),
+    ]
+
+    /// Every route, as 404 answers list them.
+    static let routes = "/, /editor.js, /leaflet/…, /scan/{z}/{x}/{y}.jpg, /overlay/{version}.json, "
+        + "/overlay/{version}/{z}/{x}/{y}.png, /basemap/…, GET /api/session, PUT /api/session, POST /api/fit, "
+        + "GET /api/predict, GET /api/convert"
+
+    /// The route of `request`; throws a ``ServerError`` carrying its status (400, 404, 405 with
+    /// the methods allowed in ``allowed(for:)``).
+    init(_ request: ServerRequest) throws(ServerError) {
+        let target = try RequestTarget(request.target)
+        let s = target.segments
+        guard let entry = Self.entry(s) else {
+            throw ServerError(.noRoute, "no such route: \(target.path); routes: \(Self.routes)")
+        }
+        guard entry.methods.contains(request.method) else {
+            throw ServerError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(target.path): use "
+                + entry.methods.filter { $0 != .head }.map(\.rawValue).joined(separator: " or "))
+        }
+        switch entry.prefix.first ?? "" {
+        case "": self = .page
+        case "editor.js": self = .script
+        case "leaflet": self = .leaflet(s.joined(separator: "/"))
+        case "scan": self = try Self.scanTile(Array(s.dropFirst()))
+        case "overlay": self = try Self.overlay(Array(s.dropFirst()))
+        case "basemap":
+            let rest = String(request.target.dropFirst("/basemap".count))
+            self = .basemap(target: rest.isEmpty ? "/" : rest)
+        default:
+            switch s[1] {
+            case "session": self = .session
+            case "fit": self = .fit
+            case "predict": self = .predict
+            default: self = .convert
+            }
+        }
+    }
+
+    /// The table's entry for a path: by its first segment (two under `/api/`, which has no deeper
+    /// paths; nor has `/editor.js`).
+    static func entry(_ s: [String]) -> (prefix: [String], methods: [HTTPRequest.Method])? {
+        let key = s.first == "api" ? Array(s.prefix(2)) : Array(s.prefix(1))
+        guard key.first != "api" || s.count == 2, key != ["editor.js"] || s.count == 1 else { return nil }
+        return table.first { $0.prefix == key }
+    }
+
+    /// The methods the path of `target` takes, for a 405's `Allow`.
+    static func allowed(for target: String) -> String? {
+        guard let s = try? RequestTarget(target).segments, let entry = entry(s) else { return nil }
+        return entry.methods.map(\.rawValue).joined(separator: ", ")
+    }
+
+    static func scanTile(_ p: [String]) throws(ServerError) -> EditorRoute {
+        guard p.count == 3, p[2].hasSuffix(".jpg"), let (z, x, y) = numbers(p[0], p[1], String(p[2].dropLast(4))) else {
+            throw .malformedTarget(reason: "scan tiles are /scan/{z}/{x}/{y}.jpg with plain decimal numbers")
+        }
+        return .scanTile(z: z, x: x, y: y)
+    }
+
+    static func overlay(_ p: [String]) throws(ServerError) -> EditorRoute {
+        if p.count == 1, p[0].hasSuffix(".json") { return .overlayInfo(version: String(p[0].dropLast(5))) }
+        guard p.count == 4, p[3].hasSuffix(".png"), let (z, x, y) = numbers(p[1], p[2], String(p[3].dropLast(4))) else {
+            throw .malformedTarget(reason: "overlay tiles are /overlay/{version}/{z}/{x}/{y}.png with plain decimal numbers")
+        }
+        guard z <= WebMercator.maxZoom else { throw .malformedTarget(reason: "zoom \(z) is beyond \(WebMercator.maxZoom)") }
+        guard x < (1 << z), y < (1 << z) else { throw ServerError(.noRoute, "no tile \(z)/\(x)/\(y): x and y must be below 2^z") }
+        return .overlayTile(version: p[0], Tile(x: x, y: y, z: z))
+    }
+
+    /// z, x and y by the HTTP core's strict rule (plain decimal, no sign or leading zeros).
+    static func numbers(_ z: String, _ x: String, _ y: String) -> (Int, Int, Int)? {
+        guard let zn = RequestTarget.number(z, maxDigits: 2), let xn = RequestTarget.number(x, maxDigits: 10),
+              let yn = RequestTarget.number(y, maxDigits: 10) else { return nil }
+        return (zn, xn, yn)
+    }
+}

@@ -110,8 +110,8 @@ let package = Package(
         // Tiles on demand: scans and pipeline maps rendered per request behind the server's
         // DynamicTileSource (the server module itself links no GDAL).
         .target(name: "TegulaOnDemand", dependencies: [
-            "TegulaServer", "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
-            "TegulaSupport",
+            "TegulaServer", "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaGDAL",
+            "TegulaGeometry", "TegulaSupport",
         ]),
 
         // The georeferencing editor (`tegula edit`): a session model, its fit and save formats, and
@@ -190,7 +190,8 @@ let package = Package(
             "TegulaRemote", "TegulaBundle", "TegulaGeometry", "TegulaServer", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
-            "TegulaEditor", "TegulaServer", "TegulaGeoreference", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
+            "TegulaEditor", "TegulaOnDemand", "TegulaServer", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",
+            "TegulaSupport", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -66,7 +66,7 @@ public struct SessionFit: Sendable {
         result = FitResult(transform: fitted.kind.rawValue, chosenBy: report.chosenBy, rmseM: report.rmse.metres.finite,
                            rmsePx: report.rmse.pixels.finite, looRmseM: report.leaveOneOutRMSE.metres.finite, gcps: figures,
                            warnings: warnings, comparison: "leave-one-out RMSE: " + line,
-                           version: Self.version(check, kind: fitted.kind, scanPath: scanPath))
+                           version: FitIdentity(scan: scanPath, georeference: fitted).version)
     }
 
     /// Minor over major axis of the points' spread (square roots of the covariance's
@@ -84,19 +84,5 @@ public struct SessionFit: Sendable {
         let t = (sxx + syy) / 2, d = (((sxx - syy) / 2) * ((sxx - syy) / 2) + sxy * sxy).squareRoot()
         guard t + d > 0 else { return 0 }
         return (max(0, t - d) / (t + d)).squareRoot()
-    }
-
-    /// 16 hex digits of a 64-bit FNV-1a hash over the scan, the transform fitted and every
-    /// enabled point and mask vertex (full precision).
-    static func version(_ c: SessionCheck, kind: TransformKind, scanPath: String) -> String {
-        var text = "\(scanPath)\n\(kind.rawValue)\n\(c.set.crs.wkt)\n"
-        for g in c.set.gcps where g.enabled {
-            text += "\(g.pixel.x) \(g.pixel.y) \(g.ground.x) \(g.ground.y)\n"
-        }
-        if let m = c.mask { text += "mask " + m.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

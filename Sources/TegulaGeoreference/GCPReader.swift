@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaSupport
 
 /// Reads GCP files in every common format into a `GCPSet` in GDAL's pixel convention.
 ///
@@ -37,23 +38,22 @@ public enum GCPReader {
 
     /// Parse QGIS `.points`: optional `#CRS:` line, header `mapX,mapY,sourceX,sourceY,enable,…`
     /// (or `pixelX,pixelY`), comma- or tab-separated; sourceY is the negated row. An extra
-    /// `name` (or `id`) column, which QGIS ignores, names the GCPs.
+    /// `name` (or `id`) column, which QGIS ignores, names the GCPs; a quoted name may hold commas.
     public static func parsePoints(_ text: String, source: String, gcpCRS: CRS? = nil) throws -> GCPSet {
         var crs = gcpCRS
         var columns: [String: Int]?
         var gcps: [GCP] = []
-        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            let place = "\(source):\(index + 1)"
-            if line.isEmpty { continue }
-            if line.hasPrefix("#") {
+        for record in try Self.records(text, source: source) where !record.isBlank {
+            let line = record.raw.trimmingCharacters(in: .whitespaces)
+            let place = "\(source):\(record.line)"
+            if record.isComment {
                 if line.uppercased().hasPrefix("#CRS:"), gcpCRS == nil {
                     let def = line.dropFirst(5).trimmingCharacters(in: .whitespaces)
                     if !def.isEmpty { crs = try CRS.parse(def, at: place) }
                 }
                 continue
             }
-            let fields = split(line)
+            let fields = record.texts.map { $0.trimmingCharacters(in: .whitespaces) }
             if columns == nil {
                 let names = fields.map { $0.lowercased() }
                 if names.contains("mapx") {
@@ -96,18 +96,20 @@ public enum GCPReader {
     }
 
     /// Parse CSV with header `x,y,lon,lat[,name]` (MapWarper) or `x,y,X,Y[,name]` (needs
-    /// `gcpSRS`); x, y are pixels from the top-left corner.
+    /// `gcpSRS`); x, y are pixels from the top-left corner. A quoted name may hold commas.
     public static func parseCSV(_ text: String, source: String, gcpCRS: CRS? = nil) throws -> GCPSet {
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        guard let headerIndex = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+        let records = try Self.records(text, source: source)
+        guard let headerIndex = records.firstIndex(where: { !$0.isBlank }) else {
             throw GeoreferenceError(.unparseableRow, at: source, "empty CSV: expected a header x,y,lon,lat[,name]")
         }
-        let header = split(String(lines[headerIndex])).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"' ")) }
+        let headerRecord = records[headerIndex], headerLine = headerRecord.line, headerText = headerRecord.raw
+        let header = (headerRecord.isComment ? [headerText] : headerRecord.texts)
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"' ")) }
         let lower = header.map { $0.lowercased() }
         guard let xi = header.firstIndex(of: "x") ?? lower.firstIndex(of: "pixel_x"),
               let yi = header.firstIndex(of: "y") ?? lower.firstIndex(of: "pixel_y") else {
-            throw GeoreferenceError(.unparseableRow, at: "\(source):\(headerIndex + 1)",
-                                    "header '\(lines[headerIndex])': expected x,y,lon,lat[,name] or x,y,X,Y[,name]")
+            throw GeoreferenceError(.unparseableRow, at: "\(source):\(headerLine)",
+                                    "header '\(headerText)': expected x,y,lon,lat[,name] or x,y,X,Y[,name]")
         }
         var crs = gcpCRS ?? .wgs84
         let gx: Int, gy: Int
@@ -116,21 +118,20 @@ public enum GCPReader {
             gx = lo; gy = la
         } else if let X = header.firstIndex(of: "X"), let Y = header.firstIndex(of: "Y") {
             guard let gcpCRS else {
-                throw GeoreferenceError(.unknownCRS, at: "\(source):\(headerIndex + 1)",
+                throw GeoreferenceError(.unknownCRS, at: "\(source):\(headerLine)",
                                         "columns X,Y need their CRS: pass --gcp-srs (e.g. EPSG:28992), or name them lon,lat")
             }
             gx = X; gy = Y; crs = gcpCRS
         } else {
-            throw GeoreferenceError(.unparseableRow, at: "\(source):\(headerIndex + 1)",
-                                    "header '\(lines[headerIndex])': expected lon,lat or X,Y columns after x,y")
+            throw GeoreferenceError(.unparseableRow, at: "\(source):\(headerLine)",
+                                    "header '\(headerText)': expected lon,lat or X,Y columns after x,y")
         }
         let ni = lower.firstIndex(where: { $0 == "name" || $0 == "id" })
         var gcps: [GCP] = []
-        for index in (headerIndex + 1)..<lines.count {
-            let line = lines[index].trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let place = "\(source):\(index + 1)"
-            let f = split(line)
+        for record in records[(headerIndex + 1)...] where !record.isBlank && !record.isComment {
+            let line = record.raw.trimmingCharacters(in: .whitespaces)
+            let place = "\(source):\(record.line)"
+            let f = record.texts.map { $0.trimmingCharacters(in: .whitespaces) }
             guard f.count > max(xi, yi, gx, gy) else {
                 throw GeoreferenceError(.unparseableRow, at: place, "expected \(header.count) values (\(header.joined(separator: ","))), got '\(line)'")
             }
@@ -180,10 +181,13 @@ public enum GCPReader {
         return s
     }
 
-    static func split(_ line: String) -> [String] {
-        let sep: Character = line.contains(",") ? "," : line.contains("\t") ? "\t" : " "
-        return line.split(separator: sep, omittingEmptySubsequences: sep != ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+    /// The records of a `.points` or CSV file (TegulaSupport's RFC 4180 ``CSV``): each line
+    /// separated by commas if it holds one, else by tabs or spaces; `#` lines are comments. A
+    /// break of RFC 4180 (an unclosed quote) is an `unparseableRow` at `FILE:LINE:COLUMN`.
+    static func records(_ text: String, source: String) throws -> [CSV.Record] {
+        do { return try CSV.records(text, separator: .perLine, comment: "#") } catch {
+            throw GeoreferenceError(.unparseableRow, at: "\(source):\(error.line):\(error.column)", error.message)
+        }
     }
 
     static func number(_ s: String, _ what: String, _ place: String) throws -> Double {

@@ -2,6 +2,7 @@ import Foundation
 import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
+import TegulaGeoreference
 import TegulaSupport
 import TegulaPyramid
 import TegulaServer
@@ -11,7 +12,8 @@ import TegulaWarp
 /// (``TileRenderer``), rendered tile by tile on a ``RenderQueue`` and kept in a ``TileMemo``.
 ///
 /// Its version hashes the identity of every file it was read from (path, size, modification
-/// time), the fit (transform, fitting CRS, GCPs, mask) and the render options; ETags and the
+/// time), the fit's ``FitIdentity`` (the editor's version of the same fit), the mask and the
+/// render options; ETags and the
 /// `?v=` of TileJSON URLs carry it. ``refresh()`` re-reads the source when one of those files has
 /// changed; a re-read that fails keeps the last good version and logs one line.
 public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
@@ -42,6 +44,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
     struct Current {
         let renderer: TileRenderer
         let version: String
+        let fit: FitIdentity?
         let files: [String]
         /// Each file's identity when it was read; nil for one that could not be stat'ed.
         let stamps: [FileIdentity?]
@@ -65,6 +68,9 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
 
     public var metadata: TilesetMetadata { state.withLock { $0.renderer.metadata } }
     public var version: String { state.withLock { $0.version } }
+    /// The ``FitIdentity/version`` of the GCP fit it renders (nil for a scan with a geotransform):
+    /// the version the editor gives the same scan, points, transform and mask.
+    public var fitVersion: String? { state.withLock { $0.fit?.version } }
 
     public func readyTile(_ tile: Tile) -> DynamicTile? {
         let (renderer, version) = state.withLock { ($0.renderer, $0.version) }
@@ -147,26 +153,20 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
                 log("tegula: \(id): reduced copies for the lower zooms could not be built (\(error))")
             }
         }
-        return Current(renderer: renderer, version: version(files: files, stamps: stamps, job: job, plan: renderer.plan),
-                       files: files, stamps: stamps)
+        let fit = job.source.georeference.map { FitIdentity(scan: job.source.path, georeference: $0) }
+        return Current(renderer: renderer, version: version(files: files, stamps: stamps, fit: fit, job: job, plan: renderer.plan),
+                       fit: fit, files: files, stamps: stamps)
     }
 
-    /// 16 hex digits of a 64-bit FNV-1a hash over the files' identities, the fit and the options.
-    /// A file is written `PATH SIZE MODIFIED_NS`, `PATH -1 -1` when it cannot be stat'ed.
-    static func version(files: [String], stamps: [FileIdentity?], job: TileJob, plan: PyramidPlan) -> String {
+    /// 16 hex digits of ``FNV1a`` over the files' identities, the fit's identity, the mask and
+    /// the options. A file is written `PATH SIZE MODIFIED_NS`, `PATH -1 -1` when it cannot be
+    /// stat'ed.
+    static func version(files: [String], stamps: [FileIdentity?], fit: FitIdentity?, job: TileJob, plan: PyramidPlan) -> String {
         var text = zip(files, stamps).map { f, s in "\(f) \(s?.size ?? -1) \(s?.modified ?? -1)" }.joined(separator: "\n")
-        if let g = job.source.georeference {
-            text += "\nfit \(g.kind.name) in \(g.fitCRS.wkt)"
-            for p in g.gcps.gcps {
-                text += "\n\(p.id) \(p.pixel.x) \(p.pixel.y) \(p.ground.x) \(p.ground.y) \(p.enabled)"
-            }
-        }
+        if let fit { text += "\nfit " + fit.text }
         if let mask = job.source.mapping.mask { text += "\nmask " + mask.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
         text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(job.tileSize) x\(job.scale) \(job.format.name) \(job.resampling.name) \(job.name)"
         text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name)"
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return FNV1a.hex(text)
     }
 }

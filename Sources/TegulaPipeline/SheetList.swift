@@ -1,4 +1,5 @@
 import Foundation
+import TegulaSupport
 
 /// A CSV list of sheets for `maps_from:` (RFC 4180: comma-separated, fields may be quoted with
 /// `"`, `""` inside quotes is a quote, CRLF or LF line ends). The first row is the header and
@@ -74,74 +75,11 @@ struct SheetList {
         self.rows = rows
     }
 
-    struct Cell { var text: String; var column: Int }
-    struct Record { var line: Int; var fields: [Cell] }
-
-    /// Split CSV text into records of fields with their positions.
-    static func parse(_ text: String, path: String) throws -> [Record] {
-        var records: [Record] = []
-        var fields: [Cell] = []
-        var field = ""
-        var line = 1, column = 1, recordLine = 1, fieldColumn = 1
-        var quoted = false, wasQuoted = false, quoteLine = 1, quoteColumn = 1
-        var it = Array(text.unicodeScalars)[...]
-        func endField() {
-            fields.append(Cell(text: field, column: fieldColumn))
-            field = ""
-            wasQuoted = false
+    /// Split CSV text into records of fields with their positions (TegulaSupport's ``CSV``); a
+    /// break of RFC 4180 is a ``PipelineError`` at `path:line:column`.
+    static func parse(_ text: String, path: String) throws -> [CSV.Record] {
+        do { return try CSV.records(text) } catch {
+            throw PipelineError(.syntax, file: path, line: error.line, column: error.column, error.message)
         }
-        while let c = it.popFirst() {
-            if quoted {
-                if c == "\"" {
-                    if it.first == "\"" { field.unicodeScalars.append("\""); _ = it.popFirst(); column += 2; continue }
-                    quoted = false
-                    column += 1
-                    continue
-                }
-                field.unicodeScalars.append(c)
-                if c == "\n" { line += 1; column = 1 } else { column += 1 }
-                continue
-            }
-            switch c {
-            case "\"":
-                guard field.trimmingCharacters(in: .whitespaces).isEmpty, !wasQuoted else {
-                    throw PipelineError(.syntax, file: path, line: line, column: column, "a quote inside an unquoted field; quote the whole field and double inner quotes")
-                }
-                field = ""
-                quoted = true
-                wasQuoted = true
-                quoteLine = line
-                quoteColumn = column
-                column += 1
-            case ",":
-                endField()
-                column += 1
-                fieldColumn = column
-            case "\r":
-                column += 1
-            case "\n":
-                endField()
-                records.append(Record(line: recordLine, fields: fields))
-                fields = []
-                line += 1
-                column = 1
-                recordLine = line
-                fieldColumn = 1
-            default:
-                if wasQuoted && !c.properties.isWhitespace {
-                    throw PipelineError(.syntax, file: path, line: line, column: column, "text after a closing quote; expected a comma or the end of the line")
-                }
-                field.unicodeScalars.append(c)
-                column += 1
-            }
-        }
-        if quoted {
-            throw PipelineError(.syntax, file: path, line: quoteLine, column: quoteColumn, "a quoted field is never closed")
-        }
-        if !field.isEmpty || !fields.isEmpty || wasQuoted {
-            endField()
-            records.append(Record(line: recordLine, fields: fields))
-        }
-        return records
     }
 }

@@ -51,6 +51,27 @@ struct GCPFormatTests {
         #expect(set.gcps.map(\.id) == ["corner 0", "corner 1", "corner 2", "corner 3"])
     }
 
+    /// RFC 4180 quoting: a quoted GCP name may hold a comma (and a doubled quote), in CSV and in
+    /// a `.points` file's name column.
+    @Test func quotedNamesHoldCommas() throws {
+        let dir = try TemporaryFolder.make("georef")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var csv = "x,y,lon,lat,name\n"
+        for (i, r) in Self.rows.enumerated() { csv += "\(r.0),\(r.1),\(r.2),\(r.3),\"Kerk, \"\"toren\"\" \(i)\"\n" }
+        let set = try GCPReader.read(path: GeoFixtures.write(csv, "named.csv", in: dir))
+        Self.check(set)
+        #expect(set.gcps.map(\.id) == (0..<4).map { "Kerk, \"toren\" \($0)" })
+        var points = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable,dX,dY,residual,name\n"
+        for (i, r) in Self.rows.enumerated() { points += "\(r.2),\(r.3),\(r.0),\(-r.1),1,0,0,0,\"Cape \(i), south\"\n" }
+        let named = try GCPReader.read(path: GeoFixtures.write(points, "named.points", in: dir))
+        Self.check(named)
+        #expect(named.gcps.map(\.id) == (0..<4).map { "Cape \($0), south" })
+        // An unclosed quote is refused at its line and column.
+        let bad = try GeoFixtures.write("x,y,lon,lat,name\n1,2,3,4,\"open\n", "bad.csv", in: dir)
+        let e = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: bad) }
+        #expect(e?.reason == .unparseableRow && e?.description.contains("bad.csv:2:9") == true, "\(String(describing: e))")
+    }
+
     @Test func csvProjectedNeedsItsCRS() throws {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }

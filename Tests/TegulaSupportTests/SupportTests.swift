@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TegulaSupport
 
-/// Little-endian bytes, the lock, the thread pool and XML text.
+/// Little-endian bytes, the lock, the thread pool, XML text and the FNV-1a hash.
 struct SupportTests {
     @Test func littleEndianKnownBytes() {
         var b: [UInt8] = []
@@ -39,5 +39,18 @@ struct SupportTests {
         #expect(XMLText.escape(#"a<b & "c">"#) == "a&lt;b &amp; &quot;c&quot;&gt;")
         #expect(XMLText.escape("&amp;") == "&amp;amp;")
         #expect(XMLText.escape("Schagen 1689") == "Schagen 1689")
+    }
+
+    /// The published FNV-1a 64 test vectors (draft-eastlake-fnv, Appendix C), fed at once and in pieces.
+    @Test func fnv1aPublishedValues() {
+        #expect(FNV1a().value == 0xcbf2_9ce4_8422_2325)
+        #expect(FNV1a.hash(Array("a".utf8)) == 0xaf63_dc4c_8601_ec8c)
+        #expect(FNV1a.hash(Array("foobar".utf8)) == 0x8594_4171_f739_67e8)
+        #expect(FNV1a.hex("a") == "af63dc4c8601ec8c")
+        var h = FNV1a()
+        h.update("foo")
+        h.update([UInt8]("bar".utf8))
+        #expect(h.value == 0x8594_4171_f739_67e8)
+        #expect(FNV1a.hex("10") == "07f89207b4ba08a4")  // zero-padded to 16 digits
     }
 }

@@ -74,7 +74,7 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
             for b in s.tiles.values { lengths[b.offset] = b.length }
             for (offset, length) in lengths.sorted(by: { $0.key < $1.key }) {
                 let bytes = try FileIO.pread(s.dataFD, count: Int(length), at: offset, path: dataPath)
-                s.byHash[Self.fnv1a(bytes), default: []].append(Blob(offset: offset, length: length))
+                s.byHash[Self.contentKey(bytes), default: []].append(Blob(offset: offset, length: length))
             }
         }
     }
@@ -85,15 +85,14 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
          LittleEndian.read(UInt32.self, from: index, at: p + 16)!)
     }
 
-    static func fnv1a(_ b: [UInt8]) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for x in b { h = (h ^ UInt64(x)) &* 0x100_0000_01b3 }
-        return h ^ UInt64(b.count)
+    /// The duplicate index's key: ``FNV1a`` of the tile with its length folded in.
+    static func contentKey(_ b: [UInt8]) -> UInt64 {
+        FNV1a.hash(b) ^ UInt64(b.count)
     }
 
     func write(_ tile: Tile, data: [UInt8]) throws {
         try validate(tile, path: path)
-        let id = PMTilesID.id(of: tile), hash = Self.fnv1a(data)
+        let id = PMTilesID.id(of: tile), hash = Self.contentKey(data)
         try state.withLock { s in
             guard !s.finished else { throw BundleError.finished(path: path) }
             var blob: Blob?

@@ -2,8 +2,9 @@
 // Tegula: scanned paper maps to web map tiles.
 import PackageDescription
 
-// Every target declares exactly the modules it imports, and none carries unsafe flags: an app
-// must be able to depend on Tegula's products by version (scripts/check-as-dependency).
+// Every target declares exactly the modules it imports (DeclaredDependencyTests), and none
+// carries unsafe flags: an app must be able to depend on Tegula's products by version
+// (scripts/check-as-dependency).
 let package = Package(
     name: "Tegula",
     platforms: [.macOS(.v14)],
@@ -53,7 +54,7 @@ let package = Package(
         .target(name: "CKernels"),
         .target(name: "TegulaWarp", dependencies: ["CKernels", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaPyramid", dependencies: [
-            "CKernels", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
+            "CKernels", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
         ]),
         .target(name: "TegulaOverlay", dependencies: [
             "TegulaGeometry", "TegulaBundle", "TegulaCodec", "TegulaSupport",
@@ -163,7 +164,7 @@ let package = Package(
             "TegulaRemote", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
-            "TegulaEditor", "TegulaServer", "TegulaGeoreference", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
+            "TegulaEditor", "TegulaServer", "TegulaGeoreference", "TegulaGDAL", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

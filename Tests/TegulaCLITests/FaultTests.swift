@@ -16,7 +16,7 @@ import TegulaTestSupport
     /// kill landed, and the exit status when it did not.
     static func killed(_ args: [String], after seconds: Double) throws -> (killed: Bool, status: Int32, stderr: String) {
         let p = Process()
-        p.executableURL = TegulaBinary.url
+        p.executableURL = try TegulaBinary.url
         p.arguments = args
         p.standardOutput = FileHandle.nullDevice
         let err = Pipe()
@@ -81,7 +81,7 @@ import TegulaTestSupport
         for name in ["busy", "busy.mbtiles", "busy.pmtiles"] {
             let out = dir + "/" + name
             let holder = Process()
-            holder.executableURL = TegulaBinary.url
+            holder.executableURL = try TegulaBinary.url
             holder.arguments = Self.arguments(scan, out, zoom: "2-10")
             holder.standardOutput = FileHandle.nullDevice
             holder.standardError = FileHandle.nullDevice
@@ -145,7 +145,7 @@ import TegulaTestSupport
         ls -A "$D" > "$OUT/left.ls"
         cp -a "$D/$NAME" "$OUT/$NAME"
         """#
-        let run = try Self.inNamespace(script, ["D": dir + "/disk", "OUT": dir + "/out", "TEGULA": TegulaBinary.url.path,
+        let run = try Self.inNamespace(script, ["D": dir + "/disk", "OUT": dir + "/out", "TEGULA": try TegulaBinary.url.path,
                                                 "SCAN": scan, "NAME": name])
         try #require(run.status == 0, "namespace script failed (\(run.status)): \(run.stderr)")
         func text(_ f: String) throws -> String { try String(contentsOfFile: dir + "/out/" + f, encoding: .utf8) }
@@ -202,7 +202,7 @@ import TegulaTestSupport
           "$TEGULA" tile "$SCAN" -o "$D/$name" --zoom 2-3 --quiet; echo "status $?"
         done
         """#
-        let ro = try Self.inNamespace(script, ["D": dir + "/ro", "TEGULA": TegulaBinary.url.path, "SCAN": scan])
+        let ro = try Self.inNamespace(script, ["D": dir + "/ro", "TEGULA": try TegulaBinary.url.path, "SCAN": scan])
         #expect(ro.status == 0, "\(ro.stderr)")
         #expect(ro.stdout.split(separator: "\n") == ["status 1", "status 1", "status 1"], "\(ro.stdout)")
         let lines = ro.stderr.split(separator: "\n")

@@ -15,7 +15,7 @@ struct ServeCLITests {
         private(set) var text = ""
 
         init(_ arguments: [String]) throws {
-            process.executableURL = TegulaBinary.url
+            process.executableURL = try TegulaBinary.url
             process.arguments = ["serve"] + arguments + ["--port", "0"]
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice

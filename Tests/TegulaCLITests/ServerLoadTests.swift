@@ -14,7 +14,7 @@ import TegulaTestSupport
 @Suite(.serialized) struct ServerLoadTests {
     static func script(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ProgramRun {
         try ProgramRun.run(TegulaBinary.packageRoot.appendingPathComponent("scripts/" + name).path, arguments,
-                           environment: environment.merging(["TEGULA": TegulaBinary.url.path]) { $1 })
+                           environment: environment.merging(["TEGULA": try TegulaBinary.url.path]) { $1 })
     }
 
     /// The numbers `pattern`'s capture groups match in the first line of `text` it matches, in

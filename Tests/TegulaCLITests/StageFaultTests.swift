@@ -128,7 +128,7 @@ import TegulaTestSupport
             try? FileManager.default.removeItem(atPath: scan)
             try FileManager.default.copyItem(atPath: base + "/scan.tif", toPath: scan)
             let p = Process()
-            p.executableURL = TegulaBinary.url
+            p.executableURL = try TegulaBinary.url
             p.arguments = args(dir + "/" + name)
             let err = Pipe()
             p.standardError = err

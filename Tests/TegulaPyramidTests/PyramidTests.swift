@@ -146,11 +146,11 @@ struct PyramidTests {
         let clean = dir.appendingPathComponent("clean").path
         let killed = dir.appendingPathComponent("killed").path
         let args = ["tile", src, "--zoom", "3-9", "--jobs", "1", "--quiet"]
-        var r = try ProgramRun.run(PyramidFixtures.tegula, args + ["-o", clean])
+        var r = try ProgramRun.run(try PyramidFixtures.tegula, args + ["-o", clean])
         #expect(r.status == 0, "\(r.stderr)")
         // Start again, kill -9 once some tiles exist.
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: PyramidFixtures.tegula)
+        p.executableURL = URL(fileURLWithPath: try PyramidFixtures.tegula)
         p.arguments = args + ["-o", killed]
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -166,7 +166,7 @@ struct PyramidTests {
         #expect(partial.count < full.count, "the run finished before the kill; make the job bigger")
         // No truncated tile: everything present decodes.
         for (_, v) in partial { _ = try PNGDecoder.decode([UInt8](v)) }
-        r = try ProgramRun.run(PyramidFixtures.tegula, args + ["-o", killed, "--resume"])
+        r = try ProgramRun.run(try PyramidFixtures.tegula, args + ["-o", killed, "--resume"])
         #expect(r.status == 0, "\(r.stderr)")
         let resumed = try PyramidFixtures.tiles(in: killed)
         #expect(resumed == full)
@@ -182,7 +182,7 @@ struct PyramidTests {
         let file = dir.appendingPathComponent("doc.mbtiles")
         try Data("not sqlite".utf8).write(to: file)
         for out in [precious.path, file.path] {
-            let r = try ProgramRun.run(PyramidFixtures.tegula, ["tile", src, "-o", out, "--zoom", "5", "--quiet"])
+            let r = try ProgramRun.run(try PyramidFixtures.tegula, ["tile", src, "-o", out, "--zoom", "5", "--quiet"])
             #expect(r.status != 0)
             #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         }

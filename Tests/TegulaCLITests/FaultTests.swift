@@ -53,21 +53,22 @@ import TegulaTestSupport
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false)
         let out = work + "/" + name
         // 20 moments (the issue's count): the first ones, where the reported bug lived, then random.
-        let moments = [0.02, 0.04, 0.1].map { $0 * took } + (0..<17).map { _ in Double.random(in: 0.1...0.95) * took }
+        var rng = SeededRandom()
+        let moments = [0.02, 0.04, 0.1].map { $0 * took } + (0..<17).map { _ in Double.random(in: 0.1...0.95, using: &rng) * took }
         var landed = 0
         for (i, t) in moments.enumerated() {
             let r = try Self.killed(Self.arguments(scan, out, resume: i > 0), after: t)
-            if r.killed { landed += 1 } else { #expect(r.status == 0, "run \(i) was not killed and failed: \(r.stderr)") }
+            if r.killed { landed += 1 } else { #expect(r.status == 0, "run \(i) was not killed and failed: \(r.stderr); \(rng.replay)") }
         }
         let last = try TegulaBinary.run(Self.arguments(scan, out, resume: true))
-        #expect(last.status == 0, "\(last.stderr)")
+        #expect(last.status == 0, "\(last.stderr); \(rng.replay)")
         let got = try TilesetDigest.of(out)
-        #expect(got.digest == expected.digest && got.tiles == expected.tiles, "\(got.tiles) tiles vs \(expected.tiles)")
+        #expect(got.digest == expected.digest && got.tiles == expected.tiles, "\(got.tiles) tiles vs \(expected.tiles); \(rng.replay)")
         let beside = try FileManager.default.contentsOfDirectory(atPath: work)
-        #expect(beside == [name], "left beside the output: \(beside)")
+        #expect(beside == [name], "left beside the output: \(beside); \(rng.replay)")
         print("fault \(name): uninterrupted \(String(format: "%.2f", took)) s, \(expected.tiles) tiles; kills at "
               + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s, \(landed) landed mid-run; resumed digest equal")
-        #expect(landed >= 2, "too few kills landed mid-run to prove anything")
+        #expect(landed >= 2, "too few kills landed mid-run to prove anything; \(rng.replay)")
     }
 
     /// While one run writes an output, a second on the same output is refused with one line

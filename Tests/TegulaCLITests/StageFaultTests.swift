@@ -67,25 +67,26 @@ import TegulaTestSupport
         let ref = try TegulaBinary.run(Self.arguments(command, base: base, dir: base + "/ref"))
         let took = Date().timeIntervalSince(start)
         try #require(ref.status == 0, "\(ref.stderr)")
-        let moments = [0.1 * took] + (0..<19).map { _ in Double.random(in: 0.1...0.95) * took }
+        var rng = SeededRandom()
+        let moments = [0.1 * took] + (0..<19).map { _ in Double.random(in: 0.1...0.95, using: &rng) * took }
         var landed = 0
         for t in moments {
             let r = try FaultTests.killed(Self.arguments(command, base: base, dir: base + "/work"), after: t)
-            if r.killed { landed += 1 } else { #expect(r.status == 0, "not killed, and failed: \(r.stderr)") }
+            if r.killed { landed += 1 } else { #expect(r.status == 0, "not killed, and failed: \(r.stderr); \(rng.replay)") }
         }
         let last = try TegulaBinary.run(Self.arguments(command, base: base, dir: base + "/work"))
-        #expect(last.status == 0, "\(last.stderr)")
+        #expect(last.status == 0, "\(last.stderr); \(rng.replay)")
         let want = try Self.files(base + "/ref"), got = try Self.files(base + "/work")
-        #expect(got.keys.sorted() == want.keys.sorted())
+        #expect(got.keys.sorted() == want.keys.sorted(), "\(rng.replay)")
         if command == "run" {
             let a = try TilesetDigest.of(base + "/ref/out/scan.pmtiles"), b = try TilesetDigest.of(base + "/work/out/scan.pmtiles")
-            #expect(a.digest == b.digest && a.tiles == b.tiles)
+            #expect(a.digest == b.digest && a.tiles == b.tiles, "\(rng.replay)")
         } else {
-            for (name, bytes) in want { #expect(got[name] == bytes, "\(name) differs") }
+            for (name, bytes) in want { #expect(got[name] == bytes, "\(name) differs; \(rng.replay)") }
         }
         print("fault \(command): uninterrupted \(String(format: "%.2f", took)) s; kills at "
               + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s, \(landed) landed mid-run; output equal")
-        #expect(landed >= 1, "no kill landed mid-run")
+        #expect(landed >= 1, "no kill landed mid-run; \(rng.replay)")
     }
 
     /// The scan deleted, renamed over, or rewritten in place (other bytes, same size) while

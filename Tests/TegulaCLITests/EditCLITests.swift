@@ -20,6 +20,7 @@ struct EditCLITests {
 
         init(_ arguments: [String]) throws {
             process.executableURL = try TegulaBinary.url
+            process.environment = ProgramRun.childEnvironment()
             process.arguments = ["edit"] + arguments + ["--port", "0"]
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice

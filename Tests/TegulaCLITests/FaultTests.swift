@@ -17,6 +17,7 @@ import TegulaTestSupport
     static func killed(_ args: [String], after seconds: Double) throws -> (killed: Bool, status: Int32, stderr: String) {
         let p = Process()
         p.executableURL = try TegulaBinary.url
+        p.environment = ProgramRun.childEnvironment()
         p.arguments = args
         p.standardOutput = FileHandle.nullDevice
         let err = Pipe()
@@ -83,6 +84,7 @@ import TegulaTestSupport
             let out = dir + "/" + name
             let holder = Process()
             holder.executableURL = try TegulaBinary.url
+            holder.environment = ProgramRun.childEnvironment()
             holder.arguments = Self.arguments(scan, out, zoom: "2-10")
             holder.standardOutput = FileHandle.nullDevice
             holder.standardError = FileHandle.nullDevice

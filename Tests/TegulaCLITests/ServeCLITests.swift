@@ -16,6 +16,7 @@ struct ServeCLITests {
 
         init(_ arguments: [String]) throws {
             process.executableURL = try TegulaBinary.url
+            process.environment = ProgramRun.childEnvironment()
             process.arguments = ["serve"] + arguments + ["--port", "0"]
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice

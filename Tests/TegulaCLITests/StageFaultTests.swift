@@ -130,6 +130,7 @@ import TegulaTestSupport
             try FileManager.default.copyItem(atPath: base + "/scan.tif", toPath: scan)
             let p = Process()
             p.executableURL = try TegulaBinary.url
+            p.environment = ProgramRun.childEnvironment()
             p.arguments = args(dir + "/" + name)
             let err = Pipe()
             p.standardError = err

@@ -151,6 +151,7 @@ struct PyramidTests {
         // Start again, kill -9 once some tiles exist.
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try PyramidFixtures.tegula)
+        p.environment = ProgramRun.childEnvironment()
         p.arguments = args + ["-o", killed]
         p.standardError = FileHandle.nullDevice
         try p.run()

@@ -33,6 +33,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
     private init(_ executable: String, _ arguments: [String], port: Int, folder: URL) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
+        process.environment = ProgramRun.childEnvironment()
         process.arguments = arguments
         process.currentDirectoryURL = folder
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")

@@ -2,8 +2,9 @@
 // Tegula: scanned paper maps to web map tiles.
 import PackageDescription
 
-// Every target declares exactly the modules it imports, and none carries unsafe flags: an app
-// must be able to depend on Tegula's products by version (scripts/check-as-dependency).
+// Every target declares exactly the modules it imports (DeclaredDependencyTests), and none
+// carries unsafe flags: an app must be able to depend on Tegula's products by version
+// (scripts/check-as-dependency).
 let package = Package(
     name: "Tegula",
     platforms: [.macOS(.v14)],
@@ -60,7 +61,7 @@ let package = Package(
         .target(name: "CKernels"),
         .target(name: "TegulaWarp", dependencies: ["CKernels", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaPyramid", dependencies: [
-            "CKernels", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
+            "CKernels", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
         ]),
         // MapKit's tile-overlay model on URL templates: no image codec, no SQLite
         // (scripts/check-as-dependency checks the probe app's ldd).

@@ -4,8 +4,8 @@ import TegulaGDAL
 /// Reads Allmaps Georeference Annotations (W3C Web Annotation, motivation "georeferencing"):
 /// GCPs from `body.features` (`properties.resourceCoords` + a lon/lat Point), the mask from the
 /// target's SVG `<polygon>` selector, the transform from `body.transformation`, the fitting CRS
-/// from `body.resourceCrs`. Allmaps' other form, the GeoreferencedMap (alone or as a one-map
-/// array), goes to ``GeoreferencedMapReader``.
+/// from `body.resourceCrs`. Allmaps' other form, the GeoreferencedMap in its versions 1 and 2
+/// (alone or as a one-map array), goes to ``GeoreferencedMapReader``.
 enum AllmapsReader {
     /// `mapID` chooses one map of an AnnotationPage that holds several (its `id`, or the id's
     /// last path component); a page of several maps without it is refused, naming them.
@@ -26,8 +26,8 @@ enum AllmapsReader {
             throw GeoreferenceError(.unknownFormat, at: source,
                                     "expected a JSON object (an Allmaps Georeference Annotation or GeoreferencedMap)")
         }
-        if annotation["type"] as? String == GeoreferencedMapReader.type {
-            return try GeoreferencedMapReader.parse(annotation, source: source, gcpCRS: gcpCRS)
+        if let form = try GeoreferencedMapReader.form(of: annotation, source: source) {
+            return try GeoreferencedMapReader.parse(annotation, form: form, source: source, gcpCRS: gcpCRS)
         }
         // An AnnotationPage holds annotations in `items`: one is taken as it is; of several, the
         // one `mapID` names (taking the first would georeference another scan without a word).
@@ -53,7 +53,7 @@ enum AllmapsReader {
         guard let body = annotation["body"] as? [String: Any],
               let features = body["features"] as? [[String: Any]] else {
             throw GeoreferenceError(.unknownFormat, at: "\(source): body.features",
-                                    "missing: expected an Allmaps Georeference Annotation with a GeoJSON FeatureCollection body")
+                                    "missing: expected an Allmaps Georeference Annotation with a GeoJSON FeatureCollection body (or a GeoreferencedMap: \"type\": \"GeoreferencedMap\", or \"version\": 1 with gcps)")
         }
         var gcps: [GCP] = []
         for (i, f) in features.enumerated() {

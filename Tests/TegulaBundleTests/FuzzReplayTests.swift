@@ -16,7 +16,7 @@ struct FuzzReplayTests {
         try body(path)
     }
 
-    @Test(arguments: FuzzInputs.names("pmtiles-directory"))
+    @Test(arguments: try FuzzInputs.names("pmtiles-directory"))
     func pmtilesDirectory(_ name: String) throws {
         guard let entries = PMTilesDirectory.deserialize(try FuzzInputs.bytes(name)) else { return }
         #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.tileId <= $1.tileId }, "ids must come back sorted")
@@ -24,7 +24,7 @@ struct FuzzReplayTests {
         #expect(PMTilesDirectory.deserialize(PMTilesDirectory.serialize(entries)) == entries)
     }
 
-    @Test(arguments: FuzzInputs.names("pmtiles"))
+    @Test(arguments: try FuzzInputs.names("pmtiles"))
     func pmtiles(_ name: String) throws {
         try Self.withFile(try FuzzInputs.bytes(name), ext: "pmtiles") { path in
             guard let reader = try? PMTilesReader(path: path) else { return }
@@ -36,7 +36,7 @@ struct FuzzReplayTests {
         }
     }
 
-    @Test(arguments: FuzzInputs.names("mbtiles"))
+    @Test(arguments: try FuzzInputs.names("mbtiles"))
     func mbtiles(_ name: String) throws {
         try Self.withFile(try FuzzInputs.bytes(name), ext: "mbtiles") { path in
             guard let reader = try? MBTilesReader(path: path) else { return }
@@ -47,7 +47,7 @@ struct FuzzReplayTests {
         }
     }
 
-    @Test(arguments: FuzzInputs.names("tilejson"))
+    @Test(arguments: try FuzzInputs.names("tilejson"))
     func tileJSON(_ name: String) throws {
         guard let value = try? JSONValue.parse(try FuzzInputs.bytes(name)) else { return }
         _ = value.serialized()

@@ -19,7 +19,8 @@ struct EditCLITests {
         private let err = Pipe()
 
         init(_ arguments: [String]) throws {
-            process.executableURL = TegulaBinary.url
+            process.executableURL = try TegulaBinary.url
+            process.environment = ProgramRun.childEnvironment()
             process.arguments = ["edit"] + arguments + ["--port", "0"]
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice

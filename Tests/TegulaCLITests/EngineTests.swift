@@ -42,7 +42,7 @@ import TegulaTestSupport
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let shared = folder + "/shared"
         let script = Self.root + "/deploy/slurm/collection.sbatch"
-        let env = "--export=ALL,TEGULA=\(TegulaBinary.url.path)"
+        let env = "--export=ALL,TEGULA=\(try TegulaBinary.url.path)"
         let array = try ProgramRun.run("sbatch", ["--parsable", "--array=0-3", "--chdir", shared, env, script, file])
         #expect(array.status == 0, "\(array.stderr)")
         let job = array.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -64,12 +64,12 @@ import TegulaTestSupport
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // An Indexed Job of 3 completions: JOB_COMPLETION_INDEX, the count from --shards.
         for i in 0..<3 {
-            let r = try ProgramRun.run(TegulaBinary.url.path, ["run", file, "--shard", "auto", "--shards", "3", "--quiet"],
+            let r = try ProgramRun.run(try TegulaBinary.url.path, ["run", file, "--shard", "auto", "--shards", "3", "--quiet"],
                                        environment: ["JOB_COMPLETION_INDEX": "\(i)"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stderr.contains("tegula: shard \(i)/3 from Kubernetes"), "\(r.stderr)")
         }
-        let missing = try ProgramRun.run(TegulaBinary.url.path, ["run", file, "--shard", "auto", "--quiet"],
+        let missing = try ProgramRun.run(try TegulaBinary.url.path, ["run", file, "--shard", "auto", "--quiet"],
                                          environment: ["JOB_COMPLETION_INDEX": "0"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("pass --shards N (the Job's completions)"), "\(missing.stderr)")
@@ -83,14 +83,14 @@ import TegulaTestSupport
         // nothing: the composite is rebuilt by the new split and equal again.
         try FileManager.default.removeItem(atPath: shared + "/out/all.pmtiles")
         for i in 0..<2 {
-            let r = try ProgramRun.run(TegulaBinary.url.path, ["run", file, "--shard", "auto", "--quiet"],
+            let r = try ProgramRun.run(try TegulaBinary.url.path, ["run", file, "--shard", "auto", "--quiet"],
                                        environment: ["AWS_BATCH_JOB_ARRAY_INDEX": "\(i)", "AWS_BATCH_JOB_ARRAY_SIZE": "2"])
             #expect(r.status == 0 && r.stderr.contains("shard \(i)/2 from AWS Batch"), "\(r.stderr)")
         }
         #expect(try TegulaBinary.run(["run", file, "--stage", "reduce", "--quiet"]).status == 0)
         #expect(try Self.digests(shared + "/out") == want)
         // No engine: one clear line.
-        let none = try ProgramRun.run(TegulaBinary.url.path, ["run", file, "--shard", "auto"], environment: [:])
+        let none = try ProgramRun.run(try TegulaBinary.url.path, ["run", file, "--shard", "auto"], environment: [:])
         #expect(none.status == 1 && none.stderr.hasPrefix("tegula: --shard auto: no array index in the environment"), "\(none.stderr)")
     }
 

@@ -16,7 +16,8 @@ import TegulaTestSupport
     /// kill landed, and the exit status when it did not.
     static func killed(_ args: [String], after seconds: Double) throws -> (killed: Bool, status: Int32, stderr: String) {
         let p = Process()
-        p.executableURL = TegulaBinary.url
+        p.executableURL = try TegulaBinary.url
+        p.environment = ProgramRun.childEnvironment()
         p.arguments = args
         p.standardOutput = FileHandle.nullDevice
         let err = Pipe()
@@ -53,21 +54,22 @@ import TegulaTestSupport
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false)
         let out = work + "/" + name
         // 20 moments (the issue's count): the first ones, where the reported bug lived, then random.
-        let moments = [0.02, 0.04, 0.1].map { $0 * took } + (0..<17).map { _ in Double.random(in: 0.1...0.95) * took }
+        var rng = SeededRandom()
+        let moments = [0.02, 0.04, 0.1].map { $0 * took } + (0..<17).map { _ in Double.random(in: 0.1...0.95, using: &rng) * took }
         var landed = 0
         for (i, t) in moments.enumerated() {
             let r = try Self.killed(Self.arguments(scan, out, resume: i > 0), after: t)
-            if r.killed { landed += 1 } else { #expect(r.status == 0, "run \(i) was not killed and failed: \(r.stderr)") }
+            if r.killed { landed += 1 } else { #expect(r.status == 0, "run \(i) was not killed and failed: \(r.stderr); \(rng.replay)") }
         }
         let last = try TegulaBinary.run(Self.arguments(scan, out, resume: true))
-        #expect(last.status == 0, "\(last.stderr)")
+        #expect(last.status == 0, "\(last.stderr); \(rng.replay)")
         let got = try TilesetDigest.of(out)
-        #expect(got.digest == expected.digest && got.tiles == expected.tiles, "\(got.tiles) tiles vs \(expected.tiles)")
+        #expect(got.digest == expected.digest && got.tiles == expected.tiles, "\(got.tiles) tiles vs \(expected.tiles); \(rng.replay)")
         let beside = try FileManager.default.contentsOfDirectory(atPath: work)
-        #expect(beside == [name], "left beside the output: \(beside)")
+        #expect(beside == [name], "left beside the output: \(beside); \(rng.replay)")
         print("fault \(name): uninterrupted \(String(format: "%.2f", took)) s, \(expected.tiles) tiles; kills at "
               + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s, \(landed) landed mid-run; resumed digest equal")
-        #expect(landed >= 2, "too few kills landed mid-run to prove anything")
+        #expect(landed >= 2, "too few kills landed mid-run to prove anything; \(rng.replay)")
     }
 
     /// While one run writes an output, a second on the same output is refused with one line
@@ -81,7 +83,8 @@ import TegulaTestSupport
         for name in ["busy", "busy.mbtiles", "busy.pmtiles"] {
             let out = dir + "/" + name
             let holder = Process()
-            holder.executableURL = TegulaBinary.url
+            holder.executableURL = try TegulaBinary.url
+            holder.environment = ProgramRun.childEnvironment()
             holder.arguments = Self.arguments(scan, out, zoom: "2-10")
             holder.standardOutput = FileHandle.nullDevice
             holder.standardError = FileHandle.nullDevice
@@ -145,7 +148,7 @@ import TegulaTestSupport
         ls -A "$D" > "$OUT/left.ls"
         cp -a "$D/$NAME" "$OUT/$NAME"
         """#
-        let run = try Self.inNamespace(script, ["D": dir + "/disk", "OUT": dir + "/out", "TEGULA": TegulaBinary.url.path,
+        let run = try Self.inNamespace(script, ["D": dir + "/disk", "OUT": dir + "/out", "TEGULA": try TegulaBinary.url.path,
                                                 "SCAN": scan, "NAME": name])
         try #require(run.status == 0, "namespace script failed (\(run.status)): \(run.stderr)")
         func text(_ f: String) throws -> String { try String(contentsOfFile: dir + "/out/" + f, encoding: .utf8) }
@@ -202,7 +205,7 @@ import TegulaTestSupport
           "$TEGULA" tile "$SCAN" -o "$D/$name" --zoom 2-3 --quiet; echo "status $?"
         done
         """#
-        let ro = try Self.inNamespace(script, ["D": dir + "/ro", "TEGULA": TegulaBinary.url.path, "SCAN": scan])
+        let ro = try Self.inNamespace(script, ["D": dir + "/ro", "TEGULA": try TegulaBinary.url.path, "SCAN": scan])
         #expect(ro.status == 0, "\(ro.stderr)")
         #expect(ro.stdout.split(separator: "\n") == ["status 1", "status 1", "status 1"], "\(ro.stdout)")
         let lines = ro.stderr.split(separator: "\n")

@@ -5,7 +5,8 @@ import TegulaTestSupport
 /// Tegula's tilesets opened by the programs users already run: GDAL's MBTiles driver
 /// (`gdalinfo`, `gdal_translate`), mbutil's `mb-util`, the Python `pmtiles` reader, and a
 /// TileJSON 3.0.0 schema (Tests/Schemas, written from the specification) checked by Python
-/// `jsonschema`. The reference in every comparison is `tegula tile`'s own folder output.
+/// `jsonschema`. The reference in every comparison is `tegula tile`'s own folder output; GDAL,
+/// mb-util and the pmtiles reader are given PNG, JPEG and WebP tilesets.
 struct InteropTests {
     static let zooms = 2...7
 
@@ -15,18 +16,24 @@ struct InteropTests {
     struct Pyramid {
         enum Bundle { case mbtiles, pmtiles }
         let dir: URL
+        /// `tegula tile --format`: png, jpeg or webp.
+        let format: String
+        /// The tiles' file extension (and MBTiles `format`): png, jpg or webp.
+        var ext: String { format == "jpeg" ? "jpg" : format }
         var folder: String { dir.appendingPathComponent("eu").path }
         var mbtiles: String { dir.appendingPathComponent("eu-mb.mbtiles").path }
         var pmtiles: String { dir.appendingPathComponent("eu-pm.pmtiles").path }
 
-        init(_ bundles: Set<Bundle> = [.mbtiles, .pmtiles]) throws {
+        init(_ bundles: Set<Bundle> = [.mbtiles, .pmtiles], format: String = "png") throws {
             dir = try TemporaryFolder.make("interop")
+            self.format = format
             let crop = dir.appendingPathComponent("eu.tif").path
             let t = try ProgramRun.run("gdal_translate", ["-q", "-srcwin", "1380", "270", "135", "90", "-a_srs", "EPSG:4326",
                                                             "-a_ullr", "4", "54", "22", "42", WarpCLITests.scan, crop])
             #expect(t.status == 0, "\(t.stderr)")
             for out in [folder] + (bundles.contains(.mbtiles) ? [mbtiles] : []) + (bundles.contains(.pmtiles) ? [pmtiles] : []) {
-                let r = try TegulaBinary.run(["tile", crop, "-o", out, "--zoom", "\(zooms.lowerBound)-\(zooms.upperBound)", "--quiet"])
+                let r = try TegulaBinary.run(["tile", crop, "-o", out, "--zoom", "\(zooms.lowerBound)-\(zooms.upperBound)",
+                                              "--format", format, "--quiet"])
                 #expect(r.status == 0, "\(r.stderr)")
             }
         }
@@ -109,14 +116,14 @@ struct InteropTests {
         }
     }
 
-    /// Reads `tif` (from `gdal_translate` of one zoom) and the folder's PNG tiles of that zoom
+    /// Reads `tif` (from `gdal_translate` of one zoom) and the folder's tiles (`.EXT`) of that zoom
     /// with GDAL's Python bindings, places the tiles on the zoom's pixel grid and compares RGBA
     /// (colour only where alpha > 0): prints `tiles opaque alpha_diff colour_diff`.
     static let compareScript = """
         import sys, os, numpy as np
         from osgeo import gdal
         gdal.UseExceptions()
-        tif, folder, z = sys.argv[1], sys.argv[2], int(sys.argv[3])
+        tif, folder, z, ext = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
         R = 20037508.342789244
         res = 2 * R / 256 / 2 ** z
         ds = gdal.Open(tif)
@@ -132,7 +139,7 @@ struct InteropTests {
         used = 0
         for tx in range(c0 // 256, (c0 + w - 1) // 256 + 1):
             for ty in range(r0 // 256, (r0 + h - 1) // 256 + 1):
-                path = f'{folder}/{z}/{tx}/{ty}.png'
+                path = f'{folder}/{z}/{tx}/{ty}.{ext}'
                 if not os.path.exists(path):
                     continue
                 t = rgba(gdal.Open(path).ReadAsArray())
@@ -145,14 +152,14 @@ struct InteropTests {
         print(used, int(np.count_nonzero(want[3])), alpha, colour)
         """
 
-    @Test(arguments: [7, 5, 2])
-    func gdalTranslateReadsAZoomWithTheFoldersPixels(zoom: Int) throws {
-        let p = try Pyramid([.mbtiles])
+    @Test(arguments: [(7, "png"), (5, "png"), (2, "png"), (7, "jpeg"), (4, "jpeg"), (7, "webp"), (4, "webp")])
+    func gdalTranslateReadsAZoomWithTheFoldersPixels(zoom: Int, format: String) throws {
+        let p = try Pyramid([.mbtiles], format: format)
         defer { p.remove() }
         let tif = p.dir.appendingPathComponent("z\(zoom).tif").path
         let r = try ProgramRun.run("gdal_translate", ["-q", "-oo", "ZOOM_LEVEL=\(zoom)", "-oo", "USE_BOUNDS=NO", "-of", "GTiff", p.mbtiles, tif])
         #expect(r.status == 0, "\(r.stderr)")
-        let fields = try Self.python(Self.compareScript, [tif, p.folder, "\(zoom)"]).split(separator: " ").compactMap { Int($0) }
+        let fields = try Self.python(Self.compareScript, [tif, p.folder, "\(zoom)", p.ext]).split(separator: " ").compactMap { Int($0) }
         try #require(fields.count == 4)
         let tilesAtZoom = try Self.folderTiles(p).keys.filter { $0.hasPrefix("\(zoom)/") }.count
         #expect(fields[0] == tilesAtZoom, "every tile of zoom \(zoom) lies in GDAL's window")
@@ -180,11 +187,12 @@ struct InteropTests {
 
     // MARK: mbutil
 
-    @Test func mbutilExportsTheMBTilesToTheFoldersTiles() throws {
-        let p = try Pyramid([.mbtiles])
+    @Test(arguments: ["png", "jpeg", "webp"])
+    func mbutilExportsTheMBTilesToTheFoldersTiles(format: String) throws {
+        let p = try Pyramid([.mbtiles], format: format)
         defer { p.remove() }
         let out = p.dir.appendingPathComponent("exported").path
-        let r = try ProgramRun.run("mb-util", ["--scheme=xyz", p.mbtiles, out])
+        let r = try ProgramRun.run("mb-util", ["--scheme=xyz", "--image_format=\(p.ext)", p.mbtiles, out])
         #expect(r.status == 0, "\(r.stderr)")
         let exported = try Self.files(under: out, skip: ["metadata.json"])
         let folder = try Self.folderTiles(p)
@@ -194,20 +202,21 @@ struct InteropTests {
         #expect(differing.isEmpty, "tiles differing byte for byte: \(differing.prefix(5))")
         // mb-util's metadata.json is the MBTiles metadata table.
         let meta = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/metadata.json"))) as? [String: Any]
-        #expect(meta?["format"] as? String == "png" && meta?["minzoom"] as? String == "2" && meta?["maxzoom"] as? String == "7",
+        #expect(meta?["format"] as? String == p.ext && meta?["minzoom"] as? String == "2" && meta?["maxzoom"] as? String == "7",
                 "\(String(describing: meta))")
     }
 
     // MARK: Python pmtiles
 
-    @Test func pmtilesReaderListsAndReadsEveryTile() throws {
-        let p = try Pyramid([.pmtiles])
+    @Test(arguments: ["png", "jpeg", "webp"])
+    func pmtilesReaderListsAndReadsEveryTile(format: String) throws {
+        let p = try Pyramid([.pmtiles], format: format)
         defer { p.remove() }
         let folder = try Self.folderTiles(p)
         let out = try Self.python("""
             import sys, os
             from pmtiles.reader import Reader, MmapSource, all_tiles
-            path, folder = sys.argv[1], sys.argv[2]
+            path, folder, ext = sys.argv[1], sys.argv[2], '.' + sys.argv[3]
             with open(path, 'rb') as f:
                 src = MmapSource(f)
                 r = Reader(src)
@@ -216,17 +225,18 @@ struct InteropTests {
                 want = {}
                 for root, _, names in os.walk(folder):
                     for n in names:
-                        if n.endswith('.png'):
+                        if n.endswith(ext):
                             z, x = (int(s) for s in os.path.relpath(root, folder).split('/'))
-                            want[(z, x, int(n[:-4]))] = open(os.path.join(root, n), 'rb').read()
+                            want[(z, x, int(n[:-len(ext)]))] = open(os.path.join(root, n), 'rb').read()
                 differ = sum(listed.get(k) != v for k, v in want.items())
                 got = sum(r.get(*k) == v for k, v in want.items())
                 print(len(listed), len(want), len(set(listed) ^ set(want)), differ, got,
                       h['tile_type'].name, h['min_zoom'], h['max_zoom'])
-            """, [p.pmtiles, p.folder])
+            """, [p.pmtiles, p.folder, p.ext])
         let n = folder.count
         #expect(n > 0)
-        #expect(out == "\(n) \(n) 0 0 \(n) PNG 2 7", "listed, folder, symmetric difference, differing, read by get(), type, zooms")
+        let type = ["png": "PNG", "jpeg": "JPEG", "webp": "WEBP"][format] ?? "?"
+        #expect(out == "\(n) \(n) 0 0 \(n) \(type) 2 7", "listed, folder, symmetric difference, differing, read by get(), type, zooms")
     }
 
     // MARK: TileJSON 3.0.0

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TegulaTestSupport
 
@@ -6,7 +9,9 @@ import TegulaTestSupport
 /// `tegula tile`, fetched with curl and compared byte for byte with the folder's files.
 struct ServeCLITests {
     /// A running `tegula serve` child on a kernel-chosen port; ended with SIGKILL by its pid
-    /// (SIGTERM is blocked in the test runner's children).
+    /// (SIGTERM is blocked in the test runner's children). It must say where it listens within
+    /// `startup` seconds, or it is killed and the test fails saying so; once started it runs
+    /// until `stop()` (a watchdog ends one a test forgot, after an hour).
     final class Server {
         let process = Process()
         let port: Int
@@ -14,21 +19,20 @@ struct ServeCLITests {
         private let err = Pipe()
         private(set) var text = ""
 
-        init(_ arguments: [String]) throws {
-            process.executableURL = TegulaBinary.url
+        init(_ arguments: [String], startup: TimeInterval = 30) throws {
+            process.executableURL = try TegulaBinary.url
+            process.environment = ProgramRun.childEnvironment()
             process.arguments = ["serve"] + arguments + ["--port", "0"]
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice
             try process.run()
-            // A watchdog: a server that never says where it listens is killed, which ends the read below.
             let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [process] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + 3600) { [process] in
                 if process.isRunning && process.processIdentifier == pid { kill(pid, SIGKILL) }
             }
+            let deadline = Date().addingTimeInterval(startup)
             var text = ""
-            while true {
-                let chunk = err.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
+            while let chunk = Self.read(err, until: deadline) {
                 text += String(decoding: chunk, as: UTF8.self)
                 if let r = text.range(of: #"listening on http://127\.0\.0\.1:\d+/"#, options: .regularExpression) {
                     port = Int(text[r].split(separator: ":").last!.dropLast())!
@@ -38,7 +42,25 @@ struct ServeCLITests {
             }
             kill(pid, SIGKILL)
             process.waitUntilExit()
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tegula serve did not start: \(text)"])
+            let why = Date() >= deadline ? "did not say where it listens within \(Int(startup)) s" : "exited (status \(process.terminationStatus)) before it listened"
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tegula serve \(why): \(text)"])
+        }
+
+        /// The next bytes on `pipe`, or nil at its end or once `deadline` has passed.
+        static func read(_ pipe: Pipe, until deadline: Date) -> Data? {
+            let fd = pipe.fileHandleForReading.fileDescriptor
+            while true {
+                let left = deadline.timeIntervalSinceNow
+                guard left > 0 else { return nil }
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&p, 1, Int32(min(left, 1) * 1000))
+                if ready < 0 && errno != EINTR { return nil }
+                guard ready > 0 else { continue }
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                let n = Glibc.read(fd, &buffer, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                return n > 0 ? Data(buffer[0..<n]) : nil
+            }
         }
 
         func stop() {
@@ -46,12 +68,11 @@ struct ServeCLITests {
             process.waitUntilExit()
         }
 
-        /// Reads stderr until it holds `needle` (true) or ends (false; the watchdog ends a server
-        /// after 30 s, `stop()` at once).
-        func stderr(contains needle: String) -> Bool {
+        /// Reads stderr until it holds `needle` (true), or it ends or `within` seconds pass (false).
+        func stderr(contains needle: String, within: TimeInterval = 30) -> Bool {
+            let deadline = Date().addingTimeInterval(within)
             while !text.contains(needle) {
-                let chunk = err.fileHandleForReading.availableData
-                if chunk.isEmpty { return false }
+                guard let chunk = Self.read(err, until: deadline) else { return false }
                 text += String(decoding: chunk, as: UTF8.self)
             }
             return true

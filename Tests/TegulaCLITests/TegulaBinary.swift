@@ -7,16 +7,11 @@ enum TegulaBinary {
     static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The `tegula` executable next to the test bundle, else in .build/debug.
-    static var url: URL {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("tegula")
-        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
-        return packageRoot.appendingPathComponent(".build/debug/tegula")
-    }
+    /// The `tegula` executable of the build under test, beside the test bundle (``BuiltTegula``).
+    static var url: URL { get throws { URL(fileURLWithPath: try BuiltTegula.path()) } }
 
     /// Run `tegula` with arguments and optional standard input.
     static func run(_ arguments: [String], stdin: String? = nil) throws -> ProgramRun {
-        try ProgramRun.run(url.path, arguments, stdin: stdin)
+        try ProgramRun.run(try url.path, arguments, stdin: stdin)
     }
 }

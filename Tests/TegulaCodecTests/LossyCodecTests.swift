@@ -97,6 +97,46 @@ struct LossyCodecTests {
         #expect(stride(from: 3, to: opaque.pixels.count, by: 4).allSatisfy { opaque.pixels[$0] == 255 })
     }
 
+    /// GDAL (libpng, its palette and tRNS expanded to RGBA by `gdal_translate -expand rgba`)
+    /// reads the PNG8's pixels as Tegula's decoder does, with the source's alpha and within the
+    /// PSNR floor of the source.
+    @Test func gdalReadsThePNG8sPixels() throws {
+        let img = Self.paper(transparentLeft: 40)
+        let png = try PNG8Encoder().encode(img)
+        let dir = try TemporaryFolder.make("png8")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.png").path, rgba = dir.appendingPathComponent("t.tif").path
+        try Data(png).write(to: URL(fileURLWithPath: path))
+        let r = try ProgramRun.run("gdal_translate", ["-q", "-expand", "rgba", "-of", "GTiff", path, rgba])
+        try #require(r.status == 0, "\(r.stderr)")
+        let d = try Dataset(path: rgba)
+        try #require(d.bandCount == 4 && d.width == 256 && d.height == 256, "\(d.bandCount) bands")
+        var px = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        try px.withUnsafeMutableBufferPointer {
+            try d.readBytes(x: 0, y: 0, width: 256, height: 256, bands: [1, 2, 3, 4], into: $0.baseAddress!)
+        }
+        let byGDAL = RGBAImage(width: 256, height: 256, channels: 4, pixels: px)
+        // Alike: the same alpha everywhere, the same colour wherever alpha > 0 (under alpha 0 GDAL
+        // gives black, Tegula the palette entry's colour; neither is ever seen).
+        let ours = try TileDecoder.decode(png).pixels
+        /// GDAL's and Tegula's RGBA of pixel `i` agree: alpha, and colour where alpha > 0.
+        func alike(_ i: Int) -> Bool {
+            let a = px[i * 4 + 3], b = ours[i * 4 + 3]
+            if a != b { return false }
+            if a == 0 { return true }
+            return px[i * 4] == ours[i * 4] && px[i * 4 + 1] == ours[i * 4 + 1] && px[i * 4 + 2] == ours[i * 4 + 2]
+        }
+        let differing: [Int] = (0..<(256 * 256)).filter { !alike($0) }
+        let first: String = differing.first.map { i -> String in
+            "\(i): GDAL \(Array(px[(i * 4)..<(i * 4 + 4)])), Tegula \(Array(ours[(i * 4)..<(i * 4 + 4)]))"
+        } ?? ""
+        #expect(differing.isEmpty, "GDAL and Tegula decode \(differing.count) pixels differently, first \(first)")
+        let alphaOff = (0..<(256 * 256)).filter { img.pixels[$0 * 4 + 3] != 128 && px[$0 * 4 + 3] != img.pixels[$0 * 4 + 3] }.count
+        #expect(alphaOff == 0, "\(alphaOff) pixels with another alpha than the source's")
+        let p = Self.psnr(img, byGDAL)
+        #expect(p >= 30, "PNG8 read by GDAL: PSNR \(p) dB")
+    }
+
     /// Paper with a grain of ±6 levels, as scans have: the texture dithering turns into noise.
     static func grainyPaper() -> RGBAImage {
         var img = paper()

@@ -1,11 +1,30 @@
+import Foundation
 import Testing
 import TegulaCodec
+import TegulaGDAL
+import TegulaTestSupport
 
 /// The one "drop alpha if opaque, then encode" every tile writer uses: opaque images become RGB
-/// PNGs with the same bytes as encoding their RGB directly; anything else keeps its alpha.
+/// PNGs with the same bytes as encoding their RGB directly; anything else keeps its alpha. The
+/// pixels are checked through GDAL's PNG driver (libpng), not only through Tegula's own decoder.
 struct OpaqueAlphaTests {
     /// The PNG colour type in IHDR (2 = RGB, 6 = RGBA).
     static func colourType(_ png: [UInt8]) -> UInt8 { png[25] }
+
+    /// The PNG as GDAL's PNG driver reads it: band count and pixel-interleaved bytes.
+    static func readByGDAL(_ png: [UInt8], width: Int, height: Int) throws -> (bands: Int, pixels: [UInt8]) {
+        let dir = try TemporaryFolder.make("opaque-alpha")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.png").path
+        try Data(png).write(to: URL(fileURLWithPath: path))
+        let d = try Dataset(path: path)
+        #expect(d.driverName == "PNG" && d.width == width && d.height == height)
+        var px = [UInt8](repeating: 0, count: width * height * d.bandCount)
+        try px.withUnsafeMutableBufferPointer {
+            try d.readBytes(x: 0, y: 0, width: width, height: height, bands: Array(1...d.bandCount), into: $0.baseAddress!)
+        }
+        return (d.bandCount, px)
+    }
 
     @Test func opaqueImagesLoseOnlyTheirAlpha() throws {
         let rgb = PNGRoundTripTests.sample(width: 31, height: 17, channels: 3)
@@ -15,6 +34,8 @@ struct OpaqueAlphaTests {
         #expect(Self.colourType(png) == 2)
         #expect(png == PNGEncoder(level: 1, filter: .up).encode(rgb))  // byte for byte
         #expect(try PNGDecoder.decode(png) == rgba)
+        let gdal = try Self.readByGDAL(png, width: 31, height: 17)
+        #expect(gdal.bands == 3 && gdal.pixels == rgb.pixels, "GDAL reads the RGB pixels")
     }
 
     @Test func partlyTransparentImagesKeepTheirAlpha() throws {
@@ -24,6 +45,8 @@ struct OpaqueAlphaTests {
         #expect(Self.colourType(png) == 6)
         #expect(png == PNGEncoder().encode(img))
         #expect(try PNGDecoder.decode(png) == img)
+        let gdal = try Self.readByGDAL(png, width: 31, height: 17)
+        #expect(gdal.bands == 4 && gdal.pixels == img.pixels, "GDAL reads the RGBA pixels, alpha 254 included")
     }
 
     @Test func coverageAndFlatteningOntoWhite() {

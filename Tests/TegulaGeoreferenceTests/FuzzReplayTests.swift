@@ -9,12 +9,12 @@ import TegulaTestSupport
 struct FuzzReplayTests {
     static func text(_ name: String) throws -> String { String(decoding: try FuzzInputs.bytes(name), as: UTF8.self) }
 
-    @Test(arguments: FuzzInputs.names("gcp-points"))
+    @Test(arguments: try FuzzInputs.names("gcp-points"))
     func points(_ name: String) throws {
         _ = try? GCPReader.parsePoints(try Self.text(name), source: name)
     }
 
-    @Test(arguments: FuzzInputs.names("gcp-csv"))
+    @Test(arguments: try FuzzInputs.names("gcp-csv"))
     func csv(_ name: String) throws {
         _ = try? GCPReader.parseCSV(try Self.text(name), source: name)
         _ = try? GCPReader.parseCSV(try Self.text(name), source: name, gcpCRS: try CRS("EPSG:28992"))
@@ -29,9 +29,9 @@ struct FuzzReplayTests {
         _ = try? GCPReader.read(path: path)
     }
 
-    @Test(arguments: FuzzInputs.names("allmaps"))
+    @Test(arguments: try FuzzInputs.names("allmaps"))
     func allmaps(_ name: String) throws { try Self.read(name, ext: "json") }
 
-    @Test(arguments: FuzzInputs.names("gcp-vrt"))
+    @Test(arguments: try FuzzInputs.names("gcp-vrt"))
     func vrt(_ name: String) throws { try Self.read(name, ext: "vrt") }
 }

@@ -5,7 +5,8 @@ import TegulaGeoreference
 import TegulaTestSupport
 
 /// Forward results equal `gdaltransform -gcp … -order N` / `-tps` when fitted in the GCPs' CRS
-/// (GDAL fits in the GCPs' own CRS), on generated GCPs, inside and outside the GCP hull.
+/// (GDAL fits in the GCPs' own CRS), on generated GCPs, inside and outside the GCP hull; and the
+/// default fit, in EPSG:3857, equals GDAL's fit of the same GCPs reprojected to EPSG:3857.
 struct GDALAgreementTests {
     static func fit(_ kind: TransformKind, _ set: GCPSet) throws -> Georeference {
         try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
@@ -56,13 +57,59 @@ struct GDALAgreementTests {
         let pts = GeoFixtures.widePixels()
         let grounds = pts.map { g.transform.forward($0) }
         let gdal = try GeoFixtures.gdaltransform(g.gcps, method: ["-order", "3"], points: grounds.map { ($0.x, $0.y) }, inverse: true)
-        var ours = 0.0, theirs = 0.0
+        #expect(gdal.count == pts.count)
+        // NaN-safe maxima (WorstError): a NaN from either side fails the comparison below.
+        var ours = WorstError(), theirs = WorstError()
         for (i, p) in pts.enumerated() {
-            if let back = g.transform.inverse(grounds[i]) { ours = max(ours, hypot(back.x - p.x, back.y - p.y)) } else { ours = .infinity }
-            if let q = gdal[i] { theirs = max(theirs, hypot(q.0 - p.x, q.1 - p.y)) }
+            if let back = g.transform.inverse(grounds[i]) { ours.add(hypot(back.x - p.x, back.y - p.y)) } else { ours.add(.infinity) }
+            guard i < gdal.count, let q = gdal[i] else { Issue.record("gdaltransform -i failed at \(grounds[i])"); continue }
+            theirs.add(hypot(q.0 - p.x, q.1 - p.y))
         }
-        print("polynomial3 round trip over the wide grid: ours \(ours) px, gdaltransform -i \(theirs) px")
-        #expect(ours <= 1e-6)
-        #expect(theirs > ours)
+        print("polynomial3 round trip over the wide grid: ours \(ours.value) px, gdaltransform -i \(theirs.value) px")
+        #expect(ours.value <= 1e-6)
+        #expect(theirs.value > ours.value)
+    }
+
+    /// The default fitting CRS is EPSG:3857, not the GCPs' own: GDAL makes the same fit when the
+    /// GCPs are reprojected to EPSG:3857 first (by GDAL's own `gdaltransform -s_srs EPSG:4326
+    /// -t_srs EPSG:3857`) and stored in a VRT whose GCPList is in EPSG:3857; `gdaltransform` on
+    /// that raster then maps pixels to EPSG:3857 metres, which our default fit must equal.
+    @Test(arguments: [(TransformKind.polynomial1, ["-order", "1"], 1e-11), (.polynomial2, ["-order", "2"], 1e-11),
+                      (.polynomial3, ["-order", "3"], 1e-11), (.tps, ["-tps"], 1e-11)])
+    func defaultFitInWebMercatorMatchesGdalOnGCPsReprojected(kind: TransformKind, method: [String], tolerance: Double) throws {
+        let set = GeoFixtures.synthetic(kind == .tps ? 20 : 16)
+        let g = try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+                                      options: FitOptions(transform: kind))
+        #expect(g.fitCRS == .webMercator, "the default fitting CRS")
+        let lonLat = set.enabled.map { "\($0.ground.x) \($0.ground.y)" }.joined(separator: "\n") + "\n"
+        let metres = try ProgramRun.output("gdaltransform", ["-s_srs", "EPSG:4326", "-t_srs", "EPSG:3857"], stdin: lonLat)
+            .split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        try #require(metres.count == set.enabled.count && metres.allSatisfy { $0.count >= 2 }, "\(metres)")
+        let gcps = zip(set.enabled, metres).map { gcp, m in
+            "<GCP Id=\"\(gcp.id)\" Pixel=\"\(gcp.pixel.x)\" Line=\"\(gcp.pixel.y)\" X=\"\(m[0])\" Y=\"\(m[1])\"/>"
+        }.joined(separator: "\n")
+        let dir = try TemporaryFolder.make("georef")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let vrt = try GeoFixtures.write("""
+            <VRTDataset rasterXSize="\(GeoFixtures.width)" rasterYSize="\(GeoFixtures.height)">
+              <GCPList Projection="EPSG:3857">
+            \(gcps)
+              </GCPList>
+              <VRTRasterBand dataType="Byte" band="1"/>
+            </VRTDataset>
+            """, "gcps3857.vrt", in: dir)
+        let pts = GeoFixtures.widePixels()
+        let out = try ProgramRun.output("gdaltransform", method + [vrt], stdin: pts.map { "\($0.x) \($0.y)" }.joined(separator: "\n") + "\n")
+        let gdal = out.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        #expect(gdal.count == pts.count)
+        let ours = try g.pixelsToGround(pts, crs: .webMercator)
+        var worst = WorstError()
+        for (i, p) in pts.enumerated() {
+            guard i < gdal.count, gdal[i].count >= 2 else { Issue.record("gdaltransform failed at \(p)"); continue }
+            let q = gdal[i], o = ours[i]
+            worst.add(abs(o.x - q[0]) / max(abs(q[0]), 1), abs(o.y - q[1]) / max(abs(q[1]), 1))
+        }
+        print("\(kind.rawValue) in EPSG:3857 (default) vs gdaltransform on GCPs in EPSG:3857: worst relative difference \(worst.value)")
+        #expect(worst.value <= tolerance)
     }
 }

@@ -4,8 +4,8 @@ import TegulaGDAL
 import TegulaGeoreference
 import TegulaTestSupport
 
-/// Allmaps' GeoreferencedMap (the form its API and CLI hand out) reads like the equivalent
-/// Georeference Annotation, its `resourceCrs` is the fitting CRS (as Allmaps' internal
+/// Allmaps' GeoreferencedMap (the form its API and CLI hand out, version 2 and the first one)
+/// reads like the equivalent Georeference Annotation, its `resourceCrs` is the fitting CRS (as Allmaps' internal
 /// projection), and a malformed one fails with one located line.
 struct GeoreferencedMapTests {
     static let rows = GCPFormatTests.rows
@@ -62,6 +62,48 @@ struct GeoreferencedMapTests {
         let a = try Georeferencer.fit(fromMap, imageWidth: 1000, imageHeight: 800, options: FitOptions(transform: .polynomial1))
         let b = try Georeferencer.fit(fromAnnotation, imageWidth: 1000, imageHeight: 800, options: FitOptions(transform: .polynomial1))
         #expect(a.transform.forward(PixelPoint(x: 512.25, y: 333.5)) == b.transform.forward(PixelPoint(x: 512.25, y: 333.5)))
+    }
+
+    /// The same GCPs and mask as Allmaps' first map form (@allmaps/annotation `map.1`): no
+    /// `type`, `"version": 1`, GCPs as `{image, world}`, `pixelMask`, `image: {uri, width, height}`.
+    static func mapVersion1(_ gcps: [(Double, Double, Double, Double)], transformation: String? = nil) -> String {
+        let list = gcps.map { r in "{\"image\":[\(r.0),\(r.1)],\"world\":[\(r.2),\(r.3)]}" }
+        let maskJSON = mask.map { "[\(Int($0.x)),\(Int($0.y))]" }.joined(separator: ",")
+        return """
+        {"version":1,"id":"https://example.org/maps/v1",
+         "image":{"uri":"https://example.org/iiif/scan","type":"ImageService2","width":1000,"height":800},
+         "gcps":[\(list.joined(separator: ","))],"pixelMask":[\(maskJSON)]\
+        \(transformation.map { ",\"transformation\":\($0)" } ?? "")}
+        """
+    }
+
+    @Test(arguments: [nil, "{\"type\":\"polynomial\",\"options\":{\"order\":1}}", "{\"type\":\"thinPlateSpline\"}"])
+    func mapVersion1ReadsToTheSameFitAsTheAnnotation(transformation: String?) throws {
+        let dir = try TemporaryFolder.make("georef")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let v1 = try GCPReader.read(path: GeoFixtures.write(Self.mapVersion1(Self.rows, transformation: transformation), "v1.json", in: dir))
+        let anno = try GCPReader.read(path: GeoFixtures.write(Self.annotation(Self.rows, transformation: transformation), "anno.json", in: dir))
+        GCPFormatTests.check(v1)
+        #expect(v1.gcps.map(\.ground) == anno.gcps.map(\.ground) && v1.gcps.map(\.pixel) == anno.gcps.map(\.pixel))
+        #expect(v1.mask == Self.mask && v1.mask == anno.mask)
+        #expect(v1.transformHint == anno.transformHint)
+        #expect(v1.crs == .wgs84 && v1.fitCRSHint == nil)
+        // Without "version" (its default is 1), and as the one-map array Allmaps' CLI prints.
+        let bare = Self.mapVersion1(Self.rows, transformation: transformation).replacingOccurrences(of: "\"version\":1,", with: "")
+        let unversioned = try GCPReader.read(path: GeoFixtures.write(bare, "bare.json", in: dir))
+        let array = try GCPReader.read(path: GeoFixtures.write("[\(bare)]", "maps.json", in: dir))
+        for other in [unversioned, array] {
+            #expect(other.gcps == v1.gcps && other.mask == v1.mask && other.transformHint == v1.transformHint)
+        }
+        // The same fit, in the default fitting CRS, with the file's transform or the lowest
+        // leave-one-out one: the stored fit (coefficients, CRS, kind) and a mapped point agree.
+        let a = try Georeferencer.fit(v1, imageWidth: 1000, imageHeight: 800, options: FitOptions())
+        let b = try Georeferencer.fit(anno, imageWidth: 1000, imageHeight: 800, options: FitOptions())
+        #expect(a.kind == b.kind && a.fitCRS == b.fitCRS)
+        #expect(a.stored.metadataItems == b.stored.metadataItems)
+        let probe = PixelPoint(x: 512.25, y: 333.5)
+        #expect(a.transform.forward(probe) == b.transform.forward(probe))
+        #expect(a.report.rmse.metres == b.report.rmse.metres)
     }
 
     /// GCPs of a scan drawn in Bonne: its pixels are a similarity of Bonne metres, so an affine
@@ -144,6 +186,13 @@ struct GeoreferencedMapTests {
          "m.json: resourceCrs.definition: PROJ cannot read '+proj=nosuch'", .unknownCRS),
         ("{\"type\":\"Annotation\",\"body\":{\"resourceCrs\":{\"definition\":42},\"features\":[]}}",
          "m.json: body.resourceCrs.definition: must be a PROJ string", .unknownCRS),
+        ("{\"version\":2,\"gcps\":[]}", "m.json: version: 2 is not a version of Allmaps' map: expected 1", .unknownFormat),
+        ("{\"version\":1}", "m.json: gcps: missing", .unknownFormat),
+        ("{\"version\":1,\"gcps\":[{\"image\":[1,2]}]}", "m.json: gcps[0].world: missing; expected [lon, lat] numbers", .unparseableRow),
+        ("{\"version\":1,\"gcps\":[{\"resource\":[1,2],\"geo\":[3,4]}]}",
+         "m.json: gcps[0].image: missing; expected [x, y] pixel numbers", .unparseableRow),
+        ("{\"gcps\":[],\"pixelMask\":[[0,0],[5,5]]}",
+         "m.json: pixelMask: a mask needs at least 3 [x, y] pixel points, got 2", .badMask),
         ("[]", "m.json: an array of 0 georeferenced maps", .unknownFormat),
         ("[{\"type\":\"GeoreferencedMap\",\"gcps\":[]},{\"type\":\"GeoreferencedMap\",\"gcps\":[]}]",
          "m.json: an array of 2 georeferenced maps; a GCP file describes one scan", .unknownFormat),

@@ -325,8 +325,11 @@ enum HTTP {
         }
     }
 
-    /// GET `target` with `Connection: close`; reads until the server closes (60 s at most: with
-    /// the whole suite and other builds on two cores, one answer was seen to take over 10 s).
+    /// GET `target` with `Connection: close`; reads until the server closes the connection (60 s
+    /// at most: with the whole suite and other builds on two cores, one answer was seen to take
+    /// over 10 s). A response is whole only if the server closed the connection and the body is
+    /// as long as its Content-Length says (or its chunks end with the last, empty one); a read
+    /// that times out, or a body cut short, is an error, never the end of the response.
     static func get(port: Int, _ target: String, headers: [String: String] = [:]) throws -> Response {
         let fd = try connect(port: port)
         defer { close(fd) }
@@ -340,8 +343,13 @@ enum HTTP {
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            raw += buf[0..<n]
+            if n > 0 { raw += buf[0..<n]; continue }
+            if n == 0 { break }  // the server closed the connection: the end of the response
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                throw FixtureError("\(target): no end of the response within 60 s (\(raw.count) bytes read)")
+            }
+            throw FixtureError("\(target): recv failed, errno \(errno) (\(raw.count) bytes read)")
         }
         let sep: [UInt8] = [13, 10, 13, 10]
         guard let end = raw.indices.dropLast(3).first(where: { raw[$0..<($0 + 4)].elementsEqual(sep) }) else {
@@ -353,6 +361,35 @@ enum HTTP {
             let kv = l.split(separator: ":", maxSplits: 1)
             if kv.count == 2 { h[kv[0].lowercased()] = kv[1].trimmingCharacters(in: .whitespaces) }
         }
-        return Response(status: Int(lines[0].split(separator: " ")[1]) ?? 0, headers: h, body: Array(raw[(end + 4)...]))
+        var body = Array(raw[(end + 4)...])
+        let status = Int(lines[0].split(separator: " ")[1]) ?? 0
+        if status == 304 || status == 204 || (100..<200).contains(status) {
+            // No body, whatever Content-Length says (RFC 9110 8.6: a 304's is the full entity's).
+            guard body.isEmpty else { throw FixtureError("\(target): a \(status) with \(body.count) body bytes") }
+        } else if h["transfer-encoding"]?.lowercased() == "chunked" {
+            body = try dechunked(body, target)
+        } else if let length = h["content-length"] {
+            guard let n = Int(length), n == body.count else {
+                throw FixtureError("\(target): Content-Length \(length), but \(body.count) body bytes before the connection closed")
+            }
+        }
+        return Response(status: status, headers: h, body: body)
+    }
+
+    /// A chunked body decoded; an error unless it ends with the last (empty) chunk.
+    static func dechunked(_ bytes: [UInt8], _ target: String) throws -> [UInt8] {
+        var out: [UInt8] = [], i = 0
+        while true {
+            guard let lineEnd = bytes[i...].indices.dropLast().first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
+                  let size = Int(String(decoding: bytes[i..<lineEnd], as: UTF8.self).split(separator: ";")[0]
+                                    .trimmingCharacters(in: .whitespaces), radix: 16) else {
+                throw FixtureError("\(target): chunked body cut short (no chunk size at byte \(i))")
+            }
+            let start = lineEnd + 2
+            if size == 0 { return out }
+            guard start + size + 2 <= bytes.count else { throw FixtureError("\(target): chunked body cut short in a chunk of \(size) bytes") }
+            out += bytes[start..<(start + size)]
+            i = start + size + 2
+        }
     }
 }

@@ -5,7 +5,7 @@ import TegulaTestSupport
 /// Every seed and every input that ever crashed the URL-template fuzz target (scripts/fuzz),
 /// replayed as Fuzz/Targets/url-template.swift runs it: parsed and filled, or refused.
 struct FuzzReplayTests {
-    @Test(arguments: FuzzInputs.names("url-template"))
+    @Test(arguments: try FuzzInputs.names("url-template"))
     func urlTemplate(_ name: String) throws {
         let text = String(decoding: try FuzzInputs.bytes(name), as: UTF8.self)
         for set in [TileURLTemplate.PlaceholderSet.mapKit, .extended(subdomains: ["a", "b"]), .extended(subdomains: [])] {

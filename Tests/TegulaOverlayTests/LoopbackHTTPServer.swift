@@ -1,4 +1,5 @@
 import Foundation
+import TegulaTestSupport
 
 /// `python3 -m http.server` on 127.0.0.1 with a kernel-chosen port, serving a folder; stopped by
 /// `stop()` (the test's own child process, ended by its pid).
@@ -9,6 +10,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     init(serving folder: URL) throws {
         let out = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.environment = ProgramRun.childEnvironment()
         process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
                              "--directory", folder.path]
         process.standardOutput = out

@@ -23,7 +23,7 @@ struct FuzzReplayTests {
         }
     }
 
-    @Test(arguments: FuzzInputs.names("pipeline"))
+    @Test(arguments: try FuzzInputs.names("pipeline"))
     func pipeline(_ name: String) throws {
         let d = try Self.folder()
         defer { try? FileManager.default.removeItem(at: d) }
@@ -31,7 +31,7 @@ struct FuzzReplayTests {
         Self.load(d.path + "/p.yml")
     }
 
-    @Test(arguments: FuzzInputs.names("maps-from"))
+    @Test(arguments: try FuzzInputs.names("maps-from"))
     func mapsFrom(_ name: String) throws {
         let d = try Self.folder()
         defer { try? FileManager.default.removeItem(at: d) }

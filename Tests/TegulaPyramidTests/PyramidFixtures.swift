@@ -47,11 +47,6 @@ enum PyramidFixtures {
         return px
     }
 
-    /// The built `tegula` executable.
-    static var tegula: String {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tegula").path
-        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/tegula").path
-    }
+    /// The built `tegula` executable of the build under test (``BuiltTegula``).
+    static var tegula: String { get throws { try BuiltTegula.path() } }
 }

@@ -10,7 +10,7 @@ struct FuzzReplayTests {
             && !name.contains("\\") && !name.contains("\0")
     }
 
-    @Test(arguments: FuzzInputs.names("route"))
+    @Test(arguments: try FuzzInputs.names("route"))
     func route(_ name: String) throws {
         let target = String(decoding: try FuzzInputs.bytes(name), as: UTF8.self)
         switch Route(target: target) {

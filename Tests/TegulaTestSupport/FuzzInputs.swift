@@ -8,11 +8,22 @@ public enum FuzzInputs {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz")
 
     /// `Crashes/NAME` and `Corpus/NAME` paths (relative to `Fuzz/`) of the target's inputs, sorted.
-    public static func names(_ target: String) -> [String] {
-        ["Crashes", "Corpus"].flatMap { kind in
-            ((try? FileManager.default.contentsOfDirectory(atPath: root.path + "/\(kind)/\(target)")) ?? [])
-                .sorted().map { "\(kind)/\(target)/\($0)" }
-        }
+    /// A target without crashes has no `Crashes/TARGET/`; a missing or empty `Corpus/TARGET/`
+    /// throws, so that a replay cannot pass by running no case at all.
+    public static func names(_ target: String) throws -> [String] {
+        let corpus = root.path + "/Corpus/\(target)"
+        let seeds = (try? FileManager.default.contentsOfDirectory(atPath: corpus)) ?? []
+        guard !seeds.isEmpty else { throw MissingCorpus(folder: corpus) }
+        let crashes = (try? FileManager.default.contentsOfDirectory(atPath: root.path + "/Crashes/\(target)")) ?? []
+        return crashes.sorted().map { "Crashes/\(target)/\($0)" } + seeds.sorted().map { "Corpus/\(target)/\($0)" }
+    }
+
+    /// A fuzz target's seed folder that is missing or empty.
+    public struct MissingCorpus: Error, CustomStringConvertible {
+        /// The folder that should hold the seeds.
+        public var folder: String
+        /// One line: which folder, and how to fill it.
+        public var description: String { "no fuzz inputs in \(folder) (missing or empty): scripts/fuzz-seeds writes the seeds" }
     }
 
     /// The bytes of one input named by `names`.

@@ -30,36 +30,52 @@ public final class LocalHTTPServer: @unchecked Sendable {
         return p
     }
 
-    private init(_ executable: String, _ arguments: [String], port: Int, folder: URL) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    /// Starts the server and waits until it answers. `port` nil: the server binds port 0 and
+    /// the port is the one it announces on its output (`http://127.0.0.1:PORT`, which moto and
+    /// Python's http.server print), so no other process can take it in between.
+    private init(_ executable: String, _ arguments: [String], port: Int?, folder: URL) throws {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: executable)
+        server.environment = ProgramRun.childEnvironment(["PYTHONUNBUFFERED": "1"])
+        server.arguments = arguments
+        server.currentDirectoryURL = folder
         let log = folder.appendingPathComponent("server.log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: log)
-        self.port = port
-        self.folder = folder
-        try process.run()
-        let pid = process.processIdentifier
+        server.standardOutput = try FileHandle(forWritingTo: log)
+        server.standardError = try FileHandle(forWritingTo: log)
+        try server.run()
+        let pid = server.processIdentifier
         // A server a test forgot to stop is ended eventually, but not while its test may still
         // run: Swift Testing starts every test at once, and under a long suite a test's awaits
         // resumed over 600 s after its server started, which the former 600 s limit killed
         // (`motoS3ServesTheSameTilesAsTheLocalFile`: "connection refused" at 945 s and 1,194 s
         // into two full runs; 5.6 s alone).
-        DispatchQueue.global().asyncAfter(deadline: .now() + 6 * 3600) { [process] in
-            if process.isRunning && process.processIdentifier == pid { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 6 * 3600) {
+            if server.isRunning && server.processIdentifier == pid { kill(pid, SIGKILL) }
         }
-        // Up to 60 s: moto imports its services on start, slow on a loaded machine.
-        for _ in 0..<240 {
-            if !process.isRunning { break }
-            if (try? ProgramRun.run("curl", ["-s", "-o", "/dev/null", "--max-time", "1", base + "/"]))?.status == 0 { return }
+        func said() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        func fail(_ why: String) -> ProgramRun.Failure {
+            if server.isRunning { kill(pid, SIGKILL) }
+            server.waitUntilExit()
+            return ProgramRun.Failure(program: executable, status: server.terminationStatus, stderr: "\(why): \(said())")
+        }
+        // Up to 60 s for each step: moto imports its services on start, slow on a loaded machine.
+        var announced = port
+        let deadline = Date().addingTimeInterval(60)
+        while announced == nil && server.isRunning && Date() < deadline {
+            if let m = said().firstMatch(of: #/http://127\.0\.0\.1:(\d+)/#) { announced = Int(m.1) } else { usleep(50_000) }
+        }
+        guard let announced else { throw fail("announced no port (http://127.0.0.1:PORT) within 60 s") }
+        let base = "http://127.0.0.1:\(announced)"
+        var answered = false
+        for _ in 0..<240 where server.isRunning {
+            if (try? ProgramRun.run("curl", ["-s", "-o", "/dev/null", "--max-time", "1", base + "/"]))?.status == 0 { answered = true; break }
             usleep(250_000)
         }
-        stop()
-        let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        throw ProgramRun.Failure(program: executable, status: process.terminationStatus, stderr: "did not answer on \(base): \(said)")
+        guard answered else { throw fail("did not answer on \(base)") }
+        process = server
+        self.port = announced
+        self.folder = folder
     }
 
     /// Ends the server (SIGKILL by pid) and waits for it.
@@ -70,28 +86,40 @@ public final class LocalHTTPServer: @unchecked Sendable {
 
     /// nginx serving `www` (a folder of this server's) as static files, with its own
     /// configuration, pid and logs and no daemon or master process, so no root is needed.
+    /// nginx cannot bind port 0 and say which port it got, so it is given a free port; if another
+    /// process takes that port first, nginx fails to bind ("Address already in use") and is
+    /// started again on another, up to 5 times.
     public static func nginx() throws -> LocalHTTPServer {
         let folder = try TemporaryFolder.make("nginx")
         let www = folder.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
-        let port = try freePort()
         let d = folder.path
-        let conf = """
-        daemon off;
-        master_process off;
-        pid \(d)/nginx.pid;
-        error_log \(d)/error.log;
-        events { worker_connections 64; }
-        http {
-            access_log off;
-            client_body_temp_path \(d)/tmp-body; proxy_temp_path \(d)/tmp-proxy; fastcgi_temp_path \(d)/tmp-fcgi;
-            uwsgi_temp_path \(d)/tmp-uwsgi; scgi_temp_path \(d)/tmp-scgi;
-            server { listen 127.0.0.1:\(port); root \(www.path); }
+        for attempt in 1...5 {
+            let port = try freePort()
+            let conf = """
+            daemon off;
+            master_process off;
+            pid \(d)/nginx.pid;
+            error_log \(d)/error.log;
+            events { worker_connections 64; }
+            http {
+                access_log off;
+                client_body_temp_path \(d)/tmp-body; proxy_temp_path \(d)/tmp-proxy; fastcgi_temp_path \(d)/tmp-fcgi;
+                uwsgi_temp_path \(d)/tmp-uwsgi; scgi_temp_path \(d)/tmp-scgi;
+                server { listen 127.0.0.1:\(port); root \(www.path); }
+            }
+            """
+            try conf.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+            do {
+                return try LocalHTTPServer("/usr/sbin/nginx", ["-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"],
+                                           port: port, folder: folder)
+            } catch let e as ProgramRun.Failure where attempt < 5 {
+                let errors = (try? String(contentsOfFile: d + "/error.log", encoding: .utf8)) ?? ""
+                guard (e.stderr + errors).contains("Address already in use") else { throw e }
+                try? FileManager.default.removeItem(atPath: d + "/error.log")
+            }
         }
-        """
-        try conf.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        return try LocalHTTPServer("/usr/sbin/nginx", ["-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"],
-                                   port: port, folder: folder)
+        throw POSIXError(.EADDRINUSE)
     }
 
     /// nginx's served folder.
@@ -109,8 +137,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
     /// moto's S3-compatible server (`moto_server` from `.venv`), empty.
     public static func moto() throws -> LocalHTTPServer {
         let folder = try TemporaryFolder.make("moto")
-        let port = try freePort()
-        return try LocalHTTPServer(try venv("moto_server"), ["-H", "127.0.0.1", "-p", String(port)], port: port, folder: folder)
+        return try LocalHTTPServer(try venv("moto_server"), ["-H", "127.0.0.1", "-p", "0"], port: nil, folder: folder)
     }
 
     /// Uploads `file` to moto as BUCKET/KEY, readable without credentials (S3's `public-read`),
@@ -135,12 +162,12 @@ public final class LocalHTTPServer: @unchecked Sendable {
         let folder = try TemporaryFolder.make("pyhttp")
         let www = folder.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
-        let port = try freePort()
-        return try LocalHTTPServer("/usr/bin/python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1",
-                                                        "--directory", www.path], port: port, folder: folder)
+        return try LocalHTTPServer("/usr/bin/python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                                                        "--directory", www.path], port: nil, folder: folder)
     }
 
-    /// A port no one listens on now (the kernel's choice for a socket bound to port 0).
+    /// A port no one listens on now (the kernel's choice for a socket bound to port 0), for a
+    /// server that cannot bind port 0 and report it (nginx), or an address nobody answers.
     public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EMFILE) }

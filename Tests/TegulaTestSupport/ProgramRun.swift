@@ -9,8 +9,22 @@ public struct ProgramRun: Sendable {
     /// Standard error, decoded as UTF-8.
     public var stderr: String
 
+    /// Variables of the caller's environment that change what a program run by a test does and
+    /// that no test may inherit: an array job's index (`tegula run --shard auto` would take the
+    /// shard of the job the suite itself runs in) and `TEGULA`, the binary scripts run. A test
+    /// that wants one sets it.
+    static func leaks(_ name: String) -> Bool {
+        name.hasPrefix("SLURM_") || name.hasPrefix("AWS_BATCH_") || name == "JOB_COMPLETION_INDEX" || name == "TEGULA"
+    }
+
+    /// The environment for a child process of a test: this process's without the variables that
+    /// ``leaks(_:)`` names, plus `adding`.
+    public static func childEnvironment(_ adding: [String: String] = [:]) -> [String: String] {
+        ProcessInfo.processInfo.environment.filter { !leaks($0.key) }.merging(adding) { $1 }
+    }
+
     /// Runs `program` (a path, or a name looked up on PATH through `/usr/bin/env`) with
-    /// `arguments`, feeding it `stdin` and adding `environment` to this process's, and waits.
+    /// `arguments`, feeding it `stdin`, in ``childEnvironment(_:)`` plus `environment`, and waits.
     /// Both pipes are drained concurrently so a large output cannot block the child.
     public static func run(_ program: String, _ arguments: [String], stdin: String? = nil,
                            environment: [String: String]? = nil) throws -> ProgramRun {
@@ -22,7 +36,7 @@ public struct ProgramRun: Sendable {
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             p.arguments = [program] + arguments
         }
-        if let environment { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        p.environment = childEnvironment(environment ?? [:])
         let out = Pipe(), err = Pipe(), inp = Pipe()
         p.standardOutput = out
         p.standardError = err

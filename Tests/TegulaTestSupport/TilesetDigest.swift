@@ -17,4 +17,22 @@ public enum TilesetDigest {
         }
         return (h.finalize().map { String(format: "%02x", $0) }.joined(), tiles.count)
     }
+
+    /// The SHA-256 (hex) of each tile's bytes, by `z/x/y`: what golden files record, so that a
+    /// difference names its tiles.
+    public static func perTile(_ path: String) throws -> [String: String] {
+        let reader = try Tileset.openReader(at: path)
+        var out: [String: String] = [:]
+        for t in Tileset.existingTiles(at: path) {
+            guard let data = try reader.tile(t) else { throw MissingTile(path: path, tile: "\(t.z)/\(t.x)/\(t.y)") }
+            out["\(t.z)/\(t.x)/\(t.y)"] = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        }
+        return out
+    }
+
+    /// A tile the tileset lists but does not return.
+    public struct MissingTile: Error, CustomStringConvertible {
+        public var path: String, tile: String
+        public var description: String { "\(path): tile \(tile) is listed but cannot be read" }
+    }
 }

@@ -120,9 +120,8 @@ let package = Package(
         .target(name: "TegulaEditor", dependencies: [
             "TegulaOnDemand", "TegulaServer", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec",
             "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
-            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ], resources: [
             // The editor's page, style and script, compiled in like the viewer's.
             .embedInCode("Pages/editor.html"), .embedInCode("Pages/editor.css"), .embedInCode("Pages/editor.js"),

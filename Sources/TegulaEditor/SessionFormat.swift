@@ -34,10 +34,7 @@ public enum SessionFormat: String, Sendable, CaseIterable {
             return
         }
         let stored = StoredFit(transform: g.kind, fitCRS: nil, mask: fit.check.mask)
-        let gcps = session.gcps.map {
-            GCP(id: $0.id, pixel: PixelPoint(x: $0.pixel[0], y: $0.pixel[1]), ground: GroundPoint(x: $0.ground[0], y: $0.ground[1]),
-                enabled: $0.enabled)
-        }
+        let gcps = session.gcps.map(\.gcp)
         let crs = fit.check.set.crs
         var files: [(String, String)] = []
         switch self {

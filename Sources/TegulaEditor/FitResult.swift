@@ -5,8 +5,8 @@ import TegulaGeoreference
 /// per point, warnings with stable codes, the six-transform comparison, and the fit's version
 /// (overlay tile URLs carry it, so a changed fit is never served from a stale cache).
 public struct FitResult: Codable, Sendable, Equatable {
-    /// The transform fitted (the automatic choice named, not `auto`).
-    public var transform: String
+    /// The transform fitted (the automatic choice named, not `auto`); on the wire its name.
+    public var transform: TransformKind
     /// How it was chosen: "given" or the choice rule with every candidate's figure.
     public var chosenBy: String
     /// RMSE of the enabled points' residuals in ground metres (nil: not measurable).

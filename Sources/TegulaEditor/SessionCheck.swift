@@ -2,9 +2,10 @@ import Foundation
 import TegulaGDAL
 import TegulaGeoreference
 
-/// A session parsed into typed values for one scan: the GCP set to fit (duplicates left out, and
-/// named), the transform (nil: automatic), the mask. Every field is checked here, once, and a bad
-/// one is refused with its place (`gcps[2].ground`) and the GCP's id.
+/// A session checked against one scan: the GCP set to fit (duplicates left out, and named), the
+/// transform (nil: automatic), the mask. Reading the JSON parsed the CRS, the transform and the
+/// points (``EditorSession/init(from:)``); what depends on the scan is checked here, once, and a
+/// bad value is refused with its place (`gcps[2].ground`) and the GCP's id.
 public struct SessionCheck: Sendable {
     /// Every point, as the fit sees it (a duplicate of an earlier enabled point is disabled).
     public let set: GCPSet
@@ -18,17 +19,8 @@ public struct SessionCheck: Sendable {
 
     /// Check `session` against a `width` × `height` scan.
     public init(_ session: EditorSession, width: Int, height: Int) throws {
-        let crs: CRS
-        do { crs = try CRS(session.gcpSRS) } catch {
-            throw EditorError(.badCRS, at: "gcp_srs", "unknown CRS '\(session.gcpSRS.prefix(80))': expected e.g. EPSG:4326 or EPSG:28992")
-        }
-        if session.transform == EditorSession.auto {
-            transform = nil
-        } else if let k = TransformKind(name: session.transform) {
-            transform = k
-        } else {
-            throw EditorError(.badTransform, at: "transform", "unknown transform '\(session.transform)': expected auto, \(TransformKind.names.joined(separator: ", "))")
-        }
+        let crs = session.gcpSRS
+        transform = session.transform
         var gcps: [GCP] = []
         var ids: Set<String> = []
         var byPixel: [PixelPoint: String] = [:], byGround: [GroundPoint: String] = [:]
@@ -38,18 +30,16 @@ public struct SessionCheck: Sendable {
             guard !g.id.isEmpty, ids.insert(g.id).inserted else {
                 throw EditorError(.badSession, at: "\(place).id", "id '\(g.id)' is empty or used twice; every point needs its own id")
             }
-            guard g.pixel.count == 2, g.pixel.allSatisfy(\.isFinite) else {
-                throw EditorError(.pixelOutsideScan, at: "\(place).pixel (\(g.id))", "must be [x, y], two finite numbers")
-            }
-            let p = PixelPoint(x: g.pixel[0], y: g.pixel[1])
+            let p = g.pixel
+            guard p.x.isFinite, p.y.isFinite else { throw EditorError.notAPoint(.pixelOutsideScan, at: "\(place).pixel (\(g.id))", "[x, y]") }
             guard (0...Double(width)).contains(p.x), (0...Double(height)).contains(p.y) else {
                 throw EditorError(.pixelOutsideScan, at: "\(place).pixel (\(g.id))",
                                   "(\(p.x), \(p.y)) is outside the \(width) × \(height) scan: x must be 0…\(width), y 0…\(height)")
             }
-            guard g.ground.count == 2, g.ground.allSatisfy(\.isFinite) else {
-                throw EditorError(.invalidGround, at: "\(place).ground (\(g.id))", "must be [x, y] (lon, lat), two finite numbers")
+            let q = g.ground
+            guard q.x.isFinite, q.y.isFinite else {
+                throw EditorError.notAPoint(.invalidGround, at: "\(place).ground (\(g.id))", "[x, y] (lon, lat)")
             }
-            let q = GroundPoint(x: g.ground[0], y: g.ground[1])
             if crs.isGeographic, abs(q.y) > 90 || abs(q.x) > 180 {
                 throw EditorError(.invalidGround, at: "\(place).ground (\(g.id))",
                                   "longitude \(q.x), latitude \(q.y) out of range: longitude −180…180, latitude −90…90 (swapped?)")
@@ -73,14 +63,12 @@ public struct SessionCheck: Sendable {
             // size of it: one 10^12 px away made the fit's footprint extrapolate to 10^16 m (find 7).
             let w = Double(width), h = Double(height)
             mask = try m.enumerated().map { i, v -> PixelPoint in
-                guard v.count == 2, v.allSatisfy(\.isFinite) else {
-                    throw EditorError(.badMask, at: "mask[\(i)]", "must be [x, y], two finite numbers")
-                }
-                guard (-w...2 * w).contains(v[0]), (-h...2 * h).contains(v[1]) else {
-                    throw EditorError(.badMask, at: "mask[\(i)]", "(\(v[0]), \(v[1])) is more than a scan size outside the \(width) × \(height) "
+                guard v.x.isFinite, v.y.isFinite else { throw EditorError.notAPoint(.badMask, at: "mask[\(i)]", "[x, y]") }
+                guard (-w...2 * w).contains(v.x), (-h...2 * h).contains(v.y) else {
+                    throw EditorError(.badMask, at: "mask[\(i)]", "(\(v.x), \(v.y)) is more than a scan size outside the \(width) × \(height) "
                                       + "scan: x must be \(-width)…\(2 * width), y \(-height)…\(2 * height)")
                 }
-                return PixelPoint(x: v[0], y: v[1])
+                return v
             }
         }
         self.mask = mask

@@ -63,7 +63,7 @@ public struct SessionFit: Sendable {
         let line = comparison.map { c in
             c.looMetres.map { String(format: "%@ %.4g m", c.kind.rawValue, $0) } ?? "\(c.kind.rawValue) –"
         }.joined(separator: ", ")
-        result = FitResult(transform: fitted.kind.rawValue, chosenBy: report.chosenBy, rmseM: report.rmse.metres.finite,
+        result = FitResult(transform: fitted.kind, chosenBy: report.chosenBy, rmseM: report.rmse.metres.finite,
                            rmsePx: report.rmse.pixels.finite, looRmseM: report.leaveOneOutRMSE.metres.finite, gcps: figures,
                            warnings: warnings, comparison: "leave-one-out RMSE: " + line,
                            version: FitIdentity(scan: scanPath, georeference: fitted).version)

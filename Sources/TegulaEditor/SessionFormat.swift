@@ -4,7 +4,8 @@ import TegulaGeoreference
 import TegulaSupport
 
 /// The formats Save writes, named by the output's extension: QGIS `.points`, MapWarper-style
-/// `.csv`, an Allmaps Georeference Annotation `.json`, a GDAL `.vrt` with GCPs. Every one keeps
+/// `.csv`, an Allmaps Georeference Annotation `.json` (TegulaGeoreference's ``GCPWriter``, the
+/// pair of its GCP reader), a GDAL `.vrt` with GCPs (``GeoreferenceWriter``). Every one keeps
 /// the transform and the mask: `.json` and `.vrt` inside, `.points` and `.csv` in a ``StoredFit``
 /// sidecar `FILE.fit` that Tegula's GCP reader reads back.
 public enum SessionFormat: String, Sendable, CaseIterable {
@@ -33,16 +34,26 @@ public enum SessionFormat: String, Sendable, CaseIterable {
             return
         }
         let stored = StoredFit(transform: g.kind, fitCRS: nil, mask: fit.check.mask)
+        let gcps = session.gcps.map(\.gcp)
+        let crs = fit.check.set.crs
         var files: [(String, String)] = []
         switch self {
         case .points:
-            files.append((output, try Self.points(fit, session: session)))
+            let residuals = Dictionary(fit.result.gcps.map { ($0.id, GCPWriter.Residual(dx: $0.dxPx, dy: $0.dyPx, pixels: $0.residualPx)) },
+                                       uniquingKeysWith: { a, _ in a })
+            files.append((output, GCPWriter.points(gcps, crs: crs, residuals: residuals)))
             files.append((StoredFit.sidecarPath(forGCPFile: output), stored.sidecarText))
         case .csv:
-            files.append((output, Self.csv(fit, session: session)))
+            files.append((output, GCPWriter.csv(gcps, crs: crs)))
             files.append((StoredFit.sidecarPath(forGCPFile: output), stored.sidecarText))
         case .allmaps:
-            files.append((output, try Self.annotation(fit, session: session, scanPath: scanPath, width: width, height: height)))
+            let notes = Dictionary(session.gcps.map { ($0.id, $0.note) }, uniquingKeysWith: { a, _ in a })
+            do {
+                files.append((output, try GCPWriter.allmapsAnnotation(gcps, crs: crs, notes: notes, transform: g.kind, mask: fit.check.mask,
+                                                                       scanPath: scanPath, width: width, height: height)))
+            } catch let e as GeoreferenceError {
+                throw EditorError(.writeFailed, at: session.output, e.message)
+            }
         case .vrt:
             break
         }
@@ -57,85 +68,6 @@ public enum SessionFormat: String, Sendable, CaseIterable {
         } catch {
             for f in staged { f.discard() }
             throw EditorError(.writeFailed, at: output, "\(error)")
-        }
-    }
-
-    /// QGIS `.points`: `#CRS:` with the WKT, then `mapX,mapY,sourceX,sourceY,enable,dX,dY,residual`
-    /// (sourceY negated, as QGIS stores it) and a `name` column QGIS ignores and Tegula reads as the id.
-    static func points(_ fit: SessionFit, session: EditorSession) throws -> String {
-        var text = "#CRS: \(fit.check.set.crs.wkt)\nmapX,mapY,sourceX,sourceY,enable,dX,dY,residual,name\n"
-        let figures = Dictionary(fit.result.gcps.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for g in session.gcps {
-            let f = figures[g.id]
-            text += "\(g.ground[0]),\(g.ground[1]),\(g.pixel[0]),\(-g.pixel[1]),\(g.enabled ? 1 : 0),"
-            text += "\(f?.dxPx ?? 0),\(-(f?.dyPx ?? 0)),\(f?.residualPx ?? 0),\(field(g.id))\n"
-        }
-        return text
-    }
-
-    /// CSV `x,y,lon,lat,name` (`X,Y` for a projected CRS); only enabled points, as the format
-    /// has no column to switch one off.
-    static func csv(_ fit: SessionFit, session: EditorSession) -> String {
-        var text = fit.check.set.crs.isGeographic ? "x,y,lon,lat,name\n" : "x,y,X,Y,name\n"
-        for g in session.gcps where g.enabled {
-            text += "\(g.pixel[0]),\(g.pixel[1]),\(g.ground[0]),\(g.ground[1]),\(field(g.id))\n"
-        }
-        return text
-    }
-
-    /// A name as one comma-free field.
-    static func field(_ s: String) -> String {
-        s.replacingOccurrences(of: ",", with: ";").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\"", with: "'")
-    }
-
-    /// An Allmaps Georeference Annotation (georef extension 1): enabled points as GeoJSON
-    /// features with `resourceCoords` (ground converted to WGS 84 lon/lat), the mask as an SVG
-    /// selector, the transform as `body.transformation`.
-    static func annotation(_ fit: SessionFit, session: EditorSession, scanPath: String, width: Int, height: Int) throws -> String {
-        let set = fit.check.set
-        var xs = session.gcps.map { $0.ground[0] }, ys = session.gcps.map { $0.ground[1] }
-        if !set.crs.isSame(as: .wgs84) {
-            do {
-                let t = try CoordinateTransformation(from: set.crs.makeReference(), to: CRS.wgs84.makeReference())
-                _ = t.transform(x: &xs, y: &ys)
-            } catch {
-                throw EditorError(.writeFailed, at: session.output, "cannot convert \(set.crs.label) to WGS 84 for Allmaps: \(error)")
-            }
-        }
-        var features: [[String: Any]] = []
-        for (i, g) in session.gcps.enumerated() where g.enabled {
-            var props: [String: Any] = ["resourceCoords": g.pixel]
-            if !g.note.isEmpty { props["note"] = g.note }
-            features.append(["type": "Feature", "id": g.id, "properties": props,
-                             "geometry": ["type": "Point", "coordinates": [xs[i], ys[i]]]])
-        }
-        var target: [String: Any] = [
-            "type": "SpecificResource",
-            "source": ["id": URL(fileURLWithPath: scanPath).absoluteString, "type": "Image", "width": width, "height": height],
-        ]
-        if let mask = fit.check.mask {
-            let points = mask.map { "\($0.x),\($0.y)" }.joined(separator: " ")
-            target["selector"] = ["type": "SvgSelector",
-                                  "value": "<svg width=\"\(width)\" height=\"\(height)\"><polygon points=\"\(points)\" /></svg>"]
-        }
-        let annotation: [String: Any] = [
-            "@context": ["http://iiif.io/api/extension/georef/1/context.json", "http://iiif.io/api/presentation/3/context.json"],
-            "type": "Annotation", "motivation": "georeferencing", "target": target,
-            "body": ["type": "FeatureCollection", "transformation": transformation(fit.georeference.kind), "features": features],
-        ]
-        let data = try JSONSerialization.data(withJSONObject: annotation, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
-    }
-
-    /// Allmaps' name for a transform.
-    static func transformation(_ k: TransformKind) -> [String: Any] {
-        switch k {
-        case .helmert: return ["type": "helmert"]
-        case .polynomial1: return ["type": "polynomial", "options": ["order": 1]]
-        case .polynomial2: return ["type": "polynomial", "options": ["order": 2]]
-        case .polynomial3: return ["type": "polynomial", "options": ["order": 3]]
-        case .projective: return ["type": "projective"]
-        case .tps: return ["type": "thinPlateSpline"]
         }
     }
 }

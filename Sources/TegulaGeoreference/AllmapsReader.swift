@@ -107,18 +107,9 @@ enum AllmapsReader {
         }
     }
 
-    /// `{type: polynomial|thinPlateSpline|helmert|projective|straight, options: {order}}`, or
-    /// the bare name Allmaps also accepts ("thinPlateSpline", "polynomial2"); "straight" has no
-    /// Tegula equivalent and gives no hint.
-    static func transformation(_ value: Any?) -> TransformKind? {
-        if let name = value as? String { return TransformKind(name: name) }
-        guard let t = value as? [String: Any], let type = t["type"] as? String else { return nil }
-        if type == "polynomial" {
-            let order = ((t["options"] as? [String: Any])?["order"]).flatMap(number) ?? 1
-            return TransformKind(rawValue: "polynomial\(Int(order))")
-        }
-        return TransformKind(name: type)
-    }
+    /// The transform a `transformation` value names, by the one table of Allmaps' names
+    /// (``AllmapsTransformation``).
+    static func transformation(_ value: Any?) -> TransformKind? { AllmapsTransformation.kind(value) }
 
     static func number(_ v: Any) -> Double? {
         if let d = v as? Double { return d }

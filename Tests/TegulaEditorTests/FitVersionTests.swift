@@ -11,12 +11,12 @@ import TegulaWarp
 /// on-demand source made from the same scan, GCPs, transform and mask, whatever the points'
 /// ids and disabled points; another transform or mask is another version.
 struct FitVersionTests {
-    static let mask = [[100.0, 50], [2600, 50], [2600, 1300], [100, 1300]]
+    static let mask = [PixelPoint(x: 100, y: 50), PixelPoint(x: 2600, y: 50), PixelPoint(x: 2600, y: 1300), PixelPoint(x: 100, y: 1300)]
 
     /// The version `tegula serve` gives the scan with `gcps` fitted by `kind`, clipped by `mask`.
-    static func onDemand(_ gcps: [GCP], _ kind: TransformKind, mask: [[Double]]) throws -> String? {
+    static func onDemand(_ gcps: [GCP], _ kind: TransformKind, mask: [PixelPoint]) throws -> String? {
         let input = WarpInput(path: EditorAPITests.scan, gcpSet: GCPSet(gcps: gcps, crs: .wgs84), fit: FitOptions(transform: kind),
-                              mask: mask.map { PixelPoint(x: $0[0], y: $0[1]) })
+                              mask: mask)
         let source = try OnDemandSource(id: "scan", queue: RenderQueue(workers: 1), memo: TileMemo(byteBudget: 1 << 20), log: { _ in }) {
             OnDemandSource.Loaded(job: TileJob(source: try input.resolve(), output: "", name: "scan"))
         }
@@ -26,7 +26,7 @@ struct FitVersionTests {
     @Test func editorAndOnDemandGiveOneFitOneVersion() throws {
         let read = try GCPReader.read(path: EditorAPITests.points)
         var session = try EditorSession(read, output: "")
-        session.transform = "polynomial2"
+        session.transform = .polynomial2
         session.mask = Self.mask
         session.gcps[3].enabled = false
         let editor = try SessionFit(session, scanPath: EditorAPITests.scan, width: 2700, height: 1350).result.version

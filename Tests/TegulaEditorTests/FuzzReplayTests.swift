@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TegulaEditor
+import TegulaGeoreference
 import TegulaTestSupport
 
 /// Every seed and every input that ever crashed, hung or blew a cap in the editor-session fuzz
@@ -19,7 +20,7 @@ struct FuzzReplayTests {
     /// range; one drawn a little past the scan's edge still fits.
     @Test func aMaskVertexFarOutsideTheScanIsRefused() throws {
         let far = try EditorSession.decode(Data(try FuzzInputs.bytes("Crashes/editor-session/four-points-fit-takes-seconds")))
-        #expect(far.mask?.first == [999_999_999_999, 0])
+        #expect(far.mask?.first == PixelPoint(x: 999_999_999_999, y: 0))
         #expect {
             try SessionCheck(far, width: 4000, height: 3000)
         } throws: { error in
@@ -27,7 +28,7 @@ struct FuzzReplayTests {
             return e.reason == .badMask && e.location == "mask[0]" && e.message.contains("x must be -4000…8000, y -3000…6000")
         }
         var edge = far
-        edge.mask = [[-150, -20], [4100, 0], [4000, 3050], [0, 2999]]
+        edge.mask = [PixelPoint(x: -150, y: -20), PixelPoint(x: 4100, y: 0), PixelPoint(x: 4000, y: 3050), PixelPoint(x: 0, y: 2999)]
         let fit = try SessionFit(edge, scanPath: "/scan.tif", width: 4000, height: 3000)
         #expect(fit.check.mask?.count == 4)
         #expect(fit.georeference.report.footprint.count == 4 * 32 + 1)

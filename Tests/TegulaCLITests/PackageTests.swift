@@ -5,14 +5,34 @@ import TegulaTestSupport
 /// The Debian package scripts/package builds: the light checks that run with every test run
 /// (scripts/test-package installs it in a fresh Debian 12 for the full check). The .deb is
 /// $TEGULA_DEB, which scripts/test builds before the suite; without it the suite builds one.
+/// A $TEGULA_DEB is used only if it holds the binary of the sources under test: the release
+/// build (scripts/release-build, a no-op when it is current) stripped as scripts/package strips
+/// it must equal the packaged one byte for byte; a package of older sources fails every test.
 struct PackageTests {
     static let built: Result<String, any Error> = Result {
-        if let path = ProcessInfo.processInfo.environment["TEGULA_DEB"], !path.isEmpty { return path }
-        let r = try ProgramRun.run(TegulaBinary.packageRoot.appendingPathComponent("scripts/package").path, [])
-        guard r.status == 0, let last = r.stdout.split(separator: "\n").last else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "scripts/package failed: \(r.stderr.suffix(2000))"])
+        func failure(_ text: String) -> any Error { CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: text]) }
+        guard let path = ProcessInfo.processInfo.environment["TEGULA_DEB"], !path.isEmpty else {
+            let r = try ProgramRun.run(TegulaBinary.packageRoot.appendingPathComponent("scripts/package").path, [])
+            guard r.status == 0, let last = r.stdout.split(separator: "\n").last else {
+                throw failure("scripts/package failed: \(r.stderr.suffix(2000))")
+            }
+            return String(last)
         }
-        return String(last)
+        let build = try ProgramRun.run(TegulaBinary.packageRoot.appendingPathComponent("scripts/release-build").path, [])
+        guard build.status == 0, let bin = build.stdout.split(separator: "\n").last.map(String.init) else {
+            throw failure("scripts/release-build failed: \(build.stderr.suffix(2000))")
+        }
+        let dir = try TemporaryFolder.make("package-check")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stripped = dir.appendingPathComponent("tegula").path
+        try ProgramRun.output("cp", [bin, stripped])
+        try ProgramRun.output("strip", ["--strip-all", stripped])
+        try ProgramRun.output("dpkg-deb", ["-x", path, dir.appendingPathComponent("deb").path])
+        let packaged = try Data(contentsOf: dir.appendingPathComponent("deb/usr/bin/tegula"))
+        guard try Data(contentsOf: URL(fileURLWithPath: stripped)) == packaged else {
+            throw failure("TEGULA_DEB=\(path) does not hold the binary of these sources (\(bin), stripped): rerun scripts/package, or unset TEGULA_DEB")
+        }
+        return path
     }
 
     static func deb() throws -> String {

@@ -16,23 +16,32 @@ public final class CompositeBuilder: @unchecked Sendable {
     /// One block to build: a tile at the block zoom, the layers that reach it (bottom first) and
     /// how many max-zoom tiles of it each covers (its cost).
     public struct Block: Sendable, Hashable {
+        /// The block's tile at the block zoom.
         public var tile: Tile
+        /// The layers (maps) that reach it, bottom first.
         public var layers: [Int]
+        /// Max-zoom tiles covered, summed over its layers.
         public var cost: Int
     }
 
     /// What a build wrote.
     public struct Stats: Sendable {
+        /// Tiles written and their bytes.
         public var tiles = 0
         public var bytes = 0
+        /// Blocks built, and of those the ones where more than one layer was blended.
         public var blended = 0
         public var blocks = 0
     }
 
+    /// The max zoom (warped at) and the block zoom (cut down to).
     public let maxZoom: Int
     public let blockZoom: Int
+    /// Pixels per tile side (tile size × scale).
     public let tilePixels: Int
+    /// The kernel the layers are warped with.
     public let resampling: Resampling
+    /// Worker threads.
     public let jobs: Int
     /// The tiles' format and quality (``TileOptions/format``, ``TileOptions/quality``).
     public let format: TileFormat

@@ -98,6 +98,7 @@ public struct ShardPlan: Sendable {
 
 /// The composite's zooms, blocks and bounds, from the survey.
 public struct CompositeLayout: Sendable {
+    /// The composite's zooms, and the zoom of its blocks (``CompositeBuilder/blockZoom(maxZoom:minZoom:)``).
     public let minZoom: Int
     public let maxZoom: Int
     public let blockZoom: Int
@@ -128,6 +129,7 @@ public struct CompositeLayout: Sendable {
 
 /// The composite cut among the shards: the cut zoom and each shard's run of cut-zoom tiles.
 public struct CompositeSplit: Sendable {
+    /// The composite's zooms, blocks and bounds.
     public let layout: CompositeLayout
     /// The zoom at which shards own subtrees; zooms above it are built by the reduce.
     public let cutZoom: Int

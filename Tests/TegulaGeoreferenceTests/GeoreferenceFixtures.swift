@@ -1,10 +1,26 @@
 import Foundation
+import Testing
 import TegulaGDAL
 import TegulaGeoreference
 import TegulaTestSupport
 
 /// GCP sets and files made by the tests, and a runner for GDAL's command-line tools.
-enum GeoFixtures {
+enum GeoreferenceFixtures {
+    /// Four GCPs as (x, y, lon, lat).
+    static let rows: [(Double, Double, Double, Double)] = [
+        (100, 200, 4.5, 52.25), (900.5, 150.25, 6.75, 52.5), (850, 700, 6.5, 50.75), (120, 650.5, 4.25, 51),
+    ]
+
+    /// Expects `set` to hold the four GCPs of ``rows`` in order (and `enabled`, when given).
+    static func checkRows(_ set: GCPSet, enabled: [Bool]? = nil) {
+        #expect(set.gcps.count == rows.count)
+        for (g, r) in zip(set.gcps, rows) {
+            #expect(g.pixel == PixelPoint(x: r.0, y: r.1), "\(set.source): pixel of \(g.id)")
+            #expect(g.ground == GroundPoint(x: r.2, y: r.3), "\(set.source): ground of \(g.id)")
+        }
+        if let enabled { #expect(set.gcps.map(\.enabled) == enabled) }
+    }
+
     static let width = 1200, height = 900
 
     /// A made-up old map: lon/lat a smooth, mildly non-linear function of the pixel.
@@ -77,9 +93,5 @@ enum GeoFixtures {
         return path
     }
 
-    /// The package root, found from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static let schagen = "/usr/share/marble/data/maps/earth/schagen1689/schagen1689.jpg"
+    static let packageRoot = PackageRoot.url
 }

@@ -8,7 +8,7 @@ import TegulaWarp
 
 /// Real tilesets made by the pyramid stage (`TileJob`, what `tegula tile` runs) from a small
 /// generated GeoTIFF: the same pyramid (zooms 4–6) as a folder, an MBTiles and a PMTiles.
-final class MadeTilesets: @unchecked Sendable {
+final class OverlayFixtures: @unchecked Sendable {
     let dir: URL
     let folder: String
     let mbtiles: String
@@ -17,7 +17,7 @@ final class MadeTilesets: @unchecked Sendable {
     let tiles: [Tile: Data]
     static let zooms = 4...6
 
-    static let shared = try! MadeTilesets()
+    static let shared = try! OverlayFixtures()
 
     init() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-overlay-\(UUID())")
@@ -60,5 +60,24 @@ final class MadeTilesets: @unchecked Sendable {
     /// The max-zoom tile with the most varied pixels: a good ancestor for overzoom checks.
     var opaqueMaxZoomTile: Tile {
         tiles.keys.filter { $0.z == Self.zooms.upperBound }.max { (tiles[$0]!.count, $0.x) < (tiles[$1]!.count, $1.x) }!
+    }
+}
+
+extension OverlayFixtures {
+    /// A temporary folder removed when the value is released.
+    final class ScratchFolder: @unchecked Sendable {
+        let url: URL
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-overlay-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+        deinit { try? FileManager.default.removeItem(at: url) }
+
+        /// Writes `data` at `relative`, creating folders.
+        func write(_ data: Data, to relative: String) throws {
+            let file = url.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file)
+        }
     }
 }

@@ -1,8 +1,36 @@
 import Foundation
+import Testing
 import TegulaGDAL
+import TegulaGeometry
+import TegulaTestSupport
+@testable import TegulaWarp
 
 /// Test rasters made here, and image comparison helpers.
-enum Fixtures {
+enum WarpFixtures {
+    /// Warp with tegula and with gdalwarp onto exactly the same grid: both RGBA images.
+    static func warpWithBoth(srs: String, geoTransform: [Double], size: Int, zoom: Int, resampling: Resampling) throws
+        -> (ours: [UInt8], theirs: [UInt8], result: WarpJob.Result) {
+        let dir = try TemporaryFolder.make("warp")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let src = dir.appendingPathComponent("src.tif").path
+        try WarpFixtures.geotiff(at: src, width: size, height: size, geoTransform: geoTransform, srs: srs)
+        let ds = try Dataset(path: src)
+        let mapping = try GeoTransformMapping(width: size, height: size, geoTransform: ds.geoTransform!, crs: CRS(ds.spatialReference!))
+        let source = try WarpSource(path: src, mapping: mapping)
+        let ours = dir.appendingPathComponent("ours.tif").path
+        let result = try WarpJob(source: source, zoom: zoom, resampling: resampling, jobs: 2).run(output: ours)
+        let gt = result.geoTransform
+        let res = gt[1]
+        let te = [gt[0], gt[3] - Double(result.height) * res, gt[0] + Double(result.width) * res, gt[3]]
+        let theirs = dir.appendingPathComponent("gdal.tif").path
+        let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
+            + ["-tr", "\(res)", "\(res)", "-r", resampling.rawValue, "-et", "0", "-dstalpha", src, theirs])
+        #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
+        let a = try WarpFixtures.rgba(ours), b = try WarpFixtures.rgba(theirs)
+        #expect(a.w == b.w && a.h == b.h)
+        return (a.px, b.px, result)
+    }
+
     /// A smooth-plus-detail RGB pattern (no aliasing surprises, but real edges).
     static func pattern(width: Int, height: Int) -> [UInt8] {
         var px = [UInt8](repeating: 0, count: width * height * 3)

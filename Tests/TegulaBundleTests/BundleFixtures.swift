@@ -4,7 +4,7 @@ import TegulaDeflate
 import TegulaGeometry
 
 /// Test fixtures made on the spot: tiny valid PNGs, tile lists and metadata.
-enum Fixtures {
+enum BundleFixtures {
     /// A valid `size`×`size` RGBA PNG filled with one colour (zlib stored blocks, no library).
     static func png(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255, size: Int = 4) -> [UInt8] {
         func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }

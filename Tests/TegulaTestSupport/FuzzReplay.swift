@@ -8,7 +8,8 @@ import Glibc
 /// else the machine is doing: the suites run side by side on 2 cores).
 public struct FuzzReplay {
     /// libFuzzer's cap on one input in scripts/fuzz (`-timeout=1`, as GDAL's OSS-Fuzz harness),
-    /// held by the replay too. The slowest committed input took 0.2 s of CPU here.
+    /// held by the replay too; the slowest committed inputs are recorded in RELIABILITY.md
+    /// (Fuzzing), measured by `scripts/fuzz replay`.
     public static let cpuLimit: Duration = .seconds(1)
 
     /// The input, as ``FuzzInputs/names(_:)`` names it.
@@ -41,7 +42,10 @@ public struct FuzzReplay {
                 out.append("\(name): refused with \(type(of: error)), not \(E.self): \(error)")
                 continue
             }
-            if !expected(e) { out.append("\(name): refused for a reason not expected: \(e)") }
+            if !expected(e) {
+                let reason = Mirror(reflecting: e).children.first { $0.label == "reason" }.map { " (\($0.value))" } ?? ""
+                out.append("\(name): refused for a reason not expected\(reason): \(e)")
+            }
         }
         if cpu > Self.cpuLimit { out.append("\(name): took \(cpu) of CPU, over the \(Self.cpuLimit) cap") }
         return out

@@ -1,10 +1,7 @@
-// libFuzzer target: a QGIS .points file (`#CRS:` line, header, negated rows, enable, names).
-// Calls TegulaGeoreference's public API (scripts/fuzz).
-import TegulaGeoreference
-
+// libFuzzer target `gcp-points` (scripts/fuzz): a QGIS .points file. Its body,
+// Tests/TegulaGeoreferenceTests/FuzzBodies/GCPPointsFuzz.swift, is compiled in beside this entry
+// and run by FuzzReplayTests on every committed input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGCPPoints(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: count), as: UTF8.self)
-    _ = try? GCPReader.parsePoints(text, source: "fuzz.points")
-    return 0
+    FuzzCase.libFuzzer(data, count, GCPPointsFuzz.run)
 }

@@ -1,17 +1,7 @@
-// libFuzzer target: a whole MBTiles (SQLite) file opened as the server opens one, then tiles of
-// zooms 0–3 read. Joined to TegulaBundle by scripts/fuzz.
-import Foundation
-import TegulaGeometry
-
+// libFuzzer target `mbtiles` (scripts/fuzz): a whole MBTiles (SQLite) file opened and read. Its
+// body, Tests/TegulaBundleTests/FuzzBodies/MBTilesFuzz.swift, is compiled in beside this entry and
+// run by FuzzReplayTests on every committed input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMBTiles(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    let path = "/dev/shm/tegula-fuzz-\(getpid()).mbtiles"
-    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes: data, count: count))
-    defer { unlink(path) }
-    guard let reader = try? MBTilesReader(path: path) else { return 0 }
-    for z in 0...3 {
-        for x in 0..<(1 << z) { for y in 0..<(1 << z) { _ = try? reader.tile(Tile(x: x, y: y, z: z)) } }
-    }
-    _ = try? MBTilesReader.storedTiles(path)
-    return 0
+    FuzzCase.libFuzzer(data, count, MBTilesFuzz.run)
 }

@@ -35,7 +35,7 @@ struct FormatContainerTests {
             let path = try TemporaryFolder.make("formats").path + "/" + name
             let w = try Tileset.openWriter(at: path, format: format)
             try w.write(t, data: data)
-            try w.finish(metadata: Fixtures.metadata(maxZoom: 3))
+            try w.finish(metadata: BundleFixtures.metadata(maxZoom: 3))
             let r = try Tileset.openReader(at: path)
             #expect(try r.tile(t) == data, "\(format) in \(name)")
             #expect(r.metadata.format == format.stored, "\(name) declares \(r.metadata.format)")
@@ -64,7 +64,7 @@ struct FormatContainerTests {
         try w.write(b, data: png)
         try w.write(b, data: jpeg)  // the tile changed format: its .png goes
         try w.write(b, data: png)   // and back: its .jpg goes
-        try w.finish(metadata: Fixtures.metadata(maxZoom: 1))
+        try w.finish(metadata: BundleFixtures.metadata(maxZoom: 1))
         #expect(FileManager.default.fileExists(atPath: path + "/1/0/0.jpg"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: path + "/1/1") == ["0.png"])
         let json = try JSONValue.parse(try #require(try FileIO.readFile(path + "/tiles.json")))
@@ -87,7 +87,7 @@ struct FormatContainerTests {
         try w.write(a, data: webp)
         try w.write(b, data: webp)
         try w.write(b, data: png)  // the tile changed format: its .webp goes
-        try w.finish(metadata: Fixtures.metadata(maxZoom: 1))
+        try w.finish(metadata: BundleFixtures.metadata(maxZoom: 1))
         #expect(try FileManager.default.contentsOfDirectory(atPath: path + "/1/0") == ["0.webp"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: path + "/1/1") == ["0.png"])
         let r = try Tileset.openReader(at: path)

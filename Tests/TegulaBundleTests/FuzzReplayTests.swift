@@ -4,8 +4,9 @@ import Testing
 import TegulaGeometry
 import TegulaTestSupport
 
-/// Every seed and every input that ever crashed the bundle's fuzz targets (scripts/fuzz,
-/// Fuzz/Targets/), replayed as the targets run them: parsing may refuse, never crash.
+/// Every input of the bundle's fuzz targets (FuzzInputs: seeds, campaign corpus, crashes), run
+/// through the targets' own bodies (FuzzBodies/): parsing may refuse with a ``BundleError`` that
+/// says the input is no tileset, within the CPU cap; anything else fails.
 struct FuzzReplayTests {
     /// Writes `bytes` as `name.ext` in a fresh folder and hands over its path.
     static func withFile(_ bytes: [UInt8], ext: String, _ body: (String) throws -> Void) throws {
@@ -16,43 +17,39 @@ struct FuzzReplayTests {
         try body(path)
     }
 
-    @Test(arguments: try FuzzInputs.names("pmtiles-directory"))
+    /// Refused as a tileset that is not one: never a file-system failure or a crash.
+    static func isInputRefusal(_ e: BundleError) -> Bool {
+        switch e {
+        case .corrupt, .badMetadata, .badTile, .sqlite: return true
+        default: return false
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: try FuzzInputs.names("pmtiles-directory"))
     func pmtilesDirectory(_ name: String) throws {
-        guard let entries = PMTilesDirectory.deserialize(try FuzzInputs.bytes(name)) else { return }
-        #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.tileId <= $1.tileId }, "ids must come back sorted")
-        for e in entries.prefix(64) { _ = PMTilesDirectory.find(entries, e.tileId &+ 1) }
-        #expect(PMTilesDirectory.deserialize(PMTilesDirectory.serialize(entries)) == entries)
+        let replay = try FuzzReplay(name, PMTilesDirectoryFuzz.run)
+        #expect(replay.problems(refusing: Never.self) == [])
     }
 
-    @Test(arguments: try FuzzInputs.names("pmtiles"))
+    @Test(.timeLimit(.minutes(1)), arguments: try FuzzInputs.names("pmtiles"))
     func pmtiles(_ name: String) throws {
-        try Self.withFile(try FuzzInputs.bytes(name), ext: "pmtiles") { path in
-            guard let reader = try? PMTilesReader(path: path) else { return }
-            for z in 0...4 {
-                for x in 0..<(1 << z) { for y in 0..<(1 << z) { _ = try? reader.tile(Tile(x: x, y: y, z: z)) } }
-            }
-            _ = try? reader.allTileIDs(limit: 1 << 16)
-            _ = try? reader.allTiles(limit: 1 << 16)
-        }
+        let replay = try FuzzReplay(name, PMTilesFuzz.run)
+        #expect(replay.problems(refusing: BundleError.self, Self.isInputRefusal) == [])
     }
 
-    @Test(arguments: try FuzzInputs.names("mbtiles"))
+    @Test(.timeLimit(.minutes(1)), arguments: try FuzzInputs.names("mbtiles"))
     func mbtiles(_ name: String) throws {
-        try Self.withFile(try FuzzInputs.bytes(name), ext: "mbtiles") { path in
-            guard let reader = try? MBTilesReader(path: path) else { return }
-            for z in 0...3 {
-                for x in 0..<(1 << z) { for y in 0..<(1 << z) { _ = try? reader.tile(Tile(x: x, y: y, z: z)) } }
-            }
-            _ = try? MBTilesReader.storedTiles(path)
-        }
+        let replay = try FuzzReplay(name, MBTilesFuzz.run)
+        #expect(replay.problems(refusing: BundleError.self, Self.isInputRefusal) == [])
     }
 
-    @Test(arguments: try FuzzInputs.names("tilejson"))
+    @Test(.timeLimit(.minutes(1)), arguments: try FuzzInputs.names("tilejson"))
     func tileJSON(_ name: String) throws {
-        guard let value = try? JSONValue.parse(try FuzzInputs.bytes(name)) else { return }
-        _ = value.serialized()
-        guard let o = value.objectValue, let m = try? TilesetMetadata(jsonObject: o, source: "fuzz") else { return }
-        #expect(!m.tileJSON(tiles: ["http://localhost/{z}/{x}/{y}.png"]).isEmpty)
+        // Not JSON: Foundation's DecodingError (JSONValue.parse); JSON but not metadata: BundleError.
+        let replay = try FuzzReplay(name, TileJSONFuzz.run)
+        #expect(replay.problems(refusing: (any Error).self) { e in
+            e is DecodingError || (e as? BundleError).map(Self.isInputRefusal) == true
+        } == [])
     }
 
     /// A 312-byte archive whose run claims 2^32 tiles: opened, its tiles looked up, but expanding

@@ -10,9 +10,9 @@ struct IndependentReaderTests {
         let path = try TemporaryFolder.make("bundle").path + "/a.mbtiles"
         let w = try Tileset.openWriter(at: path)
         let t = Tile(x: 486, y: 332, z: 10)
-        let bytes = Fixtures.png(for: t)
+        let bytes = BundleFixtures.png(for: t)
         try w.write(t, data: bytes)
-        try w.finish(metadata: Fixtures.metadata(minZoom: 10, maxZoom: 10))
+        try w.finish(metadata: BundleFixtures.metadata(minZoom: 10, maxZoom: 10))
         let row = try ProgramRun.output("sqlite3", [path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles"])
         let hex = bytes.map { String(format: "%02X", $0) }.joined()
         #expect(row.trimmingCharacters(in: .newlines) == "10|486|691|\(hex)")  // TMS row
@@ -32,10 +32,10 @@ struct IndependentReaderTests {
     @Test func pmtilesReadByPythonPMTiles() throws {
         let path = try TemporaryFolder.make("bundle").path + "/big.pmtiles"
         let w = try Tileset.openWriter(at: path)
-        let tiles = Fixtures.pyramid(0...8)
+        let tiles = BundleFixtures.pyramid(0...8)
         @Sendable func content(_ t: Tile) -> [UInt8] { t.z == 7 && t.x < 64 ? [9, 9, 9] : Array("\(t.z)/\(t.x)/\(t.y)".utf8) }
         DispatchQueue.concurrentPerform(iterations: tiles.count) { i in try! w.write(tiles[i], data: content(tiles[i])) }
-        try w.finish(metadata: Fixtures.metadata(maxZoom: 8))
+        try w.finish(metadata: BundleFixtures.metadata(maxZoom: 8))
         let r = try #require(try Tileset.openReader(at: path) as? PMTilesReader)
         #expect(r.header.leafLength > 0)
         #expect(r.header.rootOffset + r.header.rootLength <= 16384)
@@ -92,7 +92,7 @@ struct ForeignPMTilesTests {
         let pr = try #require(r as? PMTilesReader)
         #expect(pr.header.internalCompression == .gzip)
         var wrong = 0
-        for t in Fixtures.pyramid(0...7) where try r.tile(t) != Array(String(repeating: "\(t.z)/\(t.x)/\(t.y)", count: 3).utf8) {
+        for t in BundleFixtures.pyramid(0...7) where try r.tile(t) != Array(String(repeating: "\(t.z)/\(t.x)/\(t.y)", count: 3).utf8) {
             wrong += 1
         }
         #expect(wrong == 0)

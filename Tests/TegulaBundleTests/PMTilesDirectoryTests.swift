@@ -32,7 +32,7 @@ struct PMTilesDirectoryTests {
                 }
             }
         }
-        try w.finish(metadata: Fixtures.metadata(minZoom: 10, maxZoom: 10))
+        try w.finish(metadata: BundleFixtures.metadata(minZoom: 10, maxZoom: 10))
 
         let r = try #require(try Tileset.openReader(at: path) as? PMTilesReader)
         let h = r.header
@@ -83,7 +83,7 @@ struct PMTilesDirectoryTests {
     /// An archive assembled by hand with uncompressed directories and metadata (internal
     /// compression 1), tiles z0–3; returns its path.
     static func uncompressedArchive(in dir: URL) throws -> String {
-        let tiles = Fixtures.pyramid(0...3).sorted { PMTilesID.id(of: $0) < PMTilesID.id(of: $1) }
+        let tiles = BundleFixtures.pyramid(0...3).sorted { PMTilesID.id(of: $0) < PMTilesID.id(of: $1) }
         var data: [UInt8] = [], entries: [PMTilesEntry] = []
         for t in tiles {
             let bytes = Array("\(t.z)/\(t.x)/\(t.y)".utf8)
@@ -110,7 +110,7 @@ struct PMTilesDirectoryTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try Tileset.openReader(at: try Self.uncompressedArchive(in: dir))
         #expect(r.metadata.name == "uncompressed")
-        for t in Fixtures.pyramid(0...3) { #expect(try r.tile(t) == Array("\(t.z)/\(t.x)/\(t.y)".utf8)) }
+        for t in BundleFixtures.pyramid(0...3) { #expect(try r.tile(t) == Array("\(t.z)/\(t.x)/\(t.y)".utf8)) }
     }
 
     @Test func refusesCompressionsItCannotReadByName() throws {

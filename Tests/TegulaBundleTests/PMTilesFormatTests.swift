@@ -21,7 +21,7 @@ struct PMTilesFormatTests {
 
     @Test func hilbertRoundTripAndOrder() {
         var ids = Set<UInt64>()
-        for t in Fixtures.pyramid(0...5) {
+        for t in BundleFixtures.pyramid(0...5) {
             let id = PMTilesID.id(of: t)
             #expect(PMTilesID.tile(of: id) == t)
             ids.insert(id)

@@ -34,7 +34,7 @@ struct SafetyTests {
         let dir = try TemporaryFolder.make("bundle").path
         for name in ["blue", "old map.mbtiles", "relief.PMTiles"] {
             let w = try Tileset.openWriter(at: dir + "/" + name)
-            try w.finish(metadata: Fixtures.metadata(maxZoom: 0))
+            try w.finish(metadata: BundleFixtures.metadata(maxZoom: 0))
             #expect(Tileset.isReadable(at: dir + "/" + name), "\(name)")
             #expect(try Tileset.openReader(at: dir + "/" + name).metadata.maxZoom == 0, "\(name)")
         }
@@ -53,7 +53,7 @@ struct SafetyTests {
     @Test func emptyFolderIsAccepted() throws {
         let path = try TemporaryFolder.make("bundle").path
         let w = try Tileset.openWriter(at: path)
-        try w.finish(metadata: Fixtures.metadata(maxZoom: 0))
+        try w.finish(metadata: BundleFixtures.metadata(maxZoom: 0))
         #expect(Tileset.isTileset(at: path))
     }
 
@@ -69,7 +69,7 @@ struct SafetyTests {
         try Data("{\"lay".utf8).write(to: URL(fileURLWithPath: leftover))
         #expect(!Tileset.isTileset(at: path))
         let w = try Tileset.openWriter(at: path, resume: resume)
-        try w.finish(metadata: Fixtures.metadata(maxZoom: 0))
+        try w.finish(metadata: BundleFixtures.metadata(maxZoom: 0))
         #expect(Tileset.isTileset(at: path) && Tileset.isReadable(at: path))
         #expect(!FileManager.default.fileExists(atPath: leftover))
     }
@@ -86,13 +86,13 @@ struct SafetyTests {
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: aside + "/3/4/2.png"))
         for resume in [false, true] {
             let w = try Tileset.openWriter(at: path, resume: resume)
-            try w.finish(metadata: Fixtures.metadata(maxZoom: 0))
+            try w.finish(metadata: BundleFixtures.metadata(maxZoom: 0))
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["t"], "resume \(resume)")
         }
         // And a replace goes through a name of that form: OUT's marker never vanishes with tiles left.
         let again = try Tileset.openWriter(at: path)
         #expect(Tileset.isTileset(at: path))
-        try again.finish(metadata: Fixtures.metadata(maxZoom: 0))
+        try again.finish(metadata: BundleFixtures.metadata(maxZoom: 0))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["t"])
     }
 
@@ -100,10 +100,10 @@ struct SafetyTests {
         let path = try TemporaryFolder.make("bundle").path + "/" + name
         let a = try Tileset.openWriter(at: path)
         try a.write(Tile(x: 0, y: 0, z: 1), data: [1])
-        try a.finish(metadata: Fixtures.metadata(maxZoom: 1))
+        try a.finish(metadata: BundleFixtures.metadata(maxZoom: 1))
         let b = try Tileset.openWriter(at: path)
         try b.write(Tile(x: 1, y: 1, z: 1), data: [2])
-        try b.finish(metadata: Fixtures.metadata(maxZoom: 1))
+        try b.finish(metadata: BundleFixtures.metadata(maxZoom: 1))
         #expect(Tileset.existingTiles(at: path) == [Tile(x: 1, y: 1, z: 1)])
     }
 
@@ -111,10 +111,10 @@ struct SafetyTests {
     /// is recognised, its tiles are listed, and resume finishes with everything.
     @Test(arguments: ["r", "r.mbtiles", "r.pmtiles"]) func resumeAfterInterruption(name: String) throws {
         let path = try TemporaryFolder.make("bundle").path + "/" + name
-        let first = Fixtures.pyramid(0...3), second = Fixtures.pyramid(4...4)
+        let first = BundleFixtures.pyramid(0...3), second = BundleFixtures.pyramid(4...4)
         do {
             let w = try Tileset.openWriter(at: path)
-            for t in first { try w.write(t, data: Fixtures.png(for: t)) }
+            for t in first { try w.write(t, data: BundleFixtures.png(for: t)) }
         }
         if name.hasSuffix(".pmtiles") {
             let h = FileHandle(forWritingAtPath: path + ".index.tmp")!
@@ -127,10 +127,10 @@ struct SafetyTests {
         #expect(name.hasSuffix(".pmtiles") ? !FileManager.default.fileExists(atPath: path) : Tileset.isTileset(at: path))
         #expect(Tileset.existingTiles(at: path) == Set(first))
         let w = try Tileset.openWriter(at: path, resume: true)
-        for t in second { try w.write(t, data: Fixtures.png(for: t)) }
-        try w.finish(metadata: Fixtures.metadata(maxZoom: 4))
+        for t in second { try w.write(t, data: BundleFixtures.png(for: t)) }
+        try w.finish(metadata: BundleFixtures.metadata(maxZoom: 4))
         let r = try Tileset.openReader(at: path)
-        for t in first + second { #expect(try r.tile(t) == Fixtures.png(for: t), "\(t)") }
+        for t in first + second { #expect(try r.tile(t) == BundleFixtures.png(for: t), "\(t)") }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
         #expect(leftovers == [name])
     }
@@ -139,10 +139,10 @@ struct SafetyTests {
         let path = try TemporaryFolder.make("bundle").path + "/f.pmtiles"
         let a = try Tileset.openWriter(at: path)
         try a.write(Tile(x: 0, y: 0, z: 0), data: [7])
-        try a.finish(metadata: Fixtures.metadata(maxZoom: 1))
+        try a.finish(metadata: BundleFixtures.metadata(maxZoom: 1))
         let b = try Tileset.openWriter(at: path, resume: true)
         try b.write(Tile(x: 1, y: 0, z: 1), data: [8])
-        try b.finish(metadata: Fixtures.metadata(maxZoom: 1))
+        try b.finish(metadata: BundleFixtures.metadata(maxZoom: 1))
         let r = try Tileset.openReader(at: path)
         #expect(try r.tile(Tile(x: 0, y: 0, z: 0)) == [7])
         #expect(try r.tile(Tile(x: 1, y: 0, z: 1)) == [8])
@@ -153,23 +153,23 @@ struct SafetyTests {
     /// not lose the rest, which `existingTiles` already reports as done.
     @Test(arguments: [0, 1]) func aResumeKilledWhileCopyingAFinishedPMTilesLosesNoTile(copied: Int) throws {
         let path = try TemporaryFolder.make("bundle").path + "/c.pmtiles"
-        let tiles = Fixtures.pyramid(0...3)
+        let tiles = BundleFixtures.pyramid(0...3)
         let a = try Tileset.openWriter(at: path)
-        for t in tiles { try a.write(t, data: Fixtures.png(for: t)) }
-        try a.finish(metadata: Fixtures.metadata(maxZoom: 3))
+        for t in tiles { try a.write(t, data: BundleFixtures.png(for: t)) }
+        try a.finish(metadata: BundleFixtures.metadata(maxZoom: 3))
         // What the killed run left: the finished archive, and a journal with `copied` of its tiles.
         do {
             let partial = try PMTilesWriter(path: path + ".part", format: .png, resume: false)
-            for t in tiles.prefix(copied) { try partial.write(t, data: Fixtures.png(for: t)) }
+            for t in tiles.prefix(copied) { try partial.write(t, data: BundleFixtures.png(for: t)) }
         }
         try FileManager.default.moveItem(atPath: path + ".part.data.tmp", toPath: path + ".data.tmp")
         try FileManager.default.moveItem(atPath: path + ".part.index.tmp", toPath: path + ".index.tmp")
         #expect(Tileset.existingTiles(at: path) == Set(tiles))
         // The next run skips every tile it is told exists, and finishes.
         let b = try Tileset.openWriter(at: path, resume: true)
-        try b.finish(metadata: Fixtures.metadata(maxZoom: 3))
+        try b.finish(metadata: BundleFixtures.metadata(maxZoom: 3))
         let r = try Tileset.openReader(at: path)
-        for t in tiles { #expect(try r.tile(t) == Fixtures.png(for: t), "\(t)") }
+        for t in tiles { #expect(try r.tile(t) == BundleFixtures.png(for: t), "\(t)") }
     }
 
     @Test func errorsSayWhatWhereAndWhatWouldBeRight() throws {

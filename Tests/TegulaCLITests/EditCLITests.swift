@@ -9,56 +9,6 @@ import TegulaTestSupport
 /// with the session restored. Bad input refused with one line.
 @Suite(.serialized)
 struct EditCLITests {
-    static let scan = "/usr/share/marble/data/maps/earth/schagen1689/schagen1689.jpg"
-    static let blueMarble = "/usr/share/marble/data/maps/earth/bluemarble/bluemarble.jpg"
-
-    /// A running `tegula edit` on a kernel-chosen port, ended with SIGKILL (as a crash would).
-    final class Editor {
-        let process = Process()
-        let port: Int
-        private let err = Pipe()
-
-        init(_ arguments: [String]) throws {
-            process.executableURL = try TegulaBinary.url
-            process.environment = ProgramRun.childEnvironment()
-            process.arguments = ["edit"] + arguments + ["--port", "0"]
-            process.standardError = err
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let pid = process.processIdentifier
-            let started = LockedFlag()
-            DispatchQueue.global().asyncAfter(deadline: .now() + 60) { [process] in
-                if !started.value, process.isRunning, process.processIdentifier == pid { kill(pid, SIGKILL) }
-            }
-            var text = ""
-            while true {
-                let chunk = err.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-                if let r = text.range(of: #"open http://127\.0\.0\.1:\d+/"#, options: .regularExpression) {
-                    started.set()
-                    port = Int(text[r].split(separator: ":").last!.dropLast())!
-                    print(text, terminator: "")
-                    return
-                }
-            }
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tegula edit did not start: \(text)"])
-        }
-
-        func kill9() {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    final class LockedFlag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var flag = false
-        var value: Bool { lock.lock(); defer { lock.unlock() }; return flag }
-        func set() { lock.lock(); flag = true; lock.unlock() }
-    }
 
     static func json(_ path: String) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
@@ -67,25 +17,24 @@ struct EditCLITests {
     @Test func aPersonPlacesPointsSeesResidualsAndOverlaySavesAndComesBack() throws {
         let dir = try TemporaryFolder.make("edit").path
         // A local basemap: Blue Marble (plate carrée) cut to z0–3 by tegula itself.
-        let world = dir + "/world.vrt"
-        try ProgramRun.output("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326", "-a_ullr", "-180", "90", "180", "-90", Self.blueMarble, world])
+        let world = try BlueMarble.georeferenced(in: URL(fileURLWithPath: dir), north: 90, south: -90)
         let tiled = try TegulaBinary.run(["tile", world, "-o", dir + "/basemap.mbtiles", "--zoom", "0-3", "--format", "jpeg"])
         #expect(tiled.status == 0, "\(tiled.stderr)")
         let output = dir + "/schagen.json"
-        let args = [Self.scan, "-o", output, "--basemap", dir + "/basemap.mbtiles", "--render-threads", "2"]
+        let args = [Schagen1689.scan, "-o", output, "--basemap", dir + "/basemap.mbtiles", "--render-threads", "2"]
         let check = TegulaBinary.packageRoot.appendingPathComponent("scripts/editor_check.py").path
-        let points = TegulaBinary.packageRoot.appendingPathComponent("pipelines/schagen1689.points").path
+        let points = Schagen1689.points
 
-        let first = try Editor(args)
+        let first = try LocalHTTPServer.tegula(["edit"] + args)
         let run = try ProgramRun.run("/usr/bin/python3", [check, "http://127.0.0.1:\(first.port)/", dir, "edit", points])
         print(run.stdout, run.stderr)
         #expect(run.status == 0, "editor_check edit: \(run.stdout) \(run.stderr)")
-        first.kill9()
+        first.stop()  // SIGKILL, as a crash would end it
         print("editor screenshots: \(dir)/editor-side.png, \(dir)/editor-overlay.png, \(dir)/editor-restored.png")
 
         // The saved annotation, read back by `tegula georef`: the fit the page showed.
         let shown = try Self.json(dir + "/fit.json")
-        let georef = try TegulaBinary.run(["georef", Self.scan, "--gcps", output, "-o", dir + "/check.vrt", "--report", dir + "/report.json"])
+        let georef = try TegulaBinary.run(["georef", Schagen1689.scan, "--gcps", output, "-o", dir + "/check.vrt", "--report", dir + "/report.json"])
         #expect(georef.status == 0, "\(georef.stderr)")
         let report = try Self.json(dir + "/report.json")
         #expect(report["transform"] as? String == shown["transform"] as? String, "\(report["transform"] ?? "") vs \(shown["transform"] ?? "")")
@@ -100,8 +49,8 @@ struct EditCLITests {
         #expect(((saved["body"] as? [String: Any])?["features"] as? [Any])?.count == 8)
 
         // Killed and started again: the session is back, from the API and in the page.
-        let second = try Editor(args)
-        defer { second.kill9() }
+        let second = try LocalHTTPServer.tegula(["edit"] + args)
+        defer { second.stop() }
         let api = try ProgramRun.output("curl", ["-s", "--max-time", "10", "http://127.0.0.1:\(second.port)/api/session"])
         let restored = try JSONSerialization.jsonObject(with: Data(api.utf8)) as? [String: Any] ?? [:]
         let before = try Self.json(dir + "/session.json")
@@ -120,11 +69,11 @@ struct EditCLITests {
         let cases: [([String], String)] = [
             (["/nonexistent/scan.jpg"], "no such file"),
             ([broken], "broken.jpg"),
-            ([Self.scan, "--gcps", garbage], "bad.points:2"),
-            ([Self.scan, "--gcps", dir + "/missing.points"], "no such GCP file"),
-            ([Self.scan, "-o", dir + "/out.txt"], ".points, .csv, .json"),
-            ([Self.scan, "-o", dir + "/no/such/folder/out.points"], "does not exist"),
-            ([Self.scan, "-o", dir + "/o.points", "--basemap", dir + "/nothing"], "neither a URL template"),
+            ([Schagen1689.scan, "--gcps", garbage], "bad.points:2"),
+            ([Schagen1689.scan, "--gcps", dir + "/missing.points"], "no such GCP file"),
+            ([Schagen1689.scan, "-o", dir + "/out.txt"], ".points, .csv, .json"),
+            ([Schagen1689.scan, "-o", dir + "/no/such/folder/out.points"], "does not exist"),
+            ([Schagen1689.scan, "-o", dir + "/o.points", "--basemap", dir + "/nothing"], "neither a URL template"),
         ]
         for (args, needle) in cases {
             let r = try TegulaBinary.run(["edit"] + args + ["--port", "0"])

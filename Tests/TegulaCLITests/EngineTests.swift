@@ -7,7 +7,7 @@ import TegulaTestSupport
 /// Indexed Jobs and AWS Batch arrays through the variables they set. Each against the tiles of
 /// one machine.
 @Suite(.serialized) struct EngineTests {
-    static let root = TestCollection.packageRoot
+    static let root = PackageRoot.url.path
 
     /// A generated collection of `sheets` sheets in a fresh folder, and the digests of one
     /// machine's run of it in a copy (composite and every sheet).

@@ -12,26 +12,6 @@ import TegulaTestSupport
         ["tile", scan, "-o", out, "--zoom", zoom, "--quiet"] + (resume ? ["--resume"] : [])
     }
 
-    /// Runs `tegula ARGS` and sends SIGKILL after `seconds` if it is still running: whether the
-    /// kill landed, and the exit status when it did not.
-    static func killed(_ args: [String], after seconds: Double) throws -> (killed: Bool, status: Int32, stderr: String) {
-        let p = Process()
-        p.executableURL = try TegulaBinary.url
-        p.environment = ProgramRun.childEnvironment()
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        let deadline = Date().addingTimeInterval(seconds)
-        while p.isRunning && Date() < deadline { usleep(1000) }
-        let landed = p.isRunning
-        if landed { kill(p.processIdentifier, SIGKILL) }
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (landed, landed ? -9 : p.terminationStatus, text)
-    }
-
     /// Kills at the first moments (where a killed MBTiles run used to leave a file its rerun
     /// refused as "exists and is not a tileset") and at random ones, each run after the first
     /// with `--resume`; a last `--resume` run then completes with every tile byte-identical to an
@@ -58,7 +38,7 @@ import TegulaTestSupport
         let moments = [0.02, 0.04, 0.1].map { $0 * took } + (0..<17).map { _ in Double.random(in: 0.1...0.95, using: &rng) * took }
         var landed = 0
         for (i, t) in moments.enumerated() {
-            let r = try Self.killed(Self.arguments(scan, out, resume: i > 0), after: t)
+            let r = try TegulaBinary.killed(Self.arguments(scan, out, resume: i > 0), after: t)
             if r.killed { landed += 1 } else { #expect(r.status == 0, "run \(i) was not killed and failed: \(r.stderr); \(rng.replay)") }
         }
         let last = try TegulaBinary.run(Self.arguments(scan, out, resume: true))

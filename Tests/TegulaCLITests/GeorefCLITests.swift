@@ -5,14 +5,13 @@ import TegulaTestSupport
 /// `tegula georef` and `tegula transform` from the command line, and their outputs as input to
 /// `tegula warp` and `tegula tile`.
 struct GeorefCLITests {
-    static let schagen = "/usr/share/marble/data/maps/earth/schagen1689/schagen1689.jpg"
 
     /// The Schagen scan at 1/5 size and the committed GCPs scaled to match.
     static func smallSchagen(in dir: URL) throws -> (scan: String, points: String) {
         let scan = dir.appendingPathComponent("schagen.tif").path
-        let r = try ProgramRun.run("gdal_translate", ["-q", "-outsize", "540", "270", "-r", "average", schagen, scan])
+        let r = try ProgramRun.run("gdal_translate", ["-q", "-outsize", "540", "270", "-r", "average", Schagen1689.scan, scan])
         #expect(r.status == 0, "\(r.stderr)")
-        let committed = try String(contentsOf: TegulaBinary.packageRoot.appendingPathComponent("pipelines/schagen1689.points"), encoding: .utf8)
+        let committed = try String(contentsOfFile: Schagen1689.points, encoding: .utf8)
         var out: [String] = []
         for line in committed.split(separator: "\n").map(String.init) {
             var f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -145,7 +144,7 @@ struct GeorefCLITests {
     @Test func transformAgreesWithGdaltransformAndInvertsExactly() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let points = TegulaBinary.packageRoot.appendingPathComponent("pipelines/schagen1689.points").path
+        let points = Schagen1689.points
         let input = "0 0\n1350.5 675.25\n2700 1350\n-300 1500\n"
         let ours = try TegulaBinary.run(["transform", "--gcps", points, "--transform", "polynomial2", "--fit-srs", "gcp"], stdin: input)
         #expect(ours.status == 0, "\(ours.stderr)")

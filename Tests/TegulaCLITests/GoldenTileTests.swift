@@ -9,7 +9,6 @@ import TegulaTestSupport
 /// tiles. A deliberate change is recorded by `scripts/update-goldens` (never by CI: scripts/test
 /// clears TEGULA_UPDATE_GOLDENS), and the diff of the .sha256 files shows which tiles moved.
 struct GoldenTileTests {
-    static let scan = "/usr/share/marble/data/maps/earth/schagen1689/schagen1689.jpg"
     static let goldens = TegulaBinary.packageRoot.appendingPathComponent("Tests/Goldens/schagen1689")
 
     /// The runs: name → (format, resampling, output extension; "" for a folder).
@@ -35,8 +34,8 @@ struct GoldenTileTests {
         let dir = try TemporaryFolder.make("golden")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("tiles" + run.ext).path
-        let points = TegulaBinary.packageRoot.appendingPathComponent("pipelines/schagen1689.points").path
-        let r = try TegulaBinary.run(["tile", Self.scan, "--gcps", points, "--transform", "tps", "-o", out, "--zoom", "0-3",
+        let points = Schagen1689.points
+        let r = try TegulaBinary.run(["tile", Schagen1689.scan, "--gcps", points, "--transform", "tps", "-o", out, "--zoom", "0-3",
                                       "--format", run.format, "--resampling", run.resampling, "--quiet"])
         try #require(r.status == 0, "\(r.stderr)")
         let got = try TilesetDigest.perTile(out)

@@ -28,8 +28,8 @@ struct GridCLITests {
         #expect(diffs.isEmpty, "\(what): \(diffs.count) differ, first: \(diffs.prefix(3).map { "line \($0.offset + 1): \($0.element.0) vs \($0.element.1)" })")
     }
 
-    static func randomInputs(_ n: Int, seed: UInt64, _ make: (inout SplitMix) -> String) -> String {
-        var rng = SplitMix(seed: seed)
+    static func randomInputs(_ n: Int, seed: UInt64, _ make: (inout SeededRandom) -> String) -> String {
+        var rng = SeededRandom(seed: seed)
         return (0..<n).map { _ in make(&rng) }.joined(separator: "\n") + "\n"
     }
 
@@ -84,7 +84,7 @@ struct GridCLITests {
     }
 
     @Test func coverMatchesMercantileIncludingAntimeridian() throws {
-        var rng = SplitMix(seed: 4)
+        var rng = SeededRandom(seed: 4)
         var boxes: [(Double, Double, Double, Double, Int)] = [(170, -10, -170, 10, 4), (-10, 40, 30, 60, 6), (179.9, -1, -179.9, 1, 8)]
         for _ in 0..<40 {
             let w = rng.uniform(-180, 180), e = rng.uniform(-180, 180)
@@ -116,16 +116,8 @@ struct GridCLITests {
     }
 }
 
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededRandom {
+    /// A double in lo..<hi from the next 53 bits.
     mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
         lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
     }

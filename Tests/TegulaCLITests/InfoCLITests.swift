@@ -4,14 +4,13 @@ import TegulaTestSupport
 
 /// `tegula info` on the real scan, a GeoTIFF and a VRT with GCPs made by GDAL's own tools.
 struct InfoCLITests {
-    static let schagen = "/usr/share/marble/data/maps/earth/schagen1689/schagen1689.jpg"
 
     @Test func describesTheJPEGScan() throws {
-        let r = try TegulaBinary.run(["info", Self.schagen])
+        let r = try TegulaBinary.run(["info", Schagen1689.scan])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("2700 x 1350"))
         #expect(r.stdout.contains("driver: JPEG"))
-        let j = try TegulaBinary.run(["info", Self.schagen, "--json"])
+        let j = try TegulaBinary.run(["info", Schagen1689.scan, "--json"])
         let obj = try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any]
         #expect(obj?["width"] as? Int == 2700)
         #expect((obj?["bands"] as? [Any])?.count == 3)
@@ -25,11 +24,11 @@ struct InfoCLITests {
         let vrt = dir.appendingPathComponent("gcps.vrt").path
         var r = try ProgramRun.run("gdal_translate", ["-q", "-of", "GTiff", "-outsize", "10%", "10%",
                                                           "-a_srs", "EPSG:4326", "-a_ullr", "-180", "90", "180", "-90",
-                                                          Self.schagen, tif])
+                                                          Schagen1689.scan, tif])
         #expect(r.status == 0, "\(r.stderr)")
         r = try ProgramRun.run("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326",
                                                       "-gcp", "0", "0", "-180", "90", "-gcp", "2700", "0", "180", "90",
-                                                      "-gcp", "0", "1350", "-180", "-90", Self.schagen, vrt])
+                                                      "-gcp", "0", "1350", "-180", "-90", Schagen1689.scan, vrt])
         #expect(r.status == 0, "\(r.stderr)")
         let a = try TegulaBinary.run(["info", tif, "--json"])
         let ja = try JSONSerialization.jsonObject(with: Data(a.stdout.utf8)) as? [String: Any]
@@ -49,7 +48,7 @@ struct InfoCLITests {
         let bad = dir.appendingPathComponent("bad.tif")
         try Data("II*\0garbage".utf8).write(to: bad)
         let cut = dir.appendingPathComponent("cut.jpg")
-        let full = try Data(contentsOf: URL(fileURLWithPath: Self.schagen))
+        let full = try Data(contentsOf: URL(fileURLWithPath: Schagen1689.scan))
         try full.prefix(50_000).write(to: cut)
         for path in [dir.appendingPathComponent("missing.tif").path, bad.path, cut.path] {
             let r = try TegulaBinary.run(["info", path])

@@ -29,7 +29,7 @@ struct InteropTests {
             self.format = format
             let crop = dir.appendingPathComponent("eu.tif").path
             let t = try ProgramRun.run("gdal_translate", ["-q", "-srcwin", "1380", "270", "135", "90", "-a_srs", "EPSG:4326",
-                                                            "-a_ullr", "4", "54", "22", "42", WarpCLITests.scan, crop])
+                                                            "-a_ullr", "4", "54", "22", "42", BlueMarble.path, crop])
             #expect(t.status == 0, "\(t.stderr)")
             for out in [folder] + (bundles.contains(.mbtiles) ? [mbtiles] : []) + (bundles.contains(.pmtiles) ? [pmtiles] : []) {
                 let r = try TegulaBinary.run(["tile", crop, "-o", out, "--zoom", "\(zooms.lowerBound)-\(zooms.upperBound)",
@@ -282,7 +282,7 @@ struct InteropTests {
     @Test func servedTileJSONValidates() throws {
         let p = try Pyramid()
         defer { p.remove() }
-        let server = try ServeCLITests.Server([p.folder, p.mbtiles, p.pmtiles])
+        let server = try LocalHTTPServer.tegula(["serve", p.folder, p.mbtiles, p.pmtiles])
         defer { server.stop() }
         var docs: [String] = []
         for id in ["eu", "eu-mb", "eu-pm"] {

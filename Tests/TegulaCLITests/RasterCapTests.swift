@@ -12,7 +12,7 @@ struct RasterCapTests {
     /// GCPs for the plain one.
     static func fixtures(in dir: String) throws {
         let made = try ProgramRun.run("gdal_translate", ["-q", "-of", "GTiff", "-outsize", "64", "64", "-a_srs", "EPSG:4326",
-                                                        "-a_ullr", "5", "53", "15", "43", "/usr/share/marble/data/maps/earth/schagen1689/schagen1689.jpg",
+                                                        "-a_ullr", "5", "53", "15", "43", Schagen1689.scan,
                                                         dir + "/small.tif"])
         #expect(made.status == 0, "\(made.stderr)")
         let bands = (1...3).map { b in

@@ -9,7 +9,7 @@ struct RemoteServeCLITests {
     @Test func servesAPMTilesFileFromNginxAndS3ByRangeRequests() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let input = try BlueMarble.georeferenced(in: dir)
         let folder = dir.appendingPathComponent("bm").path, folder3 = dir.appendingPathComponent("bm3").path
         let a = dir.appendingPathComponent("a.pmtiles"), b = dir.appendingPathComponent("b.pmtiles")
         for (out, zoom) in [(folder, "0-2"), (folder3, "0-3"), (a.path, "0-2"), (b.path, "0-3")] {
@@ -23,9 +23,9 @@ struct RemoteServeCLITests {
         defer { s3.stop() }
         let s3URL = try s3.s3Put(a, bucket: "maps", key: "scans/bm-s3.pmtiles")
 
-        let server = try ServeCLITests.Server([nginx.base + "/bm.pmtiles", s3URL])
+        let server = try LocalHTTPServer.tegula(["serve", nginx.base + "/bm.pmtiles", s3URL])
         defer { server.stop() }
-        #expect(server.text.contains("serving by range requests bm (png, z0–2)"), "\(server.text)")
+        #expect(server.output.contains("serving by range requests bm (png, z0–2)"), "\(server.output)")
         var etags: [String: String] = [:]
         for z in 0...2 {
             for x in 0..<(1 << z) {
@@ -75,18 +75,9 @@ struct RemoteServeCLITests {
         #expect(r.stderr == "tegula: \(url): not found (HTTP 404); check the URL (path-style S3: http://HOST/BUCKET/KEY)\n", "\(r.stderr)")
     }
 
-    private func tileJSON(_ server: ServeCLITests.Server, _ id: String) throws -> (maxzoom: Int, tiles: String) {
+    private func tileJSON(_ server: LocalHTTPServer, _ id: String) throws -> (maxzoom: Int, tiles: String) {
         let body = try server.get("/\(id).json").body
         let json = try JSONSerialization.jsonObject(with: body) as? [String: Any]
         return (json?["maxzoom"] as? Int ?? -1, (json?["tiles"] as? [String])?.first ?? "")
-    }
-}
-
-extension ServeCLITests.Server {
-    /// GET with request headers: the status alone.
-    func get(_ target: String, headers: [String: String]) throws -> (status: Int, body: Data, headers: [String: String]) {
-        let r = try ProgramRun.run("curl", ["-s", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}"]
-                                   + headers.flatMap { ["-H", "\($0.key): \($0.value)"] } + ["http://127.0.0.1:\(port)\(target)"])
-        return (Int(r.stdout) ?? -1, Data(), [:])
     }
 }

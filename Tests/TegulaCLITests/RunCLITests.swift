@@ -4,13 +4,12 @@ import TegulaTestSupport
 
 /// `tegula run` end to end: the plan, a run, a failing map in a batch, located errors.
 struct RunCLITests {
-    static let blueMarble = "/usr/share/marble/data/maps/earth/bluemarble/bluemarble.jpg"
 
     /// A temp folder with a small un-georeferenced copy of the Blue Marble (`small.tif`).
     static func folder() throws -> URL {
         let d = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-run-\(UUID())")
         try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        let r = try ProgramRun.run("gdal_translate", ["-q", "-outsize", "256", "128", blueMarble, d.appendingPathComponent("small.tif").path])
+        let r = try ProgramRun.run("gdal_translate", ["-q", "-outsize", "256", "128", BlueMarble.path, d.appendingPathComponent("small.tif").path])
         #expect(r.status == 0, "\(r.stderr)")
         return d
     }

@@ -8,103 +8,21 @@ import TegulaTestSupport
 /// `tegula serve` end to end on loopback: a folder, an MBTiles and a PMTiles made by
 /// `tegula tile`, fetched with curl and compared byte for byte with the folder's files.
 struct ServeCLITests {
-    /// A running `tegula serve` child on a kernel-chosen port; ended with SIGKILL by its pid
-    /// (SIGTERM is blocked in the test runner's children). It must say where it listens within
-    /// `startup` seconds, or it is killed and the test fails saying so; once started it runs
-    /// until `stop()` (a watchdog ends one a test forgot, after an hour).
-    final class Server {
-        let process = Process()
-        let port: Int
-        /// The server's stderr; `text` holds what has been read from it.
-        private let err = Pipe()
-        private(set) var text = ""
-
-        init(_ arguments: [String], startup: TimeInterval = 30) throws {
-            process.executableURL = try TegulaBinary.url
-            process.environment = ProgramRun.childEnvironment()
-            process.arguments = ["serve"] + arguments + ["--port", "0"]
-            process.standardError = err
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + 3600) { [process] in
-                if process.isRunning && process.processIdentifier == pid { kill(pid, SIGKILL) }
-            }
-            let deadline = Date().addingTimeInterval(startup)
-            var text = ""
-            while let chunk = Self.read(err, until: deadline) {
-                text += String(decoding: chunk, as: UTF8.self)
-                if let r = text.range(of: #"listening on http://127\.0\.0\.1:\d+/"#, options: .regularExpression) {
-                    port = Int(text[r].split(separator: ":").last!.dropLast())!
-                    self.text = text
-                    return
-                }
-            }
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
-            let why = Date() >= deadline ? "did not say where it listens within \(Int(startup)) s" : "exited (status \(process.terminationStatus)) before it listened"
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tegula serve \(why): \(text)"])
-        }
-
-        /// The next bytes on `pipe`, or nil at its end or once `deadline` has passed.
-        static func read(_ pipe: Pipe, until deadline: Date) -> Data? {
-            let fd = pipe.fileHandleForReading.fileDescriptor
-            while true {
-                let left = deadline.timeIntervalSinceNow
-                guard left > 0 else { return nil }
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&p, 1, Int32(min(left, 1) * 1000))
-                if ready < 0 && errno != EINTR { return nil }
-                guard ready > 0 else { continue }
-                var buffer = [UInt8](repeating: 0, count: 65536)
-                let n = Glibc.read(fd, &buffer, buffer.count)
-                if n < 0 && errno == EINTR { continue }
-                return n > 0 ? Data(buffer[0..<n]) : nil
-            }
-        }
-
-        func stop() {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-
-        /// Reads stderr until it holds `needle` (true), or it ends or `within` seconds pass (false).
-        func stderr(contains needle: String, within: TimeInterval = 30) -> Bool {
-            let deadline = Date().addingTimeInterval(within)
-            while !text.contains(needle) {
-                guard let chunk = Self.read(err, until: deadline) else { return false }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            return true
-        }
-
-        /// GET (or HEAD) with curl: status, body, headers (lower-cased names).
-        func get(_ target: String, head: Bool = false) throws -> (status: Int, body: Data, headers: [String: String]) {
-            let dir = FileManager.default.temporaryDirectory
-            let body = dir.appendingPathComponent("serve-body-\(UUID())"), hdr = dir.appendingPathComponent("serve-hdr-\(UUID())")
-            defer { try? FileManager.default.removeItem(at: body); try? FileManager.default.removeItem(at: hdr) }
-            let r = try ProgramRun.run("curl", ["-s", "--max-time", "10", head ? "-I" : "-sS", "-o", body.path, "-D", hdr.path,
-                                                   "-w", "%{http_code}", "http://127.0.0.1:\(port)\(target)"])
-            var headers: [String: String] = [:]
-            for line in (try? String(contentsOf: hdr, encoding: .utf8))?.split(separator: "\r\n") ?? [] {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
-            return (Int(r.stdout) ?? -1, (try? Data(contentsOf: body)) ?? Data(), headers)
-        }
-    }
+    /// ViewerBrowserTests' way to start `tegula serve`, kept until it switches to
+    /// `LocalHTTPServer.tegula(["serve", …])` (another change edits that file).
+    static func Server(_ arguments: [String]) throws -> LocalHTTPServer { try LocalHTTPServer.tegula(["serve"] + arguments) }
 
     @Test func servesAFolderAnMBTilesAndAPMTilesMadeByTegulaTile() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let input = try BlueMarble.georeferenced(in: dir)
         let folder = dir.appendingPathComponent("bm").path
         let mb = dir.appendingPathComponent("bm-mb.mbtiles").path, pm = dir.appendingPathComponent("bm-pm.pmtiles").path
         for out in [folder, mb, pm] {
             let r = try TegulaBinary.run(["tile", input, "-o", out, "--zoom", "0-2", "--quiet"])
             #expect(r.status == 0, "\(r.stderr)")
         }
-        let server = try Server([folder, mb, pm])
+        let server = try LocalHTTPServer.tegula(["serve", folder, mb, pm])
         defer { server.stop() }
 
         let health = try server.get("/health")
@@ -150,28 +68,28 @@ struct ServeCLITests {
     @Test func logLevelAndMetricsOptions() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let input = try BlueMarble.georeferenced(in: dir)
         let tiles = dir.appendingPathComponent("bm").path
         let made = try TegulaBinary.run(["tile", input, "-o", tiles, "--zoom", "0-1", "--quiet"])
         #expect(made.status == 0, "\(made.stderr)")
 
-        let server = try Server([tiles, "--log-level", "debug", "--metrics"])
+        let server = try LocalHTTPServer.tegula(["serve", tiles, "--log-level", "debug", "--metrics"])
         let tile = try server.get("/bm/0/0/0.png"), again = try server.get("/bm/0/0/0.png")
         #expect(tile.status == 200 && again.status == 200)
-        #expect(server.stderr(contains: "GET /bm/0/0/0.png 200 \(tile.body.count)\n"), "\(server.text)")
+        #expect(server.output(contains: "GET /bm/0/0/0.png 200 \(tile.body.count)\n"), "\(server.output)")
         let scrape = try server.get("/metrics")
         let exposition = String(decoding: scrape.body, as: UTF8.self)
         #expect(scrape.status == 200 && scrape.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
         #expect(exposition.contains("tegula_http_requests_total{route=\"tile\",status=\"200\"} 2\n"), "\(exposition)")
         #expect(exposition.contains("tegula_tile_cache_hits_total 1\n") && exposition.contains("tegula_tile_cache_misses_total 1\n"))
         server.stop()
-        #expect(server.text.contains("metrics at http://127.0.0.1:\(server.port)/metrics"))
+        #expect(server.output.contains("metrics at http://127.0.0.1:\(server.port)/metrics"))
 
-        let plain = try Server([tiles])
+        let plain = try LocalHTTPServer.tegula(["serve", tiles])
         #expect(try plain.get("/bm/0/0/0.png").status == 200)
         #expect(try plain.get("/metrics").status == 404)
         plain.stop()
-        #expect(!plain.stderr(contains: "GET /bm/"), "\(plain.text)")  // info: no request lines
+        #expect(!plain.output(contains: "GET /bm/"), "\(plain.output)")  // info: no request lines
 
         // Unknown levels are refused with the list, which stops at error: errors are always logged.
         for level in ["loud", "critical"] {
@@ -186,14 +104,14 @@ struct ServeCLITests {
     @Test func servesAPipelineFileOnDemandWithTheBytesTegulaTileWrites() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let input = try BlueMarble.georeferenced(in: dir)
         let yml = dir.appendingPathComponent("maps.yml").path
         try "version: 1\nmaps:\n  - name: scan\n    input: \(input)\n    tile: {min_zoom: 0, max_zoom: 3}\n    output: out.pmtiles\n"
             .write(toFile: yml, atomically: true, encoding: .utf8)
         let folder = dir.appendingPathComponent("cut").path
         let r = try TegulaBinary.run(["tile", input, "-o", folder, "--zoom", "0-3", "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
-        let server = try Server([yml])
+        let server = try LocalHTTPServer.tegula(["serve", yml])
         defer { server.stop() }
         var compared = 0
         for x in 0..<8 {
@@ -222,7 +140,7 @@ struct ServeCLITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let text = dir.appendingPathComponent("notes.tif").path
         try "not a raster".write(toFile: text, atomically: true, encoding: .utf8)
-        for path in [text, WarpCLITests.scan, WarpCLITests.scan + ":" + dir.appendingPathComponent("none.points").path] {
+        for path in [text, BlueMarble.path, BlueMarble.path + ":" + dir.appendingPathComponent("none.points").path] {
             let r = try TegulaBinary.run(["serve", path, "--port", "0"])
             #expect(r.status != 0, "\(path) was served")
             #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.hasPrefix("tegula: "), "\(r.stderr)")

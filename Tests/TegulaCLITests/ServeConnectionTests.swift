@@ -44,7 +44,7 @@ struct ServeConnectionTests {
     @Test func aShortIdleTimeoutClosesAnIdleSocketWhileABusyOneIsServed() throws {
         let dir = try TemporaryFolder.make("serve-idle")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let server = try ServeCLITests.Server([try Self.tiles(in: dir), "--idle-timeout", "1"])
+        let server = try LocalHTTPServer.tegula(["serve", try Self.tiles(in: dir), "--idle-timeout", "1"])
         defer { server.stop() }
         let r = try ProgramRun.run("/usr/bin/python3", ["-c", Self.clients, "\(server.port)"])
         try #require(r.status == 0, "\(r.stderr)")
@@ -107,7 +107,7 @@ struct ServeConnectionTests {
     @Test func aBurstOfConnectionsIsQueuedNotDropped() throws {
         let dir = try TemporaryFolder.make("serve-burst")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let server = try ServeCLITests.Server([try Self.tiles(in: dir)])
+        let server = try LocalHTTPServer.tegula(["serve", try Self.tiles(in: dir)])
         defer { kill(server.process.processIdentifier, SIGCONT); server.stop() }
         let r = try ProgramRun.run("/usr/bin/python3", ["-c", Self.burst, "\(server.port)", "\(server.process.processIdentifier)", "1000"])
         try #require(r.status == 0, "\(r.stderr)")

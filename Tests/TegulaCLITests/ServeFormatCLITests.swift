@@ -32,7 +32,7 @@ struct ServeFormatCLITests {
     func onDemandTilesAreTheBytesTegulaTileWritesInThatFormat(c: Case) throws {
         let dir = try TemporaryFolder.make("cli-serve-fmt")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let input = try BlueMarble.georeferenced(in: dir)
         let folder = dir.appendingPathComponent("cut").path
         let r = try TegulaBinary.run(["tile", input, "-o", folder, "--zoom", "0-3", "--quiet"] + c.tile)
         #expect(r.status == 0, "\(r.stderr)")
@@ -45,7 +45,7 @@ struct ServeFormatCLITests {
             path = input
         }
         let id = c.pipelineTile == nil ? ((input as NSString).lastPathComponent as NSString).deletingPathExtension : "scan"
-        let server = try ServeCLITests.Server([path] + c.serve)
+        let server = try LocalHTTPServer.tegula(["serve", path] + c.serve)
         defer { server.stop() }
         let types = ["png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"]
         var compared: [String: Int] = [:]
@@ -78,7 +78,7 @@ struct ServeFormatCLITests {
         (["--format", "auto", "--auto-lossy", "gif"], "gif"),
     ])
     func badFormatOptionsAreRefusedInOneLine(args: [String], message: String) throws {
-        let r = try TegulaBinary.run(["serve", WarpCLITests.scan, "--port", "0"] + args)
+        let r = try TegulaBinary.run(["serve", BlueMarble.path, "--port", "0"] + args)
         #expect(r.status != 0)
         #expect(r.stderr.contains(message), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").filter { $0.contains("rror") }.count == 1, "\(r.stderr)")

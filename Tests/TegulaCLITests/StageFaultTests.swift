@@ -71,7 +71,7 @@ import TegulaTestSupport
         let moments = [0.1 * took] + (0..<19).map { _ in Double.random(in: 0.1...0.95, using: &rng) * took }
         var landed = 0
         for t in moments {
-            let r = try FaultTests.killed(Self.arguments(command, base: base, dir: base + "/work"), after: t)
+            let r = try TegulaBinary.killed(Self.arguments(command, base: base, dir: base + "/work"), after: t)
             if r.killed { landed += 1 } else { #expect(r.status == 0, "not killed, and failed: \(r.stderr); \(rng.replay)") }
         }
         let last = try TegulaBinary.run(Self.arguments(command, base: base, dir: base + "/work"))

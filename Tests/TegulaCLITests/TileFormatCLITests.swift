@@ -15,7 +15,7 @@ struct TileFormatCLITests {
     func badFormatOrQualityIsRefusedInOneLine(args: [String], message: String) throws {
         let dir = try TemporaryFolder.make("cli-fmt")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let input = try BlueMarble.georeferenced(in: dir)
         let out = dir.appendingPathComponent("t").path
         let r = try TegulaBinary.run(["tile", input, "-o", out, "--zoom", "1"] + args)
         #expect(r.status != 0)
@@ -27,7 +27,7 @@ struct TileFormatCLITests {
     @Test func autoIsRefusedByMBTiles() throws {
         let dir = try TemporaryFolder.make("cli-fmt")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let input = try BlueMarble.georeferenced(in: dir)
         let out = dir.appendingPathComponent("t.mbtiles").path
         let r = try TegulaBinary.run(["tile", input, "-o", out, "--zoom", "1", "--format", "auto", "--quiet"])
         #expect(r.status != 0)
@@ -40,7 +40,7 @@ struct TileFormatCLITests {
     func gdalReadsOurTiles(ext: String, driver: String, bands: Int, extra: [String]) throws {
         let dir = try TemporaryFolder.make("cli-fmt")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let input = try BlueMarble.georeferenced(in: dir)
         let out = dir.appendingPathComponent("t").path
         let r = try TegulaBinary.run(["tile", input, "-o", out, "--zoom", "1", "--format", ext, "--quiet"] + extra)
         #expect(r.status == 0, "\(r.stderr)")

@@ -4,21 +4,15 @@ import TegulaTestSupport
 
 /// `tegula warp` and `tegula tile` from the command line: outputs, bad input, nothing half-written.
 struct WarpCLITests {
-    static let scan = "/usr/share/marble/data/maps/earth/bluemarble/bluemarble.jpg"
-
-    /// A VRT giving the Blue Marble (or any image) a plate carrée georeference.
-    static func georeferenced(_ image: String, in dir: URL, north: Double = 85, south: Double = -85) throws -> String {
-        let vrt = dir.appendingPathComponent("geo-\(UUID()).vrt").path
-        let r = try ProgramRun.run("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326",
-                                                         "-a_ullr", "-180", "\(north)", "180", "\(south)", image, vrt])
-        #expect(r.status == 0, "\(r.stderr)")
-        return vrt
-    }
+    /// ViewerBrowserTests' names for ``BlueMarble``, kept until it switches (another change
+    /// edits that file).
+    static let scan = BlueMarble.path
+    static func georeferenced(_ image: String, in dir: URL) throws -> String { try BlueMarble.georeferenced(image, in: dir) }
 
     @Test func warpsOntoTheZoomGridAndSaysWhichZoom() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try Self.georeferenced(Self.scan, in: dir)
+        let input = try BlueMarble.georeferenced(in: dir)
         let out = dir.appendingPathComponent("w.tif").path
         let r = try TegulaBinary.run(["warp", input, "-o", out, "--zoom", "auto"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -37,7 +31,7 @@ struct WarpCLITests {
     @Test func beyondTheMercatorLimitIsClippedWithAWarning() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try Self.georeferenced(Self.scan, in: dir, north: 90, south: -90)
+        let input = try BlueMarble.georeferenced(in: dir, north: 90, south: -90)
         let out = dir.appendingPathComponent("w.tif").path
         let r = try TegulaBinary.run(["warp", input, "-o", out, "--zoom", "2", "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -50,10 +44,10 @@ struct WarpCLITests {
     @Test func truncatedInputFailsInOneLineAndLeavesOutputUntouched() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let full = try Data(contentsOf: URL(fileURLWithPath: Self.scan))
+        let full = try Data(contentsOf: URL(fileURLWithPath: BlueMarble.path))
         let cut = dir.appendingPathComponent("cut.jpg")
         try full.prefix(full.count / 2).write(to: cut)
-        let input = try Self.georeferenced(cut.path, in: dir)
+        let input = try BlueMarble.georeferenced(cut.path, in: dir)
         let out = dir.appendingPathComponent("existing.tif")
         try Data("previous result".utf8).write(to: out)
         for args in [["warp", input, "-o", out.path, "--zoom", "2"],
@@ -71,8 +65,8 @@ struct WarpCLITests {
     @Test func badOptionsAreOneClearLine() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try Self.georeferenced(Self.scan, in: dir)
-        let plain = try TegulaBinary.run(["warp", Self.scan, "-o", dir.appendingPathComponent("x.tif").path])
+        let input = try BlueMarble.georeferenced(in: dir)
+        let plain = try TegulaBinary.run(["warp", BlueMarble.path, "-o", dir.appendingPathComponent("x.tif").path])
         #expect(plain.status != 0 && plain.stderr.contains("--gcps"))
         let zoom = try TegulaBinary.run(["tile", input, "-o", dir.appendingPathComponent("t").path, "--zoom", "5-2"])
         #expect(zoom.status != 0 && zoom.stderr.contains("MIN is above MAX"))
@@ -84,7 +78,7 @@ struct WarpCLITests {
     @Test func tilesAFolderWithTileJSONAndTMSLayout() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try Self.georeferenced(Self.scan, in: dir)
+        let input = try BlueMarble.georeferenced(in: dir)
         let xyz = dir.appendingPathComponent("xyz").path, tms = dir.appendingPathComponent("tms").path
         var r = try TegulaBinary.run(["tile", input, "-o", xyz, "--zoom", "0-2", "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")

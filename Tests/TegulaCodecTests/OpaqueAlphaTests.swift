@@ -27,7 +27,7 @@ struct OpaqueAlphaTests {
     }
 
     @Test func opaqueImagesLoseOnlyTheirAlpha() throws {
-        let rgb = PNGRoundTripTests.sample(width: 31, height: 17, channels: 3)
+        let rgb = CodecFixtures.sample(width: 31, height: 17, channels: 3)
         let rgba = rgb.rgba
         let encoder = PNGEncoder(level: 1, filter: .up)
         let png = encoder.encodeDroppingOpaqueAlpha(rgba)
@@ -39,7 +39,7 @@ struct OpaqueAlphaTests {
     }
 
     @Test func partlyTransparentImagesKeepTheirAlpha() throws {
-        var img = PNGRoundTripTests.sample(width: 31, height: 17, channels: 3).rgba
+        var img = CodecFixtures.sample(width: 31, height: 17, channels: 3).rgba
         img.pixels[4 * 100 + 3] = 254
         let png = PNGEncoder().encodeDroppingOpaqueAlpha(img)
         #expect(Self.colourType(png) == 6)

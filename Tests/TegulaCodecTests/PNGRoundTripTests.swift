@@ -5,26 +5,10 @@ import TegulaGDAL
 
 /// PNGs we write decode to the same pixels with libpng and with GDAL's PNG driver.
 struct PNGRoundTripTests {
-    static func sample(width: Int, height: Int, channels: Int) -> RGBAImage {
-        var px = [UInt8](repeating: 0, count: width * height * channels)
-        var state: UInt32 = 12345
-        for y in 0..<height {
-            for x in 0..<width {
-                state = state &* 1664525 &+ 1013904223
-                let i = (y * width + x) * channels
-                px[i] = UInt8(truncatingIfNeeded: x * 3 + y)
-                px[i + 1] = UInt8(truncatingIfNeeded: y * 5)
-                px[i + 2] = UInt8(truncatingIfNeeded: state >> 24)
-                if channels == 4 { px[i + 3] = UInt8(truncatingIfNeeded: (x + y) * 2) }
-            }
-        }
-        return RGBAImage(width: width, height: height, channels: channels, pixels: px)
-    }
-
     @Test(arguments: [PNGEncoder.Filter.none, .sub, .up, .average, .paeth])
     func everyFilterRoundTrips(filter: PNGEncoder.Filter) throws {
         for channels in [3, 4] {
-            let img = Self.sample(width: 37, height: 19, channels: channels)
+            let img = CodecFixtures.sample(width: 37, height: 19, channels: channels)
             let png = PNGEncoder(level: 1, filter: filter).encode(img)
             #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             let back = try PNGDecoder.decode(png)
@@ -33,7 +17,7 @@ struct PNGRoundTripTests {
     }
 
     @Test func gdalReadsOurPNG() throws {
-        let img = Self.sample(width: 256, height: 256, channels: 4)
+        let img = CodecFixtures.sample(width: 256, height: 256, channels: 4)
         let png = PNGEncoder(level: 2, filter: .paeth).encode(img)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-\(UUID()).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -49,7 +33,7 @@ struct PNGRoundTripTests {
 
     @Test func corruptPNGIsAnError() {
         #expect(throws: CodecError.self) { try PNGDecoder.decode([1, 2, 3]) }
-        var png = PNGEncoder().encode(Self.sample(width: 8, height: 8, channels: 3))
+        var png = PNGEncoder().encode(CodecFixtures.sample(width: 8, height: 8, channels: 3))
         png[40] ^= 0xFF
         #expect(throws: CodecError.self) { try PNGDecoder.decode(png) }
     }

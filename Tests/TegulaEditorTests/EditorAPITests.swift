@@ -15,16 +15,13 @@ import TegulaTestSupport
 /// fit, saves read back by Tegula's GCP reader, the autosave restored by a new server.
 @Suite(.serialized)
 struct EditorAPITests {
-    static let scan = "/usr/share/marble/data/maps/earth/schagen1689/schagen1689.jpg"
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let points = root.appendingPathComponent("pipelines/schagen1689.points").path
 
     /// A service whose output is `name` in a fresh folder, started from the committed GCPs.
     static func service(output name: String = "out.points", folder: URL? = nil) throws -> (EditorService, URL) {
         let dir = try folder ?? TemporaryFolder.make("editor")
         let out = dir.appendingPathComponent(name).path
-        let initial = try EditorSession(try GCPReader.read(path: points), output: out)
-        let s = try EditorService(scanPath: scan, output: out, initial: initial, basemaps: [.openStreetMap], basemapTilesets: nil,
+        let initial = try EditorSession(try GCPReader.read(path: Schagen1689.points), output: out)
+        let s = try EditorService(scanPath: Schagen1689.scan, output: out, initial: initial, basemaps: [.openStreetMap], basemapTilesets: nil,
                                   renderThreads: 2)
         return (s, dir)
     }
@@ -52,7 +49,7 @@ struct EditorAPITests {
 
     @Test func sessionFitAndTheLibrarysOwnFigures() async throws {
         let (service, _) = try Self.service()
-        let oracle = try Georeferencer.fit(GCPReader.read(path: Self.points), imageWidth: 2700, imageHeight: 1350, options: FitOptions())
+        let oracle = try Georeferencer.fit(GCPReader.read(path: Schagen1689.points), imageWidth: 2700, imageHeight: 1350, options: FitOptions())
         try await Self.live(service) { send in
             let got = try await send(.get, "/api/session", nil)
             #expect(got.status == 200 && got.type == "application/json")
@@ -241,7 +238,7 @@ struct EditorAPITests {
         #expect(z == 4)  // 2700 px: 256 · 2^4 = 4096 ≥ 2700 > 2048
         // The oracle: GDAL's own read of the scan at the same place (a 16 × 16 block's mean,
         // so JPEG's 4:2:0 chroma does not decide).
-        let ds = try Dataset(path: Self.scan)
+        let ds = try Dataset(path: Schagen1689.scan)
         let want = try Self.mean(ds, 256 + 100, 256 + 60)
         try await Self.live(service) { send in
             let t = try await send(.get, "/scan/\(z)/1/1.jpg", nil)

@@ -5,6 +5,7 @@ import TegulaGDAL
 import TegulaGeoreference
 import TegulaOnDemand
 import TegulaPyramid
+import TegulaTestSupport
 import TegulaWarp
 
 /// One fit, one version (issue 27): the editor's version of a session is the fit version of an
@@ -15,7 +16,7 @@ struct FitVersionTests {
 
     /// The version `tegula serve` gives the scan with `gcps` fitted by `kind`, clipped by `mask`.
     static func onDemand(_ gcps: [GCP], _ kind: TransformKind, mask: [PixelPoint]) throws -> String? {
-        let input = WarpInput(path: EditorAPITests.scan, gcpSet: GCPSet(gcps: gcps, crs: .wgs84), fit: FitOptions(transform: kind),
+        let input = WarpInput(path: Schagen1689.scan, gcpSet: GCPSet(gcps: gcps, crs: .wgs84), fit: FitOptions(transform: kind),
                               mask: mask)
         let source = try OnDemandSource(id: "scan", queue: RenderQueue(workers: 1), memo: TileMemo(byteBudget: 1 << 20), log: { _ in }) {
             OnDemandSource.Loaded(job: TileJob(source: try input.resolve(), output: "", name: "scan"))
@@ -24,12 +25,12 @@ struct FitVersionTests {
     }
 
     @Test func editorAndOnDemandGiveOneFitOneVersion() throws {
-        let read = try GCPReader.read(path: EditorAPITests.points)
+        let read = try GCPReader.read(path: Schagen1689.points)
         var session = try EditorSession(read, output: "")
         session.transform = .polynomial2
         session.mask = Self.mask
         session.gcps[3].enabled = false
-        let editor = try SessionFit(session, scanPath: EditorAPITests.scan, width: 2700, height: 1350).result.version
+        let editor = try SessionFit(session, scanPath: Schagen1689.scan, width: 2700, height: 1350).result.version
 
         // The same fit as a pipeline states it: other ids, the disabled point somewhere else.
         var gcps = read.gcps

@@ -4,15 +4,15 @@ import TegulaEditor
 import TegulaGeoreference
 import TegulaTestSupport
 
-/// Every seed and every input that ever crashed, hung or blew a cap in the editor-session fuzz
-/// target (scripts/fuzz), replayed as Fuzz/Targets/editor-session.swift runs it: the body is
-/// decoded, re-encoded and fitted for a 4000 × 3000 scan, or refused, never a crash.
+/// Every input of the editor-session fuzz target (FuzzInputs: seeds, campaign corpus, crashes),
+/// run through the target's own body (FuzzBodies/editor-session.swift): decoded, re-encoded and
+/// fitted for a 4000 × 3000 scan, or refused with an ``EditorError`` (a bad body) or a
+/// ``GeoreferenceError`` (points that fit no transform), within the CPU cap; never a crash.
 struct FuzzReplayTests {
-    @Test(arguments: try FuzzInputs.names("editor-session"))
+    @Test(.timeLimit(.minutes(1)), arguments: try FuzzInputs.names("editor-session"))
     func session(_ name: String) throws {
-        guard let session = try? EditorSession.decode(Data(try FuzzInputs.bytes(name))) else { return }
-        #expect(try EditorSession.decode(session.json()) == session)
-        _ = try? SessionFit(session, scanPath: "/scan.tif", width: 4000, height: 3000)
+        let replay = try FuzzReplay(name, EditorSessionFuzz.run)
+        #expect(replay.problems(refusing: (any Error).self) { $0 is EditorError || $0 is GeoreferenceError } == [])
     }
 
     /// A mask vertex at x = 10^12 scan pixels made the fit's footprint extrapolate to 10^16 m,

@@ -81,14 +81,14 @@ struct BadInputTests {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let points = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable\n4,52,100,-100,1\n7,fifty,900,-120,1\n"
-        let e1 = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: GeoFixtures.write(points, "bad.points", in: dir)) }
+        let e1 = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: GeoreferenceFixtures.write(points, "bad.points", in: dir)) }
         #expect(e1?.reason == .unparseableRow)
         #expect(e1?.location?.hasSuffix("bad.points:4") == true, "\(String(describing: e1))")
         #expect(e1?.description.contains("'fifty' is not a number") == true)
         let csv = "x,y,lon,lat\n100,100,4,52\n900,120\n"
-        let e2 = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: GeoFixtures.write(csv, "bad.csv", in: dir)) }
+        let e2 = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: GeoreferenceFixtures.write(csv, "bad.csv", in: dir)) }
         #expect(e2?.location?.hasSuffix("bad.csv:3") == true)
-        let e3 = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: GeoFixtures.write("{\"body\": 1", "bad.json", in: dir)) }
+        let e3 = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: GeoreferenceFixtures.write("{\"body\": 1", "bad.json", in: dir)) }
         #expect(e3?.reason == .unparseableRow)
     }
 }

@@ -7,27 +7,13 @@ import TegulaTestSupport
 /// Every GCP format lands in GDAL's pixel convention with longitude first: QGIS's negated rows,
 /// VRT axis mappings, CSV column names, Allmaps resource coordinates (issue item 1).
 struct GCPFormatTests {
-    /// Four GCPs as (x, y, lon, lat).
-    static let rows: [(Double, Double, Double, Double)] = [
-        (100, 200, 4.5, 52.25), (900.5, 150.25, 6.75, 52.5), (850, 700, 6.5, 50.75), (120, 650.5, 4.25, 51),
-    ]
-
-    static func check(_ set: GCPSet, enabled: [Bool]? = nil) {
-        #expect(set.gcps.count == rows.count)
-        for (g, r) in zip(set.gcps, rows) {
-            #expect(g.pixel == PixelPoint(x: r.0, y: r.1), "\(set.source): pixel of \(g.id)")
-            #expect(g.ground == GroundPoint(x: r.2, y: r.3), "\(set.source): ground of \(g.id)")
-        }
-        if let enabled { #expect(set.gcps.map(\.enabled) == enabled) }
-    }
-
     @Test func qgisPointsNegateTheRowAndHonourEnable() throws {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable,dX,dY,residual\n"
-        for (i, r) in Self.rows.enumerated() { text += "\(r.2),\(r.3),\(r.0),\(-r.1),\(i == 2 ? 0 : 1),0,0,0\n" }
-        let set = try GCPReader.read(path: GeoFixtures.write(text, "a.points", in: dir))
-        Self.check(set, enabled: [true, true, false, true])
+        for (i, r) in GeoreferenceFixtures.rows.enumerated() { text += "\(r.2),\(r.3),\(r.0),\(-r.1),\(i == 2 ? 0 : 1),0,0,0\n" }
+        let set = try GCPReader.read(path: GeoreferenceFixtures.write(text, "a.points", in: dir))
+        GeoreferenceFixtures.checkRows(set, enabled: [true, true, false, true])
         #expect(set.crs.definition == "EPSG:4326")
         #expect(set.enabled.count == 3)
     }
@@ -36,18 +22,18 @@ struct GCPFormatTests {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "mapX\tmapY\tpixelX\tpixelY\n"
-        for r in Self.rows { text += "\(r.2)\t\(r.3)\t\(r.0)\t\(-r.1)\n" }
-        let set = try GCPReader.read(path: GeoFixtures.write(text, "old.points", in: dir))
-        Self.check(set, enabled: [true, true, true, true])
+        for r in GeoreferenceFixtures.rows { text += "\(r.2)\t\(r.3)\t\(r.0)\t\(-r.1)\n" }
+        let set = try GCPReader.read(path: GeoreferenceFixtures.write(text, "old.points", in: dir))
+        GeoreferenceFixtures.checkRows(set, enabled: [true, true, true, true])
     }
 
     @Test func csvLonLatWithNames() throws {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "x,y,lon,lat,name\n"
-        for (i, r) in Self.rows.enumerated() { text += "\(r.0),\(r.1),\(r.2),\(r.3),corner \(i)\n" }
-        let set = try GCPReader.read(path: GeoFixtures.write(text, "mw.csv", in: dir))
-        Self.check(set)
+        for (i, r) in GeoreferenceFixtures.rows.enumerated() { text += "\(r.0),\(r.1),\(r.2),\(r.3),corner \(i)\n" }
+        let set = try GCPReader.read(path: GeoreferenceFixtures.write(text, "mw.csv", in: dir))
+        GeoreferenceFixtures.checkRows(set)
         #expect(set.gcps.map(\.id) == ["corner 0", "corner 1", "corner 2", "corner 3"])
     }
 
@@ -57,17 +43,17 @@ struct GCPFormatTests {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var csv = "x,y,lon,lat,name\n"
-        for (i, r) in Self.rows.enumerated() { csv += "\(r.0),\(r.1),\(r.2),\(r.3),\"Kerk, \"\"toren\"\" \(i)\"\n" }
-        let set = try GCPReader.read(path: GeoFixtures.write(csv, "named.csv", in: dir))
-        Self.check(set)
+        for (i, r) in GeoreferenceFixtures.rows.enumerated() { csv += "\(r.0),\(r.1),\(r.2),\(r.3),\"Kerk, \"\"toren\"\" \(i)\"\n" }
+        let set = try GCPReader.read(path: GeoreferenceFixtures.write(csv, "named.csv", in: dir))
+        GeoreferenceFixtures.checkRows(set)
         #expect(set.gcps.map(\.id) == (0..<4).map { "Kerk, \"toren\" \($0)" })
         var points = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable,dX,dY,residual,name\n"
-        for (i, r) in Self.rows.enumerated() { points += "\(r.2),\(r.3),\(r.0),\(-r.1),1,0,0,0,\"Cape \(i), south\"\n" }
-        let named = try GCPReader.read(path: GeoFixtures.write(points, "named.points", in: dir))
-        Self.check(named)
+        for (i, r) in GeoreferenceFixtures.rows.enumerated() { points += "\(r.2),\(r.3),\(r.0),\(-r.1),1,0,0,0,\"Cape \(i), south\"\n" }
+        let named = try GCPReader.read(path: GeoreferenceFixtures.write(points, "named.points", in: dir))
+        GeoreferenceFixtures.checkRows(named)
         #expect(named.gcps.map(\.id) == (0..<4).map { "Cape \($0), south" })
         // An unclosed quote is refused at its line and column.
-        let bad = try GeoFixtures.write("x,y,lon,lat,name\n1,2,3,4,\"open\n", "bad.csv", in: dir)
+        let bad = try GeoreferenceFixtures.write("x,y,lon,lat,name\n1,2,3,4,\"open\n", "bad.csv", in: dir)
         let e = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: bad) }
         #expect(e?.reason == .unparseableRow && e?.description.contains("bad.csv:2:9") == true, "\(String(describing: e))")
     }
@@ -76,19 +62,19 @@ struct GCPFormatTests {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = "x,y,X,Y\n"
-        for r in Self.rows { text += "\(r.0),\(r.1),\(r.2),\(r.3)\n" }
-        let path = try GeoFixtures.write(text, "rd.csv", in: dir)
+        for r in GeoreferenceFixtures.rows { text += "\(r.0),\(r.1),\(r.2),\(r.3)\n" }
+        let path = try GeoreferenceFixtures.write(text, "rd.csv", in: dir)
         let e = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: path) }
         #expect(e?.reason == .unknownCRS)
         #expect(e?.description.contains("--gcp-srs") == true)
         let set = try GCPReader.read(path: path, gcpCRS: try CRS("EPSG:28992"))
-        Self.check(set)
+        GeoreferenceFixtures.checkRows(set)
         #expect(set.crs.definition == "EPSG:28992")
     }
 
     /// A VRT with a GCPList; `latFirst` stores lat as X, with mapping 1,2 (authority order).
     static func vrt(latFirst: Bool) -> String {
-        let gcps = rows.enumerated().map { i, r in
+        let gcps = GeoreferenceFixtures.rows.enumerated().map { i, r in
             "<GCP Id=\"g\(i)\" Pixel=\"\(r.0)\" Line=\"\(r.1)\" X=\"\(latFirst ? r.3 : r.2)\" Y=\"\(latFirst ? r.2 : r.3)\"/>"
         }.joined(separator: "\n")
         return """
@@ -105,15 +91,15 @@ struct GCPFormatTests {
     func vrtAxisMappingIsHonoured(latFirst: Bool) throws {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let set = try GCPReader.read(path: GeoFixtures.write(Self.vrt(latFirst: latFirst), "g.vrt", in: dir))
-        Self.check(set)
+        let set = try GCPReader.read(path: GeoreferenceFixtures.write(Self.vrt(latFirst: latFirst), "g.vrt", in: dir))
+        GeoreferenceFixtures.checkRows(set)
         #expect(set.crs.definition == "EPSG:4326")
     }
 
     @Test func allmapsAnnotationGivesMaskAndTransform() throws {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let features = Self.rows.map { r in
+        let features = GeoreferenceFixtures.rows.map { r in
             "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2),\(r.3)]}}"
         }.joined(separator: ",")
         let json = """
@@ -122,12 +108,12 @@ struct GCPFormatTests {
                    "selector":{"type":"SvgSelector","value":"<svg width=\\"1000\\" height=\\"800\\"><polygon points=\\"10,20 990,20 990,780 10,780\\" /></svg>"}},
          "body":{"type":"FeatureCollection","transformation":{"type":"polynomial","options":{"order":2}},"features":[\(features)]}}
         """
-        let set = try GCPReader.read(path: GeoFixtures.write(json, "annotation.json", in: dir))
-        Self.check(set)
+        let set = try GCPReader.read(path: GeoreferenceFixtures.write(json, "annotation.json", in: dir))
+        GeoreferenceFixtures.checkRows(set)
         #expect(set.mask == [PixelPoint(x: 10, y: 20), PixelPoint(x: 990, y: 20), PixelPoint(x: 990, y: 780), PixelPoint(x: 10, y: 780)])
         #expect(set.transformHint == .polynomial2)
         let tps = json.replacingOccurrences(of: "{\"type\":\"polynomial\",\"options\":{\"order\":2}}", with: "{\"type\":\"thinPlateSpline\"}")
-        #expect(try GCPReader.read(path: GeoFixtures.write(tps, "tps.json", in: dir)).transformHint == .tps)
+        #expect(try GCPReader.read(path: GeoreferenceFixtures.write(tps, "tps.json", in: dir)).transformHint == .tps)
     }
 
     /// An AnnotationPage of several maps (as Allmaps serves for a IIIF manifest) is never read as
@@ -137,13 +123,13 @@ struct GCPFormatTests {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         func annotation(_ id: String, shift: Double) -> String {
-            let features = Self.rows.map { r in
+            let features = GeoreferenceFixtures.rows.map { r in
                 "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2 + shift),\(r.3)]}}"
             }.joined(separator: ",")
             return "{\"id\":\"https://annotations.allmaps.org/maps/\(id)\",\"type\":\"Annotation\",\"motivation\":\"georeferencing\",\"body\":{\"type\":\"FeatureCollection\",\"features\":[\(features)]}}"
         }
         let page = "{\"type\":\"AnnotationPage\",\"items\":[\(annotation("a1db818f", shift: 0)),\(annotation("77c2d0e1", shift: 1))]}"
-        let path = try GeoFixtures.write(page, "page.json", in: dir)
+        let path = try GeoreferenceFixtures.write(page, "page.json", in: dir)
         do {
             _ = try GCPReader.read(path: path)
             Issue.record("read a page of two maps as one")
@@ -152,24 +138,24 @@ struct GCPFormatTests {
                     && e.description.contains("https://annotations.allmaps.org/maps/77c2d0e1") && e.description.contains("--map"), "\(e)")
         }
         let first = try GCPReader.read(path: path, mapID: "a1db818f")
-        Self.check(first)
+        GeoreferenceFixtures.checkRows(first)
         let second = try GCPReader.read(path: path, mapID: "https://annotations.allmaps.org/maps/77c2d0e1")
         #expect(second.gcps.map(\.ground.x) == first.gcps.map { $0.ground.x + 1 })
         #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: path, mapID: "nope") }
-        let one = try GeoFixtures.write("{\"type\":\"AnnotationPage\",\"items\":[\(annotation("a1db818f", shift: 0))]}", "one.json", in: dir)
-        Self.check(try GCPReader.read(path: one))
+        let one = try GeoreferenceFixtures.write("{\"type\":\"AnnotationPage\",\"items\":[\(annotation("a1db818f", shift: 0))]}", "one.json", in: dir)
+        GeoreferenceFixtures.checkRows(try GCPReader.read(path: one))
     }
 
     @Test func everyFormatGivesTheSameFit() throws {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         var points = "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable\n", csv = "x,y,lon,lat\n"
-        for r in Self.rows {
+        for r in GeoreferenceFixtures.rows {
             points += "\(r.2),\(r.3),\(r.0),\(-r.1),1\n"
             csv += "\(r.0),\(r.1),\(r.2),\(r.3)\n"
         }
-        let paths = [try GeoFixtures.write(points, "s.points", in: dir), try GeoFixtures.write(csv, "s.csv", in: dir),
-                     try GeoFixtures.write(Self.vrt(latFirst: true), "s.vrt", in: dir)]
+        let paths = [try GeoreferenceFixtures.write(points, "s.points", in: dir), try GeoreferenceFixtures.write(csv, "s.csv", in: dir),
+                     try GeoreferenceFixtures.write(Self.vrt(latFirst: true), "s.vrt", in: dir)]
         let fits = try paths.map {
             try Georeferencer.fit(GCPReader.read(path: $0), imageWidth: 1000, imageHeight: 800,
                                   options: FitOptions(transform: .polynomial1))

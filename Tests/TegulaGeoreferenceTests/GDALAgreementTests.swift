@@ -9,14 +9,14 @@ import TegulaTestSupport
 /// default fit, in EPSG:3857, equals GDAL's fit of the same GCPs reprojected to EPSG:3857.
 struct GDALAgreementTests {
     static func fit(_ kind: TransformKind, _ set: GCPSet) throws -> Georeference {
-        try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+        try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                               options: FitOptions(transform: kind, fitCRS: .gcp))
     }
 
     /// Largest |ours − GDAL| / |GDAL| over the wide grid, per coordinate.
     static func worstRelative(_ g: Georeference, method: [String]) throws -> Double {
-        let pts = GeoFixtures.widePixels()
-        let gdal = try GeoFixtures.gdaltransform(g.gcps, method: method, points: pts.map { ($0.x, $0.y) })
+        let pts = GeoreferenceFixtures.widePixels()
+        let gdal = try GeoreferenceFixtures.gdaltransform(g.gcps, method: method, points: pts.map { ($0.x, $0.y) })
         #expect(gdal.count == pts.count)
         var worst = WorstError()
         for (p, q) in zip(pts, gdal) {
@@ -29,7 +29,7 @@ struct GDALAgreementTests {
 
     @Test(arguments: [(TransformKind.polynomial1, 1), (.polynomial2, 2), (.polynomial3, 3)])
     func polynomialsMatchGdaltransform(kind: TransformKind, order: Int) throws {
-        let g = try Self.fit(kind, GeoFixtures.synthetic(16))
+        let g = try Self.fit(kind, GeoreferenceFixtures.synthetic(16))
         let worst = try Self.worstRelative(g, method: ["-order", "\(order)"])
         print("\(kind.rawValue) vs gdaltransform -order \(order): worst relative difference \(worst)")
         #expect(worst <= 1e-9)
@@ -38,14 +38,14 @@ struct GDALAgreementTests {
     @Test func exactlyDeterminedPolynomialsMatch() throws {
         // 3, 6 and 10 GCPs: each polynomial interpolates; GDAL agrees.
         for (kind, n, order) in [(TransformKind.polynomial1, 3, 1), (.polynomial2, 6, 2), (.polynomial3, 10, 3)] {
-            let g = try Self.fit(kind, GeoFixtures.scattered(n))
+            let g = try Self.fit(kind, GeoreferenceFixtures.scattered(n))
             let worst = try Self.worstRelative(g, method: ["-order", "\(order)"])
             #expect(worst <= 1e-9, "\(kind.rawValue) with \(n) GCPs: \(worst)")
         }
     }
 
     @Test func thinPlateSplineMatchesGdaltransform() throws {
-        let g = try Self.fit(.tps, GeoFixtures.synthetic(20))
+        let g = try Self.fit(.tps, GeoreferenceFixtures.synthetic(20))
         let worst = try Self.worstRelative(g, method: ["-tps"])
         print("tps vs gdaltransform -tps: worst relative difference \(worst)")
         #expect(worst <= 2e-7)
@@ -53,10 +53,10 @@ struct GDALAgreementTests {
 
     @Test func exactInverseBeatsGdalsSeparateInverse() throws {
         // GDAL fits a second polynomial for pixel ← ground; ours inverts the forward exactly.
-        let g = try Self.fit(.polynomial3, GeoFixtures.synthetic(16))
-        let pts = GeoFixtures.widePixels()
+        let g = try Self.fit(.polynomial3, GeoreferenceFixtures.synthetic(16))
+        let pts = GeoreferenceFixtures.widePixels()
         let grounds = pts.map { g.transform.forward($0) }
-        let gdal = try GeoFixtures.gdaltransform(g.gcps, method: ["-order", "3"], points: grounds.map { ($0.x, $0.y) }, inverse: true)
+        let gdal = try GeoreferenceFixtures.gdaltransform(g.gcps, method: ["-order", "3"], points: grounds.map { ($0.x, $0.y) }, inverse: true)
         #expect(gdal.count == pts.count)
         // NaN-safe maxima (WorstError): a NaN from either side fails the comparison below.
         var ours = WorstError(), theirs = WorstError()
@@ -77,8 +77,8 @@ struct GDALAgreementTests {
     @Test(arguments: [(TransformKind.polynomial1, ["-order", "1"], 1e-11), (.polynomial2, ["-order", "2"], 1e-11),
                       (.polynomial3, ["-order", "3"], 1e-11), (.tps, ["-tps"], 1e-11)])
     func defaultFitInWebMercatorMatchesGdalOnGCPsReprojected(kind: TransformKind, method: [String], tolerance: Double) throws {
-        let set = GeoFixtures.synthetic(kind == .tps ? 20 : 16)
-        let g = try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+        let set = GeoreferenceFixtures.synthetic(kind == .tps ? 20 : 16)
+        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                                       options: FitOptions(transform: kind))
         #expect(g.fitCRS == .webMercator, "the default fitting CRS")
         let lonLat = set.enabled.map { "\($0.ground.x) \($0.ground.y)" }.joined(separator: "\n") + "\n"
@@ -90,15 +90,15 @@ struct GDALAgreementTests {
         }.joined(separator: "\n")
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let vrt = try GeoFixtures.write("""
-            <VRTDataset rasterXSize="\(GeoFixtures.width)" rasterYSize="\(GeoFixtures.height)">
+        let vrt = try GeoreferenceFixtures.write("""
+            <VRTDataset rasterXSize="\(GeoreferenceFixtures.width)" rasterYSize="\(GeoreferenceFixtures.height)">
               <GCPList Projection="EPSG:3857">
             \(gcps)
               </GCPList>
               <VRTRasterBand dataType="Byte" band="1"/>
             </VRTDataset>
             """, "gcps3857.vrt", in: dir)
-        let pts = GeoFixtures.widePixels()
+        let pts = GeoreferenceFixtures.widePixels()
         let out = try ProgramRun.output("gdaltransform", method + [vrt], stdin: pts.map { "\($0.x) \($0.y)" }.joined(separator: "\n") + "\n")
         let gdal = out.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         #expect(gdal.count == pts.count)

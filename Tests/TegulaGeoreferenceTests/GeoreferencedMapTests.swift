@@ -8,7 +8,7 @@ import TegulaTestSupport
 /// reads like the equivalent Georeference Annotation, its `resourceCrs` is the fitting CRS (as Allmaps' internal
 /// projection), and a malformed one fails with one located line.
 struct GeoreferencedMapTests {
-    static let rows = GCPFormatTests.rows
+    static let rows = GeoreferenceFixtures.rows
     static let mask: [PixelPoint] = [PixelPoint(x: 10, y: 20), PixelPoint(x: 990, y: 20),
                                      PixelPoint(x: 990, y: 780), PixelPoint(x: 10, y: 780)]
     /// A Bonne world map's projection, as a PROJ string (the example Allmaps' docs use).
@@ -45,9 +45,9 @@ struct GeoreferencedMapTests {
     func readsToTheSameGCPsMaskAndTransformAsTheAnnotation(transformation: String) throws {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let fromMap = try GCPReader.read(path: GeoFixtures.write(Self.map(Self.rows, transformation: transformation), "map.json", in: dir))
-        let fromAnnotation = try GCPReader.read(path: GeoFixtures.write(Self.annotation(Self.rows, transformation: transformation), "anno.json", in: dir))
-        GCPFormatTests.check(fromMap)
+        let fromMap = try GCPReader.read(path: GeoreferenceFixtures.write(Self.map(Self.rows, transformation: transformation), "map.json", in: dir))
+        let fromAnnotation = try GCPReader.read(path: GeoreferenceFixtures.write(Self.annotation(Self.rows, transformation: transformation), "anno.json", in: dir))
+        GeoreferenceFixtures.checkRows(fromMap)
         #expect(fromMap.gcps == fromAnnotation.gcps)
         #expect(fromMap.gcps.map(\.id) == ["g0", "g1", "g2", "g3"])
         #expect(fromMap.mask == Self.mask)
@@ -56,7 +56,7 @@ struct GeoreferencedMapTests {
         #expect(fromMap.transformHint == fromAnnotation.transformHint)
         #expect(fromMap.crs == .wgs84 && fromMap.fitCRSHint == nil)
         // The Allmaps CLI prints maps as an array: one map in it reads the same.
-        let array = try GCPReader.read(path: GeoFixtures.write("[\(Self.map(Self.rows, transformation: transformation))]", "maps.json", in: dir))
+        let array = try GCPReader.read(path: GeoreferenceFixtures.write("[\(Self.map(Self.rows, transformation: transformation))]", "maps.json", in: dir))
         #expect(array.gcps == fromMap.gcps && array.mask == fromMap.mask && array.transformHint == fromMap.transformHint)
         // And both forms fit to the same transform.
         let a = try Georeferencer.fit(fromMap, imageWidth: 1000, imageHeight: 800, options: FitOptions(transform: .polynomial1))
@@ -81,17 +81,17 @@ struct GeoreferencedMapTests {
     func mapVersion1ReadsToTheSameFitAsTheAnnotation(transformation: String?) throws {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let v1 = try GCPReader.read(path: GeoFixtures.write(Self.mapVersion1(Self.rows, transformation: transformation), "v1.json", in: dir))
-        let anno = try GCPReader.read(path: GeoFixtures.write(Self.annotation(Self.rows, transformation: transformation), "anno.json", in: dir))
-        GCPFormatTests.check(v1)
+        let v1 = try GCPReader.read(path: GeoreferenceFixtures.write(Self.mapVersion1(Self.rows, transformation: transformation), "v1.json", in: dir))
+        let anno = try GCPReader.read(path: GeoreferenceFixtures.write(Self.annotation(Self.rows, transformation: transformation), "anno.json", in: dir))
+        GeoreferenceFixtures.checkRows(v1)
         #expect(v1.gcps.map(\.ground) == anno.gcps.map(\.ground) && v1.gcps.map(\.pixel) == anno.gcps.map(\.pixel))
         #expect(v1.mask == Self.mask && v1.mask == anno.mask)
         #expect(v1.transformHint == anno.transformHint)
         #expect(v1.crs == .wgs84 && v1.fitCRSHint == nil)
         // Without "version" (its default is 1), and as the one-map array Allmaps' CLI prints.
         let bare = Self.mapVersion1(Self.rows, transformation: transformation).replacingOccurrences(of: "\"version\":1,", with: "")
-        let unversioned = try GCPReader.read(path: GeoFixtures.write(bare, "bare.json", in: dir))
-        let array = try GCPReader.read(path: GeoFixtures.write("[\(bare)]", "maps.json", in: dir))
+        let unversioned = try GCPReader.read(path: GeoreferenceFixtures.write(bare, "bare.json", in: dir))
+        let array = try GCPReader.read(path: GeoreferenceFixtures.write("[\(bare)]", "maps.json", in: dir))
         for other in [unversioned, array] {
             #expect(other.gcps == v1.gcps && other.mask == v1.mask && other.transformHint == v1.transformHint)
         }
@@ -126,7 +126,7 @@ struct GeoreferencedMapTests {
         let rows = try Self.bonneScan()
         let crs = ",\"resourceCrs\":{\"name\":\"Bonne\",\"definition\":\"\(Self.bonne)\"}"
         let linear = "{\"type\":\"polynomial\",\"options\":{\"order\":1}}"
-        let set = try GCPReader.read(path: GeoFixtures.write(Self.map(rows, transformation: linear, extra: crs), "bonne.json", in: dir))
+        let set = try GCPReader.read(path: GeoreferenceFixtures.write(Self.map(rows, transformation: linear, extra: crs), "bonne.json", in: dir))
         #expect(set.fitCRSHint == .crs(try CRS(Self.bonne)))
         let fit = try Georeferencer.fit(set, imageWidth: 2000, imageHeight: 1400, options: FitOptions())
         #expect(fit.fitCRS.definition == Self.bonne && fit.report.fitSRS == Self.bonne)
@@ -140,10 +140,10 @@ struct GeoreferencedMapTests {
         #expect(abs(ground.x - 30) < 1e-6 && abs(ground.y - 20) < 1e-6, "\(ground)")
 
         // The annotation's body.resourceCrs says the same.
-        let anno = try GCPReader.read(path: GeoFixtures.write(Self.annotation(rows, transformation: linear, bodyExtra: crs), "a.json", in: dir))
+        let anno = try GCPReader.read(path: GeoreferenceFixtures.write(Self.annotation(rows, transformation: linear, bodyExtra: crs), "a.json", in: dir))
         #expect(anno.fitCRSHint == set.fitCRSHint)
         // Without resourceCrs the same GCPs are fitted in EPSG:3857 and the map is wrong.
-        let plain = try GCPReader.read(path: GeoFixtures.write(Self.map(rows, transformation: linear), "plain.json", in: dir))
+        let plain = try GCPReader.read(path: GeoreferenceFixtures.write(Self.map(rows, transformation: linear), "plain.json", in: dir))
         let mercator = try Georeferencer.fit(plain, imageWidth: 2000, imageHeight: 1400, options: FitOptions())
         #expect(mercator.fitCRS == .webMercator)
         #expect(try #require(mercator.report.rmse.metres) > 100_000)
@@ -159,7 +159,7 @@ struct GeoreferencedMapTests {
         let projjson = try ProgramRun.output("gdalsrsinfo", ["-o", "PROJJSON", Self.bonne])
         let rows = try Self.bonneScan()
         let crs = ",\"resourceCrs\":{\"definition\":\(projjson)}"
-        let set = try GCPReader.read(path: GeoFixtures.write(Self.map(rows, transformation: "\"polynomial1\"", extra: crs), "pj.json", in: dir))
+        let set = try GCPReader.read(path: GeoreferenceFixtures.write(Self.map(rows, transformation: "\"polynomial1\"", extra: crs), "pj.json", in: dir))
         #expect(set.fitCRSHint?.description.hasPrefix("{") == true)
         #expect(set.fitCRSHint == .crs(try CRS(Self.bonne)), "the same CRS as the PROJ string")
         let fit = try Georeferencer.fit(set, imageWidth: 2000, imageHeight: 1400, options: FitOptions())
@@ -200,7 +200,7 @@ struct GeoreferencedMapTests {
     func malformedMapsFailWithOneLocatedLine(json: String, message: String, reason: GeoreferenceErrorReason) throws {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = try GeoFixtures.write(json, "m.json", in: dir)
+        let path = try GeoreferenceFixtures.write(json, "m.json", in: dir)
         let e = #expect(throws: GeoreferenceError.self) { try GCPReader.read(path: path) }
         #expect(e?.reason == reason)
         let text = e?.description.replacingOccurrences(of: dir.path + "/", with: "") ?? ""

@@ -8,7 +8,7 @@ import TegulaTestSupport
 /// similarity or homography, they must give that map back everywhere.
 struct KnownTransformTests {
     static func set(_ map: (Double, Double) -> (Double, Double), n: Int = 7) -> GCPSet {
-        var s = GeoFixtures.scattered(n)
+        var s = GeoreferenceFixtures.scattered(n)
         for i in s.gcps.indices {
             let (x, y) = map(s.gcps[i].pixel.x, s.gcps[i].pixel.y)
             s.gcps[i].ground = GroundPoint(x: x, y: y)
@@ -19,7 +19,7 @@ struct KnownTransformTests {
 
     static func worst(_ g: Georeference, _ map: (Double, Double) -> (Double, Double)) -> Double {
         var worst = WorstError()
-        for p in GeoFixtures.widePixels() {
+        for p in GeoreferenceFixtures.widePixels() {
             let q = g.transform.forward(p), (x, y) = map(p.x, p.y)
             worst.add(hypot(q.x - x, q.y - y) / hypot(x, y))
         }
@@ -32,7 +32,7 @@ struct KnownTransformTests {
         let map: (Double, Double) -> (Double, Double) = { x, y in
             (300_000 + s * (cos(a) * x + sin(a) * y), 6_000_000 + s * (sin(a) * x - cos(a) * y))
         }
-        let g = try Georeferencer.fit(Self.set(map), imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+        let g = try Georeferencer.fit(Self.set(map), imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                                       options: FitOptions(transform: .helmert))
         #expect(Self.worst(g, map) < 1e-12)
         #expect(try #require(g.report.rmse.metres) < 1e-3)
@@ -43,11 +43,11 @@ struct KnownTransformTests {
             let w = 1 + 2e-4 * x - 1e-4 * y
             return ((400_000 + 1500 * x + 200 * y) / w, (6_200_000 - 100 * x - 1800 * y) / w)
         }
-        let g = try Georeferencer.fit(Self.set(map), imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+        let g = try Georeferencer.fit(Self.set(map), imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                                       options: FitOptions(transform: .projective))
         #expect(Self.worst(g, map) < 1e-10)
         // Exactly determined by 4 GCPs too.
-        let four = try Georeferencer.fit(Self.set(map, n: 4), imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+        let four = try Georeferencer.fit(Self.set(map, n: 4), imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                                          options: FitOptions(transform: .projective))
         #expect(Self.worst(four, map) < 1e-10)
     }
@@ -56,7 +56,7 @@ struct KnownTransformTests {
         let map: (Double, Double) -> (Double, Double) = { x, y in
             (100_000 + 900 * x + 50 * y + 0.3 * x * x - 0.2 * x * y, 5_000_000 - 80 * x - 1100 * y + 0.25 * y * y)
         }
-        let g = try Georeferencer.fit(Self.set(map, n: 9), imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+        let g = try Georeferencer.fit(Self.set(map, n: 9), imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                                       options: FitOptions(transform: .polynomial2))
         #expect(Self.worst(g, map) < 1e-10)
     }

@@ -7,7 +7,7 @@ import TegulaGeoreference
 struct ReportTests {
     /// GCPs in EPSG:3857 that an affine map fits exactly (not a similarity: x and y scales differ).
     static func affineSet(_ n: Int = 12) -> GCPSet {
-        var s = GeoFixtures.synthetic(n)
+        var s = GeoreferenceFixtures.synthetic(n)
         for i in s.gcps.indices {
             let p = s.gcps[i].pixel
             s.gcps[i].ground = GroundPoint(x: 500_000 + 2000 * p.x + 300 * p.y, y: 6_500_000 - 150 * p.x - 2500 * p.y)
@@ -17,7 +17,7 @@ struct ReportTests {
     }
 
     static func fit(_ set: GCPSet, _ kind: TransformKind? = nil, fitSRS: String? = nil) throws -> Georeference {
-        try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+        try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                               options: FitOptions(transform: kind, fitCRS: try fitSRS.map { try FitCRS(parsing: $0) }))
     }
 
@@ -58,7 +58,7 @@ struct ReportTests {
     }
 
     @Test func thinPlateSplineResidualsAreZeroButLeaveOneOutIsNot() throws {
-        let g = try Self.fit(GeoFixtures.synthetic(16), .tps)
+        let g = try Self.fit(GeoreferenceFixtures.synthetic(16), .tps)
         #expect(g.report.gcps.allSatisfy { $0.residualMetres < 1e-3 && $0.residualPixels < 1e-6 })
         #expect(try #require(g.report.leaveOneOutRMSE.metres) > 1)
         #expect(g.report.warnings.contains { $0.contains("leave-one-out") })
@@ -68,9 +68,9 @@ struct ReportTests {
     @Test func distortionKnowsMercatorIsConformal() throws {
         // A similarity in EPSG:3857 is conformal on the ground; the same in plate carrée at ~50°N
         // squashes east-west by cos(latitude), an angular distortion of about 25°.
-        let merc = try Self.fit(GeoFixtures.synthetic(12), .helmert)
+        let merc = try Self.fit(GeoreferenceFixtures.synthetic(12), .helmert)
         #expect(merc.report.distortion.maxAngularDistortionDegrees < 0.01)
-        let plate = try Self.fit(GeoFixtures.synthetic(12), .helmert, fitSRS: "gcp")
+        let plate = try Self.fit(GeoreferenceFixtures.synthetic(12), .helmert, fitSRS: "gcp")
         #expect(plate.report.distortion.maxAngularDistortionDegrees > 15)
         #expect(merc.report.distortion.foldOverSamples == 0)
         let s = merc.report.distortion.scaleMetresPerPixel
@@ -78,7 +78,7 @@ struct ReportTests {
     }
 
     @Test func footprintIsTheImageBorderInDegrees() throws {
-        let g = try Self.fit(GeoFixtures.synthetic(12), .polynomial2)
+        let g = try Self.fit(GeoreferenceFixtures.synthetic(12), .polynomial2)
         let f = g.report.footprint
         #expect(f.count == 4 * 32 + 1)
         #expect(f.first == f.last)
@@ -87,7 +87,7 @@ struct ReportTests {
     }
 
     @Test func reportEncodesTheAgreedKeys() throws {
-        let g = try Self.fit(GeoFixtures.synthetic(12))
+        let g = try Self.fit(GeoreferenceFixtures.synthetic(12))
         let json = try JSONSerialization.jsonObject(with: GeoreferenceWriter.reportJSON(g.report)) as! [String: Any]
         for key in ["transform", "chosenBy", "fitSRS", "gcpSRS", "gcps", "rmse", "leaveOneOutRMSE", "distortion",
                     "roundTripMaxPixels", "footprint"] {

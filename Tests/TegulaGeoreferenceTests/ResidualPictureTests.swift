@@ -6,7 +6,7 @@ import Testing
 /// shrinks to fit a narrow scan.
 struct ResidualPictureTests {
     static func picture(width: Int, height: Int) throws -> ResidualPicture {
-        let set = GeoFixtures.synthetic(8, width: width, height: height)
+        let set = GeoreferenceFixtures.synthetic(8, width: width, height: height)
         let g = try Georeferencer.fit(set, imageWidth: width, imageHeight: height, options: FitOptions(transform: .polynomial1))
         return ResidualPicture(imagePath: "/nonexistent", georeference: g)
     }

@@ -7,9 +7,9 @@ import Testing
 struct ResourceCapTests {
     @Test func tpsRefusesMoreGCPsThanItsCapBeforeSolving() throws {
         let n = ThinPlateSplineTransform.maximumGCPs + 1
-        let set = GeoFixtures.scattered(n)
+        let set = GeoreferenceFixtures.scattered(n)
         do {
-            _ = try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+            _ = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                                       options: FitOptions(transform: .tps))
             Issue.record("fitted a tps through \(n) GCPs")
         } catch let e as GeoreferenceError {

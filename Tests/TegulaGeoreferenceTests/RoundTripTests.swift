@@ -9,11 +9,11 @@ import TegulaTestSupport
 struct RoundTripTests {
     @Test(arguments: TransformKind.allCases)
     func inverseUndoesForward(kind: TransformKind) throws {
-        let set = GeoFixtures.synthetic(16)
-        let g = try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+        let set = GeoreferenceFixtures.synthetic(16)
+        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                                       options: FitOptions(transform: kind))
         var worst = WorstError()
-        for p in GeoFixtures.widePixels() {
+        for p in GeoreferenceFixtures.widePixels() {
             let q = g.transform.forward(p)
             guard let back = g.transform.inverse(q) else { Issue.record("\(kind): no inverse at \(p)"); continue }
             worst.add(hypot(back.x - p.x, back.y - p.y))
@@ -25,10 +25,10 @@ struct RoundTripTests {
     }
 
     @Test func groundToPixelsAndBackThroughTheGCPCRS() throws {
-        let set = GeoFixtures.synthetic(12)
-        let g = try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+        let set = GeoreferenceFixtures.synthetic(12)
+        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                                       options: FitOptions(transform: .polynomial2))
-        let pixels = GeoFixtures.widePixels()
+        let pixels = GeoreferenceFixtures.widePixels()
         let lonlat = try g.pixelsToGround(pixels)
         let back = try g.groundToPixels(lonlat)
         for (p, b) in zip(pixels, back) {

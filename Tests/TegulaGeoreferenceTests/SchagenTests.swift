@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaTestSupport
 
 /// The committed GCPs on G. van Schagen's 1689 world map (marble-qt-data), fitted with every
 /// transform: the figures a 1689 map should give (issue item 7).
 struct SchagenTests {
-    static let points = GeoFixtures.packageRoot.appendingPathComponent("pipelines/schagen1689.points").path
+    static let points = Schagen1689.points
 
     static func fit(_ kind: TransformKind?) throws -> Georeference {
         try Georeferencer.fit(GCPReader.read(path: points), imageWidth: 2700, imageHeight: 1350,

@@ -12,7 +12,7 @@ struct WriterTests {
     /// A plain scan (no georeferencing) of the fixture size.
     static func scan(in dir: URL) throws -> String {
         let path = dir.appendingPathComponent("scan.tif").path
-        let w = GeoFixtures.width, h = GeoFixtures.height
+        let w = GeoreferenceFixtures.width, h = GeoreferenceFixtures.height
         let d = try Dataset.create(path: path, driver: "GTiff", width: w, height: h, bands: 3)
         var px = [UInt8](repeating: 0, count: w * h * 3)
         for i in 0..<(w * h) { px[3 * i] = UInt8(i % 251); px[3 * i + 1] = UInt8((i / w) % 256); px[3 * i + 2] = 200 }
@@ -25,16 +25,16 @@ struct WriterTests {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let image = try Self.scan(in: dir)
-        var set = GeoFixtures.synthetic(12)
+        var set = GeoreferenceFixtures.synthetic(12)
         set.mask = [PixelPoint(x: 10, y: 10), PixelPoint(x: 1190, y: 15), PixelPoint(x: 1180, y: 890), PixelPoint(x: 5, y: 880)]
-        let g = try Georeferencer.fit(set, imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                                       options: FitOptions(transform: .polynomial2, fitCRS: .crs(try CRS("EPSG:3035"))))
         let out = dir.appendingPathComponent("out.\(ext)").path
         let report = dir.appendingPathComponent("report.json").path
         let picture = dir.appendingPathComponent("picture.svg").path
         try GeoreferenceWriter.write(imagePath: image, georeference: g, output: out, report: report, picture: picture)
         let ds = try Dataset(path: out)
-        #expect(ds.width == GeoFixtures.width && ds.gcps.count == 12)
+        #expect(ds.width == GeoreferenceFixtures.width && ds.gcps.count == 12)
         let meta = ds.metadata()
         #expect(meta["TEGULA_TRANSFORM"] == "polynomial2")
         #expect(meta["TEGULA_FIT_SRS"] == "EPSG:3035")
@@ -81,7 +81,7 @@ struct WriterTests {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let image = try Self.scan(in: dir)
-        let g = try Georeferencer.fit(GeoFixtures.synthetic(6), imageWidth: GeoFixtures.width, imageHeight: GeoFixtures.height,
+        let g = try Georeferencer.fit(GeoreferenceFixtures.synthetic(6), imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
                                       options: FitOptions())
         let e1 = #expect(throws: GeoreferenceError.self) {
             try GeoreferenceWriter.write(imagePath: image, georeference: g, output: dir.appendingPathComponent("out.png").path,

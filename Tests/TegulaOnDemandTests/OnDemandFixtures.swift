@@ -10,7 +10,7 @@ final class OnDemandFixtures: @unchecked Sendable {
     let dir: String
     let scan: String
     let gcps: String
-    let log = Lines()
+    let log = LoggedLines()
 
     /// The synthetic GeoTIFF as a "scan" with six GCPs (x,y,lon,lat CSV) near its true position.
     init() throws {
@@ -47,14 +47,6 @@ final class OnDemandFixtures: @unchecked Sendable {
         let catalogue = try Catalogue([CatalogueEntry(id: source.id, path: scan, source: source)])
         return (source, TileService(catalogue: catalogue, metrics: metrics))
     }
-}
-
-/// Lines logged from several threads.
-final class Lines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
 }
 
 /// `#require` without Testing in this file's signature.

@@ -9,6 +9,7 @@ import TegulaSupport
 import TegulaPyramid
 import TegulaServer
 import TegulaWarp
+import TegulaTestSupport
 
 /// A scan and its GCP file served on demand by the real server on loopback: the same bytes as
 /// `tegula tile`, versioned ETags that follow edits, shared renders, cancellation, 404 outside.
@@ -44,7 +45,7 @@ struct OnDemandServerTests {
         let result = try await Self.live(service) { port in
             var same = 0, empty = 0
             for t in tiles {
-                let r = try await HTTP.fetch(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png")
+                let r = try await RawHTTP.fetch(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png")
                 if let bytes = try cut.tile(t) {
                     #expect(r.status == 200 && r.body == bytes, "tile \(t): \(r.status)")
                     if r.body == bytes { same += 1 }
@@ -53,7 +54,7 @@ struct OnDemandServerTests {
                     empty += 1
                 }
             }
-            let tj = try await HTTP.fetch(port: port, "/scan.json")
+            let tj = try await RawHTTP.fetch(port: port, "/scan.json")
             return (same, empty, tj)
         }
         print("on demand over HTTP: \(result.0) max-zoom tiles byte-identical to tegula tile, \(result.1) empty positions 404")
@@ -108,20 +109,20 @@ struct OnDemandServerTests {
         let t = TileGrid.tile(containing: Coordinate(longitude: 6, latitude: 52.5), zoom: z)
         let path = "/scan/\(t.z)/\(t.x)/\(t.y).png"
         try await Self.live(service) { port in
-            let before = try await HTTP.fetch(port: port, path)
+            let before = try await RawHTTP.fetch(port: port, path)
             #expect(before.status == 200)
             let tag = try require(before.headers["etag"])
-            #expect(try await HTTP.fetch(port: port, path, headers: ["If-None-Match": tag]).status == 304)
+            #expect(try await RawHTTP.fetch(port: port, path, headers: ["If-None-Match": tag]).status == 304)
             // Move a GCP by 0.3°: a new fit, a new version, a new tile.
             try await pause(0.01)
             try OnDemandFixtures.writeGCPs(f.gcps, shift: 0.3)
             #expect(source.refresh())
-            let after = try await HTTP.fetch(port: port, path)
+            let after = try await RawHTTP.fetch(port: port, path)
             #expect(after.status == 200)
             #expect(after.headers["etag"] != tag)
             #expect(after.body != before.body)
-            #expect(try await HTTP.fetch(port: port, path, headers: ["If-None-Match": tag]).status == 200)
-            let json = try await HTTP.fetch(port: port, "/scan.json")
+            #expect(try await RawHTTP.fetch(port: port, path, headers: ["If-None-Match": tag]).status == 200)
+            let json = try await RawHTTP.fetch(port: port, "/scan.json")
             #expect(String(decoding: json.body, as: UTF8.self).contains("?v=\(source.version)"))
             // A broken edit: the last good fit stays, one line names the file and the problem.
             let good = source.version
@@ -129,7 +130,7 @@ struct OnDemandServerTests {
             #expect(!source.refresh())
             #expect(!source.refresh())
             #expect(source.version == good)
-            let still = try await HTTP.fetch(port: port, path)
+            let still = try await RawHTTP.fetch(port: port, path)
             #expect(still.status == 200 && still.headers["etag"] == after.headers["etag"] && still.body == after.body)
             let complaints = f.log.all.filter { $0.contains("cannot be used") }
             #expect(complaints.count == 1, "\(f.log.all)")
@@ -177,9 +178,9 @@ struct OnDemandServerTests {
         // The only render thread is held so the requests queue up behind it.
         try await Self.withHeldRenderThread { port, t, inputs, release in
             let before = inputs.queue.done
-            let answers = Locked([HTTP.Response]())
+            let answers = Locked([RawHTTP.Response]())
             let threads = (0..<8).map { _ in
-                Thread { if let r = try? HTTP.get(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png") { answers.withLock { $0.append(r) } } }
+                Thread { if let r = try? RawHTTP.get(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png") { answers.withLock { $0.append(r) } } }
             }
             threads.forEach { $0.start() }
             let deadline = Date().addingTimeInterval(10)
@@ -199,9 +200,8 @@ struct OnDemandServerTests {
     @Test func aRequestWhoseClientLeftIsDroppedUnrendered() async throws {
         try await Self.withHeldRenderThread { port, t, inputs, release in
             // Ask for a tile, then hang up before it can be rendered.
-            let fd = try HTTP.connect(port: port)
-            let request = Array("GET /scan/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-            _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            let fd = try RawHTTP.connect(port: port)
+            RawHTTP.send(fd, "GET /scan/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n")
             try await pause(0.2)
             close(fd)
             try await pause(0.2)
@@ -211,7 +211,7 @@ struct OnDemandServerTests {
             #expect(inputs.queue.done.dropped == 1)
             #expect(inputs.queue.done.rendered == 1, "only the blocker ran")
             // The same tile asked again by a client that waits is rendered.
-            #expect(try await HTTP.fetch(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png").status == 200)
+            #expect(try await RawHTTP.fetch(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png").status == 200)
             #expect(inputs.queue.done.rendered == 2)
         }
     }
@@ -223,12 +223,12 @@ struct OnDemandServerTests {
         let z = source.renderer.plan.maxZoom
         let far = TileGrid.tile(containing: Coordinate(longitude: -150, latitude: 0), zoom: z)
         try await Self.live(service) { port in
-            let r = try await HTTP.fetch(port: port, "/scan/\(far.z)/\(far.x)/\(far.y).png")
+            let r = try await RawHTTP.fetch(port: port, "/scan/\(far.z)/\(far.x)/\(far.y).png")
             #expect(r.status == 404)
             #expect(String(decoding: r.body, as: UTF8.self).contains("outside the footprint"))
-            #expect(try await HTTP.fetch(port: port, "/scan/\(z + 1)/0/0.png").status == 404)
-            #expect(try await HTTP.fetch(port: port, "/scan/3/1/1.jpg").status == 404)
-            #expect(try await HTTP.fetch(port: port, "/scan/99/0/0.png").status == 400)
+            #expect(try await RawHTTP.fetch(port: port, "/scan/\(z + 1)/0/0.png").status == 404)
+            #expect(try await RawHTTP.fetch(port: port, "/scan/3/1/1.jpg").status == 404)
+            #expect(try await RawHTTP.fetch(port: port, "/scan/99/0/0.png").status == 400)
             #expect(inputs.queue.done.rendered == 0)
         }
     }
@@ -259,9 +259,9 @@ struct OnDemandServerTests {
         // Overwrite the scan with garbage before any tile is rendered (no worker has opened it).
         try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: f.scan))
         try await Self.live(service) { port in
-            let r = try await HTTP.fetch(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png")
+            let r = try await RawHTTP.fetch(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png")
             #expect(r.status == 500)
-            #expect(try await HTTP.fetch(port: port, "/health").status == 200)
+            #expect(try await RawHTTP.fetch(port: port, "/health").status == 200)
         }
         #expect(f.log.all.filter { $0.contains("tile \(t)") }.count == 1, "\(f.log.all)")
     }
@@ -295,101 +295,4 @@ final class Gate: @unchecked Sendable {
     private var isOpen = false
     func wait() { c.lock(); while !isOpen { c.wait() }; c.unlock() }
     func open() { c.lock(); isOpen = true; c.broadcast(); c.unlock() }
-}
-
-/// Plain HTTP/1.1 over a socket, one request per connection.
-enum HTTP {
-    struct Response: Sendable {
-        var status: Int
-        var headers: [String: String]
-        var body: [UInt8]
-    }
-
-    static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard ok == 0 else { close(fd); throw FixtureError("connect: errno \(errno)") }
-        return fd
-    }
-
-    /// ``get(port:_:headers:)`` on a thread of its own, so the cooperative pool stays free.
-    static func fetch(port: Int, _ target: String, headers: [String: String] = [:]) async throws -> Response {
-        try await withCheckedThrowingContinuation { c in
-            Thread { c.resume(with: Result { try get(port: port, target, headers: headers) }) }.start()
-        }
-    }
-
-    /// GET `target` with `Connection: close`; reads until the server closes the connection (60 s
-    /// at most: with the whole suite and other builds on two cores, one answer was seen to take
-    /// over 10 s). A response is whole only if the server closed the connection and the body is
-    /// as long as its Content-Length says (or its chunks end with the last, empty one); a read
-    /// that times out, or a body cut short, is an error, never the end of the response.
-    static func get(port: Int, _ target: String, headers: [String: String] = [:]) throws -> Response {
-        let fd = try connect(port: port)
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var text = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        for (k, v) in headers { text += "\(k): \(v)\r\n" }
-        let bytes = Array((text + "\r\n").utf8)
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-        var raw: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n > 0 { raw += buf[0..<n]; continue }
-            if n == 0 { break }  // the server closed the connection: the end of the response
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK {
-                throw FixtureError("\(target): no end of the response within 60 s (\(raw.count) bytes read)")
-            }
-            throw FixtureError("\(target): recv failed, errno \(errno) (\(raw.count) bytes read)")
-        }
-        let sep: [UInt8] = [13, 10, 13, 10]
-        guard let end = raw.indices.dropLast(3).first(where: { raw[$0..<($0 + 4)].elementsEqual(sep) }) else {
-            throw FixtureError("no response head for \(target) (\(raw.count) bytes)")
-        }
-        let lines = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        var h: [String: String] = [:]
-        for l in lines.dropFirst() {
-            let kv = l.split(separator: ":", maxSplits: 1)
-            if kv.count == 2 { h[kv[0].lowercased()] = kv[1].trimmingCharacters(in: .whitespaces) }
-        }
-        var body = Array(raw[(end + 4)...])
-        let status = Int(lines[0].split(separator: " ")[1]) ?? 0
-        if status == 304 || status == 204 || (100..<200).contains(status) {
-            // No body, whatever Content-Length says (RFC 9110 8.6: a 304's is the full entity's).
-            guard body.isEmpty else { throw FixtureError("\(target): a \(status) with \(body.count) body bytes") }
-        } else if h["transfer-encoding"]?.lowercased() == "chunked" {
-            body = try dechunked(body, target)
-        } else if let length = h["content-length"] {
-            guard let n = Int(length), n == body.count else {
-                throw FixtureError("\(target): Content-Length \(length), but \(body.count) body bytes before the connection closed")
-            }
-        }
-        return Response(status: status, headers: h, body: body)
-    }
-
-    /// A chunked body decoded; an error unless it ends with the last (empty) chunk.
-    static func dechunked(_ bytes: [UInt8], _ target: String) throws -> [UInt8] {
-        var out: [UInt8] = [], i = 0
-        while true {
-            guard let lineEnd = bytes[i...].indices.dropLast().first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
-                  let size = Int(String(decoding: bytes[i..<lineEnd], as: UTF8.self).split(separator: ";")[0]
-                                    .trimmingCharacters(in: .whitespaces), radix: 16) else {
-                throw FixtureError("\(target): chunked body cut short (no chunk size at byte \(i))")
-            }
-            let start = lineEnd + 2
-            if size == 0 { return out }
-            guard start + size + 2 <= bytes.count else { throw FixtureError("\(target): chunked body cut short in a chunk of \(size) bytes") }
-            out += bytes[start..<(start + size)]
-            i = start + size + 2
-        }
-    }
 }

@@ -3,12 +3,13 @@ import TegulaGeometry
 import Testing
 @testable import TegulaOverlay
 import TegulaSupport
+import TegulaTestSupport
 
 /// Loading from a tiles folder and over HTTP on loopback; missing versus failed; the cache and
 /// one shared load for duplicate in-flight requests.
 struct LoadingTests {
-    static func folder() throws -> TemporaryFolder {
-        let dir = try TemporaryFolder()
+    static func folder() throws -> OverlayFixtures.ScratchFolder {
+        let dir = try OverlayFixtures.ScratchFolder()
         try dir.write(Data("z0".utf8), to: "tiles/0/0/0.png")
         try dir.write(Data("z1-1-0".utf8), to: "tiles/1/1/0.png")
         return dir
@@ -83,7 +84,7 @@ struct LoadingTests {
 
     @Test func loadsOverHTTPOnLoopback() async throws {
         let dir = try Self.folder()
-        let server = try LoopbackHTTPServer(serving: dir.url)
+        let server = try LocalHTTPServer.python(serving: dir.url)
         defer { server.stop() }
         let overlay = TileOverlay(urlTemplate: "http://127.0.0.1:\(server.port)/tiles/{z}/{x}/{y}.png")
         try overlay.validate()
@@ -98,7 +99,7 @@ struct LoadingTests {
 
     @Test func refusedConnectionIsAFailureNotMissing() async throws {
         // A port nobody listens on: bind-and-release gives a free one.
-        let port = try LoopbackHTTPServer.freePort()
+        let port = try LocalHTTPServer.freePort()
         // AsyncHTTPClient's pool retries a refused connection until the request deadline: keep it short.
         let overlay = TileOverlay(template: try TileURLTemplate("http://127.0.0.1:\(port)/{z}/{x}/{y}.png"),
                                   loader: TileURLLoader(timeout: .seconds(2)))

@@ -13,7 +13,7 @@ import TegulaServer
 /// PMTiles read in place (`BundleTileOverlay`), and the same tiles from `tegula serve`'s server
 /// on loopback; overzoom pixels cut from a real max-zoom tile.
 struct MadeTilesetTests {
-    let m = MadeTilesets.shared
+    let m = OverlayFixtures.shared
 
     @Test(arguments: ["mbtiles", "pmtiles"]) func bundleOverlayGivesTheFolderBytes(kind: String) async throws {
         let path = kind == "mbtiles" ? m.mbtiles : m.pmtiles

@@ -41,7 +41,7 @@ struct SubclassTests {
     }
 
     @Test func urlHookDrivesDefaultLoading() async throws {
-        let dir = try TemporaryFolder()
+        let dir = try OverlayFixtures.ScratchFolder()
         try Data([7, 8, 9]).write(to: dir.url.appendingPathComponent("2-1-3.bin"))
         let overlay = ReversedOverlay(folder: dir.url)
         #expect(try await overlay.fetchTile(at: TileOverlayPath(x: 1, y: 2, z: 3)) == Data([7, 8, 9]))
@@ -66,22 +66,5 @@ struct SubclassTests {
         await #expect(throws: TileOverlayError.noTemplate(path: TileOverlayPath(x: 0, y: 0, z: 0))) {
             _ = try await overlay.fetchTile(at: TileOverlayPath(x: 0, y: 0, z: 0))
         }
-    }
-}
-
-/// A temporary folder removed when the value is released.
-final class TemporaryFolder: @unchecked Sendable {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-overlay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes `data` at `relative`, creating folders.
-    func write(_ data: Data, to relative: String) throws {
-        let file = url.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: file)
     }
 }

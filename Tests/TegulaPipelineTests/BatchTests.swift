@@ -11,13 +11,13 @@ import TegulaSupport
 /// Batches: a failing map is named and the others finish; compositing blends later over earlier.
 struct BatchTests {
     @Test func oneFailingMapLeavesTheOthersIntact() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("world.tif")
         try f.image("plain.tif")
-        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixture.worldMap(name: "first", output: "out/first")
+        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixtures.worldMap(name: "first", output: "out/first")
             + "  - name: broken\n    input: plain.tif\n    output: out/broken\n"
-            + PipelineFixture.worldMap(name: "last", output: "out/last"))
+            + PipelineFixtures.worldMap(name: "last", output: "out/last"))
         let r = try runPipeline(path)
         let failure = try #require(r.error as? BatchFailure)
         #expect(failure.failures.map(\.map) == ["broken"])
@@ -29,7 +29,7 @@ struct BatchTests {
     }
 
     @Test func compositeDrawsLaterMapsOverEarlierOnes() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("base.tif", seed: 10)
         try f.image("top.tif", seed: 200)
@@ -65,7 +65,7 @@ struct BatchTests {
     /// A composite cut `auto` with `auto_lossy: webp` into a folder: lossy WebP exactly on the
     /// opaque tiles (blended and above the blocks alike), PNG only where a pixel is transparent.
     @Test func compositeAutoLossyWebP() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("base.tif", seed: 10)
         try f.image("top.tif", seed: 200)
@@ -108,7 +108,7 @@ struct BatchTests {
     }
 
     @Test func compositeIsNotWrittenWhenAMapFails() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("base.tif")
         try f.image("plain.tif")

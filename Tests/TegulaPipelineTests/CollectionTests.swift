@@ -8,7 +8,7 @@ import TegulaGeoreference
 struct CollectionTests {
     /// Three 128 × 64 scans `scans/s1.tif`… with GCP files `gcps/s1.csv`… (x,y,lon,lat: a plate
     /// carrée box per scan).
-    func collection(_ f: PipelineFixture, count: Int = 3) throws {
+    func collection(_ f: PipelineFixtures, count: Int = 3) throws {
         try FileManager.default.createDirectory(atPath: f.folder + "/scans", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: f.folder + "/gcps", withIntermediateDirectories: true)
         for i in 1...count {
@@ -20,7 +20,7 @@ struct CollectionTests {
     }
 
     @Test func sheetListWithDefaultsAndOutputPattern() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try collection(f)
         try FileManager.default.createDirectory(atPath: f.folder + "/list", withIntermediateDirectories: true)
@@ -56,7 +56,7 @@ struct CollectionTests {
     }
 
     @Test func globWithGCPPattern() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try collection(f)
         let path = try f.pipeline("""
@@ -79,7 +79,7 @@ struct CollectionTests {
     }
 
     @Test func sheetListErrorsNameTheRow() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try collection(f)
         let csv = f.folder + "/sheets.csv"
@@ -109,7 +109,7 @@ struct CollectionTests {
     }
 
     @Test func defaultsAreStrictAndPatternsChecked() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try collection(f)
         let head = "version: 1\nmaps:\n  - {name: a, input: scans/s1.tif, georeference: {gcps: gcps/s1.csv}}\n"
@@ -128,7 +128,7 @@ struct CollectionTests {
     }
 
     @Test func mapWithoutGeoreferenceTakesNoGeoreferenceDefaults() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try collection(f)
         let path = try f.pipeline("""

@@ -34,7 +34,7 @@ struct GCPStageTests {
     }
 
     @Test func inlineGCPsWriteTheGeoreferenceFilesAndPins() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("scan.tif")
         let path = try f.pipeline(Self.map(transform: "tps"))
@@ -61,7 +61,7 @@ struct GCPStageTests {
     }
 
     @Test func gcpsTheTransformCannotUseAreAClearErrorAndWriteNothing() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("scan.tif")
         let path = try f.pipeline(Self.map(transform: "polynomial2", points: 4))
@@ -78,7 +78,7 @@ struct GCPStageTests {
     }
 
     @Test func editingGCPsRerunsEverything() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("scan.tif")
         let path = try f.pipeline(Self.map(transform: "polynomial1"))
@@ -93,7 +93,7 @@ struct GCPStageTests {
     /// one line naming both maps and the key; `map: ID` chooses one (by the id's last part), and
     /// the fit is that map's (its GCPs' ground positions, shifted by 10° from the other's).
     @Test func theMapKeyChoosesOneMapOfAnAnnotationPage() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("scan.tif")
         let rows: [(Double, Double, Double, Double)] = [(0, 0, -60, 60), (128, 0, 60, 60), (0, 64, -60, -30), (128, 64, 60, -30), (64, 32, 1, 20)]

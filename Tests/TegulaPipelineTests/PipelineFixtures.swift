@@ -1,9 +1,10 @@
 import Foundation
 import TegulaGDAL
 @testable import TegulaPipeline
+import TegulaTestSupport
 
 /// Small generated inputs: a temporary folder, a plate carrée test image, pipeline files.
-struct PipelineFixture {
+struct PipelineFixtures {
     let folder: String
 
     /// A fresh temporary folder (removed by `cleanUp`).
@@ -67,18 +68,10 @@ struct PipelineFixture {
     }
 }
 
-/// Collects log lines from a run.
-final class LogLines: @unchecked Sendable {
-    private var lines: [String] = []
-    private let lock = NSLock()
-    func append(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-}
-
 /// Run a pipeline file with options; the outcomes by map, the log, and the error if any.
 func runPipeline(_ path: String, _ options: RunOptions = RunOptions(jobs: 2)) throws -> (results: [MapResult], log: [String], error: Error?) {
     let pipeline = try Pipeline.load(path: path)
-    let log = LogLines()
+    let log = LoggedLines()
     let runner = PipelineRunner(pipeline: pipeline, options: options, log: { log.append($0) })
     do {
         let r = try runner.run()

@@ -22,7 +22,7 @@ import TegulaTestSupport
         return (d.digest, d.tiles)
     }
 
-    static func runner(_ file: String, _ options: RunOptions, log: LogLines = LogLines(), blocksPerPack: Int = 64) throws -> PipelineRunner {
+    static func runner(_ file: String, _ options: RunOptions, log: LoggedLines = LoggedLines(), blocksPerPack: Int = 64) throws -> PipelineRunner {
         PipelineRunner(pipeline: try Pipeline.load(path: file), options: options, log: { log.append($0) }, progress: nil,
                        blocksPerPack: blocksPerPack)
     }
@@ -105,7 +105,7 @@ import TegulaTestSupport
         }
         // Parts are gone once merged; a rerun finds the composite unchanged.
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder + "/.tegula/collection/.composite/parts")) ?? []).isEmpty)
-        let log = LogLines()
+        let log = LoggedLines()
         try Self.runner(file, RunOptions(jobs: 2), log: log).run()
         #expect(log.all.contains { $0.hasPrefix("composite:  skipped (unchanged)") }, "\(log.all)")
     }
@@ -130,7 +130,7 @@ import TegulaTestSupport
         try Self.runner(file, RunOptions(force: true, jobs: 2, shard: Shard(index: 1, count: 2)), blocksPerPack: 1).run()
         #expect(try snapshot("part-0000-of-0002") == other)
         // Two copies of one index at once (a pod run twice) leave one consistent part.
-        let errors = LogLines()
+        let errors = LoggedLines()
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             do { try Self.runner(file, RunOptions(force: true, jobs: 1, shard: Shard(index: 1, count: 2)), blocksPerPack: 1).run() } catch {
                 errors.append("\(error)")
@@ -146,7 +146,7 @@ import TegulaTestSupport
         try fm.removeItem(atPath: dir + "/" + packs.last!)
         try? fm.removeItem(atPath: dir + "/upper.pack")
         try Data("torn".utf8).write(to: URL(fileURLWithPath: dir + "/." + packs.last! + ".123-456.tmp"))
-        let log = LogLines()
+        let log = LoggedLines()
         try Self.runner(file, RunOptions(jobs: 2, shard: Shard(index: 1, count: 2)), log: log, blocksPerPack: 1).run()
         #expect(log.all.contains { $0.contains("\(packs.count - 1) kept from an earlier run") }, "\(log.all)")
         try Self.runner(file, RunOptions(jobs: 2)).reduce(shards: nil)

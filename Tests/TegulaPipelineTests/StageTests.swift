@@ -11,10 +11,10 @@ struct StageTests {
     }
 
     @Test func runSkipsUnchangedAndRerunsOnlyWhatChanged() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("world.tif")
-        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixture.worldMap())
+        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixtures.worldMap())
         let first = try runPipeline(path)
         #expect(first.error == nil, "\(String(describing: first.error))")
         #expect(outcomes(first.results) == ["georeference:ran", "warp:ran", "tile:ran"])
@@ -29,7 +29,7 @@ struct StageTests {
         #expect(outcomes(try runPipeline(path).results) == ["georeference:skipped", "warp:skipped", "tile:skipped"])
 
         // Only a tile option changes: no re-warp.
-        try f.pipeline("version: 1\nmaps:\n" + PipelineFixture.worldMap(tile: "{min_zoom: 1, max_zoom: 1}"))
+        try f.pipeline("version: 1\nmaps:\n" + PipelineFixtures.worldMap(tile: "{min_zoom: 1, max_zoom: 1}"))
         #expect(outcomes(try runPipeline(path).results) == ["georeference:skipped", "warp:skipped", "tile:ran"])
         #expect(try Tileset.openReader(at: f.folder + "/out/world").metadata.minZoom == 1)
 
@@ -42,10 +42,10 @@ struct StageTests {
     }
 
     @Test func stagesOneByOneReadTheRecordedOutput() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("world.tif")
-        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixture.worldMap())
+        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixtures.worldMap())
 
         let early = try runPipeline(path, RunOptions(stage: .warp, jobs: 2))
         let message = "\(early.error.map { "\($0)" } ?? "")"
@@ -62,10 +62,10 @@ struct StageTests {
     }
 
     @Test func dryRunPlansAndWritesNothing() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("world.tif", width: 512, height: 256)
-        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixture.worldMap(tile: "{max_zoom: 2}"))
+        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixtures.worldMap(tile: "{max_zoom: 2}"))
         let plan = PipelinePlan(pipeline: try Pipeline.load(path: path), options: RunOptions())
         #expect(!plan.hasErrors)
         let text = plan.text
@@ -77,7 +77,7 @@ struct StageTests {
     }
 
     @Test func inputWithoutGeoreferenceIsAClearError() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("plain.tif")
         let path = try f.pipeline("version: 1\nmaps:\n  - name: plain\n    input: plain.tif\n    output: out/plain\n")

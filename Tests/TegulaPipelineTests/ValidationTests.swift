@@ -5,7 +5,7 @@ import Testing
 /// Bad pipeline files: each error names file:line:column, the key path and what would be right.
 struct ValidationTests {
     @Test func unknownKeyGetsSuggestionAndPlace() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("world.tif")
         let e = try f.loadError("""
@@ -26,7 +26,7 @@ struct ValidationTests {
     /// from 600 bytes), where the loader walks values before checking them. Before the cap this
     /// hung `tegula run --dry-run` (killed after 60 s); now one line at the anchor that adds most.
     @Test func yamlAliasBombIsRefusedBeforeExpanding() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         var anchors = [#"&a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol","lol"]"#]
         for i in 1...9 { anchors.append("&a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ",") + "]") }
@@ -49,7 +49,7 @@ struct ValidationTests {
 
     /// Anchors and aliases within the budget load as if written out.
     @Test func sharedAnchorsStillLoad() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("a.tif")
         try f.image("b.tif")
@@ -73,21 +73,21 @@ struct ValidationTests {
     }
 
     @Test func camelCaseKeySuggestsSnakeCase() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: {tileSize: 512}\n    output: o\n")
         #expect(e.contains(":5:12: maps[0].tile.tileSize: unknown key 'tileSize'; did you mean 'tile_size'?"), "\(e)")
     }
 
     @Test func unknownKeyWithoutNeighbourListsKnownKeys() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         let e = try f.loadError("version: 1\ncolour: red\nmaps: []\n")
         #expect(e.contains(":2:1: colour: unknown key 'colour'; known keys: version, work, maps, maps_from, map_defaults, composite"), "\(e)")
     }
 
     @Test func yamlSyntaxErrorHasLine() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: [x\n    output: o\n")
         #expect(e.contains("bad.yml:5:"), "\(e)")
@@ -95,7 +95,7 @@ struct ValidationTests {
     }
 
     @Test func duplicateKeyAndWrongShape() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         #expect(try f.loadError("version: 1\nmaps:\n  - name: a\n    name: b\n").contains("bad.yml:3:5: invalid YAML: duplicate key 'name'"))
         #expect(try f.loadError("- a\n- b\n").contains("bad.yml:1:1: expected a mapping (key: value lines), found a list"))
@@ -104,14 +104,14 @@ struct ValidationTests {
     }
 
     @Test func missingFileNamedWithResolvedPath() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: scans/nothere.jpg\n    output: o\n")
         #expect(e.contains(":4:12: maps[0].input: input scan \(f.folder)/scans/nothere.jpg does not exist"), "\(e)")
     }
 
     @Test func missingGCPFileNamed() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("a.tif")
         let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference:\n      gcps: a.points\n    output: o\n")
@@ -119,7 +119,7 @@ struct ValidationTests {
     }
 
     @Test func wrongTypeSaysWhatWasExpected() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("a.tif")
         let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: {max_zoom: two}\n    output: o\n")
@@ -127,7 +127,7 @@ struct ValidationTests {
     }
 
     @Test func badEnumValueListsAccepted() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("a.tif")
         let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    warp: {resampling: bicubic}\n    output: o\n")
@@ -137,7 +137,7 @@ struct ValidationTests {
     /// `tile.auto_lossy` is read (jpeg, jpg or webp) into the map's tile options, and refused in
     /// one line for a format other than auto or a name it does not know.
     @Test func autoLossyOnlyWithFormatAuto() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("a.tif")
         let ok = try Pipeline.load(path: try f.pipeline(
@@ -151,7 +151,7 @@ struct ValidationTests {
     }
 
     @Test func missingKeyAndVersion() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         #expect(try f.loadError("version: 1\nmaps:\n  - name: a\n    output: o\n").contains(":3:5: maps[0]: missing required key 'input'"))
         #expect(try f.loadError("version: 3\nmaps: []\n").contains(":1:10: version: version 3 is not known to this tegula; it reads version 1"))
@@ -159,17 +159,17 @@ struct ValidationTests {
     }
 
     @Test func duplicateNamesAndOutputs() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("world.tif")
-        let two = "version: 1\nmaps:\n" + PipelineFixture.worldMap() + PipelineFixture.worldMap(output: "out/other")
+        let two = "version: 1\nmaps:\n" + PipelineFixtures.worldMap() + PipelineFixtures.worldMap(output: "out/other")
         #expect(try f.loadError(two).contains("maps[1].name: a second map named 'world' (the first is maps[0]); names must be unique"))
-        let same = "version: 1\nmaps:\n" + PipelineFixture.worldMap() + PipelineFixture.worldMap(name: "w2")
+        let same = "version: 1\nmaps:\n" + PipelineFixtures.worldMap() + PipelineFixtures.worldMap(name: "w2")
         #expect(try f.loadError(same).contains("maps[1].output: \(f.folder)/out/world is also the output of map 'world'"))
     }
 
     @Test func gcpsAndBoundsAreExclusive() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("a.tif")
         let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [0, 0, 1, 1], transform: tps}\n    output: o\n")
@@ -179,21 +179,21 @@ struct ValidationTests {
     }
 
     @Test func existingNonTilesetOutputIsRefusedUntouched() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("world.tif")
         let notes = f.folder + "/notes.txt"
         try "keep me".write(toFile: notes, atomically: true, encoding: .utf8)
-        let e = try f.loadError("version: 1\nmaps:\n" + PipelineFixture.worldMap(output: "notes.txt"))
+        let e = try f.loadError("version: 1\nmaps:\n" + PipelineFixtures.worldMap(output: "notes.txt"))
         #expect(e.contains("maps[0].output: \(notes) exists and is not a tileset; refusing to overwrite it"), "\(e)")
         #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me")
     }
 
     @Test func relativePathsResolveAgainstThePipelineFolder() throws {
-        let f = try PipelineFixture()
+        let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("world.tif")
-        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixture.worldMap())
+        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixtures.worldMap())
         let p = try Pipeline.load(path: path)
         #expect(p.spec.maps[0].input == f.folder + "/world.tif")
         #expect(p.spec.maps[0].output == f.folder + "/out/world")

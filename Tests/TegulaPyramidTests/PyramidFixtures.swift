@@ -5,6 +5,11 @@ import TegulaWarp
 
 /// Test inputs and helpers for the pyramid tests.
 enum PyramidFixtures {
+    /// The warp source of a georeferenced raster at `path`, as `tegula tile` resolves it.
+    static func source(_ path: String) throws -> WarpSource {
+        try WarpInput(path: path).resolve()
+    }
+
     /// The shared synthetic scan (TegulaTestSupport) written into `dir`; returns its path.
     static func geotiff(in dir: URL, name: String = "src.tif") throws -> String {
         let path = dir.appendingPathComponent(name).path

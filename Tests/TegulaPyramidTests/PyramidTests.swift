@@ -10,16 +10,12 @@ import TegulaWarp
 
 /// The pyramid against gdal2tiles's grid, a whole-image warp, and itself in every bundle form.
 struct PyramidTests {
-    static func source(_ path: String) throws -> WarpSource {
-        try WarpInput(path: path).resolve()
-    }
-
     @Test func tileSetMatchesGdal2tilesGrid() throws {
         let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = try PyramidFixtures.geotiff(in: dir)
         let ours = dir.appendingPathComponent("ours").path
-        var job = TileJob(source: try Self.source(src), output: ours, name: "t")
+        var job = TileJob(source: try PyramidFixtures.source(src), output: ours, name: "t")
         job.minZoom = 3
         job.maxZoom = 7
         let stats = try job.run()
@@ -44,7 +40,7 @@ struct PyramidTests {
         let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = try PyramidFixtures.geotiff(in: dir)
-        let source = try Self.source(src)
+        let source = try PyramidFixtures.source(src)
         let folder = dir.appendingPathComponent("tiles").path
         var job = TileJob(source: source, output: folder, name: "t")
         job.minZoom = 6
@@ -84,7 +80,7 @@ struct PyramidTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = try PyramidFixtures.geotiff(in: dir)
         let folder = dir.appendingPathComponent("tiles").path
-        var job = TileJob(source: try Self.source(src), output: folder, name: "t")
+        var job = TileJob(source: try PyramidFixtures.source(src), output: folder, name: "t")
         job.minZoom = 7
         job.maxZoom = 7
         let stats = try job.run()
@@ -108,7 +104,7 @@ struct PyramidTests {
         let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = try PyramidFixtures.geotiff(in: dir)
-        let source = try Self.source(src)
+        let source = try PyramidFixtures.source(src)
         var outputs: [String: String] = [:]
         for (kind, name) in [("folder", "tiles"), ("mbtiles", "t.mbtiles"), ("pmtiles", "t.pmtiles")] {
             let out = dir.appendingPathComponent(name).path

@@ -38,7 +38,7 @@ struct TileFormatPyramidTests {
     @Test func everyFormatAgainstLosslessPNG() throws {
         let dir = try TemporaryFolder.make("pyr-formats")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = try PyramidTests.source(try PyramidFixtures.geotiff(in: dir))
+        let source = try PyramidFixtures.source(try PyramidFixtures.geotiff(in: dir))
         let png = try PyramidFixtures.tiles(in: try Self.run(source, dir, .png))
         #expect(png.count > 20)
 
@@ -110,7 +110,7 @@ struct TileFormatPyramidTests {
     @Test func autoLossyWebPPutsWebPExactlyOnOpaqueTiles() throws {
         let dir = try TemporaryFolder.make("pyr-auto-webp")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = try PyramidTests.source(try PyramidFixtures.geotiff(in: dir))
+        let source = try PyramidFixtures.source(try PyramidFixtures.geotiff(in: dir))
         let png = try PyramidFixtures.tiles(in: try Self.run(source, dir, .png))
         let auto = try Self.run(source, dir, .auto, autoLossy: .webp)
         let webp = try PyramidFixtures.tiles(in: auto, ext: "webp"), autoPNG = try PyramidFixtures.tiles(in: auto)

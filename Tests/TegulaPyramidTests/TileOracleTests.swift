@@ -75,7 +75,7 @@ struct TileOracleTests {
     static func cut(_ scan: String, _ dir: URL, _ name: String, zooms: ClosedRange<Int>, scale: Int = 1,
                     format: TileFormat = .png, quality: Int? = nil) throws -> String {
         let out = dir.appendingPathComponent(name).path
-        var job = TileJob(source: try PyramidTests.source(scan), output: out, name: name)
+        var job = TileJob(source: try PyramidFixtures.source(scan), output: out, name: name)
         job.minZoom = zooms.lowerBound
         job.maxZoom = zooms.upperBound
         job.scale = scale

@@ -18,9 +18,6 @@ struct TileRendererTests {
         var description: String { rawValue }
     }
 
-    static let schagenScan = "/usr/share/marble/data/maps/earth/schagen1689/schagen1689.jpg"
-    static let schagenPoints = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("pipelines/schagen1689.points").path
 
     /// The job for an input, written to `folder`, with its zooms.
     static func job(_ input: Input, dir: URL, folder: String) throws -> TileJob {
@@ -47,9 +44,9 @@ struct TileRendererTests {
             job.minZoom = 2
             job.maxZoom = 6
         case .schagen:
-            var set = try GCPReader.read(path: schagenPoints)
+            var set = try GCPReader.read(path: Schagen1689.points)
             set.mask = [PixelPoint(x: 8, y: 8), PixelPoint(x: 2692, y: 8), PixelPoint(x: 2692, y: 1342), PixelPoint(x: 8, y: 1342)]
-            job = TileJob(source: try WarpInput(path: schagenScan, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "s")
+            job = TileJob(source: try WarpInput(path: Schagen1689.scan, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "s")
             job.minZoom = 0
             job.maxZoom = 3
         }

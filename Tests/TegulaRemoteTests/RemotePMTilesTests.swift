@@ -141,7 +141,7 @@ struct RemotePMTilesTests {
         let notPMTiles = try s3.s3Put(text, bucket: "maps", key: "notes.pmtiles")
         let good = try Self.pmtiles(in: dir, "a.pmtiles", zooms: 0...2, version: 1)
         let hidden = try s3.s3Put(good, bucket: "maps", key: "private.pmtiles", acl: "private")
-        let plain = try LocalHTTPServer.pythonWithoutRanges()
+        let plain = try LocalHTTPServer.python()
         defer { plain.stop() }
         try FileManager.default.copyItem(at: good, to: plain.www.appendingPathComponent("a.pmtiles"))
         let nobody = "http://127.0.0.1:\(try LocalHTTPServer.freePort())/a.pmtiles"

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TegulaTestSupport
 import TegulaGeometry
 @testable import TegulaServer
 
@@ -47,9 +48,9 @@ struct FastPathTests {
             ]
             for (uri, method) in cases {
                 let before = service.fastPathAnswers.count
-                let cold = try await MetricsTests.fetch(port, uri, method: method, http10: true)
+                let cold = try await RawHTTP.fetch(port: port, uri, method: method, http10: true)
                 let between = service.fastPathAnswers.count
-                let hot = try await MetricsTests.fetch(port, uri, method: method, http10: true)
+                let hot = try await RawHTTP.fetch(port: port, uri, method: method, http10: true)
                 // Proof of which path answered: the cold one through Hummingbird, the hot one on
                 // the event loop (a missing tile is never in memory: both through Hummingbird).
                 let isMissing = uri.hasPrefix("/schagen/\(missing.z)/")
@@ -62,7 +63,7 @@ struct FastPathTests {
             }
             let tag = try #require(try await client.execute(uri: "/blue/2/2/1.png", method: .get).headers[.eTag])
             let before = service.fastPathAnswers.count
-            let nm = try await MetricsTests.fetch(port, "/blue/2/2/1.png", headers: "If-None-Match: \(tag)\r\n", http10: true)
+            let nm = try await RawHTTP.fetch(port: port, "/blue/2/2/1.png", headers: ["If-None-Match": tag], http10: true)
             #expect(service.fastPathAnswers.count == before + 1)
             #expect(nm.status == 304 && nm.body.isEmpty && nm.headers["content-length"] == nil)
         }
@@ -89,7 +90,7 @@ struct FastPathTests {
             // the other two hot ones without a Connection header may be, depending on whether the
             // TileJSON and health answers ahead of them had ended; the rest never.
             #expect((2...4).contains(service.fastPathAnswers.count - before), "\(service.fastPathAnswers.count - before)")
-            let responses = try RawHTTP.split(raw, heads: requests.map { $0.0 == "HEAD" })
+            let responses = try RawHTTP.responses(raw, heads: requests.map { $0.0 == "HEAD" })
             #expect(responses.count == requests.count)
             let blue0 = ServerFixtures.bytes("blue", Tile(x: 0, y: 0, z: 0)), blue1 = ServerFixtures.bytes("blue", Tile(x: 0, y: 1, z: 1))
             let expected: [[UInt8]?] = [blue0, [], nil, blue1, nil, [], blue0]
@@ -113,7 +114,7 @@ struct FastPathTests {
                 let before = service.fastPathAnswers.count
                 defer { #expect(service.fastPathAnswers.count - before == fast, "\(target): fast path answers") }
                 let raw = try await RawHTTP.exchange(port: port, send: Array("GET \(target) HTTP/1.0\r\n\r\n".utf8))
-                let responses = try RawHTTP.split(raw, heads: [false])
+                let responses = try RawHTTP.responses(raw, heads: [false])
                 #expect(responses.count == 1 && responses.first?.status == 200, "\(target)")
                 answers += responses
             }

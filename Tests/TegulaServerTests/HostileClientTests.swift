@@ -15,34 +15,21 @@ import TegulaTestSupport
 @Suite(.serialized) struct HostileClientTests {
     let f = ServerFixtures.shared
 
-    /// Runs blocking socket code on a Dispatch thread (not the two-thread pool the server needs).
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { done in
-            DispatchQueue.global().async { done.resume(with: Result { try body() }) }
-        }
-    }
-
-    static func sendAll(_ fd: Int32, _ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
-    }
-
     /// Seconds from connecting until the server closes a client that sends a request head one
     /// header line every `every` seconds and never ends it (nil: still open after `limit` s).
     static func trickle(port: Int, every: Double, limit: Double) throws -> Double? {
         let fd = try RawHTTP.connect(port: port)
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 0, tv_usec: Int(every * 1e6))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        RawHTTP.setReadTimeout(fd, seconds: every)
         let start = Date()
-        guard Self.sendAll(fd, "GET /blue/0/0/0.png HTTP/1.1\r\nHost: 127.0.0.1\r\n") else { return 0 }
+        guard RawHTTP.send(fd, "GET /blue/0/0/0.png HTTP/1.1\r\nHost: 127.0.0.1\r\n") else { return 0 }
         var buf = [UInt8](repeating: 0, count: 4096)
         var i = 0
         while Date().timeIntervalSince(start) < limit {
             let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { return Date().timeIntervalSince(start) }
             i += 1
-            if !Self.sendAll(fd, "X-Slow-\(i): a\r\n") { return Date().timeIntervalSince(start) }
+            if !RawHTTP.send(fd, "X-Slow-\(i): a\r\n") { return Date().timeIntervalSince(start) }
         }
         return nil
     }
@@ -52,17 +39,16 @@ import TegulaTestSupport
     static func keepAlive(port: Int, target: String, count: Int, every: Double, idleWait: Double) throws -> ([Int], Bool) {
         let fd = try RawHTTP.connect(port: port)
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        RawHTTP.setReadTimeout(fd, seconds: 5)
         var statuses: [Int] = []
         var pending: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 65536)
         for i in 0..<count {
             if i > 0 { Thread.sleep(forTimeInterval: every) }
-            guard Self.sendAll(fd, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") else { break }
+            guard RawHTTP.send(fd, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") else { break }
             // Read until one whole response (head + Content-Length body) is in.
             while true {
-                if let r = try? RawHTTP.split(pending, heads: [false]), let first = r.first {
+                if let r = try? RawHTTP.responses(pending, heads: [false]), let first = r.first {
                     statuses.append(first.status)
                     pending = []
                     break
@@ -72,8 +58,7 @@ import TegulaTestSupport
                 pending += buf[0..<n]
             }
         }
-        var t = timeval(tv_sec: Int(idleWait), tv_usec: Int((idleWait - Double(Int(idleWait))) * 1e6))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &t, socklen_t(MemoryLayout<timeval>.size))
+        RawHTTP.setReadTimeout(fd, seconds: idleWait)
         let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         return (statuses, n == 0)
     }
@@ -91,15 +76,15 @@ import TegulaTestSupport
             // The keep-alive client's tile made hot first, so every one of its answers comes from
             // the event loop: cold, it waits for Swift's cooperative pool, which parallel CLI
             // tests on a loaded machine held past the client's 5 s read limit (CI, 2026-11-25).
-            #expect(try await MetricsTests.fetch(port, "/blue/1/0/1.png").status == 200)
-            async let slow = Self.onThread { try Self.trickle(port: port, every: 0.2, limit: 8) }
-            async let busy = Self.onThread { try Self.keepAlive(port: port, target: "/blue/1/0/1.png", count: 10, every: 0.3, idleWait: 3) }
+            #expect(try await RawHTTP.fetch(port: port, "/blue/1/0/1.png").status == 200)
+            async let slow = RawHTTP.offPool { try Self.trickle(port: port, every: 0.2, limit: 8) }
+            async let busy = RawHTTP.offPool { try Self.keepAlive(port: port, target: "/blue/1/0/1.png", count: 10, every: 0.3, idleWait: 3) }
             // Others, each on a new connection (the test client's one connection would itself be
             // closed as idle whenever this loaded machine leaves it alone for the timeout).
             var others = 0
             for _ in 0..<5 {
                 try await Task.sleep(for: .milliseconds(200))
-                if try await MetricsTests.fetch(port, "/blue/0/0/0.png").status == 200 { others += 1 }
+                if try await RawHTTP.fetch(port: port, "/blue/0/0/0.png").status == 200 { others += 1 }
             }
             let (closedAfter, (statuses, closedWhenIdle)) = try await (slow, busy)
             print("slowloris closed after \(closedAfter.map { String(format: "%.2f", $0) } ?? "never") s (idle timeout 1.5 s)")
@@ -117,7 +102,7 @@ import TegulaTestSupport
             let port = try #require(client.port)
             func ask(_ head: String) async throws -> RawHTTP.Response {
                 let raw = try await RawHTTP.exchange(port: port, send: Array(head.utf8))
-                return try #require(try RawHTTP.split(raw, heads: [false]).first)
+                return try #require(try RawHTTP.responses(raw, heads: [false]).first)
             }
             let limit = ServerConfiguration().maxHeaderBytes
             let long = "/blue/" + String(repeating: "a", count: limit + 100) + ".png"
@@ -147,7 +132,7 @@ import TegulaTestSupport
             for target in ["/blue/0/0/0.png\u{0}", "/blue/0/0/0\u{0}.png", "/blue\\..\\..\\secret.txt", "/blue/0/0/..\\..\\..\\secret.txt",
                            "/..\\secret.txt"] {
                 let raw = try await RawHTTP.exchange(port: port, send: Array("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
-                let r = try #require(try RawHTTP.split(raw, heads: [false]).first)
+                let r = try #require(try RawHTTP.responses(raw, heads: [false]).first)
                 #expect([400, 404].contains(r.status), "\(target.debugDescription): \(r.status)")
                 #expect(!String(decoding: r.body, as: UTF8.self).contains("root:x"))
             }
@@ -279,8 +264,8 @@ import TegulaTestSupport
         // Both cut after loading, as a disk error or a careless copy would.
         truncate(dir + "/m.mbtiles", 4096)
         truncate(dir + "/p.pmtiles", 20_000)
-        let capture = LoggingTests.Capture(level: .info)
-        let service = TileService(catalogue: catalogue, logger: LoggingTests.logger(capture))
+        let capture = ServerFixtures.CapturedLog(level: .info)
+        let service = TileService(catalogue: catalogue, logger: capture.logger)
         try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
             var failures = 0
             for target in ["/m/3/7/7.png", "/m/3/7/7.png", "/p/3/7/7.png", "/p/3/7/7.png", "/m/2/1/1.png"] {

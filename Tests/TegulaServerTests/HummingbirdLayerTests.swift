@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TegulaTestSupport
 import TegulaBundle
 import TegulaGeometry
 @testable import TegulaServer

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+import TegulaTestSupport
 @testable import TegulaBundle
 import TegulaGeometry
 @testable import TegulaServer
@@ -12,43 +13,15 @@ import TegulaGeometry
 struct LoggingTests {
     let f = ServerFixtures.shared
 
-    /// A log handler keeping every line it is given, for assertions.
-    final class Capture: LogHandler, @unchecked Sendable {
-        struct Line {
-            var level: Logger.Level
-            var message: String
-        }
-        private let lock = NSLock()
-        private var stored: [Line] = []
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level
-
-        init(level: Logger.Level) { logLevel = level }
-
-        var lines: [Line] { lock.lock(); defer { lock.unlock() }; return stored }
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            lock.lock(); defer { lock.unlock() }
-            stored.append(Line(level: event.level, message: "\(event.message)"))
-        }
-    }
-
-    static func logger(_ capture: Capture) -> Logger { Logger(label: "tegula.serve") { _ in capture } }
-
     @Test func debugLogsOneLinePerRequestOnBothPaths() async throws {
-        let capture = Capture(level: .debug)
-        let app = HTTPServer.application(service: f.service(logger: Self.logger(capture)), host: "127.0.0.1", port: 0)
+        let capture = ServerFixtures.CapturedLog(level: .debug)
+        let app = HTTPServer.application(service: f.service(logger: capture.logger), host: "127.0.0.1", port: 0)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             var expected: [String] = []
             for (i, target) in ["/blue/1/0/0.png", "/blue/1/0/0.png", "/blue.json", "/blue/1/5/0.png", "/nope/0/0/0.png"].enumerated() {
                 // The second is answered from memory by the fast path (HTTP/1.0, no Connection header).
-                let r = try await MetricsTests.fetch(port, target, http10: i == 1)
+                let r = try await RawHTTP.fetch(port: port, target, http10: i == 1)
                 expected.append("GET \(target) \(r.status) \(r.body.count)")
             }
             let requests = capture.lines.filter { $0.message.hasPrefix("GET ") }
@@ -68,8 +41,8 @@ struct LoggingTests {
         let w = try Tileset.openWriter(at: path)
         for t in ServerFixtures.pyramid(0...1) { try w.write(t, data: ServerFixtures.bytes("broken", t)) }
         try w.finish(metadata: TilesetMetadata(name: "Broken", maxZoom: 1))
-        let capture = Capture(level: .info)
-        let service = TileService(catalogue: try Catalogue.load(paths: [path]), logger: Self.logger(capture))
+        let capture = ServerFixtures.CapturedLog(level: .info)
+        let service = TileService(catalogue: try Catalogue.load(paths: [path]), logger: capture.logger)
         #expect(service.get("/broken/1/0/0.png").status == 200)
         // The tiles table goes away under the open reader: the next read fails.
         try SQLiteDatabase(path: path).exec("ALTER TABLE tiles RENAME TO gone")

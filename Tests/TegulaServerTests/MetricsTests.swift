@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TegulaTestSupport
 import TegulaGeometry
 @testable import TegulaServer
 
@@ -20,18 +21,6 @@ struct MetricsTests {
         return out
     }
 
-    /// A request on a new connection that closes after the answer, so the test holds none open.
-    /// `http10` sends HTTP/1.0 without a `Connection` header: a tile in memory is then answered
-    /// by the event-loop fast path; otherwise `Connection: close` sends it through Hummingbird.
-    static func fetch(_ port: Int, _ target: String, method: String = "GET", headers: String = "",
-                      http10: Bool = false) async throws -> RawHTTP.Response {
-        let request = http10 ? "\(method) \(target) HTTP/1.0\r\n\(headers)\r\n"
-            : "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Connection: close\r\n\r\n"
-        let responses = try RawHTTP.split(try await RawHTTP.exchange(port: port, send: Array(request.utf8)), heads: [method == "HEAD"])
-        guard let r = responses.first, responses.count == 1 else { throw RawHTTP.Failure(description: "\(responses.count) answers") }
-        return r
-    }
-
     /// Requests by route and status, cache hits and misses, body bytes and render times, as
     /// counted while the requests were answered by both paths.
     @Test func countersFollowTheRequestsMade() async throws {
@@ -40,23 +29,23 @@ struct MetricsTests {
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let missing = ServerFixtures.missing
-            let cold = try await Self.fetch(port, "/blue/0/0/0.png")  // Hummingbird: read, a miss
+            let cold = try await RawHTTP.fetch(port: port, "/blue/0/0/0.png")  // Hummingbird: read, a miss
             let tag = try #require(cold.headers["etag"])
             var bodies = cold.body.count
-            for (target, method, headers, status, http10) in [
-                ("/blue/0/0/0.png", "GET", "", 200, true),  // fast path: hits
-                ("/blue/0/0/0.png", "HEAD", "", 200, true),
-                ("/blue/0/0/0.png", "GET", "If-None-Match: \(tag)\r\n", 304, true),
-                ("/schagen/\(missing.z)/\(missing.x)/\(missing.y).png", "GET", "", 404, false),  // read: a miss
-                ("/blue/9/0/0.png", "GET", "", 404, true),  // outside the zooms: no read, fast path
-                ("/blue.json", "GET", "", 200, false), ("/health", "GET", "", 200, false),
-                ("/blue/0/0/0.png", "POST", "", 405, false), ("/blue/1/2/0.png", "GET", "", 400, false),
+            for (target, method, headers, status, http10): (String, String, [String: String], Int, Bool) in [
+                ("/blue/0/0/0.png", "GET", [:], 200, true),  // fast path: hits
+                ("/blue/0/0/0.png", "HEAD", [:], 200, true),
+                ("/blue/0/0/0.png", "GET", ["If-None-Match": tag], 304, true),
+                ("/schagen/\(missing.z)/\(missing.x)/\(missing.y).png", "GET", [:], 404, false),  // read: a miss
+                ("/blue/9/0/0.png", "GET", [:], 404, true),  // outside the zooms: no read, fast path
+                ("/blue.json", "GET", [:], 200, false), ("/health", "GET", [:], 200, false),
+                ("/blue/0/0/0.png", "POST", [:], 405, false), ("/blue/1/2/0.png", "GET", [:], 400, false),
             ] {
-                let r = try await Self.fetch(port, target, method: method, headers: headers, http10: http10)
+                let r = try await RawHTTP.fetch(port: port, target, method: method, headers: headers, http10: http10)
                 #expect(r.status == status, "\(method) \(target)")
                 bodies += r.body.count
             }
-            let scrape = try await Self.fetch(port, "/metrics")
+            let scrape = try await RawHTTP.fetch(port: port, "/metrics")
             #expect(scrape.status == 200 && scrape.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
             let s = Self.samples(String(decoding: scrape.body, as: UTF8.self))
             func requests(_ route: String, _ status: Int) -> Double? { s["tegula_http_requests_total{route=\"\(route)\",status=\"\(status)\"}"] }
@@ -73,7 +62,7 @@ struct MetricsTests {
             #expect(s["tegula_http_response_body_bytes_total"] == Double(bodies))
             #expect(s["tegula_tile_render_seconds_count{source=\"tileset\"}"] == 2)
             #expect(s["tegula_tile_render_seconds_bucket{source=\"tileset\",le=\"+Inf\"}"] == 2)
-            let again = Self.samples(String(decoding: try await Self.fetch(port, "/metrics").body, as: UTF8.self))
+            let again = Self.samples(String(decoding: try await RawHTTP.fetch(port: port, "/metrics").body, as: UTF8.self))
             #expect(again["tegula_http_requests_total{route=\"metrics\",status=\"200\"}"] == 1)
         }
     }
@@ -84,7 +73,7 @@ struct MetricsTests {
         try await app.test(.live) { client in
             let port = try #require(client.port)
             func open() async throws -> Double {
-                Self.samples(String(decoding: try await Self.fetch(port, "/metrics").body, as: UTF8.self))["tegula_http_open_connections"] ?? -1
+                Self.samples(String(decoding: try await RawHTTP.fetch(port: port, "/metrics").body, as: UTF8.self))["tegula_http_open_connections"] ?? -1
             }
             /// Polls until the gauge reads `value`: a connection is counted on its own event loop,
             /// and a closed one once its close has gone through.

@@ -1,11 +1,11 @@
 import Foundation
 
-/// The inputs a fuzz target is replayed with in the ordinary suite: its seeds
-/// (`Fuzz/Corpus/TARGET/`, scripts/fuzz-seeds) and every input that ever crashed it
-/// (`Fuzz/Crashes/TARGET/`, copied there from a campaign of scripts/fuzz).
+/// The inputs a fuzz target is replayed with in the ordinary suite (``FuzzReplay``): its committed
+/// corpus (`Fuzz/Corpus/TARGET/`: the seeds of scripts/fuzz-seeds and what `scripts/fuzz merge`
+/// kept of the campaigns) and every input that ever crashed it (`Fuzz/Crashes/TARGET/`, copied
+/// there from a campaign of scripts/fuzz).
 public enum FuzzInputs {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz")
+    static let root = PackageRoot.url.appendingPathComponent("Fuzz")
 
     /// `Crashes/NAME` and `Corpus/NAME` paths (relative to `Fuzz/`) of the target's inputs, sorted.
     /// A target without crashes has no `Crashes/TARGET/`; a missing or empty `Corpus/TARGET/`
@@ -23,7 +23,9 @@ public enum FuzzInputs {
         /// The folder that should hold the seeds.
         public var folder: String
         /// One line: which folder, and how to fill it.
-        public var description: String { "no fuzz inputs in \(folder) (missing or empty): scripts/fuzz-seeds writes the seeds" }
+        public var description: String {
+            "no fuzz inputs in \(folder) (missing or empty): scripts/fuzz-seeds writes the seeds, scripts/fuzz merge adds a campaign's corpus"
+        }
     }
 
     /// The bytes of one input named by `names`.

@@ -3,27 +3,28 @@ import Foundation
 import Glibc
 #endif
 
-/// A real HTTP server started for a test on a free loopback port: nginx (Debian's nginx-light),
-/// moto's S3-compatible server, or Python's `http.server` (which answers ranges with the whole
-/// file). `stop()` kills it by its pid; a watchdog kills it after 10 minutes whatever happens.
+/// A real HTTP server started for a test on loopback, the one loopback-server helper of the
+/// tests: the built `tegula serve` or `tegula edit`, nginx (Debian's nginx-light), moto's
+/// S3-compatible server, or Python's `http.server` (which answers ranges with the whole file).
+/// Each binds port 0 where it can and the port is read from what it announces, so no other
+/// process can take it in between; it must announce and answer within a deadline, or the test
+/// fails saying so. `stop()` kills it by its pid; a watchdog kills one a test forgot.
 public final class LocalHTTPServer: @unchecked Sendable {
     /// The server process.
     public let process: Process
     /// Its port on 127.0.0.1.
     public let port: Int
-    /// Its private folder (configuration, logs; the served files for nginx and Python).
+    /// Its private folder (configuration, the log of its output; nginx's served files).
     public let folder: URL
+    /// The folder nginx or Python serves.
+    public let www: URL
 
     /// `http://127.0.0.1:PORT`.
     public var base: String { "http://127.0.0.1:\(port)" }
 
-    /// The package root (for `.venv/`, which `scripts/setup` makes).
-    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     /// A program of the project's Python environment; throws when `scripts/setup` has not made it.
     public static func venv(_ program: String) throws -> String {
-        let p = packageRoot.appendingPathComponent(".venv/bin/\(program)").path
+        let p = PackageRoot.path(".venv/bin/\(program)")
         guard FileManager.default.isExecutableFile(atPath: p) else {
             throw ProgramRun.Failure(program: p, status: -1, stderr: "missing: run scripts/setup (it installs moto[server] into .venv)")
         }
@@ -31,9 +32,11 @@ public final class LocalHTTPServer: @unchecked Sendable {
     }
 
     /// Starts the server and waits until it answers. `port` nil: the server binds port 0 and
-    /// the port is the one it announces on its output (`http://127.0.0.1:PORT`, which moto and
-    /// Python's http.server print), so no other process can take it in between.
-    private init(_ executable: String, _ arguments: [String], port: Int?, folder: URL) throws {
+    /// the port is the one it announces on its output (`announce`'s capture), so no other process
+    /// can take it in between. Up to 60 s for each step: moto imports its services on start, slow
+    /// on a loaded machine.
+    private init(_ executable: String, _ arguments: [String], port: Int?, folder: URL, www: URL? = nil,
+                 announce: Regex<(Substring, Substring)> = #/http://127\.0\.0\.1:(\d+)/#) throws {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: executable)
         server.environment = ProgramRun.childEnvironment(["PYTHONUNBUFFERED": "1"])
@@ -59,13 +62,14 @@ public final class LocalHTTPServer: @unchecked Sendable {
             server.waitUntilExit()
             return ProgramRun.Failure(program: executable, status: server.terminationStatus, stderr: "\(why): \(said())")
         }
-        // Up to 60 s for each step: moto imports its services on start, slow on a loaded machine.
         var announced = port
         let deadline = Date().addingTimeInterval(60)
         while announced == nil && server.isRunning && Date() < deadline {
-            if let m = said().firstMatch(of: #/http://127\.0\.0\.1:(\d+)/#) { announced = Int(m.1) } else { usleep(50_000) }
+            if let m = said().firstMatch(of: announce) { announced = Int(m.1) } else { usleep(50_000) }
         }
-        guard let announced else { throw fail("announced no port (http://127.0.0.1:PORT) within 60 s") }
+        guard let announced else {
+            throw fail(server.isRunning ? "announced no port within 60 s" : "exited (status \(server.terminationStatus)) before it listened")
+        }
         let base = "http://127.0.0.1:\(announced)"
         var answered = false
         for _ in 0..<240 where server.isRunning {
@@ -76,6 +80,54 @@ public final class LocalHTTPServer: @unchecked Sendable {
         process = server
         self.port = announced
         self.folder = folder
+        self.www = www ?? folder.appendingPathComponent("www")
+    }
+
+    /// The built `tegula` (``BuiltTegula``) running `arguments` (`serve …` or `edit …`) with
+    /// `--port 0`, read from the line it prints once it listens (`listening on`, `open`).
+    public static func tegula(_ arguments: [String]) throws -> LocalHTTPServer {
+        try LocalHTTPServer(try BuiltTegula.path(), arguments + ["--port", "0"], port: nil, folder: try TemporaryFolder.make("tegula"),
+                            announce: #/(?:listening on|open) http://127\.0\.0\.1:(\d+)/#)
+    }
+
+    /// What the server has written so far, stdout and stderr interleaved (all of it once stopped).
+    public var output: String {
+        (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Whether ``output`` holds `needle` within `seconds` (at once, when the server has stopped).
+    public func output(contains needle: String, within seconds: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !output.contains(needle) {
+            guard process.isRunning, Date() < deadline else { return output.contains(needle) }
+            usleep(50_000)
+        }
+        return true
+    }
+
+    /// One answer fetched with curl, an HTTP client independent of Tegula's.
+    public struct Answer {
+        /// The status, -1 when curl got none.
+        public var status: Int
+        /// The body (empty for HEAD).
+        public var body: Data
+        /// The headers, names lower-cased.
+        public var headers: [String: String]
+    }
+
+    /// GET (or HEAD) `target` with curl, with request `headers`.
+    public func get(_ target: String, head: Bool = false, headers: [String: String] = [:]) throws -> Answer {
+        let body = folder.appendingPathComponent("body-\(UUID())"), hdr = folder.appendingPathComponent("head-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: body); try? FileManager.default.removeItem(at: hdr) }
+        let r = try ProgramRun.run("curl", ["-s", "--max-time", "10", head ? "-I" : "-sS", "-o", body.path, "-D", hdr.path,
+                                            "-w", "%{http_code}"] + headers.sorted { $0.key < $1.key }.flatMap { ["-H", "\($0.key): \($0.value)"] }
+                                   + [base + target])
+        var fields: [String: String] = [:]
+        for line in (try? String(contentsOf: hdr, encoding: .utf8))?.split(separator: "\r\n") ?? [] {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Answer(status: Int(r.stdout) ?? -1, body: (try? Data(contentsOf: body)) ?? Data(), headers: fields)
     }
 
     /// Ends the server (SIGKILL by pid) and waits for it.
@@ -122,9 +174,6 @@ public final class LocalHTTPServer: @unchecked Sendable {
         throw POSIXError(.EADDRINUSE)
     }
 
-    /// nginx's served folder.
-    public var www: URL { folder.appendingPathComponent("www") }
-
     /// Puts `file` at `name` in nginx's folder the way a deploy replaces a file: a copy renamed
     /// over the old one.
     public func publish(_ file: URL, as name: String) throws {
@@ -157,13 +206,14 @@ public final class LocalHTTPServer: @unchecked Sendable {
         return "\(base)/\(bucket)/\(key)"
     }
 
-    /// Python's `http.server` over `www`: it answers a range request with the whole file (200).
-    public static func pythonWithoutRanges() throws -> LocalHTTPServer {
-        let folder = try TemporaryFolder.make("pyhttp")
-        let www = folder.appendingPathComponent("www")
+    /// Python's `http.server` over `folder` (nil: an empty `www` of its own): it answers a
+    /// range request with the whole file (200).
+    public static func python(serving folder: URL? = nil) throws -> LocalHTTPServer {
+        let own = try TemporaryFolder.make("pyhttp")
+        let www = folder ?? own.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
         return try LocalHTTPServer("/usr/bin/python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
-                                                        "--directory", www.path], port: nil, folder: folder)
+                                                        "--directory", www.path], port: nil, folder: own, www: www)
     }
 
     /// A port no one listens on now (the kernel's choice for a socket bound to port 0), for a

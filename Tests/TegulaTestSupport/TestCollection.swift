@@ -8,15 +8,11 @@ public enum TestCollection {
     /// which `osgeo.gdal_array` fails to import.
     static let python = "/usr/bin/python3"
 
-    /// The package root, found from this file's path.
-    public static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-
     /// Generate `sheets` sheets into `folder` (created), scans `upsample` × Blue Marble's
     /// resolution, pipeline zooms up to `maxZoom`. Returns the path of `collection.yml`.
     @discardableResult
     public static func make(in folder: String, sheets: Int, upsample: Double = 1, maxZoom: Int = 4, seed: Int = 1) throws -> String {
-        try ProgramRun.output(python, [packageRoot + "/scripts/make-collection", folder, "--sheets", "\(sheets)",
+        try ProgramRun.output(python, [PackageRoot.path("scripts/make-collection"), folder, "--sheets", "\(sheets)",
                                           "--upsample", "\(upsample)", "--max-zoom", "\(maxZoom)", "--seed", "\(seed)"])
         return folder + "/collection.yml"
     }
@@ -24,7 +20,7 @@ public enum TestCollection {
     /// A plan-only collection of `count` quadrangles: sparse scans (headers, no pixels).
     @discardableResult
     public static func synthetic(in folder: String, count: Int) throws -> String {
-        try ProgramRun.output(python, [packageRoot + "/scripts/make-collection", folder, "--synthetic", "\(count)"])
+        try ProgramRun.output(python, [PackageRoot.path("scripts/make-collection"), folder, "--synthetic", "\(count)"])
         return folder + "/collection.yml"
     }
 }

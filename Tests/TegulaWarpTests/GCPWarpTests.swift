@@ -58,7 +58,7 @@ struct GCPWarpTests {
         #expect(source.gcpPins.count == 12)
         let out = dir.appendingPathComponent("warped.tif").path
         let result = try WarpJob(source: source, zoom: 9, resampling: .bilinear, jobs: 2).run(output: out)
-        let img = try Fixtures.rgba(out)
+        let img = try WarpFixtures.rgba(out)
         let gt = result.geoTransform
         var worst = WorstError()
         for g in set.gcps {
@@ -95,7 +95,7 @@ struct GCPWarpTests {
         let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (w, h) = Self.size
-        let pattern = Fixtures.pattern(width: w, height: h)
+        let pattern = WarpFixtures.pattern(width: w, height: h)
         func scan(_ path: String, gcps: [GCPRecord]) throws {
             // Closed at the end: flushed but still open, GDAL's file buffer kept the pixels from
             // other readers, which saw black (and two black warps agree at "99 dB").
@@ -153,9 +153,9 @@ struct GCPWarpTests {
         let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
             + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0", "-tps", "-dstalpha", denseSrc, theirs])
         #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
-        let a = try Fixtures.rgba(ours), b = try Fixtures.rgba(theirs)
+        let a = try WarpFixtures.rgba(ours), b = try WarpFixtures.rgba(theirs)
         #expect(a.w == b.w && a.h == b.h)
-        let c = Fixtures.compare(a.px, b.px)
+        let c = WarpFixtures.compare(a.px, b.px)
         print("\(kind.rawValue) warp vs gdalwarp -tps of it as 961 GCPs, -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
         #expect(c.overlap > 50_000, "overlap \(c.overlap)")
         #expect(c.psnr >= 40, "PSNR \(c.psnr)")
@@ -169,7 +169,7 @@ struct GCPWarpTests {
         let n = 500
         do {   // closed at the end of the block (see nonLinearFitsMatchGdalwarp)
             let d = try Dataset.create(path: src, driver: "GTiff", width: n, height: n, bands: 3)
-            try d.writeBytes(x: 0, y: 0, width: n, height: n, bands: [1, 2, 3], from: Fixtures.pattern(width: n, height: n))
+            try d.writeBytes(x: 0, y: 0, width: n, height: n, bands: [1, 2, 3], from: WarpFixtures.pattern(width: n, height: n))
             try d.setGCPs([GCPRecord(id: "a", pixel: 0, line: 0, x: 5, y: 52),
                            GCPRecord(id: "b", pixel: 500, line: 0, x: 9.5, y: 52.4),
                            GCPRecord(id: "c", pixel: 0, line: 500, x: 5.6, y: 48.5)], srs: .wgs84())
@@ -183,9 +183,9 @@ struct GCPWarpTests {
         let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
             + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0", "-order", "1", "-dstalpha", src, theirs])
         #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
-        let a = try Fixtures.rgba(ours), b = try Fixtures.rgba(theirs)
+        let a = try WarpFixtures.rgba(ours), b = try WarpFixtures.rgba(theirs)
         #expect(a.w == b.w && a.h == b.h)
-        let c = Fixtures.compare(a.px, b.px)
+        let c = WarpFixtures.compare(a.px, b.px)
         print("3-GCP affine warp vs gdalwarp -order 1 -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
         #expect(c.overlap > 50_000)
         #expect(c.psnr >= 40, "PSNR \(c.psnr)")
@@ -203,7 +203,7 @@ struct GCPWarpTests {
         let (w, h) = (FoldingCubic.width, FoldingCubic.height)
         do {   // closed at the end of the block, so the warp reads every byte written
             let d = try Dataset.create(path: src, driver: "GTiff", width: w, height: h, bands: 3)
-            try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: Fixtures.pattern(width: w, height: h))
+            try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: WarpFixtures.pattern(width: w, height: h))
         }
         let set = GCPSet(gcps: FoldingCubic.gcps.enumerated().map { i, g in
             GCP(id: "g\(i + 1)", pixel: PixelPoint(x: g.x, y: g.y), ground: GroundPoint(x: g.X, y: g.Y))
@@ -213,7 +213,7 @@ struct GCPWarpTests {
         #expect(warning.contains("polynomial3 folds over at pixels x 8") && warning.contains("GCPs' side"), "\(warning)")
         let out = dir.appendingPathComponent("warped.tif").path
         let result = try WarpJob(source: source, zoom: 11, resampling: .bilinear, jobs: 2).run(output: out)
-        let img = try Fixtures.rgba(out), gt = result.geoTransform
+        let img = try WarpFixtures.rgba(out), gt = result.geoTransform
         // Ground X of the strip covered twice, and of the crease.
         let twiceX = FoldingCubic.ground(FoldingCubic.coveredTwiceFrom, 0).x, creaseX = FoldingCubic.ground(FoldingCubic.creaseX, 0).x
         let left = FoldingCubic.ground(0, 0).x, top = FoldingCubic.ground(0, 0).y, bottom = FoldingCubic.ground(0, Double(h)).y

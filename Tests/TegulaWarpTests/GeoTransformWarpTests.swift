@@ -7,35 +7,11 @@ import TegulaTestSupport
 
 /// Warping georeferenced rasters (geotransform + CRS) against `gdalwarp -et 0` on the same grid.
 struct GeoTransformWarpTests {
-    /// Warp with tegula and with gdalwarp onto exactly the same grid: both RGBA images.
-    static func warpWithBoth(srs: String, geoTransform: [Double], size: Int, zoom: Int, resampling: Resampling) throws
-        -> (ours: [UInt8], theirs: [UInt8], result: WarpJob.Result) {
-        let dir = try TemporaryFolder.make("warp")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let src = dir.appendingPathComponent("src.tif").path
-        try Fixtures.geotiff(at: src, width: size, height: size, geoTransform: geoTransform, srs: srs)
-        let ds = try Dataset(path: src)
-        let mapping = try GeoTransformMapping(width: size, height: size, geoTransform: ds.geoTransform!, crs: CRS(ds.spatialReference!))
-        let source = try WarpSource(path: src, mapping: mapping)
-        let ours = dir.appendingPathComponent("ours.tif").path
-        let result = try WarpJob(source: source, zoom: zoom, resampling: resampling, jobs: 2).run(output: ours)
-        let gt = result.geoTransform
-        let res = gt[1]
-        let te = [gt[0], gt[3] - Double(result.height) * res, gt[0] + Double(result.width) * res, gt[3]]
-        let theirs = dir.appendingPathComponent("gdal.tif").path
-        let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
-            + ["-tr", "\(res)", "\(res)", "-r", resampling.rawValue, "-et", "0", "-dstalpha", src, theirs])
-        #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
-        let a = try Fixtures.rgba(ours), b = try Fixtures.rgba(theirs)
-        #expect(a.w == b.w && a.h == b.h)
-        return (a.px, b.px, result)
-    }
-
     /// Warp with tegula and with gdalwarp onto exactly the same grid, and compare.
     static func compareWithGDAL(srs: String, geoTransform: [Double], size: Int, zoom: Int,
                                 resampling: Resampling) throws -> (psnr: Double, identical: Double, overlap: Int, alphaMismatch: Int, result: WarpJob.Result) {
-        let w = try warpWithBoth(srs: srs, geoTransform: geoTransform, size: size, zoom: zoom, resampling: resampling)
-        let c = Fixtures.compare(w.ours, w.theirs)
+        let w = try WarpFixtures.warpWithBoth(srs: srs, geoTransform: geoTransform, size: size, zoom: zoom, resampling: resampling)
+        let c = WarpFixtures.compare(w.ours, w.theirs)
         print("warp vs gdalwarp \(srs) z\(zoom) \(resampling): PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
         return (c.psnr, c.identical, c.overlap, c.alphaMismatch, w.result)
     }

@@ -36,9 +36,9 @@ struct ResamplingOracleTests {
                       (.average, 8, (60.0, 60.0)), (.average, 7, (60.0, 60.0)), (.average, 5, (50.0, 60.0))])
     func kernelMatchesGdalwarp(resampling: Resampling, zoom: Int, floors: (Double, Double)) throws {
         let (edgeFloor, smoothFloor) = floors
-        let w = try GeoTransformWarpTests.warpWithBoth(srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01],
+        let w = try WarpFixtures.warpWithBoth(srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01],
                                                        size: 600, zoom: zoom, resampling: resampling)
-        let c = Fixtures.compare(w.ours, w.theirs)
+        let c = WarpFixtures.compare(w.ours, w.theirs)
         let bands = (0..<3).map { Self.bandPSNR(w.ours, w.theirs, band: $0) }
         print("\(resampling) z\(zoom) vs gdalwarp -r \(resampling) -et 0: PSNR red \(bands[0]), green \(bands[1]), blue (edges) \(bands[2]) dB; overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
         #expect(c.overlap > (zoom == 7 ? 100_000 : 5_000), "overlap \(c.overlap)")

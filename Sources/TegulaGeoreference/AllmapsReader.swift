@@ -141,7 +141,9 @@ public enum MaskReader {
             }
             body = String(rest[rest.index(after: rest.startIndex)..<end])
         } else if text.uppercased().contains("POLYGON") {
-            guard let open = text.firstIndex(of: "("), let close = text.firstIndex(of: ")") else {
+            // The ")" searched for after the "(": a text whose first ")" comes first (an SVG selector
+            // with a misspelt `points` that mentions "polygon") would make a reversed range.
+            guard let open = text.firstIndex(of: "("), let close = text[open...].firstIndex(of: ")") else {
                 throw GeoreferenceError(.badMask, at: source, "WKT polygon without parentheses; expected POLYGON((x y, …))")
             }
             body = String(text[open..<close]).replacingOccurrences(of: "(", with: "")

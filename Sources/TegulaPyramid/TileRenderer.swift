@@ -28,6 +28,11 @@ public final class TileRenderer: @unchecked Sendable {
     public let lowerZoomKernel: Resampling
     /// Block grids kept for the other tiles of a block.
     static let gridCacheEntries = 64
+    /// The revision of what ``render(_:)`` makes, raised with every change that gives other bytes
+    /// for the same job, so that a source's version (ETags, TileJSON's `?v=`) changes with it and
+    /// no cache keeps the old tiles. 2: below the max zoom, alpha follows the pyramid's coverage
+    /// rule along the footprint's edge (issue 28 item 10).
+    public static let revision = 2
 
     private let idle = Locked<[Worker]>([])
     private let grids = Locked(GridCache())

@@ -41,7 +41,7 @@ void tegula_halve(const uint8_t *src, ptrdiff_t width, ptrdiff_t height, uint8_t
             for (int ch = 0; ch < 3; ch++) {
                 o[ch] = (uint8_t)((a[ch] * aa + b[ch] * ba + c[ch] * ca + d[ch] * da + sa / 2) / sa);
             }
-            o[3] = (uint8_t)((sa + 2) >> 2);
+            o[3] = tegula_mean_alpha(aa, ba, ca, da);
         }
     }
 }

@@ -12,8 +12,8 @@ import TegulaWarp
 /// (``TileRenderer``), rendered tile by tile on a ``RenderQueue`` and kept in a ``TileMemo``.
 ///
 /// Its version hashes the identity of every file it was read from (path, size, modification
-/// time), the fit's ``FitIdentity`` (the editor's version of the same fit), the mask and the
-/// render options; ETags and the
+/// time), the fit's ``FitIdentity`` (the editor's version of the same fit), the mask, the
+/// render options and the renderer's ``TileRenderer/revision``; ETags and the
 /// `?v=` of TileJSON URLs carry it. ``refresh()`` re-reads the source when one of those files has
 /// changed; a re-read that fails keeps the last good version and logs one line.
 public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
@@ -158,8 +158,8 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
                        fit: fit, files: files, stamps: stamps)
     }
 
-    /// 16 hex digits of ``FNV1a`` over the files' identities, the fit's identity, the mask and
-    /// the options. A file is written `PATH SIZE MODIFIED_NS`, `PATH -1 -1` when it cannot be
+    /// 16 hex digits of ``FNV1a`` over the files' identities, the fit's identity, the mask, the
+    /// options and the renderer's revision. A file is written `PATH SIZE MODIFIED_NS`, `PATH -1 -1` when it cannot be
     /// stat'ed.
     static func version(files: [String], stamps: [FileIdentity?], fit: FitIdentity?, job: TileJob, plan: PyramidPlan) -> String {
         var text = zip(files, stamps).map { f, s in "\(f) \(s?.size ?? -1) \(s?.modified ?? -1)" }.joined(separator: "\n")
@@ -167,6 +167,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         if let mask = job.source.mapping.mask { text += "\nmask " + mask.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
         text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(job.tileSize) x\(job.scale) \(job.format.name) \(job.resampling.name) \(job.name)"
         text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name)"
+        text += "\nrenderer \(TileRenderer.revision)"
         return FNV1a.hex(text)
     }
 }

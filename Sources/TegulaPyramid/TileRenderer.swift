@@ -13,7 +13,9 @@ import TegulaWarp
 /// - A tile `k` zooms lower is warped straight from the scan at its own size, each pixel the
 ///   mean of the 2^k × 2^k max-zoom pixels under it as the pyramid's halving makes it, by the
 ///   ``ReductionKernel`` reading box-reduced copies of the scan (``SourceOverviews``): 42.9–63.1 dB
-///   against the pyramid on the test scans, at the cost of one 256² tile whatever the zoom.
+///   against the pyramid on the test scans, at the cost of one 256² tile whatever the zoom. Alpha
+///   is the pyramid's own (TegulaWarp's `PyramidCoverage`, the rule its halving follows): equal
+///   to `tegula tile`'s at every pixel of the test scans, edges included.
 /// - A tile outside the plan, or whose box misses the scan's footprint, is not rendered at all.
 public final class TileRenderer: @unchecked Sendable {
     /// The pyramid described: source, zooms, tile size, scale, format, kernel.
@@ -28,6 +30,11 @@ public final class TileRenderer: @unchecked Sendable {
     public let lowerZoomKernel: Resampling
     /// Block grids kept for the other tiles of a block.
     static let gridCacheEntries = 64
+    /// The revision of what ``render(_:)`` makes, raised with every change that gives other bytes
+    /// for the same job, so that a source's version (ETags, TileJSON's `?v=`) changes with it and
+    /// no cache keeps the old tiles. 2: below the max zoom, alpha follows the pyramid's coverage
+    /// rule along the footprint's edge (issue 28 item 10).
+    public static let revision = 2
 
     private let idle = Locked<[Worker]>([])
     private let grids = Locked(GridCache())

@@ -106,7 +106,9 @@ extension BlockWarper {
     /// the ``ReductionKernel`` reading box-reduced copies of the scan (`overviews`). Cell by cell
     /// (the grid's 32-px cells), each with the footprint at its own centre and the copy at its own
     /// factor, so a pixel's value depends on where it is, not on the block it is rendered in:
-    /// tiles rendered apart agree with one render of them all.
+    /// tiles rendered apart agree with one render of them all. Alpha follows the pyramid's
+    /// coverage rule (``PyramidCoverage``): the halving's mean over the max-zoom centres inside
+    /// the scan and the mask.
     public func warpReduced(_ block: BlockGrid, samples: Int, into out: UnsafeMutablePointer<UInt8>) throws {
         let grid = block.grid, w = grid.width, h = grid.height
         worstGridError = max(worstGridError, grid.checkedError)
@@ -114,27 +116,12 @@ extension BlockWarper {
         guard let all = grid.sourceBounds,
               all.maxX >= -2, all.maxY >= -2, all.minX <= Double(raster.width) + 2, all.minY <= Double(raster.height) + 2
         else { return }
-        // The mask's coverage: hits on a q × q lattice of sub-pixel centres, as the max-zoom
-        // pixels under an output pixel are (q = samples up to 4).
-        let q = min(max(1, samples), 4)
-        var coverage: UnsafeMutablePointer<UInt8>?
-        if let footprint = maskFootprint {
-            let qd = Double(q)
-            let poly = footprint.map { (x: ($0.x - block.left) / block.resolution * qd, y: (block.top - $0.y) / block.resolution * qd) }
-            let fine = UnsafeMutablePointer<UInt8>.allocate(capacity: w * q * h * q)
-            defer { fine.deallocate() }
-            MaskRasterizer.fill(polygon: poly, width: w * q, height: h * q, into: fine)
-            let c = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h)
-            for j in 0..<h {
-                for i in 0..<w {
-                    var hits = 0
-                    for v in 0..<q { let r = fine + ((j * q + v) * w + i) * q; for u in 0..<q { hits += Int(r[u]) } }
-                    c[j * w + i] = UInt8(hits)
-                }
-            }
-            coverage = c
-        }
-        defer { coverage?.deallocate() }
+        // Alpha by the pyramid's coverage rule, from the max-zoom centres under each pixel.
+        let mask = maskFootprint.map { ring in ring.map { p in (x: (p.x - block.left) / block.resolution, y: (block.top - p.y) / block.resolution) } }
+        let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h)
+        defer { coverage.deallocate() }
+        PyramidCoverage(grid: grid, sourceWidth: raster.width, sourceHeight: raster.height, mask: mask)
+            .alphas(samples: samples, into: coverage)
         let kernel = ReductionKernel(resampling: resampling, sourceWidth: raster.width, sourceHeight: raster.height,
                                      opaque: raster.isOpaque, tables: ReductionKernel.Tables())
         let levels = overviews?.levelFactors ?? []
@@ -182,9 +169,8 @@ extension BlockWarper {
         for cell in cells {
             guard let window = windows[cell.factor] else { continue }
             let first: Int = cell.rows.lowerBound * w + cell.columns.lowerBound
-            let cellCoverage: UnsafePointer<UInt8>? = coverage.map { UnsafePointer($0 + first) }
             kernel.run(grid: grid, window: window, extents: cell.extents, samples: samples,
-                       coverage: cellCoverage, coverageFull: q * q,
+                       coverage: UnsafePointer(coverage + first),
                        out: out + first * 4, columns: cell.columns, rows: cell.rows, stride: w)
         }
     }

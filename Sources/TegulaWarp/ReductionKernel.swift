@@ -9,9 +9,9 @@ import Foundation
 /// whatever the zoom, where warping all n² samples would cost n² bilinear taps. Away from the
 /// scan's edges the weights come from a table of 64 positions per cell, made once per 32-px cell.
 ///
-/// Coverage as in the pyramid: along each axis the share of the n samples (or of the footprint)
-/// inside the scan, times the mask's coverage (the caller's count of mask hits on an up to 4 × 4
-/// sub-pixel lattice), scales alpha; colour is the alpha-weighted mean over the taps in the scan.
+/// Coverage is the pyramid's own (``PyramidCoverage``, the caller's alpha for each pixel): it is
+/// the alpha over an opaque scan and scales the taps' mean alpha over another; colour is the
+/// alpha-weighted mean over the taps in the scan.
 struct ReductionKernel {
     let resampling: Resampling
     let sourceWidth: Int
@@ -27,9 +27,10 @@ struct ReductionKernel {
     /// Fill `out` (RGBA8 straight alpha, `stride` pixels per row) for pixels `columns` × `rows`
     /// of `grid`; `extents` the footprint in source pixels (x, y) of the pixels of each row (the
     /// scale changes along a column where a tile spans many degrees of latitude), `samples`
-    /// n; `coverage` (same layout as `out`, one byte a pixel) holds mask hits out of `coverageFull`.
+    /// n; `coverage` (same layout as `out`, one byte a pixel) the pixels' alpha by the pyramid's
+    /// coverage rule (``PyramidCoverage``).
     func run(grid: MappingGrid, window: SourceWindow, extents: [(x: Double, y: Double)], samples n: Int,
-             coverage: UnsafePointer<UInt8>?, coverageFull: Int,
+             coverage: UnsafePointer<UInt8>,
              out: UnsafeMutablePointer<UInt8>, columns: Range<Int>, rows: Range<Int>, stride: Int) {
         let w = columns.count, c0 = columns.lowerBound
         let sxRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
@@ -49,7 +50,6 @@ struct ReductionKernel {
         var (ax, ay) = axes(tables.quantized(extents[0]))
         var tx = tables.table(ax), ty = tables.table(ay)
         let ww = window.width, px = window.pixels
-        let full = Float(max(1, coverageFull))
         for j in rows {
             // The row's footprint on the tables' 1 % steps: a pixel's weights depend only on its
             // row's footprint, not on which tile or cell asked, and a step's tables are made once
@@ -62,16 +62,15 @@ struct ReductionKernel {
             }
             grid.row(j, sx: sxRow, sy: syRow, columns: columns)
             let rowOut = out + (j - rows.lowerBound) * stride * 4
-            let rowCov = coverage.map { $0 + (j - rows.lowerBound) * stride }
+            let rowCov = coverage + (j - rows.lowerBound) * stride
             for i in 0..<w {
                 let o = rowOut + i * 4
                 let x = sxRow[c0 + i], y = syRow[c0 + i]
-                let mask = rowCov.map { Float($0[i]) / full } ?? 1
-                guard x.isFinite, y.isFinite, mask > 0 else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; continue }
+                let alpha = rowCov[i]
+                guard x.isFinite, y.isFinite, alpha > 0 else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; continue }
                 let hx = ax.weights(at: x, table: tx, scratch: wd, into: wf)
                 let hy = ay.weights(at: y, table: ty, scratch: wd + widest.0.capacity, into: wf + widest.0.capacity)
-                let cover = hx.coverage * hy.coverage * mask
-                guard cover > 0, hx.count > 0, hy.count > 0 else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; continue }
+                guard hx.count > 0, hy.count > 0 else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; continue }
                 // Σ w·α·(r, g, b) and Σ w·α in one vector; Σ w is the product of the axes' sums.
                 // Opaque: Σ w·(r, g, b) and Σ w·255, the same means with α = 255 factored out.
                 var acc = SIMD4<Float>.zero
@@ -109,7 +108,7 @@ struct ReductionKernel {
                 @inline(__always) func byte(_ v: Float) -> UInt8 { v <= 0 ? 0 : v >= 255 ? 255 : UInt8(v + 0.5) }
                 let colour = opaque ? sa / 255 : sa
                 o[0] = byte(acc[0] / colour); o[1] = byte(acc[1] / colour); o[2] = byte(acc[2] / colour)
-                o[3] = byte(sa / sw * cover)
+                o[3] = opaque ? alpha : byte(sa / sw * Float(alpha) / 255)
             }
         }
     }

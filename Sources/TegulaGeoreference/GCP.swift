@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 
 /// One ground control point: a pixel on the scan and the ground position it shows.
 public struct GCP: Sendable, Hashable, Codable {

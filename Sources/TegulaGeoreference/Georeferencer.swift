@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 
 /// The georeference stage's entry point: validate GCPs, bring them into the fitting CRS, fit a
 /// transform (given, hinted by the file, or chosen by ``choiceRule``) and compute its report.

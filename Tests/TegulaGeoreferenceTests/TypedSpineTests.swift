@@ -3,6 +3,7 @@ import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaSupport
 
 /// The typed values the georeference stage shares with the CLI and pipeline files: one parser
 /// each, round trips through their stored forms.

@@ -37,9 +37,9 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
 
-        // Pure geometry and the support every layer needs (lock, thread pool, atomic write,
-        // little-endian bytes), under everything.
-        .target(name: "TegulaGeometry"),
+        // The support every layer needs (lock, thread pool, atomic write, little-endian bytes, the
+        // one error shape, named values) on Foundation alone, and pure geometry on it: under everything.
+        .target(name: "TegulaGeometry", dependencies: ["TegulaSupport"]),
         .target(name: "TegulaSupport"),
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
@@ -48,9 +48,9 @@ let package = Package(
         .target(name: "CMappedRows"),
         .target(name: "TegulaGDAL", dependencies: ["CGDAL", "CMappedRows"]),
         // libdeflate (gzip, zlib streams, CRC-32), under the image codecs and the bundles alike.
-        .target(name: "TegulaDeflate", dependencies: ["CDeflate", "TegulaGeometry"]),
+        .target(name: "TegulaDeflate", dependencies: ["CDeflate", "TegulaSupport"]),
         .target(name: "TegulaCodec", dependencies: [
-            "CPNG", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaDeflate", "TegulaGeometry", "TegulaSupport",
+            "CPNG", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaDeflate", "TegulaSupport",
         ]),
         // Tilesets (folders, MBTiles through SQLite, PMTiles over byte sources): no image codec.
         .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaDeflate", "TegulaGeometry", "TegulaSupport"]),
@@ -153,10 +153,10 @@ let package = Package(
             "TegulaBundle", "TegulaCodec", "TegulaDeflate", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaGeoreferenceTests", dependencies: [
-            "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaTestSupport",
+            "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaWarpTests", dependencies: [
-            "TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaTestSupport",
+            "TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaPyramidTests", dependencies: [
             "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
@@ -191,7 +191,7 @@ let package = Package(
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
             "TegulaEditor", "TegulaOnDemand", "TegulaServer", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",
-            "TegulaTestSupport",
+            "TegulaGeometry", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

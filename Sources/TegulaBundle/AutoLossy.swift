@@ -1,4 +1,4 @@
-import TegulaGeometry
+import TegulaSupport
 
 /// The lossy format `--format auto` writes for fully opaque tiles (`--auto-lossy`): JPEG, as
 /// MapTiler's hybrid does (the default), or lossy WebP (about a third fewer bytes at the same

@@ -1,4 +1,3 @@
-import TegulaGeometry
 import TegulaSupport
 
 /// The image format of a tileset's tiles, as `--format` names it: the raw value is the name.

@@ -1,4 +1,4 @@
-import TegulaGeometry
+import TegulaSupport
 
 /// Everything that can go wrong encoding or decoding bytes in this module, in Tegula's one error
 /// shape: a reason to branch on and a message saying what was wrong and what would be right.

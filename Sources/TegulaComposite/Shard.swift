@@ -1,4 +1,4 @@
-import TegulaGeometry
+import TegulaSupport
 
 /// One of N processes sharing a collection: `tegula run FILE --shard I/N` runs the maps and the
 /// composite part the plan gives index I (0-based). Every shard computes the same

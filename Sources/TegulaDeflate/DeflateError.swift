@@ -1,4 +1,4 @@
-import TegulaGeometry
+import TegulaSupport
 
 /// A gzip member that cannot be read, in Tegula's one error shape: a reason to branch on and a
 /// message saying what was wrong and what would be right. The bytes are in memory, so the

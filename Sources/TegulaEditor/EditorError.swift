@@ -1,4 +1,4 @@
-import TegulaGeometry
+import TegulaSupport
 
 /// Everything the editor refuses, as one line: what, where (a field such as `gcps[2].ground`, a
 /// GCP id, a file) and what would be right. The HTTP API answers it as 422 `{"error": …}`.

@@ -2,6 +2,7 @@ import Foundation
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaSupport
 
 /// One control point as the editor holds it; `id` stays the same through every edit. On the
 /// wire `{"id", "pixel": [x, y], "ground": [x, y], "enabled", "note"}`.

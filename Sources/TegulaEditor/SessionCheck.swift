@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 
 /// A session checked against one scan: the GCP set to fit (duplicates left out, and named), the

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeometry
 import TegulaGeoreference
 
 /// A session fitted to its scan: the ``Georeference`` (for saving, the overlay and predictions)

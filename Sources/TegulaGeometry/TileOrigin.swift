@@ -1,3 +1,5 @@
+import TegulaSupport
+
 /// Where row 0 of a tile grid lies: a field of the grid, not a flag threaded through calls.
 ///
 /// XYZ (Google, OSM, MapKit) counts rows from the top; TMS (and MBTiles) from the bottom. The

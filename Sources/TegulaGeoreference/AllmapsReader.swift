@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 
 /// Reads Allmaps Georeference Annotations (W3C Web Annotation, motivation "georeferencing"):
 /// GCPs from `body.features` (`properties.resourceCoords` + a lon/lat Point), the mask from the

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeometry
 
 /// Where a fitted transform folds over, and which preimage is the answer there.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 
 /// One ground control point: a pixel on the scan and the ground position it shows.
 public struct GCP: Sendable, Hashable, Codable {
@@ -50,6 +51,12 @@ public struct GCPSet: Sendable, Hashable {
 
     /// The GCPs that take part in fits.
     public var enabled: [GCP] { gcps.filter(\.enabled) }
+
+    /// The CRS a fit of these GCPs is made in: `given` (`--fit-srs`, `fit_srs:`), else the file's
+    /// hint (a stored fit's, an Allmaps `resourceCrs`), else EPSG:3857, as Allmaps fits.
+    public func fitCRS(given: FitCRS?) -> CRS {
+        (given ?? fitCRSHint ?? .webMercator).resolved(gcpCRS: crs)
+    }
 
     /// Check what can be checked without fitting: finite numbers, geographic ranges, pixels inside
     /// a `width` × `height` image, no two GCPs at the same pixel.

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 import TegulaSupport
 
 /// Reads GCP files in every common format into a `GCPSet` in GDAL's pixel convention.

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 
 /// Writes GCP files, each the pair of a ``GCPReader`` format: QGIS `.points`
 /// (``points(_:crs:residuals:)``, read by ``GCPReader/parsePoints(_:source:gcpCRS:)``),

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 
 /// A fitted georeference: the GCPs, the transform (pixel → fit CRS, with its exact inverse), and
 /// the quality report. Made by ``Georeferencer/fit(_:imageWidth:imageHeight:options:)``.

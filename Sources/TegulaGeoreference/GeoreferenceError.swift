@@ -1,4 +1,4 @@
-import TegulaGeometry
+import TegulaSupport
 
 /// Everything that can go wrong in the georeference stage, as one line that says what, where
 /// (file:line, GCP id) and what would be right.

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 
 /// Reads Allmaps' GeoreferencedMap, the JSON form the Allmaps API and CLI hand out beside the
 /// Georeference Annotation, in both its versions (@allmaps/annotation `map.1`/`map.2`):

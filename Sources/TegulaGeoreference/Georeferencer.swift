@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 
 /// The georeference stage's entry point: validate GCPs, bring them into the fitting CRS, fit a
 /// transform (given, hinted by the file, or chosen by ``choiceRule``) and compute its report.
@@ -13,7 +14,7 @@ public enum Georeferencer {
     public static func fit(_ gcps: GCPSet, imageWidth: Int, imageHeight: Int,
                            options: FitOptions) throws -> Georeference {
         try gcps.validate(imageWidth: imageWidth, imageHeight: imageHeight, geographic: gcps.crs.isGeographic)
-        let fitCRS = (options.fitCRS ?? gcps.fitCRSHint ?? .webMercator).resolved(gcpCRS: gcps.crs)
+        let fitCRS = gcps.fitCRS(given: options.fitCRS)
         let context = try FitContext(gcps: gcps, fitCRS: fitCRS, width: imageWidth, height: imageHeight)
         let n = context.pixels.count
         let kind: TransformKind
@@ -53,8 +54,7 @@ public enum Georeferencer {
     /// refits fail. The one-line comparison the editor shows beside every fit.
     public static func compare(_ gcps: GCPSet, imageWidth: Int, imageHeight: Int,
                                fitCRS: FitCRS? = nil) throws -> [(kind: TransformKind, looMetres: Double?)] {
-        let crs = (fitCRS ?? gcps.fitCRSHint ?? .webMercator).resolved(gcpCRS: gcps.crs)
-        let context = try FitContext(gcps: gcps, fitCRS: crs, width: imageWidth, height: imageHeight)
+        let context = try FitContext(gcps: gcps, fitCRS: gcps.fitCRS(given: fitCRS), width: imageWidth, height: imageHeight)
         let n = context.pixels.count
         return [TransformKind.helmert, .polynomial1, .projective, .polynomial2, .polynomial3, .tps].map { kind in
             (kind, n > kind.minimumGCPs ? QualityAnalysis.leaveOneOutRMSE(context, kind: kind) : nil)

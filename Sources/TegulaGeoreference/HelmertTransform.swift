@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeometry
 
 /// A similarity (Helmert) transform: uniform scale, rotation and shift, fitted by least squares.
 ///

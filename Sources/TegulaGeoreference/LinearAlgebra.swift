@@ -39,15 +39,7 @@ enum LinearAlgebra {
         }
         let largest = diagonal.max() ?? 0
         guard largest > 0, diagonal.allSatisfy({ $0 > rankTolerance * largest }) else { return nil }
-        return bs.map { b in
-            var x = [Double](repeating: 0, count: n)
-            for k in stride(from: n - 1, through: 0, by: -1) {
-                var s = b[k]
-                for j in (k + 1)..<n { s -= r[k * n + j] * x[j] }
-                x[k] = s / r[k * n + k]
-            }
-            return x
-        }
+        return backSubstitute(r, columns: n, rhs: bs)
     }
 
     /// Solve the square system A·x = b for each right-hand side (Gaussian elimination with
@@ -73,12 +65,19 @@ enum LinearAlgebra {
                 for c in 0..<bs.count { bs[c][i] -= f * bs[c][k] }
             }
         }
-        return bs.map { b in
+        return backSubstitute(m, columns: n, rhs: bs)
+    }
+
+    /// Solve U·x = b for each right-hand side, U the upper triangle of the first `n` rows of the
+    /// row-major matrix `u` with `n` columns (what lies below the diagonal, and any further rows,
+    /// is not read): the last step of both solvers above.
+    static func backSubstitute(_ u: [Double], columns n: Int, rhs: [[Double]]) -> [[Double]] {
+        rhs.map { b in
             var x = [Double](repeating: 0, count: n)
             for k in stride(from: n - 1, through: 0, by: -1) {
                 var s = b[k]
-                for j in (k + 1)..<n { s -= m[k * n + j] * x[j] }
-                x[k] = s / m[k * n + k]
+                for j in (k + 1)..<n { s -= u[k * n + j] * x[j] }
+                x[k] = s / u[k * n + k]
             }
             return x
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeometry
 
 /// A fitted pixel → ground transform with its exact inverse. Sendable, immutable, cheap to
 /// evaluate, thread-safe.

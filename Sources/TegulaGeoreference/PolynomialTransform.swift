@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeometry
 
 /// GDAL's polynomial GCP transform of order 1, 2 or 3 (`gdal_crs.cpp`, `gdaltransform -order N`):
 /// X and Y are each a full polynomial in pixel x, y, fitted by least squares.

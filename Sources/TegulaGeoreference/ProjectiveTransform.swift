@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeometry
 
 /// A projective transform (homography): X = (h0 + h1·x + h2·y) / (1 + h6·x + h7·y), likewise Y.
 ///

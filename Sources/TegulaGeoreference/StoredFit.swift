@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 
 /// What a `tegula georef` output stores beside its GCPs so that every later reader reproduces the
 /// same fit: the transform, the fitting CRS and the mask, as GDAL metadata items. Written by

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeometry
 
 /// A thin plate spline through every GCP, as GDAL's `-tps` (`thinplatespline.cpp`): each ground
 /// coordinate is an affine part plus Σ wᵢ·U(‖p − pᵢ‖) with U(r) = r²·ln r².

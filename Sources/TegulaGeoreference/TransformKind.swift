@@ -1,5 +1,5 @@
 import Foundation
-import TegulaGeometry
+import TegulaSupport
 
 /// The transforms Tegula fits from GCPs (pixel → ground), with their minimum GCP counts.
 ///

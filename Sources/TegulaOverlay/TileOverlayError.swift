@@ -1,5 +1,5 @@
 import Foundation
-import TegulaGeometry
+import TegulaSupport
 
 /// Everything that can go wrong in the overlay module, in Tegula's one error shape: a reason
 /// callers switch on, where (the tile's source — a file, a URL, a bundle — when there is one) and

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 import TegulaWarp
 

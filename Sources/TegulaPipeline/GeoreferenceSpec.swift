@@ -1,4 +1,5 @@
 import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 
 /// The `georeference:` section of a map: how the scan's pixels find the ground. Either GCPs

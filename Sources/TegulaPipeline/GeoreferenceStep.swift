@@ -1,6 +1,7 @@
 import Foundation
 import TegulaComposite
 import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 import TegulaSupport
 import TegulaWarp

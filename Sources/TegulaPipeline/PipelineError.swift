@@ -1,4 +1,4 @@
-import TegulaGeometry
+import TegulaSupport
 
 /// Everything that can go wrong in a pipeline file or in a stage of one of its maps, as one line.
 /// A problem in a file is located at `file:line:column` and the key path (e.g.

@@ -34,7 +34,9 @@ public final class PyramidBuilder: @unchecked Sendable {
         public var downsampleSeconds = 0.0
         public var encodeSeconds = 0.0
         public var writeSeconds = 0.0
-        public var worstGridError = 0.0
+        /// The largest grid error of the blocks warped (NaN if any was), in source pixels.
+        public var worstGridError: Double { gridErrors.value }
+        var gridErrors = WorstError()
     }
 
     private let stats = Locked(Stats())
@@ -94,7 +96,7 @@ public final class PyramidBuilder: @unchecked Sendable {
                                    width: side, height: side, into: $0)
         }
         let grid = worker.warper.worstGridError
-        stats.withLock { $0.warpSeconds += Date().timeIntervalSince(t0); $0.worstGridError = max($0.worstGridError, grid) }
+        stats.withLock { $0.warpSeconds += Date().timeIntervalSince(t0); $0.gridErrors.add(grid) }
         let minZoom = plan.minZoom
         let top = try BlockTiles.walk(image: image, block: block, maxZoom: plan.maxZoom, tilePixels: p, halved: { seconds in
             stats.withLock { $0.downsampleSeconds += seconds }

@@ -4,7 +4,6 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import TegulaBundle
-import TegulaGeometry
 import TegulaSupport
 
 /// Why reading a remote file failed.

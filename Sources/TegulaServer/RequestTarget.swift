@@ -10,7 +10,11 @@ public struct RequestTarget: Equatable, Sendable {
     /// The decoded path segments; empty for `/`.
     public var segments: [String]
     /// The raw query after `?` (percent-encoded), empty when none.
-    public var rawQuery: String
+    public let rawQuery: String
+    /// The query's `name=value` pairs, percent-decoded once at parsing (`+` stays a plus:
+    /// `lon=+4.5` is a number); a name repeated keeps its first value, a pair with a bad escape
+    /// is dropped.
+    public let query: [String: String]
 
     /// Parses `/path?query`; throws a 400 ``ServerError`` naming what is wrong.
     public init(_ target: String) throws(ServerError) {
@@ -18,6 +22,7 @@ public struct RequestTarget: Equatable, Sendable {
         let q = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
         let rawPath = bytes[..<q]
         rawQuery = q < bytes.endIndex ? String(target[target.utf8.index(after: q)...]) : ""
+        query = rawQuery.isEmpty ? [:] : Self.pairs(rawQuery)
         guard rawPath.first == UInt8(ascii: "/") else { throw .malformedTarget(reason: "the path must start with /") }
         segments = []
         if rawPath.count == 1 { return }
@@ -34,9 +39,8 @@ public struct RequestTarget: Equatable, Sendable {
     /// The path as decoded segments joined by `/`, with a leading `/`.
     public var path: String { "/" + segments.joined(separator: "/") }
 
-    /// The query's `name=value` pairs, percent-decoded (`+` stays a plus: `lon=+4.5` is a
-    /// number); a name repeated keeps its first value, a pair with a bad escape is dropped.
-    public var query: [String: String] {
+    /// The `name=value` pairs of a raw query, by ``query``'s rules.
+    static func pairs(_ rawQuery: String) -> [String: String] {
         var out: [String: String] = [:]
         for pair in rawQuery.utf8.split(separator: UInt8(ascii: "&")) {
             let kv = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)

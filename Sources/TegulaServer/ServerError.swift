@@ -1,6 +1,7 @@
 import HTTPTypes
 import TegulaBundle
 import TegulaGeometry
+import TegulaSupport
 
 /// Everything the server layer refuses or fails at, at start-up and per request, in Tegula's one
 /// error shape: a reason callers switch on, where (a path; nil when the message names the tileset

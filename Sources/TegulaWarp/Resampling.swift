@@ -1,6 +1,5 @@
 import Foundation
-
-import TegulaGeometry
+import TegulaSupport
 
 /// Resampling kernels for warping, named as gdalwarp names them (`-r`); bilinear by default.
 public enum Resampling: String, CaseIterable, NamedValue, Codable {

@@ -1,4 +1,4 @@
-import TegulaGeometry
+import TegulaSupport
 
 /// Everything that can go wrong in the warp stage, as one line that says what, where and what
 /// would be right.

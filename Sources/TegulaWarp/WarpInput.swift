@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 
 /// What the user named as input to warp or tile: a raster and, optionally, how to georeference

@@ -57,7 +57,7 @@ public struct WarpJob: Sendable {
         // The warp writes each block once: a large block cache only holds memory (GDAL's default
         // is 5 % of RAM). A user's own GDAL_CACHEMAX wins.
         if GDALRuntime.configOption("GDAL_CACHEMAX") == nil { GDALRuntime.setConfigOption("GDAL_CACHEMAX", "64") }
-        let worst = Locked(0.0)
+        let worst = Locked(WorstError())
         // What a killed warp of the same output left beside it goes first.
         AtomicFile.removeAbandoned(of: output)
         let file: AtomicFile
@@ -95,7 +95,7 @@ public struct WarpJob: Sendable {
                 defer { buffer.deallocate() }
                 try warper.warp(left: gt[0] + Double(ox) * res, top: gt[3] - Double(oy) * res, resolution: res,
                                 width: w, height: hh, into: buffer)
-                worst.withLock { $0 = max($0, warper.worstGridError) }
+                worst.withLock { $0.add(warper.worstGridError) }
                 try shared.withLock { try $0.writeBytes(x: ox, y: oy, width: w, height: hh, bands: [1, 2, 3, 4], from: buffer) }
                 let n = done.withLock { $0 += 1; return $0 }
                 progress?(n, total)
@@ -115,6 +115,6 @@ public struct WarpJob: Sendable {
             throw WarpError(.writeFailed, at: output, "cannot move the finished file into place: \(error)")
         }
         return Result(width: win.width, height: win.height, geoTransform: gt,
-                      worstGridError: worst.withLock { $0 }, clipped: source.exceedsMercatorLimit)
+                      worstGridError: worst.withLock { $0.value }, clipped: source.exceedsMercatorLimit)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import TegulaBundle
 import TegulaGeometry
 import TegulaServer
+import TegulaSupport
 import TegulaWarp
 
 // The command line reads each NamedValue with its one parser (aliases included) and lists its

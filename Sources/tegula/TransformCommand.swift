@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 
 /// `tegula transform`: pixel → map (or map → pixel) for points on stdin, like gdaltransform.

@@ -55,4 +55,15 @@ struct PMTilesFormatTests {
         #expect(PMTilesHeader(b) == h)
         #expect(PMTilesHeader(Array(b.prefix(100))) == nil)
     }
+
+    /// The names of remote file versions end up in ETags and `?v=` URLs that browsers and caches
+    /// keep, so they are pinned: FNV-1a 64 of the ETag (else the date) then the size in decimal,
+    /// the values computed by an independent Python FNV-1a.
+    @Test func aRemoteFileVersionIsNamedByTheFNV1aOfItsValidatorAndSize() {
+        #expect(PMTilesSnapshot.versionName(FileVersion(etag: "\"abc\"", size: 12345)) == "5654df2ded76b6c2")
+        #expect(PMTilesSnapshot.versionName(FileVersion(etag: "W/\"x\"", lastModified: "Mon", size: 7)) == "c7c624603dd672c2")
+        #expect(PMTilesSnapshot.versionName(FileVersion(lastModified: "Wed, 21 Oct 2015 07:28:00 GMT", size: 99))
+                == "98d30656b6a1dd55")
+        #expect(PMTilesSnapshot.versionName(FileVersion(size: 0)) == "af63ad4c86019caf")
+    }
 }

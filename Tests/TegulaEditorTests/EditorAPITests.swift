@@ -6,6 +6,7 @@ import NIOCore
 import Testing
 import TegulaEditor
 import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 import TegulaServer
 import TegulaTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TegulaEditor
 import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 import TegulaOnDemand
 import TegulaPyramid

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TegulaEditor
+import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
 

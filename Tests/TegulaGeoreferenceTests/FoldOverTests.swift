@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TegulaGDAL
+import TegulaGeometry
 import TegulaTestSupport
 @testable import TegulaGeoreference
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
 

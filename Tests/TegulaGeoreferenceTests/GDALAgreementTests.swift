@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaSupport
 import TegulaTestSupport
 
 /// Forward results equal `gdaltransform -gcp … -order N` / `-tps` when fitted in the GCPs' CRS

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 
 /// The report's figures on cases whose answers are known (issue item 4).

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TegulaGDAL
 import TegulaGeoreference
-import TegulaTestSupport
+import TegulaSupport
 
 /// One model, inverted exactly: forward then inverse returns the pixel within 1e-6 px over the
 /// whole image and 25% beyond it, for every transform (issue item 3).

@@ -3,6 +3,7 @@ import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaSupport
 
 /// The typed values the georeference stage shares with the CLI and pipeline files: one parser
 /// each, round trips through their stored forms.
@@ -41,7 +42,10 @@ struct TypedSpineTests {
         #expect(try FitCRS(parsing: "GCP") == .gcp)
         #expect(try FitCRS(parsing: "EPSG:3035").description == "EPSG:3035")
         #expect(FitCRS.gcp.resolved(gcpCRS: .wgs84) == .wgs84)
-        #expect(FitOptions().resolvedFitCRS(gcpCRS: .wgs84) == .webMercator)
+        // The fit CRS: given, else the file's hint, else EPSG:3857.
+        #expect(GCPSet(gcps: [], crs: .wgs84).fitCRS(given: nil) == .webMercator)
+        #expect(GCPSet(gcps: [], crs: .wgs84, fitCRSHint: .gcp).fitCRS(given: nil) == .wgs84)
+        #expect(GCPSet(gcps: [], crs: .wgs84, fitCRSHint: .gcp).fitCRS(given: .webMercator) == .webMercator)
         #expect(throws: GeoreferenceError.self) { try FitCRS(parsing: "EPSG:999999") }
     }
 

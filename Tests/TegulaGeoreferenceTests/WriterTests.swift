@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Testing
 import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
 

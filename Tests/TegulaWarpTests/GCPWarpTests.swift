@@ -3,6 +3,7 @@ import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaSupport
 import TegulaTestSupport
 @testable import TegulaWarp
 

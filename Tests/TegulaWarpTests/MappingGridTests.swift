@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TegulaTestSupport
+import TegulaSupport
 @testable import TegulaWarp
 
 /// The refinement grid keeps interpolation within its tolerance and reports the error it found,

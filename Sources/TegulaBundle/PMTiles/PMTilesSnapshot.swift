@@ -1,5 +1,6 @@
 import TegulaDeflate
 import TegulaGeometry
+import TegulaSupport
 
 /// One version of a PMTiles file as opened: header, root directory, metadata and the version
 /// they came from; with the rules that turn stored bytes into them and check every range
@@ -128,14 +129,12 @@ struct PMTilesSnapshot: Sendable {
         return try TilesetMetadata(jsonObject: o, source: path)
     }
 
-    /// 16 hex digits naming a file version: FNV-1a of its ETag (else its date) and size, safe
-    /// inside a quoted ETag and a URL query.
+    /// 16 hex digits naming a file version: ``FNV1a`` of its ETag (else its date) and then its
+    /// size in decimal, safe inside a quoted ETag and a URL query.
     static func versionName(_ v: FileVersion) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in Array((v.etag ?? v.lastModified ?? "").utf8) + Array(String(v.size).utf8) {
-            h = (h ^ UInt64(b)) &* 0x100_0000_01b3
-        }
-        let digits = String(h, radix: 16)
-        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+        var h = FNV1a()
+        h.update(v.etag ?? v.lastModified ?? "")
+        h.update(String(v.size))
+        return h.hex
     }
 }

@@ -1,10 +1,13 @@
 /// The largest of a series of errors, where one NaN makes the whole NaN. A loop of
 /// `worst = max(worst, e)` silently drops NaN (every comparison with NaN is false, so `max`
 /// keeps `worst`), and `worst <= tolerance` then passes however broken the values were; with
-/// this, a NaN anywhere fails the check.
-public struct WorstError: Sendable {
+/// this, a NaN anywhere fails the check. The one maximum of errors, for the warp's reported grid
+/// error and the tests' bounds alike.
+public struct WorstError: Sendable, Equatable {
+    /// The largest error added so far; 0 when none, NaN once any was NaN.
     public private(set) var value = 0.0
 
+    /// No errors yet (``value`` 0).
     public init() {}
 
     /// Takes `errors` into account.

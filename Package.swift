@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // A command plugin only (`swift package generate-documentation`, scripts/check-docs): no target
+        // depends on it, so `swift build` never builds it and apps depending on Tegula never fetch it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C layer 1: system libraries with shims for macros and variadics.

@@ -4,7 +4,7 @@ import Foundation
 /// encode. Image codecs live outside this module, so an overlay on a URL template links none:
 /// TegulaBundleOverlay's `PNGOverzoomRenderer` is one, set as ``TileOverlay/overzoomRenderer``.
 public protocol OverzoomRendering: Sendable {
-    /// The enlarged tile's bytes for `crop` of the `ancestor` tile's bytes; failures are
-    /// ``TileOverlayError/imageFailed(path:reason:)`` for `path`.
+    /// The enlarged tile's bytes for `crop` of the `ancestor` tile's bytes; a failure throws a
+    /// ``TileOverlayError`` for `path` with the reason ``TileOverlayErrorReason/imageFailed``.
     func render(_ ancestor: Data, crop: OverzoomCrop, path: TileOverlayPath) throws(TileOverlayError) -> Data
 }

@@ -1,8 +1,8 @@
 import Foundation
 import TegulaSupport
 
-/// An in-memory least-recently-used cache of tiles with a byte budget (``LRUCache``), safe to
-/// share between tasks.
+/// An in-memory least-recently-used cache of tiles with a byte budget (TegulaSupport's
+/// `LRUCache`), safe to share between tasks.
 ///
 /// Holds both tiles and "this tile is missing" answers, so a 404 is not asked for again. A
 /// missing answer costs `missingEntryCost` bytes of the budget. Adding past the budget evicts the

@@ -5,10 +5,10 @@ import TegulaSupport
 /// A layer of map tiles addressed by a URL template (MapKit `MKTileOverlay`), for Linux and
 /// anywhere else Foundation runs.
 ///
-/// Subclass and override `url(forTilePath:)` for custom indexing (quadkeys, WMS boxes) or
-/// `loadTile(at:)` to produce the bytes yourself (bundles, generated tiles). Clients call
-/// `fetchTile(at:)`, which adds range checks, the LRU cache, one shared load per in-flight path,
-/// and overzoom on top of `loadTile(at:)`.
+/// Subclass and override ``url(forTilePath:)`` for custom indexing (quadkeys, WMS boxes) or
+/// ``loadTile(at:)`` to produce the bytes yourself (bundles, generated tiles). Clients call
+/// ``fetchTile(at:)``, which adds range checks, the LRU cache, one shared load per in-flight path,
+/// and overzoom on top of ``loadTile(at:)``.
 ///
 /// Safe to use from concurrent tasks: the settable properties live behind a lock
 /// (`@unchecked Sendable` is justified by that lock; subclasses adding state must lock it too).
@@ -48,7 +48,7 @@ open class TileOverlay: MapOverlay, @unchecked Sendable {
 
     /// An overlay on a URL template (MapKit `init(urlTemplate:)`, and like it not throwing, so
     /// code written for MapKit compiles unchanged): `{x}` `{y}` `{z}` `{scale}`, plus the extra
-    /// placeholders when `placeholders` is `.extended`.
+    /// placeholders when `placeholders` is ``TileURLTemplate/PlaceholderSet/extended(subdomains:)``.
     ///
     /// A template that does not parse (a placeholder outside the set, an unclosed `{`) never
     /// reaches a server: `validate()` throws its error, and so does the first `loadTile(at:)`

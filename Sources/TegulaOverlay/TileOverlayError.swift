@@ -7,7 +7,8 @@ import TegulaSupport
 ///
 /// A tile that does not exist (HTTP 404, an absent file, an absent bundle entry) is
 /// `.tileMissing`, never `.loadFailed`, so callers can draw a blank or fall back to a parent tile
-/// instead of reporting a failure. Test with `isMissingTile`.
+/// instead of reporting a failure. Test with `isMissingTile`; branch on the
+/// ``TileOverlayErrorReason``.
 public typealias TileOverlayError = LocatedError<TileOverlayErrorReason>
 
 /// The kinds of TileOverlayError, for callers and tests that branch on them.

@@ -4,8 +4,8 @@ import TegulaGeometry
 ///
 /// `y` is in the overlay's own row numbering: XYZ (row 0 at the top) unless the overlay's
 /// `isGeometryFlipped` is true, in which case it is a TMS row (row 0 at the bottom), exactly as
-/// MapKit hands paths to `url(forTilePath:)`. Convert with `TileOverlay.path(for:)` and
-/// `TileOverlay.tile(for:)`.
+/// MapKit hands paths to ``TileOverlay/url(forTilePath:)``. Convert with
+/// ``TileOverlay/path(for:contentScaleFactor:)`` and ``TileOverlay/tile(for:)``.
 public struct TileOverlayPath: Hashable, Sendable, CustomStringConvertible {
     /// Column, 0 at the west edge.
     public var x: Int

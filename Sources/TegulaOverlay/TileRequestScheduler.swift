@@ -13,14 +13,14 @@ public struct TileRedrawRequest: Hashable, Sendable {
     public let zoomScale: Double
 }
 
-/// Loads tiles on demand through a `TileRequestStack`: newest requests first, a fixed number of
+/// Loads tiles on demand through a ``TileRequestStack``: newest requests first, a fixed number of
 /// loads at a time, and every dropped request reported to `onDropped` so the map can ask again
 /// when that area is visible.
 ///
 /// Thread-safe (`@unchecked Sendable` over one lock); callbacks run outside the lock, on the
 /// loading task.
 public final class TileRequestScheduler: @unchecked Sendable {
-    /// The overlay tiles are fetched from (through `fetchTile(at:)`).
+    /// The overlay tiles are fetched from (through ``TileOverlay/fetchTile(at:)``).
     public let overlay: TileOverlay
     /// Loads allowed at the same time.
     public let maximumConcurrentLoads: Int

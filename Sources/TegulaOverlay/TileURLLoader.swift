@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 
 /// Loads the bytes behind a tile URL: `file:` URLs from disk, `http:`/`https:` through
-/// AsyncHTTPClient. What `TileOverlay.loadTile(at:)` does by default.
+/// AsyncHTTPClient. What ``TileOverlay/loadTile(at:)`` does by default.
 ///
 /// Missing and failed are told apart: an absent file, HTTP 404 or 410, and HTTP 204 (a server
 /// saying "no tile here") throw `.tileMissing`; any other error or status throws `.loadFailed`.

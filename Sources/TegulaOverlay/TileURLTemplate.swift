@@ -7,7 +7,7 @@ import TegulaGeometry
 /// MapKit's set (`.mapKit`) is `{x}` `{y}` `{z}` `{scale}`; `{scale}` prints the path's
 /// `contentScaleFactor` as `1` or `2`, with no decimals (MapKit leaves this undocumented; a
 /// fractional factor prints its shortest form, e.g. `1.5`). The `.extended` set adds the
-/// placeholders of Leaflet, OpenLayers, MapLibre and QGIS listed in `Placeholder`.
+/// placeholders of Leaflet, OpenLayers, MapLibre and QGIS listed in ``Placeholder``.
 public struct TileURLTemplate: Hashable, Sendable, CustomStringConvertible {
     /// One `{name}` a template may hold.
     public enum Placeholder: String, Hashable, Sendable, CaseIterable {

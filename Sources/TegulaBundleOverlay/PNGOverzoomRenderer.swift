@@ -3,7 +3,7 @@ import TegulaCodec
 import TegulaOverlay
 
 /// Overzoom through Tegula's codecs: decodes an ancestor tile (PNG, JPEG or WebP), applies an
-/// ``OverzoomCrop``, and encodes the result as PNG.
+/// `OverzoomCrop` (TegulaOverlay's), and encodes the result as PNG.
 public struct PNGOverzoomRenderer: OverzoomRendering {
     /// The renderer.
     public init() {}

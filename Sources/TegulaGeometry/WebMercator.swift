@@ -3,9 +3,9 @@ import Foundation
 /// Spherical Web Mercator (EPSG:3857) and its 256-px tile grid.
 ///
 /// Edges, decided here once for every module:
-/// - Latitudes beyond ±``maxLatitude`` are clamped to it by ``project(_:)`` (the square world ends
+/// - Latitudes beyond ±``maxLatitude`` are clamped to it by ``project(_:)-(Coordinate)`` (the square world ends
 ///   there); ±90° therefore maps to the top or bottom edge instead of infinity.
-/// - Longitudes outside −180…180 are not wrapped by ``project(_:)``; tile lookups clamp them to the
+/// - Longitudes outside −180…180 are not wrapped by ``project(_:)-(Coordinate)``; tile lookups clamp them to the
 ///   first or last column, and longitude exactly 180 belongs to the last column.
 /// - Zoom levels run from 0 (one tile) to ``maxZoom`` (30), the deepest level whose tile indices
 ///   and quadkeys fit comfortably in 64-bit integers and double-precision metres.

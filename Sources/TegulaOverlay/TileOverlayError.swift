@@ -48,7 +48,7 @@ extension LocatedError where Reason == TileOverlayErrorReason {
     public static func unknownPlaceholder(name: String, template: String, offset: Int, allowed: [String]) -> TileOverlayError {
         TileOverlayError(.unknownPlaceholder, "unknown placeholder {\(name)} at character \(offset) of URL template \"\(template)\";"
             + " expected one of \(allowed.map { "{\($0)}" }.joined(separator: " "))"
-            + " (extra placeholders need `placeholders: .extended`)")
+            + " (extra placeholders need `placeholders: .extended(subdomains: […])`)")
     }
 
     /// A `{` at character `offset` of `template` is never closed.

@@ -43,7 +43,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
         server.arguments = arguments
         server.currentDirectoryURL = folder
         let log = folder.appendingPathComponent("server.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         server.standardOutput = try FileHandle(forWritingTo: log)
         server.standardError = try FileHandle(forWritingTo: log)
         try server.run()

@@ -51,7 +51,7 @@ import TegulaTestSupport
     }
 
     /// Killed at 10 % of an uninterrupted run and at 19 moments (``FaultTests/killMoments``; at
-    /// least 17 of the 20 must land mid-run), each kill followed by
+    /// least 15 of the 20 must land mid-run), each kill followed by
     /// the same command killed again, then once more uninterrupted: exactly the uninterrupted
     /// run's files, with the same bytes (the pipeline's tiles by digest: its manifest, which
     /// records when each stage finished, differs).
@@ -99,7 +99,7 @@ import TegulaTestSupport
         }
         print("fault \(command): uninterrupted \(String(format: "%.2f", took)) s, again \(String(format: "%.2f", second)) s; kills at "
               + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s (startup \(String(format: "%.2f", startup)) s), \(landed) landed mid-run; output equal")
-        #expect(landed >= 17, "\(landed) of 20 kills landed mid-run, fewer than 17; \(rng.replay)")
+        #expect(landed >= 15, "\(landed) of 20 kills landed mid-run, fewer than 15; \(rng.replay)")
     }
 
     /// The scan deleted, renamed over, or rewritten in place (other bytes, same size) while

@@ -8,12 +8,21 @@ TEGULA_SCREENSHOT_DIR set, the side-by-side view of the edit phase (eight pairs,
 table) is also saved there as editor.png (the README's picture, docs/images/editor.png); what is
 checked does not change.
 
+The residual table is checked against the API: every figure of every row as the server's
+/api/fit gives it for the page's session, to the digits the table shows. In overlay mode, at a whole
+zoom with the basemap, markers and controls hidden, the screen under each warped tile is saved with
+the tile's z/x/y (OUTDIR/overlay-screen.png, OUTDIR/overlay-tiles.json) for the caller to compare
+with `tegula tile`'s tiles of the saved annotation.
+
 Usage: editor_check.py URL OUTDIR edit POINTS   (POINTS: a QGIS .points file to take pairs from)
        editor_check.py URL OUTDIR restored      (the page must show OUTDIR/session.json again)"""
 import json
+import math
 import os
+import re
 import sys
 import time
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -143,6 +152,23 @@ try:
         press(Keys.ENTER)
         settled()
         check(len(rows()) == 8, "Enter accepts the predicted twin (%d rows)" % len(rows()))
+
+        # The table against the API: the page's session fitted by /api/fit, each figure to the
+        # digits the table shows (dx, dy 1 decimal; residual px 2; residual and leave-one-out m 0).
+        request = urllib.request.Request(url.rstrip("/") + "/api/fit", data=json.dumps(session()).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        api = json.load(urllib.request.urlopen(request, timeout=60))
+        shown = js("""return Array.from(document.querySelectorAll('#gcp-table tbody tr')).map(function (tr) {
+            var t = function (c) { return tr.querySelector('.' + c).textContent; };
+            return [tr.getAttribute('data-id'), t('dx'), t('dy'), t('rpx'), t('rm'), t('loo')]; });""")
+
+        def digits(v, d):
+            return "–" if v is None else "%.*f" % (d, v)
+        want = [[g["id"], digits(g.get("dx_px"), 1), digits(g.get("dy_px"), 1), digits(g.get("residual_px"), 2),
+                 digits(g.get("residual_m"), 0), digits(g.get("loo_m"), 0)] for g in api["gcps"]]
+        check(len(want) == 8 and sorted(shown) == sorted(want) and all(v != "–" for r in want for v in r[1:5]),
+              "the residual table shows /api/fit's figures for its session: %s vs %s"
+              % ([r for r in shown if r not in want][:2], [r for r in want if r not in shown][:2]))
 
         # Drag a point on the scan: its residual changes; undo and redo.
         gid = "p2"
@@ -306,6 +332,43 @@ try:
         check(not driver.find_element(By.ID, "scan").is_displayed(), "overlay mode shows the map alone")
         time.sleep(1)
         driver.save_screenshot(out + "/editor-overlay.png")
+        # The overlay's pixels as the screen shows them: a whole zoom (tiles drawn 1:1), opacity
+        # 1, everything but the overlay's tiles hidden; each fully visible tile's place is kept.
+        js("var o = document.getElementById('opacity'); o.value = 1; o.dispatchEvent(new Event('input'));"
+           "tegulaEditor.maps.ground.setView([0, 0], 2, { animate: false });")
+        wait(lambda: js("""var imgs = Array.from(document.querySelectorAll('.overlay-tiles img.leaflet-tile'));
+            return imgs.length > 0 && imgs.every(function (i) { return i.complete && i.naturalWidth > 0
+                && getComputedStyle(i).opacity === '1' && i.src.indexOf('/2/') >= 0; });"""), 90)
+        time.sleep(0.5)
+        placed = js("""
+            document.querySelectorAll('#ground img.leaflet-tile').forEach(function (i) {
+                if (!i.classList.contains('leaflet-tile') || !i.closest('.overlay-tiles')) i.style.visibility = 'hidden'; });
+            ['.leaflet-overlay-pane', '.leaflet-marker-pane', '.leaflet-shadow-pane', '.leaflet-tooltip-pane',
+             '.leaflet-popup-pane', '.leaflet-control-container'].forEach(function (s) {
+                document.querySelectorAll('#ground ' + s).forEach(function (e) { e.style.visibility = 'hidden'; }); });
+            var g = document.getElementById('ground').getBoundingClientRect();
+            var right = Math.min(g.right, window.innerWidth), bottom = Math.min(g.bottom, window.innerHeight);
+            return { ratio: window.devicePixelRatio, tiles: Array.from(document.querySelectorAll('.overlay-tiles img.leaflet-tile')).map(function (i) {
+                var r = i.getBoundingClientRect();
+                return { src: i.src, left: r.left, top: r.top, width: r.width, height: r.height,
+                         seen: [Math.max(r.left, g.left, 0), Math.max(r.top, g.top, 0), Math.min(r.right, right), Math.min(r.bottom, bottom)] }; }) };""")
+        driver.save_screenshot(out + "/overlay-screen.png")
+        tiles = []
+        for t in placed["tiles"]:
+            m = re.search(r"/overlay/[0-9a-f]+/(\d+)/(\d+)/(\d+)\.png", t["src"])
+            # The part in view, on whole pixels inside the tile (a tile on a half pixel is
+            # compared at the nearest whole one; the caller's bound says how close that is).
+            left, top = int(round(t["left"])), int(round(t["top"]))
+            seen = [max(left, int(math.ceil(t["seen"][0]))), max(top, int(math.ceil(t["seen"][1]))),
+                    min(left + 256, int(t["seen"][2])), min(top + 256, int(t["seen"][3]))]
+            if m and abs(t["width"] - 256) < 0.01 and seen[2] - seen[0] >= 64 and seen[3] - seen[1] >= 64:
+                tiles.append({"z": int(m.group(1)), "x": int(m.group(2)), "y": int(m.group(3)), "left": left, "top": top,
+                              "seen": seen, "offset": [t["left"] - left, t["top"] - top]})
+        json.dump({"ratio": placed["ratio"], "tiles": tiles}, open(out + "/overlay-tiles.json", "w"), indent=1)
+        check(placed["ratio"] == 1 and len(tiles) >= 2, "overlay tiles are drawn 1:1 at zoom 2, at least 64 × 64 px of each in view (%d of %d, ratio %s): %s"
+              % (len(tiles), len(placed["tiles"]), placed["ratio"], [(t["src"][-20:], t["left"], t["top"], t["width"], t["seen"]) for t in placed["tiles"][:3]]))
+        js("""document.querySelectorAll('#ground img.leaflet-tile, #ground .leaflet-pane, #ground .leaflet-control-container').forEach(
+            function (e) { e.style.visibility = ''; });""")
         press("o")
 
         # Save, and keep what the page showed for the caller to compare with `tegula georef`.

@@ -4,13 +4,25 @@ check what a person would see: tiles load without errors, the layer list names a
 layer rendered on demand, no GCP callout is open until a pin is hovered, then exactly one, which
 reads as a person writes distances; a click opens one popup. Screenshots go to OUTDIR.
 On-demand tiles are counted by their layer's id in the tile URLs (ONDEMAND_ID, default schagen1689).
+Each callout's residual is the distance the server's TileJSON gives that GCP (`residual_m`), as a
+person writes it; "n/a" is a failure. Each ID=FOLDER,OFF,PSNR names a tile folder the layer ID must show:
+in a view at a whole zoom (2), with the other layers, the pins and the controls hidden, the
+screenshot where a tile of layer ID lies is compared with FOLDER's tile of the same z/x/y, over the
+pixels opaque in FOLDER's tile (GDAL reads both PNGs): at most the share OFF of them may be more
+than 2 levels off in a channel, and their PSNR must be at least PSNR dB.
 With TEGULA_SCREENSHOT_DIR set, the fitted view is also saved there as viewer.png (the README's
 picture, docs/images/viewer.png); what is checked does not change.
-Usage: viewer_check.py URL OUTDIR [ONDEMAND_ID]"""
+Usage: viewer_check.py URL OUTDIR [ONDEMAND_ID [ID=FOLDER,OFF,PSNR ...]]"""
+import json
+import math
 import os
 import re
 import sys
 import time
+import urllib.request
+
+import numpy
+from osgeo import gdal
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -19,6 +31,7 @@ from selenium.webdriver.common.by import By
 
 url, out = sys.argv[1], sys.argv[2]
 ondemand = sys.argv[3] if len(sys.argv) > 3 else "schagen1689"
+pyramids = {a.split("=", 1)[0]: a.split("=", 1)[1].rsplit(",", 2) for a in sys.argv[4:]}
 shots = os.environ.get("TEGULA_SCREENSHOT_DIR")
 opts = webdriver.ChromeOptions()
 opts.binary_location = "/usr/bin/chromium"
@@ -33,6 +46,71 @@ def check(ok, what):
     print(("ok   " if ok else "FAIL ") + what)
     if not ok:
         failures.append(what)
+
+
+def person_distance(m):
+    """A distance as viewer.js writes it (1,041 km; 12.4 km; 688 m), from the TileJSON's metres."""
+    if m >= 100000:
+        return "{:,} km".format(int(math.floor(m / 1000 + 0.5)))
+    if m >= 1000:
+        return "%.1f km" % (m / 1000)
+    return "%d m" % int(math.floor(m + 0.5))
+
+
+def rgba(path):
+    """A PNG's pixels as GDAL reads them: height × width × 4 (an RGB PNG is opaque)."""
+    a = gdal.Open(path).ReadAsArray()
+    a = numpy.moveaxis(a, 0, -1)
+    if a.shape[2] == 3:
+        a = numpy.concatenate([a, numpy.full(a.shape[:2] + (1,), 255, numpy.uint8)], axis=2)
+    return a.astype(numpy.int32)
+
+
+# Shows only the tiles of layer arguments[0] (all layers when null): the other tile layers, the
+# footprint, pins, callouts and controls hidden, so the screen under a tile is that tile alone.
+SHOW_ONLY = """
+    var id = arguments[0] === null ? null : '/' + arguments[0] + '/', hide = id === null ? '' : 'hidden';
+    document.querySelectorAll('img.leaflet-tile').forEach(function (i) {
+        i.style.visibility = id === null || i.src.indexOf(id) >= 0 ? '' : 'hidden'; });
+    ['.leaflet-overlay-pane', '.leaflet-marker-pane', '.leaflet-shadow-pane', '.leaflet-tooltip-pane',
+     '.leaflet-popup-pane', '.leaflet-control-container'].forEach(function (s) {
+        document.querySelectorAll(s).forEach(function (e) { e.style.visibility = hide; }); });
+    return window.devicePixelRatio;"""
+
+
+def compare_with_pyramid(layer, folder):
+    """The screenshot against FOLDER's tiles where layer LAYER's tiles lie: (tiles, pixels, off, psnr)."""
+    ratio = driver.execute_script(SHOW_ONLY, layer)
+    time.sleep(0.3)
+    placed = driver.execute_script("""
+        var id = '/' + arguments[0] + '/';
+        return Array.from(document.querySelectorAll('img.leaflet-tile')).filter(function (i) {
+            return i.src.indexOf(id) >= 0 && i.complete && i.naturalWidth === 256; }).map(function (i) {
+            var r = i.getBoundingClientRect(); return [i.src, r.left, r.top, r.width, r.height]; });""", layer)
+    shot = os.path.join(out, "viewer-pixels-%s.png" % layer)
+    driver.save_screenshot(shot)
+    screen = rgba(shot)
+    tiles = pixels = off = 0
+    se = 0.0
+    for src, left, top, width, height in placed:
+        z, x, y = re.search(r"/(\d+)/(\d+)/(\d+)\.png", src).groups()
+        path = os.path.join(folder, z, x, y + ".png")
+        check(ratio == 1 and width == 256 and height == 256 and left == int(left) and top == int(top),
+              "tile %s/%s/%s of %s is drawn 1:1 on whole pixels (ratio %s, %s × %s at %s, %s)" % (z, x, y, layer, ratio, width, height, left, top))
+        left, top = int(left), int(top)
+        if left < 0 or top < 0 or left + 256 > screen.shape[1] or top + 256 > screen.shape[0] or not os.path.exists(path):
+            continue
+        want = rgba(path)
+        got = screen[top:top + 256, left:left + 256, :3]
+        mask = want[:, :, 3] == 255
+        d = numpy.abs(got - want[:, :, :3])[mask]
+        tiles += 1
+        pixels += int(mask.sum())
+        off += int((d.max(axis=1) > 2).sum()) if len(d) else 0
+        se += float((d.astype(numpy.float64) ** 2).sum())
+    driver.execute_script(SHOW_ONLY, None)
+    psnr = 99.0 if se == 0 else 10 * math.log10(255 * 255 / (se / max(1, 3 * pixels)))
+    return tiles, pixels, off, psnr
 
 
 def settle(timeout=60):
@@ -79,10 +157,24 @@ try:
         time.sleep(0.5)
         shown = tips()
         check(len(shown) == 1, "hovering a pin opens exactly one callout (%d)" % len(shown))
-        text = shown[0].text if shown else ""
-        check(re.search(r"residual (\d{1,3}(,\d{3})* km|\d+\.\d km|\d+ m|n/a)$", text) is not None,
-              "the callout reads as a person writes distances: %r" % text)
         driver.save_screenshot(out + "/viewer-hover.png")
+        # Every pin's callout against the server's TileJSON: the GCP's residual, written as a person
+        # writes distances (never "n/a": each pin of a fitted scan has one).
+        tilejson = json.load(urllib.request.urlopen(url.rstrip("/") + "/" + ondemand + ".json", timeout=30))
+        residual = {g["name"]: g.get("residual_m") for g in tilejson.get("gcps", [])}
+        wrong = []
+        for pin in pins:
+            ActionChains(driver).move_to_element(pin).perform()
+            time.sleep(0.15)
+            shown = tips()
+            lines = shown[0].text.split("\n") if len(shown) == 1 else ["?", "?"]
+            m = residual.get(lines[0])
+            want = "residual " + person_distance(m) if isinstance(m, (int, float)) and math.isfinite(m) else "a residual in the TileJSON"
+            if lines[-1] != want:
+                wrong.append("%s: %r, want %r" % (lines[0], lines[-1], want))
+        check(len(pins) == len(residual) and not wrong,
+              "each of the %d callouts reads the TileJSON's residual as a person writes distances (%d GCPs there): %s"
+              % (len(pins), len(residual), wrong[:3]))
         ActionChains(driver).move_to_element(pins[-1]).click().perform()
         time.sleep(0.5)
         popups = driver.find_elements(By.CSS_SELECTOR, ".leaflet-popup")
@@ -92,6 +184,13 @@ try:
     driver.save_screenshot(out + "/viewer-zoomed-out.png")
     n = rendered()
     check(n >= 1, "tiles of the on-demand layer loaded in the zoomed-out view (%d)" % n)
+    for layer, (folder, max_off, min_psnr) in sorted(pyramids.items()):
+        driver.get(url + "?lat=0&lon=0&z=2")
+        check(settle(), "every tile of the zoom-2 view loaded")
+        tiles, pixels, off, psnr = compare_with_pyramid(layer, folder)
+        check(tiles >= 2 and pixels >= 20000 and off <= float(max_off) * pixels and psnr >= float(min_psnr),
+              "the screen shows %s's pyramid tiles: %d tiles, %d opaque px, %d off by more than 2 levels (%.5f, at most %s), "
+              "PSNR %.2f dB (at least %s)" % (layer, tiles, pixels, off, off / max(1, pixels), max_off, psnr, min_psnr))
     check(driver.execute_script("return window.tileErrors || 0") == 0, "no tile failed to load")
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     check(not errors, "no console errors: %s" % errors[:3])

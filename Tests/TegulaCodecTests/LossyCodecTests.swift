@@ -44,7 +44,7 @@ struct LossyCodecTests {
         #expect(back.width == 256 && back.height == 256)
         #expect(back.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 })
         let p = Self.psnr(img, back)
-        #expect(p >= 32, "JPEG q85 PSNR \(p) dB")
+        #expect(p >= 32.05, "JPEG q85 PSNR \(p) dB")  // measured 32.56 dB, less 0.5 dB
         // A lower quality writes fewer bytes and loses more.
         let small = try JPEGEncoder(quality: 40).encode(img)
         #expect(small.count < jpeg.count)
@@ -73,7 +73,7 @@ struct LossyCodecTests {
         let webp = try WebPEncoder(quality: 80).encode(img)
         let back = try WebPDecoder.decode(webp)
         let p = Self.psnr(img, back)
-        #expect(p >= 30, "WebP q80 PSNR \(p) dB")
+        #expect(p >= 34.9, "WebP q80 PSNR \(p) dB")  // measured 35.42 dB, less 0.5 dB
         #expect(back.pixels[3] == 0 && back.pixels[(255 * 256 + 255) * 4 + 3] == 255)
         #expect(p < .infinity, "lossy WebP changed no pixel")
     }
@@ -89,7 +89,7 @@ struct LossyCodecTests {
             guard back.pixels[i * 4 + 3] == img.pixels[i * 4 + 3] else { Issue.record("alpha at \(i)"); return }
         }
         let p = Self.psnr(img, back)
-        #expect(p >= 30, "PNG8 PSNR \(p) dB")
+        #expect(p >= 48.4, "PNG8 PSNR \(p) dB")  // measured 48.95 dB, less 0.5 dB
         // An opaque image stays opaque and needs no tRNS.
         let opaquePNG = try PNG8Encoder().encode(Self.paper())
         #expect(!Self.chunkTypes(opaquePNG).contains("tRNS"))
@@ -134,7 +134,7 @@ struct LossyCodecTests {
         let alphaOff = (0..<(256 * 256)).filter { img.pixels[$0 * 4 + 3] != 128 && px[$0 * 4 + 3] != img.pixels[$0 * 4 + 3] }.count
         #expect(alphaOff == 0, "\(alphaOff) pixels with another alpha than the source's")
         let p = Self.psnr(img, byGDAL)
-        #expect(p >= 30, "PNG8 read by GDAL: PSNR \(p) dB")
+        #expect(p >= 48.4, "PNG8 read by GDAL: PSNR \(p) dB")  // measured 48.95 dB, less 0.5 dB
     }
 
     /// Paper with a grain of ±6 levels, as scans have: the texture dithering turns into noise.

@@ -61,7 +61,8 @@ struct TileFormatPyramidTests {
         }
         #expect(opaque > 0 && opaque < png.count, "the fixture has both kinds of tile")
         let autoPSNR = 10 * log10(255 * 255 / (se / Double(n)))
-        #expect(autoPSNR >= 30, "auto's JPEG tiles: \(autoPSNR) dB")
+        // Measured 35.35 dB (libjpeg-turbo, quality 85); the floor is that less 0.5 dB.
+        #expect(autoPSNR >= 34.85, "auto's JPEG tiles: \(autoPSNR) dB")
 
         // Lossless WebP decodes to the PNG's pixels wherever a pixel is not fully transparent.
         let webp = try PyramidFixtures.tiles(in: try Self.run(source, dir, .webp), ext: "webp")
@@ -79,8 +80,9 @@ struct TileFormatPyramidTests {
             #expect(same, "lossless WebP \(key) differs from the PNG")
         }
 
-        // Lossy WebP and JPEG stay above a floor; PNG8 tiles are palette PNGs with the same set.
-        for (format, quality, ext) in [(TileFormat.webp, 80, "webp"), (.jpeg, 85, "jpg")] {
+        // Lossy WebP and JPEG stay above a floor, each its measured PSNR less 0.5 dB (measured
+        // 34.20 dB for WebP q80, 34.01 dB for JPEG q85); PNG8 tiles are palette PNGs with the same set.
+        for (format, quality, ext, floor) in [(TileFormat.webp, 80, "webp", 33.7), (.jpeg, 85, "jpg", 33.5)] {
             let tiles = try PyramidFixtures.tiles(in: try Self.run(source, dir, format, quality: quality), ext: ext)
             #expect(Set(tiles.keys) == Set(png.keys))
             var se = 0.0, n = 0
@@ -89,9 +91,9 @@ struct TileFormatPyramidTests {
                 se += e.se; n += e.n
             }
             let p = 10 * log10(255 * 255 / (se / Double(n)))
-            #expect(p >= 30, "\(format.name) q\(quality): \(p) dB")
+            #expect(p >= floor, "\(format.name) q\(quality): \(p) dB")
         }
-        // PNG8 (no dithering, quality cap 85): palette PNGs, above the 35 dB floor.
+        // PNG8 (no dithering, quality cap 85): palette PNGs at 39.56 dB measured, floor 0.5 dB below.
         let png8 = try PyramidFixtures.tiles(in: try Self.run(source, dir, .png8))
         #expect(Set(png8.keys) == Set(png.keys))
         #expect(png8.values.allSatisfy { $0[25] == 3 })
@@ -101,7 +103,7 @@ struct TileFormatPyramidTests {
             se8 += e.se; n8 += e.n
         }
         let p8 = 10 * log10(255 * 255 / (se8 / Double(n8)))
-        #expect(p8 >= 35, "png8: \(p8) dB")
+        #expect(p8 >= 39.05, "png8: \(p8) dB")
     }
 
     /// `auto --auto-lossy webp`: lossy WebP exactly on the opaque tiles (no JPEG at all), the
@@ -130,7 +132,7 @@ struct TileFormatPyramidTests {
         }
         #expect(opaque > 0 && opaque < png.count)
         let p = 10 * log10(255 * 255 / (se / Double(n)))
-        #expect(p >= 30, "auto's WebP tiles: \(p) dB")
+        #expect(p >= 35.05, "auto's WebP tiles: \(p) dB")  // measured 35.58 dB (WebP q85), less 0.5 dB
         let low = try PyramidFixtures.tiles(in: try Self.run(source, dir, .auto, quality: 50, autoLossy: .webp), ext: "webp")
         #expect(Set(low.keys) == Set(webp.keys))
         #expect(low.values.reduce(0) { $0 + $1.count } < webp.values.reduce(0) { $0 + $1.count })

@@ -127,8 +127,9 @@ struct TileOracleTests {
     }
 
     /// JPEG and WebP tiles, decoded by GDAL, against the same job's PNG tiles decoded by GDAL:
-    /// lossless WebP equal, the lossy ones above a floor.
-    @Test(arguments: [(TileFormat.jpeg, 85 as Int?, 32.0), (.webp, 80, 32.0), (.webp, nil, 99.0)])
+    /// lossless WebP equal, the lossy ones above a floor: the measured PSNR less 0.5 dB (JPEG q85
+    /// 34.9 dB, WebP q80 35.0 dB measured).
+    @Test(arguments: [(TileFormat.jpeg, 85 as Int?, 34.4), (.webp, 80, 34.5), (.webp, nil, 99.0)])
     func lossyTilesDecodedByGDALAgreeWithTheLosslessTiles(format: TileFormat, quality: Int?, floor: Double) throws {
         let dir = try TemporaryFolder.make("tile-oracle")
         defer { try? FileManager.default.removeItem(at: dir) }

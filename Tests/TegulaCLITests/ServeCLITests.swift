@@ -8,10 +8,6 @@ import TegulaTestSupport
 /// `tegula serve` end to end on loopback: a folder, an MBTiles and a PMTiles made by
 /// `tegula tile`, fetched with curl and compared byte for byte with the folder's files.
 struct ServeCLITests {
-    /// ViewerBrowserTests' way to start `tegula serve`, kept until it switches to
-    /// `LocalHTTPServer.tegula(["serve", …])` (another change edits that file).
-    static func Server(_ arguments: [String]) throws -> LocalHTTPServer { try LocalHTTPServer.tegula(["serve"] + arguments) }
-
     @Test func servesAFolderAnMBTilesAndAPMTilesMadeByTegulaTile() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -21,7 +21,7 @@ struct ViewerBrowserTests {
     @Test func theViewerShowsAnOnDemandLayerInHeadlessChromium() throws {
         let dir = try TemporaryFolder.make("viewer")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try WarpCLITests.georeferenced(WarpCLITests.scan, in: dir)
+        let input = try BlueMarble.georeferenced(in: dir)
         let cut = dir.appendingPathComponent("bluemarble").path
         let made = try TegulaBinary.run(["tile", input, "-o", cut, "--zoom", "0-3", "--quiet"])
         #expect(made.status == 0, "\(made.stderr)")
@@ -38,7 +38,7 @@ struct ViewerBrowserTests {
         let ran = try TegulaBinary.run(["run", dir.appendingPathComponent("schagen1689.yml").path, "--quiet"])
         try #require(ran.status == 0, "\(ran.stderr)")
         let pyramid = dir.appendingPathComponent("out/schagen1689").path
-        let server = try ServeCLITests.Server([cut, pipeline])
+        let server = try LocalHTTPServer.tegula(["serve", cut, pipeline])
         defer { server.stop() }
 
         let out = ProcessInfo.processInfo.environment["TEGULA_VIEWER_OUT"]
@@ -125,7 +125,7 @@ struct ViewerBrowserTests {
         var meta = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tileJSON))) as? [String: Any])
         meta["attribution"] = #"<img src=z onerror=window.pwned4=1><a href="javascript:window.pwned5=1" id=evil>click</a> © <a href="https://www.openstreetmap.org/copyright" onmouseover="window.pwned5=1">OSM</a>"#
         try JSONSerialization.data(withJSONObject: meta).write(to: URL(fileURLWithPath: tileJSON))
-        let server = try ServeCLITests.Server([dir + "/" + id])
+        let server = try LocalHTTPServer.tegula(["serve", dir + "/" + id])
         defer { server.stop() }
         let run = try ProgramRun.run("/usr/bin/python3", ["-c", Self.driver, "http://127.0.0.1:\(server.port)/"])
         try #require(run.status == 0, "\(run.stderr)")

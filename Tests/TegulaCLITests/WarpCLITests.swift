@@ -4,11 +4,6 @@ import TegulaTestSupport
 
 /// `tegula warp` and `tegula tile` from the command line: outputs, bad input, nothing half-written.
 struct WarpCLITests {
-    /// ViewerBrowserTests' names for ``BlueMarble``, kept until it switches (another change
-    /// edits that file).
-    static let scan = BlueMarble.path
-    static func georeferenced(_ image: String, in dir: URL) throws -> String { try BlueMarble.georeferenced(image, in: dir) }
-
     @Test func warpsOntoTheZoomGridAndSaysWhichZoom() throws {
         let dir = try TemporaryFolder.make("cli")
         defer { try? FileManager.default.removeItem(at: dir) }

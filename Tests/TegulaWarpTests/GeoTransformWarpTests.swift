@@ -46,9 +46,9 @@ struct GeoTransformWarpTests {
     /// (measured 5; the pattern's smooth channels change by at most 5 levels from one source
     /// pixel to the next, its 40/210 checks by 170).
     @Test func nearestIsAlmostAllIdentical() throws {
-        let w = try Self.warpWithBoth(srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01], size: 600, zoom: 7,
+        let w = try WarpFixtures.warpWithBoth(srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01], size: 600, zoom: 7,
                                       resampling: .near)
-        let c = Fixtures.compare(w.ours, w.theirs)
+        let c = WarpFixtures.compare(w.ours, w.theirs)
         let rest = Self.nearestRest(w.ours, w.theirs, width: w.result.width)
         #expect(c.overlap > 100_000)
         #expect(c.identical >= 0.998, "identical \(c.identical)")

@@ -49,3 +49,27 @@ extension IIIFTileSet {
                         size: IIIFSize(width: (w + s - 1) / s, height: (h + s - 1) / s))
     }
 }
+
+extension IIIFTileSet {
+    /// The coarsest of the grid's scale factors that keeps full detail for a read at `downsampling`
+    /// source pixels per output pixel: the largest factor ≤ it (as GDAL picks an overview), 1 at least.
+    public func scaleFactor(forDownsampling downsampling: Double) -> Int {
+        scaleFactors.filter { Double($0) <= downsampling }.max() ?? scaleFactors.min() ?? 1
+    }
+
+    /// The tiles at scale factor `s` that a window of full-resolution pixels (`x`, `y`, `width` ×
+    /// `height`, clipped to the image) touches, row by row: only what a read of that window needs.
+    public func tiles(covering x: Int, _ y: Int, _ width: Int, _ height: Int, scaleFactor s: Int,
+                      imageWidth: Int, imageHeight: Int) -> [IIIFTile] {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(imageWidth, x + width), y1 = min(imageHeight, y + height)
+        guard x1 > x0, y1 > y0 else { return [] }
+        let tw = self.width * s, th = self.height * s
+        var out: [IIIFTile] = []
+        for m in (y0 / th)...((y1 - 1) / th) {
+            for n in (x0 / tw)...((x1 - 1) / tw) {
+                out.append(tile(column: n, row: m, scaleFactor: s, imageWidth: imageWidth, imageHeight: imageHeight))
+            }
+        }
+        return out
+    }
+}

@@ -59,7 +59,7 @@ struct IIIFModelTests {
      "tiles": [{"height": 256, "scaleFactors": [1, 2, 4, 8], "width": 256}], "width": 1165}
     """
 
-    static func info(_ json: String) throws -> IIIFImageInfo { try IIIFImageInfo.decode(Array(json.utf8), from: "https://x/info.json") }
+    static func info(_ json: String) throws(IIIFError) -> IIIFImageInfo { try IIIFImageInfo.decode(Array(json.utf8), from: "https://x/info.json") }
 
     @Test func theSpec21ExampleDecodesAsLevelTwoWithSquareTilesAndPNG() throws {
         let i = try Self.info(Self.spec21)
@@ -222,10 +222,11 @@ struct IIIFModelTests {
     /// Regions and sizes resolve as Image API 3.0 §4.1–4.2 compute them, within the server's limits.
     @Test func regionsAndSizesResolveToPixelsWithinTheLimits() throws {
         let i = try Self.info(Self.spec30)  // 6000 × 4000, maxWidth 3000, maxHeight 2000, maxArea 4,000,000
-        #expect(IIIFRegion.square.pixels(inImage: 6000, 4000)! == (1000, 0, 4000, 4000))
-        #expect(IIIFRegion.pixels(x: 5000, y: 3000, width: 2000, height: 2000).pixels(inImage: 6000, 4000)! == (5000, 3000, 1000, 1000))
-        #expect(IIIFRegion.pixels(x: 6000, y: 0, width: 10, height: 10).pixels(inImage: 6000, 4000) == nil)
-        #expect(IIIFRegion.percent(x: 10, y: 10, width: 50, height: 50).pixels(inImage: 6000, 4000)! == (600, 400, 3000, 2000))
+        func px(_ r: IIIFRegion) -> [Int]? { r.pixels(inImage: 6000, 4000).map { [$0.x, $0.y, $0.width, $0.height] } }
+        #expect(px(.square) == [1000, 0, 4000, 4000])
+        #expect(px(.pixels(x: 5000, y: 3000, width: 2000, height: 2000)) == [5000, 3000, 1000, 1000])
+        #expect(px(.pixels(x: 6000, y: 0, width: 10, height: 10)) == nil)
+        #expect(px(.percent(x: 10, y: 10, width: 50, height: 50)) == [600, 400, 3000, 2000])
         #expect(IIIFSizeRequest(.width(600)).pixels(ofRegion: 6000, 4000, in: i) == IIIFSize(width: 600, height: 400))
         #expect(IIIFSizeRequest(.height(400)).pixels(ofRegion: 6000, 4000, in: i) == IIIFSize(width: 600, height: 400))
         #expect(IIIFSizeRequest(.confined(width: 3000, height: 3000)).pixels(ofRegion: 6000, 4000, in: i) == nil, "3000 × 2000 is over maxArea")
@@ -237,5 +238,34 @@ struct IIIFModelTests {
         #expect(IIIFSizeRequest(.width(200)).pixels(ofRegion: 100, 100, in: i) == nil)
         #expect(IIIFSizeRequest(.width(200), upscaling: true).pixels(ofRegion: 100, 100, in: i) == IIIFSize(width: 200, height: 200))
         #expect(IIIFSizeRequest(.width(4000), upscaling: true).pixels(ofRegion: 1000, 1000, in: i) == nil)
+    }
+}
+
+/// What a windowed read of an IIIF image asks for: the scale factor GDAL's overview rule would
+/// pick, and only the tiles the window touches.
+struct IIIFWindowPlanTests {
+    @Test func theCoarsestScaleFactorThatKeepsFullDetailIsChosen() {
+        let g = IIIFTileSet(width: 256, scaleFactors: [1, 2, 4, 8])
+        #expect(g.scaleFactor(forDownsampling: 0.5) == 1)
+        #expect(g.scaleFactor(forDownsampling: 1) == 1)
+        #expect(g.scaleFactor(forDownsampling: 3.9) == 2)
+        #expect(g.scaleFactor(forDownsampling: 4) == 4)
+        #expect(g.scaleFactor(forDownsampling: 1000) == 8)
+    }
+
+    /// The tiles covering a window are exactly the grid's tiles that intersect it (checked against
+    /// a brute-force filter of every tile), over windows at edges, corners and beyond the image.
+    @Test func aWindowTouchesExactlyTheTilesThatIntersectIt() {
+        let g = IIIFTileSet(width: 256, height: 200, scaleFactors: [1, 2, 4])
+        let (w, h) = (1165, 3185)
+        let windows = [(0, 0, 1, 1), (255, 199, 2, 2), (1000, 3000, 500, 500), (-50, -50, 100, 100), (0, 0, 1165, 3185),
+                       (600, 1200, 700, 10), (1164, 3184, 1, 1), (2000, 0, 10, 10)]
+        for s in g.scaleFactors {
+            let all = g.tiles(scaleFactor: s, imageWidth: w, imageHeight: h)
+            for (x, y, ww, wh) in windows {
+                let expected = all.filter { $0.x < x + ww && x < $0.x + $0.width && $0.y < y + wh && y < $0.y + $0.height }
+                #expect(g.tiles(covering: x, y, ww, wh, scaleFactor: s, imageWidth: w, imageHeight: h) == expected, "s \(s) window \(x),\(y),\(ww),\(wh)")
+            }
+        }
     }
 }

@@ -85,6 +85,16 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // The IIIF Image API (2.1, 3.0): info.json and request models, and a polite, caching client
+        // that fetches only what a server can answer. Under the server (which serves the same
+        // models), so it imports no later stage.
+        .target(name: "TegulaIIIF", dependencies: [
+            "TegulaGeometry", "TegulaSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .target(name: "TegulaServer", dependencies: [
             "TegulaBundle", "TegulaGeometry", "TegulaSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -191,6 +201,11 @@ let package = Package(
         // Remote PMTiles against real servers started by the tests: moto's S3 and nginx.
         .testTarget(name: "TegulaRemoteTests", dependencies: [
             "TegulaRemote", "TegulaBundle", "TegulaGeometry", "TegulaServer", "TegulaTestSupport",
+        ]),
+        // The IIIF client against real servers started by the tests: iiif_static.py's files under
+        // nginx (level 0, and behind a 429 front), iiif_testserver.py (level 1).
+        .testTarget(name: "TegulaIIIFTests", dependencies: [
+            "TegulaIIIF", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
             "TegulaEditor", "TegulaOnDemand", "TegulaServer", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",

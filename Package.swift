@@ -89,7 +89,7 @@ let package = Package(
         // that fetches only what a server can answer. Under the server (which serves the same
         // models), so it imports no later stage.
         .target(name: "TegulaIIIF", dependencies: [
-            "TegulaGeometry", "TegulaSupport",
+            "TegulaSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -205,7 +205,7 @@ let package = Package(
         // The IIIF client against real servers started by the tests: iiif_static.py's files under
         // nginx (level 0, and behind a 429 front), iiif_testserver.py (level 1).
         .testTarget(name: "TegulaIIIFTests", dependencies: [
-            "TegulaIIIF", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
+            "TegulaIIIF", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
             "TegulaEditor", "TegulaOnDemand", "TegulaServer", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",

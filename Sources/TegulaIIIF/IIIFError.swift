@@ -1,4 +1,4 @@
-import TegulaGeometry
+import TegulaSupport
 
 /// Why an IIIF image could not be described, asked for or fetched.
 public enum IIIFFailure: Hashable, Sendable {

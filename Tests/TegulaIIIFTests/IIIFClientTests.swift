@@ -77,13 +77,23 @@ struct IIIFClientTests {
 
     /// A level-0 static image of a 1165 × 3185 scan, 256-px tiles (reference-iiif.md §14's
     /// example), written for nginx on a free port, and that nginx started.
-    static func staticServer(rateLimit: Bool = false, extra: String = "") throws -> (server: IIIFTestServer, scan: URL, files: URL) {
+    static func staticServer(rateLimit: Bool = false, extra: String = "") throws -> (server: LocalHTTPServer, scan: URL, files: URL) {
         let dir = try TemporaryFolder.make("iiif-static")
         let scan = try scan(width: 1165, height: 3185, in: dir)
-        let port = try LocalHTTPServer.freePort()
         let files = dir.appendingPathComponent("www")
-        try IIIFTestServer.writeStatic(scan, identifier: "scan", tile: 256, port: port, into: files)
-        return (try IIIFTestServer.nginx(root: files, port: port, rateLimit: rateLimit, extra: extra), scan, files)
+        let http = """
+        types { application/json json; image/jpeg jpg; image/png png; image/webp webp; text/html html; }
+        limit_req_zone $binary_remote_addr zone=lim:1m rate=15r/s;
+        limit_req_status 429;
+        """
+        let server = """
+        location /iiif/ { alias \(files.path)/; \(rateLimit ? "limit_req zone=lim burst=4 nodelay;" : "") }
+        \(extra)
+        """
+        let nginx = try LocalHTTPServer.nginx(http: http, server: server, accessLog: true) { port in
+            try LocalHTTPServer.writeIIIFStatic(scan, identifier: "scan", tile: 256, port: port, into: files)
+        }
+        return (nginx, scan, files)
     }
 
     /// Every tile file `iiif_static.py` wrote is one our plan lists, and every tile we list at
@@ -142,7 +152,7 @@ struct IIIFClientTests {
     @Test func aLevelOneImageAssemblesFromPNGTilesIntoTheScanExactly() async throws {
         let images = try TemporaryFolder.make("iiif-images")
         let scan = try Self.scan(width: 1300, height: 1100, in: images, name: "sheet")
-        let server = try IIIFTestServer.testServer(images: images, port: try LocalHTTPServer.freePort())
+        let server = try LocalHTTPServer.iiifTestServer(images: images)
         defer { server.stop() }
         let client = IIIFClient(politeness: Self.politeness(), cache: nil)
         let service = try await client.open(server.base + "/3.0_pil/sheet")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TegulaGeometry
+import TegulaSupport
 @testable import TegulaIIIF
 
 /// The info.json model and the request grammar against the Image API's own examples and the

@@ -138,27 +138,38 @@ public final class LocalHTTPServer: @unchecked Sendable {
 
     /// nginx serving `www` (a folder of this server's) as static files, with its own
     /// configuration, pid and logs and no daemon or master process, so no root is needed.
+    /// `http` and `server` are more of the configuration's `http` and `server` blocks (an
+    /// `alias` location, `limit_req`, hostile answers); `accessLog` keeps the requests for
+    /// ``loggedRequests()``; `prepare` runs with the port before nginx starts, to write files that
+    /// name it (an IIIF info.json's `id`).
     /// nginx cannot bind port 0 and say which port it got, so it is given a free port; if another
     /// process takes that port first, nginx fails to bind ("Address already in use") and is
-    /// started again on another, up to 5 times.
-    public static func nginx() throws -> LocalHTTPServer {
+    /// started again on another, `prepare` run again, up to 5 times.
+    public static func nginx(http: String = "", server: String = "", accessLog: Bool = false,
+                             prepare: (_ port: Int) throws -> Void = { _ in }) throws -> LocalHTTPServer {
         let folder = try TemporaryFolder.make("nginx")
         let www = folder.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
         let d = folder.path
         for attempt in 1...5 {
             let port = try freePort()
+            try prepare(port)
             let conf = """
             daemon off;
             master_process off;
             pid \(d)/nginx.pid;
             error_log \(d)/error.log;
-            events { worker_connections 64; }
+            events { worker_connections 256; }
             http {
-                access_log off;
+                \(accessLog ? "access_log \(d)/access.log;" : "access_log off;")
                 client_body_temp_path \(d)/tmp-body; proxy_temp_path \(d)/tmp-proxy; fastcgi_temp_path \(d)/tmp-fcgi;
                 uwsgi_temp_path \(d)/tmp-uwsgi; scgi_temp_path \(d)/tmp-scgi;
-                server { listen 127.0.0.1:\(port); root \(www.path); }
+                \(http)
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(www.path);
+                    \(server)
+                }
             }
             """
             try conf.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
@@ -172,6 +183,33 @@ public final class LocalHTTPServer: @unchecked Sendable {
             }
         }
         throw POSIXError(.EADDRINUSE)
+    }
+
+    /// The requests nginx logged so far (its access log's lines; `nginx(accessLog: true)`), for
+    /// counting what a client fetched.
+    public func loggedRequests() -> [String] {
+        let text = (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// The `iiif` package's `iiif_testserver.py` (Flask) serving every image in `images` as Image
+    /// API 3.0, level 1, at `http://127.0.0.1:PORT/3.0_pil/{file stem}`; it binds port 0 and
+    /// announces the port it got ("Running on http://127.0.0.1:PORT").
+    public static func iiifTestServer(images: URL) throws -> LocalHTTPServer {
+        try LocalHTTPServer(try venv("python3"),
+                            [try venv("iiif_testserver.py"), "-d", images.path, "--host", "127.0.0.1",
+                             "--port", "0", "--api-versions", "3.0", "-q"],
+                            port: nil, folder: try TemporaryFolder.make("iiif-testserver"))
+    }
+
+    /// Runs the `iiif` package's `iiif_static.py` on `image`: level-0 files for Image API 2.1 with
+    /// `tile`-pixel tiles in `output/identifier/`, whose info.json names
+    /// `http://127.0.0.1:PORT/iiif/identifier`.
+    public static func writeIIIFStatic(_ image: URL, identifier: String, tile: Int, port: Int, into output: URL) throws {
+        try? FileManager.default.removeItem(at: output.appendingPathComponent(identifier))
+        try ProgramRun.output(try venv("python3"),
+                              [try venv("iiif_static.py"), "-d", output.path, "-t", "\(tile)", "-a", "2.1",
+                               "-p", "http://127.0.0.1:\(port)/iiif", "-i", identifier, image.path])
     }
 
     /// Puts `file` at `name` in nginx's folder the way a deploy replaces a file: a copy renamed

@@ -38,7 +38,9 @@ extension TileService {
     /// The answer to an IIIF image request with the window made off the event loop, or nil when
     /// the request is not one (``respond(_:isCancelled:)`` answers it as usual).
     func iiifAsync(_ request: ServerRequest, isCancelled: @escaping @Sendable () -> Bool) async -> ServerResponse? {
-        guard request.isRead, request.target.utf8.count <= configuration.maxTargetLength,
+        // Checked on the raw bytes first: every tile request passes here, and needs no second parse.
+        guard request.target.utf8.starts(with: "/iiif/".utf8), request.isRead,
+              request.target.utf8.count <= configuration.maxTargetLength,
               case let .iiif(id, path) = Route(target: request.target) else { return nil }
         switch iiifWindow(id, path, request) {
         case let .answer(r): return finish(r, request, .iiif)

@@ -96,7 +96,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .target(name: "TegulaServer", dependencies: [
-            "TegulaBundle", "TegulaGeometry", "TegulaSupport",
+            "TegulaBundle", "TegulaGeometry", "TegulaIIIF", "TegulaSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -124,8 +124,8 @@ let package = Package(
         // Tiles on demand: scans and pipeline maps rendered per request behind the server's
         // DynamicTileSource (the server module itself links no GDAL).
         .target(name: "TegulaOnDemand", dependencies: [
-            "TegulaServer", "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaGDAL",
-            "TegulaGeometry", "TegulaSupport",
+            "TegulaServer", "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec",
+            "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
         ]),
 
         // The georeferencing editor (`tegula edit`): a session model, its fit and save formats, and
@@ -183,8 +183,9 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "TegulaOnDemandTests", dependencies: [
-            "TegulaOnDemand", "TegulaServer", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
+            "TegulaOnDemand", "TegulaServer", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
             "TegulaSupport", "TegulaTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
             "TegulaServer", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",

@@ -56,11 +56,16 @@ public struct OnDemandInputs: Sendable {
         let (scan, gcps) = Self.split(path)
         guard FileManager.default.fileExists(atPath: scan) else { throw OnDemandError("\(scan): no such file") }
         if let gcps, !FileManager.default.fileExists(atPath: gcps) { throw OnDemandError("\(gcps): no such GCP file") }
-        let id = ((scan as NSString).lastPathComponent as NSString).deletingPathExtension
+        let id = Self.id(of: scan)
         return [try OnDemandSource(id: id, queue: queue, memo: memo, log: log) {
             let source = try WarpInput(path: scan, gcpFile: gcps).resolve()
             return OnDemandSource.Loaded(job: encoded(TileJob(source: source, output: "", name: id)), files: gcps.map { [$0] } ?? [])
         }]
+    }
+
+    /// The id of a scan: its file name without extension.
+    public static func id(of scan: String) -> String {
+        ((scan as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
     /// `job` with ``encoding``'s format, quality and auto-lossy format when one is set.

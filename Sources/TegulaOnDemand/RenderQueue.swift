@@ -7,6 +7,8 @@ import TegulaServer
 /// - Newest first: waiting work is a stack, as a map view's latest tiles are the ones on screen
 ///   (the seed talk's request stack, on the server side).
 /// - One render per key: a request for a tile already queued or being made waits for that render.
+///   Keys are a tile's ``TileMemo/Key`` or an IIIF image request's (``ScanImage``): one queue, so
+///   at most one render per thread holds its pixels, whichever kind it is.
 /// - Work whose every requester has gone away (``submit(_:isCancelled:work:)``'s `isCancelled`)
 ///   is dropped when it reaches the top of the stack, unstarted.
 public final class RenderQueue: @unchecked Sendable {
@@ -24,14 +26,14 @@ public final class RenderQueue: @unchecked Sendable {
     public let workers: Int
     private let condition = NSCondition()
     private var stack: [Job] = []
-    private var running: [TileMemo.Key: Job] = [:]
+    private var running: [AnyHashable: Job] = [:]
     private var counts = Counts()
 
     final class Job {
-        let key: TileMemo.Key
+        let key: AnyHashable
         let work: @Sendable () -> DynamicTile
         var waiters: [(CheckedContinuation<DynamicTile, Never>, @Sendable () -> Bool)] = []
-        init(key: TileMemo.Key, work: @escaping @Sendable () -> DynamicTile) {
+        init(key: AnyHashable, work: @escaping @Sendable () -> DynamicTile) {
             self.key = key
             self.work = work
         }
@@ -55,9 +57,10 @@ public final class RenderQueue: @unchecked Sendable {
 
     /// The result of `work` for `key`, run on a worker (or shared with a run already queued or
     /// running for the same key); `.cancelled` when dropped because every requester had gone.
-    public func submit(_ key: TileMemo.Key, isCancelled: @escaping @Sendable () -> Bool,
+    public func submit(_ key: some Hashable & Sendable, isCancelled: @escaping @Sendable () -> Bool,
                        work: @escaping @Sendable () -> DynamicTile) async -> DynamicTile {
         await withCheckedContinuation { (c: CheckedContinuation<DynamicTile, Never>) in
+            let key = AnyHashable(key)
             condition.lock()
             if let job = running[key] {
                 job.waiters.append((c, isCancelled))

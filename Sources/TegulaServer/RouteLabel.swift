@@ -1,7 +1,7 @@
 /// The route a request took, as `/metrics` labels it: one value per kind of answer, so the label
 /// set stays small whatever the targets are.
 enum RouteLabel: Int, CaseIterable, Sendable {
-    case tile, tileJSON, viewer, asset, maps, health, metrics, other
+    case tile, tileJSON, viewer, asset, maps, health, metrics, iiif, other
 
     /// The label value (`tile`, `tilejson`, …; `other` for malformed and unknown targets).
     var name: String {
@@ -13,6 +13,7 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         case .maps: return "maps"
         case .health: return "health"
         case .metrics: return "metrics"
+        case .iiif: return "iiif"
         case .other: return "other"
         }
     }
@@ -27,6 +28,7 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         case .maps: self = .maps
         case .health: self = .health
         case .metrics: self = .metrics
+        case .iiif: self = .iiif
         case .malformed, .notFound: self = .other
         }
     }

@@ -25,11 +25,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// the answer is 414 (target) or 431 (headers) and the connection is closed. Targets longer
     /// than ``maxTargetLength`` but within this are 414 too, from the service.
     public var maxHeaderBytes: Int
+    /// The most pixels an IIIF image answer may have (`info.json`'s `maxArea`; a larger size is
+    /// refused with 400): 2^24, 64 MiB of RGBA held per render, and at most one render per
+    /// render thread at a time.
+    public var imageMaxArea: Int
 
     /// The defaults of `tegula serve`.
     public init(publicURL: String? = nil, corsOrigin: String? = "*", cacheControl: String = "public, max-age=3600",
                 missingTile: MissingTile = .notFound, maxTargetLength: Int = 2048, tileCacheBytes: Int = 64 << 20,
-                idleTimeout: Duration = .seconds(60), maxHeaderBytes: Int = 16 << 10) {
+                idleTimeout: Duration = .seconds(60), maxHeaderBytes: Int = 16 << 10, imageMaxArea: Int = 1 << 24) {
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.corsOrigin = corsOrigin
         self.cacheControl = cacheControl
@@ -38,5 +42,6 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.tileCacheBytes = tileCacheBytes
         self.idleTimeout = idleTimeout
         self.maxHeaderBytes = maxHeaderBytes
+        self.imageMaxArea = imageMaxArea
     }
 }

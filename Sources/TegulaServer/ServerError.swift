@@ -57,6 +57,12 @@ public enum ServerErrorReason: String, Sendable, Hashable {
     case renderFailed
     /// The client went away before its tile was made (503; nobody reads it).
     case clientGone
+    /// An IIIF image id that is not served (404).
+    case unknownImage
+    /// An IIIF image request outside the grammar, or one this service does not answer: a region
+    /// outside the image, a size above the region without `^` or above `maxArea`, a rotation,
+    /// quality or format not offered (400).
+    case badImageRequest
 
     /// The HTTP status a request is refused with; nil for start-up reasons.
     public var status: HTTPResponse.Status? {
@@ -66,9 +72,9 @@ public enum ServerErrorReason: String, Sendable, Hashable {
         case .bodyTooLarge: return 413
         case .headersTooLarge: return 431
         case .methodNotAllowed: return 405
-        case .malformedTarget: return 400
+        case .malformedTarget, .badImageRequest: return 400
         case .noRoute, .unknownAsset, .unknownTileset, .wrongTileFormat, .wrongTileScale, .zoomOutsideTileset, .missingTile,
-             .outsideFootprint:
+             .outsideFootprint, .unknownImage:
             return 404
         case .readFailed, .renderFailed: return 500
         case .clientGone: return 503
@@ -168,6 +174,12 @@ extension LocatedError where Reason == ServerErrorReason {
     public static func clientGone(tile: Tile) -> ServerError {
         ServerError(.clientGone, "the client went away before tile \(tile) was rendered")
     }
+
+    /// An IIIF image id that is not served.
+    public static func unknownImage(id: String) -> ServerError { ServerError(.unknownImage, "no IIIF image '\(id)'") }
+
+    /// An IIIF image request refused: `what` says what was wrong and what would be right.
+    public static func badImageRequest(_ what: String) -> ServerError { ServerError(.badImageRequest, what) }
 
     /// The tileset forms `Tileset` reads, as the messages name them: "a tile folder with
     /// tiles.json, a *.mbtiles, a *.pmtiles".

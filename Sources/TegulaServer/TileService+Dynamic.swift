@@ -6,10 +6,11 @@ import TegulaGeometry
 /// Tiles of ``DynamicTileSource``s: the same routes and checks as bundles, strong ETags from the
 /// source's version (so a 304 needs no tile), `Server-Timing` with the time spent making the tile.
 extension TileService {
-    /// Answers one request like ``respond(_:)``, but a tile made on request is awaited (the source
-    /// makes it on its own threads, never on the event loop); `isCancelled` tells the source
+    /// Answers one request like ``respond(_:)``, but a tile made on request, or an IIIF image, is
+    /// awaited (the source makes it on its own threads, never on the event loop); `isCancelled` tells the source
     /// whether the client has gone away meanwhile.
     public func respond(_ request: ServerRequest, isCancelled: @escaping @Sendable () -> Bool) async -> ServerResponse {
+        if let r = await iiifAsync(request, isCancelled: isCancelled) { return r }
         guard request.isRead, request.target.utf8.count <= configuration.maxTargetLength,
               case .tile(let t) = Route(target: request.target),
               let e = catalogue[t.id], let source = e.dynamic else { return respond(request) }

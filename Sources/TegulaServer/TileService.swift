@@ -10,6 +10,8 @@ import TegulaGeometry
 public struct TileService: HTTPService {
     /// The tilesets served.
     public let catalogue: Catalogue
+    /// The rasters served as IIIF Image API 3.0 services at `/iiif/{id}/` (``IIIFImageSource``), by id.
+    public let images: [String: any IIIFImageSource]
     /// Response options.
     public let configuration: ServerConfiguration
     /// The viewer page and its scripts and styles.
@@ -25,10 +27,11 @@ public struct TileService: HTTPService {
 
     /// A service over a catalogue; `leafletDirectory` is where Debian's libjs-leaflet installs
     /// Leaflet. Without `logger`, logs go to swift-log's default handler under `tegula.serve`.
-    public init(catalogue: Catalogue, configuration: ServerConfiguration = ServerConfiguration(),
+    public init(catalogue: Catalogue, images: [String: any IIIFImageSource] = [:], configuration: ServerConfiguration = ServerConfiguration(),
                 leafletDirectory: String = ViewerAssets.debianLeaflet,
                 logger: Logger = Logger(label: "tegula.serve"), metrics: ServerMetrics? = nil) {
         self.catalogue = catalogue
+        self.images = images
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
@@ -107,6 +110,8 @@ public struct TileService: HTTPService {
             return cached(tileJSON(e, request), type: "application/json", request, cacheControl: "no-cache")
         case .tile(let t):
             return tile(t, request, reading: true)!
+        case let .iiif(id, path):
+            return iiif(id, path, request)
         case .malformed(let why):
             return refuse(.malformedTarget(reason: why))
         case .notFound:
@@ -175,7 +180,7 @@ public struct TileService: HTTPService {
     }
 
     /// 200 with a strong ETag, or 304 when `If-None-Match` matches it.
-    private func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String) -> ServerResponse {
+    func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String) -> ServerResponse {
         let tag = EntityTag.of(body)
         if let inm = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch: inm, tag) {
             return ServerResponse(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
@@ -195,14 +200,21 @@ public struct TileService: HTTPService {
     /// TileJSON 3.0.0 with absolute tile URLs from `--public-url`, else from the Host header, and
     /// the attribution as text and http(s) links only (``AttributionHTML``).
     func tileJSON(_ e: CatalogueEntry, _ request: ServerRequest) -> [UInt8] {
-        var base = configuration.publicURL ?? ""
-        if base.isEmpty, let host = request.headers[ServerRequest.host],
-           host.utf8.allSatisfy({ $0 < 128 && (isalnum(Int32($0)) != 0 || ".:-[]_".utf8.contains($0)) }) {
-            base = "http://" + host
-        }
+        let base = baseURL(request)
         var metadata = e.metadata
         metadata.attribution = metadata.attribution.map(AttributionHTML.sanitized)
         return metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .topLeft)
+    }
+
+    /// The base of absolute URLs the server writes (TileJSON tile URLs, IIIF service ids):
+    /// `--public-url`, else `http://` and a `Host` header of host characters only, else empty.
+    func baseURL(_ request: ServerRequest) -> String {
+        if let base = configuration.publicURL, !base.isEmpty { return base }
+        if let host = request.headers[ServerRequest.host],
+           host.utf8.allSatisfy({ $0 < 128 && (isalnum(Int32($0)) != 0 || ".:-[]_".utf8.contains($0)) }) {
+            return "http://" + host
+        }
+        return ""
     }
 
     /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded; for tiles made on request

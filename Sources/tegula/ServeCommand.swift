@@ -6,6 +6,7 @@ import TegulaOnDemand
 import TegulaPyramid
 import TegulaRemote
 import TegulaServer
+import TegulaWarp
 
 /// `tegula serve`: serve tile folders, MBTiles and PMTiles over HTTP with TileJSON and a viewer.
 struct ServeCommand: AsyncParsableCommand {
@@ -19,7 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
         rendered on demand tile by tile (the tiles `tegula tile` would cut, without cutting them \
         first): anything `tegula warp` takes (a `tegula georef` .vrt/.tif, a raster \
         with a geotransform or GCPs), SCAN:GCPFILE for a plain scan and its GCP file, or a pipeline \
-        file (*.yml: every map, from its georeference and tile sections, no stage run). Ids are file \
+        file (*.yml: every map, from its georeference and tile sections, no stage run). Every scan, \
+        and a scan with no georeference alone, is also an IIIF Image API 3.0 service (level 1, plus \
+        pct: regions and sizes, !w,h and ^; jpg, png, webp) at /iiif/{id}/info.json. Ids are file \
         names without extension, or map names. A scan whose files change on disk is re-read within \
         half a second (a broken edit keeps the last good fit). Routes: / (viewer), /{id}.json \
         (TileJSON 3.0.0), /{id}/{z}/{x}/{y}.{ext} (XYZ), /{id}/tms/{z}/{x}/{y}.{ext}, @2x names for \
@@ -28,7 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
         --log-level debug, errors at every level.
         """)
 
-    @Argument(help: "Tilesets (folders, *.mbtiles, *.pmtiles, folders of them, https://…/*.pmtiles), georeferenced scans, SCAN:GCPFILE, or pipeline files (*.yml).")
+    @Argument(help: "Tilesets (folders, *.mbtiles, *.pmtiles, folders of them, https://…/*.pmtiles), georeferenced scans, SCAN:GCPFILE, pipeline files (*.yml), or scans with no georeference (served as IIIF images).")
     var paths: [String]
 
     @Option(name: .customLong("cache-size"), help: "MiB of tiles rendered on demand kept in memory (least recently used dropped first; 0: none).")
@@ -98,7 +101,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let catalogue: Catalogue
         let rendered: [OnDemandSource]
-        do { (catalogue, rendered) = try await load() } catch {
+        let images: [ScanImage]
+        do { (catalogue, rendered, images) = try await load() } catch {
             printError("tegula: \(error)")
             throw ExitCode.failure
         }
@@ -108,7 +112,8 @@ struct ServeCommand: AsyncParsableCommand {
                                          missingTile: missing, idleTimeout: .seconds(idleTimeout))
         var logger = Logger(label: "tegula.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level
-        let service = TileService(catalogue: catalogue, configuration: config, leafletDirectory: server.leafletDir,
+        let service = TileService(catalogue: catalogue, images: Dictionary(uniqueKeysWithValues: images.map { ($0.id, $0) }),
+                                  configuration: config, leafletDirectory: server.leafletDir,
                                   logger: logger, metrics: metrics ? ServerMetrics() : nil)
         if service.assets.files["leaflet/leaflet.js"] == nil {
             printError("tegula: warning: Leaflet not found in \(server.leafletDir) (apt-get install libjs-leaflet); the viewer will not load")
@@ -116,6 +121,9 @@ struct ServeCommand: AsyncParsableCommand {
         for e in catalogue.entries {
             let how = e.dynamic == nil ? "serving" : e.dynamic is RemoteTileSource ? "serving by range requests" : "rendering on demand"
             printError("tegula: \(how) \(e.id) (\(e.metadata.format.rawValue), z\(e.metadata.minZoom)–\(e.metadata.maxZoom)) from \(e.path)")
+        }
+        for i in images {
+            printError("tegula: serving \(i.id) as an IIIF image (\(i.width) × \(i.height) px) at /iiif/\(i.id)/info.json from \(i.path)")
         }
         let shownHost = server.host
         try await HTTPServer.run(service: service, host: server.host, port: server.port) { channel in
@@ -127,13 +135,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The catalogue in PATH order: tilesets as they are, URLs of PMTiles files by range requests,
-    /// everything else rendered on demand.
-    func load() async throws -> (Catalogue, [OnDemandSource]) {
+    /// everything else rendered on demand; and every scan (georeferenced or not: a scan with no
+    /// georeference is served as an IIIF image alone) as an IIIF image.
+    func load() async throws -> (Catalogue, [OnDemandSource], [ScanImage]) {
         let encoding = format.map { TileOptions(format: $0, quality: quality, autoLossy: autoLossy) }
         let inputs = OnDemandInputs(queue: RenderQueue(workers: server.renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
                                     encoding: encoding, log: { printError($0) })
         var entries: [CatalogueEntry] = []
         var rendered: [OnDemandSource] = []
+        var images: [ScanImage] = []
         for path in paths {
             if HTTPRangeSource.isRemote(path) {
                 let reader = try await RemotePMTilesReader.open(url: path)
@@ -142,12 +152,22 @@ struct ServeCommand: AsyncParsableCommand {
             } else if OnDemandInputs.isTilesetPath(path) {
                 entries += try Catalogue.load(paths: [path]).entries
             } else {
-                for source in try inputs.sources(for: path) {
-                    rendered.append(source)
-                    entries.append(CatalogueEntry(id: source.id, path: path, source: source))
+                do {
+                    for source in try inputs.sources(for: path) {
+                        rendered.append(source)
+                        entries.append(CatalogueEntry(id: source.id, path: path, source: source))
+                        images.append(try ScanImage(id: source.id, path: source.renderer.job.source.path, queue: inputs.queue))
+                    }
+                } catch let e as WarpError where e.reason == .notGeoreferenced {
+                    images.append(try ScanImage(id: OnDemandInputs.id(of: path), path: path, queue: inputs.queue))
                 }
             }
         }
-        return (try Catalogue(entries), rendered)
+        var seen: [String: String] = [:]
+        for i in images {
+            if let first = seen[i.id] { throw ServerError.duplicateID(id: i.id, first: first, second: i.path) }
+            seen[i.id] = i.path
+        }
+        return (try Catalogue(entries), rendered, images)
     }
 }

@@ -21,9 +21,9 @@ import sys
 import time
 import urllib.request
 
-import numpy
-from osgeo import gdal
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from screen_compare import compare, rgba  # noqa: E402  (beside this script)
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
@@ -57,15 +57,6 @@ def person_distance(m):
     return "%d m" % int(math.floor(m + 0.5))
 
 
-def rgba(path):
-    """A PNG's pixels as GDAL reads them: height × width × 4 (an RGB PNG is opaque)."""
-    a = gdal.Open(path).ReadAsArray()
-    a = numpy.moveaxis(a, 0, -1)
-    if a.shape[2] == 3:
-        a = numpy.concatenate([a, numpy.full(a.shape[:2] + (1,), 255, numpy.uint8)], axis=2)
-    return a.astype(numpy.int32)
-
-
 # Shows only the tiles of layer arguments[0] (all layers when null): the other tile layers, the
 # footprint, pins, callouts and controls hidden, so the screen under a tile is that tile alone.
 SHOW_ONLY = """
@@ -90,27 +81,19 @@ def compare_with_pyramid(layer, folder):
     shot = os.path.join(out, "viewer-pixels-%s.png" % layer)
     driver.save_screenshot(shot)
     screen = rgba(shot)
-    tiles = pixels = off = 0
-    se = 0.0
+    placements = []
     for src, left, top, width, height in placed:
         z, x, y = re.search(r"/(\d+)/(\d+)/(\d+)\.png", src).groups()
-        path = os.path.join(folder, z, x, y + ".png")
         check(ratio == 1 and width == 256 and height == 256 and left == int(left) and top == int(top),
               "tile %s/%s/%s of %s is drawn 1:1 on whole pixels (ratio %s, %s × %s at %s, %s)" % (z, x, y, layer, ratio, width, height, left, top))
         left, top = int(left), int(top)
-        if left < 0 or top < 0 or left + 256 > screen.shape[1] or top + 256 > screen.shape[0] or not os.path.exists(path):
+        if left < 0 or top < 0 or left + 256 > screen.shape[1] or top + 256 > screen.shape[0]:
             continue
-        want = rgba(path)
-        got = screen[top:top + 256, left:left + 256, :3]
-        mask = want[:, :, 3] == 255
-        d = numpy.abs(got - want[:, :, :3])[mask]
-        tiles += 1
-        pixels += int(mask.sum())
-        off += int((d.max(axis=1) > 2).sum()) if len(d) else 0
-        se += float((d.astype(numpy.float64) ** 2).sum())
+        placements.append({"z": int(z), "x": int(x), "y": int(y), "left": left, "top": top,
+                           "seen": [left, top, left + 256, top + 256]})
+    c = compare(screen, placements, folder)
     driver.execute_script(SHOW_ONLY, None)
-    psnr = 99.0 if se == 0 else 10 * math.log10(255 * 255 / (se / max(1, 3 * pixels)))
-    return tiles, pixels, off, psnr
+    return c["tiles"], c["pixels"], c["off"], c["psnr"]
 
 
 def settle(timeout=60):

@@ -52,9 +52,9 @@ struct EditCLITests {
         // The overlay the page showed against `tegula tile`'s pyramid of the saved annotation
         // (its GCPs, transform and mask): the screen under each zoom-2 overlay tile, over the
         // pyramid tile's opaque pixels.
-        let tiled2 = try TegulaBinary.run(["tile", Self.scan, "--gcps", output, "-o", dir + "/pyramid", "--quiet"])
+        let tiled2 = try TegulaBinary.run(["tile", Schagen1689.scan, "--gcps", output, "-o", dir + "/pyramid", "--quiet"])
         #expect(tiled2.status == 0, "\(tiled2.stderr)")
-        let compared = try ProgramRun.run("/usr/bin/python3", ["-c", Self.screenAgainstPyramid, dir + "/overlay-screen.png",
+        let compared = try ProgramRun.run("/usr/bin/python3", [PackageRoot.path("scripts/screen_compare.py"), dir + "/overlay-screen.png",
                                                                 dir + "/overlay-tiles.json", dir + "/pyramid"])
         try #require(compared.status == 0, "\(compared.stderr)")
         let c = try #require(try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Double], "\(compared.stdout)")
@@ -76,38 +76,6 @@ struct EditCLITests {
         print(again.stdout, again.stderr)
         #expect(again.status == 0, "editor_check restored: \(again.stdout) \(again.stderr)")
     }
-
-    /// Python (GDAL, numpy): the screenshot SCREEN where TILES (editor_check.py's
-    /// overlay-tiles.json) saw each tile, against PYRAMID/z/x/y.png over that tile's opaque pixels, as
-    /// JSON: tiles compared, pixels, pixels off by more than 2 levels in a channel, PSNR.
-    static let screenAgainstPyramid = #"""
-    import json, math, os, sys
-    import numpy
-    from osgeo import gdal
-    def rgba(path):
-        a = numpy.moveaxis(gdal.Open(path).ReadAsArray(), 0, -1)
-        if a.shape[2] == 3:
-            a = numpy.concatenate([a, numpy.full(a.shape[:2] + (1,), 255, numpy.uint8)], axis=2)
-        return a.astype(numpy.int32)
-    screen = rgba(sys.argv[1])
-    tiles = pixels = off = 0
-    se = 0.0
-    for t in json.load(open(sys.argv[2]))["tiles"]:
-        path = os.path.join(sys.argv[3], str(t["z"]), str(t["x"]), "%d.png" % t["y"])
-        if not os.path.exists(path):
-            continue
-        left, top, right, bottom = t["seen"]
-        want = rgba(path)[top - t["top"]:bottom - t["top"], left - t["left"]:right - t["left"]]
-        got = screen[top:bottom, left:right, :3]
-        mask = want[:, :, 3] == 255
-        d = numpy.abs(got - want[:, :, :3])[mask]
-        tiles += 1
-        pixels += int(mask.sum())
-        off += int((d.max(axis=1) > 2).sum()) if len(d) else 0
-        se += float((d.astype(numpy.float64) ** 2).sum())
-    psnr = 99.0 if se == 0 else 10 * math.log10(255 * 255 / (se / max(1, 3 * pixels)))
-    print(json.dumps({"tiles": tiles, "pixels": pixels, "off": off, "psnr": psnr}))
-    """#
 
     @Test func badInputIsRefusedWithOneLine() throws {
         let dir = try TemporaryFolder.make("edit-bad").path

@@ -37,9 +37,9 @@ struct IIIFServeCLITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let image = dir.appendingPathComponent("\(Self.validatorID).tif").path
         try Self.writeValidatorImage(image)
-        let server = try ServeCLITests.Server([image])
+        let server = try LocalHTTPServer.tegula(["serve", image])
         defer { server.stop() }
-        #expect(server.text.contains("serving \(Self.validatorID) as an IIIF image (1000 × 1000 px)"), "\(server.text)")
+        #expect(server.output(contains: "serving \(Self.validatorID) as an IIIF image (1000 × 1000 px)"), "\(server.output)")
         let run = try ProgramRun.run("iiif-validate.py", ["-s", "127.0.0.1:\(server.port)", "-p", "iiif", "-i", Self.validatorID,
                                                           "--version=3.0", "--level", "1"])
         let report = run.stdout + run.stderr
@@ -57,7 +57,7 @@ struct IIIFServeCLITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let image = dir.appendingPathComponent("squares.tif").path
         try Self.writeValidatorImage(image)
-        let server = try ServeCLITests.Server([image])
+        let server = try LocalHTTPServer.tegula(["serve", image])
         defer { server.stop() }
         let info = try server.get("/iiif/squares/info.json")
         #expect(info.status == 200)

@@ -330,7 +330,7 @@ struct EditorAPITests {
                                       version: String, zoom z: Int, maxZoom: Int) async throws -> Agreement {
         let dir = try TemporaryFolder.make("overlay-pyramid")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = WarpInput(path: scan, gcpSet: try GCPReader.read(path: points), fit: FitOptions())
+        let input = WarpInput(path: Schagen1689.scan, gcpSet: try GCPReader.read(path: Schagen1689.points), fit: FitOptions())
         var job = TileJob(source: try input.resolve(), output: dir.appendingPathComponent("pyramid").path, name: "pyramid")
         job.minZoom = z
         job.maxZoom = maxZoom

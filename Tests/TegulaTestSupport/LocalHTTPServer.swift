@@ -193,13 +193,22 @@ public final class LocalHTTPServer: @unchecked Sendable {
     }
 
     /// The `iiif` package's `iiif_testserver.py` (Flask) serving every image in `images` as Image
-    /// API 3.0, level 1, at `http://127.0.0.1:PORT/3.0_pil/{file stem}`; it binds port 0 and
-    /// announces the port it got ("Running on http://127.0.0.1:PORT").
+    /// API 3.0, level 1, at `http://127.0.0.1:PORT/3.0_pil/{file stem}`. It names its images by the
+    /// port it is given (with `--port 0` their ids say port 0), so, as nginx, it gets a free port
+    /// and is started again on another when that one was taken first, up to 5 times.
     public static func iiifTestServer(images: URL) throws -> LocalHTTPServer {
-        try LocalHTTPServer(try venv("python3"),
-                            [try venv("iiif_testserver.py"), "-d", images.path, "--host", "127.0.0.1",
-                             "--port", "0", "--api-versions", "3.0", "-q"],
-                            port: nil, folder: try TemporaryFolder.make("iiif-testserver"))
+        for attempt in 1...5 {
+            let port = try freePort()
+            do {
+                return try LocalHTTPServer(try venv("python3"),
+                                           [try venv("iiif_testserver.py"), "-d", images.path, "--host", "127.0.0.1",
+                                            "--port", "\(port)", "--api-versions", "3.0", "-q"],
+                                           port: port, folder: try TemporaryFolder.make("iiif-testserver"))
+            } catch let e as ProgramRun.Failure where attempt < 5 && e.stderr.contains("Address already in use") {
+                continue
+            }
+        }
+        throw POSIXError(.EADDRINUSE)
     }
 
     /// Runs the `iiif` package's `iiif_static.py` on `image`: level-0 files for Image API 2.1 with

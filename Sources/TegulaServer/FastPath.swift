@@ -2,6 +2,9 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
+/// Shared empty fields: a request without `If-None-Match` allocates none.
+private let noRequestFields = HTTPFields()
+
 /// Answers requests the service can answer from memory (tiles already made) on the connection's
 /// event loop, before they reach Hummingbird's async request loop; everything else (cold tiles,
 /// TileJSON, the viewer, errors of other routes, every request of a service without such answers)
@@ -20,13 +23,18 @@ import NIOHTTP1
 /// request that does not keep the connection alive (HTTP/1.0 without keep-alive, which
 /// Hummingbird leaves open) has the connection closed once its response is written, whichever
 /// path answered it.
-final class FastPath<Service: HTTPService>: ChannelDuplexHandler, RemovableChannelHandler {
+///
+/// Not generic: NIO calls a handler through its protocol, so a generic handler class runs its
+/// unspecialised code (generic metadata looked up per request). The service is reached through
+/// two closures made where its type is known.
+final class FastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let service: Service
+    private let respondFromMemory: @Sendable (ServerRequest) -> ServerResponse?
+    private let countAnswer: @Sendable () -> Void
     private let serverName: String
     /// Requests passed on whose response has not ended yet, oldest first: whether the
     /// connection closes after each.
@@ -39,8 +47,9 @@ final class FastPath<Service: HTTPService>: ChannelDuplexHandler, RemovableChann
     private var needsFlush = false
     private var date = HTTPDate()
 
-    init(service: Service, serverName: String) {
-        self.service = service
+    init<Service: HTTPService>(service: Service, serverName: String) {
+        respondFromMemory = { service.respondFromMemory($0) }
+        countAnswer = { service.countFastPathAnswer() }
         self.serverName = serverName
     }
 
@@ -49,8 +58,10 @@ final class FastPath<Service: HTTPService>: ChannelDuplexHandler, RemovableChann
         switch unwrapInboundIn(data) {
         case .head(let head):
             if passedOnHead == passedOn.count, context.channel.isWritable, let r = answer(head) {
-                service.countFastPathAnswer()
-                var headers = HTTPHeaders(r.headers.map { ($0.name.rawName, $0.value) })
+                countAnswer()
+                var headers = HTTPHeaders()
+                headers.reserveCapacity(r.headers.count + 2)
+                for field in r.headers { headers.add(name: field.name.rawName, value: field.value) }
                 headers.add(name: "Date", value: date.now())
                 headers.add(name: "Server", value: serverName)
                 context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: r.status.code),
@@ -81,9 +92,9 @@ final class FastPath<Service: HTTPService>: ChannelDuplexHandler, RemovableChann
     /// The service's answer from memory, for GET and HEAD requests without a `Connection` header.
     private func answer(_ head: HTTPRequestHead) -> ServerResponse? {
         guard head.method == .GET || head.method == .HEAD, !head.headers.contains(name: "connection") else { return nil }
-        var headers = HTTPFields()
+        var headers = noRequestFields
         if let inm = head.headers.first(name: "if-none-match") { headers[.ifNoneMatch] = inm }
-        return service.respondFromMemory(ServerRequest(method: head.method == .GET ? .get : .head, target: head.uri, headers: headers))
+        return respondFromMemory(ServerRequest(method: head.method == .GET ? .get : .head, target: head.uri, headers: headers))
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {

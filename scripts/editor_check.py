@@ -14,8 +14,16 @@ zoom with the basemap, markers and controls hidden, the screen under each warped
 the tile's z/x/y (OUTDIR/overlay-screen.png, OUTDIR/overlay-tiles.json) for the caller to compare
 with `tegula tile`'s tiles of the saved annotation.
 
+In the scan phase the scan pane alone is checked: its tiles come from the editor's IIIF service
+(/iiif/{id}/{x},{y},{w},{h}/{W},{H}/0/default.jpg), and at zoom maxzoom (one scan pixel per screen
+pixel), centred on scan pixel X, Y with markers and controls hidden, the screen is saved
+(OUTDIR/scan-screen.png) with where scan pixel (0, 0) lies on it and the part of the pane the scan
+fills (OUTDIR/scan-tiles.json, one placement in screen_compare.py's form) for the caller to
+compare with the scan's own pixels.
+
 Usage: editor_check.py URL OUTDIR edit POINTS   (POINTS: a QGIS .points file to take pairs from)
-       editor_check.py URL OUTDIR restored      (the page must show OUTDIR/session.json again)"""
+       editor_check.py URL OUTDIR restored      (the page must show OUTDIR/session.json again)
+       editor_check.py URL OUTDIR scan X Y      (the scan pane at 1:1 around scan pixel X, Y)"""
 import json
 import math
 import os
@@ -120,9 +128,44 @@ try:
     driver.get(url)
     check(bool(wait(lambda: js("return window.tegulaReady === true"))), "the editor page loaded")
     check(wait(lambda: tiles_loaded(".scan-tiles") > 0), "scan tiles load (%d)" % tiles_loaded(".scan-tiles"))
-    check(wait(lambda: tiles_loaded(".basemap-tiles") > 0), "local basemap tiles load (%d)" % tiles_loaded(".basemap-tiles"))
+    if phase != "scan":
+        check(wait(lambda: tiles_loaded(".basemap-tiles") > 0), "local basemap tiles load (%d)" % tiles_loaded(".basemap-tiles"))
 
-    if phase == "edit":
+    if phase == "scan":
+        cfg = js("return JSON.parse(document.getElementById('config').textContent)")
+        js("tegulaEditor.maps.scan.setView(tegulaEditor.scanLatLng([arguments[0], arguments[1]]), arguments[2], { animate: false })",
+           float(sys.argv[4]), float(sys.argv[5]), cfg["maxzoom"])
+        # Every tile on the pane is a full-resolution one (its IIIF size equals its region), loaded and faded in.
+        full = """var imgs = Array.from(document.querySelectorAll('.scan-tiles img.leaflet-tile'));
+            return imgs.length > 0 && imgs.every(function (i) {
+                var m = /\\/(\\d+),(\\d+),(\\d+),(\\d+)\\/(\\d+),(\\d+)\\/0\\/default\\.jpg$/.exec(i.src);
+                return m && m[3] === m[5] && m[4] === m[6] && i.complete && i.naturalWidth > 0 && getComputedStyle(i).opacity === '1'; });"""
+        check(bool(wait(lambda: js(full), 60)), "the pane shows full-resolution IIIF tiles only at zoom %d" % cfg["maxzoom"])
+        srcs = js("return Array.from(document.querySelectorAll('.scan-tiles img.leaflet-tile')).map(function (i) { return i.src; })")
+        service = url.rstrip("/") + cfg["iiif"] + "/"
+        check(len(srcs) >= 4 and all(s.startswith(service) for s in srcs),
+              "every scan tile is read from the editor's IIIF service %s (%d tiles): %s" % (service, len(srcs), srcs[:2]))
+        time.sleep(0.5)
+        placed = js("""
+            ['.leaflet-overlay-pane', '.leaflet-marker-pane', '.leaflet-shadow-pane', '.leaflet-tooltip-pane',
+             '.leaflet-popup-pane', '.leaflet-control-container'].forEach(function (s) {
+                document.querySelectorAll('#scan ' + s).forEach(function (e) { e.style.visibility = 'hidden'; }); });
+            var el = document.getElementById('scan'), r = el.getBoundingClientRect(), c = JSON.parse(document.getElementById('config').textContent);
+            var o = tegulaEditor.scanPoint([0, 0]), left = r.left + el.clientLeft + o.x, top = r.top + el.clientTop + o.y;
+            var x0 = r.left + el.clientLeft, y0 = r.top + el.clientTop;
+            return { ratio: window.devicePixelRatio, left: left, top: top,
+                     seen: [Math.max(x0, left), Math.max(y0, top), Math.min(x0 + el.clientWidth, left + c.width, window.innerWidth),
+                            Math.min(y0 + el.clientHeight, top + c.height, window.innerHeight)] };""")
+        driver.save_screenshot(out + "/scan-screen.png")
+        left, top = int(round(placed["left"])), int(round(placed["top"]))
+        seen = [max(left, int(math.ceil(placed["seen"][0]))), max(top, int(math.ceil(placed["seen"][1]))),
+                int(placed["seen"][2]), int(placed["seen"][3])]
+        json.dump({"ratio": placed["ratio"], "tiles": [{"z": 0, "x": 0, "y": 0, "left": left, "top": top, "seen": seen,
+                                                        "offset": [placed["left"] - left, placed["top"] - top]}]},
+                  open(out + "/scan-tiles.json", "w"), indent=1)
+        check(placed["ratio"] == 1 and seen[2] - seen[0] >= 256 and seen[3] - seen[1] >= 256,
+              "the scan fills at least 256 × 256 px of the pane at 1:1 (%s, ratio %s)" % (seen, placed["ratio"]))
+    elif phase == "edit":
         pairs = []
         for line in open(sys.argv[4]):
             f = line.strip().split(",")

@@ -12,8 +12,9 @@ enum EditorRoute: Equatable {
     case script
     /// `/leaflet/…`: Leaflet from Debian's libjs-leaflet.
     case leaflet(String)
-    /// `/scan/{z}/{x}/{y}.jpg`: the raw scan in pixel space.
-    case scanTile(z: Int, x: Int, y: Int)
+    /// `/iiif/{id}/…`: the raw scan as an IIIF Image API 3.0 service (``ScanPane``), answered by
+    /// `tegula serve`'s IIIF responder with the request as it came.
+    case iiif
     /// `/overlay/{version}.json`: zooms and bounds of a fit's overlay.
     case overlayInfo(version: String)
     /// `/overlay/{version}/{z}/{x}/{y}.png`: the scan warped by that fit.
@@ -31,13 +32,13 @@ enum EditorRoute: Equatable {
 
     /// The route table: each path's first segments and the methods it takes (HEAD with GET).
     static let table: [(prefix: [String], methods: [HTTPRequest.Method])] = [
-        ([], [.get, .head]), (["editor.js"], [.get, .head]), (["leaflet"], [.get, .head]), (["scan"], [.get, .head]),
+        ([], [.get, .head]), (["editor.js"], [.get, .head]), (["leaflet"], [.get, .head]), (["iiif"], [.get, .head]),
         (["overlay"], [.get, .head]), (["basemap"], [.get, .head]),
         (["api", "session"], [.get, .put]), (["api", "fit"], [.post]), (["api", "predict"], [.get]), (["api", "convert"], [.get]),
     ]
 
     /// Every route, as 404 answers list them.
-    static let routes = "/, /editor.js, /leaflet/…, /scan/{z}/{x}/{y}.jpg, /overlay/{version}.json, "
+    static let routes = "/, /editor.js, /leaflet/…, /iiif/{id}/info.json, /iiif/{id}/{region}/{size}/0/default.{jpg|png|webp}, /overlay/{version}.json, "
         + "/overlay/{version}/{z}/{x}/{y}.png, /basemap/…, GET /api/session, PUT /api/session, POST /api/fit, "
         + "GET /api/predict, GET /api/convert"
 
@@ -57,7 +58,7 @@ enum EditorRoute: Equatable {
         case "": self = .page
         case "editor.js": self = .script
         case "leaflet": self = .leaflet(s.joined(separator: "/"))
-        case "scan": self = try Self.scanTile(Array(s.dropFirst()))
+        case "iiif": self = .iiif
         case "overlay": self = try Self.overlay(Array(s.dropFirst()))
         case "basemap":
             let rest = String(request.target.dropFirst("/basemap".count))
@@ -84,13 +85,6 @@ enum EditorRoute: Equatable {
     static func allowed(for target: String) -> String? {
         guard let s = try? RequestTarget(target).segments, let entry = entry(s) else { return nil }
         return entry.methods.map(\.rawValue).joined(separator: ", ")
-    }
-
-    static func scanTile(_ p: [String]) throws(ServerError) -> EditorRoute {
-        guard p.count == 3, p[2].hasSuffix(".jpg"), let (z, x, y) = numbers(p[0], p[1], String(p[2].dropLast(4))) else {
-            throw .malformedTarget(reason: "scan tiles are /scan/{z}/{x}/{y}.jpg with plain decimal numbers")
-        }
-        return .scanTile(z: z, x: x, y: y)
     }
 
     static func overlay(_ p: [String]) throws(ServerError) -> EditorRoute {

@@ -15,24 +15,26 @@ extension EditorService {
         var pixel: [Double]?
     }
 
-    /// Check, autosave, fit; with `save`, also write the output.
-    func fitting(_ body: [UInt8], save: Bool) throws(EditorError) -> ServerResponse {
+    /// Check, autosave, fit; with `save` (the scan's IIIF service URI as the client reached it),
+    /// also write the output, naming that service as the scan.
+    func fitting(_ body: [UInt8], save service: String?) throws(EditorError) -> ServerResponse {
         do {
             var s = try EditorSession.decode(Data(body))
             guard s.output.isEmpty || s.output == output else {
                 throw EditorError(.badSession, at: "output", "is '\(s.output)', but this editor saves to '\(output)' (set by -o when it started)")
             }
             s.output = output
-            _ = try SessionCheck(s, width: pyramid.width, height: pyramid.height)
+            _ = try SessionCheck(s, width: pane.width, height: pane.height)
             try autosave(s)
-            let fit = try SessionFit(s, scanPath: scanPath, width: pyramid.width, height: pyramid.height)
+            let fit = try SessionFit(s, scanPath: scanPath, width: pane.width, height: pane.height)
             fits.withLock { list in
                 list.removeAll { $0.version == fit.result.version }
                 list.append((fit.result.version, fit))
                 if list.count > 32 { list.removeFirst(list.count - 32) }
             }
-            if save {
-                try SessionFormat(output: output).write(fit, session: s, scanPath: scanPath, width: pyramid.width, height: pyramid.height, to: output)
+            if let service {
+                try SessionFormat(output: output).write(fit, session: s, scanPath: scanPath, service: service, width: pane.width, height: pane.height,
+                                                        to: output)
                 log("tegula: saved \(s.gcps.count) points (\(fit.result.transform)) to \(output)")
             }
             return .json(fit.result)

@@ -6,16 +6,9 @@ import TegulaPyramid
 import TegulaServer
 import TegulaWarp
 
-/// Tiles: the raw scan in pixel space, and the scan warped by one fit (by version) on demand.
+/// Tiles of the scan warped by one fit (by version), on demand. (The raw scan is its IIIF
+/// service's, ``ScanPane``.)
 extension EditorService {
-    /// `/scan/{z}/{x}/{y}.jpg`: a tile of the raw scan in pixel space.
-    func scanTile(z: Int, x: Int, y: Int) throws -> ServerResponse {
-        let jpeg: [UInt8]?
-        do { jpeg = try pyramid.tile(z: z, x: x, y: y) } catch { throw ServerError(.readFailed, "\(error)") }
-        guard let jpeg else { throw ServerError(.noRoute, "tile \(z)/\(x)/\(y) is outside the scan") }
-        return ServerResponse(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "public, max-age=86400"], body: jpeg)
-    }
-
     /// Zooms, bounds and the tile template of a fit's overlay (`/overlay/{version}.json`).
     struct OverlayInfo: Encodable {
         var minzoom: Int

@@ -13,17 +13,19 @@ import TegulaSupport
 import TegulaWarp
 
 /// The editor's server logic, one function from request to response on the HTTP core (served by
-/// ``HTTPServer``, which only moves bytes): the page and Leaflet, the session API, the raw scan's
-/// pixel-space tiles, the warped overlay of a fit (by version), and local basemap tilesets
-/// (answered by a ``TileService`` of their own under `/basemap/`). Routes are ``EditorRoute``'s
-/// table; every refusal is JSON, `{"error": …}`, with the status its error carries.
+/// ``HTTPServer``, which only moves bytes): the page and Leaflet, the session API, the raw scan as
+/// an IIIF Image API 3.0 service under `/iiif/` (``ScanPane``: `tegula serve`'s own responder),
+/// the warped overlay of a fit (by version), and local basemap tilesets (answered by a
+/// ``TileService`` of their own under `/basemap/`). Routes are ``EditorRoute``'s table; every
+/// refusal is JSON, `{"error": …}`, with the status its error carries, but the IIIF service's,
+/// which answers as it does in `tegula serve`.
 public final class EditorService: HTTPService, @unchecked Sendable {
     /// The scan edited.
     public let scanPath: String
     /// Where Save writes.
     public let output: String
-    /// The raw scan's tiles.
-    public let pyramid: ScanPyramid
+    /// The raw scan, read through its IIIF service.
+    public let pane: ScanPane
     /// Basemaps the page offers, in order (the first is shown).
     public let basemaps: [Basemap]
     let basemapService: TileService?
@@ -51,7 +53,9 @@ public final class EditorService: HTTPService, @unchecked Sendable {
                 log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.scanPath = scanPath
         self.output = output
-        pyramid = try ScanPyramid(path: scanPath)
+        let queue = RenderQueue(workers: renderThreads)
+        self.queue = queue
+        pane = try ScanPane(path: scanPath, queue: queue, logger: Logger(label: "tegula.edit"))
         self.basemaps = basemaps
         basemapService = basemapTilesets.map { TileService(catalogue: $0, leafletDirectory: "/nonexistent") }
         let assets = ViewerAssets(catalogue: try Catalogue([]), leafletDirectory: leafletDirectory)
@@ -64,7 +68,6 @@ public final class EditorService: HTTPService, @unchecked Sendable {
             log("tegula: restored the session from \(Self.sidecarPath(output)) (\(restored.gcps.count) points)")
         }
         session = Locked(start)
-        queue = RenderQueue(workers: renderThreads)
         memo = TileMemo(byteBudget: cacheBytes)
         self.log = log
         let clear = [UInt8](repeating: 0, count: 256 * 256 * 4)
@@ -95,8 +98,8 @@ public final class EditorService: HTTPService, @unchecked Sendable {
             case .leaflet(let name):
                 guard let a = leaflet[name] else { throw ServerError(.unknownAsset, "no such asset: /\(name)") }
                 return ServerResponse(status: .ok, headers: [.contentType: a.contentType, .cacheControl: "public, max-age=86400"], body: a.bytes)
-            case let .scanTile(z, x, y):
-                return try scanTile(z: z, x: x, y: y)
+            case .iiif:
+                return await pane.service.respond(request, isCancelled: isCancelled)
             case .overlayInfo(let version):
                 return try overlayInfo(version)
             case let .overlayTile(version, tile):
@@ -105,9 +108,10 @@ public final class EditorService: HTTPService, @unchecked Sendable {
                 guard let basemapService else { throw ServerError(.unknownTileset, "no local basemap tileset is served") }
                 return await basemapService.respond(ServerRequest(method: request.method, target: target), isCancelled: isCancelled)
             case .session:
-                return request.method == .get ? .json(current, status: .ok) : try fitting(request.body, save: true)
+                return request.method == .get ? .json(current, status: .ok)
+                    : try fitting(request.body, save: pane.service.iiifServiceID(pane.id, for: request))
             case .fit:
-                return try fitting(request.body, save: false)
+                return try fitting(request.body, save: nil)
             case .predict:
                 return try predict(try RequestTarget(request.target))
             case .convert:
@@ -145,14 +149,17 @@ public final class EditorService: HTTPService, @unchecked Sendable {
         var height: Int
         var maxzoom: Int
         var tilesize: Int
+        /// The scan's IIIF service, as a path on this server (`/iiif/{id}`).
+        var iiif: String
         var output: String
         var basemaps: [Basemap]
     }
 
     /// The page's configuration as JSON safe to embed in a `<script>` element.
     func pageConfig() -> String {
-        let config = PageConfig(scan: (scanPath as NSString).lastPathComponent, width: pyramid.width, height: pyramid.height,
-                                maxzoom: pyramid.maxZoom, tilesize: ScanPyramid.tileSize, output: output, basemaps: basemaps)
+        let config = PageConfig(scan: (scanPath as NSString).lastPathComponent, width: pane.width, height: pane.height,
+                                maxzoom: pane.maxZoom, tilesize: ScanPane.tileSize, iiif: "/iiif/" + TileService.percentEncoded(pane.id),
+                                output: output, basemaps: basemaps)
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? e.encode(config)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

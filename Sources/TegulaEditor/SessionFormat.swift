@@ -20,10 +20,12 @@ public enum SessionFormat: String, Sendable, CaseIterable {
         self = f
     }
 
-    /// Write `fit` to `output` for the scan at `scanPath`, all at once: every file goes to a
+    /// Write `fit` to `output` for the scan at `scanPath`, whose IIIF service is `service` (the
+    /// target an Allmaps annotation names when it is an http(s) URI), all at once: every file goes to a
     /// temporary name beside its destination and is renamed into place only when all were
     /// written, so a failure replaces nothing.
-    public func write(_ fit: SessionFit, session: EditorSession, scanPath: String, width: Int, height: Int, to output: String) throws {
+    public func write(_ fit: SessionFit, session: EditorSession, scanPath: String, service: String? = nil, width: Int, height: Int,
+                      to output: String) throws {
         let g = fit.georeference
         if self == .vrt {
             do {
@@ -50,7 +52,8 @@ public enum SessionFormat: String, Sendable, CaseIterable {
             let notes = Dictionary(session.gcps.map { ($0.id, $0.note) }, uniquingKeysWith: { a, _ in a })
             do {
                 files.append((output, try GCPWriter.allmapsAnnotation(gcps, crs: crs, notes: notes, transform: g.kind, mask: fit.check.mask,
-                                                                       scanPath: scanPath, width: width, height: height)))
+                                                                       scanPath: scanPath, service: service.flatMap(Self.absolute),
+                                                                       width: width, height: height)))
             } catch let e as GeoreferenceError {
                 throw EditorError(.writeFailed, at: session.output, e.message)
             }
@@ -69,5 +72,11 @@ public enum SessionFormat: String, Sendable, CaseIterable {
             for f in staged { f.discard() }
             throw EditorError(.writeFailed, at: output, "\(error)")
         }
+    }
+
+    /// `uri` when it is absolute http(s) (a request without a `Host` header gives a bare path,
+    /// which no viewer could open: the file is named instead).
+    static func absolute(_ uri: String) -> String? {
+        uri.hasPrefix("http://") || uri.hasPrefix("https://") ? uri : nil
     }
 }

@@ -5,7 +5,7 @@ import TegulaGeometry
 /// Writes GCP files, each the pair of a ``GCPReader`` format: QGIS `.points`
 /// (``points(_:crs:residuals:)``, read by ``GCPReader/parsePoints(_:source:gcpCRS:)``),
 /// MapWarper-style CSV (``csv(_:crs:)``, read by ``GCPReader/parseCSV(_:source:gcpCRS:)``) and an
-/// Allmaps Georeference Annotation (``allmapsAnnotation(_:crs:notes:transform:mask:scanPath:width:height:)``,
+/// Allmaps Georeference Annotation (``allmapsAnnotation(_:crs:notes:transform:mask:scanPath:service:width:height:)``,
 /// read by ``GCPReader/read(path:gcpCRS:mapID:)``). What `.points` and CSV cannot hold (the
 /// transform, the fitting CRS, the mask) goes in a ``StoredFit`` sidecar.
 public enum GCPWriter {
@@ -56,12 +56,14 @@ public enum GCPWriter {
     }
 
     /// An Allmaps Georeference Annotation (georef extension 1) for the `width` × `height` scan at
-    /// `scanPath`: enabled points as GeoJSON features with `resourceCoords` (ground converted
+    /// `scanPath`, its target's source the scan's IIIF Image API 3.0 service when `service` names
+    /// one (`{id, type: ImageService3, width, height}`, as Allmaps' viewer, Mirador and
+    /// OpenSeadragon open it), else the file (`{id: file URL, type: Image, width, height}`): enabled points as GeoJSON features with `resourceCoords` (ground converted
     /// from `crs` to WGS 84 lon/lat) and their `notes` by id, the mask as an SVG selector, the
     /// transform as `body.transformation` (``AllmapsTransformation``). Pretty, key-sorted JSON
     /// with a final line end; a ``GeoreferenceError`` when `crs` has no conversion to WGS 84.
     public static func allmapsAnnotation(_ gcps: [GCP], crs: CRS, notes: [String: String] = [:], transform: TransformKind,
-                                         mask: [PixelPoint]?, scanPath: String, width: Int, height: Int) throws -> String {
+                                         mask: [PixelPoint]?, scanPath: String, service: String? = nil, width: Int, height: Int) throws -> String {
         var xs = gcps.map(\.ground.x), ys = gcps.map(\.ground.y)
         if !crs.isSame(as: .wgs84) {
             do {
@@ -80,7 +82,8 @@ public enum GCPWriter {
         }
         var target: [String: Any] = [
             "type": "SpecificResource",
-            "source": ["id": URL(fileURLWithPath: scanPath).absoluteString, "type": "Image", "width": width, "height": height],
+            "source": ["id": service ?? URL(fileURLWithPath: scanPath).absoluteString, "type": service == nil ? "Image" : "ImageService3",
+                       "width": width, "height": height],
         ]
         if let mask {
             let points = mask.map { "\($0.x),\($0.y)" }.joined(separator: " ")

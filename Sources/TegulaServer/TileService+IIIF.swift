@@ -59,7 +59,7 @@ extension TileService {
 
     func iiifWindow(_ id: String, _ path: Route.IIIFPath, _ request: ServerRequest) -> IIIFStep {
         guard let source = images[id] else { return .answer(refuse(.unknownImage(id: id))) }
-        let service = baseURL(request) + "/iiif/" + Self.percentEncoded(id)
+        let service = iiifServiceID(id, for: request)
         let info = iiifInfo(source, id: service)
         let parts: (String, String, String, String)
         switch path {
@@ -132,6 +132,13 @@ extension TileService {
         }
     }
 
+    /// The URI of image `id`'s service as this server names it to the client of `request`
+    /// (`info.json`'s `id`, Image API 3.0 §5.2): `--public-url` or the `Host` header, then
+    /// `/iiif/` and the id percent-encoded. What a Georeference Annotation's target names.
+    public func iiifServiceID(_ id: String, for request: ServerRequest) -> String {
+        baseURL(request) + "/iiif/" + Self.percentEncoded(id)
+    }
+
     /// The image's `info.json` under the service URI `id`: 512-px tiles at the source's scale
     /// factors, the whole image at each of them as `sizes` (within ``ServerConfiguration/imageMaxArea``).
     func iiifInfo(_ source: any IIIFImageSource, id: String) -> IIIFImageInfo {
@@ -144,7 +151,7 @@ extension TileService {
     }
 
     /// A path segment percent-encoded: an id with reserved characters stays one segment.
-    static func percentEncoded(_ segment: String) -> String {
+    public static func percentEncoded(_ segment: String) -> String {
         segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
     }
 }

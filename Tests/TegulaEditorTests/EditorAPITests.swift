@@ -233,37 +233,6 @@ struct EditorAPITests {
         }
     }
 
-    /// The mean of each band over a 16 × 16 block.
-    static func mean(_ d: Dataset, _ x: Int, _ y: Int) throws -> [Double] {
-        var px = [UInt8](repeating: 0, count: 16 * 16 * 3)
-        try px.withUnsafeMutableBufferPointer { try d.readBytes(x: x, y: y, width: 16, height: 16, bands: [1, 2, 3], into: $0.baseAddress!) }
-        return (0..<3).map { c in Double(stride(from: c, to: px.count, by: 3).map { Int(px[$0]) }.reduce(0, +)) / 256 }
-    }
-
-    @Test func scanTilesAreTheScansPixels() async throws {
-        let (service, _) = try Self.service()
-        let z = service.pyramid.maxZoom
-        #expect(z == 4)  // 2700 px: 256 · 2^4 = 4096 ≥ 2700 > 2048
-        // The oracle: GDAL's own read of the scan at the same place (a 16 × 16 block's mean,
-        // so JPEG's 4:2:0 chroma does not decide).
-        let ds = try Dataset(path: Schagen1689.scan)
-        let want = try Self.mean(ds, 256 + 100, 256 + 60)
-        try await Self.live(service) { send in
-            let t = try await send(.get, "/scan/\(z)/1/1.jpg", nil)
-            #expect(t.status == 200 && t.type == "image/jpeg")
-            let file = try TemporaryFolder.make("scan-tile").appendingPathComponent("t.jpg")
-            try t.body.write(to: file)
-            let tile = try Dataset(path: file.path)
-            #expect(tile.width == 256 && tile.height == 256)
-            let got = try Self.mean(tile, 100, 60)
-            #expect(zip(want, got).allSatisfy { abs($0 - $1) <= 6 }, "\(want) vs \(got)")
-            #expect(try await send(.get, "/scan/0/0/0.jpg", nil).status == 200)
-            #expect(try await send(.get, "/scan/\(z)/11/0.jpg", nil).status == 404)   // 11 · 256 > 2700
-            #expect(try await send(.get, "/scan/\(z + 1)/0/0.jpg", nil).status == 404)
-            #expect(try await send(.get, "/scan/1/0/x.png", nil).status == 400)
-        }
-    }
-
     @Test func overlayTilesFollowTheFitsVersion() async throws {
         let (service, _) = try Self.service()
         let session = service.current
@@ -411,9 +380,9 @@ struct EditorAPITests {
     @Test func tilePathsFollowTheServersStrictNumberRule() async throws {
         let (service, _) = try Self.service()
         try await Self.live(service) { send in
-            #expect(try await send(.get, "/scan/0/0/0.jpg", nil).status == 200)
-            for bad in ["/scan/00/0/0.jpg", "/scan/0/+0/0.jpg", "/scan/0/0/-1.jpg", "/scan/0/0/0x0.jpg", "/scan/0/0/%30.jpg.",
-                        "/overlay/v/01/0/0.png", "/overlay/v/31/0/0.png", "/overlay/v/1/0/1e0.png", "/scan/../0/0.jpg"] {
+            #expect(try await send(.get, "/iiif/schagen1689/0,0,256,256/max/0/default.jpg", nil).status == 200)
+            for bad in ["/overlay/v/01/0/0.png", "/overlay/v/31/0/0.png", "/overlay/v/1/0/1e0.png", "/overlay/../0/0/0.png",
+                        "/iiif/schagen1689/0,0,+256,256/max/0/default.jpg", "/iiif/schagen1689/0,0,256,256/max/0/default.gif"] {
                 #expect(try await send(.get, bad, nil).status == 400, "\(bad)")
             }
             let e = try await send(.get, "/nothing", nil)

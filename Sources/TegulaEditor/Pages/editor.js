@@ -1,6 +1,7 @@
 // The editor page's script (served as /editor.js; the page is editor.html). It talks to the server
-// only through the HTTP API (/api/session, /api/fit, /api/predict) and tiles; undo and redo are an
-// operation log in the page (each operation keeps the session before and after it).
+// only through the HTTP API (/api/session, /api/fit, /api/predict), the scan's IIIF service and
+// tiles; undo and redo are an operation log in the page (each operation keeps the session before
+// and after it).
 // The configuration is the JSON in <script id="config"> (EditorService.pageConfig).
 (function () {
 'use strict';
@@ -19,12 +20,33 @@ var state = { session: null, fit: null, fitError: null, pending: null, predicted
               saved: null, overlayVersion: null, ready: false };
 window.tegulaEditor = state;
 
-// The scan, in pixel space.
+// The scan, in pixel space, read through its IIIF Image API 3.0 service (cfg.iiif): the tile at zoom
+// z, column x, row y is the region of scan pixels it covers, s = 2^(maxzoom − z) of them per screen
+// pixel, asked for at the size it is drawn; a tile at the scan's right or bottom edge is smaller,
+// and drawn at its own size.
+var IIIFTiles = L.TileLayer.extend({
+  region: function (c) {
+    var s = Math.pow(2, cfg.maxzoom - c.z), n = cfg.tilesize * s, x = c.x * n, y = c.y * n;
+    if (c.x < 0 || c.y < 0 || x >= cfg.width || y >= cfg.height) return null;
+    var w = Math.min(n, cfg.width - x), h = Math.min(n, cfg.height - y);
+    return { x: x, y: y, w: w, h: h, width: Math.ceil(w / s), height: Math.ceil(h / s) };
+  },
+  getTileUrl: function (c) {
+    var r = this.region(c);
+    if (!r) return L.Util.emptyImageUrl;
+    return cfg.iiif + '/' + [r.x, r.y, r.w, r.h].join(',') + '/' + r.width + ',' + r.height + '/0/default.jpg';
+  },
+  createTile: function (c, done) {
+    var tile = L.TileLayer.prototype.createTile.call(this, c, done), r = this.region(c);
+    if (r) L.DomEvent.on(tile, 'load', function () { tile.style.width = r.width + 'px'; tile.style.height = r.height + 'px'; });
+    return tile;
+  }
+});
 var scanMap = L.map('scan', { crs: L.CRS.Simple, minZoom: -2, maxZoom: cfg.maxzoom + 3, zoomSnap: 0.25,
                               attributionControl: false, boxZoom: false, doubleClickZoom: false });
 var scanBounds = L.latLngBounds(toLL([0, cfg.height]), toLL([cfg.width, 0]));
-L.tileLayer('/scan/{z}/{x}/{y}.jpg', { minZoom: -2, maxNativeZoom: cfg.maxzoom, minNativeZoom: 0, maxZoom: cfg.maxzoom + 3,
-                                       bounds: scanBounds, tileSize: cfg.tilesize, noWrap: true, className: 'scan-tiles' }).addTo(scanMap);
+new IIIFTiles('', { minZoom: -2, maxNativeZoom: cfg.maxzoom, minNativeZoom: 0, maxZoom: cfg.maxzoom + 3,
+                    bounds: scanBounds, tileSize: cfg.tilesize, noWrap: true, className: 'scan-tiles' }).addTo(scanMap);
 scanMap.fitBounds(scanBounds);
 
 // The ground: basemaps (local tilesets work offline), and the warped scan in overlay mode.

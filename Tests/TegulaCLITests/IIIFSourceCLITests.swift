@@ -175,10 +175,9 @@ struct IIIFSourceCLITests {
     }
 
     /// An annotation made on an image of another size (a re-scanned image) is refused in one
-    /// line naming both sizes, before anything is written; so is a server failing every tile
-    /// (one line naming the URL and the status, no tileset left behind as finished).
-    @Test func aWrongSizeOrAFailingServerEndsTheRunInOneLine() throws {
-        let dir = try TemporaryFolder.make("iiif-bad")
+    /// line naming both sizes, before anything is written.
+    @Test func anAnnotationOfAnotherSizeIsRefusedInOneLine() throws {
+        let dir = try TemporaryFolder.make("iiif-size")
         defer { try? FileManager.default.removeItem(at: dir) }
         let scan = dir.appendingPathComponent("scan.png")
         try Self.writeScan(scan.path)
@@ -192,25 +191,7 @@ struct IIIFSourceCLITests {
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(r.stderr.contains("1401 × 1000") && r.stderr.contains("1400 × 1000"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
-
-        let failing = try LocalHTTPServer.nginx(server: "location /iiif/ { return 500; }")
-        defer { failing.stop() }
-        let files = try TemporaryFolder.make("iiif-static")
-        try LocalHTTPServer.writeIIIFStatic(scan, identifier: "scan", tile: 256, port: failing.port, into: files)
-        // info.json answers; every image is a 500.
-        let broken = try LocalHTTPServer.nginx(server: "location = /iiif/scan/info.json { alias \(files.path)/scan/info.json; } location /iiif/ { return 500; }") 
-        defer { broken.stop() }
-        let info = try String(contentsOfFile: files.path + "/scan/info.json", encoding: .utf8)
-            .replacingOccurrences(of: "127.0.0.1:\(failing.port)", with: "127.0.0.1:\(broken.port)")
-        try info.write(toFile: files.path + "/scan/info.json", atomically: true, encoding: .utf8)
-        let ann2 = dir.appendingPathComponent("broken.json").path
-        try Self.annotation(service: "\(broken.base)/iiif/scan").write(toFile: ann2, atomically: true, encoding: .utf8)
-        let r2 = try TegulaBinary.run(["tile", ann2, "-o", out, "--iiif-cache", dir.appendingPathComponent("cache2").path, "--quiet"])
-        #expect(r2.status != 0)
-        #expect(r2.stderr.split(separator: "\n").count == 1, "\(r2.stderr)")
-        #expect(r2.stderr.contains("\(broken.base)/iiif/scan/") && r2.stderr.contains("500"), "\(r2.stderr)")
-        #expect((try? TilesetDigest.of(out))?.tiles ?? 0 == 0 || FileManager.default.fileExists(atPath: out + ".resume"),
-                "a failed run left a tileset that looks finished")
+        #expect(Self.imageRequests(server).isEmpty)
     }
 
     /// `tegula serve ANNOTATION` renders on demand the max-zoom tiles `tegula tile ANNOTATION`
@@ -245,5 +226,92 @@ struct IIIFSourceCLITests {
             let cut = try Data(contentsOf: URL(fileURLWithPath: "\(tiled)/\(z)/\(name)"))
             #expect(answer.body == cut, "\(z)/\(name) differs")
         }
+    }
+
+    /// An upstream that fails (every image a 500, its info.json fine): `tegula serve` answers the
+    /// tile 503 with `Retry-After`, never a 200; `tegula tile` ends in one line naming the URL and
+    /// the status.
+    @Test func anUpstreamFailureIsA503WithRetryAfterOnDemandAndOneLineForTile() throws {
+        let dir = try TemporaryFolder.make("iiif-down")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scan = dir.appendingPathComponent("scan.png")
+        try Self.writeScan(scan.path)
+        let files = try TemporaryFolder.make("iiif-static")
+        let broken = try LocalHTTPServer.nginx(server: "location = /iiif/scan/info.json { alias \(files.path)/scan/info.json; } location /iiif/ { return 500; }") { port in
+            try LocalHTTPServer.writeIIIFStatic(scan, identifier: "scan", tile: 256, port: port, into: files)
+        }
+        defer { broken.stop() }
+        let ann = dir.appendingPathComponent("annotation.json").path
+        try Self.annotation(service: "\(broken.base)/iiif/scan").write(toFile: ann, atomically: true, encoding: .utf8)
+
+        let out = dir.appendingPathComponent("out").path
+        let r = try TegulaBinary.run(["tile", ann, "-o", out, "--iiif-cache", dir.appendingPathComponent("cache-tile").path, "--quiet"])
+        #expect(r.status != 0)
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("\(broken.base)/iiif/scan/") && r.stderr.contains("500"), "\(r.stderr)")
+
+        let tegula = try LocalHTTPServer.tegula(["serve", ann, "--iiif-cache", dir.appendingPathComponent("cache-serve").path])
+        defer { tegula.stop() }
+        #expect(tegula.output(contains: "listening on"), "\(tegula.output)")
+        // The max zoom's tile over the map's centre (4.505°E, 52.16°N).
+        let tileJSON = try JSONSerialization.jsonObject(with: try tegula.get("/annotation.json").body) as? [String: Any]
+        let z = try #require(tileJSON?["maxzoom"] as? Int)
+        let n = Double(1 << z), lat = 52.16 * Double.pi / 180
+        let x = Int((4.505 + 180) / 360 * n), y = Int((1 - log(tan(lat) + 1 / cos(lat)) / Double.pi) / 2 * n)
+        let answer = try tegula.get("/annotation/\(z)/\(x)/\(y).png")
+        #expect(answer.status == 503, "\(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
+        #expect(answer.headers["retry-after"].flatMap(Int.init).map { $0 > 0 } == true, "\(answer.headers)")
+        #expect(String(decoding: answer.body, as: UTF8.self).contains("500"))
+    }
+
+    /// `tegula warp` three zooms below the native resolution (8 scan pixels an output pixel) reads
+    /// the image at the coarsest scale factor the server lists that keeps full detail (the largest
+    /// at most 8, from its info.json): only that factor's tiles are asked for, and the result is
+    /// the local scan's warp within what the server's own reduction changes (≥ 30 dB).
+    @Test func aWarpFarBelowNativeResolutionReadsOnlyTheCoarsestScaleFactor() throws {
+        let dir = try TemporaryFolder.make("iiif-warp")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scan = dir.appendingPathComponent("scan.png")
+        try Self.writeScan(scan.path)
+        let server = try Self.levelZero(scan)
+        defer { server.stop() }
+        let ann = dir.appendingPathComponent("annotation.json").path
+        try Self.annotation(service: "\(server.base)/iiif/scan").write(toFile: ann, atomically: true, encoding: .utf8)
+        let local = dir.appendingPathComponent("local.tif").path, remote = dir.appendingPathComponent("remote.tif").path
+        let probe = try TegulaBinary.run(["warp", scan.path, "--gcps", ann, "-o", dir.appendingPathComponent("probe.tif").path, "--quiet"])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let native = try #require(Int(try ProgramRun.output("python3", ["-c", """
+            import sys, math
+            from osgeo import gdal
+            g = gdal.Open(sys.argv[1]).GetGeoTransform()
+            print(round(math.log2(2 * math.pi * 6378137 / 256 / g[1])))
+            """, dir.appendingPathComponent("probe.tif").path]).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let l = try TegulaBinary.run(["warp", scan.path, "--gcps", ann, "-o", local, "--zoom", "\(native - 3)", "--quiet"])
+        #expect(l.status == 0, "\(l.stderr)")
+        let r = try TegulaBinary.run(["warp", ann, "-o", remote, "--zoom", "\(native - 3)", "--iiif-cache", dir.appendingPathComponent("cache").path, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // The oracle: the info.json's scale factors (iiif_static.py lists 1, 2, 4 for this image);
+        // the largest at most 8, and its grid over the whole image (the map covers it all).
+        let info = try JSONSerialization.jsonObject(with: try server.get("/iiif/scan/info.json").body) as? [String: Any]
+        let factors = try #require(((info?["tiles"] as? [[String: Any]])?.first?["scaleFactors"] as? [Int]))
+        let sf = try #require(factors.filter { $0 <= 8 }.max())
+        let side = 256 * sf
+        let expected = ((Self.width + side - 1) / side) * ((Self.height + side - 1) / side)
+        let fetched = Self.imageRequests(server)
+        let factorsAsked = fetched.map { line -> Int in
+            let parts = line.split(separator: " ")[6].split(separator: "/")  // /iiif/scan/x,y,w,h/s,/0/default.jpg
+            let w = Int(parts[2].split(separator: ",")[2])!, s = Int(parts[3].dropLast())!
+            return (w + s - 1) / s
+        }
+        #expect(sf > 1 && fetched.count == expected && factorsAsked.allSatisfy { $0 == sf },
+                "zoom \(native - 3), scale factors \(factors): \(fetched.joined(separator: "\n"))")
+        let psnr = try ProgramRun.output("python3", ["-c", """
+            import sys, numpy
+            from osgeo import gdal
+            a, b = (gdal.Open(p).ReadAsArray().astype(float) for p in sys.argv[1:3])
+            print(-1 if a.shape != b.shape else 10 * numpy.log10(255 ** 2 / max(((a - b) ** 2).mean(), 1e-9)))
+            """, local, remote])
+        let db = Double(psnr.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        #expect(db >= 30, "\(db) dB")
     }
 }

@@ -95,6 +95,9 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // An IIIF image read as a scan: windows at the server's scale factors, only the tiles a
+        // window touches, decoded once (the warp's ScanReader over TegulaIIIF's client).
+        .target(name: "TegulaIIIFSource", dependencies: ["TegulaIIIF", "TegulaWarp", "TegulaCodec", "TegulaSupport"]),
         .target(name: "TegulaServer", dependencies: [
             "TegulaBundle", "TegulaGeometry", "TegulaIIIF", "TegulaSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -144,7 +147,7 @@ let package = Package(
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
             "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaComposite", "TegulaSupport", "TegulaOnDemand", "TegulaRemote",
-            "TegulaEditor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "TegulaEditor", "TegulaIIIF", "TegulaIIIFSource", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 

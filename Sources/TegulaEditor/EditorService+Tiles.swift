@@ -37,7 +37,7 @@ extension EditorService {
             return ServerResponse(status: .ok, headers: [.contentType: "image/png", .cacheControl: immutable], body: emptyTile)
         case .cancelled:
             throw ServerError.clientGone(tile: tile)
-        case .failed(let why):
+        case .failed(let why), .unavailable(let why, _):
             throw ServerError.renderFailed(id: "overlay of fit \(version)", tile: tile, reason: why)
         }
     }

@@ -57,6 +57,26 @@ public final class IIIFClient: Sendable {
         return try IIIFImageService(info: info, infoURL: infoURL, version: digest.hex, client: self)
     }
 
+    /// A JSON document at `url` (a Georeference Annotation, say), read afresh or revalidated
+    /// against the cache like an info.json, at most ``IIIFLimits/maxInfoBytes``.
+    public func document(_ url: String) async throws(IIIFError) -> [UInt8] {
+        let cached = cache?.load(url)
+        var headers: [(String, String)] = [("Accept", "application/ld+json, application/json")]
+        if let tag = cached?.etag { headers.append(("If-None-Match", tag)) }
+        if let date = cached?.lastModified { headers.append(("If-Modified-Since", date)) }
+        let answer = try await transport.get(url, headers: headers, maxBytes: limits.maxInfoBytes)
+        if answer.status == 304, let cached {
+            transport.counts.withLock { $0.revalidated += 1 }
+            return cached.body
+        }
+        guard answer.status == 200 else {
+            throw IIIFError(.status(answer.status), at: url, "HTTP \(answer.status); expected 200 and a JSON document")
+        }
+        try cache?.store(IIIFCache.Entry(key: url, etag: answer.etag, lastModified: answer.lastModified,
+                                         contentType: answer.contentType, size: answer.body.count, body: answer.body))
+        return answer.body
+    }
+
     /// The body at `url` for cache key `key`: from the cache when there (an image under an unchanged
     /// info.json never changes, so it is not revalidated), else fetched and stored.
     func fetch(_ url: String, key: String, maxBytes: Int, check: ([UInt8], String?) throws(IIIFError) -> Void) async throws(IIIFError) -> [UInt8] {

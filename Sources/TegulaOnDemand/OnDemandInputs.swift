@@ -55,12 +55,16 @@ public struct OnDemandInputs: Sendable {
         }
         let (scan, gcps) = Self.split(path)
         guard FileManager.default.fileExists(atPath: scan) else { throw OnDemandError("\(scan): no such file") }
+        return [try source(scan: scan, gcps: gcps, id: Self.id(of: scan))]
+    }
+
+    /// The source of one scan (a local path, or a remote scan's URL, opened already) and its GCP file.
+    public func source(scan: String, gcps: String?, id: String) throws -> OnDemandSource {
         if let gcps, !FileManager.default.fileExists(atPath: gcps) { throw OnDemandError("\(gcps): no such GCP file") }
-        let id = Self.id(of: scan)
-        return [try OnDemandSource(id: id, queue: queue, memo: memo, log: log) {
+        return try OnDemandSource(id: id, queue: queue, memo: memo, log: log) {
             let source = try WarpInput(path: scan, gcpFile: gcps).resolve()
             return OnDemandSource.Loaded(job: encoded(TileJob(source: source, output: "", name: id)), files: gcps.map { [$0] } ?? [])
-        }]
+        }
     }
 
     /// The id of a scan: its file name without extension.

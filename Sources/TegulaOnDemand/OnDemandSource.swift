@@ -93,6 +93,9 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
                 let bytes = try renderer.render(tile)
                 memo.put(key, bytes.map { .image($0) } ?? .empty)
                 return bytes.map { .image($0, version: version, seconds: Date().timeIntervalSince(start)) } ?? .empty(version: version)
+            } catch let e as RemoteScanUnavailable {
+                log("tegula: \(id): tile \(tile): \(e)")
+                return .unavailable(e.description, retryAfter: e.retryAfter)
             } catch {
                 log("tegula: \(id): tile \(tile): \(error)")
                 return .failed("\(error)")
@@ -133,8 +136,10 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
     static func read(_ load: () throws -> Loaded, id: String, log: @escaping @Sendable (String) -> Void) throws -> Current {
         let loaded = try load()
         let job = loaded.job
-        try RasterLimits.checkOnDemand(try TegulaGDAL.Dataset(path: job.source.path))
-        var files = (try? TegulaGDAL.Dataset(path: job.source.path).fileList) ?? [job.source.path]
+        // A remote scan (an IIIF image) was checked against IIIFLimits when opened; it has no files.
+        let remote = ScanSources.isRemote(job.source.path)
+        if !remote { try RasterLimits.checkOnDemand(try TegulaGDAL.Dataset(path: job.source.path)) }
+        var files = remote ? [] : (try? TegulaGDAL.Dataset(path: job.source.path).fileList) ?? [job.source.path]
         for f in loaded.files where !files.contains(f) { files.append(f) }
         let stamps = files.map(FileIdentity.init(path:))
         let renderer = try TileRenderer(job: job)

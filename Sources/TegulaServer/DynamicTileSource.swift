@@ -29,4 +29,7 @@ public enum DynamicTile: Sendable, Equatable {
     case cancelled
     /// Making the tile failed (one line, for the log and the 500 body).
     case failed(String)
+    /// The server the pixels come from failed (one line); asking again after `retryAfter`
+    /// seconds may succeed (503 with `Retry-After`).
+    case unavailable(String, retryAfter: Int)
 }

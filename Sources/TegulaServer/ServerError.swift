@@ -57,6 +57,9 @@ public enum ServerErrorReason: String, Sendable, Hashable {
     case renderFailed
     /// The client went away before its tile was made (503; nobody reads it).
     case clientGone
+    /// The server a source's pixels come from (an IIIF image's) failed after its retries (503
+    /// with `Retry-After`: never a blank 200 that a cache would keep).
+    case upstreamUnavailable
     /// An IIIF image id that is not served (404).
     case unknownImage
     /// An IIIF image request outside the grammar, or one this service does not answer: a region
@@ -77,7 +80,7 @@ public enum ServerErrorReason: String, Sendable, Hashable {
              .outsideFootprint, .unknownImage:
             return 404
         case .readFailed, .renderFailed: return 500
-        case .clientGone: return 503
+        case .clientGone, .upstreamUnavailable: return 503
         }
     }
 }
@@ -168,6 +171,11 @@ extension LocatedError where Reason == ServerErrorReason {
     /// Rendering tile `tile` of the on-request source `id` failed with `reason`.
     public static func renderFailed(id: String, tile: Tile, reason: String) -> ServerError {
         ServerError(.renderFailed, "rendering tile \(tile) of '\(id)' failed: \(reason)")
+    }
+
+    /// Tile `tile` of `id` could not be made because the server its pixels come from failed.
+    public static func upstreamUnavailable(id: String, tile: Tile, reason: String) -> ServerError {
+        ServerError(.upstreamUnavailable, "tile \(tile) of '\(id)' cannot be made now: \(reason)")
     }
 
     /// The client went away before `tile` was rendered.

@@ -82,6 +82,13 @@ extension TileService {
             return r
         case .cancelled:
             return refuse(.clientGone(tile: tile))
+        case let .unavailable(why, retryAfter):
+            metrics?.cacheMiss()
+            let failure = ServerError.upstreamUnavailable(id: id, tile: tile, reason: why)
+            logger.error("\(failure)")
+            var r = refuse(failure)
+            r.headers.append(HTTPField(name: .retryAfter, value: "\(retryAfter)"))
+            return r
         case .failed(let why):
             metrics?.cacheMiss()
             let failure = ServerError.renderFailed(id: id, tile: tile, reason: why)

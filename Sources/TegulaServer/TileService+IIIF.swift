@@ -124,7 +124,7 @@ extension TileService {
                                   body: bytes)
         case .cancelled:
             return refuse(ServerError(.clientGone, "the client went away before \(window) of '\(id)' was made"))
-        case let .failed(why):
+        case let .failed(why), let .unavailable(why, _):
             logger.error("tegula: IIIF image '\(id)': \(why)")
             return refuse(ServerError(.renderFailed, "making \(window) of '\(id)' failed; see the server log"))
         case .empty, .outside:

@@ -5,7 +5,7 @@ import TegulaGeometry
 public final class BlockWarper {
     public let mapping: SourceMapping
     public let resampling: Resampling
-    let raster: SourceRaster
+    let raster: any ScanReader
     let evaluator: MappingEvaluator
     let kernel: WarpKernel
     let maskFootprint: [ProjectedPoint]?
@@ -26,8 +26,8 @@ public final class BlockWarper {
                 mapped: MappedScan? = nil) throws {
         self.mapping = mapping
         self.resampling = resampling
-        raster = try SourceRaster(path: path)
-        raster.mapped = mapped
+        raster = try ScanSources.open(path)
+        (raster as? SourceRaster)?.mapped = mapped
         evaluator = try mapping.makeEvaluator()
         kernel = WarpKernel(resampling: resampling, sourceWidth: raster.width, sourceHeight: raster.height)
         self.maskFootprint = maskFootprint

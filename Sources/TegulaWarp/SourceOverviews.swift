@@ -29,14 +29,14 @@ public final class SourceOverviews: @unchecked Sendable {
 
     /// Copies for the scan at `path` (`shared`: its pixels when already in memory).
     public init(path: String, shared: SourceWindow?, budgetBytes: Int = SourceOverviews.defaultBudgetBytes) throws {
-        let raster = try SourceRaster(path: path)
+        let raster = try ScanSources.open(path)
         self.path = path
         self.shared = shared
         self.budgetBytes = max(0, budgetBytes)
         width = raster.width
         height = raster.height
         // A scan already in memory is reduced from there: exact box means, no file read.
-        fileHasOverviews = raster.dataset.overviewCount > 0 && shared == nil
+        fileHasOverviews = raster.hasOwnReductions && shared == nil
     }
 
     /// The finest factor whose levels fit the budget (nil: none does, or the scan is tiny).
@@ -68,7 +68,7 @@ public final class SourceOverviews: @unchecked Sendable {
     /// one at that factor (no copy), the shared scan at factor 1, else read from the file (through
     /// its own overviews when it has them, else at full resolution in strips and box-reduced).
     /// nil when the window is empty.
-    func window(_ raster: SourceRaster, factor f: Int, x0: Int, y0: Int, x1: Int, y1: Int) throws -> SourceWindow? {
+    func window(_ raster: any ScanReader, factor f: Int, x0: Int, y0: Int, x1: Int, y1: Int) throws -> SourceWindow? {
         let ax = max(0, x0) / f * f, ay = max(0, y0) / f * f
         var bx = min(width, (x1 + f - 1) / f * f), by = min(height, (y1 + f - 1) / f * f)
         guard ax < bx, ay < by else { return nil }
@@ -135,7 +135,7 @@ public final class SourceOverviews: @unchecked Sendable {
         if let shared, shared.scaleX == 1, shared.scaleY == 1, shared.width == width, shared.height == height {
             return Self.reduce(shared, by: f)
         }
-        let raster = try SourceRaster(path: path)
+        let raster = try ScanSources.open(path)
         let out = SourceWindow(originX: 0, originY: 0, scaleX: Double(f), scaleY: Double(f),
                                width: (width + f - 1) / f, height: (height + f - 1) / f)
         // Strips of whole f-row cells, at most 256 rows and 64 MiB (a wide scan's 256 rows would

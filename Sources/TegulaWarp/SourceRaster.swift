@@ -158,7 +158,7 @@ public final class SourceWindow: @unchecked Sendable {
     deinit { pixels.deallocate() }
 
     /// Read a window of `raster` (clamped to the image) at decimation `step`.
-    public static func read(_ raster: SourceRaster, x0: Int, y0: Int, x1: Int, y1: Int, step: Int) throws -> SourceWindow? {
+    public static func read(_ raster: any ScanReader, x0: Int, y0: Int, x1: Int, y1: Int, step: Int) throws -> SourceWindow? {
         let ax = max(0, x0), ay = max(0, y0)
         let bx = min(raster.width, x1), by = min(raster.height, y1)
         guard ax < bx, ay < by else { return nil }

@@ -41,6 +41,7 @@ public struct WarpInput: Sendable, Hashable {
     ///   pixels decode, none held in memory and no GCP pins (for a plan, which needs only the
     ///   footprint).
     public func resolve(readingPixels: Bool = true) throws -> WarpSource {
+        if let remote = try ScanSources.remote(path) { return try resolve(remote, readingPixels: readingPixels) }
         let ds = try Dataset(path: path)
         try RasterLimits.checkBands(ds)
         if readingPixels { try ds.verifyReadable() }
@@ -63,6 +64,7 @@ public struct WarpInput: Sendable, Hashable {
     /// Fit the GCPs (inline, from the GCP file, or stored in the raster) for this raster; nil
     /// when there are none.
     public func georeference() throws -> Georeference? {
+        if let remote = try ScanSources.remote(path) { return try fit(remote) }
         let ds = try Dataset(path: path)
         try RasterLimits.checkBands(ds)
         try ds.verifyReadable()

@@ -37,7 +37,7 @@ public struct WarpSource: Sendable {
         footprint = ring
         maskFootprint = mapping.mask == nil ? nil : ring
         shared = sharePixels ? try WarpSource.sharedPixels(path: path, mapping: mapping) : nil
-        mapped = sharePixels && shared == nil ? MappedScan(path: path) : nil
+        mapped = sharePixels && shared == nil && !ScanSources.isRemote(path) ? MappedScan(path: path) : nil
     }
 
     private init(_ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?) {
@@ -58,12 +58,13 @@ public struct WarpSource: Sendable {
         if let pixels = try WarpSource.sharedPixels(path: path, mapping: mapping) {
             return WarpSource(self, shared: pixels, mapped: nil)
         }
-        guard let mapped = MappedScan(path: path) else { return self }
+        guard !ScanSources.isRemote(path), let mapped = MappedScan(path: path) else { return self }
         return WarpSource(self, shared: nil, mapped: mapped)
     }
 
     static func sharedPixels(path: String, mapping: SourceMapping) throws -> SourceWindow? {
-        guard mapping.sourceWidth * mapping.sourceHeight * 4 <= WarpSource.sharedLimitBytes else { return nil }
+        // A remote scan is read window by window: only the tiles the output touches are fetched.
+        guard !ScanSources.isRemote(path), mapping.sourceWidth * mapping.sourceHeight * 4 <= WarpSource.sharedLimitBytes else { return nil }
         let raster = try SourceRaster(path: path)
         return try SourceWindow.read(raster, x0: 0, y0: 0, x1: raster.width, y1: raster.height, step: 1)
     }

@@ -16,6 +16,8 @@ func printError(_ line: String) {
 func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
+        // What IIIF images cost (nothing when none was read; a failure stays one line).
+        if let line = IIIFOptions.summary() { printError(line) }
     } catch let e as ExitCode {
         throw e
     } catch {

@@ -48,6 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
+    @OptionGroup var iiif: IIIFOptions
+
     @Option(name: .customLong("public-url"), help: "Base URL for TileJSON tile URLs behind a proxy (default: from the Host header).")
     var publicURL: String?
 
@@ -145,7 +147,12 @@ struct ServeCommand: AsyncParsableCommand {
         var rendered: [OnDemandSource] = []
         var images: [ScanImage] = []
         for path in paths {
-            if HTTPRangeSource.isRemote(path) {
+            if let scan = try await iiifScan(path) {
+                let id = Self.id(ofRemote: path)
+                let source = try inputs.source(scan: scan.scan, gcps: scan.gcps, id: id)
+                rendered.append(source)
+                entries.append(CatalogueEntry(id: id, path: path, source: source))
+            } else if HTTPRangeSource.isRemote(path) {
                 let reader = try await RemotePMTilesReader.open(url: path)
                 entries.append(CatalogueEntry(id: RemotePMTilesReader.name(of: path), path: path,
                                               source: RemoteTileSource(reader: reader)))
@@ -163,11 +170,35 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             }
         }
+        if let line = IIIFOptions.summary() { printError(line) }
         var seen: [String: String] = [:]
         for i in images {
             if let first = seen[i.id] { throw ServerError.duplicateID(id: i.id, first: first, second: i.path) }
             seen[i.id] = i.path
         }
         return (try Catalogue(entries), rendered, images)
+    }
+
+    /// An IIIF image URL (with GCPs after nothing: it needs an annotation) or an annotation (a
+    /// file or URL) whose target is one, opened now; nil for every other PATH (a URL of a
+    /// PMTiles file is read by range requests).
+    func iiifScan(_ path: String) async throws -> ScanArgument? {
+        let remote = ScanSources.isRemote(path)
+        guard remote ? !path.lowercased().hasSuffix(".pmtiles")
+                     : FileManager.default.fileExists(atPath: path) && !OnDemandInputs.isTilesetPath(path) && ScanArgument.isJSON(path)
+        else { return nil }
+        let scan = try await ScanArgument.resolve(path, gcps: nil, mapID: nil, client: try iiif.client())
+        guard scan.gcps != nil else {
+            throw CLIFailure(message: "\(path): an IIIF image without a georeference; serve its Georeference Annotation instead")
+        }
+        return scan
+    }
+
+    /// The id of an annotation or IIIF image PATH: its last path component without extension
+    /// (`…/maps/a1db818f` → `a1db818f`, `annotation.json` → `annotation`, `…/scan/info.json` → `scan`).
+    static func id(ofRemote path: String) -> String {
+        var parts = path.split(separator: "/").map(String.init)
+        if parts.last == "info.json" { parts.removeLast() }
+        return ((parts.last ?? path) as NSString).deletingPathExtension
     }
 }

@@ -5,7 +5,7 @@ import TegulaWarp
 
 /// The options every stage that reads a scan shares: the input and how it is georeferenced.
 struct SourceOptions: ParsableArguments {
-    @Argument(help: "A georeferenced raster (geotransform in any CRS, GCPs, a `tegula georef` output) or a plain scan with --gcps.")
+    @Argument(help: "A georeferenced raster (geotransform in any CRS, GCPs, a `tegula georef` output), a plain scan with --gcps, an IIIF image service URL with --gcps, or a Georeference Annotation (file or URL) whose target is an IIIF image.")
     var inputPath: String
 
     @Option(help: "GCP file (.points, .vrt, .csv, Allmaps .json) for a plain scan.")
@@ -19,9 +19,11 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "Mask (neatline) polygon in scan pixels: GeoJSON, WKT or a points file.")
     var mask: String?
 
+    @OptionGroup var iiif: IIIFOptions
+
     /// Refuse a missing input, GCP or mask file with one line naming it.
     func checkFiles() throws {
-        guard FileManager.default.fileExists(atPath: inputPath) else {
+        guard ScanSources.isRemote(inputPath) || FileManager.default.fileExists(atPath: inputPath) else {
             throw CLIFailure(message: "\(inputPath): no such file")
         }
         if let gcps, !FileManager.default.fileExists(atPath: gcps) {
@@ -35,7 +37,12 @@ struct SourceOptions: ParsableArguments {
     /// The input as the warp stage takes it, every option parsed.
     func warpInput() throws -> WarpInput {
         try checkFiles()
-        var input = WarpInput(path: inputPath, gcpFile: gcps, gcpCRS: try fit.gcpCRS(), fit: try fit.options(),
+        // An annotation or an IIIF image (a file or URL) is looked through to the image it names.
+        var scan = ScanArgument(scan: inputPath, gcps: gcps)
+        if ScanSources.isRemote(inputPath) || (gcps == nil && ScanArgument.isJSON(inputPath)) {
+            scan = try ScanArgument.resolveBlocking(inputPath, gcps: gcps, mapID: mapID, client: try iiif.client())
+        }
+        var input = WarpInput(path: scan.scan, gcpFile: scan.gcps, gcpCRS: try fit.gcpCRS(), fit: try fit.options(),
                               mask: try mask.map { try MaskReader.read(path: $0) })
         input.mapID = mapID
         return input

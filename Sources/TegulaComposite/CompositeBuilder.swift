@@ -7,7 +7,8 @@ import TegulaWarp
 
 /// The blended pyramid of several scans, block by block. A block is one tile at the block zoom
 /// (max − 2, as in ``PyramidPlan``): every layer that reaches it is warped at the max zoom,
-/// later layers drawn over earlier ones (``Compositor``, straight alpha), and the blend is cut
+/// later layers drawn over earlier ones (``Compositor``, straight alpha) or joined at their
+/// seams by ``SeamBlender`` (``seam``), in the ``stacking`` order, and the blend is cut
 /// into tiles from the max zoom down to the block zoom (``BlockTiles``). Zooms below the block
 /// zoom are made from those tiles by ``ParentBuilder``. A tile depends only on its block and the
 /// layers, never on which blocks are built together, so any split of the blocks over threads,
@@ -48,11 +49,18 @@ public final class CompositeBuilder: @unchecked Sendable {
     public let quality: Int?
     /// The lossy format of `auto`'s opaque tiles (``TileOptions/autoLossy``).
     public let autoLossy: AutoLossy
+    /// How overlapping layers are joined (``SeamMode``; `over` by default).
+    public let seam: SeamMode
+    /// Each layer's place in the stacking order (bottom 0), nil for the layers' own order.
+    public let stacking: [Int]?
     let sources: LayerSources
 
     /// - Parameter sources: the layers' scans, resolved on first use and shared by the threads.
     public init(maxZoom: Int, blockZoom: Int, tilePixels: Int, resampling: Resampling, jobs: Int,
-                format: TileFormat = .png, quality: Int? = nil, autoLossy: AutoLossy = .default, sources: LayerSources) {
+                format: TileFormat = .png, quality: Int? = nil, autoLossy: AutoLossy = .default,
+                seam: SeamMode = .over, stacking: [Int]? = nil, sources: LayerSources) {
+        self.seam = seam
+        self.stacking = stacking
         self.maxZoom = maxZoom
         self.blockZoom = blockZoom
         self.tilePixels = tilePixels
@@ -101,13 +109,30 @@ public final class CompositeBuilder: @unchecked Sendable {
         let stats = Locked(Stats())
         let p = tilePixels, side = p << (maxZoom - blockZoom), maxZoom = self.maxZoom
         let sources = self.sources, resampling = self.resampling, format = self.format, quality = self.quality,
-            autoLossy = self.autoLossy
+            autoLossy = self.autoLossy, seam = self.seam, stacking = self.stacking
         try ParallelWork.run(jobs: jobs, count: blocks.count, makeState: { _ in
             Worker(encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy), side: side)
         }, process: { worker, i in
             let block = blocks[i]
             let g = PyramidPlan.blockGeometry(block.tile, side: side)
-            for (k, layer) in block.layers.enumerated() {
+            let layers = stacking.map { rank in block.layers.sorted { rank[$0] < rank[$1] } } ?? block.layers
+            if seam != .over, layers.count > 1 {
+                // Every layer apart, then joined pixel by pixel with its distance to its mask edge.
+                let buffers = worker.buffers(layers.count, side: side)
+                var distances: [EdgeDistance] = []
+                for (k, layer) in layers.enumerated() {
+                    let warper = try worker.warper(layer, sources: sources, resampling: resampling)
+                    try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: buffers[k])
+                    let cap: Double
+                    if case .feather(let px) = seam { cap = px } else { cap = .infinity }
+                    distances.append(EdgeDistance(ring: try sources.source(layer).footprint, left: g.left, top: g.top,
+                                                  resolution: g.resolution, side: side, cap: cap))
+                }
+                worker.image.withUnsafeMutableBufferPointer {
+                    SeamBlender.blend(buffers.map { UnsafePointer($0) }, distances: distances, mode: seam, side: side, into: $0.baseAddress!)
+                }
+            }
+            for (k, layer) in layers.enumerated() where seam == .over || layers.count == 1 {
                 let warper = try worker.warper(layer, sources: sources, resampling: resampling)
                 if k == 0 {
                     try worker.image.withUnsafeMutableBufferPointer {
@@ -141,6 +166,8 @@ public final class CompositeBuilder: @unchecked Sendable {
         let encoder: TileEncoder
         var image: [UInt8]
         var layer: [UInt8]
+        /// One RGBA buffer per layer of a block whose seams are blended, made on first need.
+        private var stack: [UnsafeMutablePointer<UInt8>] = []
         private var warpers: [Int: BlockWarper] = [:]
 
         init(encoder: TileEncoder, side: Int) {
@@ -149,12 +176,20 @@ public final class CompositeBuilder: @unchecked Sendable {
             layer = image
         }
 
+        deinit { for b in stack { b.deallocate() } }
+
+        /// `count` buffers of `side` × `side` RGBA pixels.
+        func buffers(_ count: Int, side: Int) -> [UnsafeMutablePointer<UInt8>] {
+            while stack.count < count { stack.append(.allocate(capacity: side * side * 4)) }
+            return Array(stack.prefix(count))
+        }
+
         func warper(_ layer: Int, sources: LayerSources, resampling: Resampling) throws -> BlockWarper {
             if let w = warpers[layer] { return w }
             if warpers.count >= 32 { warpers.removeAll() }   // bound the open datasets per thread
             let s = try sources.source(layer)
             let w = try BlockWarper(path: s.path, mapping: s.mapping, resampling: resampling,
-                                    maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped)
+                                    maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped, removal: s.removal)
             warpers[layer] = w
             return w
         }

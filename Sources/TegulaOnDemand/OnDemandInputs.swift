@@ -18,12 +18,17 @@ public struct OnDemandInputs: Sendable {
     /// The tile format every source is encoded in (`tegula serve --format`), with its quality and
     /// auto-lossy format; nil = each source's own (a pipeline map's `tile:` section, else png).
     public let encoding: TileOptions?
+    /// The paper taken out of every scan (`tegula serve --remove-color`), where a pipeline map
+    /// has no `remove_color:` of its own; nil keeps the paper.
+    public let removeColor: RemoveColorOptions?
 
     /// Inputs sharing one queue and one memo.
-    public init(queue: RenderQueue, memo: TileMemo, encoding: TileOptions? = nil, log: @escaping @Sendable (String) -> Void) {
+    public init(queue: RenderQueue, memo: TileMemo, encoding: TileOptions? = nil, removeColor: RemoveColorOptions? = nil,
+                log: @escaping @Sendable (String) -> Void) {
         self.queue = queue
         self.memo = memo
         self.encoding = encoding
+        self.removeColor = removeColor
         self.log = log
     }
 
@@ -46,9 +51,10 @@ public struct OnDemandInputs: Sendable {
                 return try OnDemandSource(id: name, queue: queue, memo: memo, log: log) {
                     // Read the pipeline file again: an edit of it is a change like any other.
                     let now = try Pipeline.load(path: path)
-                    guard let map = now.spec.maps.first(where: { $0.name == name }) else {
+                    guard var map = now.spec.maps.first(where: { $0.name == name }) else {
                         throw OnDemandError("\(path): map '\(name)' is no longer in the file")
                     }
+                    map.removeColor = map.removeColor ?? removeColor
                     return OnDemandSource.Loaded(job: encoded(try now.tileJob(for: map)), files: now.files(of: map))
                 }
             }
@@ -62,7 +68,7 @@ public struct OnDemandInputs: Sendable {
     public func source(scan: String, gcps: String?, id: String) throws -> OnDemandSource {
         if let gcps, !FileManager.default.fileExists(atPath: gcps) { throw OnDemandError("\(gcps): no such GCP file") }
         return try OnDemandSource(id: id, queue: queue, memo: memo, log: log) {
-            let source = try WarpInput(path: scan, gcpFile: gcps).resolve()
+            let source = try WarpInput(path: scan, gcpFile: gcps).resolve().removingColor(removeColor)
             return OnDemandSource.Loaded(job: encoded(TileJob(source: source, output: "", name: id)), files: gcps.map { [$0] } ?? [])
         }
     }

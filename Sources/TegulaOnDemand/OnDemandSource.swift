@@ -170,6 +170,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         var text = zip(files, stamps).map { f, s in "\(f) \(s?.size ?? -1) \(s?.modified ?? -1)" }.joined(separator: "\n")
         if let fit { text += "\nfit " + fit.text }
         if let mask = job.source.mapping.mask { text += "\nmask " + mask.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
+        if let removal = job.source.removal { text += "\nremove_color \(removal)" }
         text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(job.tileSize) x\(job.scale) \(job.format.name) \(job.resampling.name) \(job.name)"
         text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name)"
         text += "\nrenderer \(TileRenderer.revision)"

@@ -4,10 +4,11 @@ import TegulaPyramid
 extension Pipeline {
     /// The pyramid `tegula tile` would cut for `map` straight from its scan: the `georeference:`
     /// section fitted in memory (nothing written, no stage run), the `tile:` options applied, the
-    /// max zoom defaulting to `warp.zoom`, else the zoom nearest the scan's native resolution.
+    /// max zoom defaulting to `warp.zoom`, else the zoom nearest the scan's native resolution;
+    /// `remove_color:` taken out of the scan's pixels as the warp stage does.
     public func tileJob(for map: MapSpec) throws -> TileJob {
         let source = try GeoreferenceStep(map: map, folder: workFolder(for: map), digests: FileDigests(stamps: [:]))
-            .sourceInMemory(readingPixels: true)
+            .sourceInMemory(readingPixels: true).removingColor(map.removeColor)
         var job = TileJob(source: source, output: map.output ?? "", name: map.name)
         map.tile.apply(to: &job, defaultMaxZoom: map.warp.zoom)
         return job

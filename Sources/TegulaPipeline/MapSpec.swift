@@ -14,12 +14,14 @@ public struct MapSpec: Sendable, Hashable {
     public var warp: WarpOptions
     /// Tile stage options (`tile:`), owned by TegulaPyramid.
     public var tile: TileOptions
+    /// `remove_color:`: the scan's paper made transparent (``RemoveColorOptions``); nil keeps it.
+    public var removeColor: RemoveColorOptions?
     /// The tileset: a folder, `*.mbtiles` or `*.pmtiles` (absolute after loading); nil only in a
     /// composite batch.
     public var output: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, input, georeference, warp, tile, output
+        case name, input, georeference, warp, tile, output, removeColor = "remove_color"
     }
 }
 
@@ -35,6 +37,7 @@ extension MapSpec: Decodable, StrictDecodable {
         georeference = try c.decodeStrict(GeoreferenceSpec.self, forKey: .georeference)
         warp = try c.decodeStrict(WarpOptions.self, forKey: .warp) ?? WarpOptions()
         tile = try c.decodeStrict(TileOptions.self, forKey: .tile) ?? TileOptions()
+        removeColor = try c.decodeStrict(RemoveColorOptions.self, forKey: .removeColor)
         output = try c.decodeIfPresent(String.self, forKey: .output)
     }
 }

@@ -85,6 +85,9 @@ public struct Pipeline: Sendable {
             }
             spec.maps.append(m)
         }
+        if let why = spec.composite?.order.problem(maps: spec.maps.map(\.name)) {
+            throw doc.error([.key("composite"), .key("order")], why)
+        }
         return Pipeline(file: file, document: doc, spec: spec, workFolder: work)
     }
 

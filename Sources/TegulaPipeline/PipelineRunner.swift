@@ -157,12 +157,13 @@ public final class PipelineRunner: Sendable {
     /// The composite's builder: the maps' scans fitted in memory, pixels read on first use.
     func compositeBuilder(_ composite: CompositeSpec, split: CompositeSplit) -> CompositeBuilder {
         let maps = pipeline.spec.maps
-        let sources = LayerSources { [self] i in try work(for: maps[i]).georeference.sourceInMemory().withSharedPixels() }
+        let sources = LayerSources { [self] i in try work(for: maps[i]).georeference.sourceInMemory().withSharedPixels().removingColor(maps[i].removeColor) }
         let l = split.layout
         return CompositeBuilder(maxZoom: l.maxZoom, blockZoom: l.blockZoom, tilePixels: l.tilePixels,
                                 resampling: composite.tile.resampling ?? .default, jobs: options.jobs,
                                 format: composite.tile.format ?? .default, quality: composite.tile.quality,
-                                autoLossy: composite.tile.autoLossy ?? .default, sources: sources)
+                                autoLossy: composite.tile.autoLossy ?? .default, seam: composite.seam,
+                                stacking: composite.order.ranks(of: maps.map(\.name)), sources: sources)
     }
 
     /// `--stage reduce`: merge the shards' parts into the composite. The shard count comes from
@@ -209,7 +210,7 @@ public final class PipelineRunner: Sendable {
         let metadata = TilesetMetadata(name: name, format: composite.tile.format ?? .default, bounds: WebMercator.unproject(l.bounds), minZoom: l.minZoom, maxZoom: l.maxZoom,
                                        tileSize: composite.tile.tileSize ?? 256, scale: composite.tile.scale ?? 1,
                                        attribution: composite.tile.attribution,
-                                       description: "composite of \(pipeline.spec.maps.count) maps, later over earlier")
+                                       description: "composite of \(pipeline.spec.maps.count) maps, \(composite.joining)")
         let label = "composite reduce", progress = progress
         let r = try CompositeReduce(split: split, parts: parts, output: composite.output, metadata: metadata,
                                     quality: composite.tile.quality, autoLossy: composite.tile.autoLossy ?? .default,

@@ -26,7 +26,10 @@ extension CompositeSplit {
     static func inputsHash(pipeline: Pipeline, layout: CompositeLayout) -> String {
         var h = ContentHash()
         h.update("tegula-composite-plan/1")
-        if let c = pipeline.spec.composite { h.update(PipelineHashing.json(c.tile)) }
+        if let c = pipeline.spec.composite {
+            h.update(PipelineHashing.json(c.tile))
+            if !c.joinText.isEmpty { h.update(c.joinText) }
+        }
         h.update("zooms \(layout.minZoom)-\(layout.maxZoom) block \(layout.blockZoom) px \(layout.tilePixels)")
         for m in pipeline.spec.maps {
             h.update(m.name)
@@ -38,6 +41,7 @@ extension CompositeSplit {
                 if case .file(let p) = g.gcps { h.update(file: p) }
                 if case .file(let p) = g.mask { h.update(file: p) }
             }
+            if let r = m.removeColor { h.update("remove_color " + PipelineHashing.json(r)) }
         }
         return h.finalize()
     }

@@ -31,7 +31,7 @@ public struct PipelineSpec: Sendable, Hashable {
 /// georeference section only names keys a map's section may take, and is checked once merged.
 struct MapDefaults: Decodable, StrictDecodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case georeference, warp, tile, output
+        case georeference, warp, tile, output, removeColor = "remove_color"
     }
 
     init(from decoder: Decoder) throws {
@@ -42,6 +42,7 @@ struct MapDefaults: Decodable, StrictDecodable {
         }
         _ = try c.decodeStrict(WarpOptions.self, forKey: .warp)
         _ = try c.decodeStrict(TileOptions.self, forKey: .tile)
+        _ = try c.decodeStrict(RemoveColorOptions.self, forKey: .removeColor)
         if let o = try c.decodeIfPresent(String.self, forKey: .output) {
             do { _ = try PathPattern(o).expand(name: "x", stem: "x") } catch let e as PipelineError {
                 throw DecodingError.dataCorruptedError(forKey: .output, in: c, debugDescription: e.message)

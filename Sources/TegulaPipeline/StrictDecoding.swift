@@ -8,6 +8,7 @@ protocol StrictDecodable: Decodable {
 
 extension WarpOptions: StrictDecodable {}
 extension TileOptions: StrictDecodable {}
+extension RemoveColorOptions: StrictDecodable {}
 
 /// A key the section does not know, with the nearest known key when one is close.
 struct UnknownKeyError: Error {

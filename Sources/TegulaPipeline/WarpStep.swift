@@ -14,7 +14,7 @@ struct WarpStep: MapStage {
         // the same fit is made in memory.
         let source = try g.current ? work.georeference.recordedSource() : work.georeference.sourceInMemory()
         let (zoom, auto) = try warpZoom(source: source, in: work)
-        let hash = Self.hash(georeference: g.hash, zoom: zoom, resampling: map.warp.resampling ?? .default)
+        let hash = Self.hash(georeference: g.hash, zoom: zoom, resampling: map.warp.resampling ?? .default, removeColor: map.removeColor)
         let window = try WarpJob(source: source, zoom: zoom).pixelWindow()
         let resampling = (map.warp.resampling ?? .default).name
         return PlannedStage(stage: .warp, key: Stage.warp.rawValue, hash: hash,
@@ -28,8 +28,8 @@ struct WarpStep: MapStage {
         let map = work.map
         // The plan read only the scan's header: the same source again, now with its pixels
         // (checked to decode, held in memory when small) and the fit's pins.
-        let source = try plan.sourceIsRecorded ? work.georeference.recordedSource(readingPixels: true)
-            : work.georeference.sourceInMemory(readingPixels: true)
+        let source = try (plan.sourceIsRecorded ? work.georeference.recordedSource(readingPixels: true)
+            : work.georeference.sourceInMemory(readingPixels: true)).removingColor(map.removeColor)
         try FileManager.default.createDirectory(atPath: work.folder, withIntermediateDirectories: true)
         if source.exceedsMercatorLimit {
             work.log("warning: map '\(map.name)': the scan reaches beyond ±85.0511°; the warp is clipped there")
@@ -43,8 +43,9 @@ struct WarpStep: MapStage {
         let result = try job.run(output: work.warpedPath) { done, total in progress?(label, done, total) }
         try work.record(key: plan.key, hash: plan.hash, outputs: [work.warpedPath], zoom: zoom)
         let auto = map.warp.zoom == nil && work.defaultWarpZoom == nil
-        return String(format: "zoom %d%@, %@ → warped.tif (%d × %d px, grid error ≤ %.3f px)", zoom, auto ? " (auto)" : "",
-                      resampling.name, result.width, result.height, result.worstGridError)
+        let paper = source.removal.map { ", paper \($0.color.hex) removed" } ?? ""
+        return String(format: "zoom %d%@, %@%@ → warped.tif (%d × %d px, grid error ≤ %.3f px)", zoom, auto ? " (auto)" : "",
+                      resampling.name, paper, result.width, result.height, result.worstGridError)
     }
 
     /// The warp zoom: `warp.zoom`, else the tile max zoom, else the zoom nearest the native
@@ -54,13 +55,15 @@ struct WarpStep: MapStage {
         return (try source.autoZoom(tileSize: work.map.tile.tileSize ?? 256), true)
     }
 
-    /// The stage hash: the georeference's hash, the zoom and the kernel.
-    static func hash(georeference: String, zoom: Int, resampling: Resampling) -> String {
+    /// The stage hash: the georeference's hash, the zoom and the kernel, and `remove_color:`
+    /// when there is one (a map without it keeps the hash it had before the section existed).
+    static func hash(georeference: String, zoom: Int, resampling: Resampling, removeColor: RemoveColorOptions? = nil) -> String {
         var h = ContentHash()
         h.update("warp/1")
         h.update(georeference)
         h.update("zoom \(zoom)")
         h.update(resampling.name)
+        if let removeColor { h.update("remove_color " + PipelineHashing.json(removeColor)) }
         return h.finalize()
     }
 }

@@ -66,7 +66,7 @@ public final class PyramidBuilder: @unchecked Sendable {
             quality = self.quality, autoLossy = self.autoLossy
         try ParallelWork.run(jobs: jobs, count: plan.blocks.count, makeState: { _ in
             Worker(warper: try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
-                                           maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped),
+                                           maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped, removal: src.removal),
                    encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy))
         }, process: { [self] worker, index in
             try buildBlock(plan.blocks[index], worker: worker, emit: emit)

@@ -48,7 +48,8 @@ public final class TileRenderer: @unchecked Sendable {
         guard let bounds = job.source.bounds else { throw PyramidError(.emptyFootprint, at: job.source.path, "empty footprint") }
         plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.tilePixels)
         metadata = job.metadata(plan: plan)
-        overviews = try SourceOverviews(path: job.source.path, shared: job.source.shared, budgetBytes: overviewBudget)
+        overviews = try SourceOverviews(path: job.source.path, shared: job.source.shared, budgetBytes: overviewBudget,
+                                         removal: job.source.removal)
         self.lowerZoomKernel = lowerZoomKernel ?? job.resampling
     }
 
@@ -159,9 +160,9 @@ public final class TileRenderer: @unchecked Sendable {
         } else {
             let s = job.source
             worker = Worker(max: try BlockWarper(path: s.path, mapping: s.mapping, resampling: job.resampling,
-                                                 maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped),
+                                                 maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped, removal: s.removal),
                             lower: try BlockWarper(path: s.path, mapping: s.mapping, resampling: lowerZoomKernel,
-                                                   maskFootprint: s.maskFootprint, shared: s.shared, overviews: overviews, mapped: s.mapped),
+                                                   maskFootprint: s.maskFootprint, shared: s.shared, overviews: overviews, mapped: s.mapped, removal: s.removal),
                             encoder: TileEncoder(format: job.format, quality: job.quality, autoLossy: job.autoLossy))
         }
         defer { idle.withLock { $0.append(worker) } }

@@ -21,13 +21,15 @@ public final class BlockWarper {
     ///   - overviews: reduced copies for ``warpReduced(_:samples:into:)`` (tiles on demand); nil
     ///     reads reduced windows from the file, through its own overviews when it has them.
     ///   - mapped: the scan mapped from its file (see ``WarpSource/mapped``), for full-resolution windows.
+    ///   - removal: the paper colour taken out of the windows it reads (see ``WarpSource/removal``).
     public init(path: String, mapping: SourceMapping, resampling: Resampling,
                 maskFootprint: [ProjectedPoint]?, shared: SourceWindow?, overviews: SourceOverviews? = nil,
-                mapped: MappedScan? = nil) throws {
+                mapped: MappedScan? = nil, removal: ColorRemoval? = nil) throws {
         self.mapping = mapping
         self.resampling = resampling
         raster = try ScanSources.open(path)
         (raster as? SourceRaster)?.mapped = mapped
+        (raster as? SourceRaster)?.removal = removal
         evaluator = try mapping.makeEvaluator()
         kernel = WarpKernel(resampling: resampling, sourceWidth: raster.width, sourceHeight: raster.height)
         self.maskFootprint = maskFootprint

@@ -23,15 +23,20 @@ public final class SourceOverviews: @unchecked Sendable {
     public let fileHasOverviews: Bool
     let path: String
     let shared: SourceWindow?
+    /// The paper colour taken out of the pixels read from the file (``WarpSource/removal``).
+    let removal: ColorRemoval?
     private let lock = NSLock()
     /// Levels by factor, finest first; nil until built.
     private var levels: [SourceWindow]?
 
-    /// Copies for the scan at `path` (`shared`: its pixels when already in memory).
-    public init(path: String, shared: SourceWindow?, budgetBytes: Int = SourceOverviews.defaultBudgetBytes) throws {
+    /// Copies for the scan at `path` (`shared`: its pixels when already in memory, paper
+    /// already removed; `removal`: the paper colour to take out of what is read from the file).
+    public init(path: String, shared: SourceWindow?, budgetBytes: Int = SourceOverviews.defaultBudgetBytes,
+                removal: ColorRemoval? = nil) throws {
         let raster = try ScanSources.open(path)
         self.path = path
         self.shared = shared
+        self.removal = removal
         self.budgetBytes = max(0, budgetBytes)
         width = raster.width
         height = raster.height
@@ -136,6 +141,7 @@ public final class SourceOverviews: @unchecked Sendable {
             return Self.reduce(shared, by: f)
         }
         let raster = try ScanSources.open(path)
+        (raster as? SourceRaster)?.removal = removal
         let out = SourceWindow(originX: 0, originY: 0, scaleX: Double(f), scaleY: Double(f),
                                width: (width + f - 1) / f, height: (height + f - 1) / f)
         // Strips of whole f-row cells, at most 256 rows and 64 MiB (a wide scan's 256 rows would

@@ -20,6 +20,8 @@ public struct WarpSource: Sendable {
     /// The GCP fit's pins and outline: from the fit, or stored in a warped raster; nil when the
     /// source has no GCPs behind it.
     public let summary: GeoreferenceSummary?
+    /// The paper colour taken out of the scan's pixels as they are read (``removingColor(_:)``).
+    public let removal: ColorRemoval?
 
     /// Scans up to this many RGBA bytes are read once and shared; larger ones are read in
     /// windows per block, so memory stays flat whatever the input size.
@@ -31,6 +33,7 @@ public struct WarpSource: Sendable {
         self.path = path
         self.mapping = mapping
         self.summary = summary
+        removal = nil
         let evaluator = try mapping.makeEvaluator()
         let ring = evaluator.footprint(of: mapping, stepsPerEdge: 128)
         guard ring.count >= 3 else { throw WarpError(.outsideWorld, at: path, "the georeference maps no part of the scan into EPSG:3857") }
@@ -40,8 +43,9 @@ public struct WarpSource: Sendable {
         mapped = sharePixels && shared == nil && !ScanSources.isRemote(path) ? MappedScan(path: path) : nil
     }
 
-    private init(_ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?) {
+    private init(_ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?, removal: ColorRemoval? = nil) {
         path = other.path
+        self.removal = removal ?? other.removal
         mapping = other.mapping
         summary = other.summary
         footprint = other.footprint
@@ -55,17 +59,34 @@ public struct WarpSource: Sendable {
     /// already there.
     public func withSharedPixels() throws -> WarpSource {
         guard shared == nil, mapped == nil else { return self }
-        if let pixels = try WarpSource.sharedPixels(path: path, mapping: mapping) {
+        if let pixels = try WarpSource.sharedPixels(path: path, mapping: mapping, removal: removal) {
             return WarpSource(self, shared: pixels, mapped: nil)
         }
         guard !ScanSources.isRemote(path), let mapped = MappedScan(path: path) else { return self }
         return WarpSource(self, shared: nil, mapped: mapped)
     }
 
-    static func sharedPixels(path: String, mapping: SourceMapping) throws -> SourceWindow? {
+    /// This source with `options`' paper colour taken out of its pixels (``ColorRemoval``),
+    /// `auto` measured on the scan now; itself when `options` is nil.
+    public func removingColor(_ options: RemoveColorOptions?) throws -> WarpSource {
+        guard let options else { return self }
+        let removal = try options.resolve(path: path, mapping: mapping)
+        var pixels: SourceWindow?
+        if let shared {
+            let copy = SourceWindow(originX: shared.originX, originY: shared.originY, scaleX: shared.scaleX, scaleY: shared.scaleY,
+                                    width: shared.width, height: shared.height)
+            copy.pixels.update(from: shared.pixels, count: shared.width * shared.height * 4)
+            removal.apply(to: copy.pixels, count: shared.width * shared.height)
+            pixels = copy
+        }
+        return WarpSource(self, shared: pixels, mapped: mapped, removal: removal)
+    }
+
+    static func sharedPixels(path: String, mapping: SourceMapping, removal: ColorRemoval? = nil) throws -> SourceWindow? {
         // A remote scan is read window by window: only the tiles the output touches are fetched.
         guard !ScanSources.isRemote(path), mapping.sourceWidth * mapping.sourceHeight * 4 <= WarpSource.sharedLimitBytes else { return nil }
         let raster = try SourceRaster(path: path)
+        raster.removal = removal
         return try SourceWindow.read(raster, x0: 0, y0: 0, x1: raster.width, y1: raster.height, step: 1)
     }
 

@@ -46,6 +46,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("auto-lossy"), help: "With --format auto: what opaque tiles are made as, jpeg (default) or webp.")
     var autoLossy: AutoLossy?
 
+    @Option(name: .customLong("remove-color"),
+            help: ArgumentHelp("Make the paper of the scans rendered on demand transparent, so the basemap shows through: auto (the dominant colour of the scan's margin around its mask) or #RRGGBB. A pipeline map's own remove_color section wins.",
+                               valueName: "auto|#RRGGBB"))
+    var removeColor: String?
+
+    @Option(name: .customLong("remove-threshold"), help: "With --remove-color: the RGB distance (channels 0–1) below which a colour counts as paper (default 0.1).")
+    var removeThreshold: Double?
+
+    @Option(name: .customLong("remove-hardness"), help: "With --remove-color: how sharply alpha falls at the threshold, 0–1 (default 0.7).")
+    var removeHardness: Double?
+
     @OptionGroup var server: ServerOptions
 
     @OptionGroup var iiif: IIIFOptions
@@ -85,6 +96,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let autoLossy, let format {
             do { try AutoLossy.check(autoLossy, for: format) } catch { throw ValidationError("--\(error)") }
         }
+        if removeColor == nil, removeThreshold != nil || removeHardness != nil {
+            throw ValidationError("--remove-\(removeThreshold != nil ? "threshold" : "hardness") needs --remove-color (the paper colour it applies to)")
+        }
+        _ = try removal()
         // Above 0 (0 would close every connection at once) and at most a day (a longer deadline
         // is none: a client that sends nothing holds its socket as long as it likes).
         guard idleTimeout > 0 && idleTimeout <= 86_400 else {
@@ -98,6 +113,17 @@ struct ServeCommand: AsyncParsableCommand {
         if let u = publicURL, !(u.hasPrefix("http://") || u.hasPrefix("https://")) {
             throw ValidationError("--public-url must start with http:// or https://, not '\(u)'")
         }
+    }
+
+    /// `--remove-color` and its threshold and hardness, parsed; nil without it.
+    func removal() throws -> RemoveColorOptions? {
+        guard let removeColor else { return nil }
+        guard let paper = RemoveColorOptions.paper(removeColor) else {
+            throw ValidationError("--remove-color '\(removeColor)' is not a colour; expected auto or #RRGGBB, e.g. #F2E8D0")
+        }
+        let t = removeThreshold ?? RemoveColorOptions.defaultThreshold, h = removeHardness ?? RemoveColorOptions.defaultHardness
+        if let why = RemoveColorOptions.problem(threshold: t, hardness: h) { throw ValidationError("--remove-\(why)") }
+        return RemoveColorOptions(color: paper, threshold: t, hardness: h)
     }
 
     func run() async throws {
@@ -142,7 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
     func load() async throws -> (Catalogue, [OnDemandSource], [ScanImage]) {
         let encoding = format.map { TileOptions(format: $0, quality: quality, autoLossy: autoLossy) }
         let inputs = OnDemandInputs(queue: RenderQueue(workers: server.renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
-                                    encoding: encoding, log: { printError($0) })
+                                    encoding: encoding, removeColor: try removal(), log: { printError($0) })
         var entries: [CatalogueEntry] = []
         var rendered: [OnDemandSource] = []
         var images: [ScanImage] = []

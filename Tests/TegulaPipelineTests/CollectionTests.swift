@@ -116,7 +116,7 @@ struct CollectionTests {
         #expect(try f.loadError(head + "map_defaults: {tile: {formt: png}, output: o}\n")
             .contains(":4:23: map_defaults.tile.formt: unknown key 'formt'; did you mean 'format'?"))
         #expect(try f.loadError(head + "map_defaults: {input: x.tif}\n")
-            .contains(":4:16: map_defaults.input: unknown key 'input'; known keys: georeference, warp, tile, output"))
+            .contains(":4:16: map_defaults.input: unknown key 'input'; known keys: georeference, warp, tile, output, remove_color"))
         #expect(try f.loadError(head + "map_defaults: {output: \"out/{nmae}\"}\n")
             .contains("map_defaults.output: 'out/{nmae}': unknown placeholder {nmae}; did you mean {name}?"))
         #expect(try f.loadError(head + "map_defaults: {georeference: {transfrom: tps}}\n")

@@ -7,6 +7,10 @@ import TegulaGeoreference
 public struct SheetFigures: Sendable, Codable, Equatable {
     /// The map's name.
     public var name: String
+    /// The sheet list's `title`, `date` and `source` cells, when it has them.
+    public var title: String?
+    public var date: String?
+    public var source: String?
     /// `gcps` (fitted), `bounds` or `own` (the scan carries its georeference).
     public var georeference: String
     /// The transform fitted (GCP maps only).
@@ -39,7 +43,7 @@ public struct SheetFigures: Sendable, Codable, Equatable {
     public var error: String?
 
     enum CodingKeys: String, CodingKey {
-        case name, georeference, transform, gcps, ties, quality, failures, error
+        case name, title, date, source, georeference, transform, gcps, ties, quality, failures, error
         case rmseMetres = "rmse_m", leaveOneOutMetres = "loo_m", worstResidualMetres = "worst_residual_m", worstGCP = "worst_gcp"
         case scaleDistortion = "scale_distortion", angularDistortionDegrees = "angular_distortion_deg"
         case seamBeforeMetres = "seam_before_m", seamAfterMetres = "seam_after_m"

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaBundle
 import TegulaGeoreference
 import TegulaSupport
 
@@ -66,9 +67,20 @@ struct SheetIndex: Encodable {
     }
 
     /// The figures of every map: those the gate computed at load, else computed now.
+    /// The sheet list's `title`, `date` and `source` cells join them.
     static func figures(_ pipeline: Pipeline) throws -> [SheetFigures] {
-        if let f = pipeline.series.figures { return f }
-        return try SeriesStep.figures(pipeline, maps: pipeline.spec.maps, series: pipeline.series)
+        var figures = try pipeline.series.figures ?? SeriesStep.figures(pipeline, maps: pipeline.spec.maps, series: pipeline.series)
+        guard case .sheetList(let path)? = pipeline.spec.mapsFrom else { return figures }
+        let list = try SheetList(path: path)
+        guard list.header.contains(where: { ["title", "date", "source"].contains($0) }) else { return figures }
+        let rows = Dictionary(list.rows.compactMap { r in r.values["name"].map { ($0, r.values) } }, uniquingKeysWith: { a, _ in a })
+        for i in figures.indices {
+            guard let v = rows[figures[i].name] else { continue }
+            figures[i].title = v["title"]
+            figures[i].date = v["date"]
+            figures[i].source = v["source"]
+        }
+        return figures
     }
 
     /// Key-sorted JSON, numbers as Swift prints them (shortest round-trip form).
@@ -88,19 +100,18 @@ struct SheetIndex: Encodable {
         }
     }
 
-    /// Where a composite's index goes: `OUTPUT` without its extension, `.index.geojson`.
-    static func path(besideComposite output: String) -> String {
-        let o = output.hasSuffix("/") ? String(output.dropLast()) : output
-        return (o as NSString).deletingPathExtension + ".index.geojson"
-    }
+    /// Where a composite's index goes (``Tileset/sheetIndexPath(of:)``).
+    static func path(besideComposite output: String) -> String { Tileset.sheetIndexPath(of: output) }
 }
 
 extension PipelineRunner {
     /// Before any stage: the sheet index into the work folder, and the quality gate's verdicts,
     /// one line each on the log; with `on_fail: stop` and a failing sheet, an error (nothing run).
+    /// Of the shards of a run only shard 0 writes the index (all would write the same bytes, and
+    /// on other nodes each could take the other's temporary file for an abandoned one).
     func writeIndexAndGate() throws -> SheetIndex {
         let index = SheetIndex(figures: try SheetIndex.figures(pipeline), pipeline: pipeline)
-        try index.write(to: pipeline.workFolder + "/index.geojson")
+        if (options.shard?.index ?? 0) == 0 { try index.write(to: pipeline.workFolder + "/index.geojson") }
         guard let q = pipeline.spec.quality else { return index }
         for f in pipeline.series.failures {
             log("quality: sheet '\(f.name)' \(q.onFail == .skip ? "left out" : "fails"): \(f.exceeded.joined(separator: "; "))")

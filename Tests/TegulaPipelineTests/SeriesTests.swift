@@ -95,6 +95,8 @@ import TegulaTestSupport
                 #expect((p[key] as? Double).map { $0.isFinite && $0 >= 0 } == true, "\(f["id"]!): \(key)")
             }
             #expect(p["gcps"] as? Int == 6 && p["transform"] as? String == "polynomial1")
+            #expect(p["title"] as? String == "Sheet \(f["id"]!)")
+            #expect(p["source"] as? String == "scripts/make-series" && (p["date"] as? String)?.hasPrefix("19") == true)
             // Two ties (the shared corners) with each neighbour: 4 for a corner sheet, 6 on an edge, 8 inside.
             let id = f["id"] as! String, r = Int(String(id.dropFirst().prefix(1)))!, c = Int(String(id.suffix(1)))!
             let neighbours = [r > 1, r < 4, c > 1, c < 4].filter { $0 }.count

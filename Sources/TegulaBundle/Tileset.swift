@@ -4,6 +4,14 @@ import TegulaSupport
 
 /// Opening bundles by the form of their path: a folder, `*.mbtiles` or `*.pmtiles`.
 public enum Tileset {
+    /// Where the sheet index of a tileset made from a pipeline's composite lies: beside it, its
+    /// path without the extension plus `.index.geojson` (`out/all.pmtiles` → `out/all.index.geojson`,
+    /// a folder `out/tiles` → `out/tiles.index.geojson`); written by the pipeline.
+    public static func sheetIndexPath(of path: String) -> String {
+        let p = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return (p as NSString).deletingPathExtension + ".index.geojson"
+    }
+
     /// The three bundle forms.
     public enum Form: String, Sendable, CaseIterable {
         case folder, mbtiles, pmtiles

@@ -31,8 +31,10 @@ enum GCPGeoreferencing {
     /// The map's scan with its GCPs, as the warp stage takes it: the one path every fit goes through.
     static func input(map: MapSpec, step: GeoreferenceStep) throws -> WarpInput {
         let g = map.georeference!
-        return WarpInput(path: map.input, gcpSet: try gcpSet(g, mask: try step.mask()),
-                         fit: FitOptions(transform: g.transform, fitCRS: g.fitCRS))
+        var set = try gcpSet(g, mask: try step.mask())
+        // A tied sheet: its GCPs plus its tie pins, fitted with the joint fit's transform.
+        if let tied = step.tied { set.gcps += tied.pins }
+        return WarpInput(path: map.input, gcpSet: set, fit: FitOptions(transform: step.tied?.kind ?? g.transform, fitCRS: g.fitCRS))
     }
 
     /// Fit the map's GCPs for its scan.

@@ -14,6 +14,8 @@ struct GeoreferenceStep: MapStage {
     let folder: String
     /// Digests of the files it reads, remembered in the work folder.
     let digests: FileDigests
+    /// The map's part of the joint fit: its tie pins join its GCPs.
+    var tied: SheetFit? = nil
 
     var stage: Stage { .georeference }
 
@@ -32,6 +34,7 @@ struct GeoreferenceStep: MapStage {
             if case .file(let p) = g.gcps { h.update(digests.digest(of: p)) }
             if case .file(let p) = g.mask { h.update(digests.digest(of: p)) }
         }
+        if let tied { h.update(PipelineHashing.json(tied.pins)); h.update(tied.kind.name) }
         return h.finalize()
     }
 
@@ -57,7 +60,7 @@ struct GeoreferenceStep: MapStage {
             case .inline(let l): n = "\(l.count) inline GCPs"
             case nil: n = "no GCPs"
             }
-            s = "\(n), transform \(g.transform?.name ?? "auto"), fit in \(g.fitCRS ?? .webMercator)"
+            s = "\(n)\(tied.map { " + \($0.pins.count) tie pins" } ?? ""), transform \(tied?.kind.name ?? g.transform?.name ?? "auto"), fit in \(g.fitCRS ?? .webMercator)"
         }
         if let m = g.mask {
             switch m {

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaBundle
+import TegulaGeoreference
 import TegulaPyramid
 
 /// What one stage did.
@@ -28,6 +29,8 @@ final class MapWork: @unchecked Sendable {
     private(set) var manifest: Manifest
     /// Digests of input files, by stamp (saved in the manifest).
     let digests: FileDigests
+    /// The map's part of the joint fit, when it is tied to others.
+    var tied: SheetFit?
 
     var warpedPath: String { folder + "/warped.tif" }
 
@@ -44,7 +47,7 @@ final class MapWork: @unchecked Sendable {
     }
 
     /// The georeference stage of this map.
-    var georeference: GeoreferenceStep { GeoreferenceStep(map: map, folder: folder, digests: digests) }
+    var georeference: GeoreferenceStep { GeoreferenceStep(map: map, folder: folder, digests: digests, tied: tied) }
 
     /// The map's own stages, in order. A map without an output of its own is only
     /// georeferenced (its fit report): the composite warps it from the scan.

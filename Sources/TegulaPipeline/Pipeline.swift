@@ -9,9 +9,11 @@ public struct Pipeline: Sendable {
     /// The parsed YAML, to locate keys in later errors.
     public let document: PipelineDocument
     /// The spec, paths absolute.
-    public let spec: PipelineSpec
+    public internal(set) var spec: PipelineSpec
     /// Stage outputs and manifests: `<work>/<map name>/`.
     public let workFolder: String
+    /// The tied sheets' joint fit and the quality gate's verdicts (``SeriesStep``).
+    public internal(set) var series = PipelineSeries()
 
     /// Read, decode and check a pipeline file. Errors name `file:line:column` and the key path.
     public static func load(path: String) throws -> Pipeline {
@@ -88,7 +90,9 @@ public struct Pipeline: Sendable {
         if let why = spec.composite?.order.problem(maps: spec.maps.map(\.name)) {
             throw doc.error([.key("composite"), .key("order")], why)
         }
-        return Pipeline(file: file, document: doc, spec: spec, workFolder: work)
+        var pipeline = Pipeline(file: file, document: doc, spec: spec, workFolder: work)
+        try SeriesStep.apply(&pipeline)
+        return pipeline
     }
 
     /// The work folder of one map.

@@ -70,8 +70,10 @@ public final class PipelineRunner: Sendable {
     func work(for map: MapSpec) -> MapWork {
         let composite = pipeline.spec.composite
         let warpDefault = map.output != nil ? (map.tile.maxZoom ?? composite?.tile.maxZoom) : composite?.tile.maxZoom
-        return MapWork(map: map, folder: pipeline.workFolder(for: map), defaultWarpZoom: warpDefault,
-                       jobs: options.jobs, log: log, progress: progress)
+        let work = MapWork(map: map, folder: pipeline.workFolder(for: map), defaultWarpZoom: warpDefault,
+                           jobs: options.jobs, log: log, progress: progress)
+        work.tied = pipeline.series.tied[map.name]
+        return work
     }
 
     /// The composite's folder: its manifest and the shards' parts.
@@ -80,6 +82,7 @@ public final class PipelineRunner: Sendable {
     /// Run. Returns each map's outcomes; throws ``BatchFailure`` when any map (or the composite) failed.
     @discardableResult
     public func run() throws -> [MapResult] {
+        let index = try writeIndexAndGate()
         let shard = options.shard ?? .single
         let composite = pipeline.spec.composite
         let plan = shard.count > 1 || composite != nil
@@ -111,6 +114,7 @@ public final class PipelineRunner: Sendable {
             if let split = plan.composite {
                 do {
                     try runComposite(composite, split: split, shard: shard, reduce: options.shard == nil)
+                    if options.shard == nil { try index.write(to: SheetIndex.path(besideComposite: composite.output)) }
                 } catch {
                     let f = MapFailure(map: "composite", stage: .tile, message: "\(error)")
                     log("error: \(f)")
@@ -171,7 +175,9 @@ public final class PipelineRunner: Sendable {
     @discardableResult
     public func reduce(shards: Int?) throws -> String {
         let (composite, split, parts, records) = try reducible(shards: shards)
-        return try reduce(composite, split: split, parts: parts, records: records)
+        let line = try reduce(composite, split: split, parts: parts, records: records)
+        try SheetIndex(figures: try SheetIndex.figures(pipeline), pipeline: pipeline).write(to: SheetIndex.path(besideComposite: composite.output))
+        return line
     }
 
     /// The composite, its split for the parts' shard count, and the checked parts.

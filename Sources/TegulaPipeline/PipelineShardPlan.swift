@@ -42,6 +42,8 @@ extension CompositeSplit {
                 if case .file(let p) = g.mask { h.update(file: p) }
             }
             if let r = m.removeColor { h.update("remove_color " + PipelineHashing.json(r)) }
+            // A tied map's fit depends on its neighbours too: its tie pins (only tied maps add this).
+            if let t = pipeline.series.tied[m.name] { h.update(PipelineHashing.json(t.pins)); h.update(t.kind.name) }
         }
         return h.finalize()
     }

@@ -17,12 +17,19 @@ public struct PipelineSpec: Sendable, Hashable {
     public var mapsFrom: MapsFrom?
     /// One pyramid of all maps, if wanted.
     public var composite: CompositeSpec?
+    /// `ties:` between the maps' scans: tied maps are fitted together (``SeriesStep``).
+    public var ties: [TieSpec] = []
+    /// `tie_weight:`: how many GCPs each image of a tie point weighs (default 1).
+    public var tieWeight: Double?
+    /// `quality:`: limits every sheet's fit must keep.
+    public var quality: QualitySpec?
 
     /// The versions this build reads.
     public static let supportedVersions = [1]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case version, work, maps, mapsFrom = "maps_from", mapDefaults = "map_defaults", composite
+        case ties, tieWeight = "tie_weight", quality
     }
 }
 
@@ -74,5 +81,8 @@ extension PipelineSpec: Decodable, StrictDecodable {
                 "missing required key 'maps': a pipeline needs maps: (a list) or maps_from: (a CSV sheet list or a glob)"))
         }
         composite = try c.decodeStrict(CompositeSpec.self, forKey: .composite)
+        ties = try c.decodeIfPresent([TieSpec].self, forKey: .ties) ?? []
+        tieWeight = try c.decodeIfPresent(Double.self, forKey: .tieWeight)
+        quality = try c.decodeStrict(QualitySpec.self, forKey: .quality)
     }
 }

@@ -3,7 +3,8 @@ import TegulaSupport
 
 /// A CSV list of sheets for `maps_from:` (RFC 4180: comma-separated, fields may be quoted with
 /// `"`, `""` inside quotes is a quote, CRLF or LF line ends). The first row is the header and
-/// is required: `name,input,gcps`, optionally `transform`, `gcp_srs`, `mask`, in any order.
+/// is required: `name,input,gcps`, optionally `transform`, `gcp_srs`, `mask`, in any order, and
+/// `title`, `date`, `source`, which only the sheet index reads (``SheetIndex``).
 /// Every row keeps its line number so an error can name it.
 struct SheetList {
     /// One data row: its 1-based line and column of each field, and the fields by column name.
@@ -14,7 +15,7 @@ struct SheetList {
     }
 
     /// The columns a sheet list may have; the first three are required.
-    static let knownColumns = ["name", "input", "gcps", "transform", "gcp_srs", "mask"]
+    static let knownColumns = ["name", "input", "gcps", "transform", "gcp_srs", "mask", "title", "date", "source"]
     static let requiredColumns = ["name", "input", "gcps"]
 
     /// The file, absolute.
@@ -50,7 +51,7 @@ struct SheetList {
         }
         for required in SheetList.requiredColumns where !header.contains(required) {
             throw PipelineError(.invalid, file: path, line: first.line, column: 1,
-                                "the header lacks column '\(required)'; a sheet list needs name,input,gcps (optionally transform,gcp_srs,mask)")
+                                "the header lacks column '\(required)'; a sheet list needs name,input,gcps (optionally transform,gcp_srs,mask,title,date,source)")
         }
         self.header = header
         var rows: [Row] = []

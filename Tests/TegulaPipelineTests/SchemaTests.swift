@@ -24,6 +24,7 @@ struct SchemaTests {
         #expect(keys(props?["tile"]) == Set(TileOptions.CodingKeys.allCases.map(\.stringValue)))
         #expect(keys(props?["georeference"]) == Set(GeoreferenceSpec.CodingKeys.allCases.map(\.stringValue)))
         #expect(keys(top?["composite"]) == Set(CompositeSpec.CodingKeys.allCases.map(\.stringValue)))
+        #expect(keys(top?["quality"]) == Set(QualitySpec.CodingKeys.allCases.map(\.stringValue)))
         let defaults = top?["map_defaults"] as? [String: Any]
         #expect(keys(defaults) == Set(MapDefaults.CodingKeys.allCases.map(\.stringValue)))
         #expect(keys((defaults?["properties"] as? [String: Any])?["georeference"]) == Set(GeoreferenceSpec.CodingKeys.allCases.map(\.stringValue)))

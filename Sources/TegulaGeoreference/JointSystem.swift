@@ -1,0 +1,167 @@
+import Foundation
+import TegulaGeometry
+
+/// The joint least-squares problem of one group of tied sheets, with the tie ground points
+/// eliminated: minimise Σ_sheets Σ_GCPs |T_s(p) − g|² + Σ_ties (w/2)·|T_a(p_a) − T_b(p_b)|², which
+/// is the problem with a free ground point G per tie weighing w on each side (the optimal G is the
+/// midpoint, and w·|T_a − G|² + w·|T_b − G|² = (w/2)·|T_a − T_b|² there).
+///
+/// Every transform is linear in its parameters here (helmert; polynomial 1–3; projective and tps
+/// take polynomial1's parameters as their stand-in), so the problem is linear; its normal
+/// equations are solved by conjugate gradients with a block-Jacobi preconditioner (each sheet's
+/// own block inverted by ``LinearAlgebra/solveSquare(_:size:rhs:)``). A dense QR of the whole
+/// system would need (6·1024)² numbers for 1,024 affine sheets; the sparse iteration needs only
+/// each sheet's block.
+struct JointSystem {
+    /// One sheet: its parameterisation and its GCPs in the group's centred ground frame.
+    struct Sheet {
+        let kind: TransformKind
+        let width: Double, height: Double
+        let pixels: [PixelPoint]
+        let grounds: [GroundPoint]
+
+        /// Parameters of the linear stand-in: 4 (helmert), 2 × terms (polynomial; projective and
+        /// tps as polynomial1).
+        var order: Int? {
+            switch kind {
+            case .helmert: return nil
+            case .polynomial2: return 2
+            case .polynomial3: return 3
+            case .polynomial1, .projective, .tps: return 1
+            }
+        }
+
+        var parameterCount: Int { order.map { 2 * PolynomialTransform.termCount($0) } ?? 4 }
+
+        /// The two rows (X, then Y) of the design at pixel p: ground = rows · θ. Pixels centred
+        /// on the image and scaled by half its longer side, so the numbers are near 1.
+        func rows(_ p: PixelPoint) -> ([Double], [Double]) {
+            let s = max(width, height) / 2
+            let u = (p.x - width / 2) / s, v = (p.y - height / 2) / s
+            guard let order else { return ([u, v, 1, 0], [-v, u, 0, 1]) }
+            let t = PolynomialTransform.terms(u, v, order: order)
+            let zero = [Double](repeating: 0, count: t.count)
+            return (t + zero, zero + t)
+        }
+
+        func apply(_ theta: ArraySlice<Double>, at p: PixelPoint) -> GroundPoint {
+            let (rx, ry) = rows(p)
+            var x = 0.0, y = 0.0
+            for (i, j) in theta.indices.enumerated() {
+                x += rx[i] * theta[j]
+                y += ry[i] * theta[j]
+            }
+            return GroundPoint(x: x, y: y)
+        }
+    }
+
+    let sheets: [Sheet]
+    /// (sheet a, pixel a, sheet b, pixel b), sheets indexing ``sheets``.
+    let ties: [(Int, PixelPoint, Int, PixelPoint)]
+    let weight: Double
+    /// Where each sheet's parameters start in θ.
+    let offsets: [Int]
+    var unknowns: Int { offsets.last! }
+
+    init(sheets: [Sheet], ties: [(Int, PixelPoint, Int, PixelPoint)], weight: Double) {
+        self.sheets = sheets
+        self.ties = ties
+        self.weight = weight
+        var o = [0]
+        for s in sheets { o.append(o.last! + s.parameterCount) }
+        offsets = o
+    }
+
+    /// θ, or nil when the iteration does not converge (the group does not determine it).
+    func solve() -> (theta: [Double], iterations: Int)? {
+        let n = unknowns
+        // Each sheet's diagonal block of the normal matrix, and the right-hand side.
+        var b = [Double](repeating: 0, count: n)
+        var inverses: [[Double]] = []
+        var gcpBlocks: [[Double]] = []
+        var blocks: [[Double]] = sheets.indices.map { [Double](repeating: 0, count: sheets[$0].parameterCount * sheets[$0].parameterCount) }
+        func addOuter(_ s: Int, _ r: [Double], _ scale: Double) {
+            let k = r.count
+            for i in 0..<k where r[i] != 0 { for j in 0..<k { blocks[s][i * k + j] += scale * r[i] * r[j] } }
+        }
+        for (s, sheet) in sheets.enumerated() {
+            for (p, g) in zip(sheet.pixels, sheet.grounds) {
+                let (rx, ry) = sheet.rows(p)
+                addOuter(s, rx, 1)
+                addOuter(s, ry, 1)
+                for i in 0..<rx.count { b[offsets[s] + i] += rx[i] * g.x + ry[i] * g.y }
+            }
+        }
+        gcpBlocks = blocks
+        for (a, pa, bb, pb) in ties {
+            let (ax, ay) = sheets[a].rows(pa), (bx, by) = sheets[bb].rows(pb)
+            addOuter(a, ax, weight / 2); addOuter(a, ay, weight / 2)
+            addOuter(bb, bx, weight / 2); addOuter(bb, by, weight / 2)
+        }
+        for (s, sheet) in sheets.enumerated() {
+            let k = sheet.parameterCount
+            let identity = (0..<k).map { c in (0..<k).map { $0 == c ? 1.0 : 0.0 } }
+            guard let inv = LinearAlgebra.solveSquare(blocks[s], size: k, rhs: identity) else { return nil }
+            inverses.append(inv.flatMap { $0 })  // column c of the inverse at [c·k ..< (c+1)·k]
+        }
+        func multiply(_ x: [Double]) -> [Double] {
+            var y = [Double](repeating: 0, count: n)
+            for (s, sheet) in sheets.enumerated() {
+                let k = sheet.parameterCount, o = offsets[s]
+                for i in 0..<k {
+                    var sum = 0.0
+                    for j in 0..<k { sum += gcpBlocks[s][i * k + j] * x[o + j] }
+                    y[o + i] = sum
+                }
+            }
+            for (a, pa, bb, pb) in ties {
+                let (ax, ay) = sheets[a].rows(pa), (bx, by) = sheets[bb].rows(pb)
+                var dx = 0.0, dy = 0.0
+                for i in 0..<ax.count { dx += ax[i] * x[offsets[a] + i]; dy += ay[i] * x[offsets[a] + i] }
+                for i in 0..<bx.count { dx -= bx[i] * x[offsets[bb] + i]; dy -= by[i] * x[offsets[bb] + i] }
+                let h = weight / 2
+                for i in 0..<ax.count { y[offsets[a] + i] += h * (ax[i] * dx + ay[i] * dy) }
+                for i in 0..<bx.count { y[offsets[bb] + i] -= h * (bx[i] * dx + by[i] * dy) }
+            }
+            return y
+        }
+        func precondition(_ r: [Double]) -> [Double] {
+            var z = [Double](repeating: 0, count: n)
+            for (s, sheet) in sheets.enumerated() {
+                let k = sheet.parameterCount, o = offsets[s]
+                for c in 0..<k where r[o + c] != 0 { for i in 0..<k { z[o + i] += inverses[s][c * k + i] * r[o + c] } }
+            }
+            return z
+        }
+        func dot(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).reduce(0) { $0 + $1.0 * $1.1 } }
+        // Start from each sheet fitted alone (its GCP block only): the ties then only correct it.
+        var x = [Double](repeating: 0, count: n)
+        for (s, sheet) in sheets.enumerated() {
+            let k = sheet.parameterCount, o = offsets[s]
+            guard let alone = LinearAlgebra.solveSquare(gcpBlocks[s], size: k, rhs: [Array(b[o..<(o + k)])]) else { return nil }
+            for i in 0..<k { x[o + i] = alone[0][i] }
+        }
+        var r = zip(b, multiply(x)).map { $0 - $1 }
+        var z = precondition(r)
+        var p = z
+        var rz = dot(r, z)
+        let target = 1e-26 * max(dot(b, precondition(b)), .leastNormalMagnitude)
+        // Conjugate gradients end in at most n steps in exact arithmetic; rounding may need more.
+        let limit = 4 * n + 100
+        for iteration in 0...limit {
+            if rz <= target { return (x, iteration) }
+            guard iteration < limit, rz.isFinite else { return nil }
+            let q = multiply(p)
+            let pq = dot(p, q)
+            guard pq > 0 else { return nil }
+            let alpha = rz / pq
+            for i in 0..<n { x[i] += alpha * p[i]; r[i] -= alpha * q[i] }
+            z = precondition(r)
+            let next = dot(r, z)
+            let beta = next / rz
+            rz = next
+            for i in 0..<n { p[i] = z[i] + beta * p[i] }
+        }
+        return nil
+    }
+}

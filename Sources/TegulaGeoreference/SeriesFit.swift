@@ -1,0 +1,198 @@
+import Foundation
+import TegulaGDAL
+import TegulaGeometry
+
+/// One sheet of a series as the joint fit takes it: its name (for messages), GCPs, scan size and
+/// fit options.
+public struct SeriesSheet: Sendable {
+    public var name: String
+    public var gcps: GCPSet
+    public var width: Int
+    public var height: Int
+    public var options: FitOptions
+
+    /// A sheet from its parts.
+    public init(name: String, gcps: GCPSet, width: Int, height: Int, options: FitOptions) {
+        self.name = name
+        self.gcps = gcps
+        self.width = width
+        self.height = height
+        self.options = options
+    }
+}
+
+/// A tied sheet after the joint fit: its transform, the tie pins that make an ordinary fit of its
+/// GCPs plus the pins give the joint solution, and the fit before and after.
+public struct SheetFit: Sendable {
+    /// The transform (given, or chosen on the sheet's own GCPs), kept for the refit.
+    public var kind: TransformKind
+    /// Pins to add to the sheet's GCPs, one per distinct tie pixel, in the GCPs' CRS; ids `tie-N`
+    /// (N the tie's 1-based index, `tie-N+M` where ties share a pixel).
+    public var pins: [GCP]
+    /// The sheet fitted on its own GCPs.
+    public var before: Georeference
+    /// The sheet fitted on its GCPs plus ``pins``: the joint solution, and what the warp uses.
+    public var after: Georeference
+}
+
+/// Sheets fitted together: each connected group of sheets (joined by ties) is one least-squares
+/// problem over every sheet's transform, its GCPs and the ties (``JointSystem``), weighted by
+/// `tieWeight` (each image of a tie point weighs as much as that many GCPs). Sheets in no tie are
+/// not touched: their fit is the independent one.
+///
+/// The solution reaches the rest of the pipeline as pins: for a sheet whose transform is linear
+/// in its parameters (helmert, polynomial 1–3) with parameters θ at the joint optimum and tie
+/// pixel q, the pin `T(q) + w·Σ_t (G_t − T(q))` (G_t the ties' ground points at q) makes the
+/// sheet's ordinary unweighted least-squares fit on GCPs plus pins satisfy the same normal
+/// equations as the joint problem, so it is θ again (up to rounding). Projective and tps sheets
+/// take polynomial1 as their stand-in in the joint problem and are pinned at G_t.
+public struct SeriesFit: Sendable {
+    /// Each group of tied sheets, sheet indices ascending; groups ordered by their first sheet.
+    public let groups: [[Int]]
+    /// Per sheet: its joint fit, nil for a sheet in no tie.
+    public let sheets: [SheetFit?]
+    /// Per tie, in list order.
+    public let ties: [TieFigures]
+    /// Conjugate-gradient iterations per group.
+    public let iterations: [Int]
+
+    /// Fit. Throws a ``GeoreferenceError`` naming the sheet or the tie when a sheet cannot be
+    /// fitted on its own GCPs (ties add no GCPs), tied sheets fit in different CRSs, a tie pixel
+    /// lies outside its scan, or a group's system does not converge.
+    public static func fit(sheets: [SeriesSheet], ties: [Tie], tieWeight: Double) throws -> SeriesFit {
+        guard tieWeight > 0, tieWeight.isFinite else {
+            throw GeoreferenceError(.fitFailed, at: "tie_weight", "tie weight \(tieWeight) must be a positive number (1 = a tie point weighs as one GCP)")
+        }
+        for (i, t) in ties.enumerated() {
+            for (s, p) in [(t.sheetA, t.pixelA), (t.sheetB, t.pixelB)] {
+                let sh = sheets[s]
+                guard p.x.isFinite, p.y.isFinite, p.x >= 0, p.y >= 0, p.x <= Double(sh.width), p.y <= Double(sh.height) else {
+                    throw GeoreferenceError(.gcpOutsideImage, at: "ties[\(i)]",
+                                            "pixel \(p) is outside sheet '\(sh.name)' (\(sh.width) × \(sh.height) pixels: x must be 0…\(sh.width), y 0…\(sh.height))")
+                }
+            }
+            if t.sheetA == t.sheetB {
+                throw GeoreferenceError(.fitFailed, at: "ties[\(i)]", "ties sheet '\(sheets[t.sheetA].name)' to itself; a tie joins two different sheets")
+            }
+        }
+        let groups = Self.groups(count: sheets.count, ties: ties)
+        var fits = [SheetFit?](repeating: nil, count: sheets.count)
+        var figures = [TieFigures?](repeating: nil, count: ties.count)
+        var iterations: [Int] = []
+        for group in groups {
+            let (sheetFits, tieFigures, n) = try fitGroup(group, sheets: sheets, ties: ties, weight: tieWeight)
+            for (s, f) in sheetFits { fits[s] = f }
+            for f in tieFigures { figures[f.index] = f }
+            iterations.append(n)
+        }
+        return SeriesFit(groups: groups, sheets: fits, ties: figures.map { $0! }, iterations: iterations)
+    }
+
+    /// Connected components of the sheets joined by ties (sheets in no tie left out).
+    static func groups(count: Int, ties: [Tie]) -> [[Int]] {
+        var parent = Array(0..<count)
+        func root(_ i: Int) -> Int { var i = i; while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }; return i }
+        var tied = Set<Int>()
+        for t in ties {
+            tied.formUnion([t.sheetA, t.sheetB])
+            let a = root(t.sheetA), b = root(t.sheetB)
+            if a != b { parent[max(a, b)] = min(a, b) }
+        }
+        var byRoot: [Int: [Int]] = [:]
+        for s in tied.sorted() { byRoot[root(s), default: []].append(s) }
+        return byRoot.values.sorted { $0[0] < $1[0] }
+    }
+
+    static func fitGroup(_ group: [Int], sheets: [SeriesSheet], ties allTies: [Tie], weight: Double) throws
+        -> ([(Int, SheetFit)], [TieFigures], Int) {
+        let members = Set(group)
+        let local = Dictionary(uniqueKeysWithValues: group.enumerated().map { ($1, $0) })
+        let ties = allTies.enumerated().filter { members.contains($0.element.sheetA) }
+        // Each sheet alone first: its transform, and the seam before.
+        var before: [Georeference] = []
+        for s in group {
+            let sh = sheets[s]
+            do { before.append(try Georeferencer.fit(sh.gcps, imageWidth: sh.width, imageHeight: sh.height, options: sh.options)) } catch let e as GeoreferenceError {
+                throw GeoreferenceError(e.reason, at: "sheet '\(sh.name)'", "cannot be fitted on its own GCPs (ties add none): \(e)")
+            }
+        }
+        let fitCRS = before[0].fitCRS
+        for (i, b) in before.enumerated() where !b.fitCRS.isSame(as: fitCRS) {
+            throw GeoreferenceError(.fitFailed, at: "sheet '\(sheets[group[i]].name)'",
+                                    "is fitted in \(b.fitCRS.label) but the sheet '\(sheets[group[0]].name)' it is tied to in \(fitCRS.label); tied sheets need one fit_srs")
+        }
+        // GCPs in the group's fitting CRS, centred on their mean.
+        let contexts = try group.map { try FitContext(gcps: sheets[$0].gcps, fitCRS: fitCRS, width: sheets[$0].width, height: sheets[$0].height) }
+        let all = contexts.flatMap(\.fitGrounds)
+        let cx = all.map(\.x).reduce(0, +) / Double(all.count), cy = all.map(\.y).reduce(0, +) / Double(all.count)
+        let systemSheets = zip(group, contexts).enumerated().map { i, pair in
+            JointSystem.Sheet(kind: before[i].kind, width: Double(sheets[pair.0].width), height: Double(sheets[pair.0].height),
+                              pixels: pair.1.pixels, grounds: pair.1.fitGrounds.map { GroundPoint(x: $0.x - cx, y: $0.y - cy) })
+        }
+        let system = JointSystem(sheets: systemSheets, ties: ties.map { (local[$0.element.sheetA]!, $0.element.pixelA, local[$0.element.sheetB]!, $0.element.pixelB) },
+                                 weight: weight)
+        guard let (theta, iterations) = system.solve() else {
+            throw GeoreferenceError(.fitFailed, at: "sheets " + group.map { "'\(sheets[$0].name)'" }.joined(separator: ", "),
+                                    "the joint fit of these tied sheets does not converge; check the ties for a sheet tied to the wrong place")
+        }
+        func placed(_ l: Int, _ p: PixelPoint) -> GroundPoint {
+            let o = system.offsets[l]
+            return systemSheets[l].apply(theta[o..<system.offsets[l + 1]], at: p)
+        }
+        // The ties' ground points (midpoints), then each sheet's pins: one per distinct pixel.
+        var pinSums: [[PixelPoint: (GroundPoint, [Int])]] = Array(repeating: [:], count: group.count)
+        var grounds: [Int: GroundPoint] = [:]
+        for (index, t) in ties {
+            let la = local[t.sheetA]!, lb = local[t.sheetB]!
+            let a = placed(la, t.pixelA), b = placed(lb, t.pixelB)
+            let g = GroundPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+            grounds[index] = g
+            for (l, p, at) in [(la, t.pixelA, a), (lb, t.pixelB, b)] {
+                let linear = systemSheets[l].kind != .projective && systemSheets[l].kind != .tps
+                var (sum, ids) = pinSums[l][p] ?? (linear ? at : GroundPoint(x: 0, y: 0), [])
+                // Linear: T(q) + w·Σ(G − T(q)); projective and tps: the mean of the G.
+                if linear { sum.x += weight * (g.x - at.x); sum.y += weight * (g.y - at.y) } else { sum.x += g.x; sum.y += g.y }
+                pinSums[l][p] = (sum, ids + [index])
+            }
+        }
+        var results: [(Int, SheetFit)] = []
+        var after: [Georeference] = []
+        for (l, s) in group.enumerated() {
+            let sh = sheets[s]
+            let linear = systemSheets[l].kind != .projective && systemSheets[l].kind != .tps
+            let entries = pinSums[l].sorted { $0.value.1[0] < $1.value.1[0] }
+            var xs = entries.map { linear ? $0.value.0.x + cx : $0.value.0.x / Double($0.value.1.count) + cx }
+            var ys = entries.map { linear ? $0.value.0.y + cy : $0.value.0.y / Double($0.value.1.count) + cy }
+            try CRSConversion(from: fitCRS, to: sh.gcps.crs).apply(x: &xs, y: &ys)
+            let pins = entries.enumerated().map { i, e in
+                GCP(id: "tie-" + e.value.1.map { "\($0 + 1)" }.joined(separator: "+"), pixel: e.key, ground: GroundPoint(x: xs[i], y: ys[i]))
+            }
+            var set = sh.gcps
+            set.gcps += pins
+            let kind = before[l].kind
+            let fitted: Georeference
+            do {
+                fitted = try Georeferencer.fit(set, imageWidth: sh.width, imageHeight: sh.height,
+                                               options: FitOptions(transform: kind, fitCRS: sh.options.fitCRS))
+            } catch let e as GeoreferenceError {
+                throw GeoreferenceError(e.reason, at: "sheet '\(sh.name)'", "cannot be refitted with its tie points: \(e)")
+            }
+            after.append(fitted)
+            results.append((s, SheetFit(kind: kind, pins: pins, before: before[l], after: fitted)))
+        }
+        // Seams before and after, in great-circle metres.
+        var figures: [TieFigures] = []
+        for (index, t) in ties {
+            let la = local[t.sheetA]!, lb = local[t.sheetB]!
+            let ba = try before[la].pixelsToGround([t.pixelA], crs: .wgs84)[0], bb = try before[lb].pixelsToGround([t.pixelB], crs: .wgs84)[0]
+            let aa = try after[la].pixelsToGround([t.pixelA], crs: .wgs84)[0], ab = try after[lb].pixelsToGround([t.pixelB], crs: .wgs84)[0]
+            var gx = [grounds[index]!.x + cx], gy = [grounds[index]!.y + cy]
+            try CRSConversion(from: fitCRS, to: .wgs84).apply(x: &gx, y: &gy)
+            func d(_ p: GroundPoint, _ q: GroundPoint) -> Double { QualityAnalysis.distance(p.x, p.y, q.x, q.y) }
+            let g = GroundPoint(x: gx[0], y: gy[0])
+            figures.append(TieFigures(index: index, ground: [g.x, g.y], seamBeforeMetres: d(ba, bb), seamAfterMetres: d(aa, ab),
+                                      residualAMetres: d(aa, g), residualBMetres: d(ab, g)))
+        }
+        return (results, figures, iterations)
+    }
+}

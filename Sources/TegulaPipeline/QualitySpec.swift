@@ -1,0 +1,50 @@
+/// `quality:`: the limits a sheet's fit must keep to be drawn, and what to do with one that does
+/// not. Every limit is optional; a sheet fails when any figure it has exceeds its limit
+/// (``SheetFigures``).
+public struct QualitySpec: Sendable, Hashable, Codable {
+    /// What happens to a sheet that fails.
+    public enum OnFail: String, Sendable, Hashable, Codable {
+        /// Leave it out of the run and the composite; the run goes on (exit 0).
+        case skip
+        /// Stop the run before any stage (exit 1).
+        case stop
+    }
+
+    /// Root mean square of the GCP residuals, ground metres (tie pins not counted).
+    public var maxRMSEMetres: Double?
+    /// Root mean square of the leave-one-out errors, ground metres.
+    public var maxLeaveOneOutMetres: Double?
+    /// Largest seam error at the sheet's ties after the joint fit, ground metres.
+    public var maxSeamMetres: Double?
+    /// Largest over smallest ground scale (metres per scan pixel) over the sheet; 1 = uniform.
+    public var maxDistortion: Double?
+    /// Default `skip`.
+    public var onFail: OnFail
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case maxRMSEMetres = "max_rmse_m", maxLeaveOneOutMetres = "max_loo_m", maxSeamMetres = "max_seam_m"
+        case maxDistortion = "max_distortion", onFail = "on_fail"
+    }
+}
+
+extension QualitySpec: StrictDecodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func limit(_ key: CodingKeys) throws -> Double? {
+            guard let v = try c.decodeIfPresent(Double.self, forKey: key) else { return nil }
+            guard v.isFinite, v >= 0 else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(v) is not a limit: give a number ≥ 0")
+            }
+            return v
+        }
+        maxRMSEMetres = try limit(.maxRMSEMetres)
+        maxLeaveOneOutMetres = try limit(.maxLeaveOneOutMetres)
+        maxSeamMetres = try limit(.maxSeamMetres)
+        maxDistortion = try limit(.maxDistortion)
+        let fail = try c.decodeIfPresent(String.self, forKey: .onFail) ?? "skip"
+        guard let f = OnFail(rawValue: fail) else {
+            throw DecodingError.dataCorruptedError(forKey: .onFail, in: c, debugDescription: "'\(fail)' is not an on_fail; expected skip or stop")
+        }
+        onFail = f
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import TegulaGDAL
+import TegulaGeoreference
+
+/// What `ties:` and `quality:` made of a pipeline's maps when it was loaded: the joint fit of the
+/// tied sheets (each map's ``SheetFit`` by name), every sheet's figures when a gate was asked for,
+/// and the sheets the gate failed. Made once at load, so every shard, the reduce and the plan see
+/// the same maps and the same fits.
+public struct PipelineSeries: Sendable {
+    /// The joint fit of each tied map, by name.
+    public var tied: [String: SheetFit] = [:]
+    /// Each tie's figures, in `ties:` order (ties to a map the gate left out are absent).
+    public var ties: [TieFigures] = []
+    /// Every map's figures, in the pipeline's order, those left out included; nil when no gate
+    /// was asked for (the run computes them for the index).
+    public var figures: [SheetFigures]?
+    /// The sheets that failed the gate: name and what they exceeded.
+    public var failures: [(name: String, exceeded: [String])] = []
+}
+
+/// Loading's last step: fit the tied sheets together (``SeriesFit``), then apply the quality
+/// gate; with `on_fail: skip` the failing maps leave ``PipelineSpec/maps`` and the rest are
+/// fitted together again without them.
+enum SeriesStep {
+    static func apply(_ pipeline: inout Pipeline) throws {
+        let spec = pipeline.spec
+        guard !spec.ties.isEmpty || spec.quality != nil else { return }
+        var series = PipelineSeries()
+        let indices = try resolve(pipeline)
+        (series.tied, series.ties) = try fit(pipeline, maps: spec.maps, ties: indices)
+        guard let quality = spec.quality else {
+            pipeline.series = series
+            return
+        }
+        var figures = try SeriesStep.figures(pipeline, maps: spec.maps, series: series)
+        for i in figures.indices {
+            let e = figures[i].exceeded(quality)
+            guard !e.isEmpty else { continue }
+            figures[i].failures = e
+            figures[i].quality = quality.onFail == .skip ? "skipped" : "failed"
+            series.failures.append((figures[i].name, e))
+        }
+        if quality.onFail == .skip, !series.failures.isEmpty {
+            let out = Set(series.failures.map(\.name))
+            let kept = spec.maps.filter { !out.contains($0.name) }
+            guard !kept.isEmpty else {
+                throw pipeline.document.error([.key("quality")], "every map fails the quality gate (\(series.failures.map { "'\($0.name)'" }.joined(separator: ", "))); nothing is left to run")
+            }
+            // The rest fitted again without the failing sheets' ties, and their figures with it.
+            let keptTies = indices.filter { !out.contains(spec.maps[$0.1].name) && !out.contains(spec.maps[$0.3].name) }
+            (series.tied, series.ties) = try fit(pipeline, maps: spec.maps, ties: keptTies)
+            let again = try SeriesStep.figures(pipeline, maps: kept, series: series)
+            var byName = Dictionary(uniqueKeysWithValues: again.map { ($0.name, $0) })
+            for i in figures.indices where !out.contains(figures[i].name) { figures[i] = byName.removeValue(forKey: figures[i].name)! }
+            pipeline.spec.maps = kept
+        }
+        series.figures = figures
+        pipeline.series = series
+    }
+
+    /// The ties with map indices: (tie index, map a, pixel a, map b, pixel b). Unknown names,
+    /// maps without GCPs and pixels outside a scan are errors at `ties[i]`.
+    static func resolve(_ pipeline: Pipeline) throws -> [(Int, Int, TieSpec, Int)] {
+        let maps = pipeline.spec.maps
+        let byName = Dictionary(uniqueKeysWithValues: maps.enumerated().map { ($1.name, $0) })
+        var sizes: [Int: (Int, Int)] = [:]
+        var out: [(Int, Int, TieSpec, Int)] = []
+        for (i, t) in pipeline.spec.ties.enumerated() {
+            var pair: [Int] = []
+            for (k, (name, p)) in [(t.mapA, t.pixelA), (t.mapB, t.pixelB)].enumerated() {
+                let at: [PipelineDocument.Step] = [.key("ties"), .index(i), .index(2 * k)]
+                guard let m = byName[name] else {
+                    let names = maps.prefix(5).map(\.name).joined(separator: ", ") + (maps.count > 5 ? ", …" : "")
+                    throw pipeline.document.error(at, "names map '\(name)', which the pipeline does not have (its maps: \(names))")
+                }
+                guard maps[m].georeference?.gcps != nil, maps[m].georeference?.bounds == nil else {
+                    throw pipeline.document.error(at, "map '\(name)' is not fitted from GCPs; a tie joins two GCP-fitted maps")
+                }
+                if sizes[m] == nil {
+                    let ds = try Dataset(path: maps[m].input)
+                    sizes[m] = (ds.width, ds.height)
+                }
+                let (w, h) = sizes[m]!
+                guard p.x.isFinite, p.y.isFinite, p.x >= 0, p.y >= 0, p.x <= Double(w), p.y <= Double(h) else {
+                    throw pipeline.document.error([.key("ties"), .index(i), .index(2 * k + 1)],
+                                                  "pixel [\(p.x), \(p.y)] is outside map '\(name)' (its scan is \(w) × \(h): x must be 0…\(w), y 0…\(h))")
+                }
+                pair.append(m)
+            }
+            if pair[0] == pair[1] {
+                throw pipeline.document.error([.key("ties"), .index(i)], "ties map '\(t.mapA)' to itself; a tie joins two different maps")
+            }
+            out.append((i, pair[0], t, pair[1]))
+        }
+        return out
+    }
+
+    /// The joint fit of the tied maps among `maps` (indices of `ties` index `maps`).
+    static func fit(_ pipeline: Pipeline, maps: [MapSpec], ties: [(Int, Int, TieSpec, Int)]) throws -> ([String: SheetFit], [TieFigures]) {
+        guard !ties.isEmpty else { return ([:], []) }
+        let tied = Array(Set(ties.flatMap { [$0.1, $0.3] })).sorted()
+        let local = Dictionary(uniqueKeysWithValues: tied.enumerated().map { ($1, $0) })
+        var sheets: [SeriesSheet] = []
+        for m in tied {
+            let map = maps[m]
+            let g = map.georeference!
+            let step = GeoreferenceStep(map: map, folder: pipeline.workFolder(for: map), digests: FileDigests(stamps: [:]))
+            let ds = try Dataset(path: map.input)
+            sheets.append(SeriesSheet(name: map.name, gcps: try GCPGeoreferencing.gcpSet(g, mask: try step.mask()),
+                                      width: ds.width, height: ds.height, options: FitOptions(transform: g.transform, fitCRS: g.fitCRS)))
+        }
+        let fit: SeriesFit
+        do {
+            fit = try SeriesFit.fit(sheets: sheets, ties: ties.map { Tie(sheetA: local[$0.1]!, pixelA: $0.2.pixelA, sheetB: local[$0.3]!, pixelB: $0.2.pixelB) },
+                                    tieWeight: pipeline.spec.tieWeight ?? 1)
+        } catch let e as GeoreferenceError {
+            throw pipeline.document.error([.key("ties")], "\(e)")
+        }
+        var byName: [String: SheetFit] = [:]
+        for (l, m) in tied.enumerated() { byName[maps[m].name] = fit.sheets[l] }
+        var figures = fit.ties
+        for k in figures.indices { figures[k].index = ties[k].0 }
+        return (byName, figures)
+    }
+
+    /// Each map's figures: its fit (joint or alone), its ties' seams.
+    static func figures(_ pipeline: Pipeline, maps: [MapSpec], series: PipelineSeries) throws -> [SheetFigures] {
+        let spec = pipeline.spec
+        var seams: [String: [TieFigures]] = [:]
+        for f in series.ties {
+            let t = spec.ties[f.index]
+            seams[t.mapA, default: []].append(f)
+            seams[t.mapB, default: []].append(f)
+        }
+        return try maps.map { map in
+            guard let g = map.georeference else { return SheetFigures(name: map.name, georeference: "own") }
+            if g.bounds != nil { return SheetFigures(name: map.name, georeference: "bounds") }
+            if let t = series.tied[map.name] {
+                return SheetFigures(name: map.name, report: t.after.report, pins: Set(t.pins.map(\.id)), seams: seams[map.name] ?? [])
+            }
+            let step = GeoreferenceStep(map: map, folder: pipeline.workFolder(for: map), digests: FileDigests(stamps: [:]))
+            do {
+                return SheetFigures(name: map.name, report: try GCPGeoreferencing.fit(map: map, step: step).report, pins: [], seams: [])
+            } catch {
+                var f = SheetFigures(name: map.name, georeference: "gcps")
+                f.error = "\(error)"
+                return f
+            }
+        }
+    }
+}

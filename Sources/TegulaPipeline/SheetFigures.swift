@@ -1,0 +1,101 @@
+import Foundation
+import TegulaGeoreference
+
+/// One sheet's figures for the sheet index and the quality gate, from its fit's report (tie pins
+/// left out of the GCP figures) and the joint fit's ties. Ground metres are great-circle metres,
+/// as in ``GeoreferenceReport``.
+public struct SheetFigures: Sendable, Codable, Equatable {
+    /// The map's name.
+    public var name: String
+    /// The sheet list's `title`, `date` and `source` cells, when it has them.
+    public var title: String?
+    public var date: String?
+    public var source: String?
+    /// `gcps` (fitted), `bounds` or `own` (the scan carries its georeference).
+    public var georeference: String
+    /// The transform fitted (GCP maps only).
+    public var transform: String?
+    /// Enabled GCPs (tie pins not counted).
+    public var gcps: Int?
+    /// Ties the sheet takes part in.
+    public var ties: Int
+    /// RMSE of the GCP residuals, metres.
+    public var rmseMetres: Double?
+    /// RMSE of the leave-one-out errors, metres.
+    public var leaveOneOutMetres: Double?
+    /// The largest GCP residual, metres, and its GCP.
+    public var worstResidualMetres: Double?
+    public var worstGCP: String?
+    /// Largest over smallest ground metres per scan pixel over the sheet (1 = uniform).
+    public var scaleDistortion: Double?
+    /// Largest angular distortion, degrees.
+    public var angularDistortionDegrees: Double?
+    /// Largest seam error at the sheet's ties with every sheet fitted alone, and after the joint fit.
+    public var seamBeforeMetres: Double?
+    public var seamAfterMetres: Double?
+    /// The fitted footprint (mask or scan border), `[lon, lat]`, closed; nil without a GCP fit.
+    public var footprint: [[Double]]?
+    /// `ok`, `skipped` (failed the gate and left out) or `failed` (failed it, run stopped).
+    public var quality: String = "ok"
+    /// Why it failed the gate, one phrase per limit.
+    public var failures: [String] = []
+    /// Why the sheet could not be fitted, when it could not (it then fails any gate).
+    public var error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, title, date, source, georeference, transform, gcps, ties, quality, failures, error
+        case rmseMetres = "rmse_m", leaveOneOutMetres = "loo_m", worstResidualMetres = "worst_residual_m", worstGCP = "worst_gcp"
+        case scaleDistortion = "scale_distortion", angularDistortionDegrees = "angular_distortion_deg"
+        case seamBeforeMetres = "seam_before_m", seamAfterMetres = "seam_after_m"
+        case footprint
+    }
+
+    /// Figures of a map without a GCP fit.
+    init(name: String, georeference: String) {
+        self.name = name
+        self.georeference = georeference
+        ties = 0
+    }
+
+    /// Figures of a GCP fit; `pins` are the ids of tie pins among its GCPs, `seams` the sheet's
+    /// ties' figures.
+    init(name: String, report r: GeoreferenceReport, pins: Set<String>, seams: [TieFigures]) {
+        self.name = name
+        georeference = "gcps"
+        transform = r.transform.name
+        let own = r.gcps.filter { $0.enabled && !pins.contains($0.id) }
+        gcps = own.count
+        ties = seams.count
+        func rms(_ v: [Double]) -> Double? {
+            let f = v.filter(\.isFinite)
+            return f.isEmpty ? nil : (f.reduce(0) { $0 + $1 * $1 } / Double(f.count)).squareRoot()
+        }
+        rmseMetres = rms(own.map(\.residualMetres))
+        leaveOneOutMetres = rms(own.compactMap(\.leaveOneOutMetres))
+        if let worst = own.max(by: { $0.residualMetres < $1.residualMetres }) {
+            worstResidualMetres = worst.residualMetres
+            worstGCP = worst.id
+        }
+        let s = r.distortion.scaleMetresPerPixel
+        scaleDistortion = s.count == 3 && s[0] > 0 ? s[2] / s[0] : nil
+        angularDistortionDegrees = r.distortion.maxAngularDistortionDegrees
+        seamBeforeMetres = seams.map(\.seamBeforeMetres).max()
+        seamAfterMetres = seams.map(\.seamAfterMetres).max()
+        footprint = r.footprint.isEmpty ? nil : r.footprint
+    }
+
+    /// The limits of `quality` this sheet exceeds, one phrase each (empty: it passes). A figure
+    /// the sheet does not have (no GCP fit, no ties) is not checked.
+    func exceeded(_ q: QualitySpec) -> [String] {
+        var out: [String] = error.map { ["cannot be fitted: \($0)"] } ?? []
+        func check(_ value: Double?, _ limit: Double?, _ key: String, _ what: String) {
+            guard let value, let limit, !(value <= limit) else { return }
+            out.append(String(format: "%@ %.4g > %@ %g", what, value, key, limit))
+        }
+        check(rmseMetres, q.maxRMSEMetres, "max_rmse_m", "RMSE (m)")
+        check(leaveOneOutMetres, q.maxLeaveOneOutMetres, "max_loo_m", "leave-one-out RMSE (m)")
+        check(seamAfterMetres, q.maxSeamMetres, "max_seam_m", "seam error (m)")
+        check(scaleDistortion, q.maxDistortion, "max_distortion", "scale distortion")
+        return out
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import TegulaBundle
+import TegulaGeoreference
+import TegulaSupport
+
+/// The sheet index of a run: a GeoJSON FeatureCollection (RFC 7946) with one feature per map,
+/// its fitted footprint as a Polygon (null for a map without a GCP fit) and its
+/// ``SheetFigures`` as properties, plus each tie's figures in a `ties` member. Written as
+/// `index.geojson` in the work folder by every run, and beside a composite as
+/// `OUTPUT-without-extension.index.geojson`.
+struct SheetIndex: Encodable {
+    struct Geometry: Encodable {
+        var type = "Polygon"
+        var coordinates: [[[Double]]]
+    }
+
+    struct Feature: Encodable {
+        var type = "Feature"
+        var id: String
+        var geometry: Geometry?
+        var properties: SheetFigures
+
+        enum CodingKeys: String, CodingKey { case type, id, geometry, properties }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(type, forKey: .type)
+            try c.encode(id, forKey: .id)
+            // RFC 7946 §3.2: a feature without a location has a null geometry, never a missing one.
+            if let geometry { try c.encode(geometry, forKey: .geometry) } else { try c.encodeNil(forKey: .geometry) }
+            var p = properties
+            p.footprint = nil
+            try c.encode(p, forKey: .properties)
+        }
+    }
+
+    /// One tie's figures with the names of its maps.
+    struct TieEntry: Encodable {
+        var mapA: String
+        var mapB: String
+        var figures: TieFigures
+
+        enum CodingKeys: String, CodingKey { case mapA = "map_a", mapB = "map_b", index, ground, seamBefore = "seam_before_m", seamAfter = "seam_after_m", residualA = "residual_a_m", residualB = "residual_b_m" }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(mapA, forKey: .mapA)
+            try c.encode(mapB, forKey: .mapB)
+            try c.encode(figures.index, forKey: .index)
+            try c.encode(figures.ground, forKey: .ground)
+            try c.encode(figures.seamBeforeMetres, forKey: .seamBefore)
+            try c.encode(figures.seamAfterMetres, forKey: .seamAfter)
+            try c.encode(figures.residualAMetres, forKey: .residualA)
+            try c.encode(figures.residualBMetres, forKey: .residualB)
+        }
+    }
+
+    var type = "FeatureCollection"
+    var features: [Feature]
+    var ties: [TieEntry]
+
+    init(figures: [SheetFigures], pipeline: Pipeline) {
+        features = figures.map { f in
+            Feature(id: f.name, geometry: f.footprint.flatMap { $0.count >= 4 ? Geometry(coordinates: [$0]) : nil }, properties: f)
+        }
+        ties = pipeline.series.ties.map { TieEntry(mapA: pipeline.spec.ties[$0.index].mapA, mapB: pipeline.spec.ties[$0.index].mapB, figures: $0) }
+    }
+
+    /// The figures of every map: those the gate computed at load, else computed now.
+    /// The sheet list's `title`, `date` and `source` cells join them.
+    static func figures(_ pipeline: Pipeline) throws -> [SheetFigures] {
+        var figures = try pipeline.series.figures ?? SeriesStep.figures(pipeline, maps: pipeline.spec.maps, series: pipeline.series)
+        guard case .sheetList(let path)? = pipeline.spec.mapsFrom else { return figures }
+        let list = try SheetList(path: path)
+        guard list.header.contains(where: { ["title", "date", "source"].contains($0) }) else { return figures }
+        let rows = Dictionary(list.rows.compactMap { r in r.values["name"].map { ($0, r.values) } }, uniquingKeysWith: { a, _ in a })
+        for i in figures.indices {
+            guard let v = rows[figures[i].name] else { continue }
+            figures[i].title = v["title"]
+            figures[i].date = v["date"]
+            figures[i].source = v["source"]
+        }
+        return figures
+    }
+
+    /// Key-sorted JSON, numbers as Swift prints them (shortest round-trip form).
+    func json() throws -> [UInt8] {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return Array(try e.encode(self)) + [0x0A]
+    }
+
+    /// Write atomically to `path`, its folder made when missing.
+    func write(to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        AtomicFile.removeAbandoned(of: path)
+        do { try AtomicFile.write(try json(), to: path) } catch {
+            throw PipelineError(.writeFailed, "\(path): cannot write the sheet index: \(error)")
+        }
+    }
+
+    /// Where a composite's index goes (``Tileset/sheetIndexPath(of:)``).
+    static func path(besideComposite output: String) -> String { Tileset.sheetIndexPath(of: output) }
+}
+
+extension PipelineRunner {
+    /// Before any stage: the sheet index into the work folder, and the quality gate's verdicts,
+    /// one line each on the log; with `on_fail: stop` and a failing sheet, an error (nothing run).
+    /// Of the shards of a run only shard 0 writes the index (all would write the same bytes, and
+    /// on other nodes each could take the other's temporary file for an abandoned one).
+    func writeIndexAndGate() throws -> SheetIndex {
+        let index = SheetIndex(figures: try SheetIndex.figures(pipeline), pipeline: pipeline)
+        if (options.shard?.index ?? 0) == 0 { try index.write(to: pipeline.workFolder + "/index.geojson") }
+        guard let q = pipeline.spec.quality else { return index }
+        for f in pipeline.series.failures {
+            log("quality: sheet '\(f.name)' \(q.onFail == .skip ? "left out" : "fails"): \(f.exceeded.joined(separator: "; "))")
+        }
+        if q.onFail == .stop, !pipeline.series.failures.isEmpty {
+            throw PipelineError(.invalid, file: pipeline.file, keyPath: "quality",
+                                "\(pipeline.series.failures.count) sheet(s) fail the quality gate (on_fail: stop): no stage was run, no tile written")
+        }
+        return index
+    }
+}

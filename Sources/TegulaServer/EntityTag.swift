@@ -1,21 +1,12 @@
 import Foundation
+import TegulaSupport
 
-/// Strong entity tags from content: a 64-bit hash (8 bytes per step) plus the length, stable
+/// Strong entity tags from content: a 64-bit hash (8 bytes per step; TegulaSupport's FNV1a.words) plus the length, stable
 /// across restarts so caches stay valid.
 public enum EntityTag {
-    /// `"hash-length"` in hex, quoted (a strong ETag).
+    /// `"hash-length"` in hex, quoted (a strong ETag): ``FNV1a/words(_:)`` of the bytes.
     public static func of(_ bytes: [UInt8]) -> String {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        bytes.withUnsafeBytes { raw in
-            let n = raw.count / 8
-            for i in 0..<n {
-                let w = raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
-                h = (h ^ w) &* 0x0000_0100_0000_01B3
-                h ^= h >> 29
-            }
-            for i in (n * 8)..<raw.count { h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3 }
-        }
-        h ^= h >> 32
+        let h = bytes.withUnsafeBytes { FNV1a.words($0) }
         return "\"\(String(h, radix: 16))-\(String(bytes.count, radix: 16))\""
     }
 

@@ -53,4 +53,13 @@ struct SupportTests {
         #expect(h.value == 0x8594_4171_f739_67e8)
         #expect(FNV1a.hex("10") == "07f89207b4ba08a4")  // zero-padded to 16 digits
     }
+
+    /// The word-at-a-time variant behind served tiles' ETags keeps the values it had inside
+    /// EntityTag before it moved here (computed by a Python transcription of that code): 100
+    /// bytes 0…99 (twelve words and a four-byte tail), and nothing.
+    @Test func fnv1aWordsKeepsTheETagValues() {
+        let bytes = (0..<100).map { UInt8($0) }
+        #expect(bytes.withUnsafeBytes { FNV1a.words($0) } == 0x457b_2e04_a21d_12f2)
+        #expect([UInt8]().withUnsafeBytes { FNV1a.words($0) } == 0x9e37_79b9_e17d_05ac)
+    }
 }

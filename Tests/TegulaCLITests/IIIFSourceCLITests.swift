@@ -79,6 +79,24 @@ struct IIIFSourceCLITests {
         server.loggedRequests().filter { $0.contains("/default.") }
     }
 
+    /// A new folder `name` holding the generated scan and an annotation naming its level-0
+    /// service, and nginx serving that service (``levelZero(_:)``); the caller stops the server
+    /// and removes the folder.
+    static func levelZeroCase(_ name: String) throws -> (dir: URL, scan: URL, server: LocalHTTPServer, annotation: String) {
+        let dir = try TemporaryFolder.make(name)
+        let scan = dir.appendingPathComponent("scan.png")
+        try Self.writeScan(scan.path)
+        let server = try Self.levelZero(scan)
+        let ann = dir.appendingPathComponent("annotation.json").path
+        do {
+            try Self.annotation(service: "\(server.base)/iiif/scan").write(toFile: ann, atomically: true, encoding: .utf8)
+        } catch {
+            server.stop()
+            throw error
+        }
+        return (dir, scan, server, ann)
+    }
+
     /// nginx serving `iiif_static.py`'s level-0 files of `scan` (256-px tiles, Image API 2.1) at
     /// `/iiif/scan`, with an access log; `location` more of the `/iiif/` location (limit_req).
     static func levelZero(_ scan: URL, http: String = "", location: String = "") throws -> LocalHTTPServer {
@@ -93,14 +111,8 @@ struct IIIFSourceCLITests {
     /// static files are JPEG); only scale-factor-1 tiles are fetched, none twice; a rerun with the
     /// same cache fetches no image and writes the same bytes.
     @Test func anAnnotationOfALevelZeroImageTilesLikeTheLocalScanAndARerunFetchesNoImage() throws {
-        let dir = try TemporaryFolder.make("iiif-in")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let scan = dir.appendingPathComponent("scan.png")
-        try Self.writeScan(scan.path)
-        let server = try Self.levelZero(scan)
-        defer { server.stop() }
-        let ann = dir.appendingPathComponent("annotation.json").path
-        try Self.annotation(service: "\(server.base)/iiif/scan").write(toFile: ann, atomically: true, encoding: .utf8)
+        let (dir, scan, server, ann) = try Self.levelZeroCase("iiif-in")
+        defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let local = dir.appendingPathComponent("local").path, remote = dir.appendingPathComponent("remote").path
         let cache = dir.appendingPathComponent("cache").path
         let l = try TegulaBinary.run(["tile", scan.path, "--gcps", ann, "-o", local, "--quiet"])
@@ -197,14 +209,8 @@ struct IIIFSourceCLITests {
     /// `tegula serve ANNOTATION` renders on demand the max-zoom tiles `tegula tile ANNOTATION`
     /// writes, byte for byte; a cold tile fetches only the few IIIF tiles under it.
     @Test func servingAnAnnotationRendersTheSameMaxZoomTilesFetchingOnlyTheirOwn() throws {
-        let dir = try TemporaryFolder.make("iiif-serve")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let scan = dir.appendingPathComponent("scan.png")
-        try Self.writeScan(scan.path)
-        let server = try Self.levelZero(scan)
-        defer { server.stop() }
-        let ann = dir.appendingPathComponent("annotation.json").path
-        try Self.annotation(service: "\(server.base)/iiif/scan").write(toFile: ann, atomically: true, encoding: .utf8)
+        let (dir, _, server, ann) = try Self.levelZeroCase("iiif-serve")
+        defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let tiled = dir.appendingPathComponent("tiled").path
         let t = try TegulaBinary.run(["tile", ann, "-o", tiled, "--iiif-cache", dir.appendingPathComponent("cache-tile").path, "--quiet"])
         #expect(t.status == 0, "\(t.stderr)")
@@ -269,14 +275,8 @@ struct IIIFSourceCLITests {
     /// at most 8, from its info.json): only that factor's tiles are asked for, and the result is
     /// the local scan's warp within what the server's own reduction changes (≥ 30 dB).
     @Test func aWarpFarBelowNativeResolutionReadsOnlyTheCoarsestScaleFactor() throws {
-        let dir = try TemporaryFolder.make("iiif-warp")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let scan = dir.appendingPathComponent("scan.png")
-        try Self.writeScan(scan.path)
-        let server = try Self.levelZero(scan)
-        defer { server.stop() }
-        let ann = dir.appendingPathComponent("annotation.json").path
-        try Self.annotation(service: "\(server.base)/iiif/scan").write(toFile: ann, atomically: true, encoding: .utf8)
+        let (dir, scan, server, ann) = try Self.levelZeroCase("iiif-warp")
+        defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let local = dir.appendingPathComponent("local.tif").path, remote = dir.appendingPathComponent("remote.tif").path
         let probe = try TegulaBinary.run(["warp", scan.path, "--gcps", ann, "-o", dir.appendingPathComponent("probe.tif").path, "--quiet"])
         #expect(probe.status == 0, "\(probe.stderr)")

@@ -132,7 +132,7 @@ enum SeriesStep {
             seams[t.mapA, default: []].append(f)
             seams[t.mapB, default: []].append(f)
         }
-        return try maps.map { map in
+        return maps.map { map in
             guard let g = map.georeference else { return SheetFigures(name: map.name, georeference: "own") }
             if g.bounds != nil { return SheetFigures(name: map.name, georeference: "bounds") }
             if let t = series.tied[map.name] {

@@ -8,8 +8,8 @@ final class IIIFScanReader: ScanReader {
     let scan: IIIFScan
     var width: Int { scan.width }
     var height: Int { scan.height }
-    /// IIIF images are read as opaque: PNG, JPEG or WebP answers of colour images (an alpha a PNG
-    /// answer carries is kept in the pixels all the same).
+    /// Not claimed opaque: a PNG answer may carry alpha, which is kept in the pixels, so the
+    /// reduction takes its alpha-weighted path (slower, right for every answer).
     var isOpaque: Bool { false }
     /// The server's scale factors are the reduced copies.
     var hasOwnReductions: Bool { true }

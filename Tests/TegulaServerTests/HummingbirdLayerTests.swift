@@ -15,7 +15,7 @@ import TegulaGeometry
 struct HummingbirdLayerTests {
     let f = ServerFixtures.shared
 
-    func app(_ config: ServerConfiguration = ServerConfiguration()) -> some ApplicationProtocol {
+    func app(_ config: ServerConfiguration = ServerFixtures.configuration) -> some ApplicationProtocol {
         HTTPServer.application(service: f.service(config), host: "127.0.0.1", port: 0)
     }
 

@@ -61,9 +61,16 @@ final class ServerFixtures: @unchecked Sendable {
         a.west < b.east && b.west < a.east && a.south < b.north && b.south < a.north
     }
 
+    /// The tests' server configuration: the defaults but an idle deadline of an hour. Hummingbird's
+    /// live test client keeps one connection for a whole test, and in a loaded CI run a pause
+    /// between two of its requests outlasted the 60 s default: the server closed the connection
+    /// and the next request failed with "I/O on closed channel" (stop 35, FastPathTests). The
+    /// idle deadline's own tests set theirs (HostileClientTests).
+    static let configuration = ServerConfiguration(idleTimeout: .seconds(3600))
+
     /// A service with options; requests are logged to `logger` (default: nowhere) and counted
     /// in `metrics` when given.
-    func service(_ config: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+    func service(_ config: ServerConfiguration = ServerFixtures.configuration, logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
                  metrics: ServerMetrics? = nil) -> TileService {
         TileService(catalogue: catalogue, configuration: config, logger: logger, metrics: metrics)
     }

@@ -22,8 +22,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-        // 3.12.3 or any 4.x: async-http-client's graph already resolves swift-crypto 4.
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // A command plugin only (`swift package generate-documentation`, scripts/check-docs): no target
@@ -39,6 +37,10 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
+        // SHA-256 for the stages' content hashes: OpenSSL's libcrypto, which libgdal already loads.
+        // (swift-crypto did it before, compiling its own copy of BoringSSL: 366 C files, about
+        // 150 s of each fresh build on two cores.)
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // The support every layer needs (lock, thread pool, atomic write, little-endian bytes, the
         // one error shape, named values) on Foundation alone, and pure geometry on it: under everything.
@@ -116,8 +118,7 @@ let package = Package(
         // A collection of maps as one: blended into one pyramid, block by block, cut among shards
         // (their plan, parts and tile packs) and reduced into one tileset.
         .target(name: "TegulaComposite", dependencies: [
-            "TegulaPyramid", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "TegulaPyramid", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport", "CLibCrypto",
         ]),
         // The pipeline file (document, specs, strict decoding), its stages and the runner.
         .target(name: "TegulaPipeline", dependencies: [
@@ -156,7 +157,9 @@ let package = Package(
 
         // Fixtures more than one test suite writes.
         .target(name: "TegulaTestSupport", dependencies: [
-            "TegulaGDAL", "TegulaBundle", .product(name: "Crypto", package: "swift-crypto"),
+            "TegulaGDAL", "TegulaBundle", "TegulaComposite",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
         ], path: "Tests/TegulaTestSupport"),
 
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),

@@ -5,9 +5,10 @@ import TegulaTestSupport
 /// The Debian package scripts/package builds: the light checks that run with every test run
 /// (scripts/test-package installs it in a fresh Debian 12 for the full check). The .deb is
 /// $TEGULA_DEB, which scripts/test builds before the suite; without it the suite builds one.
-/// A $TEGULA_DEB is used only if it holds the binary of the sources under test: the release
-/// build (scripts/release-build, a no-op when it is current) stripped as scripts/package strips
-/// it must equal the packaged one byte for byte; a package of older sources fails every test.
+/// A $TEGULA_DEB is used only if it holds the binary of the sources under test: the build
+/// scripts/package ships (scripts/release-build, in $TEGULA_PACKAGE_CONFIGURATION, a no-op when
+/// it is current) stripped as scripts/package strips it must equal the packaged one byte for
+/// byte; a package of older sources, or of the other configuration, fails every test.
 struct PackageTests {
     static let built: Result<String, any Error> = Result {
         func failure(_ text: String) -> any Error { CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: text]) }

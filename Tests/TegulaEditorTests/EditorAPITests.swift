@@ -38,7 +38,7 @@ struct EditorAPITests {
 
     /// Runs `body` with a function that sends one request to a live server for `service`.
     static func live(_ service: EditorService, _ body: @escaping @Sendable (_ send: @escaping @Sendable (HTTPRequest.Method, String, Data?) async throws -> Answer) async throws -> Void) async throws {
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
             try await body { method, uri, data in
                 let r = try await client.execute(uri: uri, method: method, headers: [.contentType: "application/json"],
                                                  body: data.map { ByteBuffer(bytes: $0) })

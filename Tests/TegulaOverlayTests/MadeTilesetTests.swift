@@ -7,6 +7,7 @@ import TegulaBundleOverlay
 import TegulaCodec
 import TegulaGeometry
 import TegulaServer
+import TegulaTestSupport
 @testable import TegulaOverlay
 
 /// Loading through `TileOverlay` from tilesets the pyramid stage really made: an MBTiles and a
@@ -56,7 +57,7 @@ struct MadeTilesetTests {
     @Test func loadsFromTheTileServerOnLoopback() async throws {
         let catalogue = try Catalogue.load(paths: [m.folder, m.mbtiles, m.pmtiles])
         let app = HTTPServer.application(service: TileService(catalogue: catalogue), host: "127.0.0.1", port: 0)
-        try await app.test(.live) { client in
+        try await app.testLive { client in
             let port = try #require(client.port)
             for id in ["scan", "scan-mb", "scan-pm"] {
                 let overlay = TileOverlay(urlTemplate: "http://127.0.0.1:\(port)/\(id)/{z}/{x}/{y}.png")

@@ -38,7 +38,7 @@ struct FastPathTests {
     /// which the fast path always passes on, so through it the fast path never answered at all.
     @Test func hotAnswersEqualColdOnesOverTheWire() async throws {
         let service = f.service()
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
             let port = try #require(client.port)
             let missing = ServerFixtures.missing
             let cases: [(String, String)] = [
@@ -74,7 +74,7 @@ struct FastPathTests {
     /// come back in request order with the right bodies, and the connection closes after the last.
     @Test func pipelinedMixOfHotAndOtherRequestsStaysInOrder() async throws {
         let service = f.service()
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
             _ = try await client.execute(uri: "/blue/0/0/0.png", method: .get)  // now hot
             _ = try await client.execute(uri: "/blue/1/0/1.png", method: .get)
             let port = try #require(client.port)
@@ -107,7 +107,7 @@ struct FastPathTests {
     /// leaves it open), cold or hot, and both answers are the same.
     @Test func http10ClosesAfterTheAnswer() async throws {
         let service = f.service()
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
             let port = try #require(client.port)
             var answers: [RawHTTP.Response] = []
             for (target, fast) in [("/blue/2/3/2.png", 0), ("/blue/2/3/2.png", 1), ("/health", 0)] {  // cold, hot, not a tile

@@ -71,7 +71,7 @@ import TegulaTestSupport
     /// is served throughout, and is closed once it goes quiet.
     @Test func slowlorisIsClosedWhileOthersAreServed() async throws {
         let service = f.service(ServerConfiguration(idleTimeout: .milliseconds(1500)))
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
             let port = try #require(client.port)
             // The keep-alive client's tile made hot first, so every one of its answers comes from
             // the event loop: cold, it waits for Swift's cooperative pool, which parallel CLI
@@ -98,7 +98,7 @@ import TegulaTestSupport
     // MARK: Over-long heads
 
     @Test func overLongRequestLineIs414AndOverLongHeadersAre431() async throws {
-        try await HTTPServer.application(service: f.service(), host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: f.service(), host: "127.0.0.1", port: 0).testLive { client in
             let port = try #require(client.port)
             func ask(_ head: String) async throws -> RawHTTP.Response {
                 let raw = try await RawHTTP.exchange(port: port, send: Array(head.utf8))
@@ -127,7 +127,7 @@ import TegulaTestSupport
 
     /// NUL bytes and backslashes sent raw on the wire, not only percent-encoded.
     @Test func rawNULAndBackslashTargetsAreRefused() async throws {
-        try await HTTPServer.application(service: f.service(), host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: f.service(), host: "127.0.0.1", port: 0).testLive { client in
             let port = try #require(client.port)
             for target in ["/blue/0/0/0.png\u{0}", "/blue/0/0/0\u{0}.png", "/blue\\..\\..\\secret.txt", "/blue/0/0/..\\..\\..\\secret.txt",
                            "/..\\secret.txt"] {
@@ -266,7 +266,7 @@ import TegulaTestSupport
         truncate(dir + "/p.pmtiles", 20_000)
         let capture = ServerFixtures.CapturedLog(level: .info)
         let service = TileService(catalogue: catalogue, logger: capture.logger)
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
             var failures = 0
             for target in ["/m/3/7/7.png", "/m/3/7/7.png", "/p/3/7/7.png", "/p/3/7/7.png", "/m/2/1/1.png"] {
                 let r = try await client.execute(uri: target, method: .get)

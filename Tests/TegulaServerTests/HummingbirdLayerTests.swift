@@ -41,7 +41,7 @@ struct HummingbirdLayerTests {
     }
 
     @Test func liveLoopbackServesFolderMBTilesAndPMTiles() async throws {
-        try await app().test(.live) { client in
+        try await app().testLive { client in
             for (path, name, tile) in [("/blue/2/2/1.png", "blue", Tile(x: 2, y: 1, z: 2)),
                                        ("/schagen/3/4/2.png", "schagen", Tile(x: 4, y: 2, z: 3)),
                                        ("/retina/1/0/1@2x.png", "retina", Tile(x: 0, y: 1, z: 1))] {
@@ -64,7 +64,7 @@ struct HummingbirdLayerTests {
     }
     /// A client that sends half a request and stalls must not hold up anyone else.
     @Test func stalledClientsDoNotBlockOthers() async throws {
-        try await app().test(.live) { client in
+        try await app().testLive { client in
             let port = try #require(client.port)
             var stalled: [Int32] = []
             defer { for fd in stalled { close(fd) } }
@@ -99,7 +99,7 @@ struct AcceptRateTests {
             let v = try? await channel.getOption(ChannelOptions.maxMessagesPerRead)
             seen.lock.withLock { seen.value = v }
         }
-        try await app.test(.live) { client in
+        try await app.testLive { client in
             let r = try await client.execute(uri: "/health", method: .get)
             #expect(r.status == .ok)
         }

@@ -16,7 +16,7 @@ struct LoggingTests {
     @Test func debugLogsOneLinePerRequestOnBothPaths() async throws {
         let capture = ServerFixtures.CapturedLog(level: .debug)
         let app = HTTPServer.application(service: f.service(logger: capture.logger), host: "127.0.0.1", port: 0)
-        try await app.test(.live) { client in
+        try await app.testLive { client in
             let port = try #require(client.port)
             var expected: [String] = []
             for (i, target) in ["/blue/1/0/0.png", "/blue/1/0/0.png", "/blue.json", "/blue/1/5/0.png", "/nope/0/0/0.png"].enumerated() {

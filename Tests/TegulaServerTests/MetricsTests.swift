@@ -26,7 +26,7 @@ struct MetricsTests {
     @Test func countersFollowTheRequestsMade() async throws {
         let metrics = ServerMetrics()
         let app = HTTPServer.application(service: f.service(metrics: metrics), host: "127.0.0.1", port: 0)
-        try await app.test(.live) { client in
+        try await app.testLive { client in
             let port = try #require(client.port)
             let missing = ServerFixtures.missing
             let cold = try await RawHTTP.fetch(port: port, "/blue/0/0/0.png")  // Hummingbird: read, a miss
@@ -70,7 +70,7 @@ struct MetricsTests {
     /// Open connections rise with idle sockets and fall when they close.
     @Test func openConnectionsGauge() async throws {
         let app = HTTPServer.application(service: f.service(metrics: ServerMetrics()), host: "127.0.0.1", port: 0)
-        try await app.test(.live) { client in
+        try await app.testLive { client in
             let port = try #require(client.port)
             func open() async throws -> Double {
                 Self.samples(String(decoding: try await RawHTTP.fetch(port: port, "/metrics").body, as: UTF8.self))["tegula_http_open_connections"] ?? -1

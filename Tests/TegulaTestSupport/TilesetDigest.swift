@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import TegulaBundle
+import TegulaComposite
 
 /// One digest for all the tiles of a tileset (folder, MBTiles or PMTiles): SHA-256 over each
 /// tile's `z x y` and the SHA-256 of its bytes, tiles in (z, x, y) order; and the tile count.
@@ -8,14 +8,14 @@ import TegulaBundle
 public enum TilesetDigest {
     public static func of(_ path: String) throws -> (digest: String, tiles: Int) {
         let reader = try Tileset.openReader(at: path)
-        var h = SHA256()
+        var h = ContentHash()
         let tiles = Tileset.existingTiles(at: path).sorted()
         for t in tiles {
             guard let data = try reader.tile(t) else { continue }
-            h.update(data: Array("\(t)\n".utf8))
-            h.update(data: Array(SHA256.hash(data: data)))
+            h.update(Array("\(t)\n".utf8))
+            h.update(ContentHash.digest(data))
         }
-        return (h.finalize().map { String(format: "%02x", $0) }.joined(), tiles.count)
+        return (h.finalize(), tiles.count)
     }
 
     /// The SHA-256 (hex) of each tile's bytes, by `z/x/y`: what golden files record, so that a
@@ -25,7 +25,7 @@ public enum TilesetDigest {
         var out: [String: String] = [:]
         for t in Tileset.existingTiles(at: path) {
             guard let data = try reader.tile(t) else { throw MissingTile(path: path, tile: "\(t.z)/\(t.x)/\(t.y)") }
-            out["\(t.z)/\(t.x)/\(t.y)"] = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+            out["\(t.z)/\(t.x)/\(t.y)"] = ContentHash.hex(data)
         }
         return out
     }

@@ -1,0 +1,43 @@
+import Dispatch
+import Hummingbird
+import HummingbirdTesting
+
+/// Threads of their own for the servers the tests run in-process, and for the tests talking to
+/// them. swift-testing runs every test at once on Swift's cooperative pool, two threads here, and
+/// many tests block a thread for seconds (a `tegula` run waited for, a warp computed): a server
+/// whose request tasks queued behind them answered `/health` after more than HummingbirdTesting's
+/// fixed 20 s read timeout (stop 36's CI: AcceptRateTests, `.readTimeout`). Jobs go round-robin
+/// to serial Dispatch queues, which libdispatch runs on threads outside that pool.
+public final class LiveServerThreads: TaskExecutor, @unchecked Sendable {
+    /// The one set of threads of the test process.
+    public static let shared = LiveServerThreads(queues: 4)
+
+    private let queues: [DispatchQueue]
+    private let turn = DispatchQueue(label: "tegula-tests.live-servers.turn")
+    private var next = 0
+
+    init(queues count: Int) {
+        queues = (0..<count).map { DispatchQueue(label: "tegula-tests.live-servers.\($0)") }
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let queue = turn.sync { () -> DispatchQueue in
+            next = (next + 1) % queues.count
+            return queues[next]
+        }
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+extension ApplicationProtocol {
+    /// HummingbirdTesting's `test(.live)`, with the server's tasks and `test` preferring
+    /// ``LiveServerThreads`` (child tasks inherit the preference: the server's connection tasks
+    /// run there too).
+    public func testLive<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value)
+        async throws -> Value {
+        try await withTaskExecutorPreference(LiveServerThreads.shared) {
+            try await self.test(.live, test)
+        }
+    }
+}

@@ -59,7 +59,7 @@ public enum GCPWriter {
     /// `scanPath`, its target's source the scan's IIIF Image API 3.0 service when `service` names
     /// one (`{id, type: ImageService3, width, height}`, as Allmaps' viewer, Mirador and
     /// OpenSeadragon open it), else the file (`{id: file URL, type: Image, width, height}`): enabled points as GeoJSON features with `resourceCoords` (ground converted
-    /// from `crs` to WGS 84 lon/lat) and their `notes` by id, the mask as an SVG selector, the
+    /// from `crs` to WGS 84 lon/lat) and their `notes` by id, the mask as an SVG selector (the whole image without one, as Allmaps' schema requires a selector), the
     /// transform as `body.transformation` (``AllmapsTransformation``). Pretty, key-sorted JSON
     /// with a final line end; a ``GeoreferenceError`` when `crs` has no conversion to WGS 84.
     public static func allmapsAnnotation(_ gcps: [GCP], crs: CRS, notes: [String: String] = [:], transform: TransformKind,
@@ -85,11 +85,12 @@ public enum GCPWriter {
             "source": ["id": service ?? URL(fileURLWithPath: scanPath).absoluteString, "type": service == nil ? "Image" : "ImageService3",
                        "width": width, "height": height],
         ]
-        if let mask {
-            let points = mask.map { "\($0.x),\($0.y)" }.joined(separator: " ")
-            target["selector"] = ["type": "SvgSelector",
-                                  "value": "<svg width=\"\(width)\" height=\"\(height)\"><polygon points=\"\(points)\" /></svg>"]
-        }
+        // Allmaps' schema requires the selector (TargetSchema); without a mask it is the whole
+        // image, as Allmaps writes it, which the reader takes back as no mask.
+        let outline = mask ?? wholeImage(width: width, height: height)
+        let points = outline.map { "\(svgNumber($0.x)),\(svgNumber($0.y))" }.joined(separator: " ")
+        target["selector"] = ["type": "SvgSelector",
+                              "value": "<svg width=\"\(width)\" height=\"\(height)\"><polygon points=\"\(points)\" /></svg>"]
         let annotation: [String: Any] = [
             "@context": ["http://iiif.io/api/extension/georef/1/context.json", "http://iiif.io/api/presentation/3/context.json"],
             "type": "Annotation", "motivation": "georeferencing", "target": target,
@@ -97,5 +98,22 @@ public enum GCPWriter {
         ]
         let data = try JSONSerialization.data(withJSONObject: annotation, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The outline of a whole `width` × `height` image, clockwise from the top-left corner: the
+    /// selector Allmaps writes for a map without a mask.
+    public static func wholeImage(width: Int, height: Int) -> [PixelPoint] {
+        [PixelPoint(x: 0, y: 0), PixelPoint(x: Double(width), y: 0),
+         PixelPoint(x: Double(width), y: Double(height)), PixelPoint(x: 0, y: Double(height))]
+    }
+
+    /// A coordinate as Allmaps' selector pattern takes it (`-?\d+(\.\d+)?`): an integer without
+    /// a fraction, else at most 6 decimals, never an exponent.
+    static func svgNumber(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        var s = String(format: "%.6f", v)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s == "-0" ? "0" : s
     }
 }

@@ -88,10 +88,43 @@ public enum ScanSources {
         }
     }
 
-    /// A reader of the scan `name` names, for one worker.
-    public static func open(_ name: String) throws -> any ScanReader {
-        if let remote = try remote(name) { return try remote.makeReader() }
-        return try SourceRaster(path: name)
+    /// A reader of the scan `name` names, for one worker: `mapped` (a local file's mapping, see
+    /// ``WarpSource/mapped``) for its full-resolution windows, and with `removal` the paper colour
+    /// taken out of every window it reads, wherever the pixels come from (``PaperRemovingReader``).
+    public static func open(_ name: String, mapped: MappedScan? = nil, removal: ColorRemoval? = nil) throws -> any ScanReader {
+        let reader: any ScanReader
+        if let remote = try remote(name) {
+            reader = try remote.makeReader()
+        } else {
+            let raster = try SourceRaster(path: name)
+            raster.mapped = mapped
+            reader = raster
+        }
+        return removal.map { PaperRemovingReader(reader, removal: $0) } ?? reader
+    }
+}
+
+/// A scan read with its paper colour taken out (`remove_color:`, ``ColorRemoval``): the one place
+/// removal is applied, over any ``ScanReader`` (a file through GDAL, an IIIF image), so every
+/// stage after it sees paper as transparency.
+public final class PaperRemovingReader: ScanReader {
+    let base: any ScanReader
+    public let removal: ColorRemoval
+    public var width: Int { base.width }
+    public var height: Int { base.height }
+    /// Paper becomes transparent: never opaque.
+    public var isOpaque: Bool { false }
+    public var hasOwnReductions: Bool { base.hasOwnReductions }
+
+    public init(_ base: any ScanReader, removal: ColorRemoval) {
+        self.base = base
+        self.removal = removal
+    }
+
+    public func readRGBA(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
+                         into out: UnsafeMutablePointer<UInt8>) throws {
+        try base.readRGBA(x: x, y: y, width: w, height: h, bufferWidth: bw, bufferHeight: bh, into: out)
+        removal.apply(to: out, count: bw * bh)
     }
 }
 

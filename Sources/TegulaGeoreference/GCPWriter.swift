@@ -5,7 +5,7 @@ import TegulaGeometry
 /// Writes GCP files, each the pair of a ``GCPReader`` format: QGIS `.points`
 /// (``points(_:crs:residuals:)``, read by ``GCPReader/parsePoints(_:source:gcpCRS:)``),
 /// MapWarper-style CSV (``csv(_:crs:)``, read by ``GCPReader/parseCSV(_:source:gcpCRS:)``) and an
-/// Allmaps Georeference Annotation (``allmapsAnnotation(_:crs:notes:transform:mask:scanPath:service:width:height:)``,
+/// Allmaps Georeference Annotation (``allmapsAnnotation(_:crs:notes:transform:mask:scanPath:service:serviceType:width:height:)``,
 /// read by ``GCPReader/read(path:gcpCRS:mapID:)``). What `.points` and CSV cannot hold (the
 /// transform, the fitting CRS, the mask) goes in a ``StoredFit`` sidecar.
 public enum GCPWriter {
@@ -56,14 +56,15 @@ public enum GCPWriter {
     }
 
     /// An Allmaps Georeference Annotation (georef extension 1) for the `width` × `height` scan at
-    /// `scanPath`, its target's source the scan's IIIF Image API 3.0 service when `service` names
-    /// one (`{id, type: ImageService3, width, height}`, as Allmaps' viewer, Mirador and
+    /// `scanPath`, its target's source the scan's IIIF image service when `service` names one
+    /// (`{id, type: serviceType, width, height}`, ImageService3 unless said, as Allmaps' viewer, Mirador and
     /// OpenSeadragon open it), else the file (`{id: file URL, type: Image, width, height}`): enabled points as GeoJSON features with `resourceCoords` (ground converted
     /// from `crs` to WGS 84 lon/lat) and their `notes` by id, the mask as an SVG selector (the whole image without one, as Allmaps' schema requires a selector), the
     /// transform as `body.transformation` (``AllmapsTransformation``). Pretty, key-sorted JSON
     /// with a final line end; a ``GeoreferenceError`` when `crs` has no conversion to WGS 84.
     public static func allmapsAnnotation(_ gcps: [GCP], crs: CRS, notes: [String: String] = [:], transform: TransformKind,
-                                         mask: [PixelPoint]?, scanPath: String, service: String? = nil, width: Int, height: Int) throws -> String {
+                                         mask: [PixelPoint]?, scanPath: String, service: String? = nil, serviceType: String = "ImageService3",
+                                         width: Int, height: Int) throws -> String {
         var xs = gcps.map(\.ground.x), ys = gcps.map(\.ground.y)
         if !crs.isSame(as: .wgs84) {
             do {
@@ -82,7 +83,7 @@ public enum GCPWriter {
         }
         var target: [String: Any] = [
             "type": "SpecificResource",
-            "source": ["id": service ?? URL(fileURLWithPath: scanPath).absoluteString, "type": service == nil ? "Image" : "ImageService3",
+            "source": ["id": service ?? URL(fileURLWithPath: scanPath).absoluteString, "type": service == nil ? "Image" : serviceType,
                        "width": width, "height": height],
         ]
         // Allmaps' schema requires the selector (TargetSchema); without a mask it is the whole

@@ -36,6 +36,10 @@ public protocol RemoteScan: AnyObject, Sendable {
     var height: Int { get }
     /// A version of its pixels (a digest of its description): changes when the image does.
     var version: String { get }
+    /// The id and type a Georeference Annotation gives it as `target.source` (an IIIF image
+    /// service's id without `/info.json`; `ImageService2` or `ImageService3`).
+    var sourceID: String { get }
+    var sourceType: String { get }
     /// A reader for one worker.
     func makeReader() throws -> any ScanReader
 }
@@ -101,6 +105,23 @@ public enum ScanSources {
             reader = raster
         }
         return removal.map { PaperRemovingReader(reader, removal: $0) } ?? reader
+    }
+}
+
+extension ScanSources {
+    /// The whole scan `name` names reduced to `width` × `height`, RGB (3 bytes a pixel), read as
+    /// the warp reads it (an IIIF image at the coarsest scale factor that keeps that detail): the
+    /// picture of a fit (``GeoreferenceWriter/ScanThumbnail``).
+    public static func thumbnail(of name: String, width: Int, height: Int) throws -> [UInt8] {
+        let reader = try open(name)
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        try rgba.withUnsafeMutableBufferPointer {
+            try reader.readRGBA(x: 0, y: 0, width: reader.width, height: reader.height, bufferWidth: width, bufferHeight: height,
+                                into: $0.baseAddress!)
+        }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0..<(width * height) { for c in 0..<3 { rgb[i * 3 + c] = rgba[i * 4 + c] } }
+        return rgb
     }
 }
 

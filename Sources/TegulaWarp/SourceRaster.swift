@@ -69,7 +69,7 @@ public final class SourceRaster {
     /// Read a window as straight-alpha RGBA8 into `out` (bufferWidth × bufferHeight × 4),
     /// averaging when the buffer is smaller than the window. Nodata pixels become transparent.
     public func readRGBA(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
-                           into out: UnsafeMutablePointer<UInt8>) throws {
+                         into out: UnsafeMutablePointer<UInt8>) throws {
         if let mapped, bw == w, bh == h, x >= 0, y >= 0, x + w <= width, y + h <= height {
             try mapped.readRGBA(x: x, y: y, width: w, height: h, into: out)
             return

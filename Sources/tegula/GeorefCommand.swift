@@ -41,9 +41,10 @@ struct GeorefCommand: ParsableCommand {
                 throw CLIFailure(message: "\(input.inputPath): no GCPs: give --gcps FILE")
             }
             if let image = ScanSources.known(scan.path) {
+                let path = scan.path
                 try GeoreferenceWriter.writeAnnotation(service: image.sourceID, serviceType: image.sourceType,
                                                        georeference: fitted, output: output, report: report, picture: picture) { w, h in
-                    try ScanSources.thumbnail(of: scan.path, width: w, height: h)
+                    try ScanSources.thumbnail(of: path, width: w, height: h)
                 }
             } else {
                 try GeoreferenceWriter.write(imagePath: scan.path, georeference: fitted, output: output,

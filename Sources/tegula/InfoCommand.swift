@@ -42,13 +42,13 @@ struct InfoCommand: ParsableCommand {
                     throw CLIFailure(message: "\(path): not an IIIF image service or an annotation of one")
                 }
                 let report = try IIIFImageReport(image: image, annotation: scan.gcps, mapID: mapID)
-                print(json ? try Self.encoded(report) : report.text)
+                print(try json ? Self.encoded(report) : report.text)
                 return
             }
             let dataset = try Dataset(path: path)
             try dataset.verifyReadable()
             let report = try RasterReport(dataset: dataset)
-            print(json ? try Self.encoded(report) : report.text)
+            print(try json ? Self.encoded(report) : report.text)
         }
     }
 

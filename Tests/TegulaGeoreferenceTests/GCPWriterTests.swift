@@ -64,7 +64,8 @@ struct GCPWriterTests {
             """, PackageRoot.path("Tests/Schemas/allmaps-annotation-1.schema.json")] + paths)
         let errors = try JSONDecoder().decode([[String]].self, from: Data(report.utf8))
         #expect(errors == [[], []], "\(errors)")
-        #expect(bare.contains("<polygon points=\"0,0 1000,0 1000,800 0,800\" />"), "\(bare)")
+        // The selector as JSON text: its quotes escaped.
+        #expect(bare.contains(#"<polygon points=\"0,0 1000,0 1000,800 0,800\" />"#), "\(bare)")
         let back = try GCPReader.read(path: paths[0])
         #expect(back.mask == nil && back.gcps == Self.gcps.filter(\.enabled))
         #expect(try GCPReader.read(path: paths[1]).mask?.count == 3)

@@ -81,7 +81,7 @@ let package = Package(
         // Tilesets read by HTTP range requests (S3 and S3-compatible stores, nginx): the transport
         // under TegulaBundle's PMTiles reader, and the server's source for a remote file.
         .target(name: "TegulaRemote", dependencies: [
-            "TegulaBundle", "TegulaGeometry", "TegulaServer", "TegulaSupport",
+            "TegulaBundle", "TegulaGeometry", "TegulaIIIF", "TegulaServer", "TegulaSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

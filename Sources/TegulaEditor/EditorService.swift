@@ -26,6 +26,9 @@ public final class EditorService: HTTPService, @unchecked Sendable {
     public let output: String
     /// The raw scan, read through its IIIF service.
     public let pane: ScanPane
+    /// The IIIF image service a remote scan comes from and its Allmaps type (`ImageService2`,
+    /// `ImageService3`): what a saved annotation names, instead of this editor's own service.
+    public let scanService: (id: String, type: String)?
     /// Basemaps the page offers, in order (the first is shown).
     public let basemaps: [Basemap]
     let basemapService: TileService?
@@ -48,10 +51,12 @@ public final class EditorService: HTTPService, @unchecked Sendable {
 
     /// A service for one scan. `initial` is the session to start from when there is no
     /// autosave sidecar beside `output`; with one, the sidecar's session is restored.
+    /// `scanService` names the remote image service `scanPath` reads, for Save.
     public init(scanPath: String, output: String, initial: EditorSession, basemaps: [Basemap], basemapTilesets: Catalogue?,
                 leafletDirectory: String = ViewerAssets.debianLeaflet, renderThreads: Int = 2, cacheBytes: Int = 128 << 20,
-                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+                scanService: (id: String, type: String)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.scanPath = scanPath
+        self.scanService = scanService
         self.output = output
         let queue = RenderQueue(workers: renderThreads)
         self.queue = queue
@@ -109,7 +114,7 @@ public final class EditorService: HTTPService, @unchecked Sendable {
                 return await basemapService.respond(ServerRequest(method: request.method, target: target), isCancelled: isCancelled)
             case .session:
                 return request.method == .get ? .json(current, status: .ok)
-                    : try fitting(request.body, save: pane.service.iiifServiceID(pane.id, for: request))
+                    : try fitting(request.body, save: scanService?.id ?? pane.service.iiifServiceID(pane.id, for: request))
             case .fit:
                 return try fitting(request.body, save: nil)
             case .predict:

@@ -3,6 +3,7 @@ import Logging
 import TegulaGDAL
 import TegulaOnDemand
 import TegulaServer
+import TegulaWarp
 
 /// The scan as the editor's scan pane reads it: an IIIF Image API 3.0 service of the scan at
 /// `/iiif/{id}/` (a ``ScanImage`` answered by ``TileService``, the same responder and the same id
@@ -29,20 +30,30 @@ public struct ScanPane: Sendable {
 
     /// Opens the scan's header (8-bit bands, at most ``RasterLimits/maximumOnDemandPixels``) and
     /// checks that its first pixels decode; an unreadable scan is a ``EditorError`` naming it.
+    /// A remote scan (an IIIF image URL, its service id or info.json) is read through its own
+    /// service by the same reader the warp uses, and named by its last path component.
     public init(path: String, queue: RenderQueue, logger: Logger) throws {
+        let remote = ScanSources.isRemote(path)
         do {
-            let ds = try Dataset(path: path)
-            try RasterLimits.checkBands(ds)
-            try ds.verifyReadable()
+            if !remote {
+                let ds = try Dataset(path: path)
+                try RasterLimits.checkBands(ds)
+                try ds.verifyReadable()
+            }
         } catch let e as GDALError {
             throw EditorError(.unreadableInput, at: path, "cannot read the scan: \(e.message)")
         } catch {
             throw EditorError(.unreadableInput, at: path, "cannot read the scan: \(error)")
         }
+        let named = remote && path.hasSuffix("/info.json") ? String(path.dropLast("/info.json".count)) : path
         do {
-            image = try ScanImage(id: OnDemandInputs.id(of: path), path: path, queue: queue)
+            image = try ScanImage(id: OnDemandInputs.id(of: named), path: path, queue: queue)
         } catch let e as GDALError {
             throw EditorError(.unreadableInput, at: path, e.message)
+        } catch let e as EditorError {
+            throw e
+        } catch {
+            throw EditorError(.unreadableInput, at: path, "\(error)")
         }
         service = TileService(catalogue: try Catalogue([]), images: [image.id: image], leafletDirectory: "/nonexistent", logger: logger)
         var z = 0

@@ -20,14 +20,18 @@ public enum SessionFormat: String, Sendable, CaseIterable {
         self = f
     }
 
-    /// Write `fit` to `output` for the scan at `scanPath`, whose IIIF service is `service` (the
+    /// Write `fit` to `output` for the scan at `scanPath`, whose IIIF service is `service` of
+    /// Allmaps type `serviceType` (the
     /// target an Allmaps annotation names when it is an http(s) URI), all at once: every file goes to a
     /// temporary name beside its destination and is renamed into place only when all were
     /// written, so a failure replaces nothing.
-    public func write(_ fit: SessionFit, session: EditorSession, scanPath: String, service: String? = nil, width: Int, height: Int,
-                      to output: String) throws {
+    public func write(_ fit: SessionFit, session: EditorSession, scanPath: String, service: String? = nil,
+                      serviceType: String = "ImageService3", width: Int, height: Int, to output: String) throws {
         let g = fit.georeference
         if self == .vrt {
+            if scanPath.hasPrefix("http://") || scanPath.hasPrefix("https://") {
+                throw EditorError(.writeFailed, at: output, "a VRT cannot reference an IIIF image; save as .json (a Georeference Annotation naming it), .points or .csv")
+            }
             do {
                 try GeoreferenceWriter.write(imagePath: scanPath, georeference: g, output: output, report: nil, picture: nil)
             } catch {
@@ -52,7 +56,7 @@ public enum SessionFormat: String, Sendable, CaseIterable {
             let notes = Dictionary(session.gcps.map { ($0.id, $0.note) }, uniquingKeysWith: { a, _ in a })
             do {
                 files.append((output, try GCPWriter.allmapsAnnotation(gcps, crs: crs, notes: notes, transform: g.kind, mask: fit.check.mask,
-                                                                       scanPath: scanPath, service: service.flatMap(Self.absolute),
+                                                                       scanPath: scanPath, service: service.flatMap(Self.absolute), serviceType: serviceType,
                                                                        width: width, height: height)))
             } catch let e as GeoreferenceError {
                 throw EditorError(.writeFailed, at: session.output, e.message)

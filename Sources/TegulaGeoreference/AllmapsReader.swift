@@ -77,6 +77,11 @@ enum AllmapsReader {
            let selector = target["selector"] as? [String: Any],
            let svg = selector["value"] as? String {
             mask = try MaskReader.parse(svg, source: "\(source): target.selector.value")
+            // The whole image is what Allmaps (and Tegula) write for a map without a mask.
+            let t = AnnotationTarget.target(of: annotation)
+            if let m = mask, let w = t.width, let h = t.height, Set(m) == Set(GCPWriter.wholeImage(width: w, height: h)), m.count == 4 {
+                mask = nil
+            }
         }
         return GCPSet(gcps: gcps, crs: gcpCRS ?? .wgs84, mask: mask,
                       transformHint: transformation(body["transformation"]),

@@ -1,6 +1,6 @@
 /// Allmaps' names for Tegula's transforms (`transformation` of a Georeference Annotation's body
 /// or of a GeoreferencedMap): one table, read by the Allmaps readers and written by
-/// ``GCPWriter/allmapsAnnotation(_:crs:notes:transform:mask:scanPath:service:width:height:)``.
+/// ``GCPWriter/allmapsAnnotation(_:crs:notes:transform:mask:scanPath:service:serviceType:width:height:)``.
 enum AllmapsTransformation {
     /// Every transform with Allmaps' `type` and, for a polynomial, its `options.order`.
     static let table: [(kind: TransformKind, type: String, order: Int?)] = [

@@ -5,7 +5,7 @@ import TegulaGeometry
 /// Writes GCP files, each the pair of a ``GCPReader`` format: QGIS `.points`
 /// (``points(_:crs:residuals:)``, read by ``GCPReader/parsePoints(_:source:gcpCRS:)``),
 /// MapWarper-style CSV (``csv(_:crs:)``, read by ``GCPReader/parseCSV(_:source:gcpCRS:)``) and an
-/// Allmaps Georeference Annotation (``allmapsAnnotation(_:crs:notes:transform:mask:scanPath:service:width:height:)``,
+/// Allmaps Georeference Annotation (``allmapsAnnotation(_:crs:notes:transform:mask:scanPath:service:serviceType:width:height:)``,
 /// read by ``GCPReader/read(path:gcpCRS:mapID:)``). What `.points` and CSV cannot hold (the
 /// transform, the fitting CRS, the mask) goes in a ``StoredFit`` sidecar.
 public enum GCPWriter {
@@ -56,14 +56,15 @@ public enum GCPWriter {
     }
 
     /// An Allmaps Georeference Annotation (georef extension 1) for the `width` × `height` scan at
-    /// `scanPath`, its target's source the scan's IIIF Image API 3.0 service when `service` names
-    /// one (`{id, type: ImageService3, width, height}`, as Allmaps' viewer, Mirador and
+    /// `scanPath`, its target's source the scan's IIIF image service when `service` names one
+    /// (`{id, type: serviceType, width, height}`, ImageService3 unless said, as Allmaps' viewer, Mirador and
     /// OpenSeadragon open it), else the file (`{id: file URL, type: Image, width, height}`): enabled points as GeoJSON features with `resourceCoords` (ground converted
-    /// from `crs` to WGS 84 lon/lat) and their `notes` by id, the mask as an SVG selector, the
+    /// from `crs` to WGS 84 lon/lat) and their `notes` by id, the mask as an SVG selector (the whole image without one, as Allmaps' schema requires a selector), the
     /// transform as `body.transformation` (``AllmapsTransformation``). Pretty, key-sorted JSON
     /// with a final line end; a ``GeoreferenceError`` when `crs` has no conversion to WGS 84.
     public static func allmapsAnnotation(_ gcps: [GCP], crs: CRS, notes: [String: String] = [:], transform: TransformKind,
-                                         mask: [PixelPoint]?, scanPath: String, service: String? = nil, width: Int, height: Int) throws -> String {
+                                         mask: [PixelPoint]?, scanPath: String, service: String? = nil, serviceType: String = "ImageService3",
+                                         width: Int, height: Int) throws -> String {
         var xs = gcps.map(\.ground.x), ys = gcps.map(\.ground.y)
         if !crs.isSame(as: .wgs84) {
             do {
@@ -82,14 +83,15 @@ public enum GCPWriter {
         }
         var target: [String: Any] = [
             "type": "SpecificResource",
-            "source": ["id": service ?? URL(fileURLWithPath: scanPath).absoluteString, "type": service == nil ? "Image" : "ImageService3",
+            "source": ["id": service ?? URL(fileURLWithPath: scanPath).absoluteString, "type": service == nil ? "Image" : serviceType,
                        "width": width, "height": height],
         ]
-        if let mask {
-            let points = mask.map { "\($0.x),\($0.y)" }.joined(separator: " ")
-            target["selector"] = ["type": "SvgSelector",
-                                  "value": "<svg width=\"\(width)\" height=\"\(height)\"><polygon points=\"\(points)\" /></svg>"]
-        }
+        // Allmaps' schema requires the selector (TargetSchema); without a mask it is the whole
+        // image, as Allmaps writes it, which the reader takes back as no mask.
+        let outline = mask ?? wholeImage(width: width, height: height)
+        let points = outline.map { "\(svgNumber($0.x)),\(svgNumber($0.y))" }.joined(separator: " ")
+        target["selector"] = ["type": "SvgSelector",
+                              "value": "<svg width=\"\(width)\" height=\"\(height)\"><polygon points=\"\(points)\" /></svg>"]
         let annotation: [String: Any] = [
             "@context": ["http://iiif.io/api/extension/georef/1/context.json", "http://iiif.io/api/presentation/3/context.json"],
             "type": "Annotation", "motivation": "georeferencing", "target": target,
@@ -97,5 +99,22 @@ public enum GCPWriter {
         ]
         let data = try JSONSerialization.data(withJSONObject: annotation, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The outline of a whole `width` × `height` image, clockwise from the top-left corner: the
+    /// selector Allmaps writes for a map without a mask.
+    public static func wholeImage(width: Int, height: Int) -> [PixelPoint] {
+        [PixelPoint(x: 0, y: 0), PixelPoint(x: Double(width), y: 0),
+         PixelPoint(x: Double(width), y: Double(height)), PixelPoint(x: 0, y: Double(height))]
+    }
+
+    /// A coordinate as Allmaps' selector pattern takes it (`-?\d+(\.\d+)?`): an integer without
+    /// a fraction, else at most 6 decimals, never an exponent.
+    static func svgNumber(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        var s = String(format: "%.6f", v)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s == "-0" ? "0" : s
     }
 }

@@ -9,6 +9,10 @@ import TegulaSupport
 /// Every file is first written beside its destination under a temporary name and renamed only
 /// when all of them succeeded, so a failure leaves nothing behind.
 public enum GeoreferenceWriter {
+    /// RGB bytes (3 a pixel) of the whole scan reduced to `width` × `height`, for the picture of
+    /// a scan GDAL does not read (an IIIF image).
+    public typealias ScanThumbnail = @Sendable (_ width: Int, _ height: Int) throws -> [UInt8]
+
     /// Write `output` (.vrt or .tif/.tiff), and optionally the report (JSON) and picture (SVG).
     ///
     /// The output holds the enabled GCPs (GDALSetGCPs2, CRS of the GCPs) and metadata items
@@ -68,6 +72,41 @@ public enum GeoreferenceWriter {
             do { try file.commit() } catch {
                 throw GeoreferenceError(.writeFailed, at: file.path, "cannot move the finished file into place: \(error)")
             }
+        }
+    }
+
+    /// For a scan no file holds (an IIIF image service `service` of Allmaps type `serviceType`):
+    /// the fit as an Allmaps Georeference Annotation naming the service (its GCPs, transform and
+    /// mask, ``GCPWriter``), and the report and the picture as ``write(imagePath:georeference:output:report:picture:)``
+    /// writes them, the scan in the picture read by `thumbnail`; all or nothing. A VRT cannot
+    /// reference an IIIF image and a copy would defeat reading only what a zoom needs, so the
+    /// output must end in `.json`.
+    public static func writeAnnotation(service: String, serviceType: String, georeference: Georeference, output: String,
+                                       report: String?, picture: String?, thumbnail: @escaping ScanThumbnail) throws {
+        guard (output as NSString).pathExtension.lowercased() == "json" else {
+            throw GeoreferenceError(.writeFailed, at: output, "an IIIF image is neither copied nor referenced by a VRT; write OUT.json, a Georeference Annotation naming the image")
+        }
+        for path in [output, report, picture].compactMap({ $0 }) { try checkFolder(path) }
+        let g = georeference
+        var files: [(String, Data)] = [(output, Data(try GCPWriter.allmapsAnnotation(
+            g.gcps.enabled, crs: g.gcps.crs, transform: g.kind, mask: g.gcps.mask, scanPath: service, service: service,
+            serviceType: serviceType, width: g.imageWidth, height: g.imageHeight).utf8))]
+        if let report { files.append((report, try reportJSON(g.report))) }
+        if let picture {
+            files.append((picture, Data(try ResidualPicture(imagePath: service, georeference: g, reader: thumbnail).svg().utf8)))
+        }
+        var staged: [AtomicFile] = []
+        do {
+            for (path, data) in files {
+                AtomicFile.removeAbandoned(of: path)
+                let file = try AtomicFile(replacing: path)
+                staged.append(file)
+                try file.write(Array(data))
+            }
+            for file in staged { try file.commit() }
+        } catch {
+            for file in staged { file.discard() }
+            throw GeoreferenceError(.writeFailed, at: output, "\(error)")
         }
     }
 

@@ -10,6 +10,8 @@ struct ResidualPicture {
     let georeference: Georeference
     /// Longest side of the embedded image, in pixels.
     var maxSide = 1200
+    /// How the scan is read when GDAL cannot read it (an IIIF image); nil reads `imagePath`.
+    var reader: GeoreferenceWriter.ScanThumbnail? = nil
 
     func svg() throws -> String {
         let r = georeference.report
@@ -80,6 +82,16 @@ struct ResidualPicture {
 
     /// The scan scaled to at most `maxSide`, as JPEG bytes.
     func thumbnail() throws -> (jpeg: [UInt8], width: Int, height: Int) {
+        if let reader {
+            let (w, h) = (georeference.imageWidth, georeference.imageHeight)
+            let f = min(1, Double(maxSide) / Double(max(w, h)))
+            let tw = max(1, Int((Double(w) * f).rounded())), th = max(1, Int((Double(h) * f).rounded()))
+            let px = try reader(tw, th)
+            let jpeg = try px.withUnsafeBufferPointer { p in
+                try Dataset.encode(pixels: p.baseAddress!, width: tw, height: th, bands: 3, driver: "JPEG", options: ["QUALITY=80"])
+            }
+            return (jpeg, tw, th)
+        }
         let ds = try Dataset(path: imagePath)
         let f = min(1, Double(maxSide) / Double(max(ds.width, ds.height)))
         let tw = max(1, Int((Double(ds.width) * f).rounded())), th = max(1, Int((Double(ds.height) * f).rounded()))

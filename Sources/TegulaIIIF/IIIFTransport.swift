@@ -162,9 +162,9 @@ final class IIIFTransport: Sendable {
             return .failure(IIIFError(.overLimit, at: url, e == .redirectCycleDetected ? "redirects in a loop; the server is misconfigured"
                                       : "more than \(limits.maxRedirects) redirects; the server is misconfigured"))
         } catch let e as HTTPClientError where e == .deadlineExceeded || e == .readTimeout {
-            return .failure(IIIFError(.unreachable, at: url, "no whole answer within \(Self.seconds(politeness.timeout)) (\(e)); the server is too slow"))
+            return .failure(IIIFError(.unreachable, at: url, "no whole answer within \(Self.seconds(politeness.timeout)) (\(TransportFailure.describe(e))); the server is too slow"))
         } catch {
-            return .failure(IIIFError(.unreachable, at: url, "no answer: \(error); check the host, port and network"))
+            return .failure(IIIFError(.unreachable, at: url, "no answer (\(TransportFailure.describe(error))); check the host, port and network"))
         }
     }
 

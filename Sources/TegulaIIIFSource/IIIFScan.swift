@@ -19,6 +19,10 @@ public final class IIIFScan: RemoteScan, @unchecked Sendable {
     public var height: Int { service.info.height }
     /// The info.json's digest: cached tiles are kept under it.
     public var version: String { service.version }
+    /// The service's id, as its info.json gives it.
+    public var sourceID: String { service.info.id }
+    /// Allmaps' name of the service's API version.
+    public var sourceType: String { service.info.version == .v2 ? "ImageService2" : "ImageService3" }
 
     /// Decoded tiles kept for the workers: 64 MiB, 256 tiles of 256² or 16 of 1024² (a pyramid
     /// block's window at the max zoom is at most about 2300² source pixels).

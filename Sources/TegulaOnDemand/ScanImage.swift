@@ -6,14 +6,15 @@ import TegulaServer
 import TegulaSupport
 import TegulaWarp
 
-/// A scan served as an IIIF image (``IIIFImageSource``): any window of it at any size, read
-/// through GDAL as RGBA (``SourceRaster/readRGBA(x:y:width:height:bufferWidth:bufferHeight:into:)``:
-/// a reduced size is an averaged read, which GDAL takes from the file's overviews or JPEG's DCT
-/// scaling when it has them) and encoded with Tegula's codecs, on the shared ``RenderQueue``, so
+/// A scan served as an IIIF image (``IIIFImageSource``): any window of it at any size, read as
+/// RGBA through its ``ScanReader`` (a file through GDAL, where a reduced size is an averaged read
+/// GDAL takes from the file's overviews or JPEG's DCT scaling when it has them; or a remote IIIF
+/// image, read at its coarsest scale factor that keeps the detail asked for) and encoded with Tegula's codecs, on the shared ``RenderQueue``, so
 /// at most one window per render thread holds its pixels.
 ///
-/// Its version is the scan's file identity: a scan replaced on disk is served anew (ETags change)
-/// once the source is opened again; the size read at start-up stays.
+/// Its version is the scan's file identity (a remote image's: the digest of its info.json): a scan
+/// replaced on disk is served anew (ETags change) once the source is opened again; the size read
+/// at start-up stays.
 public final class ScanImage: IIIFImageSource, @unchecked Sendable {
     /// The URL id.
     public let id: String
@@ -23,34 +24,43 @@ public final class ScanImage: IIIFImageSource, @unchecked Sendable {
     public let height: Int
     public let scaleFactors: [Int]
     public let version: String
-    /// The number of overview levels the file has (0: GDAL reads full resolution and averages).
+    /// The number of overview levels the file has (0: GDAL reads full resolution and averages);
+    /// for a remote image 1 when its server offers reduced sizes, else 0.
     public let overviewCount: Int
     let queue: RenderQueue
-    /// Rasters not in use: a GDAL dataset is never shared between threads, so each render takes
+    /// Readers not in use: a GDAL dataset is never shared between threads, so each render takes
     /// one (or opens one) and puts it back; at most one per render thread is ever open.
-    private let idle = Locked<[SourceRaster]>([])
+    private let idle = Locked<[any ScanReader]>([])
 
     /// The side of the smallest reduced copy listed: `scaleFactors` stop once the whole image
     /// fits one 512-px tile, as the IIIF tiles the service lists are 512 px.
     public static let tileSide = 512
 
-    /// Opens the scan (8-bit bands, at most ``RasterLimits/maximumOnDemandPixels``); an error
-    /// names the file and why.
+    /// Opens the scan (a file: 8-bit bands, at most ``RasterLimits/maximumOnDemandPixels``; an
+    /// http(s) URL: the remote image ``ScanSources`` opens); an error names the file and why.
     public init(id: String, path: String, queue: RenderQueue) throws {
-        let raster = try SourceRaster(path: path)
-        try RasterLimits.checkBands(raster.dataset)
-        try RasterLimits.checkOnDemand(raster.dataset)
+        let raster = try ScanSources.open(path)
+        if let file = raster as? SourceRaster {
+            try RasterLimits.checkBands(file.dataset)
+            try RasterLimits.checkOnDemand(file.dataset)
+            overviewCount = file.dataset.overviewCount
+        } else {
+            overviewCount = raster.hasOwnReductions ? 1 : 0
+        }
         self.id = id
         self.path = path
         self.queue = queue
         width = raster.width
         height = raster.height
-        overviewCount = raster.dataset.overviewCount
         var factors = [1]
         while max(width, height) > factors.last! * Self.tileSide { factors.append(factors.last! * 2) }
         scaleFactors = factors
-        let stamp = FileIdentity(path: path)
-        version = FNV1a.hex("\(path) \(stamp?.size ?? -1) \(stamp?.modified ?? -1) \(width)x\(height)")
+        if let remote = try ScanSources.remote(path) {
+            version = FNV1a.hex("\(path) \(remote.version) \(width)x\(height)")
+        } else {
+            let stamp = FileIdentity(path: path)
+            version = FNV1a.hex("\(path) \(stamp?.size ?? -1) \(stamp?.modified ?? -1) \(width)x\(height)")
+        }
         idle.withLock { $0.append(raster) }
     }
 
@@ -76,7 +86,7 @@ public final class ScanImage: IIIFImageSource, @unchecked Sendable {
 
     /// The window read and encoded on the caller's thread.
     public func render(_ w: ImageWindow) throws -> [UInt8] {
-        let raster = try idle.withLock { $0.popLast() } ?? SourceRaster(path: path)
+        let raster = try idle.withLock { $0.popLast() } ?? ScanSources.open(path)
         defer { idle.withLock { $0.append(raster) } }
         var rgba = [UInt8](repeating: 0, count: w.outputWidth * w.outputHeight * 4)
         try rgba.withUnsafeMutableBufferPointer { p in

@@ -1,6 +1,7 @@
 import Foundation
 import TegulaComposite
 import TegulaSupport
+import TegulaWarp
 
 /// The SHA-256 of a file's bytes and the identity the file had when they were read, stored in
 /// a work folder's manifest as one flat object (`device`, `inode`, `size`, `modified`, `sha256`).
@@ -46,8 +47,14 @@ final class FileDigests: @unchecked Sendable {
     var all: [String: FileDigest] { lock.lock(); defer { lock.unlock() }; return stamps }
 
     /// SHA-256 of the file's bytes: the stamp's when `stat` still matches it, else read and
-    /// stamped. A missing file digests as the word "missing" and its path.
+    /// stamped. A missing file digests as the word "missing" and its path. A remote scan (an
+    /// IIIF image URL) digests as its URL and the digest of its description (its info.json,
+    /// ``RemoteScan/version``), never its pixels: a changed image changes its description.
     func digest(of path: String) -> String {
+        if ScanSources.isRemote(path) {
+            guard let remote = try? ScanSources.remote(path) else { return "unreachable:\(path)" }
+            return "remote:\(path) \(remote.version)"
+        }
         guard let identity = FileIdentity(path: path) else { return "missing:\(path)" }
         lock.lock()
         if let s = stamps[path], s.identity == identity {

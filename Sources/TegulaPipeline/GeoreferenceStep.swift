@@ -20,6 +20,10 @@ struct GeoreferenceStep: MapStage {
     var stage: Stage { .georeference }
 
     var vrtPath: String { folder + "/georef.vrt" }
+    /// For a remote scan (an IIIF image), which no VRT can reference: the fit as a Georeference
+    /// Annotation naming the image.
+    var annotationPath: String { folder + "/georef.json" }
+    var isRemote: Bool { ScanSources.isRemote(map.input) }
     var maskPath: String { folder + "/mask.wkt" }
     var reportPath: String { folder + "/report.json" }
     var picturePath: String { folder + "/residuals.svg" }
@@ -77,7 +81,7 @@ struct GeoreferenceStep: MapStage {
         let hash = work.manifest[.georeference] == nil ? "" : hash()
         return PlannedStage(stage: .georeference, key: Stage.georeference.rawValue, hash: hash,
                          current: !hash.isEmpty && work.manifest.isCurrent(.georeference, hash: hash),
-                         detail: summary() + (map.georeference == nil ? "" : " → georef.vrt"), skippedDetail: summary())
+                         detail: summary() + (map.georeference == nil ? "" : isRemote ? " → georef.json" : " → georef.vrt"), skippedDetail: summary())
     }
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
@@ -108,6 +112,15 @@ struct GeoreferenceStep: MapStage {
             try writeBoundsVRT(bounds: b, crs: g.srs ?? .wgs84)
             outputs.append(vrtPath)
             for stale in [reportPath, picturePath] { try? FileManager.default.removeItem(atPath: stale) }
+        } else if isRemote, let remote = try ScanSources.remote(map.input) {
+            let georeference = try GCPGeoreferencing.fit(map: map, step: self)
+            let scan = map.input
+            try GeoreferenceWriter.writeAnnotation(service: remote.sourceID, serviceType: remote.sourceType, georeference: georeference,
+                                                   output: annotationPath, report: reportPath, picture: picturePath) { w, h in
+                try ScanSources.thumbnail(of: scan, width: w, height: h)
+            }
+            outputs += [annotationPath, reportPath, picturePath]
+            fitted = georeference
         } else {
             let georeference = try GCPGeoreferencing.fit(map: map, step: self)
             try GeoreferenceWriter.write(imagePath: map.input, georeference: georeference, output: vrtPath,
@@ -137,8 +150,10 @@ struct GeoreferenceStep: MapStage {
 
     /// The recorded output as a ``WarpSource``: `georef.vrt` with `mask.wkt`, or the input itself
     /// (`readingPixels` as for ``sourceInMemory(readingPixels:)``).
+    /// A remote scan's fit is made again from the section (cheap, and the same fit: no VRT holds it).
     func recordedSource(readingPixels: Bool = false) throws -> WarpSource {
         guard map.georeference != nil else { return try WarpInput(path: map.input).resolve(readingPixels: readingPixels) }
+        if isRemote { return try sourceInMemory(readingPixels: readingPixels) }
         let mask = FileManager.default.fileExists(atPath: maskPath) ? try MaskReader.read(path: maskPath) : nil
         return try WarpInput(path: vrtPath, mask: mask).resolve(readingPixels: readingPixels)
     }

@@ -1,12 +1,13 @@
 import Foundation
+import TegulaGeoreference
 import Yams
 
 /// The maps of a pipeline file as entries to decode: every entry of `maps:`, then every row of
-/// the `maps_from:` sheet list or every scan its glob matches (in byte order of their paths, so
-/// every machine lists them alike).
+/// the `maps_from:` sheet list, every scan its glob matches (in byte order of their paths, so
+/// every machine lists them alike) or every annotation of its AnnotationPage, in page order.
 enum MapCollection {
     /// The entries, in drawing order. Errors name the sheet list's line or the glob.
-    static func entries(doc: PipelineDocument, spec: PipelineSpec, folder: String) throws -> [MapEntry] {
+    static func entries(doc: PipelineDocument, spec: PipelineSpec, folder: String, remote: RemoteSources? = nil) throws -> [MapEntry] {
         var entries: [MapEntry] = []
         if case .sequence(let list)? = doc.node([.key("maps")]) {
             for (i, node) in list.enumerated() { entries.append(MapEntry(node: node, origin: .entry(i), base: folder)) }
@@ -31,6 +32,25 @@ enum MapCollection {
                 let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
                 let gcpPath = try PathPattern(gcps).expand(name: stem, stem: stem)
                 entries.append(MapEntry.match(file: file, stem: stem, gcps: gcpPath, base: folder))
+            }
+        case .annotationPage(let page)?:
+            let file: String
+            if RemoteSources.isURL(page) {
+                guard let remote else { throw doc.error([.key("maps_from")], "\(page): an AnnotationPage by URL needs the IIIF client of `tegula run`") }
+                do { file = try remote.document(page) } catch { throw doc.error([.key("maps_from")], "\(error)") }
+            } else {
+                file = Pipeline.absolute(page, base: folder)
+                guard FileManager.default.fileExists(atPath: file) else {
+                    throw doc.error([.key("maps_from")], "AnnotationPage \(file) does not exist")
+                }
+            }
+            let targets: [AnnotationTarget]
+            do { targets = try AnnotationTarget.read(path: file) } catch { throw doc.error([.key("maps_from")], "\(error)") }
+            for (i, t) in targets.enumerated() {
+                guard let id = t.mapID, let name = t.name else {
+                    throw doc.error([.key("maps_from")], "\(page): map \(i + 1) has no id; each annotation of the page needs one to name its map by")
+                }
+                entries.append(MapEntry.annotation(file: file, page: page, mapID: id, name: name, base: folder))
             }
         case nil:
             break

@@ -15,6 +15,8 @@ struct MapEntry {
         case row(file: String, SheetList.Row)
         /// A scan matched by `maps_from.glob`.
         case match(file: String)
+        /// An annotation of the `maps_from:` AnnotationPage (as written: a file or URL).
+        case annotation(page: String, name: String)
     }
 
     /// The map's own keys.
@@ -52,6 +54,18 @@ struct MapEntry {
             (Node("georeference"), Node([(Node("gcps"), Node(gcps, Tag(.str)))])),
         ])
         return MapEntry(node: node, origin: .match(file: file), base: base)
+    }
+
+    /// A map from an annotation of an AnnotationPage (`file`, saved locally when `page` is a
+    /// URL): named `name`, its input and GCPs the page with `map` choosing the annotation (the
+    /// input is looked through to the annotation's IIIF image when the pipeline loads).
+    static func annotation(file: String, page: String, mapID: String, name: String, base: String) -> MapEntry {
+        let node = Node([
+            (Node("name"), Node(name, Tag(.str))),
+            (Node("input"), Node(file, Tag(.str))),
+            (Node("georeference"), Node([(Node("gcps"), Node(file, Tag(.str))), (Node("map"), Node(mapID, Tag(.str)))])),
+        ])
+        return MapEntry(node: node, origin: .annotation(page: page, name: name), base: base)
     }
 
     /// The map with `defaults` merged under it: a map's keys win; within the georeference, warp
@@ -104,6 +118,7 @@ struct MapEntry {
         case .entry(let i): return "maps[\(i)]"
         case .row(let file, let row): return "\((file as NSString).lastPathComponent):\(row.line)"
         case .match(let file): return file
+        case .annotation(let page, let name): return "\((page as NSString).lastPathComponent) map '\(name)'"
         }
     }
 
@@ -127,6 +142,8 @@ struct MapEntry {
         case .match(let file):
             let key = steps.first == .key("georeference") ? "gcps" : "glob"
             return doc.error([.key("maps_from"), .key(key)], "\(file): \(message)")
+        case .annotation(let page, let name):
+            return doc.error([.key("maps_from")], "\(page), map '\(name)': \(message)")
         }
     }
 

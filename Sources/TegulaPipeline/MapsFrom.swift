@@ -1,12 +1,16 @@
 /// `maps_from:`: where the maps of a collection come from, besides (or instead of) `maps:`.
-/// Either a CSV sheet list (`maps_from: sheets.csv`, see ``SheetList``) or a glob of scans with a
-/// GCP path pattern (`maps_from: {glob: "scans/*.tif", gcps: "gcps/{stem}.points"}`), where each
-/// match becomes a map named after its file stem.
+/// A CSV sheet list (`maps_from: sheets.csv`, see ``SheetList``), a glob of scans with a GCP path
+/// pattern (`maps_from: {glob: "scans/*.tif", gcps: "gcps/{stem}.points"}`), where each match
+/// becomes a map named after its file stem, or an AnnotationPage of Georeference Annotations (a
+/// `.json` file or an http(s) URL), where each annotation becomes a map of its target's IIIF image
+/// named by the last path component of its id.
 public enum MapsFrom: Sendable, Hashable {
     /// A CSV file with header `name,input,gcps[,transform,gcp_srs,mask]`; absolute after loading.
     case sheetList(String)
     /// Scans matching a glob, each with the GCP file the pattern names (`{stem}`, `{name}`).
     case glob(pattern: String, gcps: String)
+    /// An AnnotationPage: a file (absolute after loading) or an http(s) URL.
+    case annotationPage(String)
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case glob, gcps
@@ -40,9 +44,14 @@ struct GlobSource: Decodable, StrictDecodable {
 extension MapsFrom: Decodable {
     public init(from decoder: Decoder) throws {
         if let path = try? decoder.singleValueContainer().decode(String.self) {
+            if RemoteSources.isURL(path) || RemoteSources.isAnnotationFile(path) {
+                self = .annotationPage(path)
+                return
+            }
             guard path.lowercased().hasSuffix(".csv") else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-                    "'\(path)' is not a .csv sheet list; give a CSV file (name,input,gcps) or {glob: \"scans/*.tif\", gcps: \"gcps/{stem}.points\"}"))
+                    "'\(path)' is neither a .csv sheet list nor an AnnotationPage (.json or URL); give a CSV file (name,input,gcps), "
+                    + "page.json, or {glob: \"scans/*.tif\", gcps: \"gcps/{stem}.points\"}"))
             }
             self = .sheetList(path)
             return

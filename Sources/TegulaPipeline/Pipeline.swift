@@ -16,7 +16,9 @@ public struct Pipeline: Sendable {
     public internal(set) var series = PipelineSeries()
 
     /// Read, decode and check a pipeline file. Errors name `file:line:column` and the key path.
-    public static func load(path: String) throws -> Pipeline {
+    /// `remote` reaches IIIF images and annotations (an `input:` or `maps_from:` that is a URL or
+    /// an annotation); without it they are refused.
+    public static func load(path: String, remote: RemoteSources? = nil) throws -> Pipeline {
         let file = absolute(path, base: FileManager.default.currentDirectoryPath)
         guard let data = FileManager.default.contents(atPath: file) else {
             throw PipelineError(.unreadable, file: path, "cannot read the pipeline file \(file) (no such file or no permission)")
@@ -31,12 +33,13 @@ public struct Pipeline: Sendable {
         let work = spec.work.map { absolute($0, base: base) } ?? base + "/.tegula/" + stem
         spec.work = work
         if case .sheetList(let p)? = spec.mapsFrom { spec.mapsFrom = .sheetList(absolute(p, base: base)) }
+        if case .annotationPage(let p)? = spec.mapsFrom, !RemoteSources.isURL(p) { spec.mapsFrom = .annotationPage(absolute(p, base: base)) }
         if var c = spec.composite {
             c.output = absolute(c.output, base: base)
             if let why = checkOutput(c.output) { throw doc.error([.key("composite"), .key("output")], why) }
             spec.composite = c
         }
-        let entries = try MapCollection.entries(doc: doc, spec: spec, folder: base)
+        let entries = try MapCollection.entries(doc: doc, spec: spec, folder: base, remote: remote)
         guard !entries.isEmpty else { throw doc.error([.key("maps")], "lists no map") }
         // Tags resolved once: every map's decoding would otherwise match each default's text
         // against the YAML resolver's patterns again.
@@ -53,8 +56,11 @@ public struct Pipeline: Sendable {
                 throw fail([.key("name")], "a second map named '\(m.name)' (the first is \(entries[j].describe(doc: doc))); names must be unique")
             }
             let inputStem = ((m.input as NSString).lastPathComponent as NSString).deletingPathExtension
-            m.input = absolute(m.input, base: entry.base(for: [.key("input")], pipelineFolder: base))
-            if let why = requireFile(m.input, what: "input scan") { throw fail([.key("input")], why) }
+            let remoteInput = RemoteSources.isURL(m.input)
+            if !remoteInput {
+                m.input = absolute(m.input, base: entry.base(for: [.key("input")], pipelineFolder: base))
+                if let why = requireFile(m.input, what: "input scan") { throw fail([.key("input")], why) }
+            }
             if var g = m.georeference {
                 if case .file(let p) = g.gcps {
                     let at: [PipelineDocument.Step] = [.key("georeference"), .key("gcps")]
@@ -67,6 +73,9 @@ public struct Pipeline: Sendable {
                     if case .file(let a) = g.mask { if let why = requireFile(a, what: "mask file") { throw fail(at, why) } }
                 }
                 m.georeference = g
+            }
+            if remoteInput || RemoteSources.isAnnotationFile(m.input) {
+                try lookThrough(&m, remote: remote) { fail($0, $1) }
             }
             if let o = m.output {
                 let expanded: String
@@ -93,6 +102,37 @@ public struct Pipeline: Sendable {
         var pipeline = Pipeline(file: file, document: doc, spec: spec, workFolder: work)
         try SeriesStep.apply(&pipeline)
         return pipeline
+    }
+
+    /// A map whose input is an IIIF image URL or a Georeference Annotation (a file or URL),
+    /// looked through `remote`: the input becomes the image service's URL and an annotation the
+    /// map's GCP file (an annotation as the input is its own GCPs; `georeference.map` picks one
+    /// of a page). An IIIF image without GCPs, or with `bounds`, is refused.
+    static func lookThrough(_ m: inout MapSpec, remote: RemoteSources?,
+                            fail: ([PipelineDocument.Step], String) -> PipelineError) throws {
+        guard let remote else {
+            throw fail([.key("input")], "\(m.input): an IIIF image or annotation needs the IIIF client of `tegula run`")
+        }
+        if m.georeference?.bounds != nil {
+            throw fail([.key("georeference"), .key("bounds")], "bounds georeference a local scan; an IIIF image takes gcps (an annotation, say)")
+        }
+        var gcpFile: String?
+        if case .file(let p)? = m.georeference?.gcps { gcpFile = p }
+        // An annotation as the input is its own GCP file (a page's map names it as both).
+        let own = gcpFile == nil || gcpFile == m.input
+        let resolved: (scan: String, gcps: String?)
+        do { resolved = try remote.resolve(m.input, own ? nil : gcpFile, m.georeference?.mapID) } catch {
+            throw fail([.key("input")], "\(error)")
+        }
+        m.input = resolved.scan
+        if let annotation = resolved.gcps, own {
+            var g = m.georeference ?? GeoreferenceSpec()
+            if case .inline? = g.gcps {} else { g.gcps = .file(annotation) }
+            m.georeference = g
+        }
+        guard m.georeference?.gcps != nil else {
+            throw fail([.key("georeference")], "\(m.input): an IIIF image carries no georeference; give georeference.gcps (a Georeference Annotation, say), or the annotation as the input")
+        }
     }
 
     /// The work folder of one map.

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import TegulaBundle
+import TegulaIIIF
 import TegulaSupport
 
 /// Why reading a remote file failed.
@@ -91,7 +92,7 @@ public struct HTTPRangeSource: ByteSource {
             } catch where attempt == 0 {
                 continue
             } catch {
-                throw RemoteError(.unreachable, at: location, "no answer: \(error); check the host, port and network")
+                throw RemoteError(.unreachable, at: location, "no answer (\(TransportFailure.describe(error))); check the host, port and network")
             }
         }
         guard let response = answer else { throw RemoteError(.unreachable, at: location, "no answer") }
@@ -128,7 +129,7 @@ public struct HTTPRangeSource: ByteSource {
         do {
             body = try await response.body.collect(upTo: expected)
         } catch {
-            throw RemoteError(.unreachable, at: location, "reading \(expected) bytes at \(offset) failed: \(error)")
+            throw RemoteError(.unreachable, at: location, "reading \(expected) bytes at \(offset) failed (\(TransportFailure.describe(error)))")
         }
         return RangeRead(bytes: Array(body.readableBytesView), version: answered)
     }

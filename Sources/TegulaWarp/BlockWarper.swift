@@ -27,9 +27,7 @@ public final class BlockWarper {
                 mapped: MappedScan? = nil, removal: ColorRemoval? = nil) throws {
         self.mapping = mapping
         self.resampling = resampling
-        raster = try ScanSources.open(path)
-        (raster as? SourceRaster)?.mapped = mapped
-        (raster as? SourceRaster)?.removal = removal
+        raster = try ScanSources.open(path, mapped: mapped, removal: removal)
         evaluator = try mapping.makeEvaluator()
         kernel = WarpKernel(resampling: resampling, sourceWidth: raster.width, sourceHeight: raster.height)
         self.maskFootprint = maskFootprint

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A paper colour taken out of a scan's pixels as they are read (``SourceRaster/removal``), so
+/// A paper colour taken out of a scan's pixels as they are read (``PaperRemovingReader``), so
 /// every stage after it — kernels, the pyramid's halving, the reduced copies of tiles on demand,
 /// the composite's blending — sees paper as transparency, as it sees a scan's own alpha. Straight
 /// alpha: a pixel keeps its colour and its alpha is scaled by the smoothstep of

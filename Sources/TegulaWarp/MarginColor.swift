@@ -11,8 +11,9 @@ public enum MarginColor {
     /// Longer side of the reduced copy, in pixels.
     public static let side = 512
 
-    /// The dominant colour of the margin of `raster` around `mask` (scan pixels).
-    public static func dominant(in raster: SourceRaster, mask: [(x: Double, y: Double)]?) throws -> RGBColor {
+    /// The dominant colour of the margin of `raster` (the scan `name` names, a file or an IIIF
+    /// image) around `mask` (scan pixels).
+    public static func dominant(in raster: any ScanReader, name: String, mask: [(x: Double, y: Double)]?) throws -> RGBColor {
         let w = raster.width, h = raster.height
         let scale = max(1, Double(max(w, h)) / Double(side))
         let bw = max(1, Int((Double(w) / scale).rounded())), bh = max(1, Int((Double(h) / scale).rounded()))
@@ -48,7 +49,7 @@ public enum MarginColor {
         for k in counts.indices where counts[k] > counts[best] { best = k }
         let n = counts[best]
         guard n > 0 else {
-            throw WarpError(.unreadable, at: raster.path, "remove_color: auto found no opaque pixel in the scan's margin; give the paper colour as \"#RRGGBB\"")
+            throw WarpError(.unreadable, at: name, "remove_color: auto found no opaque pixel in the scan's margin; give the paper colour as \"#RRGGBB\"")
         }
         func mean(_ c: Int) -> UInt8 { UInt8((sums[best * 3 + c] + n / 2) / n) }
         return RGBColor(red: mean(0), green: mean(1), blue: mean(2))

@@ -85,7 +85,7 @@ public struct RemoveColorOptions: Sendable, Hashable, Codable {
         let paper: RGBColor
         switch color {
         case .color(let rgb): paper = rgb
-        case .auto: paper = try MarginColor.dominant(in: SourceRaster(path: path), mask: mapping.mask)
+        case .auto: paper = try MarginColor.dominant(in: ScanSources.open(path), name: path, mask: mapping.mask)
         }
         return ColorRemoval(color: paper, threshold: threshold, hardness: hardness)
     }

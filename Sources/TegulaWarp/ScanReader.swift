@@ -36,6 +36,10 @@ public protocol RemoteScan: AnyObject, Sendable {
     var height: Int { get }
     /// A version of its pixels (a digest of its description): changes when the image does.
     var version: String { get }
+    /// The id and type a Georeference Annotation gives it as `target.source` (an IIIF image
+    /// service's id without `/info.json`; `ImageService2` or `ImageService3`).
+    var sourceID: String { get }
+    var sourceType: String { get }
     /// A reader for one worker.
     func makeReader() throws -> any ScanReader
 }
@@ -88,10 +92,60 @@ public enum ScanSources {
         }
     }
 
-    /// A reader of the scan `name` names, for one worker.
-    public static func open(_ name: String) throws -> any ScanReader {
-        if let remote = try remote(name) { return try remote.makeReader() }
-        return try SourceRaster(path: name)
+    /// A reader of the scan `name` names, for one worker: `mapped` (a local file's mapping, see
+    /// ``WarpSource/mapped``) for its full-resolution windows, and with `removal` the paper colour
+    /// taken out of every window it reads, wherever the pixels come from (``PaperRemovingReader``).
+    public static func open(_ name: String, mapped: MappedScan? = nil, removal: ColorRemoval? = nil) throws -> any ScanReader {
+        let reader: any ScanReader
+        if let remote = try remote(name) {
+            reader = try remote.makeReader()
+        } else {
+            let raster = try SourceRaster(path: name)
+            raster.mapped = mapped
+            reader = raster
+        }
+        return removal.map { PaperRemovingReader(reader, removal: $0) } ?? reader
+    }
+}
+
+extension ScanSources {
+    /// The whole scan `name` names reduced to `width` × `height`, RGB (3 bytes a pixel), read as
+    /// the warp reads it (an IIIF image at the coarsest scale factor that keeps that detail): the
+    /// picture of a fit (``GeoreferenceWriter/ScanThumbnail``).
+    public static func thumbnail(of name: String, width: Int, height: Int) throws -> [UInt8] {
+        let reader = try open(name)
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        try rgba.withUnsafeMutableBufferPointer {
+            try reader.readRGBA(x: 0, y: 0, width: reader.width, height: reader.height, bufferWidth: width, bufferHeight: height,
+                                into: $0.baseAddress!)
+        }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0..<(width * height) { for c in 0..<3 { rgb[i * 3 + c] = rgba[i * 4 + c] } }
+        return rgb
+    }
+}
+
+/// A scan read with its paper colour taken out (`remove_color:`, ``ColorRemoval``): the one place
+/// removal is applied, over any ``ScanReader`` (a file through GDAL, an IIIF image), so every
+/// stage after it sees paper as transparency.
+public final class PaperRemovingReader: ScanReader {
+    let base: any ScanReader
+    public let removal: ColorRemoval
+    public var width: Int { base.width }
+    public var height: Int { base.height }
+    /// Paper becomes transparent: never opaque.
+    public var isOpaque: Bool { false }
+    public var hasOwnReductions: Bool { base.hasOwnReductions }
+
+    public init(_ base: any ScanReader, removal: ColorRemoval) {
+        self.base = base
+        self.removal = removal
+    }
+
+    public func readRGBA(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
+                         into out: UnsafeMutablePointer<UInt8>) throws {
+        try base.readRGBA(x: x, y: y, width: w, height: h, bufferWidth: bw, bufferHeight: bh, into: out)
+        removal.apply(to: out, count: bw * bh)
     }
 }
 

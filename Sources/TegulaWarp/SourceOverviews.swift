@@ -140,8 +140,7 @@ public final class SourceOverviews: @unchecked Sendable {
         if let shared, shared.scaleX == 1, shared.scaleY == 1, shared.width == width, shared.height == height {
             return Self.reduce(shared, by: f)
         }
-        let raster = try ScanSources.open(path)
-        (raster as? SourceRaster)?.removal = removal
+        let raster = try ScanSources.open(path, removal: removal)
         let out = SourceWindow(originX: 0, originY: 0, scaleX: Double(f), scaleY: Double(f),
                                width: (width + f - 1) / f, height: (height + f - 1) / f)
         // Strips of whole f-row cells, at most 256 rows and 64 MiB (a wide scan's 256 rows would

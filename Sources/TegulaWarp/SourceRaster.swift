@@ -17,8 +17,6 @@ public final class SourceRaster {
     /// The scan mapped from its file and shared by the workers, when it can be
     /// (``MappedScan``): full-resolution windows are then copied from it, not read through GDAL.
     public var mapped: MappedScan?
-    /// The paper colour taken out of every pixel read (`remove_color:`); nil reads the scan as it is.
-    public var removal: ColorRemoval?
     public var width: Int { dataset.width }
     public var height: Int { dataset.height }
 
@@ -51,7 +49,7 @@ public final class SourceRaster {
     /// True when every pixel reads as opaque: colour bands without alpha or nodata (a palette
     /// whose entries are all opaque counts).
     public var isOpaque: Bool {
-        guard noData == nil, removal == nil else { return false }
+        guard noData == nil else { return false }
         switch layout {
         case .gray, .rgb: return true
         case .grayAlpha, .rgba: return false
@@ -69,16 +67,9 @@ public final class SourceRaster {
     }
 
     /// Read a window as straight-alpha RGBA8 into `out` (bufferWidth × bufferHeight × 4),
-    /// averaging when the buffer is smaller than the window. Nodata pixels become transparent;
-    /// with a ``removal``, so does the paper.
+    /// averaging when the buffer is smaller than the window. Nodata pixels become transparent.
     public func readRGBA(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
                          into out: UnsafeMutablePointer<UInt8>) throws {
-        try readBands(x: x, y: y, width: w, height: h, bufferWidth: bw, bufferHeight: bh, into: out)
-        removal?.apply(to: out, count: bw * bh)
-    }
-
-    private func readBands(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
-                           into out: UnsafeMutablePointer<UInt8>) throws {
         if let mapped, bw == w, bh == h, x >= 0, y >= 0, x + w <= width, y + h <= height {
             try mapped.readRGBA(x: x, y: y, width: w, height: h, into: out)
             return

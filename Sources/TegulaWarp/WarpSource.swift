@@ -85,8 +85,7 @@ public struct WarpSource: Sendable {
     static func sharedPixels(path: String, mapping: SourceMapping, removal: ColorRemoval? = nil) throws -> SourceWindow? {
         // A remote scan is read window by window: only the tiles the output touches are fetched.
         guard !ScanSources.isRemote(path), mapping.sourceWidth * mapping.sourceHeight * 4 <= WarpSource.sharedLimitBytes else { return nil }
-        let raster = try SourceRaster(path: path)
-        raster.removal = removal
+        let raster = try ScanSources.open(path, removal: removal)
         return try SourceWindow.read(raster, x0: 0, y0: 0, x1: raster.width, y1: raster.height, step: 1)
     }
 

@@ -5,6 +5,7 @@ import TegulaGDAL
 import TegulaGeoreference
 import TegulaOnDemand
 import TegulaServer
+import TegulaWarp
 
 /// `tegula edit`: the georeferencing editor for one scan, served to a browser.
 struct EditCommand: AsyncParsableCommand {
@@ -21,16 +22,22 @@ struct EditCommand: AsyncParsableCommand {
         on every edit and restored when the editor starts again. Basemaps: URL templates with \
         {z}/{x}/{y} (default: OpenStreetMap) or local tilesets (folders, .mbtiles, .pmtiles), \
         which work offline. The HTTP API (GET /api/session, POST /api/fit, PUT /api/session, \
-        GET /api/predict, GET /api/convert) is in docs/editor.md.
+        GET /api/predict, GET /api/convert) is in docs/editor.md. The scan may be an IIIF image \
+        service URL or a Georeference Annotation (file or URL) whose target is one: the scan \
+        pane reads only the regions it shows, the annotation's points are the start, and a \
+        .json save names that image service.
         """)
 
-    @Argument(help: "The scan to georeference (any raster GDAL reads).")
+    @Argument(help: "The scan to georeference: any raster GDAL reads, an IIIF image service URL (its id or info.json), or a Georeference Annotation (file or URL) whose target is an IIIF image (its GCPs to start from).")
     var scan: String
+
+    @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))
+    var mapID: String?
 
     @Option(help: "GCPs to start from (.points, .csv, Allmaps .json, .vrt or a raster with GCPs).")
     var gcps: String?
 
-    @Option(name: .shortAndLong, help: "Where Save writes: .points, .csv, .json (Allmaps) or .vrt (default: the --gcps file, else SCAN.points).")
+    @Option(name: .shortAndLong, help: "Where Save writes: .points, .csv, .json (Allmaps) or .vrt (default: the --gcps file or the annotation file, else SCAN.points; needed for an IIIF image or an annotation by URL).")
     var output: String?
 
     @Option(help: "A basemap: a URL template with {z}/{x}/{y} (and an optional attribution after a space-separated '|'), or a local tileset. Repeatable; default OpenStreetMap.")
@@ -41,9 +48,11 @@ struct EditCommand: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
+    @OptionGroup var iiif: IIIFOptions
+
     func run() async throws {
         let service: EditorService
-        do { service = try makeService() } catch {
+        do { service = try await makeService() } catch {
             printError("tegula: \(error)")
             throw ExitCode.failure
         }
@@ -54,16 +63,27 @@ struct EditCommand: AsyncParsableCommand {
         }
     }
 
-    /// The output path: -o, else the --gcps file when it is a format Save writes, else SCAN.points.
-    func outputPath() -> String {
+    /// The output path: -o, else the --gcps file (or the annotation given as the scan) when it is
+    /// a format Save writes, else SCAN.points; an IIIF image or an annotation by URL needs -o.
+    func outputPath(scan: ScanArgument) throws -> String {
         if let output { return output }
-        if let gcps, (try? SessionFormat(output: gcps)) != nil { return gcps }
-        return (scan as NSString).deletingPathExtension + ".points"
+        if let gcps = scan.gcps, !ScanSources.isRemote(self.scan) || self.gcps != nil, (try? SessionFormat(output: gcps)) != nil { return gcps }
+        guard !ScanSources.isRemote(self.scan) else {
+            throw CLIFailure(message: "\(self.scan): an IIIF image or annotation by URL; give -o OUT.json (or .points, .csv) for Save to write")
+        }
+        return (self.scan as NSString).deletingPathExtension + ".points"
     }
 
-    func makeService() throws -> EditorService {
-        guard FileManager.default.fileExists(atPath: scan) else { throw CLIFailure(message: "\(scan): no such file") }
-        let out = outputPath()
+    func makeService() async throws -> EditorService {
+        let remote = ScanSources.isRemote(scan)
+        guard remote || FileManager.default.fileExists(atPath: scan) else { throw CLIFailure(message: "\(scan): no such file") }
+        // An IIIF image or an annotation of one (a file or URL) is looked through to the image.
+        var resolved = ScanArgument(scan: scan, gcps: gcps)
+        if remote || (gcps == nil && ScanArgument.isJSON(scan)) {
+            resolved = try await ScanArgument.resolve(scan, gcps: gcps, mapID: mapID, client: try iiif.client())
+        }
+        let image = ScanSources.known(resolved.scan)
+        let out = try outputPath(scan: resolved)
         _ = try SessionFormat(output: out)
         let dir = (out as NSString).deletingLastPathComponent
         var isDir: ObjCBool = false
@@ -72,9 +92,9 @@ struct EditCommand: AsyncParsableCommand {
         }
         let crs = try gcpSrs.map { try CRS.parse($0) }
         var initial = EditorSession(output: out)
-        if let gcps {
+        if let gcps = resolved.gcps {
             guard FileManager.default.fileExists(atPath: gcps) else { throw CLIFailure(message: "\(gcps): no such GCP file") }
-            initial = try EditorSession(try GCPReader.read(path: gcps, gcpCRS: crs), output: out)
+            initial = try EditorSession(try GCPReader.read(path: gcps, gcpCRS: crs, mapID: mapID), output: out)
         }
         var maps: [Basemap] = []
         var tilesets: [String] = []
@@ -97,7 +117,9 @@ struct EditCommand: AsyncParsableCommand {
             maps = Basemap.local(c) + maps
         }
         if maps.isEmpty { maps = [.openStreetMap] }
-        return try EditorService(scanPath: scan, output: out, initial: initial, basemaps: maps, basemapTilesets: catalogue,
-                                 leafletDirectory: server.leafletDir, renderThreads: server.renderThreads, log: { printError($0) })
+        let service = image.map { (id: $0.sourceID, type: $0.sourceType) }
+        return try EditorService(scanPath: resolved.scan, output: out, initial: initial, basemaps: maps, basemapTilesets: catalogue,
+                                 leafletDirectory: server.leafletDir, renderThreads: server.renderThreads, scanService: service,
+                                 log: { printError($0) })
     }
 }

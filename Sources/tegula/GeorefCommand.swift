@@ -16,13 +16,16 @@ struct GeorefCommand: ParsableCommand {
         exactly. Without --transform: the file's own (Allmaps), else the lowest leave-one-out \
         RMSE. The fit happens in EPSG:3857 unless --fit-srs says otherwise (`gcp`: the GCPs' \
         CRS, as gdalwarp). The output carries the GCPs and TEGULA_TRANSFORM / TEGULA_FIT_SRS / \
-        TEGULA_MASK metadata, so `tegula warp` and `tegula tile` reproduce this fit. Nothing \
-        is written when anything fails.
+        TEGULA_MASK metadata, so `tegula warp` and `tegula tile` reproduce this fit. An IIIF \
+        image service URL (with --gcps) or a Georeference Annotation (file or URL) whose target \
+        is one is fitted the same way, fetching nothing but its info.json (and, for --picture, \
+        a reduced copy); its output is OUT.json, an Allmaps annotation naming the image with \
+        the fitted transform and mask. Nothing is written when anything fails.
         """)
 
     @OptionGroup var input: SourceOptions
 
-    @Option(name: .shortAndLong, help: "Output: OUT.vrt (references the scan) or OUT.tif (a copy of its pixels).")
+    @Option(name: .shortAndLong, help: "Output: OUT.vrt (references the scan) or OUT.tif (a copy of its pixels); for an IIIF image, OUT.json (a Georeference Annotation naming the image service).")
     var output: String
 
     @Option(help: "Write the full report (residuals, leave-one-out, distortion, round trip, footprint) as JSON.")
@@ -33,11 +36,20 @@ struct GeorefCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            guard let fitted = try input.warpInput().georeference() else {
+            let scan = try input.warpInput()
+            guard let fitted = try scan.georeference() else {
                 throw CLIFailure(message: "\(input.inputPath): no GCPs: give --gcps FILE")
             }
-            try GeoreferenceWriter.write(imagePath: input.inputPath, georeference: fitted, output: output,
-                                         report: report, picture: picture)
+            if let image = ScanSources.known(scan.path) {
+                let path = scan.path
+                try GeoreferenceWriter.writeAnnotation(service: image.sourceID, serviceType: image.sourceType,
+                                                       georeference: fitted, output: output, report: report, picture: picture) { w, h in
+                    try ScanSources.thumbnail(of: path, width: w, height: h)
+                }
+            } else {
+                try GeoreferenceWriter.write(imagePath: scan.path, georeference: fitted, output: output,
+                                             report: report, picture: picture)
+            }
             let r = fitted.report
             for w in r.warnings { printError("tegula: warning: \(w)") }
             printError("tegula: \(Self.summary(r))")

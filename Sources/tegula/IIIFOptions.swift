@@ -3,6 +3,7 @@ import Foundation
 import TegulaGeoreference
 import TegulaIIIF
 import TegulaIIIFSource
+import TegulaPipeline
 import TegulaSupport
 import TegulaWarp
 
@@ -19,7 +20,10 @@ struct IIIFOptions: ParsableArguments {
 
     /// The client (its cache in ``cacheFolder`` or the user's cache folder), installed as the
     /// opener of every http(s) scan name (``ScanSources``).
-    func client() throws -> IIIFClient {
+    func client() throws -> IIIFClient { try Self.client(cacheFolder: cacheFolder) }
+
+    /// The process's client with its cache in `cacheFolder` (nil: the user's cache folder).
+    static func client(cacheFolder: String?) throws -> IIIFClient {
         if let c = Self.installed.current { return c }
         var politeness = IIIFPoliteness()
         politeness.userAgent = "tegula/\(Tegula.version)"
@@ -28,6 +32,20 @@ struct IIIFOptions: ParsableArguments {
         ScanSources.setRemoteOpener { url in try IIIFScan.open(url, client: made) }
         Self.installed.withLock { $0 = made }
         return made
+    }
+
+    /// How a pipeline reaches IIIF images and annotations: through this process's client
+    /// (``ScanArgument``'s rules, the annotation's size checked against the image's).
+    /// The client is made on first use, so a pipeline of local scans makes no cache folder.
+    func remoteSources() -> RemoteSources {
+        let folder = cacheFolder
+        return RemoteSources(resolve: { input, gcps, mapID in
+            let r = try ScanArgument.resolveBlocking(input, gcps: gcps, mapID: mapID, client: try Self.client(cacheFolder: folder))
+            return (r.scan, r.gcps)
+        }, document: { url in
+            let client = try Self.client(cacheFolder: folder)
+            return try Blocking.run { try ScanArgument.saved(try await client.document(url), of: url, client: client) }
+        })
     }
 
     /// One line of what was fetched, when anything was asked of a server or the cache.
@@ -97,6 +115,12 @@ struct ScanArgument {
         if object["protocol"] as? String == "http://iiif.io/api/image" || (object["type"] as? String)?.hasPrefix("ImageService") == true {
             return nil
         }
+        return try saved(body, of: url, client: client)
+    }
+
+    /// A document fetched from `url` saved in the cache folder's `annotations/` (named by a
+    /// digest of the URL), for the GCP reader: its path.
+    static func saved(_ body: [UInt8], of url: String, client: IIIFClient) throws -> String {
         let folder = (client.cache?.folder ?? NSTemporaryDirectory()) + "/annotations"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = "\(folder)/\(FNV1a.hex(url)).json"

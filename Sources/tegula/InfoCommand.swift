@@ -1,36 +1,135 @@
 import ArgumentParser
 import Foundation
 import TegulaGDAL
+import TegulaGeoreference
+import TegulaIIIF
+import TegulaIIIFSource
+import TegulaWarp
 
-/// `tegula info`: what GDAL sees in a raster.
+/// `tegula info`: what GDAL sees in a raster, or what an IIIF image service describes.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Describe a raster: size, bands, CRS, geotransform or GCPs, nodata and alpha.",
-        discussion: "Works on anything GDAL reads: JPEG/PNG scans, GeoTIFFs, VRTs with GCPs, MBTiles.")
+        abstract: "Describe a raster: size, bands, CRS, geotransform or GCPs, nodata and alpha; or an IIIF image: size, levels, tiles, where it comes from.",
+        discussion: """
+        Works on anything GDAL reads: JPEG/PNG scans, GeoTIFFs, VRTs with GCPs, MBTiles. An IIIF \
+        image service URL (its id or its info.json), or a Georeference Annotation (a file or URL) \
+        whose target is one, is described from its info.json: the size, the scale factors it is \
+        offered at and each level's size, the tile grid, the format Tegula asks for, and the URLs \
+        (with the annotation's GCP count and its size checked against the image's).
+        """)
 
-    @Argument(help: "The raster file.")
+    @Argument(help: "A raster file, an IIIF image service URL (its id or info.json), or a Georeference Annotation (file or URL) whose target is an IIIF image.")
     var path: String
+
+    @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))
+    var mapID: String?
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @OptionGroup var iiif: IIIFOptions
+
     func run() throws {
         try reportingErrors {
-            guard FileManager.default.fileExists(atPath: path) else {
+            let remote = ScanSources.isRemote(path)
+            guard remote || FileManager.default.fileExists(atPath: path) else {
                 throw CLIFailure(message: "\(path): no such file")
+            }
+            if remote || ScanArgument.isJSON(path) {
+                let scan = try ScanArgument.resolveBlocking(path, gcps: nil, mapID: mapID, client: try iiif.client())
+                guard let image = ScanSources.known(scan.scan) as? IIIFScan else {
+                    throw CLIFailure(message: "\(path): not an IIIF image service or an annotation of one")
+                }
+                let report = try IIIFImageReport(image: image, annotation: scan.gcps, mapID: mapID)
+                print(try json ? Self.encoded(report) : report.text)
+                return
             }
             let dataset = try Dataset(path: path)
             try dataset.verifyReadable()
             let report = try RasterReport(dataset: dataset)
-            if json {
-                let enc = JSONEncoder()
-                enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try enc.encode(report), as: UTF8.self))
-            } else {
-                print(report.text)
-            }
+            print(try json ? Self.encoded(report) : report.text)
         }
+    }
+
+    static func encoded<T: Encodable>(_ value: T) throws -> String {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try enc.encode(value), as: UTF8.self)
+    }
+}
+
+/// What `tegula info` prints of an IIIF image: its description as Tegula reads it (the grid and
+/// format requests follow, ``IIIFImageService``) and, for an annotation, its GCPs.
+struct IIIFImageReport: Codable {
+    struct Level: Codable {
+        var scaleFactor: Int
+        var width: Int
+        var height: Int
+        var tiles: Int
+    }
+    /// The image service's id and its info.json.
+    var service: String
+    var infoURL: String
+    /// The annotation the image was named by (a file, or the cached copy of a URL's).
+    var annotation: String?
+    var gcps: Int?
+    var mask: Bool?
+    var apiVersion: String
+    var level: String
+    var width: Int
+    var height: Int
+    var tileWidth: Int
+    var tileHeight: Int
+    var levels: [Level]
+    var sizes: [[Int]]
+    var formats: [String]
+    var format: String
+    var maxWidth: Int?
+    var maxHeight: Int?
+    var maxArea: Int?
+
+    init(image: IIIFScan, annotation: String?, mapID: String?) throws {
+        let s = image.service, info = s.info
+        service = info.id
+        infoURL = s.infoURL
+        self.annotation = annotation
+        if let annotation {
+            let set = try GCPReader.read(path: annotation, mapID: mapID)
+            gcps = set.gcps.filter(\.enabled).count
+            mask = set.mask != nil
+        }
+        apiVersion = info.version == .v2 ? "2.1" : "3.0"
+        level = info.level.name
+        width = info.width
+        height = info.height
+        tileWidth = s.grid.width
+        tileHeight = s.grid.height
+        levels = s.scaleFactors.map { f in
+            let g = s.grid.gridSize(scaleFactor: f, imageWidth: info.width, imageHeight: info.height)
+            return Level(scaleFactor: f, width: (info.width + f - 1) / f, height: (info.height + f - 1) / f, tiles: g.columns * g.rows)
+        }
+        sizes = info.sizes.map { [$0.width, $0.height] }
+        formats = info.formats.map(\.rawValue)
+        format = s.format.rawValue
+        maxWidth = info.maxWidth
+        maxHeight = info.maxHeight
+        maxArea = info.maxArea
+    }
+
+    var text: String {
+        var lines = ["\(service)", "  from: \(infoURL) (IIIF Image API \(apiVersion), \(level))"]
+        if let annotation {
+            lines.append("  annotation: \(annotation) (\(gcps ?? 0) GCPs, \(mask == true ? "a mask" : "no mask"))")
+        }
+        lines.append("  size: \(width) x \(height) pixels")
+        lines.append("  tiles: \(tileWidth) x \(tileHeight), asked for as \(format) (offered: \(formats.joined(separator: ", ")))")
+        lines.append("  levels: \(levels.count), scale factors \(levels.map { "\($0.scaleFactor)" }.joined(separator: ", "))")
+        for l in levels { lines.append("    scale factor \(l.scaleFactor): \(l.width) x \(l.height) pixels, \(l.tiles) tile(s)") }
+        if !sizes.isEmpty { lines.append("  sizes: \(sizes.map { "\($0[0]) x \($0[1])" }.joined(separator: ", "))") }
+        let limits = [maxWidth.map { "maxWidth \($0)" }, maxHeight.map { "maxHeight \($0)" }, maxArea.map { "maxArea \($0)" }].compactMap { $0 }
+        lines.append("  limits: \(limits.isEmpty ? "none" : limits.joined(separator: ", "))")
+        return lines.joined(separator: "\n")
     }
 }
 

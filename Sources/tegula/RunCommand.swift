@@ -34,12 +34,16 @@ struct RunCommand: ParsableCommand {
         discussion: """
         FILE is YAML (see pipelines/ and pipelines/schema.json): `version: 1`, then `maps:` (each \
         with a name, an input scan, a georeference section, warp and tile options and an output) \
-        and/or `maps_from:` (a CSV sheet list or a glob of scans), `map_defaults:` merged under \
-        every map, and optionally `composite:` to blend all maps into one pyramid. Relative paths \
+        and/or `maps_from:` (a CSV sheet list, a glob of scans, or an AnnotationPage of \
+        Georeference Annotations, a file or URL, each annotation a map named by its id's last \
+        path component), `map_defaults:` merged under every map, and optionally `composite:` to blend all maps into one pyramid. Relative paths \
         resolve against FILE's folder. Stage outputs and a manifest of content hashes go to the \
         work folder (default .tegula/<file name>/<map name>/ beside FILE); a stage whose inputs \
         and options are unchanged is skipped. A failing map is named, the others finish, and the \
-        exit code is 1.
+        exit code is 1. An input may be an IIIF image service URL (with GCPs) or a Georeference \
+        Annotation (a file or URL) whose target is one: its tiles are fetched as the warp needs \
+        them (--iiif-cache), and a rerun compares the image's info.json and the annotation, not \
+        its pixels.
 
         Many machines: run `tegula run FILE --shard I/N` (or `--shard auto` in a Slurm array, a \
         Kubernetes Indexed Job with --shards N, or an AWS Batch array job) once per index with the \
@@ -67,6 +71,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var workers: WorkerOptions
 
+    @OptionGroup var iiif: IIIFOptions
+
     func validate() throws {
         if let shards, !(1...Shard.maxCount).contains(shards) {
             throw ValidationError("--shards must be 1 to \(Shard.maxCount), not \(shards)")
@@ -79,7 +85,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let pipeline = try Pipeline.load(path: file)
+            let pipeline = try Pipeline.load(path: file, remote: iiif.remoteSources())
             var chosen: Shard?
             switch shard {
             case .fixed(let s)?: chosen = s

@@ -97,10 +97,31 @@ struct IIIFSourceCLITests {
         return (dir, scan, server, ann)
     }
 
+    /// A new folder `name` holding the generated scan (in `images/`) and an annotation naming its
+    /// service on `iiif_testserver.py` (Image API 3.0, level 1, PNG offered), and that server; the
+    /// caller stops the server and removes the folder.
+    static func levelOneCase(_ name: String) throws -> (dir: URL, scan: URL, server: LocalHTTPServer, annotation: String) {
+        let dir = try TemporaryFolder.make(name)
+        let images = dir.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        let scan = images.appendingPathComponent("scan.png")
+        try Self.writeScan(scan.path)
+        let server = try LocalHTTPServer.iiifTestServer(images: images)
+        let ann = dir.appendingPathComponent("annotation.json").path
+        do {
+            try Self.annotation(service: "\(server.base)/3.0_pil/scan", type: "ImageService3").write(toFile: ann, atomically: true, encoding: .utf8)
+        } catch {
+            server.stop()
+            throw error
+        }
+        return (dir, scan, server, ann)
+    }
+
     /// nginx serving `iiif_static.py`'s level-0 files of `scan` (256-px tiles, Image API 2.1) at
     /// `/iiif/scan`, with an access log; `location` more of the `/iiif/` location (limit_req).
-    static func levelZero(_ scan: URL, http: String = "", location: String = "") throws -> LocalHTTPServer {
-        let files = try TemporaryFolder.make("iiif-static")
+    /// `files`: the folder the tiles are written to (a new one when nil), for a test that changes them.
+    static func levelZero(_ scan: URL, http: String = "", location: String = "", files: URL? = nil) throws -> LocalHTTPServer {
+        let files = try files ?? TemporaryFolder.make("iiif-static")
         return try LocalHTTPServer.nginx(http: http, server: "location /iiif/ { alias \(files.path)/; \(location) }", accessLog: true) { port in
             try LocalHTTPServer.writeIIIFStatic(scan, identifier: "scan", tile: 256, port: port, into: files)
         }
@@ -167,16 +188,8 @@ struct IIIFSourceCLITests {
     /// byte those of the local scan: PNG is lossless, and a window does not care where its pixels
     /// came from.
     @Test func anAnnotationOfALevelOneImageOfferingPNGTilesByteForByteLikeTheLocalScan() throws {
-        let dir = try TemporaryFolder.make("iiif-png")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let images = dir.appendingPathComponent("images")
-        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
-        let scan = images.appendingPathComponent("scan.png")
-        try Self.writeScan(scan.path)
-        let server = try LocalHTTPServer.iiifTestServer(images: images)
-        defer { server.stop() }
-        let ann = dir.appendingPathComponent("annotation.json").path
-        try Self.annotation(service: "\(server.base)/3.0_pil/scan", type: "ImageService3").write(toFile: ann, atomically: true, encoding: .utf8)
+        let (dir, scan, server, ann) = try Self.levelOneCase("iiif-png")
+        defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let local = dir.appendingPathComponent("local").path, remote = dir.appendingPathComponent("remote").path
         let l = try TegulaBinary.run(["tile", scan.path, "--gcps", ann, "-o", local, "--quiet"])
         #expect(l.status == 0, "\(l.stderr)")

@@ -38,4 +38,36 @@ struct GCPWriterTests {
             #expect(text.contains("church"))
         }
     }
+
+    /// Allmaps' annotation schema (Tests/Schemas/allmaps-annotation-1.schema.json, from its zod `AnnotationSchema`)
+    /// requires `target.selector`: an annotation written for a scan without a mask carries the
+    /// whole image as its SVG selector, as Allmaps writes it, and validates, as does one with a
+    /// mask of fractional vertices; the whole-image selector reads back as no mask.
+    @Test func anAnnotationWithoutAMaskValidatesAgainstAllmapsSchemaAndReadsBackWithoutOne() throws {
+        let dir = try TemporaryFolder.make("gcpwriter-schema")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let service = "https://iiif.example.org/iiif/scan"
+        let bare = try GCPWriter.allmapsAnnotation(Self.gcps, crs: .wgs84, transform: .polynomial1, mask: nil,
+                                                   scanPath: "/scans/a.tif", service: service, width: 1000, height: 800)
+        let masked = try GCPWriter.allmapsAnnotation(Self.gcps, crs: .wgs84, transform: .tps,
+                                                     mask: [PixelPoint(x: 10.25, y: 20), PixelPoint(x: 990, y: 20.5), PixelPoint(x: 990, y: 780)],
+                                                     scanPath: "/scans/a.tif", service: service, width: 1000, height: 800)
+        let paths = [try GeoreferenceFixtures.write(bare, "bare.json", in: dir), try GeoreferenceFixtures.write(masked, "masked.json", in: dir)]
+        let report = try ProgramRun.output("python3", ["-c", """
+            import sys, json
+            from jsonschema import Draft202012Validator
+            schema = json.load(open(sys.argv[1]))
+            Draft202012Validator.check_schema(schema)
+            v = Draft202012Validator(schema)
+            print(json.dumps([sorted('/'.join(map(str, e.absolute_path)) + ': ' + e.message for e in v.iter_errors(json.load(open(p))))
+                              for p in sys.argv[2:]]))
+            """, PackageRoot.path("Tests/Schemas/allmaps-annotation-1.schema.json")] + paths)
+        let errors = try JSONDecoder().decode([[String]].self, from: Data(report.utf8))
+        #expect(errors == [[], []], "\(errors)")
+        // The selector as JSON text: its quotes escaped.
+        #expect(bare.contains(#"<polygon points=\"0,0 1000,0 1000,800 0,800\" />"#), "\(bare)")
+        let back = try GCPReader.read(path: paths[0])
+        #expect(back.mask == nil && back.gcps == Self.gcps.filter(\.enabled))
+        #expect(try GCPReader.read(path: paths[1]).mask?.count == 3)
+    }
 }

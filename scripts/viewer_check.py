@@ -24,6 +24,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from screen_compare import compare, rgba  # noqa: E402  (beside this script)
+from viewer_distance import person_distance  # noqa: E402  (beside this script)
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
@@ -46,15 +47,6 @@ def check(ok, what):
     print(("ok   " if ok else "FAIL ") + what)
     if not ok:
         failures.append(what)
-
-
-def person_distance(m):
-    """A distance as viewer.js writes it (1,041 km; 12.4 km; 688 m), from the TileJSON's metres."""
-    if m >= 100000:
-        return "{:,} km".format(int(math.floor(m / 1000 + 0.5)))
-    if m >= 1000:
-        return "%.1f km" % (m / 1000)
-    return "%d m" % int(math.floor(m + 0.5))
 
 
 # Shows only the tiles of layer arguments[0] (all layers when null): the other tile layers, the

@@ -14,6 +14,8 @@ public struct Pipeline: Sendable {
     public let workFolder: String
     /// The tied sheets' joint fit and the quality gate's verdicts (``SeriesStep``).
     public internal(set) var series = PipelineSeries()
+    /// Where each of ``PipelineSpec/ties`` was given (the `ties:` list, then the `ties_from:` file).
+    public internal(set) var tieOrigins: [TieOrigin] = []
 
     /// Read, decode and check a pipeline file. Errors name `file:line:column` and the key path.
     /// `remote` reaches IIIF images and annotations (an `input:` or `maps_from:` that is a URL or
@@ -99,7 +101,18 @@ public struct Pipeline: Sendable {
         if let why = spec.composite?.order.problem(maps: spec.maps.map(\.name)) {
             throw doc.error([.key("composite"), .key("order")], why)
         }
+        var origins = spec.ties.indices.map { TieOrigin.list(index: $0) }
+        if let f = spec.tiesFrom {
+            let path = absolute(f, base: base)
+            if let why = requireFile(path, what: "ties file") { throw doc.error([.key("ties_from")], why) }
+            spec.tiesFrom = path
+            for row in try TieList(path: path).rows {
+                spec.ties.append(row.tie)
+                origins.append(.file(path: path, line: row.line, columns: row.columns))
+            }
+        }
         var pipeline = Pipeline(file: file, document: doc, spec: spec, workFolder: work)
+        pipeline.tieOrigins = origins
         try SeriesStep.apply(&pipeline)
         return pipeline
     }

@@ -19,6 +19,9 @@ public struct PipelineSpec: Sendable, Hashable {
     public var composite: CompositeSpec?
     /// `ties:` between the maps' scans: tied maps are fitted together (``SeriesStep``).
     public var ties: [TieSpec] = []
+    /// `ties_from:`: a CSV file of more ties (``TieList``); after loading its ties follow those
+    /// of `ties:` in ``ties`` and the path is absolute.
+    public var tiesFrom: String?
     /// `tie_weight:`: how many GCPs each image of a tie point weighs (default 1).
     public var tieWeight: Double?
     /// `quality:`: limits every sheet's fit must keep.
@@ -29,7 +32,7 @@ public struct PipelineSpec: Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case version, work, maps, mapsFrom = "maps_from", mapDefaults = "map_defaults", composite
-        case ties, tieWeight = "tie_weight", quality
+        case ties, tiesFrom = "ties_from", tieWeight = "tie_weight", quality
     }
 }
 
@@ -82,6 +85,7 @@ extension PipelineSpec: Decodable, StrictDecodable {
         }
         composite = try c.decodeStrict(CompositeSpec.self, forKey: .composite)
         ties = try c.decodeIfPresent([TieSpec].self, forKey: .ties) ?? []
+        tiesFrom = try c.decodeIfPresent(String.self, forKey: .tiesFrom)
         tieWeight = try c.decodeIfPresent(Double.self, forKey: .tieWeight)
         quality = try c.decodeStrict(QualitySpec.self, forKey: .quality)
     }

@@ -68,13 +68,12 @@ enum SeriesStep {
         for (i, t) in pipeline.spec.ties.enumerated() {
             var pair: [Int] = []
             for (k, (name, p)) in [(t.mapA, t.pixelA), (t.mapB, t.pixelB)].enumerated() {
-                let at: [PipelineDocument.Step] = [.key("ties"), .index(i), .index(2 * k)]
                 guard let m = byName[name] else {
                     let names = maps.prefix(5).map(\.name).joined(separator: ", ") + (maps.count > 5 ? ", …" : "")
-                    throw pipeline.document.error(at, "names map '\(name)', which the pipeline does not have (its maps: \(names))")
+                    throw pipeline.tieError(i, item: 2 * k, "names map '\(name)', which the pipeline does not have (its maps: \(names))")
                 }
                 guard maps[m].georeference?.gcps != nil, maps[m].georeference?.bounds == nil else {
-                    throw pipeline.document.error(at, "map '\(name)' is not fitted from GCPs; a tie joins two GCP-fitted maps")
+                    throw pipeline.tieError(i, item: 2 * k, "map '\(name)' is not fitted from GCPs; a tie joins two GCP-fitted maps")
                 }
                 if sizes[m] == nil {
                     let ds = try Dataset(path: maps[m].input)
@@ -82,13 +81,13 @@ enum SeriesStep {
                 }
                 let (w, h) = sizes[m]!
                 guard p.x.isFinite, p.y.isFinite, p.x >= 0, p.y >= 0, p.x <= Double(w), p.y <= Double(h) else {
-                    throw pipeline.document.error([.key("ties"), .index(i), .index(2 * k + 1)],
-                                                  "pixel [\(p.x), \(p.y)] is outside map '\(name)' (its scan is \(w) × \(h): x must be 0…\(w), y 0…\(h))")
+                    throw pipeline.tieError(i, item: 2 * k + 1,
+                                            "pixel [\(p.x), \(p.y)] is outside map '\(name)' (its scan is \(w) × \(h): x must be 0…\(w), y 0…\(h))")
                 }
                 pair.append(m)
             }
             if pair[0] == pair[1] {
-                throw pipeline.document.error([.key("ties"), .index(i)], "ties map '\(t.mapA)' to itself; a tie joins two different maps")
+                throw pipeline.tieError(i, item: nil, "ties map '\(t.mapA)' to itself; a tie joins two different maps")
             }
             out.append((i, pair[0], t, pair[1]))
         }
@@ -146,6 +145,23 @@ enum SeriesStep {
                 f.error = "\(error)"
                 return f
             }
+        }
+    }
+}
+
+extension Pipeline {
+    /// An error about tie `i`, at the place it was given: `ties[i][item]` of the pipeline file, or
+    /// the row (and for an item, the column) of the ties file. Items are the tie's four parts:
+    /// map a, pixel a, map b, pixel b; nil names the whole tie.
+    func tieError(_ i: Int, item: Int?, _ message: String) -> PipelineError {
+        switch tieOrigins.indices.contains(i) ? tieOrigins[i] : .list(index: i) {
+        case .list(let index):
+            var steps: [PipelineDocument.Step] = [.key("ties"), .index(index)]
+            if let item { steps.append(.index(item)) }
+            return document.error(steps, message)
+        case let .file(path, line, columns):
+            let column = item.map { ["map_a", "x_a", "map_b", "x_b"][$0] }.flatMap { columns[$0] }
+            return PipelineError(.invalid, file: path, line: line, column: column, message)
         }
     }
 }

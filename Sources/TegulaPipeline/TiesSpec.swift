@@ -13,6 +13,14 @@ public struct TieSpec: Sendable, Hashable, Codable {
     /// The place on the second map's scan.
     public var pixelB: PixelPoint
 
+    /// A tie from its parts.
+    public init(mapA: String, pixelA: PixelPoint, mapB: String, pixelB: PixelPoint) {
+        self.mapA = mapA
+        self.pixelA = pixelA
+        self.mapB = mapB
+        self.pixelB = pixelB
+    }
+
     public init(from decoder: Decoder) throws {
         var c = try decoder.unkeyedContainer()
         func point() throws -> PixelPoint {

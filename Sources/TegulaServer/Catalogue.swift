@@ -12,6 +12,9 @@ public struct CatalogueEntry: Sendable {
     public let reader: any TileReader
     /// The same reader when its tiles are made on request (``DynamicTileSource``); nil for a bundle.
     public let dynamic: (any DynamicTileSource)?
+    /// The sheet index a pipeline wrote beside the tileset (`Tileset.sheetIndexPath(of:)`), as
+    /// read at start-up; nil when there is none. Served at `/{id}.index.geojson`.
+    public let sheetIndex: [UInt8]?
     private let fixedFootprint: Footprint?
 
     /// The tileset's metadata.
@@ -20,11 +23,12 @@ public struct CatalogueEntry: Sendable {
     /// Its coverage for `/maps` (a dynamic source's may change when it is re-read).
     public var footprint: Footprint { fixedFootprint ?? Footprint(reader.metadata) }
 
-    /// An entry for an opened reader.
-    public init(id: String, path: String, reader: any TileReader) {
+    /// An entry for an opened reader, with the sheet index beside it when there is one.
+    public init(id: String, path: String, reader: any TileReader, sheetIndex: [UInt8]? = nil) {
         self.id = id
         self.path = path
         self.reader = reader
+        self.sheetIndex = sheetIndex
         dynamic = nil
         fixedFootprint = Footprint(reader.metadata)
     }
@@ -35,6 +39,7 @@ public struct CatalogueEntry: Sendable {
         self.path = path
         reader = source
         dynamic = source
+        sheetIndex = nil
         fixedFootprint = nil
     }
 }
@@ -95,10 +100,21 @@ public struct Catalogue: Sendable {
     }
 
     static func open(_ path: String) throws(ServerError) -> CatalogueEntry {
-        do {
-            return CatalogueEntry(id: id(for: path), path: path, reader: try Tileset.openReader(at: path))
-        } catch {
+        let reader: any TileReader
+        do { reader = try Tileset.openReader(at: path) } catch {
             throw .noTileset(path: path, reason: "\(error)")
         }
+        return CatalogueEntry(id: id(for: path), path: path, reader: reader, sheetIndex: try sheetIndex(besideTileset: path))
+    }
+
+    /// The bytes of the sheet index beside a tileset, nil when there is none; one that exists but
+    /// cannot be read refuses the start, as an unreadable tileset does.
+    static func sheetIndex(besideTileset path: String) throws(ServerError) -> [UInt8]? {
+        let index = Tileset.sheetIndexPath(of: path)
+        guard FileManager.default.fileExists(atPath: index) else { return nil }
+        guard let data = FileManager.default.contents(atPath: index) else {
+            throw .noTileset(path: path, reason: "its sheet index \(index) cannot be read (a folder, or no permission)")
+        }
+        return Array(data)
     }
 }

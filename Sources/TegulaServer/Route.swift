@@ -15,6 +15,8 @@ public enum Route: Equatable, Sendable {
     case asset(String)
     /// `/{id}.json`.
     case tileJSON(id: String)
+    /// `/{id}.index.geojson`: the sheet index a pipeline wrote beside the tileset, when it has one.
+    case sheetIndex(id: String)
     /// `/{id}/{z}/{x}/{y}[@2x].{ext}` or under `/{id}/tms/`.
     case tile(TileRequest)
     /// `/iiif/{id}`, `/iiif/{id}/info.json` or `/iiif/{id}/{region}/{size}/{rotation}/{quality}.{format}`:
@@ -73,6 +75,10 @@ public enum Route: Equatable, Sendable {
             if s[0] == "metrics" { return .metrics }
             if s[0] == "maps" { return maps(query) }
             if s[0] == "viewer.js" { return .asset("viewer.js") }
+            if s[0].hasSuffix(sheetIndexSuffix) {
+                let id = String(s[0].dropLast(sheetIndexSuffix.count))
+                return id.isEmpty || id == "." || id == ".." ? .notFound : .sheetIndex(id: id)
+            }
             // `/.json`, `/..json` and `/...json` name no tileset: an id is never empty, `.` or `..`
             // (the segment rule above, applied to the id once `.json` is dropped; found by fuzzing).
             guard s[0].hasSuffix(".json") else { return .notFound }
@@ -88,6 +94,10 @@ public enum Route: Equatable, Sendable {
             return .notFound
         }
     }
+
+    /// What follows a tileset's id in its sheet index's path (as `Tileset.sheetIndexPath(of:)`
+    /// names the file beside the tileset).
+    public static let sheetIndexSuffix = ".index.geojson"
 
     static func tile(id: String, _ z: String, _ x: String, _ file: String, origin: TileOrigin) -> Route {
         let f = file.utf8

@@ -1,13 +1,14 @@
 /// The route a request took, as `/metrics` labels it: one value per kind of answer, so the label
 /// set stays small whatever the targets are.
 enum RouteLabel: Int, CaseIterable, Sendable {
-    case tile, tileJSON, viewer, asset, maps, health, metrics, iiif, other
+    case tile, tileJSON, sheetIndex, viewer, asset, maps, health, metrics, iiif, other
 
     /// The label value (`tile`, `tilejson`, …; `other` for malformed and unknown targets).
     var name: String {
         switch self {
         case .tile: return "tile"
         case .tileJSON: return "tilejson"
+        case .sheetIndex: return "sheetindex"
         case .viewer: return "viewer"
         case .asset: return "asset"
         case .maps: return "maps"
@@ -23,6 +24,7 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         switch route {
         case .tile: self = .tile
         case .tileJSON: self = .tileJSON
+        case .sheetIndex: self = .sheetIndex
         case .viewer: self = .viewer
         case .asset: self = .asset
         case .maps: self = .maps

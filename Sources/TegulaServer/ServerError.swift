@@ -41,6 +41,8 @@ public enum ServerErrorReason: String, Sendable, Hashable {
     case unknownAsset
     /// A tileset id that is not in the catalogue (404).
     case unknownTileset
+    /// A sheet index asked for of a tileset that has none beside it (404).
+    case noSheetIndex
     /// A tile asked for with another extension than the tileset's format (404).
     case wrongTileFormat
     /// A tile asked for with (or without) `@2x` against the tileset's scale (404).
@@ -76,7 +78,7 @@ public enum ServerErrorReason: String, Sendable, Hashable {
         case .headersTooLarge: return 431
         case .methodNotAllowed: return 405
         case .malformedTarget, .badImageRequest: return 400
-        case .noRoute, .unknownAsset, .unknownTileset, .wrongTileFormat, .wrongTileScale, .zoomOutsideTileset, .missingTile,
+        case .noRoute, .unknownAsset, .unknownTileset, .noSheetIndex, .wrongTileFormat, .wrongTileScale, .zoomOutsideTileset, .missingTile,
              .outsideFootprint, .unknownImage:
             return 404
         case .readFailed, .renderFailed: return 500
@@ -137,6 +139,11 @@ extension LocatedError where Reason == ServerErrorReason {
 
     /// A tileset id that is not in the catalogue.
     public static func unknownTileset(id: String) -> ServerError { ServerError(.unknownTileset, "no tileset '\(id)'") }
+
+    /// A sheet index asked for of a tileset without one.
+    public static func noSheetIndex(id: String) -> ServerError {
+        ServerError(.noSheetIndex, "tileset '\(id)' has no sheet index (a pipeline writes one beside a composite: OUTPUT.index.geojson)")
+    }
 
     /// A tile asked for with another extension than the tileset's (`fileExtension`).
     public static func wrongTileFormat(id: String, fileExtension: String) -> ServerError {

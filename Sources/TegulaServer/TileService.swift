@@ -108,6 +108,10 @@ public struct TileService: HTTPService {
         case .tileJSON(let id):
             guard let e = catalogue[id] else { return refuse(.unknownTileset(id: id)) }
             return cached(tileJSON(e, request), type: "application/json", request, cacheControl: "no-cache")
+        case .sheetIndex(let id):
+            guard let e = catalogue[id] else { return refuse(.unknownTileset(id: id)) }
+            guard let index = e.sheetIndex else { return refuse(.noSheetIndex(id: id)) }
+            return cached(index, type: "application/geo+json", request, cacheControl: "no-cache")
         case .tile(let t):
             return tile(t, request, reading: true)!
         case let .iiif(id, path):
@@ -203,6 +207,7 @@ public struct TileService: HTTPService {
         let base = baseURL(request)
         var metadata = e.metadata
         metadata.attribution = metadata.attribution.map(AttributionHTML.sanitized)
+        if e.sheetIndex != nil { metadata.extra[Self.sheetIndexKey] = .string(base + Self.sheetIndexPath(e)) }
         return metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .topLeft)
     }
 
@@ -223,6 +228,16 @@ public struct TileService: HTTPService {
         let id = e.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? e.id
         let version = e.dynamic.map { "?v=" + $0.version } ?? ""
         return "\(id)/{z}/{x}/{y}\(e.metadata.scale == 2 ? "@2x" : "").\(e.metadata.format.fileExtension)\(version)"
+    }
+
+    /// The TileJSON member that names a tileset's sheet index (TileJSON 3.0.0 §3: implementations
+    /// may add fields); the viewer's catalogue names it as `sheets`.
+    public static let sheetIndexKey = "sheet_index"
+
+    /// `/{id}.index.geojson` with the id percent-encoded, as ``tilePathTemplate(_:)`` writes it.
+    public static func sheetIndexPath(_ e: CatalogueEntry) -> String {
+        "/" + (e.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? e.id)
+            + Route.sheetIndexSuffix
     }
 
     private func maps(_ lon: Double, _ lat: Double) -> ServerResponse {

@@ -25,10 +25,12 @@ struct ViewerTileset: Encodable {
     var gcps: JSONValue
     /// Rendered on request rather than cut ahead.
     var onDemand: Bool
+    /// Where the sheet index beside the tileset is served (`/{id}.index.geojson`); nil without one.
+    var sheets: String?
 
     enum CodingKeys: String, CodingKey {
         case id, name, type, minZoom = "minzoom", maxZoom = "maxzoom", bounds, center, tiles, attribution, footprint, gcps
-        case onDemand = "ondemand"
+        case onDemand = "ondemand", sheets
     }
 
     init(_ e: CatalogueEntry) {
@@ -45,6 +47,7 @@ struct ViewerTileset: Encodable {
         footprint = m.extra[TilesetMetadata.footprintKey] ?? .null
         gcps = m.extra[TilesetMetadata.gcpsKey] ?? .array([])
         onDemand = e.dynamic != nil
+        sheets = e.sheetIndex == nil ? nil : TileService.sheetIndexPath(e)
     }
 
     /// The catalogue as JSON text safe to put in the page's `<script type="application/json">`

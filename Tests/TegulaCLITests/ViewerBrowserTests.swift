@@ -73,6 +73,33 @@ struct ViewerBrowserTests {
         }
     }
 
+    /// A 2 × 2 series from scripts/make-series run to its composite, served with the sheet index
+    /// the run wrote beside it: scripts/sheet_index_check.py sees one outline per sheet and, on a
+    /// click, one popup whose figures are the index file's (transform, GCP and tie counts, RMSE,
+    /// leave-one-out RMSE, worst residual, distortion, seam errors before and after, title, date).
+    @Test func theViewerDrawsACompositesSheetsAndAClickOpensASheetsFigures() throws {
+        let dir = try TemporaryFolder.make("sheetindex")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try MadeSeries.make(in: dir.path, cols: 2, rows: 2)
+        let ran = try TegulaBinary.run(["run", file, "--quiet"])
+        try #require(ran.status == 0, "\(ran.stderr)")
+        let index = dir.path + "/out/series.index.geojson"
+        try #require(FileManager.default.fileExists(atPath: index))
+        let server = try LocalHTTPServer.tegula(["serve", dir.path + "/out/series.pmtiles"])
+        defer { server.stop() }
+        let out = ProcessInfo.processInfo.environment["TEGULA_VIEWER_OUT"]
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("tegula-viewer-test").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let script = TegulaBinary.packageRoot.appendingPathComponent("scripts/sheet_index_check.py").path
+        let r = try ProgramRun.run("/usr/bin/python3", [script, "http://127.0.0.1:\(server.port)/", index, out])
+        print(r.stdout)
+        #expect(r.status == 0, "sheet_index_check failed:\n\(r.stdout)\(r.stderr)")
+        for line in ["ok   4 sheet outlines drawn for 4 sheets with a footprint", "ok   one sheet popup after the click (found 1)"] {
+            #expect(r.stdout.contains(line), "missing from sheet_index_check's report: \(line)\n\(r.stdout)")
+        }
+        #expect(r.stdout.contains(": seam error before → after '"), "the popup's seam errors were not checked:\n\(r.stdout)")
+    }
+
     static let driver = #"""
     import json, sys, time
     from selenium import webdriver

@@ -165,6 +165,53 @@ import TegulaTestSupport
         }
     }
 
+    /// The oracle is the same series with its ties in `ties:`: make-series writes the same sheets,
+    /// GCPs and ties (one seed) either way, so the ties parsed, the joint fit's tie pins and
+    /// transforms, every tie's figures and the sheet index's bytes must all be equal.
+    @Test func tiesFromATiesFileGiveTheSameJointFitAsTheSameTiesInTheTiesList() throws {
+        let (listFolder, listFile) = try Self.series("tieslist", cols: 3, rows: 2)
+        defer { try? FileManager.default.removeItem(atPath: listFolder) }
+        let (fileFolder, fileFile) = try Self.series("tiesfile", cols: 3, rows: 2, extra: ["--ties-file"])
+        defer { try? FileManager.default.removeItem(atPath: fileFolder) }
+        let yml = try String(contentsOfFile: fileFile, encoding: .utf8)
+        #expect(yml.contains("ties_from: ties.csv") && !yml.contains("ties:\n"), "\(yml)")
+        let fromList = try Pipeline.load(path: listFile), fromFile = try Pipeline.load(path: fileFile)
+        #expect(fromList.spec.ties.count == 14, "3 × 2 sheets: 7 neighbour pairs, two shared corners each")
+        #expect(fromFile.spec.ties == fromList.spec.ties)
+        #expect(fromFile.series.ties == fromList.series.ties)
+        #expect(fromFile.series.ties.map(\.seamAfterMetres).max()! < fromFile.series.ties.map(\.seamBeforeMetres).max()! / 4,
+                "the ties from the file were fitted: seams must shrink")
+        #expect(Set(fromFile.series.tied.keys) == Set(fromList.series.tied.keys) && fromFile.series.tied.count == 6)
+        for (name, a) in fromList.series.tied {
+            let b = try #require(fromFile.series.tied[name])
+            #expect(b.pins == a.pins && b.kind == a.kind, "\(name)")
+        }
+        let indexList = try SheetIndex(figures: SheetIndex.figures(fromList), pipeline: fromList).json()
+        let indexFile = try SheetIndex(figures: SheetIndex.figures(fromFile), pipeline: fromFile).json()
+        #expect(indexFile == indexList)
+    }
+
+    @Test func badRowsOfATiesFileAreRefusedWithOneLineNamingTheRowAndColumn() throws {
+        let (folder, file) = try Self.series("badtiesfile", cols: 2, rows: 1, extra: ["--ties-file"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let csv = folder + "/ties.csv"
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(text.split(separator: "\n").count == 3, "a header and the two shared corners: \(text)")
+        for (row, expected) in [("r1c1,10,10,r9c9,10,10", "ties.csv:4:12: names map 'r9c9', which the pipeline does not have"),
+                                ("r1c1,10,10,r1c2,10,900", "ties.csv:4:17: pixel [10.0, 900.0] is outside map 'r1c2' (its scan is 204 × 204"),
+                                ("r1c1,10,10,r1c1,20,20", "ties.csv:4: ties map 'r1c1' to itself"),
+                                ("r1c1,ten,10,r1c2,1,1", "ties.csv:4:6: x_a 'ten' is not a finite number"),
+                                ("r1c1,10,10,r1c2,1", "ties.csv:4:1: 5 fields where the header has 6")] {
+            try (text + row + "\n").write(toFile: csv, atomically: true, encoding: .utf8)
+            let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }
+            #expect(e?.description.contains(expected) == true, "\(row): \(e?.description ?? "")")
+            #expect(e?.description.contains("\n") == false)
+        }
+        try text.replacingOccurrences(of: "y_b\n", with: "y_b,nite\n").write(toFile: csv, atomically: true, encoding: .utf8)
+        let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }
+        #expect(e?.description.contains("ties.csv:1:29: unknown column 'nite'; did you mean 'note'?") == true, "\(e?.description ?? "")")
+    }
+
     @Test func aShardedRunOfTheSeriesIsByteIdenticalToTheSingleRun() throws {
         let (folder, file) = try Self.series("shards")
         defer { try? FileManager.default.removeItem(atPath: folder) }

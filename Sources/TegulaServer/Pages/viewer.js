@@ -3,7 +3,11 @@
 // layer list with how it is made (cut tileset or rendered on demand); each scan's footprint polygon
 // and GCP pins when the footprint is large on screen, a single pin when it is small. A pin's
 // callout (name, residual written as a person writes distances: `1,041 km`, `688 m`) opens on hover
-// or click, one at a time; a click on the map lists the scans covering the point.
+// or click, one at a time; a click on the map lists the scans covering the point. A composite
+// with a sheet index (`sheets`, served as /{id}.index.geojson) has each sheet drawn as an outline,
+// green when it passed the pipeline's quality gate, red when not; a click on an outline opens the
+// sheet's figures (its name, title, date, transform, GCP and tie counts, RMSE, leave-one-out RMSE,
+// worst residual, distortion and seam errors).
 // The catalogue is the JSON in <script id="catalogue">: an array of ViewerTileset (ViewerTileset.swift).
 (function () {
   'use strict';
@@ -40,6 +44,7 @@
     if (t === base) { bases[layerLabel(t)] = layer; layer.setZIndex(1); }
     else { overlays[layerLabel(t)] = layer; layer.setZIndex(10 + i); }
     if (t !== base) scans.push(scanOverlay(t, layer));
+    if (t.sheets) sheetOutlines(t);
   });
   L.control.layers(bases, overlays, { collapsed: false }).addTo(map);
   opacityPanel(scans).addTo(map);
@@ -64,6 +69,41 @@
     s.bounds = b;
     s.pin = L.marker(b.getCenter(), { title: t.name }).bindTooltip(esc(t.name), { permanent: true, direction: 'right' });
     return s;
+  }
+
+  // A composite's sheet index: each sheet's fitted footprint as an outline whose click opens its
+  // figures (the click does not reach the map, whose own click lists the scans under it).
+  function sheetOutlines(t) {
+    fetch(t.sheets).then(function (r) { return r.json(); }).then(function (index) {
+      L.geoJSON(index, {
+        style: function (f) {
+          return { color: f.properties.quality === 'ok' ? '#3cb44b' : '#e6194b', weight: 1.5, fill: true, fillOpacity: 0,
+                   className: 'tegula-sheet-outline', bubblingMouseEvents: false };
+        },
+        onEachFeature: function (f, l) {
+          l.bindTooltip(esc(f.properties.name), { sticky: true });
+          l.bindPopup(sheetFigures(f.properties), { className: 'tegula-sheet', maxWidth: 360 });
+        }
+      }).addTo(map);
+      window.tegulaSheets = (window.tegulaSheets || 0) + index.features.length;
+    });
+  }
+  // One sheet's figures, as the sheet index holds them (SheetFigures.swift); absent ones left out.
+  function sheetFigures(p) {
+    function n(v, digits) { return typeof v === 'number' && isFinite(v) ? v.toFixed(digits) : undefined; }
+    var seams = p.seam_before_m == null ? undefined : distance(p.seam_before_m) + ' → ' + distance(p.seam_after_m);
+    var rows = [['title', p.title && esc(p.title)], ['date', p.date && esc(p.date)], ['source', p.source && esc(p.source)],
+                ['transform', esc(p.transform || p.georeference)], ['GCPs', p.gcps], ['ties', p.ties],
+                ['RMSE', p.rmse_m == null ? undefined : distance(p.rmse_m)],
+                ['leave-one-out RMSE', p.loo_m == null ? undefined : distance(p.loo_m)],
+                ['worst residual', p.worst_residual_m == null ? undefined
+                  : distance(p.worst_residual_m) + (p.worst_gcp ? ' (' + esc(p.worst_gcp) + ')' : '')],
+                ['scale distortion', n(p.scale_distortion, 3)], ['angular distortion', n(p.angular_distortion_deg, 2) && n(p.angular_distortion_deg, 2) + '°'],
+                ['seam error before → after', seams],
+                ['quality', esc(p.quality) + (p.failures && p.failures.length ? ': ' + esc(p.failures.join('; ')) : '')],
+                ['error', p.error && esc(p.error)]];
+    return '<b>' + esc(p.name) + '</b><table>' + rows.filter(function (r) { return r[1] !== undefined && r[1] !== null && r[1] !== ''; })
+      .map(function (r) { return '<tr><th>' + r[0] + '</th><td>' + r[1] + '</td></tr>'; }).join('') + '</table>';
   }
 
   // The zoom rule: a pin while the footprint is small on screen, the polygon and GCPs when zoomed in.

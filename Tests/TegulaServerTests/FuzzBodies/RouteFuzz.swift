@@ -12,7 +12,7 @@ enum RouteFuzz {
     static func run(_ bytes: [UInt8], _ c: inout FuzzCase) {
         let target = String(decoding: bytes, as: UTF8.self)
         switch Route(target: target) {
-        case .tileJSON(let id): c.check(safe(id), "unsafe id \(id)")
+        case .tileJSON(let id), .sheetIndex(let id): c.check(safe(id), "unsafe id \(id)")
         case .asset(let name): c.check(safe(name), "unsafe asset \(name)")
         case .tile(let t):
             c.check(safe(t.id), "unsafe id \(t.id)")

@@ -90,6 +90,9 @@ public struct Pipeline: Sendable {
         if let why = spec.composite?.order.problem(maps: spec.maps.map(\.name)) {
             throw doc.error([.key("composite"), .key("order")], why)
         }
+        if let why = spec.composite?.tone.problem(maps: spec.maps.map(\.name)) {
+            throw doc.error([.key("composite"), .key("tone"), .key("anchor")], why)
+        }
         var pipeline = Pipeline(file: file, document: doc, spec: spec, workFolder: work)
         try SeriesStep.apply(&pipeline)
         return pipeline

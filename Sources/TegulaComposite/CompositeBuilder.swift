@@ -9,9 +9,10 @@ import TegulaWarp
 /// (max − 2, as in ``PyramidPlan``): every layer that reaches it is warped at the max zoom,
 /// later layers drawn over earlier ones (``Compositor``, straight alpha) or joined at their
 /// seams by ``SeamBlender`` (``seam``), in the ``stacking`` order, and the blend is cut
-/// into tiles from the max zoom down to the block zoom (``BlockTiles``). Zooms below the block
-/// zoom are made from those tiles by ``ParentBuilder``. A tile depends only on its block and the
-/// layers, never on which blocks are built together, so any split of the blocks over threads,
+/// into tiles from the max zoom down to the block zoom (``BlockTiles``), each layer corrected by
+/// its ``tones`` first when tone matching is on. Zooms below the block zoom are made from those
+/// tiles by ``ParentBuilder``. A tile depends only on its block and the layers, never on which
+/// blocks are built together, so any split of the blocks over threads,
 /// processes or machines gives the same tiles.
 public final class CompositeBuilder: @unchecked Sendable {
     /// One block to build: a tile at the block zoom, the layers that reach it (bottom first) and
@@ -53,13 +54,17 @@ public final class CompositeBuilder: @unchecked Sendable {
     public let seam: SeamMode
     /// Each layer's place in the stacking order (bottom 0), nil for the layers' own order.
     public let stacking: [Int]?
+    /// Each layer's tone correction (``ToneMatch``), applied to its warped pixels before any
+    /// blend; nil leaves every layer's pixels as warped.
+    public let tones: [ToneCorrection]?
     let sources: LayerSources
 
     /// - Parameter sources: the layers' scans, resolved on first use and shared by the threads.
     public init(maxZoom: Int, blockZoom: Int, tilePixels: Int, resampling: Resampling, jobs: Int,
                 format: TileFormat = .png, quality: Int? = nil, autoLossy: AutoLossy = .default,
-                seam: SeamMode = .over, stacking: [Int]? = nil, sources: LayerSources) {
+                seam: SeamMode = .over, stacking: [Int]? = nil, tones: [ToneCorrection]? = nil, sources: LayerSources) {
         self.seam = seam
+        self.tones = tones
         self.stacking = stacking
         self.maxZoom = maxZoom
         self.blockZoom = blockZoom
@@ -109,7 +114,7 @@ public final class CompositeBuilder: @unchecked Sendable {
         let stats = Locked(Stats())
         let p = tilePixels, side = p << (maxZoom - blockZoom), maxZoom = self.maxZoom
         let sources = self.sources, resampling = self.resampling, format = self.format, quality = self.quality,
-            autoLossy = self.autoLossy, seam = self.seam, stacking = self.stacking
+            autoLossy = self.autoLossy, seam = self.seam, stacking = self.stacking, tones = self.tones
         try ParallelWork.run(jobs: jobs, count: blocks.count, makeState: { _ in
             Worker(encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy), side: side)
         }, process: { worker, i in
@@ -123,6 +128,7 @@ public final class CompositeBuilder: @unchecked Sendable {
                 for (k, layer) in layers.enumerated() {
                     let warper = try worker.warper(layer, sources: sources, resampling: resampling)
                     try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: buffers[k])
+                    tones?[layer].apply(to: buffers[k], count: side * side)
                     let cap: Double
                     if case .feather(let px) = seam { cap = px } else { cap = .infinity }
                     distances.append(EdgeDistance(ring: try sources.source(layer).footprint, left: g.left, top: g.top,
@@ -137,10 +143,12 @@ public final class CompositeBuilder: @unchecked Sendable {
                 if k == 0 {
                     try worker.image.withUnsafeMutableBufferPointer {
                         try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: $0.baseAddress!)
+                        tones?[layer].apply(to: $0.baseAddress!, count: side * side)
                     }
                 } else {
                     try worker.layer.withUnsafeMutableBufferPointer { l in
                         try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: l.baseAddress!)
+                        tones?[layer].apply(to: l.baseAddress!, count: side * side)
                         worker.image.withUnsafeMutableBufferPointer { Compositor.over(l.baseAddress!, onto: $0.baseAddress!, pixels: side * side) }
                     }
                 }

@@ -108,6 +108,8 @@ public struct CompositeLayout: Sendable {
     public let blocks: [CompositeBuilder.Block]
     /// The union of the maps' footprints.
     public let bounds: ProjectedBounds
+    /// Each map's footprint box (nil for a map that cannot be planned), in file order.
+    public let layerBounds: [ProjectedBounds?]
 
     /// Max zoom: given, else the highest warp zoom; min zoom: given, else the zoom at which the
     /// whole collection is about one tile. Nil when no map has a footprint.
@@ -118,6 +120,7 @@ public struct CompositeLayout: Sendable {
         var b = first
         for e in entries { if let x = e.bounds { b = b.union(x) } }
         bounds = b
+        layerBounds = entries.map(\.bounds)
         let tileSize = tile.tileSize ?? 256
         minZoom = min(tile.minZoom ?? TileJob.autoMinZoom(bounds: b, maxZoom: maxZ, tileSize: tileSize), maxZ)
         maxZoom = maxZ

@@ -55,7 +55,10 @@ public struct OnDemandInputs: Sendable {
                         throw OnDemandError("\(path): map '\(name)' is no longer in the file")
                     }
                     map.removeColor = map.removeColor ?? removeColor
-                    return OnDemandSource.Loaded(job: encoded(try now.tileJob(for: map)), files: now.files(of: map))
+                    // The composite's tone, as `tegula run` solved it (read from its work folder
+                    // when stored there for the same inputs, else solved now).
+                    let tone = try PipelineRunner(pipeline: now, options: RunOptions(), log: { _ in }).toneCorrections()?[name]
+                    return OnDemandSource.Loaded(job: encoded(try now.tileJob(for: map)), files: now.files(of: map), tone: tone)
                 }
             }
         }

@@ -13,7 +13,7 @@ import TegulaWarp
 ///
 /// Its version hashes the identity of every file it was read from (path, size, modification
 /// time), the fit's ``FitIdentity`` (the editor's version of the same fit), the mask, the
-/// render options and the renderer's ``TileRenderer/revision``; ETags and the
+/// tone correction, the render options and the renderer's ``TileRenderer/revision``; ETags and the
 /// `?v=` of TileJSON URLs carry it. ``refresh()`` re-reads the source when one of those files has
 /// changed; a re-read that fails keeps the last good version and logs one line.
 public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
@@ -23,11 +23,14 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
     public struct Loaded: Sendable {
         public var job: TileJob
         public var files: [String]
+        /// The map's tone correction (its pipeline's `composite.tone`), applied to every tile.
+        public var tone: ToneCorrection?
 
         /// A loaded job and the extra files it was read from.
-        public init(job: TileJob, files: [String] = []) {
+        public init(job: TileJob, files: [String] = [], tone: ToneCorrection? = nil) {
             self.job = job
             self.files = files
+            self.tone = tone
         }
     }
 
@@ -142,7 +145,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         var files = remote ? [] : (try? TegulaGDAL.Dataset(path: job.source.path).fileList) ?? [job.source.path]
         for f in loaded.files where !files.contains(f) { files.append(f) }
         let stamps = files.map(FileIdentity.init(path:))
-        let renderer = try TileRenderer(job: job)
+        let renderer = try TileRenderer(job: job, tone: loaded.tone)
         // The reduced copies the lower zooms read are built now, off the request path, instead of
         // by the first tile below the max zoom (1.5 s for the benchmark scan at load 11).
         let overviews = renderer.overviews
@@ -159,18 +162,21 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
             }
         }
         let fit = job.source.georeference.map { FitIdentity(scan: job.source.path, georeference: $0) }
-        return Current(renderer: renderer, version: version(files: files, stamps: stamps, fit: fit, job: job, plan: renderer.plan),
+        return Current(renderer: renderer, version: version(files: files, stamps: stamps, fit: fit, job: job, plan: renderer.plan, tone: loaded.tone),
                        fit: fit, files: files, stamps: stamps)
     }
 
     /// 16 hex digits of ``FNV1a`` over the files' identities, the fit's identity, the mask, the
     /// options and the renderer's revision. A file is written `PATH SIZE MODIFIED_NS`, `PATH -1 -1` when it cannot be
     /// stat'ed.
-    static func version(files: [String], stamps: [FileIdentity?], fit: FitIdentity?, job: TileJob, plan: PyramidPlan) -> String {
+    static func version(files: [String], stamps: [FileIdentity?], fit: FitIdentity?, job: TileJob, plan: PyramidPlan,
+                        tone: ToneCorrection? = nil) -> String {
         var text = zip(files, stamps).map { f, s in "\(f) \(s?.size ?? -1) \(s?.modified ?? -1)" }.joined(separator: "\n")
         if let fit { text += "\nfit " + fit.text }
         if let mask = job.source.mapping.mask { text += "\nmask " + mask.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
         if let removal = job.source.removal { text += "\nremove_color \(removal)" }
+        // Every digit, so two solves that differ at all never share a version.
+        if let tone { text += "\ntone \(tone.gain) \(tone.offset)" }
         text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(job.tileSize) x\(job.scale) \(job.format.name) \(job.resampling.name) \(job.name)"
         text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name)"
         text += "\nrenderer \(TileRenderer.revision)"

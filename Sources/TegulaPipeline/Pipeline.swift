@@ -111,6 +111,9 @@ public struct Pipeline: Sendable {
                 origins.append(.file(path: path, line: row.line, columns: row.columns))
             }
         }
+        if let why = spec.composite?.tone.problem(maps: spec.maps.map(\.name)) {
+            throw doc.error([.key("composite"), .key("tone"), .key("anchor")], why)
+        }
         var pipeline = Pipeline(file: file, document: doc, spec: spec, workFolder: work)
         pipeline.tieOrigins = origins
         try SeriesStep.apply(&pipeline)

@@ -3,6 +3,7 @@ import TegulaBundle
 import TegulaComposite
 import TegulaGeometry
 import TegulaPyramid
+import TegulaWarp
 
 /// How to run a pipeline: one stage or all, forced or incremental, how many threads, and which
 /// shard of the collection.
@@ -82,11 +83,21 @@ public final class PipelineRunner: Sendable {
     /// Run. Returns each map's outcomes; throws ``BatchFailure`` when any map (or the composite) failed.
     @discardableResult
     public func run() throws -> [MapResult] {
-        let index = try writeIndexAndGate()
         let shard = options.shard ?? .single
         let composite = pipeline.spec.composite
         let plan = shard.count > 1 || composite != nil
             ? ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: self, jobs: options.jobs), count: shard.count) : nil
+        // The tone of the whole collection, before any stage (the index reports it), unless the
+        // quality gate stops the run.
+        var tone: CompositeTone?
+        var toneFailure: MapFailure?
+        let stops = pipeline.spec.quality?.onFail == .stop && !pipeline.series.failures.isEmpty
+        if let composite, let split = plan?.composite, !stops, options.stage == nil || options.stage == .tile {
+            do { tone = try self.tone(composite, split: split, announce: true) } catch {
+                toneFailure = MapFailure(map: "composite", stage: .tile, message: "tone matching: \(error)")
+            }
+        }
+        let index = try writeIndexAndGate(tones: tone?.byName)
         let mine = plan?.maps(of: shard.index) ?? Array(pipeline.spec.maps.indices)
         if let plan, options.shard != nil {
             log("shard \(shard): \(mine.count) of \(pipeline.spec.maps.count) maps"
@@ -111,9 +122,12 @@ public final class PipelineRunner: Sendable {
             }
         }
         if let composite, let plan, options.stage == nil || options.stage == .tile {
-            if let split = plan.composite {
+            if let toneFailure {
+                log("error: \(toneFailure)")
+                failures.append(toneFailure)
+            } else if let split = plan.composite {
                 do {
-                    try runComposite(composite, split: split, shard: shard, reduce: options.shard == nil)
+                    try runComposite(composite, split: split, shard: shard, tones: tone?.corrections, reduce: options.shard == nil)
                     if options.shard == nil { try index.write(to: SheetIndex.path(besideComposite: composite.output)) }
                 } catch {
                     let f = MapFailure(map: "composite", stage: .tile, message: "\(error)")
@@ -143,7 +157,7 @@ public final class PipelineRunner: Sendable {
 
     /// This shard's part of the composite, then (on one machine) the reduce; nothing when the
     /// composite was already reduced from the same inputs (by any number of shards).
-    func runComposite(_ composite: CompositeSpec, split: CompositeSplit, shard: Shard, reduce: Bool) throws {
+    func runComposite(_ composite: CompositeSpec, split: CompositeSplit, shard: Shard, tones: [ToneCorrection]?, reduce: Bool) throws {
         let manifest = Manifest.load(folder: compositeFolder)
         if !options.force, manifest.stages["composite"]?.hash == split.inputsHash, Tileset.isTileset(at: composite.output) {
             log("composite:  skipped (unchanged) → \(composite.output)")
@@ -151,15 +165,16 @@ public final class PipelineRunner: Sendable {
         }
         let parts = CompositeParts(workFolder: pipeline.workFolder)
         let label = "composite part", progress = progress
-        let line = try CompositePartBuilder(split: split, shard: shard, parts: parts, builder: compositeBuilder(composite, split: split),
+        let line = try CompositePartBuilder(split: split, shard: shard, parts: parts, builder: compositeBuilder(composite, split: split, tones: tones),
                                             blocksPerPack: blocksPerPack, force: options.force,
                                             progress: { d, t in progress?(label, d, t) }).run()
         log("composite:  " + line)
         if reduce { try self.reduce(composite, split: split, parts: parts, records: CompositeReduce.check(parts.records(), split: split, parts: parts)) }
     }
 
-    /// The composite's builder: the maps' scans fitted in memory, pixels read on first use.
-    func compositeBuilder(_ composite: CompositeSpec, split: CompositeSplit) -> CompositeBuilder {
+    /// The composite's builder: the maps' scans fitted in memory, pixels read on first use, each
+    /// map's warped pixels corrected by its `tones` entry (nil: as warped).
+    func compositeBuilder(_ composite: CompositeSpec, split: CompositeSplit, tones: [ToneCorrection]?) -> CompositeBuilder {
         let maps = pipeline.spec.maps
         let sources = LayerSources { [self] i in try work(for: maps[i]).georeference.sourceInMemory().withSharedPixels().removingColor(maps[i].removeColor) }
         let l = split.layout
@@ -167,7 +182,7 @@ public final class PipelineRunner: Sendable {
                                 resampling: composite.tile.resampling ?? .default, jobs: options.jobs,
                                 format: composite.tile.format ?? .default, quality: composite.tile.quality,
                                 autoLossy: composite.tile.autoLossy ?? .default, seam: composite.seam,
-                                stacking: composite.order.ranks(of: maps.map(\.name)), sources: sources)
+                                stacking: composite.order.ranks(of: maps.map(\.name)), tones: tones, sources: sources)
     }
 
     /// `--stage reduce`: merge the shards' parts into the composite. The shard count comes from
@@ -176,7 +191,10 @@ public final class PipelineRunner: Sendable {
     public func reduce(shards: Int?) throws -> String {
         let (composite, split, parts, records) = try reducible(shards: shards)
         let line = try reduce(composite, split: split, parts: parts, records: records)
-        try SheetIndex(figures: try SheetIndex.figures(pipeline), pipeline: pipeline).write(to: SheetIndex.path(besideComposite: composite.output))
+        // The tone the shards blended with (stored by shard 0, else solved again: the same).
+        let tones = try tone(composite, split: split, announce: false)?.byName
+        try SheetIndex(figures: try SheetIndex.figures(pipeline, tones: tones), pipeline: pipeline)
+            .write(to: SheetIndex.path(besideComposite: composite.output))
         return line
     }
 

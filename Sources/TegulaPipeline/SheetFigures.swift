@@ -33,6 +33,10 @@ public struct SheetFigures: Sendable, Codable, Equatable {
     /// Largest seam error at the sheet's ties with every sheet fitted alone, and after the joint fit.
     public var seamBeforeMetres: Double?
     public var seamAfterMetres: Double?
+    /// The composite's tone correction of the sheet (`composite.tone`), red, green and blue:
+    /// `level × gain + offset`; nil when tone matching is off.
+    public var toneGain: [Double]?
+    public var toneOffset: [Double]?
     /// The fitted footprint (mask or scan border), `[lon, lat]`, closed; nil without a GCP fit.
     public var footprint: [[Double]]?
     /// `ok`, `skipped` (failed the gate and left out) or `failed` (failed it, run stopped).
@@ -48,6 +52,7 @@ public struct SheetFigures: Sendable, Codable, Equatable {
         case scaleDistortion = "scale_distortion", angularDistortionDegrees = "angular_distortion_deg"
         case seamBeforeMetres = "seam_before_m", seamAfterMetres = "seam_after_m"
         case footprint
+        case toneGain = "tone_gain", toneOffset = "tone_offset"
     }
 
     /// Figures of a map without a GCP fit.

@@ -2,6 +2,7 @@ import Foundation
 import TegulaBundle
 import TegulaGeoreference
 import TegulaSupport
+import TegulaWarp
 
 /// The sheet index of a run: a GeoJSON FeatureCollection (RFC 7946) with one feature per map,
 /// its fitted footprint as a Polygon (null for a map without a GCP fit) and its
@@ -67,9 +68,17 @@ struct SheetIndex: Encodable {
     }
 
     /// The figures of every map: those the gate computed at load, else computed now.
-    /// The sheet list's `title`, `date` and `source` cells join them.
-    static func figures(_ pipeline: Pipeline) throws -> [SheetFigures] {
+    /// The sheet list's `title`, `date` and `source` cells join them, and the composite's tone
+    /// corrections by map name when it matches tones.
+    static func figures(_ pipeline: Pipeline, tones: [String: ToneCorrection]? = nil) throws -> [SheetFigures] {
         var figures = try pipeline.series.figures ?? SeriesStep.figures(pipeline, maps: pipeline.spec.maps, series: pipeline.series)
+        if let tones {
+            for i in figures.indices {
+                guard let t = tones[figures[i].name] else { continue }
+                figures[i].toneGain = t.gain
+                figures[i].toneOffset = t.offset
+            }
+        }
         guard case .sheetList(let path)? = pipeline.spec.mapsFrom else { return figures }
         let list = try SheetList(path: path)
         guard list.header.contains(where: { ["title", "date", "source"].contains($0) }) else { return figures }
@@ -109,8 +118,8 @@ extension PipelineRunner {
     /// one line each on the log; with `on_fail: stop` and a failing sheet, an error (nothing run).
     /// Of the shards of a run only shard 0 writes the index (all would write the same bytes, and
     /// on other nodes each could take the other's temporary file for an abandoned one).
-    func writeIndexAndGate() throws -> SheetIndex {
-        let index = SheetIndex(figures: try SheetIndex.figures(pipeline), pipeline: pipeline)
+    func writeIndexAndGate(tones: [String: ToneCorrection]? = nil) throws -> SheetIndex {
+        let index = SheetIndex(figures: try SheetIndex.figures(pipeline, tones: tones), pipeline: pipeline)
         if (options.shard?.index ?? 0) == 0 { try index.write(to: pipeline.workFolder + "/index.geojson") }
         guard let q = pipeline.spec.quality else { return index }
         for f in pipeline.series.failures {

@@ -28,6 +28,9 @@ public final class TileRenderer: @unchecked Sendable {
     public let overviews: SourceOverviews
     /// The kernel below the max zoom: the job's.
     public let lowerZoomKernel: Resampling
+    /// The tone correction applied to every tile's pixels after its warp (a pipeline map's
+    /// `composite.tone`, as the composite applies it to the map's layer); nil for none.
+    public let tone: ToneCorrection?
     /// Block grids kept for the other tiles of a block.
     static let gridCacheEntries = 64
     /// The revision of what ``render(_:)`` makes, raised with every change that gives other bytes
@@ -42,8 +45,9 @@ public final class TileRenderer: @unchecked Sendable {
     /// A renderer for `job`'s pyramid; `overviewBudget` bounds the reduced copies' memory;
     /// `lowerZoomKernel` overrides the kernel below the max zoom.
     public init(job: TileJob, overviewBudget: Int = SourceOverviews.defaultBudgetBytes,
-                lowerZoomKernel: Resampling? = nil) throws {
+                lowerZoomKernel: Resampling? = nil, tone: ToneCorrection? = nil) throws {
         self.job = job
+        self.tone = tone
         let zooms = try job.zoomRange()
         guard let bounds = job.source.bounds else { throw PyramidError(.emptyFootprint, at: job.source.path, "empty footprint") }
         plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.tilePixels)
@@ -97,8 +101,12 @@ public final class TileRenderer: @unchecked Sendable {
     }
 
     func pixels(_ t: Tile, worker: Worker) throws -> [UInt8] {
-        if t.z == plan.maxZoom, let block = plan.block(of: t) { return try blockPixels(t, block: block, span: 1, worker: worker) }
-        return try lowerPixels(t, span: 1, worker: worker)
+        var out: [UInt8]
+        if t.z == plan.maxZoom, let block = plan.block(of: t) { out = try blockPixels(t, block: block, span: 1, worker: worker) } else {
+            out = try lowerPixels(t, span: 1, worker: worker)
+        }
+        if let tone { out.withUnsafeMutableBufferPointer { tone.apply(to: $0.baseAddress!, count: $0.count / 4) } }
+        return out
     }
 
     /// `span` × `span` max-zoom tiles from `t`: the block's region under them, warped with the

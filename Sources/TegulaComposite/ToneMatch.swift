@@ -1,0 +1,230 @@
+import Foundation
+import TegulaBundle
+import TegulaGeometry
+import TegulaPyramid
+import TegulaSupport
+import TegulaWarp
+
+/// Tone matching of overlapping sheets (`composite.tone: match`): a gain and an offset per
+/// sheet and channel (``ToneCorrection``) that make the sheets agree where they overlap.
+///
+/// 1. **Statistics** (``CompositeBuilder/overlapSums(layerBounds:)``): for every two sheets whose
+///    boxes overlap, both are warped over the overlap on the max zoom's pixel grid (coarsened by
+///    2 until at most ``samplePixels`` pixels), and where both are opaque (alpha 255) each
+///    channel's count, sum and sum of squares are added up in integers — exact, so the sums do
+///    not depend on threads or on how the work is split.
+/// 2. **The solve** (``solve(sheets:overlaps:anchor:)``), per channel, over each connected group
+///    of sheets (sheets joined by an overlap of at least ``minimumPixels`` pixels): gains first,
+///    from the spreads — `log gᵢ − log gⱼ = log(σⱼ / σᵢ)` for each overlap whose spreads are both at
+///    least ``minimumSpread`` levels — then offsets, from the means with those gains —
+///    `oᵢ − oⱼ = gⱼ μⱼ − gᵢ μᵢ` — each a least-squares problem over the group's overlaps weighed by
+///    their pixel counts (a weighted graph Laplacian). The anchor makes it unique: the named
+///    sheet keeps gain 1 and offset 0, or else the group's mean log gain and mean offset are 0.
+///    Sheets related by `v = a·s + b` on a common source `s` come out with `gᵢ aᵢ` and
+///    `gᵢ bᵢ + oᵢ` equal across the group (exactly, up to rounding and clipping of the scans).
+/// Means and spreads are those of the same overlap seen by both sheets, not pixel pairs, so a
+/// misfit of a few pixels between the sheets hardly changes them.
+public enum ToneMatch {
+    /// One overlap's sums: the two sheets (`a` < `b`), the pixels both cover opaquely, and per
+    /// channel (red, green, blue) the sums and sums of squares of each sheet's levels there.
+    public struct Overlap: Sendable, Hashable, Codable {
+        public var a: Int
+        public var b: Int
+        public var pixels: Int
+        public var sumA: [Int]
+        public var squaresA: [Int]
+        public var sumB: [Int]
+        public var squaresB: [Int]
+
+        public init(a: Int, b: Int) {
+            self.a = a
+            self.b = b
+            pixels = 0
+            sumA = [0, 0, 0]; squaresA = [0, 0, 0]; sumB = [0, 0, 0]; squaresB = [0, 0, 0]
+        }
+
+        /// Add the pixels of two RGBA buffers of `count` pixels where both are opaque.
+        mutating func add(_ pa: UnsafePointer<UInt8>, _ pb: UnsafePointer<UInt8>, count: Int) {
+            var n = 0
+            var sa = (0, 0, 0), qa = (0, 0, 0), sb = (0, 0, 0), qb = (0, 0, 0)
+            for i in 0..<count {
+                let x = pa + i * 4, y = pb + i * 4
+                guard x[3] == 255, y[3] == 255 else { continue }
+                n += 1
+                let (r0, g0, b0) = (Int(x[0]), Int(x[1]), Int(x[2]))
+                let (r1, g1, b1) = (Int(y[0]), Int(y[1]), Int(y[2]))
+                sa.0 += r0; sa.1 += g0; sa.2 += b0
+                qa.0 += r0 * r0; qa.1 += g0 * g0; qa.2 += b0 * b0
+                sb.0 += r1; sb.1 += g1; sb.2 += b1
+                qb.0 += r1 * r1; qb.1 += g1 * g1; qb.2 += b1 * b1
+            }
+            pixels += n
+            sumA[0] += sa.0; sumA[1] += sa.1; sumA[2] += sa.2
+            squaresA[0] += qa.0; squaresA[1] += qa.1; squaresA[2] += qa.2
+            sumB[0] += sb.0; sumB[1] += sb.1; sumB[2] += sb.2
+            squaresB[0] += qb.0; squaresB[1] += qb.1; squaresB[2] += qb.2
+        }
+
+        /// Mean and standard deviation of a sheet's levels in channel `c` (`first`: sheet `a`).
+        func moments(_ c: Int, first: Bool) -> (mean: Double, spread: Double) {
+            let n = Double(pixels)
+            let s = Double(first ? sumA[c] : sumB[c]), q = Double(first ? squaresA[c] : squaresB[c])
+            let mean = s / n
+            return (mean, max(0, q / n - mean * mean).squareRoot())
+        }
+    }
+
+    /// Overlaps with fewer opaque pixels than this join no sheets (too few to measure a tone).
+    public static let minimumPixels = 64
+    /// A spread (standard deviation, levels) below which an overlap says nothing of the gains:
+    /// a flat overlap (paper, sea) only ties the offsets.
+    public static let minimumSpread = 1.0
+    /// The most pixels one overlap is sampled at (1024²): larger overlaps are sampled on a grid
+    /// coarser by powers of 2.
+    public static let samplePixels = 1 << 20
+
+    /// Each sheet's correction, in sheet order: identity for a sheet in no overlap. `anchor`: the
+    /// sheet that keeps its tone in its group; nil (or a group without it) anchors the group's mean.
+    public static func solve(sheets: Int, overlaps: [Overlap], anchor: Int?) -> [ToneCorrection] {
+        let used = overlaps.filter { $0.pixels >= minimumPixels && $0.a != $0.b }
+        var gains = [[Double]](repeating: [1, 1, 1], count: sheets)
+        var offsets = [[Double]](repeating: [0, 0, 0], count: sheets)
+        for c in 0..<3 {
+            // Gains from the overlaps with contrast in both sheets.
+            var edges: [(Int, Int, Double, Double)] = []
+            for o in used {
+                let (ma, mb) = (o.moments(c, first: true), o.moments(c, first: false))
+                guard ma.spread >= minimumSpread, mb.spread >= minimumSpread else { continue }
+                edges.append((o.a, o.b, Double(o.pixels), log(mb.spread / ma.spread)))
+            }
+            let logGain = Laplacian(sheets: sheets, edges: edges).solve(anchor: anchor)
+            for i in 0..<sheets { gains[i][c] = exp(logGain[i]) }
+            // Offsets from the means, with those gains.
+            edges = used.map { o in
+                let (ma, mb) = (o.moments(c, first: true), o.moments(c, first: false))
+                return (o.a, o.b, Double(o.pixels), gains[o.b][c] * mb.mean - gains[o.a][c] * ma.mean)
+            }
+            let offset = Laplacian(sheets: sheets, edges: edges).solve(anchor: anchor)
+            for i in 0..<sheets { offsets[i][c] = offset[i] }
+        }
+        return (0..<sheets).map { ToneCorrection(gain: gains[$0], offset: offsets[$0]) }
+    }
+
+    /// The least-squares problem `min Σ w (xᵢ − xⱼ − d)²` over edges (i, j, w, d), solved per
+    /// connected group with the anchor's x = 0, else the group's mean x = 0: the normal equations
+    /// `L x = r` (L the weighted Laplacian) plus `κ u uᵀ` (u the anchor's unit vector or the
+    /// group's ones, κ the mean degree), which keep the solution and make the matrix positive
+    /// definite; dense Cholesky per group (a 1,024-sheet group: 1,024³/6 ≈ 0.2 G multiply-adds).
+    struct Laplacian {
+        let sheets: Int
+        let edges: [(Int, Int, Double, Double)]
+
+        func solve(anchor: Int?) -> [Double] {
+            var x = [Double](repeating: 0, count: sheets)
+            // Groups by union–find, each in ascending sheet order.
+            var parent = Array(0..<sheets)
+            func root(_ i: Int) -> Int { var i = i; while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }; return i }
+            for e in edges { let (ra, rb) = (root(e.0), root(e.1)); if ra != rb { parent[max(ra, rb)] = min(ra, rb) } }
+            var groups: [Int: [Int]] = [:]
+            for i in 0..<sheets { groups[root(i), default: []].append(i) }
+            var edgesOf: [Int: [(Int, Int, Double, Double)]] = [:]
+            for e in edges { edgesOf[root(e.0), default: []].append(e) }
+            for key in groups.keys.sorted() {
+                let members = groups[key]!
+                guard members.count > 1, let es = edgesOf[key] else { continue }
+                let n = members.count
+                let local = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1, $0) })
+                var a = [Double](repeating: 0, count: n * n), r = [Double](repeating: 0, count: n)
+                let wmax = es.map(\.2).max() ?? 1
+                for (i, j, w0, d) in es {
+                    let (p, q, w) = (local[i]!, local[j]!, w0 / wmax)
+                    a[p * n + p] += w; a[q * n + q] += w
+                    a[p * n + q] -= w; a[q * n + p] -= w
+                    r[p] += w * d; r[q] -= w * d
+                }
+                let kappa = (0..<n).reduce(0.0) { $0 + a[$1 * n + $1] } / Double(n)
+                if let anchor, let k = local[anchor] {
+                    a[k * n + k] += kappa
+                } else {
+                    for k in 0..<(n * n) { a[k] += kappa / Double(n) }
+                }
+                guard var solution = Laplacian.cholesky(a, n: n, rhs: r) else { continue }
+                // The anchor's value is 0 up to rounding; made exactly 0 (a shift solves the same).
+                if let anchor, let k = local[anchor] { let s = solution[k]; solution = solution.map { $0 - s } }
+                for (p, i) in members.enumerated() { x[i] = solution[p] }
+            }
+            return x
+        }
+
+        /// Solve the symmetric positive definite `a x = b` (row-major n × n); nil when it is not.
+        static func cholesky(_ a: [Double], n: Int, rhs b: [Double]) -> [Double]? {
+            var l = a
+            for j in 0..<n {
+                var s = l[j * n + j]
+                for k in 0..<j { s -= l[j * n + k] * l[j * n + k] }
+                guard s > 0 else { return nil }
+                let d = s.squareRoot()
+                l[j * n + j] = d
+                for i in (j + 1)..<max(j + 1, n) {
+                    var t = l[i * n + j]
+                    for k in 0..<j { t -= l[i * n + k] * l[j * n + k] }
+                    l[i * n + j] = t / d
+                }
+            }
+            var y = b
+            for i in 0..<n {
+                for k in 0..<i { y[i] -= l[i * n + k] * y[k] }
+                y[i] /= l[i * n + i]
+            }
+            for i in stride(from: n - 1, through: 0, by: -1) {
+                for k in (i + 1)..<max(i + 1, n) { y[i] -= l[k * n + i] * y[k] }
+                y[i] /= l[i * n + i]
+            }
+            return y
+        }
+    }
+}
+
+extension CompositeBuilder {
+    /// The overlap sums of every two layers whose boxes overlap (``ToneMatch``), in (a, b) order,
+    /// on ``jobs`` threads; the same sums however many threads run them.
+    public func overlapSums(layerBounds: [ProjectedBounds?]) throws -> [ToneMatch.Overlap] {
+        var found: [(Int, Int, ProjectedBounds)] = []
+        for a in layerBounds.indices {
+            guard let ba = layerBounds[a] else { continue }
+            for b in (a + 1)..<max(a + 1, layerBounds.count) {
+                guard let bb = layerBounds[b], let o = ba.intersection(bb), o.width > 0, o.height > 0 else { continue }
+                found.append((a, b, o))
+            }
+        }
+        let pairs = found, sources = self.sources
+        let out = Locked([ToneMatch.Overlap?](repeating: nil, count: pairs.count)), resampling = self.resampling
+        let resolution0 = WebMercator.tileExtent(zoom: maxZoom) / Double(tilePixels)
+        try ParallelWork.run(jobs: jobs, count: pairs.count, makeState: { _ in
+            Worker(encoder: TileEncoder(format: .png), side: 0)
+        }, process: { worker, k in
+            let (a, b, box) = pairs[k]
+            // The overlap on the max zoom's pixel grid, coarsened until it is small enough.
+            var resolution = resolution0
+            let h = WebMercator.halfCircumference
+            func window() -> (left: Double, top: Double, width: Int, height: Int) {
+                let x0 = ((box.left + h) / resolution).rounded(.down), x1 = ((box.right + h) / resolution).rounded(.up)
+                let y0 = ((h - box.top) / resolution).rounded(.down), y1 = ((h - box.bottom) / resolution).rounded(.up)
+                return (x0 * resolution - h, h - y0 * resolution, Int(x1 - x0), Int(y1 - y0))
+            }
+            var w = window()
+            while w.width * w.height > ToneMatch.samplePixels { resolution *= 2; w = window() }
+            let count = w.width * w.height
+            let pa = UnsafeMutablePointer<UInt8>.allocate(capacity: count * 4), pb = UnsafeMutablePointer<UInt8>.allocate(capacity: count * 4)
+            defer { pa.deallocate(); pb.deallocate() }
+            try worker.warper(a, sources: sources, resampling: resampling)
+                .warp(left: w.left, top: w.top, resolution: resolution, width: w.width, height: w.height, into: pa)
+            try worker.warper(b, sources: sources, resampling: resampling)
+                .warp(left: w.left, top: w.top, resolution: resolution, width: w.width, height: w.height, into: pb)
+            var o = ToneMatch.Overlap(a: a, b: b)
+            o.add(pa, pb, count: count)
+            out.withLock { $0[k] = o }
+        })
+        return out.withLock { $0 }.compactMap { $0 }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import TegulaComposite
+import TegulaSupport
+import TegulaWarp
+
+/// What `composite.tone: match` solved (``ToneMatch``), kept in `<work>/.composite/tone.json`
+/// under the composite plan's inputs hash, so a later process of the same plan (a shard, the
+/// reduce, `tegula serve`) reads it instead of measuring again; a process that finds none
+/// measures and solves it itself, with the same result: the sums are exact integers and the
+/// solve runs in a fixed order, so every shard blends with the same corrections.
+struct CompositeTone: Codable, Equatable {
+    /// `tegula-composite-tone/1`.
+    var format = "tegula-composite-tone/1"
+    /// The plan's inputs hash (``CompositeSplit/inputsHash``) it was solved for.
+    var plan: String
+    /// The overlaps measured (pairs of maps with at least ``ToneMatch/minimumPixels`` opaque pixels in common).
+    var overlaps: Int
+    /// Each map's correction, in file order.
+    var sheets: [Sheet]
+
+    struct Sheet: Codable, Equatable {
+        var name: String
+        var gain: [Double]
+        var offset: [Double]
+    }
+
+    /// The corrections in file order.
+    var corrections: [ToneCorrection] { sheets.map { ToneCorrection(gain: $0.gain, offset: $0.offset) } }
+
+    /// The corrections by map name.
+    var byName: [String: ToneCorrection] {
+        Dictionary(sheets.map { ($0.name, ToneCorrection(gain: $0.gain, offset: $0.offset)) }, uniquingKeysWith: { a, _ in a })
+    }
+}
+
+extension PipelineRunner {
+    /// The stored tone of a plan.
+    var tonePath: String { compositeFolder + "/tone.json" }
+
+    /// The composite's tone corrections by map name for the whole collection, whatever the
+    /// shard; nil when the pipeline has no composite or `tone` is off. For `tegula serve`, which
+    /// applies them to each map's tiles on demand.
+    public func toneCorrections() throws -> [String: ToneCorrection]? {
+        guard let composite = pipeline.spec.composite, composite.tone != .off else { return nil }
+        let plan = ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: self, jobs: options.jobs), count: 1)
+        guard let split = plan.composite else { return nil }
+        return try tone(composite, split: split, announce: false)?.byName
+    }
+
+    /// The tone of `split`'s plan: read from `tone.json` when it was solved for the same inputs,
+    /// else measured, solved and stored; nil when `tone` is off. `announce` logs one line per
+    /// map (its gain and offset per channel).
+    func tone(_ composite: CompositeSpec, split: CompositeSplit, announce: Bool) throws -> CompositeTone? {
+        guard composite.tone != .off else { return nil }
+        let hash = split.inputsHash
+        var how = "read from \(tonePath)"
+        var tone: CompositeTone
+        if let data = FileManager.default.contents(atPath: tonePath),
+           let stored = try? JSONDecoder().decode(CompositeTone.self, from: data), stored.plan == hash,
+           stored.sheets.map(\.name) == pipeline.spec.maps.map(\.name) {
+            tone = stored
+        } else {
+            let maps = pipeline.spec.maps
+            let sums = try compositeBuilder(composite, split: split, tones: nil).overlapSums(layerBounds: split.layout.layerBounds)
+            var anchor: Int?
+            if case .match(let name?) = composite.tone { anchor = maps.firstIndex { $0.name == name } }
+            let solved = ToneMatch.solve(sheets: maps.count, overlaps: sums, anchor: anchor)
+            tone = CompositeTone(plan: hash, overlaps: sums.filter { $0.pixels >= ToneMatch.minimumPixels }.count,
+                                 sheets: zip(maps, solved).map { CompositeTone.Sheet(name: $0.name, gain: $1.gain, offset: $1.offset) })
+            how = "measured on \(tone.overlaps) overlaps"
+            // Stored for the processes that come after (all would compute the same); of a
+            // sharded run's shards only shard 0 writes it, as the index.
+            if (options.shard?.index ?? 0) == 0 {
+                try? FileManager.default.createDirectory(atPath: compositeFolder, withIntermediateDirectories: true)
+                let e = JSONEncoder()
+                e.outputFormatting = [.sortedKeys, .prettyPrinted]
+                if let bytes = try? e.encode(tone) {
+                    AtomicFile.removeAbandoned(of: tonePath)
+                    try? AtomicFile.write(Array(bytes) + [0x0A], to: tonePath)
+                }
+            }
+        }
+        if announce {
+            log("tone: \(composite.tone), \(how)")
+            for s in tone.sheets { log("tone: sheet '\(s.name)' \(ToneCorrection(gain: s.gain, offset: s.offset))") }
+        }
+        return tone
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+import TegulaBundle
+import TegulaCodec
+import TegulaComposite
+import TegulaGDAL
+import TegulaGeometry
+import TegulaTestSupport
+import TegulaWarp
+@testable import TegulaPipeline
+
+/// The composite's tone matching (`composite.tone`) against known truths: the generated 4 × 4
+/// ``TestSeries`` (each sheet 4 levels lighter or darker than its neighbours, on the source's
+/// own pixel grid) and a `scripts/make-series` series whose sheets have known gains and offsets
+/// per channel (``MadeSeries``, `--tone-offset`): the solved corrections undo them, the
+/// composite comes nearer the source across every sheet boundary, and a sharded run equals the
+/// single one.
+@Suite(.serialized) struct ToneTests {
+    /// The index's tone properties by sheet name: (gain, offset).
+    static func indexTones(_ path: String) throws -> [String: (gain: [Double], offset: [Double])] {
+        let index = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+        var out: [String: ([Double], [Double])] = [:]
+        for f in index["features"] as! [[String: Any]] {
+            let p = f["properties"] as! [String: Any]
+            guard let g = p["tone_gain"] as? [Double], let o = p["tone_offset"] as? [Double] else { continue }
+            out[p["name"] as! String] = (g, o)
+        }
+        return out
+    }
+
+    @Test func matchingTheTestSeriesUndoesItsSheetTonesAtEveryPixel() throws {
+        let folder = try TemporaryFolder.make("tone-series").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let series = try TestSeries(in: folder)
+        let source = try series.source().rgb
+        let plain = try SeamTests.pipeline(series, "plain")
+        let matched = try SeamTests.pipeline(series, "matched", composite: "  tone: match\n")
+        #expect(try runPipeline(plain).error == nil)
+        let r = try runPipeline(matched)
+        #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
+        // Sixteen sheets, half +4 and half −4: the group's mean offset is the source's. Gains stay
+        // 1 (an offset leaves the spreads alone) and each offset takes its sheet's tone away.
+        let tones = try Self.indexTones(folder + "/out/matched.index.geojson")
+        #expect(tones.count == 16)
+        var worstGain = 0.0, worstOffset = 0.0
+        for r in 0..<TestSeries.sheets {
+            for c in 0..<TestSeries.sheets {
+                let t = try #require(tones["sheet-\(r)-\(c)"])
+                for k in 0..<3 {
+                    worstGain = max(worstGain, abs(t.gain[k] - 1))
+                    worstOffset = max(worstOffset, abs(t.offset[k] + Double(TestSeries.tone(r, c))))
+                }
+            }
+        }
+        #expect(worstGain < 0.002 && worstOffset < 0.1, "gain off by \(worstGain), offset by \(worstOffset) levels")
+        // Each sheet's line on the log, as on stderr.
+        #expect(r.log.filter { $0.hasPrefix("tone: sheet '") }.count == 16, "\(r.log)")
+        let before = SeamTests.Difference(try SeamTests.pixels(folder + "/out/plain.pmtiles"), source).figures
+        let after = SeamTests.Difference(try SeamTests.pixels(folder + "/out/matched.pmtiles"), source).figures
+        print("tone match on a 4×4 series with ±4-level sheet tones (seam over): |Δ| to the source \(before.largest) → \(after.largest) levels, "
+              + "step across sheet boundaries \(before.step) → \(after.step)")
+        #expect(before.largest == 4 && before.step >= 8)
+        #expect(after.largest <= 1 && after.step <= 1)
+    }
+
+    /// A made series: 3 × 3 sheets, exact GCPs (so only the tone differs), per-sheet gains
+    /// 0.765–0.935 and offsets (paper's share plus up to ±12 levels) per channel.
+    @Test func solvedCorrectionsUndoKnownGainsAndOffsetsAndBringTheSeamsNearerTheSource() throws {
+        let folder = try TemporaryFolder.make("tone-made").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = try MadeSeries.make(in: folder, cols: 3, rows: 3, cell: 128, gcpError: 0, extra: ["--tone-offset", "12", "--keep-source"])
+        let plain = (file as NSString).deletingLastPathComponent + "/plain.yml"
+        try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "out/series.pmtiles", with: "out/plain.pmtiles"))
+            .write(toFile: plain, atomically: true, encoding: .utf8)
+        try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
+            of: "tile: {max_zoom: 7}}", with: "tile: {max_zoom: 7}, tone: {anchor: r1c1}}")).write(toFile: file, atomically: true, encoding: .utf8)
+        for f in [plain, file] {
+            let r = try runPipeline(f)
+            #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
+        }
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/truth.json"))) as! [String: Any]
+        let sheets = truth["sheets"] as! [String: [String: Any]]
+        func known(_ name: String) -> (gain: [Double], offset: [Double]) {
+            let t = sheets[name]!["tone"] as! [String: [Double]]
+            return (t["gain"]!, t["offset"]!)
+        }
+        // Corrected, every sheet shows the source as the anchor does: g·a = a₀ and g·b + o = b₀.
+        let tones = try Self.indexTones(folder + "/out/series.index.geojson")
+        #expect(tones.count == 9)
+        let anchor = known("r1c1")
+        var worstGain = 0.0, worstOffset = 0.0, spreadGain = 0.0
+        for (name, t) in tones {
+            let k = known(name)
+            for c in 0..<3 {
+                worstGain = max(worstGain, abs(t.gain[c] * k.gain[c] / anchor.gain[c] - 1))
+                worstOffset = max(worstOffset, abs(t.gain[c] * k.offset[c] + t.offset[c] - anchor.offset[c]))
+                spreadGain = max(spreadGain, abs(k.gain[c] / anchor.gain[c] - 1))
+            }
+        }
+        print("tone match on a 3×3 made series: sheet gains up to \(String(format: "%.1f", spreadGain * 100)) % from the anchor's; "
+              + "corrected, within \(String(format: "%.2f", worstGain * 100)) % and \(String(format: "%.2f", worstOffset)) levels of it")
+        #expect(spreadGain > 0.05)
+        // Measured at 9063f66: red and blue within 3 % and 1 level; green (the overlaps' least
+        // contrast) within 10.1 % in gain, its offset making up for it at the overlaps' levels
+        // (6.8 levels): the composite below is right where the sheets meet, the gain not yet exact.
+        #expect(worstGain < 0.11 && worstOffset < 7.5, "gain \(worstGain), offset \(worstOffset)")
+        #expect(tones["r1c1"]!.gain == [1, 1, 1] && tones["r1c1"]!.offset == [0, 0, 0])
+
+        // The composite against the source as the anchor sheet shows it (a₀ s + b₀), over the
+        // bands of 2 × overlap pixels along every inner sheet boundary.
+        let ds = try Dataset(path: folder + "/source.tif")
+        let w = ds.width, h = ds.height
+        var src = [UInt8](repeating: 0, count: w * h * 3)
+        try src.withUnsafeMutableBufferPointer { try ds.readBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], into: $0.baseAddress!) }
+        let gt = try #require(ds.geoTransform)
+        let res = WebMercator.tileExtent(zoom: 7) / 256
+        let x0 = Int(((gt.coefficients[0] + WebMercator.halfCircumference) / res).rounded()), y0 = Int(((WebMercator.halfCircumference - gt.coefficients[3]) / res).rounded())
+        let overlap = 12, cell = 128
+        func errors(_ tileset: String) throws -> (mean: Double, worst: Int) {
+            let reader = try Tileset.openReader(at: tileset)
+            var tiles: [Tile: RGBAImage] = [:]
+            var sum = 0, n = 0, worst = 0
+            for y in 0..<h {
+                for x in 0..<w {
+                    let nearColumn = (1..<3).contains { abs(x - overlap - $0 * cell) < overlap }
+                    let nearRow = (1..<3).contains { abs(y - overlap - $0 * cell) < overlap }
+                    guard nearColumn || nearRow, x >= overlap, y >= overlap, x < w - overlap, y < h - overlap else { continue }
+                    let gx = x0 + x, gy = y0 + y
+                    let t = Tile(x: gx / 256, y: gy / 256, z: 7)
+                    if tiles[t] == nil { tiles[t] = try reader.tile(t).map { try TileDecoder.decode($0).rgba } ?? RGBAImage(width: 256, height: 256) }
+                    let p = ((gy % 256) * 256 + gx % 256) * 4, image = tiles[t]!
+                    guard image.pixels[p + 3] == 255 else { continue }
+                    for c in 0..<3 {
+                        let want = min(255, max(0, (anchor.gain[c] * Double(src[(y * w + x) * 3 + c]) + anchor.offset[c]).rounded()))
+                        let d = abs(Int(image.pixels[p + c]) - Int(want))
+                        sum += d; n += 1; worst = max(worst, d)
+                    }
+                }
+            }
+            return (Double(sum) / Double(max(n, 1)), worst)
+        }
+        let before = try errors(folder + "/out/plain.pmtiles"), after = try errors(folder + "/out/series.pmtiles")
+        print("across the sheet boundaries, |composite − anchor's view of the source|: mean \(String(format: "%.2f", before.mean)) → "
+              + "\(String(format: "%.2f", after.mean)) levels, worst \(before.worst) → \(after.worst)")
+        #expect(before.mean > 4 && after.mean < 1 && after.worst <= 6, "\(before) → \(after)")
+    }
+
+    @Test func aShardedToneMatchedRunEqualsTheSingleRunByteForByte() throws {
+        let folder = try TemporaryFolder.make("tone-shards").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let series = try TestSeries(in: folder)
+        let file = try SeamTests.pipeline(series, "toned", composite: "  seam: {feather: 12}\n  tone: match\n")
+        #expect(try runPipeline(file).error == nil)
+        let output = folder + "/out/toned.pmtiles"
+        let single = try TilesetDigest.of(output)
+        let index = try Data(contentsOf: URL(fileURLWithPath: folder + "/out/toned.index.geojson"))
+        let pipeline = try Pipeline.load(path: file)
+        let stored = pipeline.workFolder + "/.composite/tone.json"
+        #expect(FileManager.default.fileExists(atPath: stored))
+        for n in [2, 3] {
+            try FileManager.default.removeItem(atPath: output)
+            // Each shard solves the tone itself (none stored): the same corrections in every one.
+            try? FileManager.default.removeItem(atPath: stored)
+            for i in (0..<n).reversed() {
+                let runner = PipelineRunner(pipeline: try Pipeline.load(path: file),
+                                            options: RunOptions(jobs: 2, shard: Shard(index: i, count: n)), log: { _ in })
+                try runner.run()
+            }
+            try PipelineRunner(pipeline: try Pipeline.load(path: file), options: RunOptions(jobs: 2), log: { _ in }).reduce(shards: nil)
+            let sharded = try TilesetDigest.of(output)
+            #expect(sharded.digest == single.digest && sharded.tiles == single.tiles, "\(n) shards")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/toned.index.geojson")) == index, "\(n) shards")
+        }
+    }
+
+    @Test func toneOffIsTheCompositeOfBeforeAndMatchIsAnother() throws {
+        let folder = try TemporaryFolder.make("tone-off").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let series = try TestSeries(in: folder)
+        let file = try SeamTests.pipeline(series, "off")
+        #expect(try runPipeline(file).error == nil)
+        let before = try TilesetDigest.of(folder + "/out/off.pmtiles")
+        // `tone: off` is the default: the same plan, so nothing reruns, and no tone in the index.
+        try (try String(contentsOfFile: file, encoding: .utf8) + "  tone: off\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let again = try runPipeline(file)
+        #expect(again.log.contains { $0.hasPrefix("composite:  skipped (unchanged)") }, "\(again.log)")
+        #expect(!again.log.contains { $0.hasPrefix("tone:") })
+        #expect(try Self.indexTones(folder + "/out/off.index.geojson").isEmpty)
+        try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "tone: off", with: "tone: match"))
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let matched = try runPipeline(file)
+        #expect(!matched.log.contains { $0.hasPrefix("composite:  skipped") }, "\(matched.log)")
+        #expect(try TilesetDigest.of(folder + "/out/off.pmtiles").digest != before.digest)
+    }
+
+    @Test func badTonesAreOneLineNamingWhatWouldBeRight() throws {
+        let f = try PipelineFixtures()
+        defer { f.cleanUp() }
+        try f.image("world.tif")
+        func load(_ composite: String) throws -> String {
+            try f.loadError("version: 1\nmaps:\n" + PipelineFixtures.worldMap(name: "a")
+                            + "composite:\n  output: out/c.pmtiles\n" + composite)
+        }
+        let word = try load("  tone: bright\n")
+        #expect(word.contains("composite.tone") && word.contains("'bright' is not a tone; expected off, match or {anchor: MAP}"), "\(word)")
+        #expect(!word.contains("\n"))
+        let anchor = try load("  tone: {anchor: b}\n")
+        #expect(anchor.contains("composite.tone.anchor") && anchor.contains("anchor 'b' is not a map of this pipeline"), "\(anchor)")
+        let key = try load("  tone: {sheet: a}\n")
+        #expect(key.contains("'sheet' is not a key of tone"), "\(key)")
+    }
+}

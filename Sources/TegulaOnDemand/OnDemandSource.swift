@@ -172,7 +172,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         if let mask = job.source.mapping.mask { text += "\nmask " + mask.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
         if let removal = job.source.removal { text += "\nremove_color \(removal)" }
         text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(job.tileSize) x\(job.scale) \(job.format.name) \(job.resampling.name) \(job.name)"
-        text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name)"
+        text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name) webp-effort \(job.webpEffort)"
         text += "\nrenderer \(TileRenderer.revision)"
         return FNV1a.hex(text)
     }

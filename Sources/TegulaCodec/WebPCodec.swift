@@ -8,13 +8,19 @@ public struct WebPEncoder: Sendable {
     public let quality: Int?
     /// libwebp's lossless preset 0–9 (`WebPConfigLosslessPreset`: 0 fastest, 9 smallest).
     public let losslessEffort: Int
+    /// Lossless only: keep the colour under fully transparent pixels (`WebPConfig.exact`). Off,
+    /// libwebp may store any colour there (GDAL's WEBP driver's default, `EXACT=0`): alpha and
+    /// every pixel with alpha > 0 still decode exactly.
+    public let keepsTransparentColour: Bool
 
-    /// - Parameters: quality: nil for lossless, else the lossy quality 1–100; losslessEffort: 0–9.
-    public init(quality: Int? = nil, losslessEffort: Int = 1) {
+    /// - Parameters: quality: nil for lossless, else the lossy quality 1–100; losslessEffort: 0–9;
+    ///   keepsTransparentColour: `WebPConfig.exact` for lossless.
+    public init(quality: Int? = nil, losslessEffort: Int = 1, keepsTransparentColour: Bool = false) {
         precondition(quality.map { (1...100).contains($0) } ?? true, "WebP quality is 1–100")
         precondition((0...9).contains(losslessEffort), "WebP lossless effort is 0–9")
         self.quality = quality
         self.losslessEffort = losslessEffort
+        self.keepsTransparentColour = keepsTransparentColour
     }
 
     /// Encode `channels`-sample pixels (3 = RGB, 4 = RGBA), row-major. Follows `WebPEncode`.
@@ -28,6 +34,8 @@ public struct WebPEncoder: Sendable {
             guard WebPConfigLosslessPreset(&config, Int32(losslessEffort)) != 0 else {
                 throw CodecError(.encodeFailed, "WebPConfigLosslessPreset(\(losslessEffort)) failed")
             }
+            config.exact = keepsTransparentColour ? 1 : 0
+            config.near_lossless = 100  // 100 is off: lossless stays lossless (the preset keeps it so; said here)
         }
         // libwebp keeps a pointer to the writer inside the picture: both live on the heap so
         // their addresses stay fixed for the whole encode.

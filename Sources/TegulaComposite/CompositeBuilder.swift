@@ -50,6 +50,8 @@ public final class CompositeBuilder: @unchecked Sendable {
     public let quality: Int?
     /// The lossy format of `auto`'s opaque tiles (``TileOptions/autoLossy``).
     public let autoLossy: AutoLossy
+    /// libwebp's effort for lossless WebP tiles (``TileOptions/webpEffort``).
+    public let webpEffort: WebPEffort
     /// How overlapping layers are joined (``SeamMode``; `over` by default).
     public let seam: SeamMode
     /// Each layer's place in the stacking order (bottom 0), nil for the layers' own order.
@@ -62,7 +64,7 @@ public final class CompositeBuilder: @unchecked Sendable {
     /// - Parameter sources: the layers' scans, resolved on first use and shared by the threads.
     public init(maxZoom: Int, blockZoom: Int, tilePixels: Int, resampling: Resampling, jobs: Int,
                 format: TileFormat = .png, quality: Int? = nil, autoLossy: AutoLossy = .default,
-                seam: SeamMode = .over, stacking: [Int]? = nil, tones: [ToneCorrection]? = nil, sources: LayerSources) {
+                webpEffort: WebPEffort = .default, seam: SeamMode = .over, stacking: [Int]? = nil, tones: [ToneCorrection]? = nil, sources: LayerSources) {
         self.seam = seam
         self.tones = tones
         self.stacking = stacking
@@ -74,6 +76,7 @@ public final class CompositeBuilder: @unchecked Sendable {
         self.format = format
         self.quality = quality
         self.autoLossy = autoLossy
+        self.webpEffort = webpEffort
         self.sources = sources
     }
 
@@ -114,9 +117,9 @@ public final class CompositeBuilder: @unchecked Sendable {
         let stats = Locked(Stats())
         let p = tilePixels, side = p << (maxZoom - blockZoom), maxZoom = self.maxZoom
         let sources = self.sources, resampling = self.resampling, format = self.format, quality = self.quality,
-            autoLossy = self.autoLossy, seam = self.seam, stacking = self.stacking, tones = self.tones
+            autoLossy = self.autoLossy, webpEffort = self.webpEffort, seam = self.seam, stacking = self.stacking, tones = self.tones
         try ParallelWork.run(jobs: jobs, count: blocks.count, makeState: { _ in
-            Worker(encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy), side: side)
+            Worker(encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort), side: side)
         }, process: { worker, i in
             let block = blocks[i]
             let g = PyramidPlan.blockGeometry(block.tile, side: side)

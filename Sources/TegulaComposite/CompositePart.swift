@@ -138,7 +138,7 @@ package struct CompositePartBuilder {
                 var upper: [UInt64: [UInt8]] = [:]
                 let parents = ParentBuilder(lowestZoom: split.cutZoom, tilePixels: layout.tilePixels,
                                             format: builder.format, quality: builder.quality,
-                                            autoLossy: builder.autoLossy) { t, data in
+                                            autoLossy: builder.autoLossy, webpEffort: builder.webpEffort) { t, data in
                     upper[PMTilesID.id(of: t)] = data
                 }
                 for (file, _) in packs {

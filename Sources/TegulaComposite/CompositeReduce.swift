@@ -15,21 +15,24 @@ package struct CompositeReduce {
     let parts: CompositeParts
     let output: String
     let metadata: TilesetMetadata
-    /// The composite's quality and auto-lossy format, for the zooms built above the cut (its
-    /// format is the metadata's).
+    /// The composite's quality, auto-lossy format and WebP effort, for the zooms built above the
+    /// cut (its format is the metadata's).
     let quality: Int?
     let autoLossy: AutoLossy
+    let webpEffort: WebPEffort
     let progress: (@Sendable (Int, Int) -> Void)?
 
     /// The reduce of `parts` under `split` into `output`, described by `metadata`.
     package init(split: CompositeSplit, parts: CompositeParts, output: String, metadata: TilesetMetadata,
-                 quality: Int?, autoLossy: AutoLossy = .default, progress: (@Sendable (Int, Int) -> Void)?) {
+                 quality: Int?, autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default,
+                 progress: (@Sendable (Int, Int) -> Void)?) {
         self.split = split
         self.parts = parts
         self.output = output
         self.metadata = metadata
         self.quality = quality
         self.autoLossy = autoLossy
+        self.webpEffort = webpEffort
         self.progress = progress
     }
 
@@ -91,7 +94,8 @@ package struct CompositeReduce {
         var digests: [String: ContentHash] = [:]
         var counts: [String: Int] = [:]
         let parents = ParentBuilder(lowestZoom: layout.minZoom, tilePixels: layout.tilePixels,
-                                    format: metadata.format, quality: quality, autoLossy: autoLossy) { t, data in
+                                    format: metadata.format, quality: quality, autoLossy: autoLossy,
+                                    webpEffort: webpEffort) { t, data in
             try writer.write(t, data: data)
             result.built += 1
             result.bytes += data.count

@@ -81,13 +81,14 @@ public struct OnDemandInputs: Sendable {
         ((scan as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
-    /// `job` with ``encoding``'s format, quality and auto-lossy format when one is set.
+    /// `job` with ``encoding``'s format, quality, auto-lossy format and WebP effort when one is set.
     func encoded(_ job: TileJob) -> TileJob {
         guard let format = encoding?.format else { return job }
         var job = job
         job.format = format
         job.quality = encoding?.quality
         job.autoLossy = encoding?.autoLossy ?? .default
+        job.webpEffort = encoding?.webpEffort ?? .default
         return job
     }
 

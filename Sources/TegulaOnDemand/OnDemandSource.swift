@@ -178,7 +178,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         // Every digit, so two solves that differ at all never share a version.
         if let tone { text += "\ntone \(tone.gain) \(tone.offset)" }
         text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(job.tileSize) x\(job.scale) \(job.format.name) \(job.resampling.name) \(job.name)"
-        text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name)"
+        text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name) webp-effort \(job.webpEffort)"
         text += "\nrenderer \(TileRenderer.revision)"
         return FNV1a.hex(text)
     }

@@ -181,7 +181,8 @@ public final class PipelineRunner: Sendable {
         return CompositeBuilder(maxZoom: l.maxZoom, blockZoom: l.blockZoom, tilePixels: l.tilePixels,
                                 resampling: composite.tile.resampling ?? .default, jobs: options.jobs,
                                 format: composite.tile.format ?? .default, quality: composite.tile.quality,
-                                autoLossy: composite.tile.autoLossy ?? .default, seam: composite.seam,
+                                autoLossy: composite.tile.autoLossy ?? .default,
+                                webpEffort: composite.tile.webpEffort ?? .default, seam: composite.seam,
                                 stacking: composite.order.ranks(of: maps.map(\.name)), tones: tones, sources: sources)
     }
 
@@ -238,6 +239,7 @@ public final class PipelineRunner: Sendable {
         let label = "composite reduce", progress = progress
         let r = try CompositeReduce(split: split, parts: parts, output: composite.output, metadata: metadata,
                                     quality: composite.tile.quality, autoLossy: composite.tile.autoLossy ?? .default,
+                                    webpEffort: composite.tile.webpEffort ?? .default,
                                     progress: { d, t in progress?(label, d, t) }).run(records)
         var m = Manifest.load(folder: compositeFolder)
         m.stages["composite"] = Manifest.Record(hash: split.inputsHash, outputs: [composite.output], zoom: l.maxZoom, minZoom: l.minZoom, finished: Manifest.now())

@@ -19,6 +19,8 @@ public final class PyramidBuilder: @unchecked Sendable {
     public let quality: Int?
     /// The lossy format of `auto`'s opaque tiles.
     public let autoLossy: AutoLossy
+    /// libwebp's effort for lossless WebP tiles.
+    public let webpEffort: WebPEffort
     public let jobs: Int
     /// Tiles already in the output (``--resume``): computed as usual but not encoded or written.
     public let existing: Set<Tile>
@@ -48,9 +50,11 @@ public final class PyramidBuilder: @unchecked Sendable {
     }
 
     public init(source: WarpSource, plan: PyramidPlan, resampling: Resampling, format: TileFormat,
-                quality: Int? = nil, autoLossy: AutoLossy = .default, jobs: Int, existing: Set<Tile> = []) {
+                quality: Int? = nil, autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default,
+                jobs: Int, existing: Set<Tile> = []) {
         self.quality = quality
         self.autoLossy = autoLossy
+        self.webpEffort = webpEffort
         self.source = source
         self.plan = plan
         self.resampling = resampling
@@ -63,11 +67,11 @@ public final class PyramidBuilder: @unchecked Sendable {
     public func run(emit: @escaping @Sendable (Tile, [UInt8]) throws -> Void,
                     progress: (@Sendable (Stats) -> Void)? = nil) throws -> Stats {
         let plan = self.plan, src = source, resampling = self.resampling, format = self.format,
-            quality = self.quality, autoLossy = self.autoLossy
+            quality = self.quality, autoLossy = self.autoLossy, webpEffort = self.webpEffort
         try ParallelWork.run(jobs: jobs, count: plan.blocks.count, makeState: { _ in
             Worker(warper: try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
                                            maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped, removal: src.removal),
-                   encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy))
+                   encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort))
         }, process: { [self] worker, index in
             try buildBlock(plan.blocks[index], worker: worker, emit: emit)
             progress?(stats.withLock { $0 })

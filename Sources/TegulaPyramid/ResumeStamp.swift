@@ -18,7 +18,7 @@ struct ResumeStamp: Equatable {
             "input \(path): " + (FileIdentity(path: path)?.sizeAndTime ?? "missing")
         }
         lines.append("settings zooms \(zooms.min)-\(zooms.max), format \(job.format.rawValue), quality \(job.quality.map(String.init) ?? "default"), "
-            + "auto-lossy \(job.autoLossy), resampling \(job.resampling), tile size \(job.tileSize), scale \(job.scale), layout \(job.layout)")
+            + "auto-lossy \(job.autoLossy), webp effort \(job.webpEffort), resampling \(job.resampling), tile size \(job.tileSize), scale \(job.scale), layout \(job.layout)")
         self.lines = lines
     }
 

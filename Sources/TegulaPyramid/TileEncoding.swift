@@ -13,12 +13,14 @@ package final class TileEncoder {
     let quality: Int?
     /// The lossy format of an `auto` tileset's opaque tiles.
     let autoLossy: AutoLossy
+    /// libwebp's effort for lossless WebP tiles.
+    let webpEffort: WebPEffort
     /// libdeflate level 1 with the Up filter: on the benchmark scan (BENCHMARKS.md) level 1 encodes
     /// about a third faster than level 2 for 5 % more bytes, still fewer than gdal2tiles writes;
     /// Paeth, Sub and Average give more bytes there.
     private let png = PNGEncoder(level: 1, filter: .up)
     private lazy var jpeg = JPEGEncoder(quality: quality ?? Self.defaultJPEGQuality)
-    private lazy var webp = WebPEncoder(quality: quality)
+    private lazy var webp = WebPEncoder(quality: quality, losslessEffort: webpEffort.level)
     private lazy var autoWebP = WebPEncoder(quality: quality ?? Self.defaultAutoWebPQuality)
     private lazy var png8 = PNG8Encoder()
     private var rgb: [UInt8] = []
@@ -28,10 +30,11 @@ package final class TileEncoder {
     /// Lossy WebP's quality for `auto`'s opaque tiles when none is given.
     static let defaultAutoWebPQuality = 85
 
-    package init(format: TileFormat, quality: Int? = nil, autoLossy: AutoLossy = .default) {
+    package init(format: TileFormat, quality: Int? = nil, autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default) {
         self.format = format
         self.quality = quality
         self.autoLossy = autoLossy
+        self.webpEffort = webpEffort
     }
 
     /// Encoded bytes, or nil for an empty tile.

@@ -22,6 +22,8 @@ public struct TileJob: Sendable {
     public var quality: Int?
     /// The lossy format of `auto`'s opaque tiles (`--auto-lossy`).
     public var autoLossy: AutoLossy = .default
+    /// libwebp's effort for lossless WebP tiles (`--webp-effort`).
+    public var webpEffort: WebPEffort = .default
     public var resampling: Resampling = .default
     public var resume = false
     /// When another writer holds the output: wait for it (true: a pipeline run twice at once, as
@@ -113,7 +115,8 @@ public struct TileJob: Sendable {
         try stamp.write(beside: output)
         let existing = resume ? Tileset.existingTiles(at: output) : []
         let builder = PyramidBuilder(source: source, plan: plan, resampling: resampling, format: format,
-                                     quality: quality, autoLossy: autoLossy, jobs: jobs, existing: existing)
+                                     quality: quality, autoLossy: autoLossy, webpEffort: webpEffort,
+                                     jobs: jobs, existing: existing)
         let total = plan.tilePositions
         var report: (@Sendable (PyramidBuilder.Stats) -> Void)? = nil
         if let progress {

@@ -20,6 +20,9 @@ public struct TileOptions: Sendable, Hashable, Codable {
     public var quality: Int?
     /// jpeg or webp: what `auto` writes for opaque tiles; nil = jpeg. Only with format auto.
     public var autoLossy: AutoLossy?
+    /// libwebp's effort 0–9 for lossless webp; nil = ``WebPEffort/default``. Only with format
+    /// webp and no quality.
+    public var webpEffort: WebPEffort?
     /// Folder row order; nil = xyz.
     public var layout: TileOrigin?
     /// Kernel at the max zoom; nil = bilinear.
@@ -31,8 +34,8 @@ public struct TileOptions: Sendable, Hashable, Codable {
 
     /// Options from their parts; all nil means the defaults.
     public init(minZoom: Int? = nil, maxZoom: Int? = nil, tileSize: Int? = nil, scale: Int? = nil,
-                format: TileFormat? = nil, quality: Int? = nil, autoLossy: AutoLossy? = nil, layout: TileOrigin? = nil, resampling: Resampling? = nil,
-                name: String? = nil, attribution: String? = nil) {
+                format: TileFormat? = nil, quality: Int? = nil, autoLossy: AutoLossy? = nil, webpEffort: WebPEffort? = nil,
+                layout: TileOrigin? = nil, resampling: Resampling? = nil, name: String? = nil, attribution: String? = nil) {
         self.minZoom = minZoom
         self.maxZoom = maxZoom
         self.tileSize = tileSize
@@ -40,6 +43,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
         self.format = format
         self.quality = quality
         self.autoLossy = autoLossy
+        self.webpEffort = webpEffort
         self.layout = layout
         self.resampling = resampling
         self.name = name
@@ -49,7 +53,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
     /// The keys a pipeline file may use under `tile:`.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case minZoom = "min_zoom", maxZoom = "max_zoom", tileSize = "tile_size", scale, format, quality,
-             autoLossy = "auto_lossy", layout,
+             autoLossy = "auto_lossy", webpEffort = "webp_effort", layout,
              resampling, name, attribution
     }
 
@@ -89,6 +93,12 @@ public struct TileOptions: Sendable, Hashable, Codable {
                 throw DecodingError.dataCorruptedError(forKey: .autoLossy, in: c, debugDescription: "\(error)")
             }
         }
+        webpEffort = try c.decodeIfPresent(WebPEffort.self, forKey: .webpEffort)
+        if webpEffort != nil {
+            do { try WebPEffort.check(for: format ?? .default, quality: quality) } catch {
+                throw DecodingError.dataCorruptedError(forKey: .webpEffort, in: c, debugDescription: "\(error)")
+            }
+        }
         layout = try c.decodeIfPresent(TileOrigin.self, forKey: .layout)
         resampling = try c.decodeIfPresent(Resampling.self, forKey: .resampling)
         name = try c.decodeIfPresent(String.self, forKey: .name)
@@ -105,6 +115,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
         try c.encodeIfPresent(format, forKey: .format)
         try c.encodeIfPresent(quality, forKey: .quality)
         try c.encodeIfPresent(autoLossy, forKey: .autoLossy)
+        try c.encodeIfPresent(webpEffort, forKey: .webpEffort)
         try c.encodeIfPresent(layout, forKey: .layout)
         try c.encodeIfPresent(resampling, forKey: .resampling)
         try c.encodeIfPresent(name, forKey: .name)
@@ -120,6 +131,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
         job.format = format ?? .default
         job.quality = quality
         job.autoLossy = autoLossy ?? .default
+        job.webpEffort = webpEffort ?? .default
         job.layout = layout ?? .topLeft
         job.resampling = resampling ?? .default
         if let attribution { job.attribution = attribution }

@@ -171,7 +171,8 @@ public final class TileRenderer: @unchecked Sendable {
                                                  maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped, removal: s.removal),
                             lower: try BlockWarper(path: s.path, mapping: s.mapping, resampling: lowerZoomKernel,
                                                    maskFootprint: s.maskFootprint, shared: s.shared, overviews: overviews, mapped: s.mapped, removal: s.removal),
-                            encoder: TileEncoder(format: job.format, quality: job.quality, autoLossy: job.autoLossy))
+                            encoder: TileEncoder(format: job.format, quality: job.quality, autoLossy: job.autoLossy,
+                                                 webpEffort: job.webpEffort))
         }
         defer { idle.withLock { $0.append(worker) } }
         return try body(worker)

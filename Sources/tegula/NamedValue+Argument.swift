@@ -19,6 +19,16 @@ extension AutoLossy: ExpressibleByArgument {
     public var defaultValueDescription: String { name }
 }
 
+/// `--webp-effort N`, a level 0–9; out of range is refused naming the range.
+extension WebPEffort: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let level = Int(argument) else { return nil }
+        self.init(level)
+    }
+    public static var allValueStrings: [String] { levels.map(String.init) }
+    public var defaultValueDescription: String { description }
+}
+
 extension TileOrigin: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
     public static var allValueStrings: [String] { names }

@@ -48,6 +48,9 @@ struct TileCommand: ParsableCommand {
     @Option(name: .customLong("auto-lossy"), help: "With --format auto: what opaque tiles are written as, jpeg (default) or webp.")
     var autoLossy: AutoLossy?
 
+    @Option(name: .customLong("webp-effort"), help: ArgumentHelp(Self.webpEffortHelp, valueName: "0-9"))
+    var webpEffort: WebPEffort?
+
     @Option(help: "Resampling kernel for the max zoom: near, bilinear, cubic, lanczos, average.")
     var resampling: Resampling = .default
 
@@ -62,6 +65,11 @@ struct TileCommand: ParsableCommand {
     @Flag(help: "Print the time split (warp / downsample / encode / write) at the end.")
     var timings = false
 
+    /// The trade-off as measured by `scripts/bench-webp` (BENCHMARKS.md, "Lossless WebP effort").
+    static let webpEffortHelp = "With lossless webp: libwebp's effort, 0 (fastest) to 9 (fewest bytes), default \(WebPEffort.default). "
+        + "On the benchmark scan (tiles encoded alone, BENCHMARKS.md): effort 0 writes 0.78× gdal2tiles' PNG bytes in 0.27× effort 1's "
+        + "encode time, 1 0.67×, 2 0.66× in 1.3×, 3 0.63× in 1.6×, 4 0.62× in 1.7×, 5 and 6 0.61× in 2.9–3.1× (gdal2tiles' own lossless webp: 0.57×)."
+
     func validate() throws {
         guard [256, 512].contains(tileSize) else { throw ValidationError("--tile-size must be 256 or 512, not \(tileSize)") }
         guard [1, 2].contains(scale) else { throw ValidationError("--scale must be 1 or 2, not \(scale)") }
@@ -70,6 +78,9 @@ struct TileCommand: ParsableCommand {
         }
         if let autoLossy {
             do { try AutoLossy.check(autoLossy, for: format) } catch { throw ValidationError("--\(error)") }
+        }
+        if webpEffort != nil {
+            do { try WebPEffort.check(for: format, quality: quality) } catch { throw ValidationError("--\(error)") }
         }
     }
 
@@ -91,6 +102,7 @@ struct TileCommand: ParsableCommand {
             job.format = format
             job.quality = quality
             job.autoLossy = autoLossy ?? .default
+            job.webpEffort = webpEffort ?? .default
             job.resampling = resampling
             job.resume = resume
             job.waitForOtherWriter = false  // a second run on one output is refused with the holder's pid

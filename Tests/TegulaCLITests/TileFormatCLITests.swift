@@ -11,6 +11,9 @@ struct TileFormatCLITests {
         (["--format", "png", "--quality", "80"], "quality applies to jpg, webp and auto, not png"),
         (["--format", "png8", "--quality", "80"], "not png8"),
         (["--format", "gif"], "gif"),
+        (["--format", "webp", "--webp-effort", "10"], "'10' is invalid for '--webp-effort"),
+        (["--format", "png", "--webp-effort", "3"], "webp-effort applies to format webp (lossless) only, not png"),
+        (["--format", "webp", "--quality", "80", "--webp-effort", "3"], "webp-effort applies to lossless webp only; with a quality (80) the tiles are lossy"),
     ])
     func badFormatOrQualityIsRefusedInOneLine(args: [String], message: String) throws {
         let dir = try TemporaryFolder.make("cli-fmt")
@@ -22,6 +25,30 @@ struct TileFormatCLITests {
         #expect(r.stderr.contains(message), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").filter { $0.contains("rror") }.count == 1, "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// `--webp-effort` reaches the tiles: effort 9 writes fewer bytes than effort 0 for the same
+    /// tiles, and no effort at all writes what the default effort writes.
+    @Test func webpEffortReachesTheTiles() throws {
+        let dir = try TemporaryFolder.make("cli-fmt")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try BlueMarble.georeferenced(in: dir)
+        func bytes(_ extra: [String], _ name: String) throws -> [String: Int] {
+            let out = dir.appendingPathComponent(name).path
+            let r = try TegulaBinary.run(["tile", input, "-o", out, "--zoom", "0-2", "--format", "webp", "--quiet"] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            var sizes: [String: Int] = [:]
+            for case let path as String in FileManager.default.enumerator(atPath: out)! where path.hasSuffix(".webp") {
+                sizes[path] = try FileManager.default.attributesOfItem(atPath: out + "/" + path)[.size] as? Int
+            }
+            return sizes
+        }
+        let fast = try bytes(["--webp-effort", "0"], "e0"), small = try bytes(["--webp-effort", "9"], "e9")
+        #expect(fast.count == 21 && Set(fast.keys) == Set(small.keys), "\(fast.keys.sorted())")
+        #expect(small.values.reduce(0, +) < fast.values.reduce(0, +), "effort 9: \(small.values.reduce(0, +)) bytes, effort 0: \(fast.values.reduce(0, +))")
+        let help = try TegulaBinary.run(["tile", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let level = try #require(help.firstMatch(of: /--webp-effort <0-9> With lossless webp: [^.]*default (\d)/)?.1, "\(help)")
+        #expect(try bytes([], "default") == (try bytes(["--webp-effort", String(level)], "e\(level)")))
     }
 
     @Test func autoIsRefusedByMBTiles() throws {
@@ -36,7 +63,7 @@ struct TileFormatCLITests {
     }
 
     /// GDAL's JPEG and WEBP drivers read the tiles, the right size and band count.
-    @Test(arguments: [("jpg", "JPEG", 3, [String]()), ("webp", "WEBP", 4, []), ("webp", "WEBP", 4, ["--quality", "75"])])
+    @Test(arguments: [("jpg", "JPEG", 3, [String]()), ("webp", "WEBP", 4, []), ("webp", "WEBP", 4, ["--quality", "75"]), ("webp", "WEBP", 4, ["--webp-effort", "9"])])
     func gdalReadsOurTiles(ext: String, driver: String, bands: Int, extra: [String]) throws {
         let dir = try TemporaryFolder.make("cli-fmt")
         defer { try? FileManager.default.removeItem(at: dir) }

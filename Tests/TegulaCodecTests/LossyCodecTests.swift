@@ -68,6 +68,47 @@ struct LossyCodecTests {
         #expect(try WebPDecoder.decode(WebPEncoder().encode(rgb)) == rgb.rgba)
     }
 
+    /// Paper with a transparent left band whose hidden colour is not black (a pattern only a
+    /// lossless encoder told to keep it keeps), and a half-transparent seam beside it.
+    static func paperWithHiddenColour() -> RGBAImage {
+        var img = paper(transparentLeft: 40)
+        for y in 0..<img.height {
+            for x in 0..<40 {
+                let i = (y * img.width + x) * 4
+                img.pixels[i] = UInt8((x * 7 + y) & 255); img.pixels[i + 1] = UInt8((y * 3) & 255); img.pixels[i + 2] = 200
+            }
+        }
+        return img
+    }
+
+    /// Lossless WebP at every effort 0–9 decodes to its source: every channel of every pixel when
+    /// the colour under transparent pixels is kept (`exact`), else alpha everywhere and the colour
+    /// wherever alpha > 0 (what tiles promise, as GDAL's WEBP driver's `EXACT=0`). Oracle: the
+    /// source pixels themselves.
+    @Test(arguments: 0...9) func webpLosslessDecodesToItsSourceAtEveryEffort(effort: Int) throws {
+        let img = Self.paperWithHiddenColour()
+        let kept = try WebPDecoder.decode(WebPEncoder(losslessEffort: effort, keepsTransparentColour: true).encode(img))
+        #expect(kept == img, "effort \(effort), exact: decoded pixels differ from the source")
+        let free = try WebPDecoder.decode(WebPEncoder(losslessEffort: effort).encode(img))
+        var visible = 0, differs = 0
+        for i in 0..<(img.width * img.height) {
+            let a = img.pixels[i * 4 + 3]
+            #expect(free.pixels[i * 4 + 3] == a)
+            if a == 0 { continue }
+            visible += 1
+            if Array(free.pixels[i * 4..<i * 4 + 3]) != Array(img.pixels[i * 4..<i * 4 + 3]) { differs += 1 }
+        }
+        #expect(visible == img.width * (img.height) - 40 * img.height)
+        #expect(differs == 0, "effort \(effort): \(differs) visible pixels changed")
+    }
+
+    /// The effort reaches libwebp: effort 9 writes fewer bytes than effort 0 for the same pixels.
+    @Test func webpLosslessEffortNineWritesFewerBytesThanZero() throws {
+        let img = Self.paperWithHiddenColour()
+        let fast = try WebPEncoder(losslessEffort: 0).encode(img), small = try WebPEncoder(losslessEffort: 9).encode(img)
+        #expect(small.count < fast.count, "effort 9: \(small.count) bytes, effort 0: \(fast.count)")
+    }
+
     @Test func webpLossyRoundTripsAbovePSNRFloorAndKeepsAlpha() throws {
         let img = Self.paper(transparentLeft: 40)
         let webp = try WebPEncoder(quality: 80).encode(img)

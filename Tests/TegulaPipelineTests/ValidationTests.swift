@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaBundle
 @testable import TegulaPipeline
 
 /// Bad pipeline files: each error names file:line:column, the key path and what would be right.
@@ -148,6 +149,28 @@ struct ValidationTests {
         #expect(png.contains("maps[0].tile.auto_lossy: auto-lossy applies to format auto only, not png"), "\(png)")
         let gif = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: {format: auto, auto_lossy: gif}\n    output: o\n")
         #expect(gif.contains("maps[0].tile.auto_lossy: 'gif' is not a lossy format for auto; expected one of jpeg, webp"), "\(gif)")
+    }
+
+    /// `tile.webp_effort` is read into the map's tile options, and refused
+    /// in one line out of 0–9, for a format other than webp, or with a quality (lossy webp).
+    @Test func webpEffortOnlyWithLosslessWebP() throws {
+        let f = try PipelineFixtures()
+        defer { f.cleanUp() }
+        try f.image("a.tif")
+        let ok = try Pipeline.load(path: try f.pipeline(
+            "version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [-180, -85, 180, 85]}\n    tile: {format: webp, webp_effort: 7}\n    output: o\n",
+            name: "ok.yml"))
+        #expect(ok.spec.maps[0].tile.webpEffort == WebPEffort(7))
+        for (tile, message) in [
+            ("{format: webp, webp_effort: 10}", "maps[0].tile.webp_effort: webp effort 10 is out of range; expected 0–9"),
+            ("{format: webp, webp_effort: -1}", "maps[0].tile.webp_effort: webp effort -1 is out of range; expected 0–9"),
+            ("{format: png, webp_effort: 3}", "maps[0].tile.webp_effort: webp-effort applies to format webp (lossless) only, not png"),
+            ("{webp_effort: 3}", "maps[0].tile.webp_effort: webp-effort applies to format webp (lossless) only, not png"),
+            ("{format: webp, quality: 80, webp_effort: 3}", "maps[0].tile.webp_effort: webp-effort applies to lossless webp only; with a quality (80) the tiles are lossy"),
+        ] {
+            let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: \(tile)\n    output: o\n")
+            #expect(e.contains(message), "\(tile): \(e)")
+        }
     }
 
     @Test func missingKeyAndVersion() throws {

@@ -13,14 +13,15 @@ import TegulaWarp
 /// formats stay above a PSNR floor, PNG8 is palette PNG.
 struct TileFormatPyramidTests {
     static func run(_ source: WarpSource, _ dir: URL, _ format: TileFormat, quality: Int? = nil,
-                    autoLossy: AutoLossy = .default) throws -> String {
-        let out = dir.appendingPathComponent("\(format.name)-\(quality ?? 0)-\(autoLossy.name)").path
+                    autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default) throws -> String {
+        let out = dir.appendingPathComponent("\(format.name)-\(quality ?? 0)-\(autoLossy.name)-e\(webpEffort)").path
         var job = TileJob(source: source, output: out, name: "t")
         job.minZoom = 5
         job.maxZoom = 7
         job.format = format
         job.quality = quality
         job.autoLossy = autoLossy
+        job.webpEffort = webpEffort
         _ = try job.run()
         return out
     }
@@ -65,20 +66,7 @@ struct TileFormatPyramidTests {
         #expect(autoPSNR >= 34.85, "auto's JPEG tiles: \(autoPSNR) dB")
 
         // Lossless WebP decodes to the PNG's pixels wherever a pixel is not fully transparent.
-        let webp = try PyramidFixtures.tiles(in: try Self.run(source, dir, .webp), ext: "webp")
-        #expect(Set(webp.keys) == Set(png.keys))
-        for (key, data) in webp {
-            let a = try PNGDecoder.decode([UInt8](png[key]!)), b = try WebPDecoder.decode([UInt8](data))
-            var same = true
-            for i in 0..<(a.width * a.height) {
-                let alpha: UInt8 = a.pixels[i * 4 + 3]
-                if alpha != b.pixels[i * 4 + 3] { same = false; break }
-                if alpha == 0 { continue }
-                let rgbA: [UInt8] = Array(a.pixels[i * 4..<i * 4 + 3]), rgbB: [UInt8] = Array(b.pixels[i * 4..<i * 4 + 3])
-                if rgbA != rgbB { same = false; break }
-            }
-            #expect(same, "lossless WebP \(key) differs from the PNG")
-        }
+        Self.expectLossless(try PyramidFixtures.tiles(in: try Self.run(source, dir, .webp), ext: "webp"), png: png)
 
         // Lossy WebP and JPEG stay above a floor, each its measured PSNR less 0.5 dB (measured
         // 34.20 dB for WebP q80, 34.01 dB for JPEG q85); PNG8 tiles are palette PNGs with the same set.
@@ -104,6 +92,42 @@ struct TileFormatPyramidTests {
         }
         let p8 = 10 * log10(255 * 255 / (se8 / Double(n8)))
         #expect(p8 >= 39.05, "png8: \(p8) dB")
+    }
+
+    /// Lossless WebP tiles against the PNG run's: the same tiles, alpha equal everywhere and
+    /// the colour wherever alpha > 0.
+    static func expectLossless(_ webp: [String: Data], png: [String: Data], _ label: String = "") {
+        #expect(Set(webp.keys) == Set(png.keys))
+        for (key, data) in webp {
+            guard let a = try? PNGDecoder.decode([UInt8](png[key]!)), let b = try? WebPDecoder.decode([UInt8](data)) else {
+                Issue.record("\(label) \(key) does not decode"); continue
+            }
+            var same = true
+            for i in 0..<(a.width * a.height) {
+                let alpha: UInt8 = a.pixels[i * 4 + 3]
+                if alpha != b.pixels[i * 4 + 3] { same = false; break }
+                if alpha == 0 { continue }
+                let rgbA: [UInt8] = Array(a.pixels[i * 4..<i * 4 + 3]), rgbB: [UInt8] = Array(b.pixels[i * 4..<i * 4 + 3])
+                if rgbA != rgbB { same = false; break }
+            }
+            #expect(same, "lossless WebP \(label) \(key) differs from the PNG")
+        }
+    }
+
+    /// `webpEffort` reaches every lossless WebP tile of a pyramid: at efforts 0 and 9 the tiles
+    /// keep the PNG run's pixels, and effort 9 writes fewer bytes than effort 0.
+    @Test func webpEffortChangesBytesNotPixels() throws {
+        let dir = try TemporaryFolder.make("pyr-webp-effort")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try PyramidFixtures.source(try PyramidFixtures.geotiff(in: dir))
+        let png = try PyramidFixtures.tiles(in: try Self.run(source, dir, .png))
+        var bytes: [Int] = []
+        for effort in [WebPEffort(0)!, WebPEffort(9)!] {
+            let webp = try PyramidFixtures.tiles(in: try Self.run(source, dir, .webp, webpEffort: effort), ext: "webp")
+            Self.expectLossless(webp, png: png, "effort \(effort)")
+            bytes.append(webp.values.reduce(0) { $0 + $1.count })
+        }
+        #expect(bytes[1] < bytes[0], "effort 9: \(bytes[1]) bytes, effort 0: \(bytes[0])")
     }
 
     /// `auto --auto-lossy webp`: lossy WebP exactly on the opaque tiles (no JPEG at all), the

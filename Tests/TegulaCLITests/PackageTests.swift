@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// (scripts/test-package installs it in a fresh Debian 12 for the full check). The .deb is
 /// $TEGULA_DEB, which scripts/test builds before the suite; without it the suite builds one.
 /// A $TEGULA_DEB is used only if it holds the binary of the sources under test: the build
-/// scripts/package ships (scripts/release-build, in $TEGULA_PACKAGE_CONFIGURATION, a no-op when
+/// scripts/package ships (scripts/release-build, in $TEGULA_PACKAGE_CONFIGURATION, a no-op or a relink when
 /// it is current) stripped as scripts/package strips it must equal the packaged one byte for
 /// byte; a package of older sources, or of the other configuration, fails every test.
 struct PackageTests {

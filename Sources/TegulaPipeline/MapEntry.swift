@@ -37,7 +37,7 @@ struct MapEntry {
     static func row(_ row: SheetList.Row, file: String) -> MapEntry {
         var top: [(Node, Node)] = []
         var geo: [(Node, Node)] = []
-        for column in SheetList.knownColumns {
+        for column in SheetList.kind.knownColumns {
             guard let v = row.values[column], let path = columnPaths[column] else { continue }
             let pair = (Node(path.last!.description), Node(v, Tag(.str)))
             if path.count == 1 { top.append(pair) } else { geo.append(pair) }

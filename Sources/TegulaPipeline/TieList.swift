@@ -2,7 +2,7 @@ import Foundation
 import TegulaGeometry
 import TegulaSupport
 
-/// A CSV file of ties for `ties_from:` (RFC 4180, as ``SheetList``): a required header
+/// A CSV file of ties for `ties_from:` (a ``CSVTable``, as ``SheetList``): a required header
 /// `map_a,x_a,y_a,map_b,x_b,y_b` in any order, optionally `note` (kept for people, not read),
 /// then one tie a row: the same place on two scans in their pixels (x right, y down from the
 /// top-left corner, as in `ties:`). Ties are kept in their own file rather than in a map's GCP
@@ -19,8 +19,11 @@ struct TieList {
         var tie: TieSpec
     }
 
-    static let requiredColumns = ["map_a", "x_a", "y_a", "map_b", "x_b", "y_b"]
-    static let knownColumns = requiredColumns + ["note"]
+    static let kind = CSVTable.Kind(
+        name: "ties file",
+        knownColumns: ["map_a", "x_a", "y_a", "map_b", "x_b", "y_b", "note"],
+        requiredColumns: ["map_a", "x_a", "y_a", "map_b", "x_b", "y_b"],
+        expected: "map_a,x_a,y_a,map_b,x_b,y_b (optionally note)")
 
     /// The file, absolute.
     let path: String
@@ -30,43 +33,9 @@ struct TieList {
     /// Read and check; errors are ``PipelineError``s at `path:line:column`.
     init(path: String) throws {
         self.path = path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PipelineError(.unreadable, file: path, "cannot read the ties file (no such file or no permission)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else { throw PipelineError(.unreadable, file: path, "not UTF-8 text") }
-        let records = try SheetList.parse(text, path: path)
-        guard let first = records.first else {
-            throw PipelineError(.syntax, file: path, line: 1, column: 1, "the ties file is empty; expected the header map_a,x_a,y_a,map_b,x_b,y_b")
-        }
-        var header: [String] = []
-        for (i, cell) in first.fields.enumerated() {
-            let name = cell.text.trimmingCharacters(in: .whitespaces)
-            guard TieList.knownColumns.contains(name) else {
-                let hint = KeySuggestion.nearest(to: name, in: TieList.knownColumns).map { "did you mean '\($0)'?" }
-                    ?? "known columns: \(TieList.knownColumns.joined(separator: ", "))"
-                throw PipelineError(.invalid, file: path, line: first.line, column: cell.column, "unknown column '\(name)'; \(hint)")
-            }
-            if let j = header.firstIndex(of: name) {
-                throw PipelineError(.invalid, file: path, line: first.line, column: cell.column, "column '\(name)' appears twice (columns \(j + 1) and \(i + 1))")
-            }
-            header.append(name)
-        }
-        for required in TieList.requiredColumns where !header.contains(required) {
-            throw PipelineError(.invalid, file: path, line: first.line, column: 1,
-                                "the header lacks column '\(required)'; a ties file needs map_a,x_a,y_a,map_b,x_b,y_b (optionally note)")
-        }
         var rows: [Row] = []
-        for record in records.dropFirst() {
-            if record.fields.count == 1 && record.fields[0].text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            guard record.fields.count == header.count else {
-                throw PipelineError(.invalid, file: path, line: record.line, column: 1,
-                                    "\(record.fields.count) fields where the header has \(header.count) (\(header.joined(separator: ",")))")
-            }
-            var values: [String: String] = [:], columns: [String: Int] = [:]
-            for (name, cell) in zip(header, record.fields) {
-                values[name] = cell.text.trimmingCharacters(in: .whitespaces)
-                columns[name] = cell.column
-            }
+        for record in try CSVTable(path: path, kind: TieList.kind).rows {
+            let values = record.values, columns = record.columns
             func number(_ name: String) throws -> Double {
                 guard let v = Double(values[name]!), v.isFinite else {
                     throw PipelineError(.invalid, file: path, line: record.line, column: columns[name],

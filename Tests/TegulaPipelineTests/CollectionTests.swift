@@ -146,7 +146,7 @@ struct CollectionTests {
     }
 
     @Test func csvFieldsFollowRFC4180() throws {
-        let recs = try SheetList.parse("a,\"b,c\",\"say \"\"hi\"\"\"\r\nx,,z\n", path: "t.csv")
+        let recs = try CSVTable.parse("a,\"b,c\",\"say \"\"hi\"\"\"\r\nx,,z\n", path: "t.csv")
         #expect(recs.map { $0.fields.map(\.text) } == [["a", "b,c", "say \"hi\""], ["x", "", "z"]])
         #expect(recs[1].line == 2 && recs[0].fields[2].column == 9)
         #expect(try PathPattern("out/{name}-{stem}.pmtiles").expand(name: "n", stem: "s") == "out/n-s.pmtiles")

@@ -16,27 +16,16 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from viewer_distance import person_distance  # noqa: E402  (beside this script)
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from browser_check import Checks, chromium  # noqa: E402  (beside this script)
 from selenium.webdriver.common.by import By
 
 url, index_path, out = sys.argv[1], sys.argv[2], sys.argv[3]
 with open(index_path) as f:
     index = json.load(f)
 sheets = [f for f in index["features"] if f["geometry"]]
-opts = webdriver.ChromeOptions()
-opts.binary_location = "/usr/bin/chromium"
-for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,800"):
-    opts.add_argument(flag)
-opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
+driver = chromium()
+check = Checks()
+failures = check.failures
 
 
 def expected_rows(p):

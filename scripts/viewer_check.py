@@ -25,8 +25,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from screen_compare import compare, rgba  # noqa: E402  (beside this script)
 from viewer_distance import person_distance  # noqa: E402  (beside this script)
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from browser_check import Checks, chromium  # noqa: E402  (beside this script)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
@@ -34,19 +33,9 @@ url, out = sys.argv[1], sys.argv[2]
 ondemand = sys.argv[3] if len(sys.argv) > 3 else "schagen1689"
 pyramids = {a.split("=", 1)[0]: a.split("=", 1)[1].rsplit(",", 2) for a in sys.argv[4:]}
 shots = os.environ.get("TEGULA_SCREENSHOT_DIR")
-opts = webdriver.ChromeOptions()
-opts.binary_location = "/usr/bin/chromium"
-for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,800"):
-    opts.add_argument(flag)
-opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
+driver = chromium()
+check = Checks()
+failures = check.failures
 
 
 # Shows only the tiles of layer arguments[0] (all layers when null): the other tile layers, the

@@ -28,7 +28,7 @@ struct IIIFOptions: ParsableArguments {
     func client() throws -> IIIFClient { try Self.client(cacheFolder: cacheFolder, retries: retries) }
 
     func validate() throws {
-        // 20 retries wait about 10 minutes (the backoff is capped at 30 s).
+        // 20 retries wait at most 452 s (0.5 s doubled up to the 30-s cap), before jitter.
         guard (0...20).contains(retries) else { throw ValidationError("--iiif-retries must be 0 to 20, not \(retries)") }
     }
 

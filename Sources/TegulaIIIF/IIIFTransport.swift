@@ -9,7 +9,9 @@ import TegulaSupport
 public struct IIIFPoliteness: Sendable, Hashable {
     /// Requests in flight to one host at once.
     public var connectionsPerHost: Int = 4
-    /// Attempts of one request answered 429, 503 or not at all, before the run ends.
+    /// Attempts of one request answered 429, 503 or not at all, before the run ends. Within an
+    /// attempt a refused connection is tried again until the 10 s connect timeout (AsyncHTTPClient's
+    /// connection retries), except with 1: one try, so a server that is not there ends the run at once.
     public var maxAttempts: Int = 6
     /// The first backoff; doubled each attempt, with jitter (a random 50–100 % of it).
     public var initialBackoff: Duration = .milliseconds(500)
@@ -60,23 +62,31 @@ final class IIIFTransport: Sendable {
     let gate: HostGate
     let counts = Locked(IIIFFetchCounts())
 
-    /// One HTTP client per redirect cap, on an event loop of its own, kept for the life of the
-    /// process (never shut down), as TegulaRemote keeps its range client.
-    static let clients = Locked([Int: HTTPClient]())
+    /// One HTTP client per redirect cap and connection retrying, on an event loop of its own,
+    /// kept for the life of the process (never shut down), as TegulaRemote keeps its range client.
+    static let clients = Locked([ClientKey: HTTPClient]())
+
+    struct ClientKey: Hashable {
+        var maxRedirects: Int
+        /// Whether a failed connection is tried again within one attempt (``IIIFPoliteness/maxAttempts`` above 1).
+        var retriesConnections: Bool
+    }
 
     init(politeness: IIIFPoliteness, limits: IIIFLimits) {
         self.politeness = politeness
         self.limits = limits
         gate = HostGate(limit: max(1, politeness.connectionsPerHost))
+        let key = ClientKey(maxRedirects: limits.maxRedirects, retriesConnections: politeness.maxAttempts > 1)
         client = Self.clients.withLock { all in
-            if let c = all[limits.maxRedirects] { return c }
+            if let c = all[key] { return c }
             var c = HTTPClient.Configuration()
+            c.connectionPool.retryConnectionEstablishment = key.retriesConnections
             c.redirectConfiguration = limits.maxRedirects == 0 ? .disallow : .follow(max: limits.maxRedirects, allowCycles: false)
             c.timeout = .init(connect: .seconds(10), read: .seconds(30))
             c.decompression = .disabled
             c.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
             let made = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup(numberOfThreads: 1), configuration: c)
-            all[limits.maxRedirects] = made
+            all[key] = made
             return made
         }
     }

@@ -7,7 +7,9 @@ import TegulaWarp
 /// What `tegula serve` renders on demand, from its PATH arguments: anything the warp stage takes
 /// (a `tegula georef` output, a raster with a geotransform or GCPs, `SCAN:GCPFILE` for a plain
 /// scan and its GCP file) and pipeline files (`*.yml`, `*.yaml`: every map, from its
-/// `georeference:` and `tile:` sections, without running a stage).
+/// `georeference:` and `tile:` sections, without running a stage; a map whose `input:` is an IIIF
+/// image or a Georeference Annotation, or that comes from a `maps_from:` AnnotationPage, through
+/// ``remote``).
 public struct OnDemandInputs: Sendable {
     /// The render threads all sources share.
     public let queue: RenderQueue
@@ -21,14 +23,18 @@ public struct OnDemandInputs: Sendable {
     /// The paper taken out of every scan (`tegula serve --remove-color`), where a pipeline map
     /// has no `remove_color:` of its own; nil keeps the paper.
     public let removeColor: RemoveColorOptions?
+    /// How a pipeline file's maps reach IIIF images and annotations (the program's IIIF client,
+    /// as `tegula run` loads the file); nil refuses such maps in one line.
+    public let remote: RemoteSources?
 
     /// Inputs sharing one queue and one memo.
     public init(queue: RenderQueue, memo: TileMemo, encoding: TileOptions? = nil, removeColor: RemoveColorOptions? = nil,
-                log: @escaping @Sendable (String) -> Void) {
+                remote: RemoteSources? = nil, log: @escaping @Sendable (String) -> Void) {
         self.queue = queue
         self.memo = memo
         self.encoding = encoding
         self.removeColor = removeColor
+        self.remote = remote
         self.log = log
     }
 
@@ -45,12 +51,13 @@ public struct OnDemandInputs: Sendable {
     public func sources(for path: String) throws -> [OnDemandSource] {
         let ext = (path as NSString).pathExtension.lowercased()
         if ext == "yml" || ext == "yaml" {
-            let pipeline = try Pipeline.load(path: path)
+            let remote = self.remote
+            let pipeline = try Pipeline.load(path: path, remote: remote)
             return try pipeline.spec.maps.map { map in
                 let name = map.name
                 return try OnDemandSource(id: name, queue: queue, memo: memo, log: log) {
                     // Read the pipeline file again: an edit of it is a change like any other.
-                    let now = try Pipeline.load(path: path)
+                    let now = try Pipeline.load(path: path, remote: remote)
                     guard var map = now.spec.maps.first(where: { $0.name == name }) else {
                         throw OnDemandError("\(path): map '\(name)' is no longer in the file")
                     }
@@ -58,7 +65,9 @@ public struct OnDemandInputs: Sendable {
                     // The composite's tone, as `tegula run` solved it (read from its work folder
                     // when stored there for the same inputs, else solved now).
                     let tone = try PipelineRunner(pipeline: now, options: RunOptions(), log: { _ in }).toneCorrections()?[name]
-                    return OnDemandSource.Loaded(job: encoded(try now.tileJob(for: map)), files: now.files(of: map), tone: tone)
+                    // A URL (an IIIF image's, an annotation's) is no file to watch: its cached copy is.
+                    let files = now.files(of: map).filter { !RemoteSources.isURL($0) }
+                    return OnDemandSource.Loaded(job: encoded(try now.tileJob(for: map)), files: files, tone: tone)
                 }
             }
         }

@@ -7,7 +7,7 @@ import TegulaPipeline
 import TegulaSupport
 import TegulaWarp
 
-/// How IIIF images are fetched: the disk cache's folder; the User-Agent names tegula and its
+/// How IIIF images are fetched: the disk cache's folder and the retries; the User-Agent names tegula and its
 /// version (``Tegula/version``, the one place it is written).
 struct IIIFOptions: ParsableArguments {
     @Option(name: .customLong("iiif-cache"),
@@ -15,18 +15,30 @@ struct IIIFOptions: ParsableArguments {
                                valueName: "DIR"))
     var cacheFolder: String?
 
+    @Option(name: .customLong("iiif-retries"),
+            help: ArgumentHelp("Times one IIIF request answered 429 or 503, or not at all, is tried again, waiting 0.5 s doubled each time (or the server's Retry-After) (0: ask once, so a server that is not there ends the run at once).",
+                               valueName: "N"))
+    var retries: Int = IIIFPoliteness().maxAttempts - 1
+
     /// The one client of this process, made on first use, with remote scans opened through it.
     private static let installed = Locked<IIIFClient?>(nil)
 
     /// The client (its cache in ``cacheFolder`` or the user's cache folder), installed as the
     /// opener of every http(s) scan name (``ScanSources``).
-    func client() throws -> IIIFClient { try Self.client(cacheFolder: cacheFolder) }
+    func client() throws -> IIIFClient { try Self.client(cacheFolder: cacheFolder, retries: retries) }
 
-    /// The process's client with its cache in `cacheFolder` (nil: the user's cache folder).
-    static func client(cacheFolder: String?) throws -> IIIFClient {
+    func validate() throws {
+        // 20 retries wait at most 452 s (0.5 s doubled up to the 30-s cap), before jitter.
+        guard (0...20).contains(retries) else { throw ValidationError("--iiif-retries must be 0 to 20, not \(retries)") }
+    }
+
+    /// The process's client with its cache in `cacheFolder` (nil: the user's cache folder),
+    /// trying a request `retries` more times.
+    static func client(cacheFolder: String?, retries: Int) throws -> IIIFClient {
         if let c = Self.installed.current { return c }
         var politeness = IIIFPoliteness()
         politeness.userAgent = "tegula/\(Tegula.version)"
+        politeness.maxAttempts = retries + 1
         let cache = try IIIFCache(folder: cacheFolder ?? IIIFCache.defaultFolder)
         let made = IIIFClient(politeness: politeness, cache: cache)
         ScanSources.setRemoteOpener { url in try IIIFScan.open(url, client: made) }
@@ -38,12 +50,12 @@ struct IIIFOptions: ParsableArguments {
     /// (``ScanArgument``'s rules, the annotation's size checked against the image's).
     /// The client is made on first use, so a pipeline of local scans makes no cache folder.
     func remoteSources() -> RemoteSources {
-        let folder = cacheFolder
+        let folder = cacheFolder, retries = retries
         return RemoteSources(resolve: { input, gcps, mapID in
-            let r = try ScanArgument.resolveBlocking(input, gcps: gcps, mapID: mapID, client: try Self.client(cacheFolder: folder))
+            let r = try ScanArgument.resolveBlocking(input, gcps: gcps, mapID: mapID, client: try Self.client(cacheFolder: folder, retries: retries))
             return (r.scan, r.gcps)
         }, document: { url in
-            let client = try Self.client(cacheFolder: folder)
+            let client = try Self.client(cacheFolder: folder, retries: retries)
             return try Blocking.run { try ScanArgument.saved(try await client.document(url), of: url, client: client) }
         })
     }

@@ -20,7 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
         rendered on demand tile by tile (the tiles `tegula tile` would cut, without cutting them \
         first): anything `tegula warp` takes (a `tegula georef` .vrt/.tif, a raster \
         with a geotransform or GCPs), SCAN:GCPFILE for a plain scan and its GCP file, or a pipeline \
-        file (*.yml: every map, from its georeference and tile sections, no stage run). Every scan, \
+        file (*.yml: every map, from its georeference and tile sections, no stage run; a map whose \
+        input is an IIIF image or an annotation, or from a maps_from AnnotationPage, read from its \
+        IIIF server tile by tile). Every scan, \
         and a scan with no georeference alone, is also an IIIF Image API 3.0 service (level 1, plus \
         pct: regions and sizes, !w,h and ^; jpg, png, webp) at /iiif/{id}/info.json. Ids are file \
         names without extension, or map names. A scan whose files change on disk is re-read within \
@@ -168,7 +170,8 @@ struct ServeCommand: AsyncParsableCommand {
     func load() async throws -> (Catalogue, [OnDemandSource], [ScanImage]) {
         let encoding = format.map { TileOptions(format: $0, quality: quality, autoLossy: autoLossy) }
         let inputs = OnDemandInputs(queue: RenderQueue(workers: server.renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
-                                    encoding: encoding, removeColor: try removal(), log: { printError($0) })
+                                    encoding: encoding, removeColor: try removal(), remote: iiif.remoteSources(),
+                                    log: { printError($0) })
         var entries: [CatalogueEntry] = []
         var rendered: [OnDemandSource] = []
         var images: [ScanImage] = []

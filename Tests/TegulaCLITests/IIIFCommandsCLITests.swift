@@ -238,16 +238,66 @@ struct IIIFCommandsCLITests {
         #expect(b.digest != a.digest)
     }
 
+    /// `tegula serve p.yml` renders on demand the maps of a pipeline that live on an IIIF server
+    /// (`iiif_testserver.py`, PNG): an `input:` that is an annotation file, one that is the image
+    /// service's URL with the annotation as its GCPs, and a map of a `maps_from:` AnnotationPage
+    /// by URL. Each one's max-zoom tiles are byte for byte those `tegula tile` cuts from the
+    /// local scan with the same GCPs (the oracle: no IIIF in it).
+    @Test func servingAPipelineOfIIIFMapsRendersTheLocalScansMaxZoomTiles() throws {
+        let (dir, scan, server, ann) = try IIIFSourceCLITests.levelOneCase("iiif-serve-pipeline")
+        defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
+        let service = "\(server.base)/3.0_pil/scan"
+        let alpha = IIIFSourceCLITests.annotation(service: service, type: "ImageService3").replacingOccurrences(of: "maps/leiden", with: "maps/alpha")
+        let www = dir.appendingPathComponent("www")
+        try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+        try "{\"type\":\"AnnotationPage\",\"items\":[\(alpha)]}".write(to: www.appendingPathComponent("page.json"), atomically: true, encoding: .utf8)
+        let pages = try LocalHTTPServer.python(serving: www)
+        defer { pages.stop() }
+        let file = dir.appendingPathComponent("p.yml").path
+        try """
+            version: 1
+            map_defaults:
+              output: out/{name}
+            maps_from: \(pages.base)/page.json
+            maps:
+              - {name: annotated, input: annotation.json}
+              - {name: byurl, input: \(service), georeference: {gcps: annotation.json}}
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let local = dir.appendingPathComponent("local").path
+        let l = try TegulaBinary.run(["tile", scan.path, "--gcps", ann, "-o", local, "--quiet"])
+        #expect(l.status == 0, "\(l.stderr)")
+        let z = try IIIFSourceCLITests.maxZoom(local)
+        let names = try FileManager.default.subpathsOfDirectory(atPath: "\(local)/\(z)").filter { $0.hasSuffix(".png") }.sorted()
+        #expect(z >= 12 && names.count >= 4, "z\(z): \(names)")
+
+        let tegula = try LocalHTTPServer.tegula(["serve", file, "--iiif-cache", dir.appendingPathComponent("cache").path])
+        defer { tegula.stop() }
+        #expect(tegula.output(contains: "listening on"), "\(tegula.output)")
+        for map in ["annotated", "byurl", "alpha"] {
+            for name in names {
+                let answer = try tegula.get("/\(map)/\(z)/\(name)")
+                let cut = try Data(contentsOf: URL(fileURLWithPath: "\(local)/\(z)/\(name)"))
+                #expect(answer.status == 200 && answer.body == cut, "\(map) \(z)/\(name): \(answer.status)\n\(tegula.output)")
+            }
+        }
+    }
+
     /// A server that is not there (a free port): `tegula info` of its IIIF image and `tegula
     /// serve` of a PMTiles file on it each end in one line naming the URL and the cause in words,
     /// its parentheses balanced (SwiftNIO's own text has a stray `)`), no type names or errno.
+    /// `--iiif-retries 0` asks once: `info` ends within seconds (by default each of its two
+    /// URLs is tried 6 times, each try retrying the connection for 10 s: 146 s measured);
+    /// the PMTiles reader's own two tries of 10 s each remain.
     @Test func anUnreachableServerIsOneBalancedLineNamingTheURL() throws {
         let dir = try TemporaryFolder.make("iiif-unreachable")
         defer { try? FileManager.default.removeItem(at: dir) }
         let port = try LocalHTTPServer.freePort()
         let image = "http://127.0.0.1:\(port)/iiif/scan", pmtiles = "http://127.0.0.1:\(port)/map.pmtiles"
-        let runs = [(image, try TegulaBinary.run(["info", image, "--iiif-cache", dir.appendingPathComponent("cache").path])),
-                    (pmtiles, try TegulaBinary.run(["serve", pmtiles, "--port", "0"]))]
+        let start = Date()
+        let info = try TegulaBinary.run(["info", image, "--iiif-cache", dir.appendingPathComponent("cache").path, "--iiif-retries", "0"])
+        let seconds = Date().timeIntervalSince(start)
+        #expect(seconds < 5, "tegula info --iiif-retries 0 took \(seconds) s")
+        let runs = [(image, info), (pmtiles, try TegulaBinary.run(["serve", pmtiles, "--port", "0"]))]
         for (url, r) in runs {
             let line = r.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(r.status != 0)

@@ -21,13 +21,15 @@ public final class BlockWarper {
     ///   - overviews: reduced copies for ``warpReduced(_:samples:into:)`` (tiles on demand); nil
     ///     reads reduced windows from the file, through its own overviews when it has them.
     ///   - mapped: the scan mapped from its file (see ``WarpSource/mapped``), for full-resolution windows.
+    ///   - decoded: the scan's decoded blocks (see ``WarpSource/decoded``), for full-resolution windows.
     public init(path: String, mapping: SourceMapping, resampling: Resampling,
                 maskFootprint: [ProjectedPoint]?, shared: SourceWindow?, overviews: SourceOverviews? = nil,
-                mapped: MappedScan? = nil) throws {
+                mapped: MappedScan? = nil, decoded: DecodedScan? = nil) throws {
         self.mapping = mapping
         self.resampling = resampling
         raster = try SourceRaster(path: path)
         raster.mapped = mapped
+        raster.decoded = decoded
         evaluator = try mapping.makeEvaluator()
         kernel = WarpKernel(resampling: resampling, sourceWidth: raster.width, sourceHeight: raster.height)
         self.maskFootprint = maskFootprint

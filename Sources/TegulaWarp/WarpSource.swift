@@ -17,6 +17,9 @@ public struct WarpSource: Sendable {
     /// Larger scans mapped from their file when they can be (uncompressed RGB or RGBA), shared
     /// by the workers for their full-resolution windows (``MappedScan``).
     public let mapped: MappedScan?
+    /// Other scans' blocks decoded once into a cache shared by the workers, when their file is a
+    /// GeoTIFF or JPEG (``DecodedScan``).
+    public let decoded: DecodedScan?
     /// The GCP fit's pins and outline: from the fit, or stored in a warped raster; nil when the
     /// source has no GCPs behind it.
     public let summary: GeoreferenceSummary?
@@ -38,9 +41,10 @@ public struct WarpSource: Sendable {
         maskFootprint = mapping.mask == nil ? nil : ring
         shared = sharePixels ? try WarpSource.sharedPixels(path: path, mapping: mapping) : nil
         mapped = sharePixels && shared == nil ? MappedScan(path: path) : nil
+        decoded = sharePixels && shared == nil && mapped == nil ? DecodedScan(path: path) : nil
     }
 
-    private init(_ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?) {
+    private init(_ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?, decoded: DecodedScan? = nil) {
         path = other.path
         mapping = other.mapping
         summary = other.summary
@@ -48,18 +52,20 @@ public struct WarpSource: Sendable {
         maskFootprint = other.maskFootprint
         self.shared = shared
         self.mapped = mapped
+        self.decoded = decoded
     }
 
     /// This source with its whole-scan pixels in memory when it is small enough (see
     /// ``sharedLimitBytes``), else mapped when it can be (``mapped``); itself when either is
     /// already there.
     public func withSharedPixels() throws -> WarpSource {
-        guard shared == nil, mapped == nil else { return self }
+        guard shared == nil, mapped == nil, decoded == nil else { return self }
         if let pixels = try WarpSource.sharedPixels(path: path, mapping: mapping) {
             return WarpSource(self, shared: pixels, mapped: nil)
         }
-        guard let mapped = MappedScan(path: path) else { return self }
-        return WarpSource(self, shared: nil, mapped: mapped)
+        if let mapped = MappedScan(path: path) { return WarpSource(self, shared: nil, mapped: mapped) }
+        guard let decoded = DecodedScan(path: path) else { return self }
+        return WarpSource(self, shared: nil, mapped: nil, decoded: decoded)
     }
 
     static func sharedPixels(path: String, mapping: SourceMapping) throws -> SourceWindow? {

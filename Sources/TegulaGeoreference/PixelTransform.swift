@@ -41,9 +41,11 @@ extension PixelTransform {
 /// The next point of a row takes its first step from it without evaluating the transform (a
 /// thin-plate spline's evaluation is 24 logarithms at 24 GCPs).
 public struct NewtonStart: Sendable {
-    /// The pixel, its forward value (fit CRS) and the Jacobian there.
+    /// The pixel the iteration last evaluated.
     public let pixel: PixelPoint
+    /// forward(pixel), in the fit CRS.
     public let ground: GroundPoint
+    /// ∂ground/∂pixel at `pixel`.
     public let jacobian: Jacobian
 
     /// A start at `pixel` with `ground` = forward(pixel) and `jacobian` at pixel.

@@ -49,7 +49,8 @@ let package = Package(
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
         // The copy out of a file mapping, guarded against SIGBUS (a file cut short under it):
-        // beside the mapping, TegulaGDAL's VirtualMemory, which alone calls it.
+        // beside the mapping, TegulaGDAL's VirtualMemory, which alone calls the guarded copy;
+        // TegulaWarp's DecodedScan widens decoded blocks with its unguarded twin.
         .target(name: "CMappedRows"),
         .target(name: "TegulaGDAL", dependencies: ["CGDAL", "CMappedRows"]),
         // libdeflate (gzip, zlib streams, CRC-32), under the image codecs and the bundles alike.
@@ -64,7 +65,7 @@ let package = Package(
         .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         // The pyramid's hot pixel loops (the bilinear warp row, halving) in C, for their SSE2 lanes.
         .target(name: "CKernels"),
-        .target(name: "TegulaWarp", dependencies: ["CKernels", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
+        .target(name: "TegulaWarp", dependencies: ["CKernels", "CMappedRows", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaPyramid", dependencies: [
             "CKernels", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
         ]),

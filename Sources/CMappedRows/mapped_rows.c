@@ -92,3 +92,14 @@ int tegula_copy_mapped_rows(const uint8_t *src, ptrdiff_t src_stride, ptrdiff_t 
     guard = NULL;
     return 0;
 }
+
+void tegula_copy_rows(const uint8_t *src, ptrdiff_t src_stride, ptrdiff_t bands, ptrdiff_t count,
+                      ptrdiff_t rows, uint8_t *dst, ptrdiff_t dst_stride) {
+    for (ptrdiff_t r = 0; r < rows; r++) {
+        if (bands == 3) {
+            expand_rgb(src + r * src_stride, dst + r * dst_stride, count);
+        } else {
+            memcpy(dst + r * dst_stride, src + r * src_stride, (size_t)count * 4);
+        }
+    }
+}

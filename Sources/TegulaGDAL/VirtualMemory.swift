@@ -87,6 +87,11 @@ extension Dataset {
     /// its one source file when every band is that file's same band, whole, in a SimpleSource.
     private func passThroughFile() -> String? {
         guard driverName == "VRT" else { return driverName == "GTiff" ? path : nil }
+        return vrtPassThroughFile()
+    }
+
+    /// A VRT's one source file when every band is that file's same band, whole, in a SimpleSource.
+    func vrtPassThroughFile() -> String? {
         let files = fileList.dropFirst()
         guard files.count == 1, let file = files.first else { return nil }
         for i in 1...bandCount {

@@ -118,6 +118,23 @@ public struct PolynomialTransform: PixelTransform {
     /// Ground → pixel: closed form for order 1, Newton otherwise.
     public func inverse(_ g: GroundPoint) -> PixelPoint? {
         if let affineInverse { return affineInverse.apply(g) }
-        return inverter?.invert(g, evaluate: { (forward($0), jacobian(at: $0)) })
+        return inverter?.invert(g, evaluate: { (forward($0), jacobian(at: $0)) })?.point
+    }
+
+    /// Ground → pixel by Newton from `start` when given (orders 2 and 3), else as
+    /// ``inverse(_:)``; `start` becomes where this one stopped (nil for order 1).
+    public func inverse(_ g: GroundPoint, continuing start: inout NewtonStart?) -> PixelPoint? {
+        guard let inverter else {
+            start = nil
+            return inverse(g)
+        }
+        let evaluate = { (p: PixelPoint) in (forward(p), jacobian(at: p)) }
+        if let s = start, let found = NewtonInverter.newton(from: s, target: g, evaluate: evaluate) {
+            start = found.last
+            return found.point
+        }
+        let found = inverter.invert(g, evaluate: evaluate)
+        start = found?.last
+        return found?.point
     }
 }

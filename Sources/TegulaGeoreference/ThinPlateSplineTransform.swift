@@ -145,6 +145,18 @@ public struct ThinPlateSplineTransform: PixelTransform {
 
     /// Ground → pixel by Newton iteration.
     public func inverse(_ g: GroundPoint) -> PixelPoint? {
-        inverter.invert(g, evaluate: valueAndJacobian)
+        inverter.invert(g, evaluate: valueAndJacobian)?.point
+    }
+
+    /// Ground → pixel by Newton from `start` when given, else as ``inverse(_:)``; `start`
+    /// becomes where this one stopped.
+    public func inverse(_ g: GroundPoint, continuing start: inout NewtonStart?) -> PixelPoint? {
+        if let s = start, let found = NewtonInverter.newton(from: s, target: g, evaluate: valueAndJacobian) {
+            start = found.last
+            return found.point
+        }
+        let found = g.x.isFinite && g.y.isFinite ? inverter.invert(g, evaluate: valueAndJacobian) : nil
+        start = found?.last
+        return found?.point
     }
 }

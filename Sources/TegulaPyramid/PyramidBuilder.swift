@@ -68,12 +68,18 @@ public final class PyramidBuilder: @unchecked Sendable {
                     progress: (@Sendable (Stats) -> Void)? = nil) throws -> Stats {
         let plan = self.plan, src = source, resampling = self.resampling, format = self.format,
             quality = self.quality, autoLossy = self.autoLossy, webpEffort = self.webpEffort
-        try ParallelWork.run(jobs: jobs, count: plan.blocks.count, makeState: { _ in
+        // A scan decoded in whole rows is warped a row of blocks at a time, top to bottom: the
+        // units a row of blocks reads are then read again only by the next row, while still
+        // cached. In Morton order the plain-JPEG benchmark scan decoded its 85 units 170 times
+        // over at a 96 MB budget. The tiles are the same either way.
+        let blocks = src.decoded?.decodesWholeRows == true ? plan.blocks.sorted { ($0.y, $0.x) < ($1.y, $1.x) } : plan.blocks
+        try ParallelWork.run(jobs: jobs, count: blocks.count, makeState: { _ in
             Worker(warper: try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
-                                           maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped, removal: src.removal),
+                                           maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped,
+                                           decoded: src.decoded, removal: src.removal),
                    encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort))
         }, process: { [self] worker, index in
-            try buildBlock(plan.blocks[index], worker: worker, emit: emit)
+            try buildBlock(blocks[index], worker: worker, emit: emit)
             progress?(stats.withLock { $0 })
         })
         return stats.withLock { $0 }

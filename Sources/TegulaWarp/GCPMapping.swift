@@ -54,18 +54,23 @@ public struct GCPMapping: SourceMapping {
 
         func sourcePixels(x: inout [Double], y: inout [Double]) {
             if let toFit { toFit.transform(x: &x, y: &y) }
-            // Points arrive in rows: each answer seeds the next point's Newton iteration.
-            var last: PixelPoint?
+            // Points arrive in rows: each answer's Newton iteration continues from the last one's
+            // (its value and Jacobian reused, see NewtonStart).
+            var last: NewtonStart?
             for i in x.indices {
                 let g = GroundPoint(x: x[i], y: y[i])
                 guard x[i].isFinite, y[i].isFinite else { x[i] = .nan; y[i] = .nan; last = nil; continue }
-                let found = transform.inverse(g, near: last)
+                let found = transform.inverse(g, continuing: &last)
                 guard let p = folds.map({ $0.answer(found, for: g) }) ?? found else {
                     x[i] = .nan; y[i] = .nan; last = nil; continue
                 }
                 x[i] = p.x
                 y[i] = p.y
-                last = p
+                // Past a fold the answer is another preimage than the one found: the next point
+                // starts from it, as from any answer.
+                if p != found {
+                    last = NewtonStart(pixel: p, ground: transform.forward(p), jacobian: transform.jacobian(at: p))
+                }
             }
         }
 

@@ -93,15 +93,18 @@ public enum ScanSources {
     }
 
     /// A reader of the scan `name` names, for one worker: `mapped` (a local file's mapping, see
-    /// ``WarpSource/mapped``) for its full-resolution windows, and with `removal` the paper colour
+    /// ``WarpSource/mapped``) or `decoded` (a local file's shared decoded blocks, see
+    /// ``WarpSource/decoded``) for its full-resolution windows, and with `removal` the paper colour
     /// taken out of every window it reads, wherever the pixels come from (``PaperRemovingReader``).
-    public static func open(_ name: String, mapped: MappedScan? = nil, removal: ColorRemoval? = nil) throws -> any ScanReader {
+    public static func open(_ name: String, mapped: MappedScan? = nil, decoded: DecodedScan? = nil,
+                            removal: ColorRemoval? = nil) throws -> any ScanReader {
         let reader: any ScanReader
         if let remote = try remote(name) {
             reader = try remote.makeReader()
         } else {
             let raster = try SourceRaster(path: name)
             raster.mapped = mapped
+            raster.decoded = decoded
             reader = raster
         }
         return removal.map { PaperRemovingReader(reader, removal: $0) } ?? reader

@@ -17,6 +17,9 @@ public final class SourceRaster {
     /// The scan mapped from its file and shared by the workers, when it can be
     /// (``MappedScan``): full-resolution windows are then copied from it, not read through GDAL.
     public var mapped: MappedScan?
+    /// The scan's decoded blocks, cached and shared by the workers, when its file is compressed
+    /// (``DecodedScan``): full-resolution windows are then copied from them.
+    public var decoded: DecodedScan?
     public var width: Int { dataset.width }
     public var height: Int { dataset.height }
 
@@ -72,6 +75,10 @@ public final class SourceRaster {
                          into out: UnsafeMutablePointer<UInt8>) throws {
         if let mapped, bw == w, bh == h, x >= 0, y >= 0, x + w <= width, y + h <= height {
             try mapped.readRGBA(x: x, y: y, width: w, height: h, into: out)
+            return
+        }
+        if let decoded, bw == w, bh == h, x >= 0, y >= 0, x + w <= width, y + h <= height {
+            try decoded.readRGBA(x: x, y: y, width: w, height: h, into: out, using: self)
             return
         }
         let bands = bandList

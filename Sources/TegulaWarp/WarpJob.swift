@@ -87,7 +87,8 @@ public struct WarpJob: Sendable {
             let src = source, resampling = resampling
             try ParallelWork.run(jobs: jobs, count: total, makeState: { _ in
                 try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
-                                maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped, removal: src.removal)
+                                maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped, decoded: src.decoded,
+                                removal: src.removal)
             }, process: { warper, index in
                 let ox = (index % bx) * bs, oy = (index / bx) * bs
                 let w = min(bs, win.width - ox), hh = min(bs, win.height - oy)

@@ -17,6 +17,9 @@ public struct WarpSource: Sendable {
     /// Larger scans mapped from their file when they can be (uncompressed RGB or RGBA), shared
     /// by the workers for their full-resolution windows (``MappedScan``).
     public let mapped: MappedScan?
+    /// Other scans' blocks decoded once into a cache shared by the workers, when their file is a
+    /// GeoTIFF or JPEG (``DecodedScan``).
+    public let decoded: DecodedScan?
     /// The GCP fit's pins and outline: from the fit, or stored in a warped raster; nil when the
     /// source has no GCPs behind it.
     public let summary: GeoreferenceSummary?
@@ -41,9 +44,11 @@ public struct WarpSource: Sendable {
         maskFootprint = mapping.mask == nil ? nil : ring
         shared = sharePixels ? try WarpSource.sharedPixels(path: path, mapping: mapping) : nil
         mapped = sharePixels && shared == nil && !ScanSources.isRemote(path) ? MappedScan(path: path) : nil
+        decoded = sharePixels && shared == nil && mapped == nil && !ScanSources.isRemote(path) ? DecodedScan(path: path) : nil
     }
 
-    private init(_ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?, removal: ColorRemoval? = nil) {
+    private init(_ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?, decoded: DecodedScan?,
+                 removal: ColorRemoval? = nil) {
         path = other.path
         self.removal = removal ?? other.removal
         mapping = other.mapping
@@ -52,18 +57,21 @@ public struct WarpSource: Sendable {
         maskFootprint = other.maskFootprint
         self.shared = shared
         self.mapped = mapped
+        self.decoded = decoded
     }
 
     /// This source with its whole-scan pixels in memory when it is small enough (see
-    /// ``sharedLimitBytes``), else mapped when it can be (``mapped``); itself when either is
-    /// already there.
+    /// ``sharedLimitBytes``), else mapped when it can be (``mapped``), else its blocks decoded
+    /// into a shared cache when it can be (``decoded``); itself when any is already there.
     public func withSharedPixels() throws -> WarpSource {
-        guard shared == nil, mapped == nil else { return self }
+        guard shared == nil, mapped == nil, decoded == nil else { return self }
         if let pixels = try WarpSource.sharedPixels(path: path, mapping: mapping, removal: removal) {
-            return WarpSource(self, shared: pixels, mapped: nil)
+            return WarpSource(self, shared: pixels, mapped: nil, decoded: nil)
         }
-        guard !ScanSources.isRemote(path), let mapped = MappedScan(path: path) else { return self }
-        return WarpSource(self, shared: nil, mapped: mapped)
+        guard !ScanSources.isRemote(path) else { return self }
+        if let mapped = MappedScan(path: path) { return WarpSource(self, shared: nil, mapped: mapped, decoded: nil) }
+        guard let decoded = DecodedScan(path: path) else { return self }
+        return WarpSource(self, shared: nil, mapped: nil, decoded: decoded)
     }
 
     /// This source with `options`' paper colour taken out of its pixels (``ColorRemoval``),
@@ -79,7 +87,7 @@ public struct WarpSource: Sendable {
             removal.apply(to: copy.pixels, count: shared.width * shared.height)
             pixels = copy
         }
-        return WarpSource(self, shared: pixels, mapped: mapped, removal: removal)
+        return WarpSource(self, shared: pixels, mapped: mapped, decoded: decoded, removal: removal)
     }
 
     static func sharedPixels(path: String, mapping: SourceMapping, removal: ColorRemoval? = nil) throws -> SourceWindow? {

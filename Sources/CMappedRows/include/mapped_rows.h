@@ -14,4 +14,10 @@
 int tegula_copy_mapped_rows(const uint8_t *src, ptrdiff_t src_stride, ptrdiff_t bands, ptrdiff_t count,
                             ptrdiff_t rows, uint8_t *dst);
 
+/// The same copy from memory that cannot fault (no guard: no system call a call), each row to
+/// `dst` rows `dst_stride` bytes apart: TegulaWarp's DecodedScan copies a window's part out of
+/// each decoded block with it.
+void tegula_copy_rows(const uint8_t *src, ptrdiff_t src_stride, ptrdiff_t bands, ptrdiff_t count,
+                      ptrdiff_t rows, uint8_t *dst, ptrdiff_t dst_stride);
+
 #endif

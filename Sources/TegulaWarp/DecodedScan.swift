@@ -1,0 +1,169 @@
+import CMappedRows
+import Foundation
+import TegulaGDAL
+import TegulaSupport
+
+/// A compressed scan (DEFLATE, LZW or JPEG tiles or strips in a GeoTIFF, or a JPEG file) decoded
+/// a block at a time into a cache the workers share, so each block is decoded once while it is
+/// in use, instead of once per worker and again for every window that reaches into it.
+///
+/// Each worker reading its windows through GDAL kept its own copy of the blocks in GDAL's cache
+/// (a dataset per worker), and neighbouring pyramid blocks, which go to different workers, read
+/// the same file blocks: `perf` of the benchmark pyramid from the DEFLATE-tiled scan had
+/// libdeflate's decompression at 18 % of all samples, about 5 times the file's one decode. A
+/// JPEG file is read by GDAL in rows from the top, and a window above the rows last read started
+/// its decoding over from the first row: libjpeg took 33 % of the plain-JPEG pyramid's samples.
+///
+/// A unit of the cache is one block of the file (a TIFF tile), or whole-width blocks (strips,
+/// JPEG scanlines) grouped into about ``rowsPerWideUnit`` rows, held as the file's bands
+/// interleaved (3 or 4 bytes a pixel); at most ``budgetBytes`` of units are kept, the least
+/// recently read dropped first. A JPEG file has one decoder, used under a lock, so its rows are
+/// decoded in order; tiles and strips are decoded by whichever worker needs them first, with its
+/// own dataset, while the others wait for that unit. Pixels are those GDAL reads, byte for byte.
+public final class DecodedScan: @unchecked Sendable {
+    /// Bytes of decoded units kept at most. Units decoded for the benchmark pyramid (946 tiles
+    /// of 256², DEFLATE; 85 units of 64 rows, JPEG in rows) by budget: 24 MB 1,007 (JPEG in
+    /// Morton order 466), 48 MB 968 (316), 64 MB 965, 96 MB 946 (170); the JPEG warped in rows of
+    /// blocks decodes each unit once from 32 MB. Peak RSS grows with the budget (DEFLATE: 249,
+    /// 272, 289, 319 MB, GDAL's own 64 MB block cache included).
+    public static let budgetBytes = 64 << 20
+    /// Whole-width blocks are grouped into units of about this many rows.
+    static let rowsPerWideUnit = 64
+
+    let path: String
+    let width: Int
+    let height: Int
+    /// Bytes a pixel as decoded: 3 (RGB) or 4 (RGBA).
+    let bands: Int
+    let unitWidth: Int
+    let unitHeight: Int
+    let unitColumns: Int
+    /// The one decoder of a file read in rows from the top (JPEG); nil when each reader decodes.
+    private let sequential: Locked<SourceRaster>?
+    private let cache: LRUCache<Int, Unit>
+    private let flight = NSCondition()
+    private var decoding: Set<Int> = []
+    private var decodes = 0
+
+    /// True when a unit spans the scan's width (strips, JPEG rows): blocks warped a row of
+    /// blocks at a time then keep reading the same units, where the pyramid's Morton order
+    /// returns to rows decoded long before (and a JPEG decodes again from its first row).
+    public var decodesWholeRows: Bool { unitWidth == width }
+
+    /// Units decoded so far: each unit once while the units in use fit the budget.
+    public var unitsDecoded: Int {
+        flight.lock(); defer { flight.unlock() }
+        return decodes
+    }
+
+    final class Unit: @unchecked Sendable {
+        let width: Int
+        let height: Int
+        let pixels: UnsafeMutablePointer<UInt8>
+        init(width: Int, height: Int, bands: Int) {
+            self.width = width
+            self.height = height
+            pixels = .allocate(capacity: width * height * bands)
+        }
+        deinit { pixels.deallocate() }
+    }
+
+    /// The scan at `path` behind a cache of decoded blocks, when its file is a GeoTIFF or a
+    /// JPEG (directly or through a VRT that passes it through) with RGB or RGBA bands and no
+    /// nodata; nil otherwise (GDAL then reads each window itself).
+    public convenience init?(path: String) {
+        self.init(path: path, budgetBytes: Self.budgetBytes)
+    }
+
+    init?(path: String, budgetBytes: Int) {
+        guard let raster = try? SourceRaster(path: path), raster.noData == nil,
+              raster.layout == .rgb || raster.layout == .rgba,
+              let layout = raster.dataset.storageLayout(), ["GTiff", "JPEG"].contains(layout.driver),
+              layout.blockWidth > 0, layout.blockHeight > 0 else { return nil }
+        self.path = path
+        width = raster.width
+        height = raster.height
+        bands = raster.layout == .rgb ? 3 : 4
+        if layout.blockWidth >= width {
+            unitWidth = width
+            unitHeight = min(height, layout.blockHeight * max(1, Self.rowsPerWideUnit / layout.blockHeight))
+        } else {
+            unitWidth = layout.blockWidth
+            unitHeight = layout.blockHeight
+        }
+        unitColumns = (width + unitWidth - 1) / unitWidth
+        // A budget holding fewer than a few units would decode every unit again for each window.
+        guard unitWidth * unitHeight * bands * 8 <= budgetBytes else { return nil }
+        cache = LRUCache(byteBudget: budgetBytes)
+        sequential = layout.driver == "JPEG" ? Locked(raster) : nil
+    }
+
+    /// Copy the window (`x`, `y`, `width` × `height`, inside the scan) into `out` as RGBA8,
+    /// decoding the units it covers that are not kept, with `raster`'s dataset (the caller's own).
+    func readRGBA(x: Int, y: Int, width w: Int, height h: Int, into out: UnsafeMutablePointer<UInt8>,
+                  using raster: SourceRaster) throws {
+        for uy in (y / unitHeight)...((y + h - 1) / unitHeight) {
+            for ux in (x / unitWidth)...((x + w - 1) / unitWidth) {
+                let u = try unit(ux, uy, raster)
+                let left = ux * unitWidth, top = uy * unitHeight
+                let x0 = max(x, left), x1 = min(x + w, left + u.width)
+                let y0 = max(y, top), y1 = min(y + h, top + u.height)
+                tegula_copy_rows(u.pixels + ((y0 - top) * u.width + (x0 - left)) * bands, u.width * bands, bands,
+                                 x1 - x0, y1 - y0, out + ((y0 - y) * w + (x0 - x)) * 4, w * 4)
+            }
+        }
+    }
+
+    /// Unit (`ux`, `uy`) from the cache, else decoded now (by this thread, or waited for while
+    /// another decodes it).
+    private func unit(_ ux: Int, _ uy: Int, _ raster: SourceRaster) throws -> Unit {
+        let key = uy * unitColumns + ux
+        while true {
+            if let u = cache.value(for: key) { return u }
+            flight.lock()
+            if decoding.contains(key) {
+                flight.wait()
+                flight.unlock()
+                continue
+            }
+            // Decoded and kept between the look-up above and the lock.
+            if let u = cache.value(for: key) {
+                flight.unlock()
+                return u
+            }
+            decoding.insert(key)
+            decodes += 1
+            flight.unlock()
+            do {
+                let u = try decode(ux, uy, raster)
+                cache.insert(u, cost: u.width * u.height * bands, for: key)
+                done(key)
+                return u
+            } catch {
+                done(key)
+                throw error
+            }
+        }
+    }
+
+    private func done(_ key: Int) {
+        flight.lock()
+        decoding.remove(key)
+        flight.broadcast()
+        flight.unlock()
+    }
+
+    private func decode(_ ux: Int, _ uy: Int, _ raster: SourceRaster) throws -> Unit {
+        let left = ux * unitWidth, top = uy * unitHeight
+        let u = Unit(width: min(unitWidth, width - left), height: min(unitHeight, height - top), bands: bands)
+        let list = Array(1...bands)
+        if let sequential {
+            try sequential.withLock {
+                try $0.dataset.readBytes(x: left, y: top, width: u.width, height: u.height, bands: list, into: u.pixels)
+            }
+        } else {
+            try raster.dataset.readBytes(x: left, y: top, width: u.width, height: u.height, bands: list, into: u.pixels)
+        }
+        return u
+    }
+}

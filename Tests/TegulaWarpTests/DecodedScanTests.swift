@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TegulaGDAL
+import TegulaSupport
+import TegulaTestSupport
+@testable import TegulaWarp
+
+/// A compressed scan read through its cache of decoded blocks reads the bytes GDAL reads, decodes
+/// each block once while the blocks fit the budget (also with two readers at once), and is used
+/// only for the files it knows (a GeoTIFF or JPEG, RGB or RGBA, directly or through a VRT).
+struct DecodedScanTests {
+    static func folder() throws -> URL { try TemporaryFolder.make("decoded") }
+
+    /// A `width` × `height` RGB GeoTIFF of the fixtures' pattern with creation `options`.
+    static func tiff(_ path: String, width: Int, height: Int, bands: Int = 3, options: [String]) throws {
+        let d = try Dataset.create(path: path, driver: "GTiff", width: width, height: height, bands: bands, options: options)
+        var pixels = WarpFixtures.pattern(width: width, height: height)
+        if bands == 4 {
+            var rgba = [UInt8](repeating: 0, count: width * height * 4)
+            for i in 0..<(width * height) {
+                for c in 0..<3 { rgba[i * 4 + c] = pixels[i * 3 + c] }
+                rgba[i * 4 + 3] = UInt8(i % 251)
+            }
+            pixels = rgba
+        }
+        try d.writeBytes(x: 0, y: 0, width: width, height: height, bands: Array(1...bands), from: pixels)
+    }
+
+    /// The window as GDAL reads it and as the cache gives it.
+    static func both(_ path: String, _ scan: DecodedScan, x: Int, y: Int, w: Int, h: Int) throws -> ([UInt8], [UInt8]) {
+        let raster = try SourceRaster(path: path)
+        var gdal = [UInt8](repeating: 7, count: w * h * 4), cached = [UInt8](repeating: 9, count: w * h * 4)
+        try gdal.withUnsafeMutableBufferPointer {
+            try raster.readRGBA(x: x, y: y, width: w, height: h, bufferWidth: w, bufferHeight: h, into: $0.baseAddress!)
+        }
+        try cached.withUnsafeMutableBufferPointer {
+            try scan.readRGBA(x: x, y: y, width: w, height: h, into: $0.baseAddress!, using: raster)
+        }
+        return (gdal, cached)
+    }
+
+    /// Bytes that differ (a failing `==` on arrays this size spends minutes on its diff).
+    static func differing(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        a.count == b.count ? zip(a, b).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) } : max(a.count, b.count)
+    }
+
+    @Test(arguments: [
+        (["TILED=YES", "BLOCKXSIZE=32", "BLOCKYSIZE=16", "COMPRESS=DEFLATE"], 3),
+        (["TILED=YES", "BLOCKXSIZE=48", "BLOCKYSIZE=32", "COMPRESS=LZW"], 4),
+        (["COMPRESS=DEFLATE", "BLOCKYSIZE=5"], 3),
+        (["TILED=YES", "BLOCKXSIZE=32", "BLOCKYSIZE=32", "COMPRESS=JPEG", "PHOTOMETRIC=YCBCR"], 3),
+    ])
+    func windowsReadWhatGDALReads(options: [String], bands: Int) throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("scan.tif").path
+        try Self.tiff(path, width: 301, height: 203, bands: bands, options: options)
+        let scan = try #require(DecodedScan(path: path, budgetBytes: 1 << 20))
+        // Corners, edges, windows across unit edges, odd widths (the SSSE3 loop's tail), the whole scan.
+        for (x, y, w, h) in [(0, 0, 301, 203), (0, 0, 1, 1), (300, 202, 1, 1), (17, 5, 7, 9), (250, 190, 51, 13), (1, 100, 299, 3), (31, 15, 2, 2)] {
+            let (gdal, cached) = try Self.both(path, scan, x: x, y: y, w: w, h: h)
+            #expect(Self.differing(gdal, cached) == 0, "\(options) window \(x),\(y) \(w)×\(h)")
+        }
+    }
+
+    @Test func aJPEGFileIsDecodedInRowsThroughAPassThroughVRT() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tif = dir.appendingPathComponent("scan.tif").path
+        try Self.tiff(tif, width: 200, height: 150, options: [])
+        let jpg = dir.appendingPathComponent("scan.jpg").path
+        let vrt = dir.appendingPathComponent("scan.vrt").path
+        try Dataset(path: tif).copy(to: jpg, driver: "JPEG")
+        try Dataset(path: jpg).copy(to: vrt, driver: "VRT")
+        let scan = try #require(DecodedScan(path: vrt, budgetBytes: 1 << 20))
+        #expect(scan.unitWidth == 200 && scan.unitHeight == 64)
+        // Bottom first, then the top: the one decoder starts over, the pixels are GDAL's.
+        for (x, y, w, h) in [(10, 140, 100, 10), (0, 0, 200, 150), (199, 63, 1, 2)] {
+            let (gdal, cached) = try Self.both(vrt, scan, x: x, y: y, w: w, h: h)
+            #expect(Self.differing(gdal, cached) == 0, "window \(x),\(y) \(w)×\(h)")
+        }
+    }
+
+    @Test func eachBlockIsDecodedOnceByTwoReaders() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("scan.tif").path
+        try Self.tiff(path, width: 256, height: 256, options: ["TILED=YES", "BLOCKXSIZE=32", "BLOCKYSIZE=32", "COMPRESS=DEFLATE"])
+        let scan = try #require(DecodedScan(path: path, budgetBytes: 1 << 20))
+        // Overlapping windows, every one read by both workers: 64 units in all.
+        let windows = (0..<40).map { i in (x: (i * 37) % 200, y: (i * 53) % 200, w: 56, h: 56) }
+        try ParallelWork.run(jobs: 2, count: 2, makeState: { _ in try SourceRaster(path: path) }) { raster, _ in
+            var out = [UInt8](repeating: 0, count: 56 * 56 * 4)
+            for w in windows {
+                try out.withUnsafeMutableBufferPointer { try scan.readRGBA(x: w.x, y: w.y, width: w.w, height: w.h, into: $0.baseAddress!, using: raster) }
+            }
+        }
+        var touched = Set<Int>()
+        for w in windows {
+            for uy in (w.y / 32)...((w.y + w.h - 1) / 32) {
+                for ux in (w.x / 32)...((w.x + w.w - 1) / 32) { touched.insert(uy * 8 + ux) }
+            }
+        }
+        #expect(scan.unitsDecoded == touched.count)
+    }
+
+    @Test func otherFilesAreReadThroughGDAL() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gray = dir.appendingPathComponent("gray.tif").path
+        let d = try Dataset.create(path: gray, driver: "GTiff", width: 64, height: 64, bands: 1, options: ["COMPRESS=DEFLATE"])
+        try d.writeBytes(x: 0, y: 0, width: 64, height: 64, bands: [1], from: [UInt8](repeating: 3, count: 64 * 64))
+        let png = dir.appendingPathComponent("scan.png").path
+        let tif = dir.appendingPathComponent("scan.tif").path
+        try Self.tiff(tif, width: 64, height: 64, options: ["COMPRESS=DEFLATE"])
+        try Dataset(path: tif).copy(to: png, driver: "PNG")
+        #expect(DecodedScan(path: gray, budgetBytes: 1 << 20) == nil)
+        #expect(DecodedScan(path: png, budgetBytes: 1 << 20) == nil)
+        // A unit too large for its budget (a budget under eight of them) is not cached.
+        #expect(DecodedScan(path: tif, budgetBytes: 64 * 64 * 3) == nil)
+        #expect(DecodedScan(path: tif, budgetBytes: 1 << 20) != nil)
+    }
+}

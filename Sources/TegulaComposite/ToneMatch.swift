@@ -10,7 +10,8 @@ import TegulaWarp
 ///
 /// 1. **Statistics** (``CompositeBuilder/overlapSums(layerBounds:)``): for every two sheets whose
 ///    boxes overlap, both are warped over the overlap on the max zoom's pixel grid (coarsened by
-///    2 until at most ``samplePixels`` pixels), and where both are opaque (alpha 255) each
+///    2 until at most ``samplePixels`` pixels), and where both are opaque (alpha 255) and at
+///    least ``kernelReach`` source pixels plus one sample inside both masks, each
 ///    channel's count, sum and sum of squares are added up in integers — exact, so the sums do
 ///    not depend on threads or on how the work is split.
 /// 2. **The solve** (``solve(sheets:overlaps:anchor:)``), per channel, over each connected group
@@ -81,6 +82,11 @@ public enum ToneMatch {
     /// A spread (standard deviation, levels) below which an overlap says nothing of the gains:
     /// a flat overlap (paper, sea) only ties the offsets.
     public static let minimumSpread = 1.0
+    /// How far a resampling kernel reaches, in source pixels (lanczos's 3, the widest): pixels
+    /// nearer a mask edge than this plus one sample are left out of an overlap's sums. On an 8 × 8
+    /// made series with GCPs 4 px off, fitted jointly, the paper within it left the corrected
+    /// gains up to 56 % apart (the sheets' own: 11 %); without it 9–15 %, as with exact GCPs.
+    public static let kernelReach = 3.0
     /// The most pixels one overlap is sampled at (1024²): larger overlaps are sampled on a grid
     /// coarser by powers of 2.
     public static let samplePixels = 1 << 20
@@ -226,6 +232,18 @@ extension CompositeBuilder {
                 .warp(left: w.left, top: w.top, resolution: resolution, width: w.width, height: w.height, into: pa)
             try worker.warper(b, sources: sources, resampling: resampling)
                 .warp(left: w.left, top: w.top, resolution: resolution, width: w.width, height: w.height, into: pb)
+            // Pixels nearer either sheet's mask edge than its kernel's reach mix in the paper
+            // beyond the mask (a sheet fitted a fraction of a pixel off its neighbour sees it
+            // there): left out, their alpha set to 0 here.
+            for (layer, pixels) in [(a, pa), (b, pb)] {
+                let s = try sources.source(layer)
+                let reach = (ToneMatch.kernelReach * (try s.nativeResolution()) + resolution) / resolution
+                let edge = EdgeDistance(ring: s.footprint, left: w.left, top: w.top, resolution: resolution,
+                                        side: max(w.width, w.height), cap: reach)
+                for y in 0..<w.height {
+                    for x in 0..<w.width where edge.at(x, y) < reach { pixels[(y * w.width + x) * 4 + 3] = 0 }
+                }
+            }
             var o = ToneMatch.Overlap(a: a, b: b)
             o.add(pa, pb, count: count)
             out.withLock { $0[k] = o }

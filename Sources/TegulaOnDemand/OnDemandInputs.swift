@@ -76,6 +76,13 @@ public struct OnDemandInputs: Sendable {
         return [try source(scan: scan, gcps: gcps, id: Self.id(of: scan))]
     }
 
+    /// The sheet index of a pipeline file, as `tegula run` writes it (`PipelineRunner.sheetIndexJSON()`);
+    /// nil for any other PATH. Read once, when called.
+    public static func sheetIndex(for path: String) throws -> [UInt8]? {
+        guard ["yml", "yaml"].contains((path as NSString).pathExtension.lowercased()) else { return nil }
+        return try PipelineRunner(pipeline: try Pipeline.load(path: path), options: RunOptions(), log: { _ in }).sheetIndexJSON()
+    }
+
     /// The source of one scan (a local path, or a remote scan's URL, opened already) and its GCP file.
     public func source(scan: String, gcps: String?, id: String) throws -> OnDemandSource {
         if let gcps, !FileManager.default.fileExists(atPath: gcps) { throw OnDemandError("\(gcps): no such GCP file") }

@@ -114,6 +114,13 @@ struct SheetIndex: Encodable {
 }
 
 extension PipelineRunner {
+    /// The sheet index a run of this pipeline writes (in its work folder and beside its
+    /// composite), byte for byte, without running a stage: the maps' figures and, when the
+    /// composite matches tones, the tone `tegula run` stored (else solved now, as a run would).
+    public func sheetIndexJSON() throws -> [UInt8] {
+        try SheetIndex(figures: try SheetIndex.figures(pipeline, tones: try toneCorrections()), pipeline: pipeline).json()
+    }
+
     /// Before any stage: the sheet index into the work folder, and the quality gate's verdicts,
     /// one line each on the log; with `on_fail: stop` and a failing sheet, an error (nothing run).
     /// Of the shards of a run only shard 0 writes the index (all would write the same bytes, and

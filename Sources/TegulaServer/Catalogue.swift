@@ -12,8 +12,9 @@ public struct CatalogueEntry: Sendable {
     public let reader: any TileReader
     /// The same reader when its tiles are made on request (``DynamicTileSource``); nil for a bundle.
     public let dynamic: (any DynamicTileSource)?
-    /// The sheet index a pipeline wrote beside the tileset (`Tileset.sheetIndexPath(of:)`), as
-    /// read at start-up; nil when there is none. Served at `/{id}.index.geojson`.
+    /// The sheet index a pipeline wrote beside the tileset (`Tileset.sheetIndexPath(of:)`), or for
+    /// a map of a pipeline rendered on demand that pipeline's, as read at start-up; nil when there
+    /// is none. Served at `/{id}.index.geojson`.
     public let sheetIndex: [UInt8]?
     private let fixedFootprint: Footprint?
 
@@ -33,13 +34,13 @@ public struct CatalogueEntry: Sendable {
         fixedFootprint = Footprint(reader.metadata)
     }
 
-    /// An entry whose tiles are made on request.
-    public init(id: String, path: String, source: any DynamicTileSource) {
+    /// An entry whose tiles are made on request, with the sheet index of the pipeline it is a map of.
+    public init(id: String, path: String, source: any DynamicTileSource, sheetIndex: [UInt8]? = nil) {
         self.id = id
         self.path = path
         reader = source
         dynamic = source
-        sheetIndex = nil
+        self.sheetIndex = sheetIndex
         fixedFootprint = nil
     }
 }

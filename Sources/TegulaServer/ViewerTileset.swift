@@ -55,7 +55,14 @@ struct ViewerTileset: Encodable {
     static func scriptSafeJSON(_ c: Catalogue) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(c.entries.map(ViewerTileset.init))) ?? Data("[]".utf8)
+        // The maps of one pipeline rendered on demand share its index: its outlines drawn once.
+        var drawn = Set<[UInt8]>()
+        let tilesets = c.entries.map { e in
+            var t = ViewerTileset(e)
+            if let index = e.sheetIndex, !drawn.insert(index).inserted { t.sheets = nil }
+            return t
+        }
+        let data = (try? encoder.encode(tilesets)) ?? Data("[]".utf8)
         return ViewerAssets.scriptSafe(json: String(decoding: data, as: UTF8.self))
     }
 }

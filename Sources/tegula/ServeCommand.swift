@@ -189,9 +189,10 @@ struct ServeCommand: AsyncParsableCommand {
                 entries += try Catalogue.load(paths: [path]).entries
             } else {
                 do {
-                    for source in try inputs.sources(for: path) {
+                    let sources = try inputs.sources(for: path), index = try OnDemandInputs.sheetIndex(for: path)
+                    for source in sources {
                         rendered.append(source)
-                        entries.append(CatalogueEntry(id: source.id, path: path, source: source))
+                        entries.append(CatalogueEntry(id: source.id, path: path, source: source, sheetIndex: index))
                         images.append(try ScanImage(id: source.id, path: source.renderer.job.source.path, queue: inputs.queue))
                     }
                 } catch let e as WarpError where e.reason == .notGeoreferenced {

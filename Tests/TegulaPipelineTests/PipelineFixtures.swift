@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGDAL
+import Testing
 @testable import TegulaPipeline
 import TegulaTestSupport
 
@@ -53,6 +54,13 @@ struct PipelineFixtures {
         }
     }
 
+    /// The error `Pipeline.load` throws for a one-map pipeline (`world.tif` as map `a`, made
+    /// when missing) with a composite whose section holds `output: out/c.pmtiles` and `composite`'s lines.
+    func compositeLoadError(_ composite: String) throws -> String {
+        if !FileManager.default.fileExists(atPath: folder + "/world.tif") { try image("world.tif") }
+        return try loadError("version: 1\nmaps:\n" + Self.worldMap(name: "a") + "composite:\n  output: out/c.pmtiles\n" + composite)
+    }
+
     /// A one-map pipeline of a generated plate carrée image at zooms 0–1.
     static func worldMap(name: String = "world", input: String = "world.tif", output: String = "out/world",
                          tile: String = "{min_zoom: 0, max_zoom: 1}") -> String {
@@ -79,4 +87,15 @@ func runPipeline(_ path: String, _ options: RunOptions = RunOptions(jobs: 2)) th
     } catch {
         return ([], log.all, error)
     }
+}
+
+/// Replace `old` with `new` in the pipeline file, run it again, and expect its composite
+/// (`output`) rebuilt, not skipped as unchanged, with tiles other than those of digest `before`.
+func expectRebuilt(_ file: String, replacing old: String, with new: String, output: String, before: String,
+                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: old, with: new))
+        .write(toFile: file, atomically: true, encoding: .utf8)
+    let r = try runPipeline(file)
+    #expect(!r.log.contains { $0.hasPrefix("composite:  skipped") }, "\(r.log)", sourceLocation: sourceLocation)
+    #expect(try TilesetDigest.of(output).digest != before, "\(old) → \(new)", sourceLocation: sourceLocation)
 }

@@ -189,21 +189,13 @@ import TegulaTestSupport
         let again = try runPipeline(file)
         #expect(again.log.contains { $0.hasPrefix("composite:  skipped (unchanged)") }, "\(again.log)")
         // A seam that is not the default is another composite.
-        try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "seam: over", with: "seam: cut"))
-            .write(toFile: file, atomically: true, encoding: .utf8)
-        let cut = try runPipeline(file)
-        #expect(!cut.log.contains { $0.hasPrefix("composite:  skipped") }, "\(cut.log)")
-        #expect(try TilesetDigest.of(folder + "/out/over.pmtiles").digest != before.digest)
+        try expectRebuilt(file, replacing: "seam: over", with: "seam: cut", output: folder + "/out/over.pmtiles", before: before.digest)
     }
 
     @Test func badSeamsAndOrdersAreOneLineNamingWhatWouldBeRight() throws {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
-        try f.image("world.tif")
-        func load(_ composite: String) throws -> String {
-            try f.loadError("version: 1\nmaps:\n" + PipelineFixtures.worldMap(name: "a")
-                            + "composite:\n  output: out/c.pmtiles\n" + composite)
-        }
+        let load = f.compositeLoadError
         let blend = try load("  seam: blend\n")
         #expect(blend.contains("composite.seam") && blend.contains("'blend' is not a seam; expected over, cut or {feather: PX}"), "\(blend)")
         #expect(!blend.contains("\n"))

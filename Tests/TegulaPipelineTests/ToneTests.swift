@@ -63,6 +63,37 @@ import TegulaWarp
         #expect(after.largest <= 1 && after.step <= 1)
     }
 
+    /// Each sheet's tone as `scripts/make-series` made it (`truth.json`): map pixel = gain ×
+    /// source + offset, per channel.
+    static func knownTones(_ folder: String) throws -> [String: (gain: [Double], offset: [Double])] {
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/truth.json"))) as! [String: Any]
+        return (truth["sheets"] as! [String: [String: Any]]).mapValues { s in
+            let t = s["tone"] as! [String: [Double]]
+            return (t["gain"]!, t["offset"]!)
+        }
+    }
+
+    /// How near the solved tones of a made series' composite (`out/series.index.geojson`) bring
+    /// every sheet to the anchor's view of the source (g·a = a₀ and g·b + o = b₀), per channel
+    /// (red, green, blue) the worst of the sheets: gain as a fraction, offset in levels; and
+    /// how far apart the sheets' own gains were.
+    static func recovered(_ folder: String, anchor: String) throws -> (gain: [Double], offset: [Double], spread: Double) {
+        let known = try knownTones(folder), a = known[anchor]!
+        let tones = try indexTones(folder + "/out/series.index.geojson")
+        #expect(tones.count == known.count)
+        #expect(tones[anchor]?.gain == [1, 1, 1] && tones[anchor]?.offset == [0, 0, 0])
+        var gain = [0.0, 0, 0], offset = [0.0, 0, 0], spread = 0.0
+        for (name, t) in tones {
+            let k = known[name]!
+            for c in 0..<3 {
+                gain[c] = max(gain[c], abs(t.gain[c] * k.gain[c] / a.gain[c] - 1))
+                offset[c] = max(offset[c], abs(t.gain[c] * k.offset[c] + t.offset[c] - a.offset[c]))
+                spread = max(spread, abs(k.gain[c] / a.gain[c] - 1))
+            }
+        }
+        return (gain, offset, spread)
+    }
+
     /// A made series: 3 × 3 sheets, exact GCPs (so only the tone differs), per-sheet gains
     /// 0.765–0.935 and offsets (paper's share plus up to ±12 levels) per channel.
     @Test func solvedCorrectionsUndoKnownGainsAndOffsetsAndBringTheSeamsNearerTheSource() throws {
@@ -78,33 +109,19 @@ import TegulaWarp
             let r = try runPipeline(f)
             #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
         }
-        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/truth.json"))) as! [String: Any]
-        let sheets = truth["sheets"] as! [String: [String: Any]]
-        func known(_ name: String) -> (gain: [Double], offset: [Double]) {
-            let t = sheets[name]!["tone"] as! [String: [Double]]
-            return (t["gain"]!, t["offset"]!)
-        }
-        // Corrected, every sheet shows the source as the anchor does: g·a = a₀ and g·b + o = b₀.
-        let tones = try Self.indexTones(folder + "/out/series.index.geojson")
-        #expect(tones.count == 9)
-        let anchor = known("r1c1")
-        var worstGain = 0.0, worstOffset = 0.0, spreadGain = 0.0
-        for (name, t) in tones {
-            let k = known(name)
-            for c in 0..<3 {
-                worstGain = max(worstGain, abs(t.gain[c] * k.gain[c] / anchor.gain[c] - 1))
-                worstOffset = max(worstOffset, abs(t.gain[c] * k.offset[c] + t.offset[c] - anchor.offset[c]))
-                spreadGain = max(spreadGain, abs(k.gain[c] / anchor.gain[c] - 1))
-            }
-        }
+        let (worstGain, worstOffset, spreadGain) = try Self.recovered(folder, anchor: "r1c1")
         print("tone match on a 3×3 made series: sheet gains up to \(String(format: "%.1f", spreadGain * 100)) % from the anchor's; "
-              + "corrected, within \(String(format: "%.2f", worstGain * 100)) % and \(String(format: "%.2f", worstOffset)) levels of it")
+              + "corrected, red green blue within " + worstGain.map { String(format: "%.2f", $0 * 100) }.joined(separator: " ") + " % and "
+              + worstOffset.map { String(format: "%.2f", $0) }.joined(separator: " ") + " levels of it")
         #expect(spreadGain > 0.05)
-        // Measured at 9063f66: red and blue within 3 % and 1 level; green (the overlaps' least
-        // contrast) within 10.1 % in gain, its offset making up for it at the overlaps' levels
-        // (6.8 levels): the composite below is right where the sheets meet, the gain not yet exact.
-        #expect(worstGain < 0.11 && worstOffset < 7.5, "gain \(worstGain), offset \(worstOffset)")
-        #expect(tones["r1c1"]!.gain == [1, 1, 1] && tones["r1c1"]!.offset == [0, 0, 0])
+        // Every channel as well as the others. At 9063f66 green was 10.1 % and 6.8 levels off (red
+        // and blue 3 % and 1 level): the generator rounded every sheet from one 8-bit source, and the
+        // solve weighed overlaps of 2 levels' spread like any other (``ToneMatch``). Measured now:
+        // red, green, blue within 0.16, 0.30, 0.95 % and 0.07, 0.23, 0.10 levels.
+        for c in 0..<3 {
+            #expect(worstGain[c] < 0.01 && worstOffset[c] < 0.5, "channel \(c): gain \(worstGain[c]), offset \(worstOffset[c])")
+        }
+        let anchor = try Self.knownTones(folder)["r1c1"]!
 
         // The composite against the source as the anchor sheet shows it (a₀ s + b₀), over the
         // bands of 2 × overlap pixels along every inner sheet boundary.
@@ -142,7 +159,29 @@ import TegulaWarp
         let before = try errors(folder + "/out/plain.pmtiles"), after = try errors(folder + "/out/series.pmtiles")
         print("across the sheet boundaries, |composite − anchor's view of the source|: mean \(String(format: "%.2f", before.mean)) → "
               + "\(String(format: "%.2f", after.mean)) levels, worst \(before.worst) → \(after.worst)")
-        #expect(before.mean > 4 && after.mean < 1 && after.worst <= 6, "\(before) → \(after)")
+        #expect(before.mean > 4 && after.mean < 0.5 && after.worst <= 3, "\(before) → \(after)")
+    }
+
+    /// Sheets fitted jointly from GCPs 4 px off lie a fraction of a pixel off each other, so
+    /// near a mask edge one sheet's kernel reaches the paper beyond it: those pixels stay out
+    /// of the overlaps' sums and the gains come out as with exact GCPs.
+    @Test func aMisfitOfAFewPixelsKeepsThePaperOutOfTheSolvedGains() throws {
+        let folder = try TemporaryFolder.make("tone-misfit").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = try MadeSeries.make(in: folder, cols: 3, rows: 3, cell: 128, gcpError: 4, extra: ["--tone-offset", "12"])
+        try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
+            of: "tile: {max_zoom: 7}}", with: "tile: {max_zoom: 7}, tone: {anchor: r2c2}}")).write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try runPipeline(file)
+        #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
+        let (gain, offset, spread) = try Self.recovered(folder, anchor: "r2c2")
+        print("tone match on a 3×3 made series with GCPs 4 px off: sheet gains up to \(String(format: "%.1f", spread * 100)) % apart; "
+              + "corrected, red green blue within " + gain.map { String(format: "%.2f", $0 * 100) }.joined(separator: " ") + " % and "
+              + offset.map { String(format: "%.2f", $0) }.joined(separator: " ") + " levels of the anchor's")
+        #expect(spread > 0.05)
+        // Measured: red, green, blue within 0.56, 1.05, 1.34 % and 0.18, 0.90, 0.37 levels.
+        for c in 0..<3 {
+            #expect(gain[c] < 0.02 && offset[c] < 1.5, "channel \(c): gain \(gain[c]), offset \(offset[c])")
+        }
     }
 
     @Test func aShardedToneMatchedRunEqualsTheSingleRunByteForByte() throws {
@@ -186,21 +225,13 @@ import TegulaWarp
         #expect(again.log.contains { $0.hasPrefix("composite:  skipped (unchanged)") }, "\(again.log)")
         #expect(!again.log.contains { $0.hasPrefix("tone:") })
         #expect(try Self.indexTones(folder + "/out/off.index.geojson").isEmpty)
-        try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "tone: off", with: "tone: match"))
-            .write(toFile: file, atomically: true, encoding: .utf8)
-        let matched = try runPipeline(file)
-        #expect(!matched.log.contains { $0.hasPrefix("composite:  skipped") }, "\(matched.log)")
-        #expect(try TilesetDigest.of(folder + "/out/off.pmtiles").digest != before.digest)
+        try expectRebuilt(file, replacing: "tone: off", with: "tone: match", output: folder + "/out/off.pmtiles", before: before.digest)
     }
 
     @Test func badTonesAreOneLineNamingWhatWouldBeRight() throws {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
-        try f.image("world.tif")
-        func load(_ composite: String) throws -> String {
-            try f.loadError("version: 1\nmaps:\n" + PipelineFixtures.worldMap(name: "a")
-                            + "composite:\n  output: out/c.pmtiles\n" + composite)
-        }
+        let load = f.compositeLoadError
         let word = try load("  tone: bright\n")
         #expect(word.contains("composite.tone") && word.contains("'bright' is not a tone; expected off, match or {anchor: MAP}"), "\(word)")
         #expect(!word.contains("\n"))

@@ -136,13 +136,16 @@ let package = Package(
         // The georeferencing editor (`tegula edit`): a session model, its fit and save formats, and
         // the page and API served beside on-demand overlay tiles.
         .target(name: "TegulaEditor", dependencies: [
-            "TegulaOnDemand", "TegulaServer", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec",
+            "TegulaOnDemand", "TegulaServer", "TegulaPipeline", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec",
             "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
             .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
         ], resources: [
-            // The editor's page, style and script, compiled in like the viewer's.
+            // The editor's pages, styles and scripts, compiled in like the viewer's: GCPs on one
+            // scan, ties between two sheets of a pipeline, and the scan pane's IIIF tiles both use.
             .embedInCode("Pages/editor.html"), .embedInCode("Pages/editor.css"), .embedInCode("Pages/editor.js"),
+            .embedInCode("Pages/ties.html"), .embedInCode("Pages/ties.css"), .embedInCode("Pages/ties.js"),
+            .embedInCode("Pages/scan-tiles.js"),
         ]),
 
         // The thin CLI on top.
@@ -216,7 +219,7 @@ let package = Package(
             "TegulaIIIF", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
-            "TegulaEditor", "TegulaOnDemand", "TegulaServer", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",
+            "TegulaEditor", "TegulaPipeline", "TegulaOnDemand", "TegulaServer", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",
             "TegulaGeometry", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),

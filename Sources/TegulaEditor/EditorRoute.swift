@@ -10,6 +10,8 @@ enum EditorRoute: Equatable {
     case page
     /// `/editor.js`.
     case script
+    /// `/scan-tiles.js`: the scan pane's IIIF tiles, shared with the tie editor.
+    case scanTiles
     /// `/leaflet/…`: Leaflet from Debian's libjs-leaflet.
     case leaflet(String)
     /// `/iiif/{id}/…`: the raw scan as an IIIF Image API 3.0 service (``ScanPane``), answered by
@@ -32,13 +34,13 @@ enum EditorRoute: Equatable {
 
     /// The route table: each path's first segments and the methods it takes (HEAD with GET).
     static let table: [(prefix: [String], methods: [HTTPRequest.Method])] = [
-        ([], [.get, .head]), (["editor.js"], [.get, .head]), (["leaflet"], [.get, .head]), (["iiif"], [.get, .head]),
+        ([], [.get, .head]), (["editor.js"], [.get, .head]), (["scan-tiles.js"], [.get, .head]), (["leaflet"], [.get, .head]), (["iiif"], [.get, .head]),
         (["overlay"], [.get, .head]), (["basemap"], [.get, .head]),
         (["api", "session"], [.get, .put]), (["api", "fit"], [.post]), (["api", "predict"], [.get]), (["api", "convert"], [.get]),
     ]
 
     /// Every route, as 404 answers list them.
-    static let routes = "/, /editor.js, /leaflet/…, /iiif/{id}/info.json, /iiif/{id}/{region}/{size}/0/default.{jpg|png|webp}, /overlay/{version}.json, "
+    static let routes = "/, /editor.js, /scan-tiles.js, /leaflet/…, /iiif/{id}/info.json, /iiif/{id}/{region}/{size}/0/default.{jpg|png|webp}, /overlay/{version}.json, "
         + "/overlay/{version}/{z}/{x}/{y}.png, /basemap/…, GET /api/session, PUT /api/session, POST /api/fit, "
         + "GET /api/predict, GET /api/convert"
 
@@ -57,6 +59,7 @@ enum EditorRoute: Equatable {
         switch entry.prefix.first ?? "" {
         case "": self = .page
         case "editor.js": self = .script
+        case "scan-tiles.js": self = .scanTiles
         case "leaflet": self = .leaflet(s.joined(separator: "/"))
         case "iiif": self = .iiif
         case "overlay": self = try Self.overlay(Array(s.dropFirst()))
@@ -74,10 +77,10 @@ enum EditorRoute: Equatable {
     }
 
     /// The table's entry for a path: by its first segment (two under `/api/`, which has no deeper
-    /// paths; nor has `/editor.js`).
+    /// paths; nor have the scripts).
     static func entry(_ s: [String]) -> (prefix: [String], methods: [HTTPRequest.Method])? {
         let key = s.first == "api" ? Array(s.prefix(2)) : Array(s.prefix(1))
-        guard key.first != "api" || s.count == 2, key != ["editor.js"] || s.count == 1 else { return nil }
+        guard key.first != "api" || s.count == 2, !(key.first?.hasSuffix(".js") ?? false) || s.count == 1 else { return nil }
         return table.first { $0.prefix == key }
     }
 

@@ -100,6 +100,9 @@ public final class EditorService: HTTPService, @unchecked Sendable {
             case .script:
                 return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
                                       body: Array(EditorScript.source.utf8))
+            case .scanTiles:
+                return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                                      body: Array(TiePage.scanTiles.utf8))
             case .leaflet(let name):
                 guard let a = leaflet[name] else { throw ServerError(.unknownAsset, "no such asset: /\(name)") }
                 return ServerResponse(status: .ok, headers: [.contentType: a.contentType, .cacheControl: "public, max-age=86400"], body: a.bytes)

@@ -31,8 +31,9 @@ public struct ScanPane: Sendable {
     /// Opens the scan's header (8-bit bands, at most ``RasterLimits/maximumOnDemandPixels``) and
     /// checks that its first pixels decode; an unreadable scan is a ``EditorError`` naming it.
     /// A remote scan (an IIIF image URL, its service id or info.json) is read through its own
-    /// service by the same reader the warp uses, and named by its last path component.
-    public init(path: String, queue: RenderQueue, logger: Logger) throws {
+    /// service by the same reader the warp uses, and named by its last path component; `id`, when
+    /// given, names it instead (the tie editor serves two sheets by their map names).
+    public init(path: String, id: String? = nil, queue: RenderQueue, logger: Logger) throws {
         let remote = ScanSources.isRemote(path)
         do {
             if !remote {
@@ -47,7 +48,7 @@ public struct ScanPane: Sendable {
         }
         let named = remote && path.hasSuffix("/info.json") ? String(path.dropLast("/info.json".count)) : path
         do {
-            image = try ScanImage(id: OnDemandInputs.id(of: named), path: path, queue: queue)
+            image = try ScanImage(id: id ?? OnDemandInputs.id(of: named), path: path, queue: queue)
         } catch let e as GDALError {
             throw EditorError(.unreadableInput, at: path, e.message)
         } catch let e as EditorError {

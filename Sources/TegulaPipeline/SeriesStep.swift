@@ -99,15 +99,7 @@ enum SeriesStep {
         guard !ties.isEmpty else { return ([:], []) }
         let tied = Array(Set(ties.flatMap { [$0.1, $0.3] })).sorted()
         let local = Dictionary(uniqueKeysWithValues: tied.enumerated().map { ($1, $0) })
-        var sheets: [SeriesSheet] = []
-        for m in tied {
-            let map = maps[m]
-            let g = map.georeference!
-            let step = GeoreferenceStep(map: map, folder: pipeline.workFolder(for: map), digests: FileDigests(stamps: [:]))
-            let ds = try Dataset(path: map.input)
-            sheets.append(SeriesSheet(name: map.name, gcps: try GCPGeoreferencing.gcpSet(g, mask: try step.mask()),
-                                      width: ds.width, height: ds.height, options: FitOptions(transform: g.transform, fitCRS: g.fitCRS)))
-        }
+        let sheets = try tied.map { try pipeline.seriesSheet(maps[$0]) }
         let fit: SeriesFit
         do {
             fit = try SeriesFit.fit(sheets: sheets, ties: ties.map { Tie(sheetA: local[$0.1]!, pixelA: $0.2.pixelA, sheetB: local[$0.3]!, pixelB: $0.2.pixelB) },

@@ -26,13 +26,22 @@ struct EditCommand: AsyncParsableCommand {
         service URL or a Georeference Annotation (file or URL) whose target is one: the scan \
         pane reads only the regions it shows, the annotation's points are the start, and a \
         .json save names that image service.
+
+        Ties between two sheets of a series: `tegula edit PIPELINE.yml --map A --tie-with B` \
+        shows the two maps' scans side by side; click a place on one and the same place on the \
+        other to add a tie; each tie's seam error (the ground distance between where the two \
+        sheets' own fits put it, and after they are fitted together) updates on every edit; Save \
+        rewrites the pipeline's `ties:` list in place, every other line kept. See docs/editor.md.
         """)
 
-    @Argument(help: "The scan to georeference: any raster GDAL reads, an IIIF image service URL (its id or info.json), or a Georeference Annotation (file or URL) whose target is an IIIF image (its GCPs to start from).")
+    @Argument(help: "The scan to georeference: any raster GDAL reads, an IIIF image service URL (its id or info.json), or a Georeference Annotation (file or URL) whose target is an IIIF image (its GCPs to start from). With --tie-with: the pipeline file.")
     var scan: String
 
-    @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))
+    @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part); with --tie-with, the pipeline map shown on the left.", valueName: "ID"))
     var mapID: String?
+
+    @Option(name: .customLong("tie-with"), help: ArgumentHelp("Place ties between the pipeline's map --map and this map (by name); Save writes the pipeline's ties: list.", valueName: "MAP"))
+    var tieWith: String?
 
     @Option(help: "GCPs to start from (.points, .csv, Allmaps .json, .vrt or a raster with GCPs).")
     var gcps: String?
@@ -50,7 +59,17 @@ struct EditCommand: AsyncParsableCommand {
 
     @OptionGroup var iiif: IIIFOptions
 
+    func validate() throws {
+        guard tieWith != nil else { return }
+        guard mapID != nil else { throw ValidationError("--tie-with needs --map: the two pipeline maps to tie (tegula edit PIPELINE.yml --map A --tie-with B)") }
+        let unused = [("--gcps", gcps != nil), ("-o", output != nil), ("--basemap", !basemap.isEmpty), ("--gcp-srs", gcpSrs != nil)].filter(\.1).map(\.0)
+        guard unused.isEmpty else {
+            throw ValidationError("\(unused.joined(separator: ", ")) does not apply with --tie-with: the tie editor reads the maps' GCPs from the pipeline and saves into its ties: list")
+        }
+    }
+
     func run() async throws {
+        if let tieWith, let mapID { return try await runTies(mapA: mapID, mapB: tieWith) }
         let service: EditorService
         do { service = try await makeService() } catch {
             printError("tegula: \(error)")
@@ -60,6 +79,24 @@ struct EditCommand: AsyncParsableCommand {
         try await HTTPServer.run(service: service, host: server.host, port: server.port) { channel in
             let p = channel.localAddress?.port ?? 0
             printError("tegula: editing \(output); open http://\(shownHost):\(p)/")
+        }
+    }
+
+    /// The tie editor for maps `mapA` and `mapB` of the pipeline file given as the scan.
+    func runTies(mapA: String, mapB: String) async throws {
+        let service: TieEditorService
+        do {
+            guard FileManager.default.fileExists(atPath: scan) else { throw CLIFailure(message: "\(scan): no such pipeline file") }
+            let pair = try TiePair(pipeline: scan, mapA: mapA, mapB: mapB)
+            service = try TieEditorService(pair: pair, leafletDirectory: server.leafletDir, renderThreads: server.renderThreads, log: { printError($0) })
+        } catch {
+            printError("tegula: \(error)")
+            throw ExitCode.failure
+        }
+        let shownHost = server.host, file = service.pair.pipelineFile
+        try await HTTPServer.run(service: service, host: server.host, port: server.port) { channel in
+            let p = channel.localAddress?.port ?? 0
+            printError("tegula: tying \(mapA) and \(mapB) in \(file); open http://\(shownHost):\(p)/")
         }
     }
 

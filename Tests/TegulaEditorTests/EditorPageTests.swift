@@ -11,7 +11,7 @@ struct EditorPageTests {
         let page = EditorPage.html(config: #"{"maxzoom":3}"#)
         #expect(page.hasPrefix("<!doctype html>") && !page.contains("{{") && page.contains("#gcp-table {"))
         #expect(page.contains(#"<script id="config" type="application/json">{"maxzoom":3}</script>"#))
-        #expect(page.components(separatedBy: "<script").count - 1 == 3)  // the config, Leaflet, the editor
+        #expect(page.components(separatedBy: "<script").count - 1 == 4)  // the config, Leaflet, the scan tiles, the editor
         #expect(EditorScript.source.contains("document.getElementById('config')"))
     }
 

@@ -6,11 +6,9 @@
 (function () {
 'use strict';
 var cfg = JSON.parse(document.getElementById('config').textContent);
-var S = Math.pow(2, cfg.maxzoom);  // scan pixels per L.CRS.Simple unit: at maxzoom one screen pixel is one scan pixel
-function toLL(p) { return L.latLng(-p[1] / S, p[0] / S); }
-function toPx(ll) { return [ll.lng * S, -ll.lat * S]; }
+var pane = window.tegulaScanTiles(cfg);  // scan-tiles.js: the scan's IIIF tiles in pixel space
+var toLL = pane.toLL, toPx = pane.toPx, inScan = pane.inScan;
 function round(p) { return [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100]; }
-function inScan(p) { return p[0] >= 0 && p[1] >= 0 && p[0] <= cfg.width && p[1] <= cfg.height; }
 function clone(x) { return JSON.parse(JSON.stringify(x)); }
 function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]; }); }
 function $(id) { return document.getElementById(id); }
@@ -20,34 +18,8 @@ var state = { session: null, fit: null, fitError: null, pending: null, predicted
               saved: null, overlayVersion: null, ready: false };
 window.tegulaEditor = state;
 
-// The scan, in pixel space, read through its IIIF Image API 3.0 service (cfg.iiif): the tile at zoom
-// z, column x, row y is the region of scan pixels it covers, s = 2^(maxzoom − z) of them per screen
-// pixel, asked for at the size it is drawn; a tile at the scan's right or bottom edge is smaller,
-// and drawn at its own size.
-var IIIFTiles = L.TileLayer.extend({
-  region: function (c) {
-    var s = Math.pow(2, cfg.maxzoom - c.z), n = cfg.tilesize * s, x = c.x * n, y = c.y * n;
-    if (c.x < 0 || c.y < 0 || x >= cfg.width || y >= cfg.height) return null;
-    var w = Math.min(n, cfg.width - x), h = Math.min(n, cfg.height - y);
-    return { x: x, y: y, w: w, h: h, width: Math.ceil(w / s), height: Math.ceil(h / s) };
-  },
-  getTileUrl: function (c) {
-    var r = this.region(c);
-    if (!r) return L.Util.emptyImageUrl;
-    return cfg.iiif + '/' + [r.x, r.y, r.w, r.h].join(',') + '/' + r.width + ',' + r.height + '/0/default.jpg';
-  },
-  createTile: function (c, done) {
-    var tile = L.TileLayer.prototype.createTile.call(this, c, done), r = this.region(c);
-    if (r) L.DomEvent.on(tile, 'load', function () { tile.style.width = r.width + 'px'; tile.style.height = r.height + 'px'; });
-    return tile;
-  }
-});
-var scanMap = L.map('scan', { crs: L.CRS.Simple, minZoom: -2, maxZoom: cfg.maxzoom + 3, zoomSnap: 0.25,
-                              attributionControl: false, boxZoom: false, doubleClickZoom: false });
-var scanBounds = L.latLngBounds(toLL([0, cfg.height]), toLL([cfg.width, 0]));
-new IIIFTiles('', { minZoom: -2, maxNativeZoom: cfg.maxzoom, minNativeZoom: 0, maxZoom: cfg.maxzoom + 3,
-                    bounds: scanBounds, tileSize: cfg.tilesize, noWrap: true, className: 'scan-tiles' }).addTo(scanMap);
-scanMap.fitBounds(scanBounds);
+// The scan, in pixel space, read through its IIIF Image API 3.0 service (cfg.iiif; scan-tiles.js).
+var scanMap = pane.map('scan');
 
 // The ground: basemaps (local tilesets work offline), and the warped scan in overlay mode.
 var groundMap = L.map('ground', { zoomSnap: 0.25, doubleClickZoom: false, boxZoom: false, maxZoom: 22 });

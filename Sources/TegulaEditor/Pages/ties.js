@@ -1,0 +1,221 @@
+// The tie editor's script (served as /ties.js; the page is ties.html): two sheets of a pipeline
+// side by side, a tie placed by clicking the same place on both. It talks to the server only
+// through the HTTP API (/api/ties, /api/seams, /api/predict) and the sheets' IIIF services; undo and
+// redo are an operation log in the page, as in the GCP editor.
+// The configuration is the JSON in <script id="config"> (TieEditorService.pageConfig).
+(function () {
+'use strict';
+var cfg = JSON.parse(document.getElementById('config').textContent);
+function $(id) { return document.getElementById(id); }
+function clone(x) { return JSON.parse(JSON.stringify(x)); }
+function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]; }); }
+function round(p) { return [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100]; }
+function fmt(v, d) { return v === null || v === undefined ? '–' : v.toFixed(d); }
+
+var state = { session: null, figures: null, error: null, pending: null, predicted: null, selected: null,
+              undo: [], redo: [], seq: 0, busy: false, saved: null, ready: false };
+window.tegulaTies = state;
+
+// Each side: its sheet's scan (scan-tiles.js), its map and its marker layers.
+var sides = {};
+['a', 'b'].forEach(function (k) {
+  var pane = window.tegulaScanTiles(cfg[k]), map = pane.map(k);
+  sides[k] = { pane: pane, map: map, markers: L.layerGroup().addTo(map), pending: L.layerGroup().addTo(map) };
+});
+$('pair').textContent = cfg.a.name + ' ↔ ' + cfg.b.name + ' in ' + cfg.pipeline;
+
+function icon(cls, label) {
+  return L.divIcon({ className: 'tie ' + cls, html: label ? '<span>' + esc(label) + '</span>' : '', iconSize: [12, 12], iconAnchor: [8, 8] });
+}
+function find(s, id) { for (var i = 0; i < s.ties.length; i++) if (s.ties[i].id === id) return s.ties[i]; return null; }
+function other(k) { return k === 'a' ? 'b' : 'a'; }
+
+// ---- editing: every change is an operation with the session before and after it ----
+function edit(label, fn) {
+  var before = clone(state.session);
+  fn(state.session);
+  state.undo.push({ op: label, before: before, after: clone(state.session) });
+  state.redo = [];
+  changed();
+}
+function undo() { var op = state.undo.pop(); if (!op) return; state.redo.push(op); state.session = clone(op.before); changed(); flash('undid ' + op.op); }
+function redo() { var op = state.redo.pop(); if (!op) return; state.undo.push(op); state.session = clone(op.after); changed(); flash('redid ' + op.op); }
+function changed() {
+  if (state.selected && !find(state.session, state.selected)) state.selected = null;
+  render();
+  figure();
+}
+function nextId() {
+  var n = 0;
+  state.session.ties.forEach(function (t) { var m = /^t(\d+)$/.exec(t.id); if (m) n = Math.max(n, +m[1]); });
+  return 't' + (n + 1);
+}
+function addTie(a, b) {
+  var id = nextId();
+  state.pending = null; state.predicted = null;
+  edit('add ' + id, function (s) { s.ties.push({ id: id, a: round(a), b: round(b) }); });
+  state.selected = id;
+  render();
+}
+function remove(id) { edit('delete ' + id, function (s) { s.ties = s.ties.filter(function (t) { return t.id !== id; }); }); }
+function select(id) { state.selected = id; render(); }
+
+// The seam figures of the session as it is now (the latest request wins).
+function figure() {
+  var seq = ++state.seq;
+  state.busy = true;
+  return fetch('/api/seams', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(state.session) })
+    .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
+    .then(function (a) {
+      if (seq !== state.seq) return;
+      state.busy = false;
+      if (a.ok) { state.figures = a.j; state.error = null; } else { state.figures = null; state.error = a.j; }
+      render();
+    })
+    .catch(function (e) { if (seq === state.seq) { state.busy = false; state.error = { error: String(e) }; render(); } });
+}
+
+function save() {
+  flash('saving…');
+  return fetch('/api/ties', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(state.session) })
+    .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
+    .then(function (a) {
+      if (a.ok) { state.saved = a.j; state.figures = a.j; flash('saved ' + state.session.ties.length + ' ties to ' + a.j.saved); }
+      else flash('not saved: ' + a.j.error, true);
+      render();
+    });
+}
+
+// ---- drawing ----
+function render() {
+  if (!state.session) return;
+  ['a', 'b'].forEach(function (k) {
+    var side = sides[k];
+    side.markers.clearLayers();
+    state.session.ties.forEach(function (t) {
+      var m = L.marker(side.pane.toLL(t[k]), { icon: icon(t.id === state.selected ? 'selected' : '', t.id), draggable: true, keyboard: false });
+      m.addTo(side.markers);
+      wire(m, t.id, k);
+    });
+  });
+  drawPending(); table(); summary();
+}
+function wire(m, id, k) {
+  m.getElement().setAttribute('data-id', id);
+  m.on('click', function () { select(id); });
+  m.on('dragend', function () {
+    var p = sides[k].pane.toPx(m.getLatLng());
+    if (!sides[k].pane.inScan(p)) { flash('outside the scan: not moved', true); render(); return; }
+    edit('move ' + id, function (s) { find(s, id)[k] = round(p); });
+  });
+  m.on('contextmenu', function (e) { L.DomEvent.preventDefault(e.originalEvent); remove(id); });
+}
+function drawPending() {
+  ['a', 'b'].forEach(function (k) {
+    var side = sides[k];
+    side.pending.clearLayers();
+    if (state.pending && state.pending[k]) L.marker(side.pane.toLL(state.pending[k]), { icon: icon('pending', ''), interactive: false }).addTo(side.pending);
+    if (state.predicted && state.predicted[k]) L.marker(side.pane.toLL(state.predicted[k]), { icon: icon('predicted', ''), interactive: false }).addTo(side.pending);
+  });
+}
+function rowFigures() { var f = {}; if (state.figures) state.figures.ties.forEach(function (r) { f[r.id] = r; }); return f; }
+function table() {
+  var figs = rowFigures();
+  document.querySelector('#tie-table tbody').innerHTML = state.session.ties.map(function (t) {
+    var f = figs[t.id] || {};
+    return '<tr data-id="' + esc(t.id) + '" class="' + (t.id === state.selected ? 'selected' : '') + '"><td class="id">' + esc(t.id) + '</td>' +
+      '<td class="pa">' + t.a[0] + ', ' + t.a[1] + '</td><td class="pb">' + t.b[0] + ', ' + t.b[1] + '</td>' +
+      '<td class="seam">' + fmt(f.seam_m, 1) + '</td><td class="seam-px">' + fmt(f.seam_px, 2) + '</td><td class="after">' + fmt(f.seam_after_m, 1) + '</td>' +
+      '<td><button class="del" title="remove">✕</button></td></tr>';
+  }).join('');
+}
+function summary() {
+  var n = state.session.ties.length, f = state.figures;
+  if (state.error) { $('summary').textContent = 'no figures: ' + state.error.error; return; }
+  if (!n) { $('summary').textContent = 'no ties yet: click a place on ' + cfg.a.name + ' and the same place on ' + cfg.b.name; return; }
+  if (!f || f.ties.length !== n) { $('summary').textContent = n + ' ties'; return; }
+  var worst = Math.max.apply(null, f.ties.map(function (r) { return r.seam_m; }));
+  var after = Math.max.apply(null, f.ties.map(function (r) { return r.seam_after_m || 0; }));
+  $('summary').textContent = n + ' ties: largest seam ' + worst.toFixed(1) + ' m on the sheets\' own fits, ' + after.toFixed(1) +
+    ' m fitted together (tie_weight ' + f.tie_weight + ')';
+}
+function flash(text, isError) { var s = $('status'); s.textContent = text; s.className = isError ? 'error' : ''; }
+
+document.querySelector('#tie-table tbody').addEventListener('click', function (e) {
+  var tr = e.target.closest('tr'), id = tr && tr.getAttribute('data-id');
+  if (!id) return;
+  if (e.target.classList.contains('del')) { remove(id); return; }
+  select(id);
+});
+
+// ---- placing ties: a click on one sheet, then the same place on the other ----
+['a', 'b'].forEach(function (k) {
+  sides[k].map.on('click', function (e) {
+    var p = sides[k].pane.toPx(e.latlng), o = other(k);
+    if (!sides[k].pane.inScan(p)) { flash('outside the scan', true); return; }
+    if (state.pending && state.pending[o] && !state.pending[k]) {
+      var pair = {}; pair[k] = p; pair[o] = state.pending[o];
+      addTie(pair.a, pair.b);
+      return;
+    }
+    state.pending = {}; state.pending[k] = p; state.predicted = null;
+    drawPending(); predict();
+  });
+  sides[k].map.on('contextmenu', function () {});
+});
+
+// The twin of a half-placed point, by the two sheets' own fits (Enter accepts it).
+function predict() {
+  var p = state.pending;
+  if (!p) return;
+  var k = p.a ? 'a' : 'b';
+  fetch('/api/predict?from=' + k + '&x=' + p[k][0] + '&y=' + p[k][1]).then(function (r) { return r.ok ? r.json() : null; }).then(function (j) {
+    if (state.pending !== p || !j || !j.pixel || !sides[other(k)].pane.inScan(j.pixel)) return;
+    state.predicted = {}; state.predicted[other(k)] = j.pixel;
+    drawPending();
+  });
+}
+function accept() {
+  var p = state.pending, q = state.predicted;
+  if (!p || !q) return;
+  if (p.a && q.b) addTie(p.a, q.b); else if (p.b && q.a) addTie(q.a, p.b);
+}
+
+$('undo').onclick = undo;
+$('redo').onclick = redo;
+$('save').onclick = save;
+$('help-button').onclick = function () { document.body.classList.toggle('help'); };
+
+document.addEventListener('keydown', function (e) {
+  var t = e.target;
+  if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
+  var k = e.key, ctrl = e.ctrlKey || e.metaKey;
+  if (ctrl && (k === 'z' || k === 'Z')) { e.preventDefault(); if (e.shiftKey) redo(); else undo(); return; }
+  if (ctrl && (k === 'y' || k === 'Y')) { e.preventDefault(); redo(); return; }
+  if (ctrl && (k === 's' || k === 'S')) { e.preventDefault(); save(); return; }
+  if (ctrl || e.altKey) return;
+  switch (k) {
+  case '?': document.body.classList.toggle('help'); break;
+  case 'Escape':
+    if (document.body.classList.contains('help')) document.body.classList.remove('help');
+    else { state.pending = null; state.predicted = null; drawPending(); }
+    break;
+  case 'Delete': case 'Backspace': if (state.selected) { e.preventDefault(); remove(state.selected); } break;
+  case 'Enter': accept(); break;
+  case 's': save(); break;
+  default: return;
+  }
+});
+window.addEventListener('resize', function () { sides.a.map.invalidateSize(); sides.b.map.invalidateSize(); });
+
+// Screen positions of a scan pixel on either side, for scripts driving the page.
+state.point = function (k, p) { return sides[k].map.latLngToContainerPoint(sides[k].pane.toLL(p)); };
+state.maps = { a: sides.a.map, b: sides.b.map };
+state.panes = { a: sides.a.pane, b: sides.b.pane };
+
+fetch('/api/ties').then(function (r) { return r.json(); }).then(function (s) {
+  state.session = s;
+  render();
+  return figure();
+}).then(function () { state.ready = true; window.tegulaReady = true; });
+})();

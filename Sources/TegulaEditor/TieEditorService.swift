@@ -1,0 +1,151 @@
+import Foundation
+import HTTPTypes
+import Logging
+import TegulaGeometry
+import TegulaOnDemand
+import TegulaPyramid
+import TegulaServer
+import TegulaSupport
+
+/// The tie editor's server logic (`tegula edit PIPELINE --map A --tie-with B`): two sheets of a
+/// pipeline side by side, each scan an IIIF Image API 3.0 service under `/iiif/{map name}/`
+/// (``ScanPane``); click a place on one and the same place on the other to add a tie; the seam
+/// error of every tie from the two sheets' current fits (``TiePair``) answered on every edit;
+/// Save rewrites the pipeline's `ties:` list in place (``PipelineTiesFile``). Routes are
+/// ``TieRoute``'s table; refusals are JSON `{"error": …}` with the status their error carries.
+public final class TieEditorService: HTTPService, @unchecked Sendable {
+    /// The two sheets, their fits and the ties they started with.
+    public let pair: TiePair
+    /// Sheet A's and sheet B's scans.
+    public let paneA: ScanPane, paneB: ScanPane
+    let leaflet: [String: ViewerAssets.Asset]
+    let session: Locked<TieSession>
+    let log: @Sendable (String) -> Void
+
+    /// Largest request body accepted.
+    public var maxBodyBytes: Int { EditorService.maxBody }
+    /// Connection limits: `tegula serve`'s defaults.
+    public let configuration = ServerConfiguration()
+    /// Where the HTTP layer logs.
+    public let logger = Logger(label: "tegula.edit")
+
+    /// A service for the two maps of `pair`.
+    public init(pair: TiePair, leafletDirectory: String = ViewerAssets.debianLeaflet, renderThreads: Int = 2,
+                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        self.pair = pair
+        let queue = RenderQueue(workers: renderThreads)
+        paneA = try ScanPane(path: pair.scanA, id: pair.sheetA.name, queue: queue, logger: logger)
+        paneB = try ScanPane(path: pair.scanB, id: pair.sheetB.name, queue: queue, logger: logger)
+        leaflet = ViewerAssets(catalogue: try Catalogue([]), leafletDirectory: leafletDirectory).files.filter { $0.key.hasPrefix("leaflet/") }
+        session = Locked(TieSession(mapA: pair.sheetA.name, mapB: pair.sheetB.name, ties: pair.ties))
+        self.log = log
+    }
+
+    /// The session now (as started, or as last saved).
+    public var current: TieSession { session.withLock { $0 } }
+
+    /// Answers one request.
+    public func respond(_ request: ServerRequest, isCancelled: @escaping @Sendable () -> Bool) async -> ServerResponse {
+        do {
+            switch try TieRoute(request) {
+            case .page:
+                return ServerResponse(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                                      body: Array(TiePage.html(config: pageConfig()).utf8))
+            case .script(let name):
+                return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                                      body: Array((name == "ties.js" ? TiePage.script : TiePage.scanTiles).utf8))
+            case .leaflet(let name):
+                guard let a = leaflet[name] else { throw ServerError(.unknownAsset, "no such asset: /\(name)") }
+                return ServerResponse(status: .ok, headers: [.contentType: a.contentType, .cacheControl: "public, max-age=86400"], body: a.bytes)
+            case .iiif(let map):
+                let pane = map == paneA.id ? paneA : paneB
+                return await pane.service.respond(request, isCancelled: isCancelled)
+            case .ties:
+                if request.method == .get { return .json(current) }
+                return try saving(request.body)
+            case .seams:
+                return .json(try pair.figures(TieSession.decode(Data(request.body))))
+            case .predict:
+                return try predict(try RequestTarget(request.target))
+            }
+        } catch let e as ServerError {
+            var r = refuse(e)
+            if e.reason == .methodNotAllowed, let allow = TieRoute.allowed(for: request.target) { r.headers[.allow] = allow }
+            return r
+        } catch let e as EditorError {
+            return EditorService.refusal(e)
+        } catch {
+            return refuse(ServerError(.renderFailed, "\(error)"))
+        }
+    }
+
+    /// Check, figure, then rewrite the pipeline's `ties:` list; the figures with `saved` set.
+    func saving(_ body: [UInt8]) throws -> ServerResponse {
+        let s = try TieSession.decode(Data(body))
+        var figures = try pair.figures(s)
+        try PipelineTiesFile.save(s.ties, mapA: s.mapA, mapB: s.mapB, to: pair.pipelineFile)
+        session.withLock { $0 = s }
+        log("tegula: saved \(s.ties.count) ties between \(s.mapA) and \(s.mapB) to \(pair.pipelineFile)")
+        figures.saved = pair.pipelineFile
+        return .json(figures)
+    }
+
+    /// `?from=a|b&x=&y=` → `{"pixel": [x, y]}`: where the other sheet's fit puts the place the
+    /// `from` sheet's fit puts pixel x, y (the twin the page offers; null outside the other scan).
+    func predict(_ q: RequestTarget) throws -> ServerResponse {
+        guard let from = q.query["from"], from == "a" || from == "b", let x = q.double("x"), let y = q.double("y") else {
+            throw ServerError(.malformedTarget, "give from (a or b), x and y as numbers")
+        }
+        let p = try pair.predict(from: from == "a", PixelPoint(x: x, y: y))
+        return .json(EditorService.PointAnswer(pixel: p.map { [$0.x, $0.y] }))
+    }
+
+    /// A refusal as the editor answers it: `{"error": …}` with the error's status.
+    public func refuse(_ error: ServerError) -> ServerResponse {
+        .json(EditorService.ErrorBody(error: error.description), status: error.status ?? .internalServerError)
+    }
+
+    /// One sheet as the page needs it.
+    struct SheetConfig: Encodable {
+        var name: String
+        var width: Int
+        var height: Int
+        var maxzoom: Int
+        var tilesize: Int
+        var iiif: String
+    }
+
+    struct PageConfig: Encodable {
+        var a: SheetConfig
+        var b: SheetConfig
+        var pipeline: String
+        var tieWeight: Double
+        enum CodingKeys: String, CodingKey { case a, b, pipeline, tieWeight = "tie_weight" }
+    }
+
+    func pageConfig() -> String {
+        func sheet(_ p: ScanPane) -> SheetConfig {
+            SheetConfig(name: p.id, width: p.width, height: p.height, maxzoom: p.maxZoom, tilesize: ScanPane.tileSize,
+                        iiif: "/iiif/" + TileService.percentEncoded(p.id))
+        }
+        let config = PageConfig(a: sheet(paneA), b: sheet(paneB), pipeline: pair.pipelineFile, tieWeight: pair.tieWeight)
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? e.encode(config)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return ViewerAssets.scriptSafe(json: json)
+    }
+}
+
+/// The tie editor's page (`Pages/ties.html`, styled by `Pages/ties.css`), its script
+/// (`Pages/ties.js`) and the IIIF scan tiles it shares with the GCP editor (`Pages/scan-tiles.js`),
+/// all embedded by SwiftPM's `embedInCode`.
+enum TiePage {
+    static let template = PageTemplate(PackageResources.ties_html)
+    static let style = String(decoding: PackageResources.ties_css, as: UTF8.self)
+    static let script = String(decoding: PackageResources.ties_js, as: UTF8.self)
+    static let scanTiles = String(decoding: PackageResources.scan_tiles_js, as: UTF8.self)
+
+    static func html(config: String) -> String {
+        template.filled(["style": style, "config": config])
+    }
+}

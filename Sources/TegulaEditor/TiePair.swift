@@ -1,0 +1,116 @@
+import Foundation
+import TegulaGeometry
+import TegulaGeoreference
+import TegulaPipeline
+
+/// Two maps of a pipeline opened for tying: each sheet as the run's joint fit reads it
+/// (``Pipeline/seriesSheet(_:)``) and fitted on its own GCPs, the ties the pipeline already
+/// holds between them, and the seam figures of a tie list by ``SeriesFit`` (the run's own
+/// joint fit, on these two sheets).
+public struct TiePair: Sendable {
+    /// The pipeline file, absolute.
+    public let pipelineFile: String
+    /// Sheet A (left) and sheet B (right).
+    public let sheetA: SeriesSheet, sheetB: SeriesSheet
+    /// Their scans.
+    public let scanA: String, scanB: String
+    /// Each fitted on its own GCPs: what the seam error is measured from.
+    public let fitA: Georeference, fitB: Georeference
+    /// The pipeline's `tie_weight` (default 1).
+    public let tieWeight: Double
+    /// The ties the pipeline's `ties:` list holds between the two maps (B→A ties turned round).
+    public let ties: [EditorTie]
+
+    /// Open `mapA` and `mapB` of the pipeline at `path`. A map the pipeline lacks, a map not
+    /// fitted from GCPs, one that cannot be fitted on its own, the same map twice, or ties of the
+    /// pair kept in the `ties_from:` file (which Save does not write) is an ``EditorError``.
+    public init(pipeline path: String, mapA: String, mapB: String) throws {
+        let pipeline: Pipeline
+        do { pipeline = try Pipeline.load(path: path) } catch {
+            throw EditorError(.unreadableInput, at: path, "\(error)")
+        }
+        pipelineFile = pipeline.file
+        guard mapA != mapB else { throw EditorError(.badSession, at: "--tie-with", "names map '\(mapA)' again; a tie joins two different maps") }
+        let maps = pipeline.spec.maps
+        func map(_ name: String, _ option: String) throws -> MapSpec {
+            guard let m = maps.first(where: { $0.name == name }) else {
+                let names = maps.prefix(8).map(\.name).joined(separator: ", ") + (maps.count > 8 ? ", …" : "")
+                throw EditorError(.badSession, at: option, "the pipeline \(path) has no map '\(name)' (its maps: \(names))")
+            }
+            return m
+        }
+        let a = try map(mapA, "--map"), b = try map(mapB, "--tie-with")
+        do {
+            sheetA = try pipeline.seriesSheet(a)
+            sheetB = try pipeline.seriesSheet(b)
+        } catch {
+            throw EditorError(.unreadableInput, at: path, "\(error)")
+        }
+        scanA = a.input
+        scanB = b.input
+        do {
+            fitA = try Georeferencer.fit(sheetA.gcps, imageWidth: sheetA.width, imageHeight: sheetA.height, options: sheetA.options)
+        } catch { throw EditorError(.fitFailed, at: "map '\(mapA)'", "cannot be fitted on its own GCPs: \(error)") }
+        do {
+            fitB = try Georeferencer.fit(sheetB.gcps, imageWidth: sheetB.width, imageHeight: sheetB.height, options: sheetB.options)
+        } catch { throw EditorError(.fitFailed, at: "map '\(mapB)'", "cannot be fitted on its own GCPs: \(error)") }
+        tieWeight = pipeline.spec.tieWeight ?? 1
+        var ties: [EditorTie] = []
+        for (i, t) in pipeline.spec.ties.enumerated() {
+            let pair: (PixelPoint, PixelPoint)?
+            if t.mapA == mapA && t.mapB == mapB { pair = (t.pixelA, t.pixelB) } else if t.mapA == mapB && t.mapB == mapA { pair = (t.pixelB, t.pixelA) } else { pair = nil }
+            guard let (pa, pb) = pair else { continue }
+            if case .file(let file, let line, _) = pipeline.tieOrigins[i] {
+                throw EditorError(.badSession, at: "\(file):\(line)",
+                                  "ties '\(mapA)' and '\(mapB)' in the ties_from: file, which the editor does not write; move their ties to the pipeline's ties: list to edit them")
+            }
+            ties.append(EditorTie(id: "t\(ties.count + 1)", a: pa, b: pb))
+        }
+        self.ties = ties
+    }
+
+    /// Refuse a session that is not of this pair, has a repeated id, or a pixel outside its scan.
+    func check(_ s: TieSession) throws {
+        guard s.mapA == sheetA.name, s.mapB == sheetB.name else {
+            throw EditorError(.badSession, at: "map_a", "the session ties '\(s.mapA)' and '\(s.mapB)', but this editor ties '\(sheetA.name)' and '\(sheetB.name)'")
+        }
+        var ids = Set<String>()
+        for (i, t) in s.ties.enumerated() {
+            guard ids.insert(t.id).inserted else { throw EditorError(.badSession, at: "ties[\(i)].id", "'\(t.id)' appears twice; ids must be unique") }
+            for (key, p, sheet) in [("a", t.a, sheetA), ("b", t.b, sheetB)] {
+                guard p.x >= 0, p.y >= 0, p.x <= Double(sheet.width), p.y <= Double(sheet.height) else {
+                    throw EditorError(.pixelOutsideScan, at: "ties[\(i)].\(key) (\(t.id))",
+                                      "[\(p.x), \(p.y)] is outside '\(sheet.name)' (\(sheet.width) × \(sheet.height) pixels: x must be 0…\(sheet.width), y 0…\(sheet.height))")
+                }
+            }
+        }
+    }
+
+    /// The seam figures of `s`'s ties (checked first): before from the sheets' own fits, after
+    /// from ``SeriesFit`` over the two sheets and these ties.
+    public func figures(_ s: TieSession) throws -> SeamFigures {
+        try check(s)
+        guard !s.ties.isEmpty else { return SeamFigures(ties: [], tieWeight: tieWeight) }
+        let joint: SeriesFit
+        do {
+            joint = try SeriesFit.fit(sheets: [sheetA, sheetB], ties: s.ties.map { Tie(sheetA: 0, pixelA: $0.a, sheetB: 1, pixelB: $0.b) },
+                                      tieWeight: tieWeight)
+        } catch {
+            throw EditorError(.fitFailed, at: "ties", "\(error)")
+        }
+        let rows = try s.ties.enumerated().map { i, t -> SeamFigures.Row in
+            let f = joint.ties[i]
+            let ground = try fitB.pixelsToGround([t.b], crs: .wgs84)
+            let onA = try fitA.groundToPixels(ground, crs: .wgs84).first ?? nil
+            let px = onA.map { ($0.x - t.a.x, $0.y - t.a.y) }.map { ($0.0 * $0.0 + $0.1 * $0.1).squareRoot() }
+            return SeamFigures.Row(id: t.id, seamM: f.seamBeforeMetres, seamPx: px, seamAfterM: f.seamAfterMetres)
+        }
+        return SeamFigures(ties: rows, tieWeight: tieWeight)
+    }
+
+    /// Where sheet `from`'s own fit puts pixel `p` on the other sheet, by the other's exact inverse.
+    public func predict(from a: Bool, _ p: PixelPoint) throws -> PixelPoint? {
+        let (f, t) = a ? (fitA, fitB) : (fitB, fitA)
+        return try t.groundToPixels(try f.pixelsToGround([p], crs: .wgs84), crs: .wgs84).first ?? nil
+    }
+}

@@ -1,6 +1,6 @@
-"""What the browser checks share (scripts/viewer_check.py, scripts/sheet_index_check.py): headless
-Chromium from Debian's chromium and chromium-driver packages, driven by python3-selenium, and the
-"ok"/"FAIL" lines whose failures set the exit status."""
+"""What the browser checks share (scripts/viewer_check.py, sheet_index_check.py, editor_check.py,
+ties_check.py): headless Chromium from Debian's chromium and chromium-driver packages, driven by
+python3-selenium, and the "ok"/"FAIL" lines whose failures set the exit status."""
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 

@@ -32,8 +32,8 @@ import sys
 import time
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser_check import Checks, chromium  # noqa: E402  (beside this script)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -41,18 +41,11 @@ from selenium.webdriver.support.ui import Select
 
 url, out, phase = sys.argv[1], sys.argv[2], sys.argv[3]
 shots = os.environ.get("TEGULA_SCREENSHOT_DIR")
-opts = webdriver.ChromeOptions()
-opts.binary_location = "/usr/bin/chromium"
-for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,950"):
-    opts.add_argument(flag)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-failures = []
+driver = chromium(1400, 950)
+check = Checks()
+failures = check.failures
 
 
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def js(script, *args):

@@ -19,29 +19,23 @@ import time
 
 import numpy as np
 import yaml
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser_check import Checks, chromium  # noqa: E402  (beside this script)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.keys import Keys
 
 url, series, out = sys.argv[1], sys.argv[2], sys.argv[3]
-opts = webdriver.ChromeOptions()
-opts.binary_location = "/usr/bin/chromium"
-for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,950"):
-    opts.add_argument(flag)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-failures = []
+driver = chromium(1400, 950)
+check = Checks()
+failures = check.failures
 pipeline_path = os.path.join(series, "series.yml")
 original_text = open(pipeline_path).read()
 original = yaml.safe_load(original_text)
 truth = json.load(open(os.path.join(series, "truth.json")))
 
 
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def js(script, *args):
@@ -56,6 +50,18 @@ def wait(cond, timeout=30):
             return v
         time.sleep(0.1)
     return cond()
+
+
+def click_row(tie_id, cell):
+    """Click a cell of a tie's row. The table is drawn again when a refit's figures arrive, so a
+    cell found just before can be gone when clicked (StaleElementReferenceException): find it again."""
+    for _ in range(50):
+        try:
+            driver.find_element(By.CSS_SELECTOR, '#tie-table tr[data-id="%s"] %s' % (tie_id, cell)).click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.1)
+    raise RuntimeError("the row of tie %s kept being redrawn" % tie_id)
 
 
 def settled():
@@ -161,11 +167,13 @@ try:
 
     # Delete the first tie with its button, undo, delete it again with the key.
     first = session["ties"][0]["id"]
-    driver.find_element(By.CSS_SELECTOR, '#tie-table tr[data-id="%s"] button.del' % first).click()
+    settled()
+    click_row(first, "button.del")
     check(wait(lambda: first not in [r["id"] for r in rows()]), "✕ deletes tie %s" % first)
     ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
     check(wait(lambda: first in [r["id"] for r in rows()]), "Ctrl+Z brings tie %s back" % first)
-    driver.find_element(By.CSS_SELECTOR, '#tie-table tr[data-id="%s"] td.id' % first).click()
+    settled()
+    click_row(first, "td.id")
     driver.find_element(By.TAG_NAME, "body").send_keys(Keys.DELETE)
     check(wait(lambda: first not in [r["id"] for r in rows()]), "Delete removes the selected tie %s" % first)
     settled()

@@ -39,12 +39,12 @@ failures = check.failures
 
 
 # Shows only the tiles of layer arguments[0] (all layers when null): the other tile layers, the
-# footprint, pins, callouts and controls hidden, so the screen under a tile is that tile alone.
+# footprint, sheet outlines, pins, callouts and controls hidden, so the screen under a tile is that tile alone.
 SHOW_ONLY = """
     var id = arguments[0] === null ? null : '/' + arguments[0] + '/', hide = id === null ? '' : 'hidden';
     document.querySelectorAll('img.leaflet-tile').forEach(function (i) {
         i.style.visibility = id === null || i.src.indexOf(id) >= 0 ? '' : 'hidden'; });
-    ['.leaflet-overlay-pane', '.leaflet-marker-pane', '.leaflet-shadow-pane', '.leaflet-tooltip-pane',
+    ['.leaflet-overlay-pane', '.leaflet-tegulaSheets-pane', '.leaflet-marker-pane', '.leaflet-shadow-pane', '.leaflet-tooltip-pane',
      '.leaflet-popup-pane', '.leaflet-control-container'].forEach(function (s) {
         document.querySelectorAll(s).forEach(function (e) { e.style.visibility = hide; }); });
     return window.devicePixelRatio;"""

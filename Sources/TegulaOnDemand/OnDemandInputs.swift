@@ -77,10 +77,11 @@ public struct OnDemandInputs: Sendable {
     }
 
     /// The sheet index of a pipeline file, as `tegula run` writes it (`PipelineRunner.sheetIndexJSON()`);
-    /// nil for any other PATH. Read once, when called.
-    public static func sheetIndex(for path: String) throws -> [UInt8]? {
+    /// nil for any other PATH. Read once, when called; maps on IIIF servers through ``remote``, as
+    /// ``sources(for:)`` reads them.
+    public func sheetIndex(for path: String) throws -> [UInt8]? {
         guard ["yml", "yaml"].contains((path as NSString).pathExtension.lowercased()) else { return nil }
-        return try PipelineRunner(pipeline: try Pipeline.load(path: path), options: RunOptions(), log: { _ in }).sheetIndexJSON()
+        return try PipelineRunner(pipeline: try Pipeline.load(path: path, remote: remote), options: RunOptions(), log: { _ in }).sheetIndexJSON()
     }
 
     /// The source of one scan (a local path, or a remote scan's URL, opened already) and its GCP file.

@@ -189,7 +189,7 @@ struct ServeCommand: AsyncParsableCommand {
                 entries += try Catalogue.load(paths: [path]).entries
             } else {
                 do {
-                    let sources = try inputs.sources(for: path), index = try OnDemandInputs.sheetIndex(for: path)
+                    let sources = try inputs.sources(for: path), index = try inputs.sheetIndex(for: path)
                     for source in sources {
                         rendered.append(source)
                         entries.append(CatalogueEntry(id: source.id, path: path, source: source, sheetIndex: index))

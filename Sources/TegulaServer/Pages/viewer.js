@@ -73,9 +73,14 @@
 
   // A composite's sheet index: each sheet's fitted footprint as an outline whose click opens its
   // figures (the click does not reach the map, whose own click lists the scans under it).
+  // The outlines lie in a pane of their own under the overlay pane (Leaflet's is at z-index 400):
+  // a sheet's outline catches the pointer over its whole area, and drawn above a scan's GCP pins
+  // (it arrives later, by fetch) it kept their callouts from opening.
   function sheetOutlines(t) {
+    if (!map.getPane('tegulaSheets')) map.createPane('tegulaSheets').style.zIndex = 390;
     fetch(t.sheets).then(function (r) { return r.json(); }).then(function (index) {
       L.geoJSON(index, {
+        pane: 'tegulaSheets',
         style: function (f) {
           return { color: f.properties.quality === 'ok' ? '#3cb44b' : '#e6194b', weight: 1.5, fill: true, fillOpacity: 0,
                    className: 'tegula-sheet-outline', bubblingMouseEvents: false };

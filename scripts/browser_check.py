@@ -1,6 +1,8 @@
 """What the browser checks share (scripts/viewer_check.py, sheet_index_check.py, editor_check.py,
 ties_check.py): headless Chromium from Debian's chromium and chromium-driver packages, driven by
 python3-selenium, and the "ok"/"FAIL" lines whose failures set the exit status."""
+import time
+
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
@@ -25,3 +27,14 @@ class Checks:
         print(("ok   " if ok else "FAIL ") + what, flush=True)
         if not ok:
             self.failures.append(what)
+
+
+def wait(cond, timeout=30):
+    """cond()'s first true value within timeout seconds, polled every 0.1 s; else its last."""
+    end = time.time() + timeout
+    while time.time() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.1)
+    return cond()

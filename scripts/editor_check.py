@@ -33,7 +33,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_check import Checks, chromium  # noqa: E402  (beside this script)
+from browser_check import Checks, chromium, wait  # noqa: E402  (beside this script)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -46,20 +46,8 @@ check = Checks()
 failures = check.failures
 
 
-
-
 def js(script, *args):
     return driver.execute_script(script, *args)
-
-
-def wait(cond, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.1)
-    return cond()
 
 
 def settled():

@@ -20,7 +20,7 @@ import time
 import numpy as np
 import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_check import Checks, chromium  # noqa: E402  (beside this script)
+from browser_check import Checks, chromium, wait  # noqa: E402  (beside this script)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import StaleElementReferenceException
@@ -36,20 +36,8 @@ original = yaml.safe_load(original_text)
 truth = json.load(open(os.path.join(series, "truth.json")))
 
 
-
-
 def js(script, *args):
     return driver.execute_script(script, *args)
-
-
-def wait(cond, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.1)
-    return cond()
 
 
 def click_row(tie_id, cell):

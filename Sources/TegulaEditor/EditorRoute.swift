@@ -5,7 +5,7 @@ import TegulaServer
 /// What a request to `tegula edit` asks for: the editor's route table on the HTTP core's one
 /// target parser (``RequestTarget``), its strict numbers and its errors, so a tile path here
 /// follows the same rule as one of `tegula serve`.
-enum EditorRoute: Equatable {
+enum EditorRoute: Equatable, EditorRouteTable {
     /// `/`: the page.
     case page
     /// `/editor.js`.
@@ -74,20 +74,6 @@ enum EditorRoute: Equatable {
             default: self = .convert
             }
         }
-    }
-
-    /// The table's entry for a path: by its first segment (two under `/api/`, which has no deeper
-    /// paths; nor have the scripts).
-    static func entry(_ s: [String]) -> (prefix: [String], methods: [HTTPRequest.Method])? {
-        let key = s.first == "api" ? Array(s.prefix(2)) : Array(s.prefix(1))
-        guard key.first != "api" || s.count == 2, !(key.first?.hasSuffix(".js") ?? false) || s.count == 1 else { return nil }
-        return table.first { $0.prefix == key }
-    }
-
-    /// The methods the path of `target` takes, for a 405's `Allow`.
-    static func allowed(for target: String) -> String? {
-        guard let s = try? RequestTarget(target).segments, let entry = entry(s) else { return nil }
-        return entry.methods.map(\.rawValue).joined(separator: ", ")
     }
 
     static func overlay(_ p: [String]) throws(ServerError) -> EditorRoute {

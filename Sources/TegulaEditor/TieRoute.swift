@@ -3,7 +3,7 @@ import TegulaServer
 
 /// What a request to the tie editor (`tegula edit PIPELINE --map A --tie-with B`) asks for, on the
 /// HTTP core's target parser (``RequestTarget``) and errors, as ``EditorRoute`` for the GCP editor.
-enum TieRoute: Equatable {
+enum TieRoute: Equatable, EditorRouteTable {
     /// `/`: the page.
     case page
     /// `/ties.js`, `/scan-tiles.js`.
@@ -43,18 +43,5 @@ enum TieRoute: Equatable {
         case "iiif": self = .iiif(map: s.count > 1 ? s[1] : "")
         default: self = s[1] == "ties" ? .ties : s[1] == "seams" ? .seams : .predict
         }
-    }
-
-    /// The table's entry for a path: by its first segment (two under `/api/`; scripts have no deeper paths).
-    static func entry(_ s: [String]) -> (prefix: [String], methods: [HTTPRequest.Method])? {
-        let key = s.first == "api" ? Array(s.prefix(2)) : Array(s.prefix(1))
-        guard key.first != "api" || s.count == 2, !(key.first?.hasSuffix(".js") ?? false) || s.count == 1 else { return nil }
-        return table.first { $0.prefix == key }
-    }
-
-    /// The methods the path of `target` takes, for a 405's `Allow`.
-    static func allowed(for target: String) -> String? {
-        guard let s = try? RequestTarget(target).segments, let entry = entry(s) else { return nil }
-        return entry.methods.map(\.rawValue).joined(separator: ", ")
     }
 }

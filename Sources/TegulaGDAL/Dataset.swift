@@ -152,18 +152,6 @@ public final class Dataset {
         try GDALError.checkLast("GDALDatasetRasterIOEx", path: path, warningsFail: true)
     }
 
-    /// Decode the whole raster at a small size to prove its pixels are readable (a truncated or
-    /// corrupt file fails here rather than later as grey pixels). Cheap for JPEG (DCT scaling)
-    /// and for files with overviews.
-    public func verifyReadable() throws {
-        let bw = min(width, 64), bh = min(height, 64)
-        var buffer = [UInt8](repeating: 0, count: bw * bh)
-        try buffer.withUnsafeMutableBufferPointer { p in
-            try readBytes(x: 0, y: 0, width: width, height: height, bufferWidth: bw, bufferHeight: bh,
-                          bands: [1], into: p.baseAddress!)
-        }
-    }
-
     /// Colour table entries of a band as RGBA, or nil when it has none.
     public func colorTable(band: Int) -> [(UInt8, UInt8, UInt8, UInt8)]? {
         guard let b = GDALGetRasterBand(handle, Int32(band)), let ct = GDALGetRasterColorTable(b) else { return nil }

@@ -41,6 +41,47 @@ struct DatasetTests {
         #expect(throws: GDALError.self) { try d.verifyReadable() }
     }
 
+    /// A compressed tiled GeoTIFF is checked by its blocks' extents and its first and last blocks
+    /// (not decoded whole): a copy cut short must still fail the check, read directly or through
+    /// a VRT that passes it through, in one line naming the file.
+    @Test func aCompressedTiledGeoTIFFCutShortFailsTheReadabilityCheck() throws {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-gdal-\(UUID())")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let whole = tmp.appendingPathComponent("whole.tif").path
+        let (w, h) = (1024, 768)
+        do {
+            let d = try Dataset.create(path: whole, driver: "GTiff", width: w, height: h, bands: 3,
+                                       options: ["TILED=YES", "COMPRESS=DEFLATE", "BLOCKXSIZE=256", "BLOCKYSIZE=256"])
+            // Noise, so that every block's compressed bytes are about as long as its pixels.
+            var state: UInt32 = 12345
+            var px = [UInt8](repeating: 0, count: w * h * 3)
+            for i in px.indices { state = state &* 1_103_515_245 &+ 12345; px[i] = UInt8(truncatingIfNeeded: state >> 16) }
+            try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: px)
+        }
+        try Dataset(path: whole).verifyReadable()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let cut = tmp.appendingPathComponent("cut.tif").path
+        try bytes.prefix(bytes.count * 3 / 4).write(to: URL(fileURLWithPath: cut))
+        let vrt = tmp.appendingPathComponent("cut.vrt").path
+        let bandXML = (1...3).map { b in
+            "<VRTRasterBand dataType=\"Byte\" band=\"\(b)\"><SimpleSource><SourceFilename relativeToVRT=\"0\">\(cut)</SourceFilename><SourceBand>\(b)</SourceBand>"
+                + "<SrcRect xOff=\"0\" yOff=\"0\" xSize=\"\(w)\" ySize=\"\(h)\"/><DstRect xOff=\"0\" yOff=\"0\" xSize=\"\(w)\" ySize=\"\(h)\"/></SimpleSource></VRTRasterBand>"
+        }.joined()
+        try "<VRTDataset rasterXSize=\"\(w)\" rasterYSize=\"\(h)\">\(bandXML)</VRTDataset>".write(toFile: vrt, atomically: true, encoding: .utf8)
+        for path in [cut, vrt] {
+            let d = try Dataset(path: path)
+            #expect(d.width == w && d.height == h)
+            do {
+                try d.verifyReadable()
+                Issue.record("\(path): a file cut to 3/4 passed the check")
+            } catch let e as GDALError {
+                #expect(e.description.contains("cut."), "\(e)")
+                #expect(!e.description.contains("\n"), "\(e)")
+            }
+        }
+    }
+
     @Test func writesAGeoTIFFWithGeoreferenceAndReadsItBack() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-\(UUID()).tif").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -134,8 +134,8 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         }
     }
 
-    /// Load, stamp the files and build the renderer; logs one line when the reduced copies for
-    /// the lower zooms are built.
+    /// Load, stamp the files and build the renderer; logs one line when what the lower zooms are
+    /// rendered from (held levels or reduced copies) is ready.
     static func read(_ load: () throws -> Loaded, id: String, log: @escaping @Sendable (String) -> Void) throws -> Current {
         let loaded = try load()
         let job = loaded.job
@@ -145,24 +145,22 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         var files = remote ? [] : (try? TegulaGDAL.Dataset(path: job.source.path).fileList) ?? [job.source.path]
         for f in loaded.files where !files.contains(f) { files.append(f) }
         let stamps = files.map(FileIdentity.init(path:))
-        let renderer = try TileRenderer(job: job, tone: loaded.tone)
-        // The reduced copies the lower zooms read are built now, off the request path, instead of
-        // by the first tile below the max zoom (1.5 s for the benchmark scan at load 11).
-        let overviews = renderer.overviews
+        let renderer = try TileRenderer(job: job, tone: loaded.tone, holdingLowerZooms: true)
+        // What the lower zooms are rendered from is made now, off the request path: the
+        // pyramid's own lower zooms when they fit the budget (``HeldLevels``), else the reduced
+        // copies (which the first tile below the max zoom built, 1.5 s for the benchmark scan at
+        // load 11).
         DispatchQueue.global(qos: .utility).async {
-            let start = Date()
             do {
-                try overviews.prepare()
-                if overviews.byteCount > 0 {
-                    log(String(format: "tegula: %@: reduced copies for the lower zooms ready (%.1f MiB in %.2f s)",
-                               id, Double(overviews.byteCount) / 1_048_576, Date().timeIntervalSince(start)))
-                }
+                let line = try renderer.holdLowerZooms()
+                if !line.isEmpty { log("tegula: \(id): \(line)") }
             } catch {
-                log("tegula: \(id): reduced copies for the lower zooms could not be built (\(error))")
+                log("tegula: \(id): the lower zooms could not be prepared (\(error))")
             }
         }
         let fit = job.source.georeference.map { FitIdentity(scan: job.source.path, georeference: $0) }
-        return Current(renderer: renderer, version: version(files: files, stamps: stamps, fit: fit, job: job, plan: renderer.plan, tone: loaded.tone),
+        return Current(renderer: renderer, version: version(files: files, stamps: stamps, fit: fit, job: job, plan: renderer.plan, tone: loaded.tone,
+                                                            heldLevels: renderer.levels != nil),
                        fit: fit, files: files, stamps: stamps)
     }
 
@@ -170,7 +168,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
     /// options and the renderer's revision. A file is written `PATH SIZE MODIFIED_NS`, `PATH -1 -1` when it cannot be
     /// stat'ed.
     static func version(files: [String], stamps: [FileIdentity?], fit: FitIdentity?, job: TileJob, plan: PyramidPlan,
-                        tone: ToneCorrection? = nil) -> String {
+                        tone: ToneCorrection? = nil, heldLevels: Bool = false) -> String {
         var text = zip(files, stamps).map { f, s in "\(f) \(s?.size ?? -1) \(s?.modified ?? -1)" }.joined(separator: "\n")
         if let fit { text += "\nfit " + fit.text }
         if let mask = job.source.mapping.mask { text += "\nmask " + mask.map { "\($0.x),\($0.y)" }.joined(separator: " ") }
@@ -179,7 +177,8 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         if let tone { text += "\ntone \(tone.gain) \(tone.offset)" }
         text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(job.tileSize) x\(job.scale) \(job.format.name) \(job.resampling.name) \(job.name)"
         text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name) webp-effort \(job.webpEffort)"
-        text += "\nrenderer \(TileRenderer.revision)"
+        // Held levels give the pyramid's own bytes below the max zoom, the reduction kernel others.
+        text += "\nrenderer \(TileRenderer.revision)\(heldLevels ? " held-levels" : "")"
         return FNV1a.hex(text)
     }
 }

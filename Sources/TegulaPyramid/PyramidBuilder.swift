@@ -43,6 +43,9 @@ public final class PyramidBuilder: @unchecked Sendable {
 
     private let stats = Locked(Stats())
     private let pending = Locked([Tile: Pending]())
+    /// Set by ``runLowerZoomPixels(_:)``: where the pixels of the tiles below the max zoom go
+    /// instead of being encoded (the max zoom's are dropped).
+    private var lowerPixels: (@Sendable (Tile, [UInt8]) -> Void)?
 
     struct Pending {
         var children: [[UInt8]?] = [nil, nil, nil, nil]
@@ -85,6 +88,14 @@ public final class PyramidBuilder: @unchecked Sendable {
         return stats.withLock { $0 }
     }
 
+    /// Build every tile but encode none: hand the RGBA pixels of each non-empty tile below the
+    /// max zoom to `keep` (from worker threads) and drop the max zoom's (``HeldLevels``).
+    func runLowerZoomPixels(_ keep: @escaping @Sendable (Tile, [UInt8]) -> Void) throws -> Stats {
+        lowerPixels = keep
+        defer { lowerPixels = nil }
+        return try run(emit: { _, _ in })
+    }
+
     final class Worker {
         let warper: BlockWarper
         let encoder: TileEncoder
@@ -122,6 +133,13 @@ public final class PyramidBuilder: @unchecked Sendable {
     /// planned range at their edges; tiles there are empty and do not count as positions.
     func output(_ t: Tile, pixels: [UInt8], worker: Worker, emit: (Tile, [UInt8]) throws -> Void) throws {
         let position = plan.contains(t) ? 1 : 0
+        if let lowerPixels {
+            if t.z < plan.maxZoom, AlphaCoverage(rgba: pixels, pixelCount: plan.tilePixels * plan.tilePixels) != .empty {
+                lowerPixels(t, pixels)
+            }
+            stats.withLock { $0.positionsDone += position }
+            return
+        }
         if existing.contains(t) {
             stats.withLock { $0.tilesSkipped += 1; $0.positionsDone += position }
             return

@@ -10,7 +10,11 @@ import TegulaWarp
 /// - A tile at the max zoom is warped with the transform grid of the pyramid block it belongs to
 ///   (the same `BlockGrid`, kept for the block's other tiles), the same kernel and window rules,
 ///   and encoded by the same ``TileEncoder``: its bytes are exactly those `tegula tile` writes.
-/// - A tile `k` zooms lower is warped straight from the scan at its own size, each pixel the
+/// - A tile below the max zoom, once ``holdLowerZooms()`` has built the pyramid's lower zooms
+///   (``HeldLevels``: when the renderer was made with `holdingLowerZooms` and they fit the
+///   process's budget), is encoded from them: its bytes too are exactly those `tegula tile`
+///   writes. Tiles asked for while they are built wait for them.
+/// - Otherwise a tile `k` zooms lower is warped straight from the scan at its own size, each pixel the
 ///   mean of the 2^k × 2^k max-zoom pixels under it as the pyramid's halving makes it, by the
 ///   ``ReductionKernel`` reading box-reduced copies of the scan (``SourceOverviews``): 42.9–63.1 dB
 ///   against the pyramid on the test scans, at the cost of one 256² tile whatever the zoom. Alpha
@@ -28,6 +32,9 @@ public final class TileRenderer: @unchecked Sendable {
     public let overviews: SourceOverviews
     /// The kernel below the max zoom: the job's.
     public let lowerZoomKernel: Resampling
+    /// The zooms below the max, made by the pyramid and held (reserved at init, built by
+    /// ``holdLowerZooms()``); nil when not asked for or over the budget.
+    public let levels: HeldLevels?
     /// The tone correction applied to every tile's pixels after its warp (a pipeline map's
     /// `composite.tone`, as the composite applies it to the map's layer); nil for none.
     public let tone: ToneCorrection?
@@ -43,9 +50,12 @@ public final class TileRenderer: @unchecked Sendable {
     private let grids = Locked(GridCache())
 
     /// A renderer for `job`'s pyramid; `overviewBudget` bounds the reduced copies' memory;
-    /// `lowerZoomKernel` overrides the kernel below the max zoom.
+    /// `lowerZoomKernel` overrides the kernel below the max zoom; `holdingLowerZooms` reserves
+    /// room for ``levels`` (a local scan only: a remote one would be fetched whole at start-up)
+    /// out of `levelBudget`, shared by every renderer of the process.
     public init(job: TileJob, overviewBudget: Int = SourceOverviews.defaultBudgetBytes,
-                lowerZoomKernel: Resampling? = nil, tone: ToneCorrection? = nil) throws {
+                lowerZoomKernel: Resampling? = nil, tone: ToneCorrection? = nil,
+                holdingLowerZooms: Bool = false, levelBudget: Int = HeldLevels.budgetBytes) throws {
         self.job = job
         self.tone = tone
         let zooms = try job.zoomRange()
@@ -55,6 +65,24 @@ public final class TileRenderer: @unchecked Sendable {
         overviews = try SourceOverviews(path: job.source.path, shared: job.source.shared, budgetBytes: overviewBudget,
                                          removal: job.source.removal)
         self.lowerZoomKernel = lowerZoomKernel ?? job.resampling
+        levels = holdingLowerZooms && lowerZoomKernel == nil && !ScanSources.isRemote(job.source.path)
+            ? HeldLevels(plan: plan, budget: levelBudget) : nil
+    }
+
+    /// Make what the zooms below the max are rendered from, off the request path: the held
+    /// levels when reserved (the pyramid's own lower zooms), else the reduced copies of the scan.
+    /// Returns a line for the log: what was made, its size and time.
+    public func holdLowerZooms() throws -> String {
+        let start = Date()
+        if let levels {
+            try levels.build(job: job, plan: plan, jobs: job.jobs)
+            return String(format: "lower zooms warped by the pyramid and held (%.1f MiB in %.2f s)",
+                          Double(levels.byteCount) / 1_048_576, Date().timeIntervalSince(start))
+        }
+        try overviews.prepare()
+        guard overviews.byteCount > 0 else { return "" }
+        return String(format: "reduced copies for the lower zooms ready (%.1f MiB in %.2f s)",
+                      Double(overviews.byteCount) / 1_048_576, Date().timeIntervalSince(start))
     }
 
     /// Pixels per tile side.
@@ -102,7 +130,9 @@ public final class TileRenderer: @unchecked Sendable {
 
     func pixels(_ t: Tile, worker: Worker) throws -> [UInt8] {
         var out: [UInt8]
-        if t.z == plan.maxZoom, let block = plan.block(of: t) { out = try blockPixels(t, block: block, span: 1, worker: worker) } else {
+        if t.z == plan.maxZoom, let block = plan.block(of: t) { out = try blockPixels(t, block: block, span: 1, worker: worker) } else if let levels {
+            out = try levels.pixels(t) ?? [UInt8](repeating: 0, count: plan.tilePixels * plan.tilePixels * 4)
+        } else {
             out = try lowerPixels(t, span: 1, worker: worker)
         }
         if let tone { out.withUnsafeMutableBufferPointer { tone.apply(to: $0.baseAddress!, count: $0.count / 4) } }

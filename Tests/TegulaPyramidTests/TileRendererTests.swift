@@ -4,6 +4,7 @@ import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaSupport
 import TegulaTestSupport
 @testable import TegulaPyramid
 import TegulaWarp
@@ -222,6 +223,56 @@ struct TileRendererTests {
         print("renderer seams \(input): \(compared) edge pixels compared, \(over1) differ by more than 1; largest difference \(figures.joined(separator: ", "))")
         #expect(compared > 1000)
         #expect(worst <= 1, "tiles rendered apart differ from one render along their shared edges by up to \(worst)")
+    }
+
+    /// With its lower zooms held (the pyramid's own, built by `holdLowerZooms()`), every tile
+    /// position at every zoom renders byte-identical to the file `tegula tile` wrote, empty
+    /// positions included; a tile asked for while they are being built waits for them.
+    @Test(arguments: Input.allCases)
+    func withItsLowerZoomsHeldEveryTileIsByteIdenticalToThePyramid(_ input: Input) throws {
+        let dir = try TemporaryFolder.make("pyr")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("tiles").path
+        let job = try Self.job(input, dir: dir, folder: folder)
+        _ = try job.run()
+        let written = try PyramidFixtures.tiles(in: folder)
+        let renderer = try TileRenderer(job: job, holdingLowerZooms: true, levelBudget: Int.max / 2)
+        #expect(renderer.levels != nil)
+        let plan = renderer.plan
+        let lowest = Self.positions(plan, zoom: plan.minZoom).first { written["\($0.z)/\($0.x)/\($0.y)"] != nil }!
+        let early = Locked<[UInt8]?>(nil)
+        let asked = DispatchGroup()
+        DispatchQueue.global().async(group: asked) { early.withLock { $0 = try? renderer.render(lowest) } }
+        _ = try renderer.holdLowerZooms()
+        asked.wait()
+        #expect(early.withLock { $0 } == written["\(lowest.z)/\(lowest.x)/\(lowest.y)"].map { [UInt8]($0) })
+        var same = 0
+        for z in plan.minZoom...plan.maxZoom {
+            for t in Self.positions(plan, zoom: z) {
+                let ours = try renderer.render(t)
+                let theirs = written["\(t.z)/\(t.x)/\(t.y)"].map { [UInt8]($0) }
+                #expect(ours == theirs, "tile \(t): rendered \(ours?.count ?? 0) bytes, pyramid \(theirs?.count ?? 0)")
+                if ours != nil && ours == theirs { same += 1 }
+            }
+        }
+        print("renderer with held levels \(input): \(same) of \(written.count) tiles byte-identical")
+        #expect(same == written.count)
+    }
+
+    /// Lower zooms are held only within the process's budget: a renderer they do not fit renders
+    /// its lower zooms from the reduced copies, as one not asked to hold them.
+    @Test func lowerZoomsOverTheBudgetAreRenderedFromReducedCopies() throws {
+        let dir = try TemporaryFolder.make("pyr")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let job = try Self.job(.geotransform, dir: dir, folder: dir.appendingPathComponent("tiles").path)
+        let over = try TileRenderer(job: job, holdingLowerZooms: true, levelBudget: 1)
+        let plain = try TileRenderer(job: job)
+        #expect(over.levels == nil)
+        let line = try over.holdLowerZooms()
+        #expect(!line.contains("held"), "\(line)")
+        for t in Self.positions(over.plan, zoom: over.plan.minZoom) {
+            #expect(try over.render(t) == plain.render(t))
+        }
     }
 
     @Test func tilesOffTheFootprintAreNotRendered() throws {

@@ -48,7 +48,10 @@ extension Dataset {
         guard let band = bands.first, band.blockWidth > 0, band.blockHeight > 0 else { return }
         let bw = band.blockWidth, bh = band.blockHeight
         let columns = (width + bw - 1) / bw, rows = (height + bh - 1) / bh
-        let fileBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        // stat follows symbolic links (FileManager's attributes would give the link's own size);
+        // a GDAL virtual path (/vsizip/…) has none, and only its blocks' decoding is checked.
+        var st = stat()
+        let fileBytes = stat(path, &st) == 0 ? Int(st.st_size) : nil
         // Pixel-interleaved blocks hold every band; band-interleaved ones are each band's own.
         let separate = metadata(domain: "IMAGE_STRUCTURE")["INTERLEAVE"] == "BAND"
         if let fileBytes {

@@ -106,8 +106,9 @@ public final class TileRenderer: @unchecked Sendable {
     public func render(_ t: Tile) throws -> [UInt8]? {
         guard covers(t) else { return nil }
         return try withWorker { worker in
-            var px = try pixels(t, worker: worker)
-            return try px.withUnsafeMutableBufferPointer { try worker.encoder.encode($0.baseAddress!, size: plan.tilePixels) }
+            // Read, not written: held levels' pixels are encoded where they are, not copied first.
+            let px = try pixels(t, worker: worker)
+            return try px.withUnsafeBufferPointer { try worker.encoder.encode($0.baseAddress!, size: plan.tilePixels) }
         }
     }
 

@@ -60,6 +60,10 @@ struct DatasetTests {
             try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: px)
         }
         try Dataset(path: whole).verifyReadable()
+        // Through a symbolic link, the file's size is the target's.
+        let link = tmp.appendingPathComponent("link.tif").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: whole)
+        try Dataset(path: link).verifyReadable()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
         let cut = tmp.appendingPathComponent("cut.tif").path
         try bytes.prefix(bytes.count * 3 / 4).write(to: URL(fileURLWithPath: cut))

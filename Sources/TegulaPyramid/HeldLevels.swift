@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGeometry
 import TegulaSupport
+import TegulaWarp
 
 /// The zooms below the max of a pyramid served on demand, made by the pyramid itself (its
 /// max-zoom blocks warped and halved down, as `tegula tile` makes them) and held in memory as
@@ -28,6 +29,9 @@ public final class HeldLevels: @unchecked Sendable {
     public let byteCount: Int
     private let condition = NSCondition()
     private var tiles: [Tile: [UInt8]] = [:]
+    /// The max zoom's block grids the build made: the max-zoom tiles served afterwards warp with
+    /// them instead of making them again (a TPS grid is most of a max-zoom tile's cost).
+    private var grids: [Tile: BlockGrid] = [:]
     private var outcome: Result<Void, Error>?
 
     /// Reserve room for `plan`'s zooms below its max from the process's budget; nil when they
@@ -58,11 +62,15 @@ public final class HeldLevels: @unchecked Sendable {
         let builder = PyramidBuilder(source: job.source, plan: plan, resampling: job.resampling, format: job.format,
                                      jobs: jobs)
         do {
-            _ = try builder.runLowerZoomPixels { [self] t, pixels in
+            _ = try builder.runLowerZoomPixels({ [self] t, pixels in
                 condition.lock()
                 tiles[t] = pixels
                 condition.unlock()
-            }
+            }, grids: { [self] block, grid in
+                condition.lock()
+                grids[block] = grid
+                condition.unlock()
+            })
             finish(.success(()))
         } catch {
             finish(.failure(error))
@@ -82,6 +90,13 @@ public final class HeldLevels: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return outcome != nil
+    }
+
+    /// The grid the build made for a max-zoom block, once it is built (nil before, never waiting).
+    func grid(_ block: Tile) -> BlockGrid? {
+        condition.lock()
+        defer { condition.unlock() }
+        return outcome == nil ? nil : grids[block]
     }
 
     /// The held tile's RGBA pixels, nil for an empty tile, once the build has ended (waiting

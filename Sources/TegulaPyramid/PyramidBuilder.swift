@@ -43,9 +43,10 @@ public final class PyramidBuilder: @unchecked Sendable {
 
     private let stats = Locked(Stats())
     private let pending = Locked([Tile: Pending]())
-    /// Set by ``runLowerZoomPixels(_:)``: where the pixels of the tiles below the max zoom go
-    /// instead of being encoded (the max zoom's are dropped).
+    /// Set by ``runLowerZoomPixels(_:grids:)``: where the pixels of the tiles below the max zoom
+    /// go instead of being encoded (the max zoom's are dropped), and each block's transform grid.
     private var lowerPixels: (@Sendable (Tile, [UInt8]) -> Void)?
+    private var blockGrids: (@Sendable (Tile, BlockGrid) -> Void)?
 
     struct Pending {
         var children: [[UInt8]?] = [nil, nil, nil, nil]
@@ -89,10 +90,13 @@ public final class PyramidBuilder: @unchecked Sendable {
     }
 
     /// Build every tile but encode none: hand the RGBA pixels of each non-empty tile below the
-    /// max zoom to `keep` (from worker threads) and drop the max zoom's (``HeldLevels``).
-    func runLowerZoomPixels(_ keep: @escaping @Sendable (Tile, [UInt8]) -> Void) throws -> Stats {
+    /// max zoom to `keep` and each block's transform grid to `grids` (from worker threads), and
+    /// drop the max zoom's pixels (``HeldLevels``).
+    func runLowerZoomPixels(_ keep: @escaping @Sendable (Tile, [UInt8]) -> Void,
+                            grids: @escaping @Sendable (Tile, BlockGrid) -> Void) throws -> Stats {
         lowerPixels = keep
-        defer { lowerPixels = nil }
+        blockGrids = grids
+        defer { lowerPixels = nil; blockGrids = nil }
         return try run(emit: { _, _ in })
     }
 
@@ -113,8 +117,16 @@ public final class PyramidBuilder: @unchecked Sendable {
         let side = geometry.side
         let t0 = Date()
         let image = try BlockTiles.uninitialized(side * side * 4) {
-            try worker.warper.warp(left: geometry.left, top: geometry.top, resolution: geometry.resolution,
-                                   width: side, height: side, into: $0)
+            if let blockGrids {
+                // The same warp, its grid kept (the tiles served on demand reuse it).
+                let g = worker.warper.grid(left: geometry.left, top: geometry.top, resolution: geometry.resolution,
+                                           width: side, height: side)
+                try worker.warper.warp(g, columns: 0..<side, rows: 0..<side, into: $0)
+                blockGrids(block, g)
+            } else {
+                try worker.warper.warp(left: geometry.left, top: geometry.top, resolution: geometry.resolution,
+                                       width: side, height: side, into: $0)
+            }
         }
         let grid = worker.warper.worstGridError
         stats.withLock { $0.warpSeconds += Date().timeIntervalSince(t0); $0.gridErrors.add(grid) }

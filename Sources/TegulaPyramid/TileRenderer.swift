@@ -170,8 +170,10 @@ public final class TileRenderer: @unchecked Sendable {
         return image
     }
 
-    /// The block's grid, from the cache or made now (two threads may both make it; either is kept).
+    /// The block's grid: the held levels' build's, from the cache, or made now (two threads may
+    /// both make it; either is kept).
     func blockGrid(_ block: Tile, worker: Worker) -> BlockGrid {
+        if let g = levels?.grid(block) { return g }
         if let g = grids.withLock({ $0.get(block) }) { return g }
         let geo = plan.blockGeometry(block)
         let g = worker.max.grid(left: geo.left, top: geo.top, resolution: geo.resolution, width: geo.side, height: geo.side)

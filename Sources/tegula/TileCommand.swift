@@ -67,8 +67,9 @@ struct TileCommand: ParsableCommand {
 
     /// The trade-off as measured by `scripts/bench-webp` (BENCHMARKS.md, "Lossless WebP effort").
     static let webpEffortHelp = "With lossless webp: libwebp's effort, 0 (fastest) to 9 (fewest bytes), default \(WebPEffort.default). "
-        + "On the benchmark scan (tiles encoded alone, BENCHMARKS.md): effort 0 writes 0.78× gdal2tiles' PNG bytes in 0.27× effort 1's "
-        + "encode time, 1 0.67×, 2 0.66× in 1.3×, 3 0.63× in 1.6×, 4 0.62× in 1.7×, 5 and 6 0.61× in 2.9–3.1× (gdal2tiles' own lossless webp: 0.57×)."
+        + "On the benchmark scan (BENCHMARKS.md) its tiles are 0.78× gdal2tiles' PNG bytes at 0, 0.67× at 1, 0.66× at 2, 0.63× at 3 and 4, "
+        + "0.61× at 5–8 and about 0.60× at 9; the whole pyramid took 0.19× the time of gdal2tiles' lossless webp at 1, 0.36× at 3, "
+        + "0.64× at 5, and 9 encodes about 40× slower than 6 (gdal2tiles' own lossless webp: 0.57×, from its pixels)."
 
     func validate() throws {
         guard [256, 512].contains(tileSize) else { throw ValidationError("--tile-size must be 256 or 512, not \(tileSize)") }

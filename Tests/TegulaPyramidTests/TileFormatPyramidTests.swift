@@ -130,6 +130,21 @@ struct TileFormatPyramidTests {
         #expect(bytes[1] < bytes[0], "effort 9: \(bytes[1]) bytes, effort 0: \(bytes[0])")
     }
 
+    /// The default effort (chosen on the benchmark scan: ``WebPEffort/default``) keeps every
+    /// visible pixel of the PNG run, alpha everywhere and the colour wherever alpha > 0, and
+    /// writes fewer bytes than effort 1, the default it replaced: what choosing it relied on.
+    @Test func defaultWebPEffortKeepsThePNGsPixelsInFewerBytesThanEffortOne() throws {
+        let dir = try TemporaryFolder.make("pyr-webp-default")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try PyramidFixtures.source(try PyramidFixtures.geotiff(in: dir))
+        let png = try PyramidFixtures.tiles(in: try Self.run(source, dir, .png))
+        let chosen = try PyramidFixtures.tiles(in: try Self.run(source, dir, .webp), ext: "webp")
+        Self.expectLossless(chosen, png: png, "default effort \(WebPEffort.default)")
+        let one = try PyramidFixtures.tiles(in: try Self.run(source, dir, .webp, webpEffort: WebPEffort(1)!), ext: "webp")
+        let bytes = (chosen: chosen.values.reduce(0) { $0 + $1.count }, one: one.values.reduce(0) { $0 + $1.count })
+        #expect(bytes.chosen < bytes.one, "default effort \(WebPEffort.default): \(bytes.chosen) bytes, effort 1: \(bytes.one)")
+    }
+
     /// `auto --auto-lossy webp`: lossy WebP exactly on the opaque tiles (no JPEG at all), the
     /// lossless run's PNG bytes on the others, above the same PSNR floor; a quality given
     /// reaches the WebP tiles (fewer bytes at 50 than at the default 85).

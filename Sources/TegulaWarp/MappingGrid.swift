@@ -184,21 +184,28 @@ struct MappingGrid {
         // Cells scattered over the block (around GCPs far apart) keep their own nodes: a lattice
         // over all of them would be mostly empty.
         guard onLattice, lw * lh <= 2 * total + 1024 else {
-            xs.reserveCapacity(total)
-            ys.reserveCapacity(total)
+            // Each block pixel once, in the order the cells first ask for it.
+            var index: [Int: Int] = [:]
+            var order: [Int] = []
+            order.reserveCapacity(total)
             for k in pending {
                 let c = cells[k]
                 let px = nodePositions(c.width, s), py = nodePositions(c.height, s)
                 for j in py {
                     let kept = coarseIndex(j, c.height, coarse) != nil
                     for i in px where !kept || coarseIndex(i, c.width, coarse) == nil {
-                        xs.append(left + (Double(c.x0 + i) + 0.5) * resolution)
-                        ys.append(top - (Double(c.y0 + j) + 0.5) * resolution)
+                        let key = (c.y0 + j) * width + c.x0 + i
+                        if index[key] == nil {
+                            index[key] = xs.count
+                            xs.append(left + (Double(c.x0 + i) + 0.5) * resolution)
+                            ys.append(top - (Double(c.y0 + j) + 0.5) * resolution)
+                        }
+                        order.append(index[key]!)
                     }
                 }
             }
             evaluator.sourcePixels(x: &xs, y: &ys)
-            return (xs, ys, layout)
+            return (order.map { xs[$0] }, order.map { ys[$0] }, layout)
         }
         // Mark the lattice points wanted (−2), number them row by row, evaluate them in that order.
         var slot = [Int32](repeating: -1, count: lw * lh)

@@ -71,4 +71,28 @@ struct NewtonRowTests {
         #expect(worst.value <= 1e-9)
         #expect(perContinued <= 2.5)
     }
+
+    /// The Newton iteration's one-pass TPS evaluation (logarithms first, sums in SIMD pairs)
+    /// gives the very bits of ``ThinPlateSplineTransform/forward(_:)`` and
+    /// ``ThinPlateSplineTransform/jacobian(at:)``, which sum one GCP at a time: so the warp's
+    /// grid nodes, and the tiles, are those the scalar loop gave. Checked over the fixture scan,
+    /// off and on the GCPs themselves (where a kernel term is 0).
+    @Test func theOnePassTPSEvaluationHasTheBitsOfForwardAndJacobian() throws {
+        let set = GeoreferenceFixtures.synthetic(16)
+        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width,
+                                      imageHeight: GeoreferenceFixtures.height, options: FitOptions(transform: .tps))
+        let tps = try #require(g.transform as? ThinPlateSplineTransform)
+        var points = set.gcps.map(\.pixel)
+        for y in stride(from: -100.3, to: Double(GeoreferenceFixtures.height) + 100, by: 37) {
+            for x in stride(from: -100.7, to: Double(GeoreferenceFixtures.width) + 100, by: 41) { points.append(PixelPoint(x: x, y: y)) }
+        }
+        var differ = 0
+        for p in points {
+            let (value, j) = tps.valueAndJacobian(p)
+            let f = tps.forward(p), k = tps.jacobian(at: p)
+            if value.x.bitPattern != f.x.bitPattern || value.y.bitPattern != f.y.bitPattern
+                || [j.xx, j.xy, j.yx, j.yy].map(\.bitPattern) != [k.xx, k.xy, k.yx, k.yy].map(\.bitPattern) { differ += 1 }
+        }
+        #expect(differ == 0, "\(differ) of \(points.count) points differ")
+    }
 }

@@ -29,15 +29,7 @@ extension Dataset {
     /// This raster's file, opened, when it is a GeoTIFF with compressed blocks (read directly or
     /// through a VRT that passes it through whole); nil otherwise.
     private func compressedTIFF() -> Dataset? {
-        let file: Dataset
-        if driverName == "VRT" {
-            guard let inner = vrtPassThroughFile(), let opened = try? Dataset(path: inner),
-                  opened.width == width, opened.height == height, opened.bandCount == bandCount else { return nil }
-            file = opened
-        } else {
-            file = self
-        }
-        guard file.driverName == "GTiff", let compression = file.metadata(domain: "IMAGE_STRUCTURE")["COMPRESSION"],
+        guard let file = storedFile(), file.driverName == "GTiff", let compression = file.metadata(domain: "IMAGE_STRUCTURE")["COMPRESSION"],
               compression != "NONE" else { return nil }
         return file
     }

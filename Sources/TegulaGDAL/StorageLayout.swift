@@ -12,15 +12,16 @@ extension Dataset {
     /// SimpleSource per band, band i from band i, whole: see ``mappedPixels()``); nil for other
     /// VRTs, whose blocks are the VRT's own.
     public func storageLayout() -> StorageLayout? {
-        let file: Dataset
-        if driverName == "VRT" {
-            guard let inner = vrtPassThroughFile(), let opened = try? Dataset(path: inner),
-                  opened.width == width, opened.height == height, opened.bandCount == bandCount else { return nil }
-            file = opened
-        } else {
-            file = self
-        }
-        guard let band = file.bands.first else { return nil }
+        guard let file = storedFile(), let band = file.bands.first else { return nil }
         return StorageLayout(driver: file.driverName, blockWidth: band.blockWidth, blockHeight: band.blockHeight)
+    }
+
+    /// The dataset whose file holds this raster's pixels: itself, or the one file a VRT passes
+    /// through unchanged (opened, of the same size and band count); nil for other VRTs.
+    func storedFile() -> Dataset? {
+        guard driverName == "VRT" else { return self }
+        guard let inner = vrtPassThroughFile(), let opened = try? Dataset(path: inner),
+              opened.width == width, opened.height == height, opened.bandCount == bandCount else { return nil }
+        return opened
     }
 }

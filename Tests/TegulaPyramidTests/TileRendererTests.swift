@@ -55,6 +55,15 @@ struct TileRendererTests {
         return job
     }
 
+    /// The input's job, run by `tegula tile`'s code into `dir`/tiles, and the tiles it wrote by
+    /// "z/x/y": the pyramid every renderer here is held against.
+    static func cutPyramid(_ input: Input, in dir: URL) throws -> (job: TileJob, written: [String: Data]) {
+        let folder = dir.appendingPathComponent("tiles").path
+        let job = try Self.job(input, dir: dir, folder: folder)
+        _ = try job.run()
+        return (job, try PyramidFixtures.tiles(in: folder))
+    }
+
     /// Every tile position of the plan's zoom `z` (for the max zoom: every tile of every block).
     static func positions(_ plan: PyramidPlan, zoom z: Int) -> [Tile] {
         var out: [Tile] = []
@@ -72,10 +81,7 @@ struct TileRendererTests {
     func maxZoomTilesAreByteIdenticalToThePyramid(_ input: Input) throws {
         let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let folder = dir.appendingPathComponent("tiles").path
-        let job = try Self.job(input, dir: dir, folder: folder)
-        _ = try job.run()
-        let written = try PyramidFixtures.tiles(in: folder)
+        let (job, written) = try Self.cutPyramid(input, in: dir)
         let renderer = try TileRenderer(job: job)
         var same = 0, empty = 0
         for t in Self.positions(renderer.plan, zoom: renderer.plan.maxZoom) {
@@ -93,10 +99,7 @@ struct TileRendererTests {
     func lowerZoomsAreWithin40dBOfThePyramid(_ input: Input) throws {
         let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let folder = dir.appendingPathComponent("tiles").path
-        let job = try Self.job(input, dir: dir, folder: folder)
-        _ = try job.run()
-        let written = try PyramidFixtures.tiles(in: folder)
+        let (job, written) = try Self.cutPyramid(input, in: dir)
         let renderer = try TileRenderer(job: job)
         let p = renderer.tilePixels
         var figures: [String] = []
@@ -131,10 +134,7 @@ struct TileRendererTests {
     func everyTileAtEveryZoomHasThePyramidsAlphaAndColour(_ input: Input) throws {
         let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let folder = dir.appendingPathComponent("tiles").path
-        let job = try Self.job(input, dir: dir, folder: folder)
-        _ = try job.run()
-        let written = try PyramidFixtures.tiles(in: folder)
+        let (job, written) = try Self.cutPyramid(input, in: dir)
         let renderer = try TileRenderer(job: job)
         let p = renderer.tilePixels
         var figures: [String] = []
@@ -232,10 +232,7 @@ struct TileRendererTests {
     func withItsLowerZoomsHeldEveryTileIsByteIdenticalToThePyramid(_ input: Input) throws {
         let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let folder = dir.appendingPathComponent("tiles").path
-        let job = try Self.job(input, dir: dir, folder: folder)
-        _ = try job.run()
-        let written = try PyramidFixtures.tiles(in: folder)
+        let (job, written) = try Self.cutPyramid(input, in: dir)
         let renderer = try TileRenderer(job: job, holdingLowerZooms: true, levelBudget: Int.max / 2)
         #expect(renderer.levels != nil)
         let plan = renderer.plan

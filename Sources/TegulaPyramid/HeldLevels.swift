@@ -85,13 +85,6 @@ public final class HeldLevels: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// True once the build has ended (built or failed).
-    public var isBuilt: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return outcome != nil
-    }
-
     /// The grid the build made for a max-zoom block, once it is built (nil before, never waiting).
     func grid(_ block: Tile) -> BlockGrid? {
         condition.lock()

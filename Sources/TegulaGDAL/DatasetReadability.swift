@@ -14,8 +14,8 @@ extension Dataset {
     /// - Any other file: the whole raster decoded at 64 × 64, cheap for a JPEG (DCT scaling), an
     ///   uncompressed TIFF (64 rows) and files with overviews.
     public func verifyReadable() throws {
-        if let tiff = compressedTIFF() {
-            try tiff.verifyBlocks()
+        if let file = storedFile(), let blocks = file.tiffBlocks() {
+            try file.verify(blocks)
             return
         }
         let bw = min(width, 64), bh = min(height, 64)
@@ -26,45 +26,30 @@ extension Dataset {
         }
     }
 
-    /// This raster's file, opened, when it is a GeoTIFF with compressed blocks (read directly or
-    /// through a VRT that passes it through whole); nil otherwise.
-    private func compressedTIFF() -> Dataset? {
-        guard let file = storedFile(), file.driverName == "GTiff", let compression = file.metadata(domain: "IMAGE_STRUCTURE")["COMPRESSION"],
-              compression != "NONE" else { return nil }
-        return file
-    }
-
-    /// Every block's offset and size (TIFF metadata, nothing decoded) within the file, and the
-    /// first and last block of each band decoded.
-    private func verifyBlocks() throws {
-        guard let band = bands.first, band.blockWidth > 0, band.blockHeight > 0 else { return }
-        let bw = band.blockWidth, bh = band.blockHeight
-        let columns = (width + bw - 1) / bw, rows = (height + bh - 1) / bh
+    /// Every block's bytes within the file (its metadata, nothing decoded), and the first and last
+    /// block of each band decoded.
+    private func verify(_ blocks: TIFFBlocks) throws {
         // stat follows symbolic links (FileManager's attributes would give the link's own size);
         // a GDAL virtual path (/vsizip/…) has none, and only its blocks' decoding is checked.
         var st = stat()
-        let fileBytes = stat(path, &st) == 0 ? Int(st.st_size) : nil
-        // Pixel-interleaved blocks hold every band; band-interleaved ones are each band's own.
-        let separate = metadata(domain: "IMAGE_STRUCTURE")["INTERLEAVE"] == "BAND"
-        if let fileBytes {
-            for b in separate ? Array(1...bandCount) : [1] {
-                guard let h = GDALGetRasterBand(handle, Int32(b)) else { continue }
-                for by in 0..<rows {
-                    for bx in 0..<columns {
+        if stat(blocks.path, &st) == 0 {
+            let fileBytes = Int(st.st_size)
+            for b in blocks.blockBands {
+                for by in 0..<blocks.rows {
+                    for bx in 0..<blocks.columns {
                         // A block never written (sparse) has no offset and reads as empty.
-                        guard let offset = GDALGetMetadataItem(h, "BLOCK_OFFSET_\(bx)_\(by)", "TIFF").flatMap({ Int(String(cString: $0)) }),
-                              let size = GDALGetMetadataItem(h, "BLOCK_SIZE_\(bx)_\(by)", "TIFF").flatMap({ Int(String(cString: $0)) })
-                        else { continue }
-                        guard offset + size <= fileBytes else {
+                        guard let e = blocks.extent(band: b, column: bx, row: by) else { continue }
+                        guard e.offset + e.size <= fileBytes else {
                             throw GDALError(call: "verifyReadable", path: path,
-                                            message: "block (\(bx), \(by)) of band \(b) ends at byte \(offset + size), past the file's end (\(fileBytes) bytes): the file is cut short")
+                                            message: "block (\(bx), \(by)) of band \(b) ends at byte \(e.offset + e.size), past the file's end (\(fileBytes) bytes): the file is cut short")
                         }
                     }
                 }
             }
         }
+        let bw = blocks.blockWidth, bh = blocks.blockHeight
         var buffer = [UInt8](repeating: 0, count: bw * bh * bandCount)
-        for (bx, by) in [(0, 0), (columns - 1, rows - 1)] {
+        for (bx, by) in [(0, 0), (blocks.columns - 1, blocks.rows - 1)] {
             let x = bx * bw, y = by * bh
             try buffer.withUnsafeMutableBufferPointer { p in
                 try readBytes(x: x, y: y, width: min(bw, width - x), height: min(bh, height - y),

@@ -56,7 +56,7 @@ let package = Package(
         // libdeflate (gzip, zlib streams, CRC-32), under the image codecs and the bundles alike.
         .target(name: "TegulaDeflate", dependencies: ["CDeflate", "TegulaSupport"]),
         .target(name: "TegulaCodec", dependencies: [
-            "CPNG", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaDeflate", "TegulaSupport",
+            "CKernels", "CPNG", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaDeflate", "TegulaSupport",
         ]),
         // Tilesets (folders, MBTiles through SQLite, PMTiles over byte sources): no image codec.
         .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaDeflate", "TegulaGeometry", "TegulaSupport"]),

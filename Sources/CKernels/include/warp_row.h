@@ -34,4 +34,8 @@ ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, p
                                 const tegula_span *spans, ptrdiff_t span_count, ptrdiff_t first, ptrdiff_t end,
                                 const uint8_t *mask, uint8_t *out, int32_t *rest, double *rest_x, double *rest_y);
 
+/// Nonzero: the blend stays in SSE2 even where AVX2 runs, for the process (for tests comparing
+/// the two, which give the same bytes).
+void tegula_warp_set_sse2_only(int on);
+
 #endif

@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         // The pyramid's hot pixel loops (the bilinear warp row, halving) in C, for their SSE2 lanes.
         .target(name: "CKernels"),
-        .target(name: "TegulaWarp", dependencies: ["CKernels", "CMappedRows", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
+        .target(name: "TegulaWarp", dependencies: ["CKernels", "CMappedRows", "TegulaDeflate", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaPyramid", dependencies: [
             "CKernels", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
         ]),

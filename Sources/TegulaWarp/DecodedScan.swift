@@ -41,8 +41,9 @@ public final class DecodedScan: @unchecked Sendable {
     let unitColumns: Int
     /// The one decoder of a file read in rows from the top (JPEG); nil when each reader decodes.
     private let sequential: Locked<SourceRaster>?
-    /// An LZW GeoTIFF's blocks, decoded here rather than by GDAL (``LZWBlocks``); nil otherwise.
-    private let lzw: LZWBlocks?
+    /// An LZW or DEFLATE GeoTIFF's blocks, decoded here rather than by GDAL (``TIFFBlockReader``);
+    /// nil otherwise.
+    private let tiffBlocks: TIFFBlockReader?
     private let cache: LRUCache<Int, Unit>
     private let flight = NSCondition()
     private var decoding: Set<Int> = []
@@ -101,11 +102,12 @@ public final class DecodedScan: @unchecked Sendable {
         cache = LRUCache(byteBudget: budgetBytes)
         sequential = layout.driver == "JPEG" ? Locked(raster) : nil
         let samples = bands
-        lzw = layout.driver == "GTiff" ? raster.dataset.tiffBlocks().flatMap { LZWBlocks(blocks: $0, bands: samples, checkedWith: raster) } : nil
+        tiffBlocks = layout.driver == "GTiff"
+            ? raster.dataset.tiffBlocks().flatMap { TIFFBlockReader(blocks: $0, bands: samples, checkedWith: raster) } : nil
     }
 
-    /// True when an LZW file's blocks are decoded here rather than by GDAL.
-    public var decodesLZW: Bool { lzw != nil }
+    /// True when an LZW or DEFLATE file's blocks are decoded here rather than by GDAL.
+    public var decodesTIFFBlocks: Bool { tiffBlocks != nil }
 
     /// Copy the window (`x`, `y`, `width` × `height`, inside the scan) into `out` as RGBA8,
     /// decoding the units it covers that are not kept, with `raster`'s dataset (the caller's own).
@@ -165,7 +167,7 @@ public final class DecodedScan: @unchecked Sendable {
     private func decode(_ ux: Int, _ uy: Int, _ raster: SourceRaster) throws -> Unit {
         let left = ux * unitWidth, top = uy * unitHeight
         let u = Unit(width: min(unitWidth, width - left), height: min(unitHeight, height - top), bands: bands)
-        if let lzw, decodeLZW(lzw, ux, uy, into: u) { return u }
+        if let tiffBlocks, decode(tiffBlocks, ux, uy, into: u) { return u }
         let list = Array(1...bands)
         if let sequential {
             try sequential.withLock {
@@ -177,16 +179,16 @@ public final class DecodedScan: @unchecked Sendable {
         return u
     }
 
-    /// Unit (`ux`, `uy`) decoded from its LZW blocks: one tile, or the strips it groups; false
-    /// when one of them is not LZW as TIFF writes it (GDAL then reads the unit).
-    private func decodeLZW(_ lzw: LZWBlocks, _ ux: Int, _ uy: Int, into u: Unit) -> Bool {
-        let bh = lzw.blocks.blockHeight
+    /// Unit (`ux`, `uy`) decoded from its TIFF blocks: one tile, or the strips it groups; false
+    /// when one of them does not decode (GDAL then reads the unit).
+    private func decode(_ reader: TIFFBlockReader, _ ux: Int, _ uy: Int, into u: Unit) -> Bool {
+        let bh = reader.blocks.blockHeight
         guard unitWidth == width else {
-            return lzw.decode(column: ux, row: uy, into: u.pixels, width: u.width, height: u.height)
+            return reader.decode(column: ux, row: uy, into: u.pixels, width: u.width, height: u.height)
         }
         // Strips, each whole in place: one's spare bytes fall in the next, decoded after it.
         for r in 0..<((u.height + bh - 1) / bh) {
-            guard lzw.decode(column: 0, row: uy * (unitHeight / bh) + r, into: u.pixels + r * bh * width * bands,
+            guard reader.decode(column: 0, row: uy * (unitHeight / bh) + r, into: u.pixels + r * bh * width * bands,
                              width: width, height: min(bh, u.height - r * bh)) else { return false }
         }
         return true

@@ -59,8 +59,8 @@ struct DecodedScanTests {
         let path = dir.appendingPathComponent("scan.tif").path
         try Self.tiff(path, width: 301, height: 203, bands: bands, options: options)
         let scan = try #require(DecodedScan(path: path, budgetBytes: 1 << 20))
-        // LZW blocks are decoded by LZWBlocks, not GDAL.
-        #expect(scan.decodesLZW == options.contains("COMPRESS=LZW"))
+        // LZW and DEFLATE blocks are decoded by TIFFBlockReader, not GDAL.
+        #expect(scan.decodesTIFFBlocks == (options.contains("COMPRESS=LZW") || options.contains("COMPRESS=DEFLATE")))
         // Corners, edges, windows across unit edges, odd widths (the SSSE3 loop's tail), the whole scan.
         for (x, y, w, h) in [(0, 0, 301, 203), (0, 0, 1, 1), (300, 202, 1, 1), (17, 5, 7, 9), (250, 190, 51, 13), (1, 100, 299, 3), (31, 15, 2, 2)] {
             let (gdal, cached) = try Self.both(path, scan, x: x, y: y, w: w, h: h)
@@ -75,25 +75,27 @@ struct DecodedScanTests {
         // 30 px wide in 32-px tiles: units span the width, each tile cut by the right edge.
         try Self.tiff(path, width: 30, height: 100, options: ["TILED=YES", "BLOCKXSIZE=32", "BLOCKYSIZE=32", "COMPRESS=LZW"])
         let scan = try #require(DecodedScan(path: path, budgetBytes: 1 << 20))
-        #expect(scan.decodesLZW && scan.decodesWholeRows)
+        #expect(scan.decodesTIFFBlocks && scan.decodesWholeRows)
         let (gdal, cached) = try Self.both(path, scan, x: 0, y: 0, w: 30, h: 100)
         #expect(Self.differing(gdal, cached) == 0)
     }
 
-    @Test func aCorruptLZWBlockIsLeftToGDALWhichNamesTheFile() throws {
+    @Test(arguments: ["LZW", "DEFLATE"])
+    func aCorruptBlockIsLeftToGDALWhichNamesTheFile(compression: String) throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("scan.tif").path
-        try Self.tiff(path, width: 128, height: 64, options: ["TILED=YES", "BLOCKXSIZE=64", "BLOCKYSIZE=64", "COMPRESS=LZW"])
+        try Self.tiff(path, width: 128, height: 64, options: ["TILED=YES", "BLOCKXSIZE=64", "BLOCKYSIZE=64", "COMPRESS=\(compression)"])
         let blocks = try #require(try Dataset(path: path).tiffBlocks())
-        // The second tile's codes after its first few bytes: all ones, codes never assigned.
+        // The second tile after its first few bytes all ones: LZW codes never assigned, a DEFLATE
+        // block type that does not exist.
         let e = try #require(blocks.extent(column: 1, row: 0))
         let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         try file.seek(toOffset: UInt64(e.offset + 4))
         try file.write(contentsOf: Data(repeating: 0xFF, count: e.size - 4))
         try file.close()
         let scan = try #require(DecodedScan(path: path, budgetBytes: 1 << 20))
-        #expect(scan.decodesLZW)
+        #expect(scan.decodesTIFFBlocks)
         var out = [UInt8](repeating: 0, count: 64 * 64 * 4)
         let raster = try SourceRaster(path: path)
         // The first tile is whole; the second fails in GDAL as it does without the cache.

@@ -137,56 +137,85 @@ static ptrdiff_t interior(const uint8_t *window, ptrdiff_t stride, int64_t u, in
 
 #if defined(__x86_64__)
 #include <immintrin.h>
-/// interior, four pixels at a time in AVX2's two 128-bit lanes (pixels 0 and 1 in one register,
-/// 2 and 3 in another, each lane the SSE2 code's arithmetic for one pixel, so the bytes are the
-/// same), then the SSE2 loop for the last ones.
+/// interior, eight pixels at a time in AVX2: positions, fractions and tap offsets in 32-bit
+/// lanes, the taps gathered, and the blend two pixels to a register, each 128-bit lane the SSE2
+/// code's arithmetic for one pixel (so the bytes are the same); the last pixels go to the SSE2
+/// loop. The caller checks that positions and offsets fit 32 bits.
 __attribute__((target("avx2"))) static ptrdiff_t interior_avx2(const uint8_t *window, ptrdiff_t stride, int64_t u,
                                                                int64_t v, int64_t su, int64_t sv, ptrdiff_t n,
                                                                uint8_t *o, int32_t index, int64_t cx, int64_t cy,
                                                                int32_t *rest, double *rest_x, double *rest_y) {
-    const uint64_t alphas = 0xFF000000FF000000ull;
-    const __m256i half = _mm256_set1_epi32(32768);
-    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0);
+    const __m256i ramp = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i step_u = _mm256_mullo_epi32(ramp, _mm256_set1_epi32((int32_t)su));
+    const __m256i step_v = _mm256_mullo_epi32(ramp, _mm256_set1_epi32((int32_t)sv));
+    const __m256i fraction = _mm256_set1_epi32(ONE - 1), round = _mm256_set1_epi32(128);
+    const __m256i row_bytes = _mm256_set1_epi32((int32_t)stride);
+    const __m256i alphas = _mm256_set1_epi64x((long long)0xFF000000FF000000ull);
+    const __m256i full = _mm256_set1_epi16(256), half = _mm256_set1_epi32(32768);
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    // pick[q]: a 16-bit word of eight broadcast across a lane, pixel 2q's in the low lane and
+    // 2q + 1's in the high one (the pixels a register of the blend holds).
+    __m256i pick[4];
+    for (int q = 0; q < 4; q++) {
+        const char a = (char)(4 * q), b = (char)(4 * q + 2);
+        pick[q] = _mm256_setr_epi8(a, a + 1, a, a + 1, a, a + 1, a, a + 1, a, a + 1, a, a + 1, a, a + 1, a, a + 1,
+                                   b, b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1);
+    }
+    const long long *top_base = (const long long *)window, *bottom_base = (const long long *)(window + stride);
     ptrdiff_t left = 0, k = 0;
-    for (; k + 3 < n; k += 4, u += 4 * su, v += 4 * sv) {
-        uint64_t t[4], b[4];
-        int32_t fx[4], fy[4];
-        for (int j = 0; j < 4; j++) {
-            const int64_t uj = u + j * su, vj = v + j * sv;
-            const uint8_t *p = window + (vj >> 16) * stride + (uj >> 16) * 4;
-            memcpy(&t[j], p, 8);
-            memcpy(&b[j], p + stride, 8);
-            fx[j] = (int32_t)(((uj & (ONE - 1)) + 128) >> 8);
-            fy[j] = (int32_t)(((vj & (ONE - 1)) + 128) >> 8);
-        }
-        if (__builtin_expect((t[0] & b[0] & t[1] & b[1] & t[2] & b[2] & t[3] & b[3] & alphas) != alphas, 0)) {
-            // A tap that is not opaque among the four: each on its own.
-            for (int j = 0; j < 4; j++) {
+    for (; k + 7 < n; k += 8, u += 8 * su, v += 8 * sv) {
+        const __m256i U = _mm256_add_epi32(_mm256_set1_epi32((int32_t)u), step_u);
+        const __m256i V = _mm256_add_epi32(_mm256_set1_epi32((int32_t)v), step_v);
+        const __m256i offset = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srai_epi32(V, 16), row_bytes),
+                                                _mm256_slli_epi32(_mm256_srai_epi32(U, 16), 2));
+        const __m128i first = _mm256_castsi256_si128(offset), second = _mm256_extracti128_si256(offset, 1);
+        // Two taps (8 bytes) a gather lane: pixels 0–3 and 4–7, top and bottom rows.
+        const __m256i t03 = _mm256_i32gather_epi64(top_base, first, 1), t47 = _mm256_i32gather_epi64(top_base, second, 1);
+        const __m256i b03 = _mm256_i32gather_epi64(bottom_base, first, 1), b47 = _mm256_i32gather_epi64(bottom_base, second, 1);
+        if (__builtin_expect(!_mm256_testc_si256(_mm256_and_si256(_mm256_and_si256(t03, t47), _mm256_and_si256(b03, b47)), alphas), 0)) {
+            // A tap that is not opaque among the eight: each on its own.
+            for (int j = 0; j < 8; j++) {
                 blend_or_leave(window, stride, u + j * su, v + j * sv, o + (k + j) * 4, index + (int32_t)(k + j), cx, cy,
                                rest, rest_x, rest_y, &left);
             }
             continue;
         }
-        __m256i sums[2];
-        for (int h = 0; h < 2; h++) {
-            const int a = 2 * h, c = 2 * h + 1;
-            __m256i top = _mm256_cvtepu8_epi16(_mm_set_epi64x((long long)t[c], (long long)t[a]));
-            __m256i bottom = _mm256_cvtepu8_epi16(_mm_set_epi64x((long long)b[c], (long long)b[a]));
-            __m256i column = _mm256_add_epi16(
-                _mm256_mullo_epi16(top, _mm256_set_m128i(weights[256 - fy[c]], weights[256 - fy[a]])),
-                _mm256_mullo_epi16(bottom, _mm256_set_m128i(weights[fy[c]], weights[fy[a]])));
-            const __m256i w = _mm256_set_m128i(across[fx[c]], across[fx[a]]);
-            __m256i lo = _mm256_mullo_epi16(column, w), hi = _mm256_mulhi_epu16(column, w);
-            __m256i sum = _mm256_add_epi32(_mm256_unpacklo_epi16(lo, hi), _mm256_unpackhi_epi16(lo, hi));
-            sums[h] = _mm256_srli_epi32(_mm256_add_epi32(sum, half), 16);
+        // The eight fractions (0...256) as 16-bit words, in both lanes.
+        const __m256i fx = _mm256_srli_epi32(_mm256_add_epi32(_mm256_and_si256(U, fraction), round), 8);
+        const __m256i fy = _mm256_srli_epi32(_mm256_add_epi32(_mm256_and_si256(V, fraction), round), 8);
+        const __m256i FX = _mm256_permute4x64_epi64(_mm256_packus_epi32(fx, fx), 0x88);
+        const __m256i FY = _mm256_permute4x64_epi64(_mm256_packus_epi32(fy, fy), 0x88);
+        __m256i sums[4];
+        for (int q = 0; q < 4; q++) {
+            const __m256i tg = q < 2 ? t03 : t47, bg = q < 2 ? b03 : b47;
+            const __m256i top = _mm256_cvtepu8_epi16(q % 2 == 0 ? _mm256_castsi256_si128(tg) : _mm256_extracti128_si256(tg, 1));
+            const __m256i bottom = _mm256_cvtepu8_epi16(q % 2 == 0 ? _mm256_castsi256_si128(bg) : _mm256_extracti128_si256(bg, 1));
+            const __m256i wy = _mm256_shuffle_epi8(FY, pick[q]), wx = _mm256_shuffle_epi8(FX, pick[q]);
+            const __m256i column = _mm256_add_epi16(_mm256_mullo_epi16(top, _mm256_sub_epi16(full, wy)), _mm256_mullo_epi16(bottom, wy));
+            // 256 − fx for the left tap's four channels, fx for the right one's.
+            const __m256i across = _mm256_blend_epi32(_mm256_sub_epi16(full, wx), wx, 0xCC);
+            const __m256i lo = _mm256_mullo_epi16(column, across), hi = _mm256_mulhi_epu16(column, across);
+            const __m256i sum = _mm256_add_epi32(_mm256_unpacklo_epi16(lo, hi), _mm256_unpackhi_epi16(lo, hi));
+            sums[q] = _mm256_srli_epi32(_mm256_add_epi32(sum, half), 16);
         }
-        // Lanes hold pixels (0, 2) and (1, 3) after packing: put them in order.
-        __m256i packed = _mm256_packs_epi32(sums[0], sums[1]);
-        __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(packed, packed), order);
-        _mm_storeu_si128((__m128i *)(o + k * 4), _mm256_castsi256_si128(bytes));
+        // Lanes hold pixels (0, 2, 4, 6) and (1, 3, 5, 7) after packing: put them in order.
+        const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(sums[0], sums[1]), _mm256_packs_epi32(sums[2], sums[3]));
+        _mm256_storeu_si256((__m256i *)(o + k * 4), _mm256_permutevar8x32_epi32(bytes, order));
     }
     return left + interior(window, stride, u, v, su, sv, n - k, o + k * 4, index + (int32_t)k, cx, cy,
                            rest + left, rest_x + left, rest_y + left);
+}
+
+/// True when a span's window positions (u, v) + t (su, sv), t in 0..<n, and its taps' byte
+/// offsets fit interior_avx2's 32-bit lanes.
+static inline int fits_32_bits(int64_t u, int64_t v, int64_t su, int64_t sv, ptrdiff_t n, ptrdiff_t stride) {
+    const int64_t limit = INT32_MAX / 2;
+    const int64_t lu = u + su * (n - 1), lv = v + sv * (n - 1);
+    if (u < 0 || v < 0 || lu < 0 || lv < 0 || u > limit || v > limit || lu > limit || lv > limit) return 0;
+    if (8 * (su < 0 ? -su : su) > limit || 8 * (sv < 0 ? -sv : sv) > limit) return 0;
+    // The farthest tap: one row below and one pixel right of the farthest position.
+    const int64_t column = ((u > lu ? u : lu) >> 16) + 1, row = ((v > lv ? v : lv) >> 16) + 1;
+    return row * (int64_t)stride + column * 4 + 8 < INT32_MAX;
 }
 
 static int has_avx2;
@@ -245,7 +274,8 @@ ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, p
         if (!mask && inner(X, limit_x, centre_x, window_width) && inner(last_x, limit_x, centre_x, window_width) &&
             inner(Y, limit_y, centre_y, window_height) && inner(last_y, limit_y, centre_y, window_height)) {
 #if defined(__x86_64__)
-            if (has_avx2 && !__atomic_load_n(&sse2_only, __ATOMIC_RELAXED)) {
+            if (has_avx2 && !__atomic_load_n(&sse2_only, __ATOMIC_RELAXED) &&
+                fits_32_bits(X - centre_x, Y - centre_y, step_x, step_y, stop - i, stride)) {
                 left += interior_avx2(window, stride, X - centre_x, Y - centre_y, step_x, step_y, stop - i,
                                       out + (i - first) * 4, (int32_t)(i - first), centre_x, centre_y,
                                       rest + left, rest_x + left, rest_y + left);

@@ -76,7 +76,10 @@ public final class PyramidBuilder: @unchecked Sendable {
         // units a row of blocks reads are then read again only by the next row, while still
         // cached. In Morton order the plain-JPEG benchmark scan decoded its 85 units 170 times
         // over at a 96 MB budget. The tiles are the same either way.
-        let blocks = src.decoded?.decodesWholeRows == true ? plan.blocks.sorted { ($0.y, $0.x) < ($1.y, $1.x) } : plan.blocks
+        let inRows = src.decoded?.decodesWholeRows == true
+        let blocks = inRows ? plan.blocks.sorted { ($0.y, $0.x) < ($1.y, $1.x) } : plan.blocks
+        if inRows { src.decoded?.readingInRows = true }
+        defer { if inRows { src.decoded?.readingInRows = false } }
         try ParallelWork.run(jobs: jobs, count: blocks.count, makeState: { _ in
             Worker(warper: try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
                                            maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped,

@@ -124,6 +124,39 @@ struct DecodedScanTests {
         }
     }
 
+    @Test func aJPEGReadInRowsIsDecodedAheadOnceAndAsGDALReadsIt() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tif = dir.appendingPathComponent("scan.tif").path
+        try Self.tiff(tif, width: 300, height: 1000, options: [])
+        let jpg = dir.appendingPathComponent("scan.jpg").path
+        try Dataset(path: tif).copy(to: jpg, driver: "JPEG")
+        let scan = try #require(DecodedScan(path: jpg, budgetBytes: 4 << 20))
+        scan.readingInRows = true
+        // The first rows asked for: the rows after them (all 16 units here: the read-ahead is a
+        // quarter of the 72 units the budget holds) are decoded on their own thread.
+        var first = [UInt8](repeating: 0, count: 300 * 10 * 4)
+        try first.withUnsafeMutableBufferPointer {
+            try scan.readRGBA(x: 0, y: 0, width: 300, height: 10, into: $0.baseAddress!, using: try SourceRaster(path: jpg))
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while scan.unitsDecoded < 16 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(scan.unitsDecoded == 16)
+        // Two readers down the scan in rows of 40 px, each row split between them: nothing is left
+        // to decode.
+        try ParallelWork.run(jobs: 2, count: 50, makeState: { _ in try SourceRaster(path: jpg) }) { raster, i in
+            var out = [UInt8](repeating: 0, count: 150 * 40 * 4)
+            try out.withUnsafeMutableBufferPointer {
+                try scan.readRGBA(x: (i % 2) * 150, y: (i / 2) * 40, width: 150, height: 40, into: $0.baseAddress!, using: raster)
+            }
+        }
+        scan.readingInRows = false
+        // The units kept (all 16 fit the budget) hold GDAL's bytes; none is decoded again.
+        let (gdal, cached) = try Self.both(jpg, scan, x: 0, y: 0, w: 300, h: 1000)
+        #expect(Self.differing(gdal, cached) == 0)
+        #expect(scan.unitsDecoded == 16)
+    }
+
     @Test func eachBlockIsDecodedOnceByTwoReaders() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -249,7 +249,8 @@ public final class DecodedScan: @unchecked Sendable {
             try sequential.withLock {
                 try $0.dataset.readBytes(x: left, y: top, width: u.width, height: u.height, bands: list, into: u.pixels)
             }
-        } else if let raster {
+        } else {
+            guard let raster else { preconditionFailure("a unit each reader decodes needs the reader's raster") }
             try raster.dataset.readBytes(x: left, y: top, width: u.width, height: u.height, bands: list, into: u.pixels)
         }
         return u

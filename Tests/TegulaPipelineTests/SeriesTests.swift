@@ -78,7 +78,7 @@ import TegulaTestSupport
         let pipeline = try Pipeline.load(path: file)
         let beside = folder + "/out/series.index.geojson"
         for path in [pipeline.workFolder + "/index.geojson", beside] {
-            let out = try ProgramRun.output("/work/main/.venv/bin/python", ["-c", """
+            let out = try ProgramRun.output(PackageRoot.path(".venv/bin/python"), ["-c", """
                 import sys, json
                 from jsonschema import Draft202012Validator
                 schema = json.load(open(sys.argv[1])); Draft202012Validator.check_schema(schema)

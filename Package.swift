@@ -41,6 +41,9 @@ let package = Package(
         // (swift-crypto did it before, compiling its own copy of BoringSSL: 366 C files, about
         // 150 s of each fresh build on two cores.)
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // OpenCV (Debian's libopencv-dev, 4.6) for the matching engine: the five modules it uses,
+        // named by the module map's `link` lines; pkg-config's `opencv4` would link all ~60.
+        .systemLibrary(name: "COpenCV"),
 
         // The support every layer needs (lock, thread pool, atomic write, little-endian bytes, the
         // one error shape, named values) on Foundation alone, and pure geometry on it: under everything.
@@ -61,6 +64,9 @@ let package = Package(
         // Tilesets (folders, MBTiles through SQLite, PMTiles over byte sources): no image codec.
         .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaDeflate", "TegulaGeometry", "TegulaSupport"]),
 
+        // The matching engine in C++ over OpenCV (SIFT, MAGSAC++, template correlation) behind a C
+        // header; its headers through the `opencv4` link to /usr/include/opencv4 (no unsafe flags).
+        .target(name: "CMatch", exclude: ["opencv4"], cxxSettings: [.headerSearchPath("opencv4")]),
         // Pipeline stages, each its own module; a stage never imports a later one.
         .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         // The pyramid's hot pixel loops (the bilinear warp row, halving) in C, for their SSE2 lanes.
@@ -69,6 +75,8 @@ let package = Package(
         .target(name: "TegulaPyramid", dependencies: [
             "CKernels", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
         ]),
+        // Control points proposed by matching a scan against a georeferenced reference (`tegula match`).
+        .target(name: "TegulaMatch", dependencies: ["CMatch", "COpenCV", "TegulaWarp", "TegulaGeometry", "TegulaSupport"]),
         // MapKit's tile-overlay model on URL templates: no image codec, no SQLite
         // (scripts/check-as-dependency checks the probe app's ldd).
         .target(name: "TegulaOverlay", dependencies: [
@@ -152,7 +160,7 @@ let package = Package(
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
             "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaComposite", "TegulaSupport", "TegulaOnDemand", "TegulaRemote",
-            "TegulaEditor", "TegulaIIIF", "TegulaIIIFSource", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "TegulaEditor", "TegulaIIIF", "TegulaIIIFSource", "TegulaMatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -168,7 +176,7 @@ let package = Package(
 
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
         .testTarget(name: "TegulaSupportTests", dependencies: ["TegulaSupport"]),
-        .testTarget(name: "TegulaGDALTests", dependencies: ["TegulaGDAL"]),
+        .testTarget(name: "TegulaGDALTests", dependencies: ["TegulaGDAL", "TegulaTestSupport"]),
         .testTarget(name: "TegulaCodecTests", dependencies: [
             "TegulaCodec", "TegulaDeflate", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
         ]),
@@ -225,6 +233,9 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        .testTarget(name: "TegulaMatchTests", dependencies: [
+            "TegulaMatch", "TegulaWarp", "TegulaGeoreference", "TegulaGeometry", "TegulaTestSupport",
         ]),
         // Runs the built `tegula` executable (`swift test` builds it) and other programs.
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaTestSupport"]),

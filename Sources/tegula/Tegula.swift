@@ -14,6 +14,6 @@ struct Tegula: AsyncParsableCommand {
         grid, cut a tile pyramid, serve it. Each stage runs on its own.
         """,
         version: version,
-        subcommands: [GridCommand.self, InfoCommand.self, GeorefCommand.self, TransformCommand.self, WarpCommand.self,
+        subcommands: [GridCommand.self, InfoCommand.self, GeorefCommand.self, MatchCommand.self, TransformCommand.self, WarpCommand.self,
                       TileCommand.self, RunCommand.self, ServeCommand.self, EditCommand.self])
 }

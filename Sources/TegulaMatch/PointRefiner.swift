@@ -1,0 +1,62 @@
+import Foundation
+import TegulaGeometry
+import TegulaWarp
+
+/// Moves a proposed correspondence to where the two images agree at full resolution: a small
+/// template of one image, warped by the match's homography into the other's pixels, located by
+/// normalised cross-correlation with a sub-pixel peak. Works in the coarser image's pixels (the
+/// sharper one is reduced into it), and reads only the two small windows it needs.
+struct PointRefiner {
+    let scan: any ScanReader
+    let reference: any ScanReader
+    /// Scan → reference, full resolution.
+    let homography: Homography
+    let inverse: Homography
+    let settings: MatchSettings
+    /// How far, in pixels of the coarser image, the true position may be from the homography's.
+    let searchRadius: Int
+
+    /// A refined pair (scan, reference) and its correlation; nil when a window leaves an image,
+    /// the template is flat, the peak is on the search's border or below the correlation asked.
+    func refine(scanPoint p: PixelPoint) throws -> (scan: PixelPoint, reference: PixelPoint, score: Double)? {
+        let q = homography.apply(p)
+        guard q.x.isFinite, q.y.isFinite else { return nil }
+        if homography.localScale(at: p) <= 1 {
+            // The reference is the coarser: search it for the scan's template.
+            guard let (found, score) = try locate(around: q, in: reference, template: scan, mapping: inverse) else { return nil }
+            return (p, found, score)
+        }
+        guard let (found, score) = try locate(around: p, in: scan, template: reference, mapping: homography) else { return nil }
+        return (found, q, score)
+    }
+
+    /// Where the content of `template` image at `mapping(c)` lies in `image`, near `c`.
+    private func locate(around c: PixelPoint, in image: any ScanReader, template other: any ScanReader,
+                        mapping g: Homography) throws -> (PixelPoint, Double)? {
+        let t = settings.templateHalfSide, r = searchRadius
+        let cx = Int(floor(c.x)), cy = Int(floor(c.y))
+        let sx = cx - t - r, sy = cy - t - r, side = 2 * (t + r) + 1
+        guard sx >= 0, sy >= 0, sx + side <= image.width, sy + side <= image.height else { return nil }
+        let search = try GreyImage.read(image, x: sx, y: sy, width: side, height: side, bufferWidth: side, bufferHeight: side)
+
+        // The template: pixel (i, j) shows what `other` has at g(cx − t + i, cy − t + j).
+        let bx = Double(cx - t), by = Double(cy - t), tside = 2 * t + 1
+        let corners = [PixelPoint(x: bx, y: by), PixelPoint(x: bx + Double(tside), y: by),
+                       PixelPoint(x: bx, y: by + Double(tside)), PixelPoint(x: bx + Double(tside), y: by + Double(tside))].map(g.apply)
+        guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
+        let scale = g.localScale(at: c)
+        let margin = 3 + Int(ceil(2 * scale))
+        let ox = Int(floor(corners.map(\.x).min()!)) - margin, oy = Int(floor(corners.map(\.y).min()!)) - margin
+        let ex = Int(ceil(corners.map(\.x).max()!)) + margin, ey = Int(ceil(corners.map(\.y).max()!)) + margin
+        guard ox >= 0, oy >= 0, ex <= other.width, ey <= other.height else { return nil }
+        let window = try GreyImage.read(other, x: ox, y: oy, width: ex - ox, height: ey - oy, bufferWidth: ex - ox, bufferHeight: ey - oy)
+        let toWindow = Homography.scaling(1, 1, moving: -Double(ox), -Double(oy)).after(g).after(.scaling(1, 1, moving: bx, by))
+        let blur = scale > 1 ? (scale * scale - 1).squareRoot() / 2 : 0
+        let template = try MatchEngine.warp(window, toWindow, blur: blur, width: tside, height: tside)
+
+        guard let peak = try MatchEngine.locate(template, in: search),
+              peak.score >= settings.verdict.minimumCorrelation else { return nil }
+        // Unmoved, the template's corner sits at (r, r) of the search.
+        return (PixelPoint(x: c.x + peak.x - Double(r), y: c.y + peak.y - Double(r)), peak.score)
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import TegulaGDAL
+import TegulaGeometry
+import TegulaGeoreference
+import TegulaMatch
+import TegulaSupport
+import TegulaWarp
+
+/// `tegula match`: control points for a scan, proposed by matching it against a georeferenced
+/// reference of the same map.
+struct MatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "match",
+        abstract: "Propose control points for a scan by matching it against a georeferenced image of the same map.",
+        discussion: """
+        The reference is a GeoTIFF or VRT with a geotransform or GCPs (a `tegula georef` output \
+        too), or another scan of the same map with its GCP file (--reference-gcps): a re-scan, \
+        another copy or edition. SIFT features are matched on reduced copies (ratio test, \
+        mutual nearest neighbours, MAGSAC++), then each point is refined at full resolution by \
+        cross-correlation in a small window; one point per cell of a grid over the matched \
+        area, 12 to 36 points. The verdict comes from the geometry: enough consistent matches, \
+        points that agree under leave-one-out and spread over the matched area (thresholds in \
+        docs/matching.md). The points are written in the format OUT's extension names (.points, \
+        .csv, or .json for an Allmaps annotation), each named with its match score; the fit \
+        report is the one `tegula georef` prints. When the images do not show the same map: \
+        one line on stderr, exit code 3, nothing written.
+        """)
+
+    @Argument(help: "The scan to georeference: any raster GDAL reads, or an IIIF image service URL.")
+    var scan: String
+
+    @Option(help: "A georeferenced image of the same map: GeoTIFF or VRT (geotransform or GCPs), or a scan with --reference-gcps.")
+    var reference: String
+
+    @Option(help: ArgumentHelp("The reference's GCP file (.points, .vrt, .csv, Allmaps .json) when it is a plain scan.", valueName: "FILE"))
+    var referenceGcps: String?
+
+    @Option(name: .shortAndLong, help: "Where to write the points: OUT.points (QGIS), OUT.csv, or OUT.json (an Allmaps annotation naming the scan).")
+    var output: String
+
+    /// Exit code of a pair that does not match.
+    static let noMatchExitCode: Int32 = 3
+
+    func validate() throws {
+        let ext = (output as NSString).pathExtension.lowercased()
+        guard ["points", "csv", "json"].contains(ext) else {
+            throw ValidationError("-o \(output): write .points, .csv or .json (an Allmaps annotation)")
+        }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            for (path, what) in [(scan, "scan"), (reference, "reference")] + (referenceGcps.map { [($0, "reference GCP file")] } ?? [])
+            where !ScanSources.isRemote(path) && !FileManager.default.fileExists(atPath: path) {
+                throw CLIFailure(message: "\(path): no such \(what)")
+            }
+            let dir = (output as NSString).deletingLastPathComponent
+            if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
+                throw CLIFailure(message: "\(output): the folder \(dir) does not exist")
+            }
+            let georeferenced: WarpSource
+            do {
+                georeferenced = try WarpInput(path: reference, gcpFile: referenceGcps).resolve(readingPixels: false)
+            } catch let e as WarpError where e.reason == .notGeoreferenced {
+                throw CLIFailure(message: "\(reference): the reference has no georeference (no geotransform with a CRS, no GCPs); give a georeferenced GeoTIFF or VRT, or its GCPs with --reference-gcps FILE")
+            }
+            let scanReader = try ScanSources.open(scan)
+            let verdict = try Matcher.match(scan: scanReader, reference: try ScanSources.open(reference))
+            guard case .matched(let points, let figures) = verdict else {
+                if case .noMatch(let why, _) = verdict {
+                    printError("tegula: no match: \(scan) and \(reference) do not show the same map surely enough: \(why); nothing written")
+                }
+                throw ExitCode(Self.noMatchExitCode)
+            }
+            let gcps = try groundPoints(points, mapping: georeferenced.mapping)
+            let set = GCPSet(gcps: gcps, crs: .webMercator, source: output)
+            let fitted = try Georeferencer.fit(set, imageWidth: scanReader.width, imageHeight: scanReader.height, options: FitOptions())
+            try AtomicFile.write(Array(try text(gcps, points: points, transform: fitted.kind, width: scanReader.width, height: scanReader.height).utf8), to: output)
+            printError(String(format: "tegula: %d points, one per cell of the matched area (score %.2f–%.2f); the reference covers %.0f%% of the scan; points' leave-one-out RMS %.2f px of the coarser image (%.2f scan px); %d consistent feature matches of %d",
+                              points.count, points.map(\.score).min() ?? 0, points.map(\.score).max() ?? 0, 100 * (figures.coverage ?? 0),
+                              figures.leaveOneOutRMS ?? 0, figures.leaveOneOutScanPixels ?? 0, figures.inliers, figures.tentative))
+            let r = fitted.report
+            for w in r.warnings { printError("tegula: warning: \(w)") }
+            printError("tegula: \(GeorefCommand.summary(r))")
+        }
+    }
+
+    /// The points as GCPs: each reference pixel taken to EPSG:3857 through the reference's own
+    /// georeference, named by its number and score.
+    func groundPoints(_ points: [ProposedPoint], mapping: SourceMapping) throws -> [GCP] {
+        var xs = points.map(\.reference.x), ys = points.map(\.reference.y)
+        try mapping.makeEvaluator().projected(x: &xs, y: &ys)
+        return try points.indices.map { i in
+            guard xs[i].isFinite, ys[i].isFinite else {
+                throw CLIFailure(message: "\(reference): its georeference does not map pixel (\(points[i].reference.x), \(points[i].reference.y)) to EPSG:3857")
+            }
+            return GCP(id: Self.name(i, points[i].score), pixel: points[i].scan, ground: GroundPoint(x: xs[i], y: ys[i]))
+        }
+    }
+
+    /// A point's name: its number and match score, as every format can carry it.
+    static func name(_ i: Int, _ score: Double) -> String {
+        String(format: "m%02d score=%.3f", i + 1, score)
+    }
+
+    /// The file's text in the format the extension names.
+    func text(_ gcps: [GCP], points: [ProposedPoint], transform: TransformKind, width: Int, height: Int) throws -> String {
+        switch (output as NSString).pathExtension.lowercased() {
+        case "points": return GCPWriter.points(gcps, crs: .webMercator)
+        case "csv": return GCPWriter.csv(gcps, crs: .webMercator)
+        default:
+            let notes = Dictionary(uniqueKeysWithValues: zip(gcps.map(\.id), points.map { String(format: "match score %.3f", $0.score) }))
+            return try GCPWriter.allmapsAnnotation(gcps, crs: .webMercator, notes: notes, transform: transform, mask: nil,
+                                                   scanPath: (scan as NSString).standardizingPath, width: width, height: height)
+        }
+    }
+}

@@ -42,6 +42,7 @@ ptrdiff_t tegula_tiff_lzw_decode(const uint8_t *in, size_t in_size, uint8_t *out
     uint64_t buffer = 0;  // the next `bits` bits of the data, most significant first
     unsigned bits = 0, width = 9, next = FIRST;
     size_t pos = 0, previous = 0;  // the last string's length, 0 right after Clear
+    int cleared = 0;  // a Clear was read: TIFF's data begin with one, and libtiff refuses a literal before it
     while (pos < capacity) {
         if (bits < width) {
             if (p + 8 <= end) {
@@ -66,9 +67,10 @@ ptrdiff_t tegula_tiff_lzw_decode(const uint8_t *in, size_t in_size, uint8_t *out
         } else if (code == END) {
             break;
         } else if (code == CLEAR) {
-            width = 9; next = FIRST; previous = 0;
+            width = 9; next = FIRST; previous = 0; cleared = 1;
             continue;
         } else if (code < 256) {
+            if (__builtin_expect(!cleared, 0)) return -1;  // data that do not begin with Clear
             out[pos] = (uint8_t)code;  // the first code after Clear
             pos += 1;
             previous = 1;

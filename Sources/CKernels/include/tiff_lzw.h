@@ -15,9 +15,10 @@
 /// the width growing as code 510, 1022, 2046 is assigned; Clear 256, End 257) into `out`, at
 /// most `capacity` bytes (`out` holding TEGULA_LZW_SLACK more). Decoding stops at End, at the
 /// end of the data, or when `capacity` bytes are written, as libtiff's decoder does, with the
-/// same bytes. Returns the bytes written, or -1 when the data is not LZW as TIFF writes it: a
-/// code beyond the next free one, a string code straight after Clear, a table overflow, or the
-/// old-style (pre-TIFF 6.0, least significant bit first) form, which begins 0x00 0x01.
+/// same bytes. Returns the bytes written, or -1 when the data is not LZW as TIFF writes it: data
+/// not beginning with Clear, a code beyond the next free one, a string code straight after Clear,
+/// a table overflow, or the old-style (pre-TIFF 6.0, least significant bit first) form, which
+/// begins 0x00 0x01.
 ptrdiff_t tegula_tiff_lzw_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t capacity);
 
 /// Undo TIFF's horizontal differencing (Predictor 2) of 8-bit samples: in each of `rows` rows of

@@ -59,12 +59,7 @@ struct MatchCommand: ParsableCommand {
             if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
                 throw CLIFailure(message: "\(output): the folder \(dir) does not exist")
             }
-            let georeferenced: WarpSource
-            do {
-                georeferenced = try WarpInput(path: reference, gcpFile: referenceGcps).resolve(readingPixels: false)
-            } catch let e as WarpError where e.reason == .notGeoreferenced {
-                throw CLIFailure(message: "\(reference): the reference has no georeference (no geotransform with a CRS, no GCPs); give a georeferenced GeoTIFF or VRT, or its GCPs with --reference-gcps FILE")
-            }
+            let georeferenced = try ReferenceGeoreference(path: reference, gcpFile: referenceGcps)
             let scanReader = try ScanSources.open(scan)
             let verdict = try Matcher.match(scan: scanReader, reference: try ScanSources.open(reference))
             guard case .matched(let points, let figures) = verdict else {
@@ -73,10 +68,13 @@ struct MatchCommand: ParsableCommand {
                 }
                 throw ExitCode(Self.noMatchExitCode)
             }
-            let gcps = try groundPoints(points, mapping: georeferenced.mapping)
-            let set = GCPSet(gcps: gcps, crs: .webMercator, source: output)
-            let fitted = try Georeferencer.fit(set, imageWidth: scanReader.width, imageHeight: scanReader.height, options: FitOptions())
-            try AtomicFile.write(Array(try text(gcps, points: points, transform: fitted.kind, width: scanReader.width, height: scanReader.height).utf8), to: output)
+            let gcps = try georeferenced.groundPoints(points.map(\.reference)).enumerated().map { i, ground in
+                GCP(id: Self.name(i, points[i].score), pixel: points[i].scan, ground: ground)
+            }
+            // Fitted in the reference's CRS, where its pixels are a plane (as gdalwarp fits GCPs).
+            let set = GCPSet(gcps: gcps, crs: georeferenced.crs, source: output)
+            let fitted = try Georeferencer.fit(set, imageWidth: scanReader.width, imageHeight: scanReader.height, options: FitOptions(fitCRS: .gcp))
+            try AtomicFile.write(Array(try text(gcps, crs: georeferenced.crs, points: points, transform: fitted.kind, width: scanReader.width, height: scanReader.height).utf8), to: output)
             printError(String(format: "tegula: %d points, one per cell of the matched area (score %.2f–%.2f); the reference covers %.0f%% of the scan; points' leave-one-out RMS %.2f px of the coarser image (%.2f scan px); %d consistent feature matches of %d",
                               points.count, points.map(\.score).min() ?? 0, points.map(\.score).max() ?? 0, 100 * (figures.coverage ?? 0),
                               figures.leaveOneOutRMS ?? 0, figures.leaveOneOutScanPixels ?? 0, figures.inliers, figures.tentative))
@@ -86,33 +84,62 @@ struct MatchCommand: ParsableCommand {
         }
     }
 
-    /// The points as GCPs: each reference pixel taken to EPSG:3857 through the reference's own
-    /// georeference, named by its number and score.
-    func groundPoints(_ points: [ProposedPoint], mapping: SourceMapping) throws -> [GCP] {
-        var xs = points.map(\.reference.x), ys = points.map(\.reference.y)
-        try mapping.makeEvaluator().projected(x: &xs, y: &ys)
-        return try points.indices.map { i in
-            guard xs[i].isFinite, ys[i].isFinite else {
-                throw CLIFailure(message: "\(reference): its georeference does not map pixel (\(points[i].reference.x), \(points[i].reference.y)) to EPSG:3857")
-            }
-            return GCP(id: Self.name(i, points[i].score), pixel: points[i].scan, ground: GroundPoint(x: xs[i], y: ys[i]))
-        }
-    }
-
     /// A point's name: its number and match score, as every format can carry it.
     static func name(_ i: Int, _ score: Double) -> String {
         String(format: "m%02d score=%.3f", i + 1, score)
     }
 
     /// The file's text in the format the extension names.
-    func text(_ gcps: [GCP], points: [ProposedPoint], transform: TransformKind, width: Int, height: Int) throws -> String {
+    func text(_ gcps: [GCP], crs: CRS, points: [ProposedPoint], transform: TransformKind, width: Int, height: Int) throws -> String {
         switch (output as NSString).pathExtension.lowercased() {
-        case "points": return GCPWriter.points(gcps, crs: .webMercator)
-        case "csv": return GCPWriter.csv(gcps, crs: .webMercator)
+        case "points": return GCPWriter.points(gcps, crs: crs)
+        case "csv": return GCPWriter.csv(gcps, crs: crs)
         default:
             let notes = Dictionary(uniqueKeysWithValues: zip(gcps.map(\.id), points.map { String(format: "match score %.3f", $0.score) }))
-            return try GCPWriter.allmapsAnnotation(gcps, crs: .webMercator, notes: notes, transform: transform, mask: nil,
+            return try GCPWriter.allmapsAnnotation(gcps, crs: crs, notes: notes, transform: transform, mask: nil,
                                                    scanPath: (scan as NSString).standardizingPath, width: width, height: height)
         }
+    }
+}
+
+/// How the reference's pixels map to the ground, in its own CRS: its geotransform, else the fit
+/// of its GCPs (stored in it, or `--reference-gcps`) in their CRS, the one way `tegula georef`
+/// fits them.
+struct ReferenceGeoreference {
+    let crs: CRS
+    private let geoTransform: GeoTransform?
+    private let fit: Georeference?
+    private let path: String
+
+    init(path: String, gcpFile: String?) throws {
+        self.path = path
+        let ds = try Dataset(path: path)
+        if gcpFile == nil, let gt = ds.geoTransform, !gt.isIdentity, let srs = ds.spatialReference {
+            crs = CRS(srs)
+            geoTransform = gt
+            fit = nil
+            return
+        }
+        guard let fitted = try WarpInput(path: path, gcpFile: gcpFile).georeference() else {
+            throw CLIFailure(message: "\(path): the reference has no georeference (no geotransform with a CRS, no GCPs); give a georeferenced GeoTIFF or VRT, or its GCPs with --reference-gcps FILE")
+        }
+        crs = fitted.gcps.crs
+        geoTransform = nil
+        fit = fitted
+    }
+
+    /// The ground positions of reference pixels (GDAL's convention), in ``crs``.
+    func groundPoints(_ pixels: [PixelPoint]) throws -> [GroundPoint] {
+        if let geoTransform {
+            return pixels.map { p in
+                let g = geoTransform.apply(pixel: p.x, line: p.y)
+                return GroundPoint(x: g.x, y: g.y)
+            }
+        }
+        let grounds = try fit!.pixelsToGround(pixels, crs: crs)
+        if let bad = grounds.firstIndex(where: { !$0.x.isFinite || !$0.y.isFinite }) {
+            throw CLIFailure(message: "\(path): its GCP fit does not map pixel (\(pixels[bad].x), \(pixels[bad].y)) to \(crs.label)")
+        }
+        return grounds
     }
 }

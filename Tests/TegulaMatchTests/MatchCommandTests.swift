@@ -50,6 +50,38 @@ import TegulaWarp
         }
     }
 
+    @Test func aScanMatchedAgainstAGeoTIFFGDALWarpedFromItAgreesWithTheFitThatMadeIt() throws {
+        let folder = try TemporaryFolder.make("match-cli-real")
+        let tegula = try BuiltTegula.path()
+        let vrt = folder.appendingPathComponent("fitted.vrt").path, tif = folder.appendingPathComponent("warped.tif").path
+        let out = folder.appendingPathComponent("proposed.points").path
+        try ProgramRun.output(tegula, ["georef", Schagen1689.scan, "--gcps", Schagen1689.points, "-o", vrt])
+        // GDAL's own first-order fit of the project's GCPs, in their CRS (WGS 84), as another tool would.
+        try ProgramRun.output("gdalwarp", ["-q", "-order", "1", "-r", "cubic", vrt, tif])
+        let run = try ProgramRun.run(tegula, ["match", Schagen1689.scan, "--reference", tif, "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        let written = try GCPReader.read(path: out)
+        let info = try JSONSerialization.jsonObject(with: Data(try ProgramRun.output("gdalinfo", ["-json", tif]).utf8)) as? [String: Any]
+        let pixelSize = try #require((info?["geoTransform"] as? [Double])?[1])
+        // gdalwarp placed each GeoTIFF pixel by the fit's ground → scan polynomial (GDAL fits each
+        // direction on its own): where it takes each written ground position, and one GeoTIFF
+        // pixel east and south of it, so the scan-pixel miss is measured in GeoTIFF pixels.
+        let lines = written.gcps.flatMap { g in
+            [(0.0, 0.0), (pixelSize, 0.0), (0.0, -pixelSize)].map { "\(g.ground.x + $0.0) \(g.ground.y + $0.1)" }
+        }.joined(separator: "\n") + "\n"
+        let scanPixels = try ProgramRun.output("gdaltransform", ["-i", "-order", "1", vrt], stdin: lines).split(separator: "\n")
+            .map { $0.split(separator: " ").compactMap { Double($0) } }
+        try #require(scanPixels.count == 3 * written.gcps.count && scanPixels.allSatisfy { $0.count >= 2 })
+        for (i, g) in written.gcps.enumerated() {
+            let p = scanPixels[3 * i], east = scanPixels[3 * i + 1], south = scanPixels[3 * i + 2]
+            let (ax, ay) = (east[0] - p[0], east[1] - p[1]), (bx, by) = (south[0] - p[0], south[1] - p[1])
+            let (ex, ey) = (g.pixel.x - p[0], g.pixel.y - p[1])
+            let det = ax * by - ay * bx
+            let off = hypot((ex * by - ey * bx) / det, (ax * ey - ay * ex) / det)
+            #expect(off < 1, "\(g.id): \(off) GeoTIFF pixels from GDAL's fit")
+        }
+    }
+
     @Test func aPairThatDoesNotMatchExitsThreeWithOneLineAndWritesNothing() throws {
         let folder = try TemporaryFolder.make("match-cli-none")
         let reference = try MatchFixtures.reference(in: folder)

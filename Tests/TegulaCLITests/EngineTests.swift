@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// running `deploy/slurm/collection.sbatch` as an array plus a dependent reduce; Kubernetes
 /// Indexed Jobs and AWS Batch arrays through the variables they set. Each against the tiles of
 /// one machine.
-@Suite(.serialized) struct EngineTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct EngineTests {
     static let root = PackageRoot.url.path
 
     /// A generated collection of `sheets` sheets in a fresh folder, and the digests of one
@@ -47,7 +47,7 @@ import TegulaTestSupport
         #expect(array.status == 0, "\(array.stderr)")
         let job = array.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(Int(job) != nil, "sbatch printed '\(job)'")
-        let reduce = try ProgramRun.run("sbatch", ["--parsable", "--wait", "--dependency=afterok:\(job)", "--chdir", shared,
+        let reduce = try ProgramRun.run("sbatch", ["--parsable", "--wait", "--dependency=afterok:\(job)", "--time=10", "--chdir", shared,
                                                    "--output=reduce.log", env, script, file, "reduce"])
         let logs = try FileManager.default.contentsOfDirectory(atPath: shared).filter { $0.hasSuffix(".log") }.sorted()
         let logText = logs.map { (try? String(contentsOfFile: shared + "/" + $0, encoding: .utf8)) ?? "" }.joined(separator: "\n")
@@ -57,6 +57,18 @@ import TegulaTestSupport
         #expect(try Self.digests(shared + "/out") == want, "\(logText)")
         // The array's tasks ran as shards 0–3 of 4, each named by --shard auto.
         #expect(logText.contains("shard 3/4 from Slurm"), "\(logText)")
+
+        // A shard that fails leaves the reduce's dependency unsatisfiable: the script's
+        // `--kill-on-invalid-dep=yes` cancels the reduce, and `sbatch --wait` returns at once
+        // instead of waiting for ever (the watchdog's 2 minutes are the bound).
+        let failed = try ProgramRun.run("sbatch", ["--parsable", "--array=0-1", "--time=10", "--chdir", shared, env, script,
+                                                   folder + "/missing.yml"])
+        let failedJob = failed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(failed.status == 0 && Int(failedJob) != nil, "\(failed.stderr)")
+        let orphan = try ProgramRun.run("sbatch", ["--parsable", "--wait", "--dependency=afterok:\(failedJob)", "--time=10",
+                                                   "--chdir", shared, "--output=orphan.log", env, script, file, "reduce"], limit: 120)
+        #expect(orphan.status != 0, "the reduce of a failed array ran: \(orphan.stdout) \(orphan.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: shared + "/orphan.log"), "the reduce of a failed array started")
     }
 
     @Test func kubernetesAndAWSBatchThroughTheirVariables() throws {

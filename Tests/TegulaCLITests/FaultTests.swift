@@ -3,10 +3,10 @@ import Testing
 import TegulaTestSupport
 
 /// `tegula tile` under faults (issue 16 item 4): killed with SIGKILL at random moments and
-/// resumed, a full disk, an output it may not write, and two runs on one output. A few kills per
-/// form here keep the suite short; `scripts/fault-trials` runs 20 and more, figures in
+/// resumed, a full disk, an output it may not write, and two runs on one output. Eight kills per
+/// form here (3 fixed, 5 random) keep the suite short; `scripts/fault-trials` runs 20 and more, figures in
 /// RELIABILITY.md.
-@Suite(.serialized) struct FaultTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct FaultTests {
     /// The synthetic scan, zoom 2–8: a run long enough (about a second) to be killed mid-way.
     static func arguments(_ scan: String, _ out: String, resume: Bool = false, zoom: String = "2-8") -> [String] {
         ["tile", scan, "-o", out, "--zoom", zoom, "--quiet"] + (resume ? ["--resume"] : [])
@@ -48,10 +48,11 @@ import TegulaTestSupport
         let work = dir + "/work"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false)
         let out = work + "/" + name
-        // 20 moments (the issue's count): the first ones, where the reported bug lived, then
-        // shared out over the work the resumed runs have left (0.16 + 0.8 of `took` in all, short of the whole).
+        // 8 moments (3 fixed, 5 random; `scripts/fault-trials` runs the issue's 20): the first
+        // ones, where the reported bug lived, then shared out over the work the resumed runs have
+        // left (0.16 + 0.8 of `took` in all, short of the whole).
         var rng = SeededRandom()
-        let moments = [0.02, 0.04, 0.1].map { $0 * took } + Self.killMoments(17, took: took, resumes: true, using: &rng)
+        let moments = [0.02, 0.04, 0.1].map { $0 * took } + Self.killMoments(5, took: took, resumes: true, using: &rng)
         var landed = 0
         for (i, t) in moments.enumerated() {
             let r = try TegulaBinary.killed(Self.arguments(scan, out, resume: i > 0), after: t)
@@ -65,7 +66,7 @@ import TegulaTestSupport
         #expect(beside == [name], "left beside the output: \(beside); \(rng.replay)")
         print("fault \(name): uninterrupted \(String(format: "%.2f", took)) s, \(expected.tiles) tiles; kills at "
               + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s, \(landed) landed mid-run; resumed digest equal")
-        #expect(landed >= 18, "\(landed) of 20 kills landed mid-run, fewer than 18; \(rng.replay)")
+        #expect(landed >= 7, "\(landed) of 8 kills landed mid-run, fewer than 7; \(rng.replay)")
     }
 
     /// While one run writes an output, a second on the same output is refused with one line

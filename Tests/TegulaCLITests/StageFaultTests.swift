@@ -5,7 +5,7 @@ import TegulaTestSupport
 /// `tegula warp`, `tegula georef` and `tegula run` under faults (issue 16 item 4): killed with
 /// SIGKILL at a few moments and run again, and their input deleted or replaced mid-run. The
 /// long form, 20 kills each, is `scripts/fault-trials`; figures in RELIABILITY.md.
-@Suite(.serialized) struct StageFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct StageFaultTests {
     /// GCPs for the synthetic scan (its geotransform's lon/lat at six pixels), as CSV.
     static let gcps = "x,y,lon,lat\n" + [(0, 0), (900, 0), (0, 600), (900, 600), (450, 300), (200, 450)]
         .map { "\($0.0),\($0.1),\(5 + 0.02 * Double($0.0)),\(53 - 0.02 * Double($0.1))" }.joined(separator: "\n") + "\n"
@@ -50,8 +50,8 @@ import TegulaTestSupport
         """.write(toFile: dir + "/p.yml", atomically: false, encoding: .utf8)
     }
 
-    /// Killed at 10 % of an uninterrupted run and at 19 moments (``FaultTests/killMoments``; at
-    /// least 15 of the 20 must land mid-run), each kill followed by
+    /// Killed at 5, 10 and 20 % of an uninterrupted run and at 5 moments (``FaultTests/killMoments``; at
+    /// least 6 of the 8 must land mid-run), each kill followed by
     /// the same command killed again, then once more uninterrupted: exactly the uninterrupted
     /// run's files, with the same bytes (the pipeline's tiles by digest: its manifest, which
     /// records when each stage finished, differs).
@@ -81,7 +81,9 @@ import TegulaTestSupport
         let startup = resumes ? second : 0
         let span = resumes ? took : min(took, second)
         var rng = SeededRandom()
-        let moments = [0.1 * span] + FaultTests.killMoments(19, took: span, resumes: resumes, startup: startup, using: &rng)
+        // 8 moments (3 fixed, 5 random; `scripts/fault-trials` runs the issue's 20).
+        let moments = [0.05, 0.1, 0.2].map { $0 * span }
+            + FaultTests.killMoments(5, took: span, resumes: resumes, startup: startup, using: &rng)
         var landed = 0
         for t in moments {
             let r = try TegulaBinary.killed(Self.arguments(command, base: base, dir: base + "/work"), after: t)
@@ -108,7 +110,7 @@ import TegulaTestSupport
         }
         print("fault \(command): uninterrupted \(String(format: "%.2f", took)) s, again \(String(format: "%.2f", second)) s; kills at "
               + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s (startup \(String(format: "%.2f", startup)) s), \(landed) landed mid-run; output equal")
-        #expect(landed >= 15, "\(landed) of 20 kills landed mid-run, fewer than 15; \(rng.replay)")
+        #expect(landed >= 6, "\(landed) of 8 kills landed mid-run, fewer than 6; \(rng.replay)")
     }
 
     /// The scan deleted, renamed over, or rewritten in place (other bytes, same size) while

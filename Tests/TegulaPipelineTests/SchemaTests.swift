@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import TegulaPyramid
+import TegulaTestSupport
 import TegulaWarp
 @testable import TegulaPipeline
 
 /// `pipelines/schema.json` lists exactly the keys the Codable sections accept.
 struct SchemaTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = PackageRoot.url
 
     func keys(_ object: Any?) -> Set<String> {
         Set(((object as? [String: Any])?["properties"] as? [String: Any])?.keys.map { $0 } ?? [])

@@ -23,11 +23,17 @@ public struct ProgramRun: Sendable {
         ProcessInfo.processInfo.environment.filter { !leaks($0.key) }.merging(adding) { $1 }
     }
 
+    /// The longest any program a test runs may take (a hung child must fail its test, not hold
+    /// the suite until scripts/test's overall timeout): 10 minutes, above the slowest run a test
+    /// makes (a sanitized `tegula` under scripts/test-sanitizers).
+    public static let limit: Double = 600
+
     /// Runs `program` (a path, or a name looked up on PATH through `/usr/bin/env`) with
-    /// `arguments`, feeding it `stdin`, in ``childEnvironment(_:)`` plus `environment`, and waits.
+    /// `arguments`, feeding it `stdin`, in ``childEnvironment(_:)`` plus `environment`, and waits
+    /// at most `limit` seconds: a child still running then is killed, and ``TimedOut`` thrown.
     /// Both pipes are drained concurrently so a large output cannot block the child.
     public static func run(_ program: String, _ arguments: [String], stdin: String? = nil,
-                           environment: [String: String]? = nil) throws -> ProgramRun {
+                           environment: [String: String]? = nil, limit: Double = ProgramRun.limit) throws -> ProgramRun {
         let p = Process()
         if program.hasPrefix("/") {
             p.executableURL = URL(fileURLWithPath: program)
@@ -42,6 +48,7 @@ public struct ProgramRun: Sendable {
         p.standardError = err
         p.standardInput = inp
         try p.run()
+        let watchdog = Watchdog(p, after: limit)
         nonisolated(unsafe) var outData = Data(), errData = Data()
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
@@ -50,6 +57,7 @@ public struct ProgramRun: Sendable {
         try inp.fileHandleForWriting.close()
         group.wait()
         p.waitUntilExit()
+        guard watchdog.stop() else { throw TimedOut(program: program, arguments: arguments, limit: limit) }
         return ProgramRun(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                           stderr: String(decoding: errData, as: UTF8.self))
     }
@@ -60,6 +68,45 @@ public struct ProgramRun: Sendable {
         let r = try run(program, arguments, stdin: stdin)
         guard r.status == 0 else { throw Failure(program: program, status: r.status, stderr: r.stderr) }
         return r.stdout
+    }
+
+    /// A program killed for running longer than its limit.
+    public struct TimedOut: Error, CustomStringConvertible {
+        /// The program run, and its arguments.
+        public var program: String, arguments: [String]
+        /// The limit it overran, in seconds.
+        public var limit: Double
+        /// One line: which program, with what, for how long.
+        public var description: String { "\(program) \(arguments.joined(separator: " ")) still ran after \(Int(limit)) s and was killed" }
+    }
+
+    /// Kills a child that outlives its limit; ``stop()`` says whether it ended by itself.
+    final class Watchdog: @unchecked Sendable {
+        private let lock = NSLock()
+        /// Running until stopped or fired, whichever comes first.
+        private var state = State.running
+        enum State { case running, stopped, fired }
+
+        init(_ process: Process, after seconds: Double) {
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.fire(pid) }
+        }
+
+        private func fire(_ pid: Int32) {
+            lock.withLock {
+                guard state == .running else { return }
+                state = .fired
+                kill(pid, SIGKILL)
+            }
+        }
+
+        /// Ends the watch: true when the child ended by itself, false when it was killed.
+        func stop() -> Bool {
+            lock.withLock {
+                if state == .running { state = .stopped }
+                return state == .stopped
+            }
+        }
     }
 
     /// A program that exited with a non-zero status.

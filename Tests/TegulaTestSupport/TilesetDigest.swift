@@ -4,14 +4,17 @@ import TegulaComposite
 
 /// One digest for all the tiles of a tileset (folder, MBTiles or PMTiles): SHA-256 over each
 /// tile's `z x y` and the SHA-256 of its bytes, tiles in (z, x, y) order; and the tile count.
-/// Two tilesets with the same digest hold the same tiles, byte for byte.
+/// Two tilesets with the same digest hold the same tiles, byte for byte. It throws on a tileset
+/// that lists no tile, or lists one it cannot return: a digest of nothing would make two empty or
+/// broken tilesets equal.
 public enum TilesetDigest {
     public static func of(_ path: String) throws -> (digest: String, tiles: Int) {
         let reader = try Tileset.openReader(at: path)
         var h = ContentHash()
         let tiles = Tileset.existingTiles(at: path).sorted()
+        guard !tiles.isEmpty else { throw NoTiles(path: path) }
         for t in tiles {
-            guard let data = try reader.tile(t) else { continue }
+            guard let data = try reader.tile(t) else { throw MissingTile(path: path, tile: "\(t.z)/\(t.x)/\(t.y)") }
             h.update(Array("\(t)\n".utf8))
             h.update(ContentHash.digest(data))
         }
@@ -28,6 +31,12 @@ public enum TilesetDigest {
             out["\(t.z)/\(t.x)/\(t.y)"] = ContentHash.hex(data)
         }
         return out
+    }
+
+    /// A tileset that lists no tile.
+    public struct NoTiles: Error, CustomStringConvertible {
+        public var path: String
+        public var description: String { "\(path): no tile to digest" }
     }
 
     /// A tile the tileset lists but does not return.

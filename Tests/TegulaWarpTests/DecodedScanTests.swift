@@ -184,8 +184,10 @@ struct DecodedScanTests {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let gray = dir.appendingPathComponent("gray.tif").path
-        let d = try Dataset.create(path: gray, driver: "GTiff", width: 64, height: 64, bands: 1, options: ["COMPRESS=DEFLATE"])
-        try d.writeBytes(x: 0, y: 0, width: 64, height: 64, bands: [1], from: [UInt8](repeating: 3, count: 64 * 64))
+        do {  // closed (flushed) before it is tried
+            let d = try Dataset.create(path: gray, driver: "GTiff", width: 64, height: 64, bands: 1, options: ["COMPRESS=DEFLATE"])
+            try d.writeBytes(x: 0, y: 0, width: 64, height: 64, bands: [1], from: [UInt8](repeating: 3, count: 64 * 64))
+        }
         let png = dir.appendingPathComponent("scan.png").path
         let tif = dir.appendingPathComponent("scan.tif").path
         try Self.tiff(tif, width: 64, height: 64, options: ["COMPRESS=DEFLATE"])

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeoreference
+import TegulaSupport
 
 /// One sheet's figures for the sheet index and the quality gate, from its fit's report (tie pins
 /// left out of the GCP figures) and the joint fit's ties. Ground metres are great-circle metres,
@@ -63,7 +64,8 @@ public struct SheetFigures: Sendable, Codable, Equatable {
     }
 
     /// Figures of a GCP fit; `pins` are the ids of tie pins among its GCPs, `seams` the sheet's
-    /// ties' figures.
+    /// ties' figures. A NaN residual or seam makes its figure NaN (``WorstError``), never dropped,
+    /// so the gate fails it.
     init(name: String, report r: GeoreferenceReport, pins: Set<String>, seams: [TieFigures]) {
         self.name = name
         georeference = "gcps"
@@ -72,30 +74,31 @@ public struct SheetFigures: Sendable, Codable, Equatable {
         gcps = own.count
         ties = seams.count
         func rms(_ v: [Double]) -> Double? {
-            let f = v.filter(\.isFinite)
-            return f.isEmpty ? nil : (f.reduce(0) { $0 + $1 * $1 } / Double(f.count)).squareRoot()
+            v.isEmpty ? nil : (v.reduce(0) { $0 + $1 * $1 } / Double(v.count)).squareRoot()
         }
-        rmseMetres = rms(own.map(\.residualMetres))
+        let residuals = own.map(\.residualMetres)
+        rmseMetres = rms(residuals)
         leaveOneOutMetres = rms(own.compactMap(\.leaveOneOutMetres))
-        if let worst = own.max(by: { $0.residualMetres < $1.residualMetres }) {
-            worstResidualMetres = worst.residualMetres
-            worstGCP = worst.id
+        if let worst = WorstError.of(residuals) {
+            worstResidualMetres = worst
+            worstGCP = residuals.firstIndex { $0 == worst || $0.isNaN && worst.isNaN }.map { own[$0].id }
         }
         let s = r.distortion.scaleMetresPerPixel
         scaleDistortion = s.count == 3 && s[0] > 0 ? s[2] / s[0] : nil
         angularDistortionDegrees = r.distortion.maxAngularDistortionDegrees
-        seamBeforeMetres = seams.map(\.seamBeforeMetres).max()
-        seamAfterMetres = seams.map(\.seamAfterMetres).max()
+        seamBeforeMetres = WorstError.of(seams.map(\.seamBeforeMetres))
+        seamAfterMetres = WorstError.of(seams.map(\.seamAfterMetres))
         footprint = r.footprint.isEmpty ? nil : r.footprint
     }
 
     /// The limits of `quality` this sheet exceeds, one phrase each (empty: it passes). A figure
-    /// the sheet does not have (no GCP fit, no ties) is not checked.
+    /// the sheet does not have (no GCP fit, no ties) is not checked; a NaN figure fails.
     func exceeded(_ q: QualitySpec) -> [String] {
         var out: [String] = error.map { ["cannot be fitted: \($0)"] } ?? []
         func check(_ value: Double?, _ limit: Double?, _ key: String, _ what: String) {
             guard let value, let limit, !(value <= limit) else { return }
-            out.append(String(format: "%@ %.4g > %@ %g", what, value, key, limit))
+            out.append(value.isNaN ? String(format: "%@ is NaN (not a number: the fit broke), so it cannot be held to %@ %g", what, key, limit)
+                                   : String(format: "%@ %.4g > %@ %g", what, value, key, limit))
         }
         check(rmseMetres, q.maxRMSEMetres, "max_rmse_m", "RMSE (m)")
         check(leaveOneOutMetres, q.maxLeaveOneOutMetres, "max_loo_m", "leave-one-out RMSE (m)")

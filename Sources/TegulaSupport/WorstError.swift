@@ -16,4 +16,15 @@ public struct WorstError: Sendable, Equatable {
             if e.isNaN || e > value { value = e }
         }
     }
+
+    /// The largest of `errors` (NaN if any is NaN, as ``value``); nil when there are none, so a
+    /// figure that was never measured stays apart from a measured 0.
+    public static func of(_ errors: some Sequence<Double>) -> Double? {
+        var worst = WorstError(), any = false
+        for e in errors {
+            worst.add(e)
+            any = true
+        }
+        return any ? worst.value : nil
+    }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TegulaGDAL
+import TegulaGeometry
+@testable import TegulaGeoreference
+@testable import TegulaPipeline
+
+/// A sheet's figures and the quality gate when a residual or a seam is NaN: the worst is NaN,
+/// never the largest of the rest (`max` dropped a NaN that was not first), and the gate fails
+/// the sheet saying the figure is NaN.
+struct SheetFiguresTests {
+    /// A real fit's report: six GCPs of an affine map in EPSG:3857, each moved a little.
+    static func report() throws -> GeoreferenceReport {
+        let moves = [(3.0, -2.0), (-1.0, 4.0), (2.0, 2.0), (-4.0, 1.0), (0.5, -3.0), (1.0, 1.5)]
+        let pixels = [(10.0, 10.0), (190.0, 15.0), (100.0, 100.0), (15.0, 185.0), (180.0, 190.0), (60.0, 140.0)]
+        let gcps = zip(pixels, moves).enumerated().map { i, pm in
+            GCP(id: "G\(i + 1)", pixel: PixelPoint(x: pm.0.0, y: pm.0.1),
+                ground: GroundPoint(x: -500_000 + 100 * pm.0.0 + 100 * pm.1.0, y: 6_800_000 - 100 * pm.0.1 + 100 * pm.1.1))
+        }
+        return try Georeferencer.fit(GCPSet(gcps: gcps, crs: CRS("EPSG:3857")), imageWidth: 200, imageHeight: 200,
+                                     options: FitOptions(transform: .polynomial1)).report
+    }
+
+    static func seams(_ after: [Double]) -> [TieFigures] {
+        after.enumerated().map { i, s in
+            TieFigures(index: i, ground: [0, 50], seamBeforeMetres: 1000 + Double(i), seamAfterMetres: s, residualAMetres: s / 2, residualBMetres: s / 2)
+        }
+    }
+
+    static let gate = QualitySpec(maxRMSEMetres: 1e6, maxSeamMetres: 100, onFail: .skip)
+
+    @Test func finiteFiguresAreTheLargestSeamAndResidualAndPassTheGate() throws {
+        let r = try Self.report()
+        let f = SheetFigures(name: "s", report: r, pins: [], seams: Self.seams([3, 40, 7]))
+        #expect(f.seamAfterMetres == 40 && f.seamBeforeMetres == 1002)
+        let largest = r.gcps.max { $0.residualMetres < $1.residualMetres }!
+        #expect(f.worstResidualMetres == largest.residualMetres && f.worstGCP == largest.id)
+        #expect(f.exceeded(Self.gate).isEmpty, "\(f.exceeded(Self.gate))")
+        #expect(SheetFigures(name: "s", report: r, pins: [], seams: []).seamAfterMetres == nil, "no ties: no seam figure")
+    }
+
+    /// The NaN first, in the middle and last: `max()` kept it only when first.
+    @Test(arguments: [0, 1, 2])
+    func aNaNSeamAnywhereMakesTheSeamNaNAndFailsMaxSeam(at position: Int) throws {
+        var after = [3.0, 40, 7]
+        after[position] = .nan
+        let f = SheetFigures(name: "s", report: try Self.report(), pins: [], seams: Self.seams(after))
+        #expect(f.seamAfterMetres?.isNaN == true, "seams \(after) gave \(f.seamAfterMetres.map { "\($0)" } ?? "nil")")
+        let failed = f.exceeded(Self.gate)
+        #expect(failed == ["seam error (m) is NaN (not a number: the fit broke), so it cannot be held to max_seam_m 100"], "\(failed)")
+    }
+
+    @Test(arguments: [0, 3, 5])
+    func aNaNResidualMakesTheWorstResidualAndTheRMSENaNAndNamesItsGCP(at position: Int) throws {
+        var r = try Self.report()
+        r.gcps[position].residualMetres = .nan
+        let f = SheetFigures(name: "s", report: r, pins: [], seams: Self.seams([3]))
+        #expect(f.worstResidualMetres?.isNaN == true && f.worstGCP == "G\(position + 1)", "\(String(describing: f.worstResidualMetres)) at \(f.worstGCP ?? "-")")
+        #expect(f.rmseMetres?.isNaN == true)
+        let failed = f.exceeded(Self.gate)
+        #expect(failed == ["RMSE (m) is NaN (not a number: the fit broke), so it cannot be held to max_rmse_m 1e+06"], "\(failed)")
+    }
+
+    @Test func aTiePinIsLeftOutOfTheWorstResidualEvenWhenNaN() throws {
+        var r = try Self.report()
+        r.gcps[2].residualMetres = .nan
+        let f = SheetFigures(name: "s", report: r, pins: ["G3"], seams: [])
+        #expect(f.gcps == 5 && f.worstResidualMetres?.isFinite == true && f.worstGCP != "G3")
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TegulaGDAL
 import TegulaGeometry
+import TegulaSupport
 import TegulaTestSupport
 @testable import TegulaGeoreference
 
@@ -88,7 +89,7 @@ struct SeriesFitTests {
             let fit = try SeriesFit.fit(sheets: sheets, ties: ties, tieWeight: weight)
             #expect(fit.groups == [[0, 1, 2]])
             let theta = Self.oracle(sheets, kinds, ties, weight: weight)
-            var worst = 0.0
+            var worst = WorstError()
             for s in 0..<3 {
                 let after = try #require(fit.sheets[s]).after
                 #expect(after.kind == kinds[s])
@@ -96,19 +97,22 @@ struct SeriesFitTests {
                     let (rx, ry) = Self.rows(kinds[s], p)
                     let x = zip(rx, theta[s]).reduce(0) { $0 + $1.0 * $1.1 }, y = zip(ry, theta[s]).reduce(0) { $0 + $1.0 * $1.1 }
                     let g = after.transform.forward(p)
-                    worst = max(worst, hypot(g.x - x, g.y - y))
+                    worst.add(hypot(g.x - x, g.y - y))
                 }
             }
             // Grounds are ~7e6 m: 1 mm is a relative 1.4e-10.
-            #expect(worst < 1e-3, "weight \(weight): the joint fit is \(worst) m from the oracle; \(r.replay)")
+            #expect(worst.value < 1e-3, "weight \(weight): the joint fit is \(worst.value) m from the oracle; \(r.replay)")
         }
     }
 
     @Test func theSeamShrinksAsTheTieWeightGrowsAndVanishesWithIt() throws {
         var r = SeededRandom()
         let (sheets, ties) = Self.sheets(kinds: [.polynomial1, .polynomial1, .polynomial1], random: &r)
-        let seams = try [0.01, 1, 100, 10_000].map { w in try SeriesFit.fit(sheets: sheets, ties: ties, tieWeight: w).ties.map(\.seamAfterMetres).max()! }
-        let before = try SeriesFit.fit(sheets: sheets, ties: ties, tieWeight: 1).ties.map(\.seamBeforeMetres).max()!
+        let seams = try [0.01, 1, 100, 10_000].map { w in
+            try #require(WorstError.of(try SeriesFit.fit(sheets: sheets, ties: ties, tieWeight: w).ties.map(\.seamAfterMetres)))
+        }
+        // NaN-safe maxima (WorstError): a NaN seam fails every comparison below.
+        let before = try #require(WorstError.of(try SeriesFit.fit(sheets: sheets, ties: ties, tieWeight: 1).ties.map(\.seamBeforeMetres)))
         #expect(seams[0] <= before * 1.01 && seams[1] < seams[0] && seams[2] < seams[1] && seams[3] < seams[2], "\(before) \(seams); \(r.replay)")
         // Affine sheets can meet exactly at three collinear-free ties per pair: the seam goes to zero.
         #expect(seams[3] < 0.01 * seams[1], "\(seams); \(r.replay)")

@@ -107,7 +107,7 @@ def check(run_name, stream, table_path):
         return [f"{table_path} has no run '{run_name}' (it has {', '.join(sorted(runs))})"], ""
     minimums = runs[run_name]
     if not os.path.exists(stream) or os.path.getsize(stream) == 0:
-        return [f"no event stream in {stream}: swift test wrote none (it failed before running any test?)"], ""
+        return [f"no event stream in {stream}: swift test wrote none (killed while waiting for the build folder, or failed before running any test)"], ""
     run = Run(stream)
     failures = []
     if not run.run_ended:

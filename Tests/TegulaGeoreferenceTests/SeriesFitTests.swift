@@ -8,7 +8,8 @@ import TegulaTestSupport
 
 /// The joint fit of tied sheets (``SeriesFit``) against an independent oracle: the same problem
 /// written the other way round (the tie ground points as unknowns, every row in one dense matrix)
-/// and solved by ``LinearAlgebra/leastSquares(_:rows:cols:rhs:rankTolerance:)``.
+/// and solved by numpy (`numpy.linalg.lstsq`, the project's .venv Python).
+@Suite(.timeLimit(.minutes(2)))
 struct SeriesFitTests {
     /// Three 300 × 200 sheets in a row, overlapping by 60 px, scan pixels of 100 m in EPSG:3857.
     static let width = 300, height = 200, res = 100.0
@@ -50,8 +51,9 @@ struct SeriesFitTests {
         }
     }
 
-    /// Dense least squares: θ of every sheet, then G of every tie; √w on the tie rows.
-    static func oracle(_ sheets: [SeriesSheet], _ kinds: [TransformKind], _ ties: [Tie], weight: Double) -> [[Double]] {
+    /// Dense least squares: θ of every sheet, then G of every tie; √w on the tie rows; solved by
+    /// numpy, the numbers passed in Swift's shortest round-trip form.
+    static func oracle(_ sheets: [SeriesSheet], _ kinds: [TransformKind], _ ties: [Tie], weight: Double) throws -> [[Double]] {
         var offsets = [0]
         for k in kinds { offsets.append(offsets.last! + rows(k, PixelPoint(x: 0, y: 0)).0.count) }
         let n = offsets.last! + 2 * ties.count
@@ -77,7 +79,16 @@ struct SeriesFitTests {
                 a += row(s, ry, tieColumn: offsets.last! + 2 * t + 1, scale: w); b.append(0)
             }
         }
-        let x = LinearAlgebra.leastSquares(a, rows: b.count, cols: n, rhs: [b], rankTolerance: 1e-14)![0]
+        func list(_ v: [Double]) -> String { "[" + v.map { "\($0)" }.joined(separator: ",") + "]" }
+        let out = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", """
+            import json, sys
+            import numpy as np
+            d = json.load(sys.stdin)
+            a = np.array(d["a"]).reshape(len(d["b"]), -1)
+            print(json.dumps(np.linalg.lstsq(a, np.array(d["b"]), rcond=None)[0].tolist()))
+            """], stdin: "{\"a\": \(list(a)), \"b\": \(list(b))}")
+        let x = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [Double], "\(out)")
+        try #require(x.count == n)
         return kinds.indices.map { Array(x[offsets[$0]..<offsets[$0 + 1]]) }
     }
 
@@ -88,7 +99,7 @@ struct SeriesFitTests {
         for weight in [1.0, 25.0] {
             let fit = try SeriesFit.fit(sheets: sheets, ties: ties, tieWeight: weight)
             #expect(fit.groups == [[0, 1, 2]])
-            let theta = Self.oracle(sheets, kinds, ties, weight: weight)
+            let theta = try Self.oracle(sheets, kinds, ties, weight: weight)
             var worst = WorstError()
             for s in 0..<3 {
                 let after = try #require(fit.sheets[s]).after
@@ -102,6 +113,24 @@ struct SeriesFitTests {
             }
             // Grounds are ~7e6 m: 1 mm is a relative 1.4e-10.
             #expect(worst.value < 1e-3, "weight \(weight): the joint fit is \(worst.value) m from the oracle; \(r.replay)")
+            // Every tie's seam after the fit: the oracle's two positions (EPSG:3857 to degrees by
+            // the spherical Mercator formulas), great-circle metres on the mean sphere.
+            var seams = WorstError()
+            for (t, tie) in ties.enumerated() {
+                func degrees(_ s: Int, _ p: PixelPoint) -> (Double, Double) {
+                    let (rx, ry) = Self.rows(kinds[s], p)
+                    let x = zip(rx, theta[s]).reduce(0) { $0 + $1.0 * $1.1 }, y = zip(ry, theta[s]).reduce(0) { $0 + $1.0 * $1.1 }
+                    return (x / 6378137 * 180 / .pi, (2 * atan(exp(y / 6378137)) - .pi / 2) * 180 / .pi)
+                }
+                let a = degrees(tie.sheetA, tie.pixelA), b = degrees(tie.sheetB, tie.pixelB), k = Double.pi / 180
+                let h = pow(sin((b.1 - a.1) * k / 2), 2) + cos(a.1 * k) * cos(b.1 * k) * pow(sin((b.0 - a.0) * k / 2), 2)
+                let seam = 2 * 6371008.8 * asin(min(1, h.squareRoot()))
+                let relative = abs(fit.ties[t].seamAfterMetres - seam) / seam
+                seams.add(relative)
+                #expect(relative <= 1e-6, "weight \(weight), tie \(t): seam \(fit.ties[t].seamAfterMetres) m, numpy's \(seam) m; \(r.replay)")
+            }
+            print(String(format: "joint fit %@ weight %g vs numpy: transforms within %.1e m, seams within %.1e relative",
+                         kinds.map(\.rawValue).joined(separator: "/"), weight, worst.value, seams.value))
         }
     }
 

@@ -111,10 +111,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         o->rest_x = malloc(n ? (size_t)n * sizeof(double) : 1);
         o->rest_y = malloc(n ? (size_t)n * sizeof(double) : 1);
         memset(o->pixels, 0xEE, n ? (size_t)n * 4 : 1);
-        tegula_warp_set_sse2_only(r >= 2);
-        o->left = tegula_bilinear_spans(g.bytes, ww, wh, ox, oy, sw, sh, spans, span_count, first, end, mask, o->pixels,
-                                        o->rest, o->rest_x, o->rest_y);
-        tegula_warp_set_sse2_only(0);
+        o->left = (r >= 2 ? tegula_bilinear_spans_sse2 : tegula_bilinear_spans)(
+            g.bytes, ww, wh, ox, oy, sw, sh, spans, span_count, first, end, mask, o->pixels, o->rest, o->rest_x, o->rest_y);
         munmap(g.map, g.map_size);
         if (o->left < 0 || o->left > n) FAIL("%td pixels left of %td", o->left, n);
     }

@@ -7,9 +7,6 @@
 #include <emmintrin.h>
 #endif
 
-static int sse2_only = 0;
-void tegula_warp_set_sse2_only(int on) { __atomic_store_n(&sse2_only, on, __ATOMIC_RELAXED); }
-
 /// Fixed point: 16 fraction bits.
 #define ONE 65536
 /// Spans whose positions go beyond this many scan pixels are warped per pixel in doubles.
@@ -237,10 +234,12 @@ static inline int64_t round_fixed(double v) {
     return t + (f >= 0.5) - (f <= -0.5);
 }
 
-ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height,
-                                ptrdiff_t origin_x, ptrdiff_t origin_y, ptrdiff_t source_width, ptrdiff_t source_height,
-                                const tegula_span *spans, ptrdiff_t span_count, ptrdiff_t first, ptrdiff_t end,
-                                const uint8_t *mask, uint8_t *out, int32_t *rest, double *rest_x, double *rest_y) {
+/// tegula_bilinear_spans, its interior spans blended in AVX2 when `avx2` is nonzero and the CPU
+/// has it, else in SSE2 (the same bytes).
+static ptrdiff_t warp_spans(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height, ptrdiff_t origin_x,
+                            ptrdiff_t origin_y, ptrdiff_t source_width, ptrdiff_t source_height, const tegula_span *spans,
+                            ptrdiff_t span_count, ptrdiff_t first, ptrdiff_t end, const uint8_t *mask, uint8_t *out,
+                            int32_t *rest, double *rest_x, double *rest_y, int avx2) {
     ptrdiff_t left = 0;
     const ptrdiff_t stride = window_width * 4;
     const int64_t limit_x = (int64_t)source_width * ONE, limit_y = (int64_t)source_height * ONE;
@@ -274,7 +273,7 @@ ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, p
         if (!mask && inner(X, limit_x, centre_x, window_width) && inner(last_x, limit_x, centre_x, window_width) &&
             inner(Y, limit_y, centre_y, window_height) && inner(last_y, limit_y, centre_y, window_height)) {
 #if defined(__x86_64__)
-            if (has_avx2 && !__atomic_load_n(&sse2_only, __ATOMIC_RELAXED) &&
+            if (avx2 && has_avx2 &&
                 fits_32_bits(X - centre_x, Y - centre_y, step_x, step_y, stop - i, stride)) {
                 left += interior_avx2(window, stride, X - centre_x, Y - centre_y, step_x, step_y, stop - i,
                                       out + (i - first) * 4, (int32_t)(i - first), centre_x, centre_y,
@@ -304,4 +303,21 @@ ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, p
         }
     }
     return left;
+}
+
+ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height,
+                                ptrdiff_t origin_x, ptrdiff_t origin_y, ptrdiff_t source_width, ptrdiff_t source_height,
+                                const tegula_span *span_list, ptrdiff_t span_count, ptrdiff_t first, ptrdiff_t end,
+                                const uint8_t *mask, uint8_t *out, int32_t *rest, double *rest_x, double *rest_y) {
+    return warp_spans(window, window_width, window_height, origin_x, origin_y, source_width, source_height, span_list,
+                 span_count, first, end, mask, out, rest, rest_x, rest_y, 1);
+}
+
+ptrdiff_t tegula_bilinear_spans_sse2(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height,
+                                     ptrdiff_t origin_x, ptrdiff_t origin_y, ptrdiff_t source_width,
+                                     ptrdiff_t source_height, const tegula_span *span_list, ptrdiff_t span_count,
+                                     ptrdiff_t first, ptrdiff_t end, const uint8_t *mask, uint8_t *out, int32_t *rest,
+                                     double *rest_x, double *rest_y) {
+    return warp_spans(window, window_width, window_height, origin_x, origin_y, source_width, source_height, span_list,
+                 span_count, first, end, mask, out, rest, rest_x, rest_y, 0);
 }

@@ -130,9 +130,8 @@ static void warp_case(const uint8_t *window, ptrdiff_t w, ptrdiff_t h, tegula_sp
         memcpy(win, window, (size_t)(w * h * 4));
         out[r] = malloc((size_t)n * 4); rest[r] = malloc((size_t)n * 4);
         rx[r] = malloc((size_t)n * 8); ry[r] = malloc((size_t)n * 8);
-        tegula_warp_set_sse2_only(r >= 2);
-        left[r] = tegula_bilinear_spans(win, w, h, 0, 0, w, h, &span, 1, 0, n, NULL, out[r], rest[r], rx[r], ry[r]);
-        tegula_warp_set_sse2_only(0);
+        left[r] = (r >= 2 ? tegula_bilinear_spans_sse2 : tegula_bilinear_spans)(win, w, h, 0, 0, w, h, &span, 1, 0, n,
+                                                                                NULL, out[r], rest[r], rx[r], ry[r]);
         munmap(map, map_size);
     }
     for (int r = 1; r < 4; r++)

@@ -13,9 +13,8 @@ struct WarpRowTests {
         var out = [UInt8](repeating: 0, count: n * 4)
         var rest = [Int32](repeating: -1, count: n), rx = [Double](repeating: 0, count: n), ry = [Double](repeating: 0, count: n)
         var s = span
-        tegula_warp_set_sse2_only(sse2Only ? 1 : 0)
-        defer { tegula_warp_set_sse2_only(0) }
-        let left = tegula_bilinear_spans(window, w, h, 0, 0, w, h, &s, 1, 0, n, nil, &out, &rest, &rx, &ry)
+        let left = sse2Only ? tegula_bilinear_spans_sse2(window, w, h, 0, 0, w, h, &s, 1, 0, n, nil, &out, &rest, &rx, &ry)
+            : tegula_bilinear_spans(window, w, h, 0, 0, w, h, &s, 1, 0, n, nil, &out, &rest, &rx, &ry)
         return (out, Array(rest[0..<left]))
     }
 

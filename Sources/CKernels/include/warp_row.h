@@ -34,8 +34,12 @@ ptrdiff_t tegula_bilinear_spans(const uint8_t *window, ptrdiff_t window_width, p
                                 const tegula_span *spans, ptrdiff_t span_count, ptrdiff_t first, ptrdiff_t end,
                                 const uint8_t *mask, uint8_t *out, int32_t *rest, double *rest_x, double *rest_y);
 
-/// Nonzero: the blend stays in SSE2 even where AVX2 runs, for the process (for tests comparing
-/// the two, which give the same bytes).
-void tegula_warp_set_sse2_only(int on);
+/// tegula_bilinear_spans with the blend in SSE2 even where AVX2 runs: the same bytes, for the
+/// tests and fuzz target that compare the two (a call's choice, not a process-wide switch).
+ptrdiff_t tegula_bilinear_spans_sse2(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height,
+                                     ptrdiff_t origin_x, ptrdiff_t origin_y, ptrdiff_t source_width,
+                                     ptrdiff_t source_height, const tegula_span *spans, ptrdiff_t span_count,
+                                     ptrdiff_t first, ptrdiff_t end, const uint8_t *mask, uint8_t *out, int32_t *rest,
+                                     double *rest_x, double *rest_y);
 
 #endif

@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// and served with no scan on disk, against real servers on loopback — `iiif_static.py`'s level-0
 /// files under nginx (JPEG, also behind a 429 front) and `iiif_testserver.py` (level 1, PNG) —
 /// and compared with `tegula tile SCAN --gcps ANNOTATION` of the scan the servers publish.
-@Suite(.serialized)
+@Suite(.timeLimit(.minutes(10)), .serialized)
 struct IIIFSourceCLITests {
     static let width = 1400, height = 1000
 
@@ -128,9 +128,10 @@ struct IIIFSourceCLITests {
     }
 
     /// `tegula tile ANNOTATION -o OUT` against the level-0 files writes the tiles of `tegula tile
-    /// SCAN --gcps ANNOTATION`: the same tiles at every zoom, the max zoom's ≥ 40 dB (the
-    /// static files are JPEG); only scale-factor-1 tiles are fetched, none twice; a rerun with the
-    /// same cache fetches no image and writes the same bytes.
+    /// SCAN --gcps ANNOTATION`: the same tiles at every zoom, the max zoom's ≥ 45.4 dB (the
+    /// static files are JPEG; 46.39 dB measured, the same in 3 runs); only scale-factor-1 tiles
+    /// are fetched, none twice; a rerun with the same cache fetches no image and writes the same
+    /// bytes.
     @Test func anAnnotationOfALevelZeroImageTilesLikeTheLocalScanAndARerunFetchesNoImage() throws {
         let (dir, scan, server, ann) = try Self.levelZeroCase("iiif-in")
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
@@ -143,7 +144,8 @@ struct IIIFSourceCLITests {
         let z = try Self.maxZoom(local), zr = try Self.maxZoom(remote)
         #expect(z >= 12 && z == zr)
         let psnr = try Self.worstPSNR(local, remote, zoom: z)
-        #expect(psnr >= 40, "max-zoom tiles at \(psnr) dB")
+        print("IIIF level 0 (JPEG) vs the local scan: zoom \(z) tiles at worst \(psnr) dB")
+        #expect(psnr >= 45.4, "max-zoom tiles at \(psnr) dB")
         let fetched = Self.imageRequests(server)
         // 1400 × 1000 in 256-px tiles: 6 × 4 at scale factor 1; the map covers them all.
         #expect(fetched.count == 24, "\(fetched.joined(separator: "\n"))")
@@ -286,7 +288,8 @@ struct IIIFSourceCLITests {
     /// `tegula warp` three zooms below the native resolution (8 scan pixels an output pixel) reads
     /// the image at the coarsest scale factor the server lists that keeps full detail (the largest
     /// at most 8, from its info.json): only that factor's tiles are asked for, and the result is
-    /// the local scan's warp within what the server's own reduction changes (≥ 30 dB).
+    /// the local scan's warp within what the server's own reduction changes (≥ 42.3 dB: 43.32 dB
+    /// measured, the same in 3 runs).
     @Test func aWarpFarBelowNativeResolutionReadsOnlyTheCoarsestScaleFactor() throws {
         let (dir, scan, server, ann) = try Self.levelZeroCase("iiif-warp")
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
@@ -325,6 +328,7 @@ struct IIIFSourceCLITests {
             print(-1 if a.shape != b.shape else 10 * numpy.log10(255 ** 2 / max(((a - b) ** 2).mean(), 1e-9)))
             """, local, remote])
         let db = Double(psnr.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-        #expect(db >= 30, "\(db) dB")
+        print("IIIF warp at zoom \(native - 3) from scale factor \(sf) vs the local scan's: \(db) dB")
+        #expect(db >= 42.3, "\(db) dB")
     }
 }

@@ -11,6 +11,7 @@ import TegulaWarp
 /// against `gdalwarp -r average` of the scan onto each tile's bounds, @2x tiles against a 512-px
 /// gdalwarp of the same bounds, and JPEG and WebP tiles decoded by GDAL (libjpeg, libwebp)
 /// against the lossless PNG tiles of the same job decoded by GDAL too.
+@Suite(.timeLimit(.minutes(10)))
 struct TileOracleTests {
     /// Pixel agreement summed over many tiles: PSNR of RGB over pixels opaque in both, and how
     /// many pixels are transparent in one but not the other.
@@ -86,13 +87,15 @@ struct TileOracleTests {
     }
 
     /// Zooms 5 and 6 are made from zoom 7's tiles; each tile agrees with gdalwarp averaging the
-    /// scan itself onto that tile's bounds.
+    /// scan itself onto that tile's bounds: PSNR 1 dB under the measured, alpha mismatch the
+    /// measured share plus a margin (the same in 3 runs: 46.36 dB and 0.105 % at zoom 5, 41.68 dB
+    /// and 0.187 % at zoom 6).
     @Test func lowerZoomsAgreeWithAnAveragingGdalwarpOfTheScan() throws {
         let dir = try TemporaryFolder.make("tile-oracle")
         defer { try? FileManager.default.removeItem(at: dir) }
         let scan = try PyramidFixtures.geotiff(in: dir)
         let tiles = try PyramidFixtures.tiles(in: try Self.cut(scan, dir, "lower", zooms: 5...7))
-        for z in [5, 6] {
+        for (z, floor, mismatch) in [(5, 45.3, 0.0015), (6, 40.6, 0.0025)] {
             var agreement = Agreement()
             let keys = tiles.keys.filter { $0.hasPrefix("\(z)/") }
             #expect(keys.count >= 2, "zoom \(z): \(keys.count) tiles")
@@ -102,8 +105,8 @@ struct TileOracleTests {
             }
             print("zoom \(z) (\(keys.count) tiles) vs gdalwarp -r average of the scan: \(agreement)")
             #expect(agreement.n > 20_000 * (7 - z), "zoom \(z): \(agreement)")
-            #expect(agreement.psnr >= 38, "zoom \(z): \(agreement)")  // measured 46.4 (z5), 41.7 dB (z6)
-            #expect(agreement.mismatchShare < 0.01, "zoom \(z): \(agreement)")
+            #expect(agreement.psnr >= floor, "zoom \(z): \(agreement)")
+            #expect(agreement.mismatchShare < mismatch, "zoom \(z): \(agreement)")
         }
     }
 
@@ -122,8 +125,9 @@ struct TileOracleTests {
         }
         print("@2x zoom 6 (\(tiles.count) tiles) vs 512-px gdalwarp -r bilinear: \(agreement)")
         #expect(agreement.n > 100_000, "\(agreement)")
-        #expect(agreement.psnr >= 50, "\(agreement)")  // measured 71.8 dB
-        #expect(agreement.mismatchShare < 0.01, "\(agreement)")
+        // Measured 71.81 dB and no pixel of 5,242,880 transparent in one only, in 3 runs.
+        #expect(agreement.psnr >= 70.8, "\(agreement)")
+        #expect(agreement.mismatchShare < 1e-6, "\(agreement)")
     }
 
     /// JPEG and WebP tiles, decoded by GDAL, against the same job's PNG tiles decoded by GDAL:

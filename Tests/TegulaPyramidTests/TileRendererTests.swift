@@ -95,8 +95,24 @@ struct TileRendererTests {
         #expect(same == atMax && same > 10)
     }
 
+    /// The PSNR floors of the two comparisons below (`psnr`: every pixel, premultiplied, with
+    /// alpha; `colour`: RGB where both tiles are drawn), per input and zoom from its min zoom: 1 dB
+    /// under the measured PSNR, the same in 3 runs (99 dB: identical), given after each row.
+    static let floors: [Input: (psnr: [Double], colour: [Double])] = [
+        // psnr z2–z5 63.02 58.22 58.49 62.74; colour z2–z6 47.75 48.93 52.23 56.48 99
+        .geotransform: ([62.0, 57.2, 57.4, 61.7], [46.7, 47.9, 51.2, 55.4, 98]),
+        // psnr z2–z5 62.51 57.97 58.85 63.10; colour z2–z6 44.10 44.31 50.29 55.11 99
+        .tpsMask: ([61.5, 56.9, 57.8, 62.1], [43.0, 43.3, 49.2, 54.1, 98]),
+        // psnr z0–z2 46.31 49.53 49.51; colour z0–z3 40.35 44.48 44.93 99
+        .schagen: ([45.3, 48.5, 48.5], [39.3, 43.4, 43.9, 98]),
+        // psnr z2–z5 62.91 56.92 58.35 60.86; colour z2–z6 47.63 47.63 52.09 54.60 99
+        .average: ([61.9, 55.9, 57.3, 59.8], [46.6, 46.6, 51.0, 53.5, 98]),
+    ]
+
+    /// Every zoom under the max, rendered tile by tile, against the pyramid's reduced tiles: at
+    /// least its floor (``floors``) in PSNR.
     @Test(arguments: Input.allCases)
-    func lowerZoomsAreWithin40dBOfThePyramid(_ input: Input) throws {
+    func lowerZoomsAgreeWithThePyramidToTheirMeasuredPSNR(_ input: Input) throws {
         let dir = try TemporaryFolder.make("pyr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (job, written) = try Self.cutPyramid(input, in: dir)
@@ -119,14 +135,16 @@ struct TileRendererTests {
             }
             let psnr = ImageCompare.psnr(sum: sum, count: n)
             figures.append(String(format: "z%d %.1f dB (interior %.1f)", z, psnr, ImageCompare.psnr(sum: isum, count: icount)))
-            #expect(psnr >= 40, "zoom \(z): PSNR \(psnr) dB against the pyramid")
+            let floor = try #require(Self.floors[input]?.psnr.dropFirst(z - renderer.plan.minZoom).first, "no floor for \(input) zoom \(z)")
+            #expect(psnr >= floor, "\(input) zoom \(z): PSNR \(psnr) dB against the pyramid")
         }
         print("renderer PSNR \(input): \(figures.joined(separator: ", "))")
     }
 
     /// Whole RGBA tiles, every position at every zoom, edges included: alpha exactly the
-    /// pyramid's (its coverage rule, TegulaWarp's `PyramidCoverage`), colour at least 38 dB PSNR
-    /// where neither tile is transparent, and a tile empty in one exactly when in the other.
+    /// pyramid's (its coverage rule, TegulaWarp's `PyramidCoverage`), colour at least its floor
+    /// (``floors``) in PSNR where neither tile is transparent, and a tile empty in one exactly when
+    /// in the other.
     /// Before the rule was shared, the reduced warp's own coverage differed in alpha in 175–690
     /// pixels a zoom along the footprint's edge here (by up to 41), and by 0 against 255 on a
     /// held-out scan (issue 28 item 10).
@@ -174,8 +192,8 @@ struct TileRendererTests {
             edgePixels += partial
             figures.append(String(format: "z%d: %d tiles, %d empty in one only, alpha differs in %d px of %d tiles (%d are 0 against 255, worst %d), colour %.1f dB; rendered in %.1f ms a tile",
                                   z, tiles, one, differ, edgeTiles, opposite, worstAlpha, colour, seconds * 1000 / Double(tiles)))
-            // Measured 40.4 dB (Schagen z0) to 56.5 dB: a floor 2.4 dB under the lowest.
-            #expect(colour >= 38, "zoom \(z): colour where both are drawn \(colour) dB from the pyramid's")
+            let floor = try #require(Self.floors[input]?.colour.dropFirst(z - renderer.plan.minZoom).first, "no floor for \(input) zoom \(z)")
+            #expect(colour >= floor, "\(input) zoom \(z): colour where both are drawn \(colour) dB from the pyramid's")
         }
         print("renderer whole RGBA \(input):\n  " + figures.joined(separator: "\n  "))
         #expect(existence == 0, "\(existence) tiles are empty in one of the two only")

@@ -9,6 +9,7 @@ import TegulaTestSupport
 
 /// Warping scans georeferenced by GCPs: markers land on their GCPs (tps), and an affine fit
 /// from 3 GCPs matches `gdalwarp -order 1 -et 0` (issue 4 item 5).
+@Suite(.timeLimit(.minutes(10)))
 struct GCPWarpTests {
     static let size = (w: 600, h: 400)
 
@@ -90,9 +91,14 @@ struct GCPWarpTests {
     ///    source pixels our warp sampled, returns the ground of the output pixels they were
     ///    sampled for;
     /// 2. gdalwarp, given our fit as a dense 31 × 31 GCP grid that its `-tps` interpolates,
-    ///    warps pixel for pixel as we do (`-et 0`: exact transforms per pixel).
-    @Test(arguments: [(TransformKind.tps, ["-tps"]), (.polynomial2, ["-order", "2"]), (.polynomial3, ["-order", "3"])])
-    func nonLinearFitsMatchGDAL(kind: TransformKind, method: [String]) throws {
+    ///    warps pixel for pixel as we do (`-et 0`: exact transforms per pixel): PSNR at least
+    ///    `floor`, pixels transparent in one warp only at most `mismatch` of the overlap.
+    /// The floors are 1 dB under the PSNR measured (the same in 3 runs: 67.66 dB tps, 60.77 dB
+    /// polynomial2, 60.05 dB polynomial3), the shares the measured ones plus a margin (10, 35 and
+    /// 37 pixels of about 980,000: 1.0e-5, 3.6e-5, 3.8e-5).
+    @Test(arguments: [(TransformKind.tps, ["-tps"], 66.6, 2e-5), (.polynomial2, ["-order", "2"], 59.7, 5e-5),
+                      (.polynomial3, ["-order", "3"], 59.0, 5e-5)])
+    func nonLinearFitsMatchGDAL(kind: TransformKind, method: [String], floor: Double, mismatch: Double) throws {
         let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (w, h) = Self.size
@@ -159,8 +165,8 @@ struct GCPWarpTests {
         let c = WarpFixtures.compare(a.px, b.px)
         print("\(kind.rawValue) warp vs gdalwarp -tps of it as 961 GCPs, -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
         #expect(c.overlap > 50_000, "overlap \(c.overlap)")
-        #expect(c.psnr >= 40, "PSNR \(c.psnr)")
-        #expect(Double(c.alphaMismatch) / Double(max(1, c.overlap)) < 0.01, "alpha mismatch \(c.alphaMismatch) of \(c.overlap)")
+        #expect(c.psnr >= floor, "PSNR \(c.psnr)")
+        #expect(Double(c.alphaMismatch) / Double(max(1, c.overlap)) < mismatch, "alpha mismatch \(c.alphaMismatch) of \(c.overlap)")
     }
 
     @Test func threeGCPAffineMatchesGdalwarpOrder1() throws {
@@ -189,8 +195,9 @@ struct GCPWarpTests {
         let c = WarpFixtures.compare(a.px, b.px)
         print("3-GCP affine warp vs gdalwarp -order 1 -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
         #expect(c.overlap > 50_000)
-        #expect(c.psnr >= 40, "PSNR \(c.psnr)")
-        #expect(Double(c.alphaMismatch) / Double(c.overlap) < 0.01)
+        // Measured 70.08 dB and 2 pixels of 832,725 transparent in one only (2.4e-6), in 3 runs.
+        #expect(c.psnr >= 69, "PSNR \(c.psnr)")
+        #expect(Double(c.alphaMismatch) / Double(c.overlap) < 1e-5, "alpha mismatch \(c.alphaMismatch) of \(c.overlap)")
     }
 
     /// A polynomial 3 that folds 10 % beyond its GCPs (``FoldingCubic``): the warp warns once,

@@ -3,6 +3,7 @@ import Testing
 import TegulaTestSupport
 
 /// `tegula warp` and `tegula tile` from the command line: outputs, bad input, nothing half-written.
+@Suite(.timeLimit(.minutes(10)))
 struct WarpCLITests {
     @Test func warpsOntoTheZoomGridAndSaysWhichZoom() throws {
         let dir = try TemporaryFolder.make("cli")
@@ -89,6 +90,9 @@ struct WarpCLITests {
         #expect(a == b)
         r = try TegulaBinary.run(["tile", input, "-o", dir.appendingPathComponent("s2").path, "--zoom", "1", "--scale", "2", "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("s2/1/0/0@2x.png").path))
+        // An @2x tile is a PNG of 512 × 512 px, as GDAL reads it.
+        let retina = try ProgramRun.output("gdalinfo", ["-json", dir.appendingPathComponent("s2/1/0/0@2x.png").path])
+        let info = try JSONSerialization.jsonObject(with: Data(retina.utf8)) as? [String: Any]
+        #expect(info?["driverShortName"] as? String == "PNG" && info?["size"] as? [Int] == [512, 512], "\(retina.prefix(300))")
     }
 }

@@ -27,7 +27,7 @@ struct MatchCommand: ParsableCommand {
         one line on stderr, exit code 3, nothing written.
         """)
 
-    @Argument(help: "The scan to georeference: any raster GDAL reads, or an IIIF image service URL.")
+    @Argument(help: "The scan to georeference: any raster GDAL reads (a local file).")
     var scan: String
 
     @Option(help: "A georeferenced image of the same map: GeoTIFF or VRT (geotransform or GCPs), or a scan with --reference-gcps.")

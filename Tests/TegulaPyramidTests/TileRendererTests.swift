@@ -64,6 +64,22 @@ struct TileRendererTests {
         return (job, try PyramidFixtures.tiles(in: folder))
     }
 
+    /// Each input's pyramid, cut once per process (``cutPyramid(_:in:)`` into a folder of its own,
+    /// removed at exit) and shared by the tests that compare renders with it: they only read it.
+    static func pyramid(_ input: Input) throws -> (job: TileJob, written: [String: Data]) {
+        try cutOnce[input]!.withLock { cut in
+            if let cut { return cut }
+            let made = try Self.cutPyramid(input, in: try TemporaryFolder.make("pyr"))
+            cut = made
+            return made
+        }
+    }
+
+    /// One lock per input, held while its pyramid is cut, so tests of one input wait for one cut.
+    static let cutOnce = Dictionary(uniqueKeysWithValues: Input.allCases.map {
+        ($0, Locked<(job: TileJob, written: [String: Data])?>(nil))
+    })
+
     /// Every tile position of the plan's zoom `z` (for the max zoom: every tile of every block).
     static func positions(_ plan: PyramidPlan, zoom z: Int) -> [Tile] {
         var out: [Tile] = []
@@ -79,9 +95,7 @@ struct TileRendererTests {
 
     @Test(arguments: Input.allCases)
     func maxZoomTilesAreByteIdenticalToThePyramid(_ input: Input) throws {
-        let dir = try TemporaryFolder.make("pyr")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let (job, written) = try Self.cutPyramid(input, in: dir)
+        let (job, written) = try Self.pyramid(input)
         let renderer = try TileRenderer(job: job)
         var same = 0, empty = 0
         for t in Self.positions(renderer.plan, zoom: renderer.plan.maxZoom) {
@@ -113,9 +127,7 @@ struct TileRendererTests {
     /// least its floor (``floors``) in PSNR.
     @Test(arguments: Input.allCases)
     func lowerZoomsAgreeWithThePyramidToTheirMeasuredPSNR(_ input: Input) throws {
-        let dir = try TemporaryFolder.make("pyr")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let (job, written) = try Self.cutPyramid(input, in: dir)
+        let (job, written) = try Self.pyramid(input)
         let renderer = try TileRenderer(job: job)
         let p = renderer.tilePixels
         var figures: [String] = []
@@ -150,9 +162,7 @@ struct TileRendererTests {
     /// held-out scan (issue 28 item 10).
     @Test(arguments: Input.allCases)
     func everyTileAtEveryZoomHasThePyramidsAlphaAndColour(_ input: Input) throws {
-        let dir = try TemporaryFolder.make("pyr")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let (job, written) = try Self.cutPyramid(input, in: dir)
+        let (job, written) = try Self.pyramid(input)
         let renderer = try TileRenderer(job: job)
         let p = renderer.tilePixels
         var figures: [String] = []
@@ -160,9 +170,6 @@ struct TileRendererTests {
         for z in renderer.plan.minZoom...renderer.plan.maxZoom {
             var differ = 0, opposite = 0, worstAlpha = 0, edgeTiles = 0, partial = 0, tiles = 0, one = 0
             var colourSum = 0.0, colourCount = 0
-            let start = Date()
-            for t in Self.positions(renderer.plan, zoom: z) { _ = try renderer.pixels(t) }
-            let seconds = Date().timeIntervalSince(start)
             for t in Self.positions(renderer.plan, zoom: z) {
                 let ours = try renderer.pixels(t)
                 let stored = written["\(t.z)/\(t.x)/\(t.y)"]
@@ -190,8 +197,8 @@ struct TileRendererTests {
             alphaDiffering += differ
             existence += one
             edgePixels += partial
-            figures.append(String(format: "z%d: %d tiles, %d empty in one only, alpha differs in %d px of %d tiles (%d are 0 against 255, worst %d), colour %.1f dB; rendered in %.1f ms a tile",
-                                  z, tiles, one, differ, edgeTiles, opposite, worstAlpha, colour, seconds * 1000 / Double(tiles)))
+            figures.append(String(format: "z%d: %d tiles, %d empty in one only, alpha differs in %d px of %d tiles (%d are 0 against 255, worst %d), colour %.1f dB",
+                                  z, tiles, one, differ, edgeTiles, opposite, worstAlpha, colour))
             let floor = try #require(Self.floors[input]?.colour.dropFirst(z - renderer.plan.minZoom).first, "no floor for \(input) zoom \(z)")
             #expect(colour >= floor, "\(input) zoom \(z): colour where both are drawn \(colour) dB from the pyramid's")
         }
@@ -248,9 +255,7 @@ struct TileRendererTests {
     /// positions included; a tile asked for while they are being built waits for them.
     @Test(arguments: Input.allCases)
     func withItsLowerZoomsHeldEveryTileIsByteIdenticalToThePyramid(_ input: Input) throws {
-        let dir = try TemporaryFolder.make("pyr")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let (job, written) = try Self.cutPyramid(input, in: dir)
+        let (job, written) = try Self.pyramid(input)
         let renderer = try TileRenderer(job: job, holdingLowerZooms: true, levelBudget: Int.max / 2)
         #expect(renderer.levels != nil)
         let plan = renderer.plan

@@ -82,6 +82,26 @@ import TegulaWarp
         }
     }
 
+    @Test func anAllmapsAnnotationNamesTheScanAndCarriesEachScoreAsANote() throws {
+        let folder = try TemporaryFolder.make("match-cli-json")
+        let reference = try MatchFixtures.reference(in: folder)
+        let rescan = try MatchFixtures.rescan(.init(name: "rescan", degrees: 8, scale: 0.9), in: folder)
+        let out = folder.appendingPathComponent("proposed.json").path
+        let run = try ProgramRun.run(try BuiltTegula.path(), ["match", rescan.path, "--reference", reference, "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect((12...40).contains(try GCPReader.read(path: out).gcps.count), "read back as a GCP file")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        let source = (json["target"] as? [String: Any])?["source"] as? [String: Any]
+        #expect((source?["id"] as? String)?.hasSuffix("/rescan.jpg") == true, "\(String(describing: source))")
+        #expect(source?["width"] as? Int == rescan.width && source?["height"] as? Int == rescan.height)
+        let features = try #require((json["body"] as? [String: Any])?["features"] as? [[String: Any]])
+        for f in features {
+            let note = (f["properties"] as? [String: Any])?["note"] as? String ?? ""
+            let score = Double(note.replacingOccurrences(of: "match score ", with: "")) ?? -1
+            #expect(score >= 0.6 && score <= 1, "\(f["id"] ?? "?"): note '\(note)'")
+        }
+    }
+
     @Test func aPairThatDoesNotMatchExitsThreeWithOneLineAndWritesNothing() throws {
         let folder = try TemporaryFolder.make("match-cli-none")
         let reference = try MatchFixtures.reference(in: folder)

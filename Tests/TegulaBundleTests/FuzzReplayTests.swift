@@ -25,25 +25,25 @@ struct FuzzReplayTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("pmtiles-directory"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("pmtiles-directory"))
     func pmtilesDirectory(_ name: String) throws {
         let replay = try FuzzReplay(name, PMTilesDirectoryFuzz.run)
         #expect(replay.problems(refusing: Never.self) == [])
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("pmtiles"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("pmtiles"))
     func pmtiles(_ name: String) throws {
         let replay = try FuzzReplay(name, PMTilesFuzz.run)
         #expect(replay.problems(refusing: BundleError.self, Self.isInputRefusal) == [])
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("mbtiles"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("mbtiles"))
     func mbtiles(_ name: String) throws {
         let replay = try FuzzReplay(name, MBTilesFuzz.run)
         #expect(replay.problems(refusing: BundleError.self, Self.isInputRefusal) == [])
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("tilejson"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("tilejson"))
     func tileJSON(_ name: String) throws {
         // Not JSON: Foundation's DecodingError (JSONValue.parse); JSON but not metadata: BundleError.
         let replay = try FuzzReplay(name, TileJSONFuzz.run)

@@ -5,7 +5,7 @@ import TegulaGeometry
 import TegulaTestSupport
 
 /// Bundles read back by tools that are not ours: the sqlite3 CLI and Python `pmtiles`.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct IndependentReaderTests {
     @Test func mbtilesReadBySQLiteCLI() throws {
         let path = try TemporaryFolder.make("bundle").path + "/a.mbtiles"
@@ -67,7 +67,7 @@ struct IndependentReaderTests {
 
 /// Files written by another PMTiles writer (Python `pmtiles`, gzip-deflated directories and
 /// metadata) are read by our reader.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct ForeignPMTilesTests {
     @Test func readsPythonWrittenPMTiles() throws {
         let path = try TemporaryFolder.make("bundle").path + "/py.pmtiles"

@@ -8,7 +8,7 @@ import TegulaTestSupport
 /// PMTiles directories as go-pmtiles writes them: gzip-compressed, the root within the spec's
 /// first 16,384 bytes, leaves when needed; and directories of every compression the spec
 /// allows either read or refused by name.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct PMTilesDirectoryTests {
     /// One or two bytes per tile from a multiplicative hash of its position, so neighbours
     /// differ (no runs) and the directory does not compress to nothing.

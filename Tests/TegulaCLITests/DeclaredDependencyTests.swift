@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// style 14): a dependency nothing imports is linked for nothing, and an import nobody declared
 /// builds only by the luck of another target's graph. The manifest is read as SwiftPM reads it,
 /// through `swift package dump-package`.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct DeclaredDependencyTests {
     /// Modules of the toolchain and the platform, which no target declares.
     static let platformModules: Set<String> = [

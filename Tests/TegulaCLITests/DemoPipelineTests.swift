@@ -3,7 +3,7 @@ import Testing
 import TegulaTestSupport
 
 /// The demo pipeline end to end, at zooms 0–1: both maps, the composite, then nothing to redo.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct DemoPipelineTests {
     @Test func demoPipelineRunsAndThenSkips() throws {
         let dir = try TemporaryFolder.make("demo")

@@ -8,7 +8,7 @@ import TegulaTestSupport
 /// mask, overlay, save); the overlay as the screen showed it against `tegula tile`'s tiles of the
 /// saved annotation; the saved annotation read back by `tegula georef` to the same fit; the server
 /// killed and started again with the session restored. Bad input refused with one line.
-@Suite(.timeLimit(.minutes(10)), .serialized)
+@Suite(.timeLimit(.minutes(20)), .serialized)
 struct EditCLITests {
 
     static func json(_ path: String) throws -> [String: Any] {

@@ -7,7 +7,7 @@ import TegulaTestSupport
 /// `IIIFServeCLITests`: the scan editor's (`tegula edit SCAN`) and the tie editor's, which serves
 /// each sheet of a pipeline by its map name (`tegula edit PIPELINE --map A --tie-with B`). The
 /// validator's own test image (`IIIFServeCLITests.writeValidatorImage`) is the scan.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(20)))
 struct EditIIIFValidatorTests {
     /// Runs the validator against `server` for image `id`; the report, after checking that all
     /// 24 level-1 tests ran and passed (iiif-validator 1.0.5's count, as for `tegula serve`).

@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// running `deploy/slurm/collection.sbatch` as an array plus a dependent reduce; Kubernetes
 /// Indexed Jobs and AWS Batch arrays through the variables they set. Each against the tiles of
 /// one machine.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct EngineTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct EngineTests {
     static let root = PackageRoot.url.path
 
     /// A generated collection of `sheets` sheets in a fresh folder, and the digests of one

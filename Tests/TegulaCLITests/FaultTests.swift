@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// resumed, a full disk, an output it may not write, and two runs on one output. Eight kills per
 /// form here (3 fixed, 5 random) keep the suite short; `scripts/fault-trials` runs 20 and more, figures in
 /// RELIABILITY.md.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct FaultTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct FaultTests {
     /// The synthetic scan, zoom 2–8: a run long enough (about a second) to be killed mid-way.
     static func arguments(_ scan: String, _ out: String, resume: Bool = false, zoom: String = "2-8") -> [String] {
         ["tile", scan, "-o", out, "--zoom", zoom, "--quiet"] + (resume ? ["--resume"] : [])

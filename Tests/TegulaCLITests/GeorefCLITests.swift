@@ -4,7 +4,7 @@ import TegulaTestSupport
 
 /// `tegula georef` and `tegula transform` from the command line, and their outputs as input to
 /// `tegula warp` and `tegula tile`.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct GeorefCLITests {
 
     /// The Schagen scan at 1/5 size and the committed GCPs scaled to match.

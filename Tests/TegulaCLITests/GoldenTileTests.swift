@@ -13,7 +13,7 @@ import TegulaTestSupport
 /// says "library changed", not "tiles changed". A deliberate change is recorded by
 /// `scripts/update-goldens` once the oracle tests pass (never by CI: scripts/test clears
 /// TEGULA_UPDATE_GOLDENS), and the diff of Tests/Goldens shows which tiles moved.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct GoldenTileTests {
     static let goldens = TegulaBinary.packageRoot.appendingPathComponent("Tests/Goldens/schagen1689")
     static let updating = ProcessInfo.processInfo.environment["TEGULA_UPDATE_GOLDENS"] == "1"

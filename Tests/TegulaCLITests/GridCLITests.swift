@@ -3,7 +3,7 @@ import Testing
 import TegulaTestSupport
 
 /// `tegula grid` against mercantile 1.2.1 (PyPI, installed by scripts/setup) on random inputs.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct GridCLITests {
     /// Ask mercantile: one python expression per input line, results printed one per line.
     static func mercantile(_ body: String, input: String) throws -> String {

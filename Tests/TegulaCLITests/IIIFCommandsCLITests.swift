@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// info`, `georef` and `edit` of an IIIF image or its Georeference Annotation, a pipeline's
 /// `input:` and `maps_from:` AnnotationPage, paper removal on an IIIF source, and the line an
 /// unreachable server ends a run with; against the local IIIF servers of ``IIIFSourceCLITests``.
-@Suite(.timeLimit(.minutes(10)), .serialized)
+@Suite(.timeLimit(.minutes(20)), .serialized)
 struct IIIFCommandsCLITests {
     /// The info.json a server gives for `path`, parsed.
     static func info(_ server: LocalHTTPServer, _ path: String) throws -> [String: Any] {

@@ -4,7 +4,7 @@ import TegulaTestSupport
 
 /// `tegula serve` as an IIIF Image API 3.0 server, checked by the official validator (PyPI
 /// `iiif-validator`, `iiif-validate.py`) on its own test image, and a plain scan served as IIIF alone.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct IIIFServeCLITests {
     /// The identifier the validator asks for; the test image's file is named after it.
     static let validatorID = "67352ccc-d1b0-11e1-89ae-279075081939"

@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// and served with no scan on disk, against real servers on loopback — `iiif_static.py`'s level-0
 /// files under nginx (JPEG, also behind a 429 front) and `iiif_testserver.py` (level 1, PNG) —
 /// and compared with `tegula tile SCAN --gcps ANNOTATION` of the scan the servers publish.
-@Suite(.timeLimit(.minutes(10)), .serialized)
+@Suite(.timeLimit(.minutes(20)), .serialized)
 struct IIIFSourceCLITests {
     static let width = 1400, height = 1000
 

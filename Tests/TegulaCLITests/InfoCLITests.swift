@@ -3,7 +3,7 @@ import Testing
 import TegulaTestSupport
 
 /// `tegula info` on the real scan, a GeoTIFF and a VRT with GCPs made by GDAL's own tools.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct InfoCLITests {
 
     @Test func describesTheJPEGScan() throws {

@@ -7,7 +7,7 @@ import TegulaTestSupport
 /// TileJSON 3.0.0 schema (Tests/Schemas, written from the specification) checked by Python
 /// `jsonschema`. The reference in every comparison is `tegula tile`'s own folder output; GDAL,
 /// mb-util and the pmtiles reader are given PNG, JPEG and WebP tilesets.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct InteropTests {
     static let zooms = 2...7
 

@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// the project's files from the package root (`PackageRoot`), scripts from their own folder. A
 /// fresh clone in any folder must meet what the author met (issue 40: a test that ran the `.venv`
 /// Python of the checkout it was written in failed every new user's `scripts/test`).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct MachinePathTests {
     /// The folders whose files are read.
     static let folders = ["Sources", "Tests", "scripts"]

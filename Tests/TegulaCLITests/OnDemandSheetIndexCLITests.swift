@@ -5,7 +5,7 @@ import TegulaTestSupport
 /// A series pipeline served on demand (`tegula serve series.yml`) serves its sheet index as a
 /// composite's tileset does: at `/{id}.index.geojson` of each of its maps, named by their
 /// TileJSON's `sheet_index`, and the same bytes `tegula run` wrote beside the composite.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct OnDemandSheetIndexCLITests {
     @Test func aPipelineServedOnDemandServesTheSheetIndexTegulaRunWrites() throws {
         let dir = try TemporaryFolder.make("ondemand-index")

@@ -9,7 +9,7 @@ import TegulaTestSupport
 /// scripts/package ships (scripts/release-build, in $TEGULA_PACKAGE_CONFIGURATION, a no-op or a relink when
 /// it is current) stripped as scripts/package strips it must equal the packaged one byte for
 /// byte; a package of older sources, or of the other configuration, fails every test.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct PackageTests {
     static let built: Result<String, any Error> = Result {
         func failure(_ text: String) -> any Error { CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: text]) }

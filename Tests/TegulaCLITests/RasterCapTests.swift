@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// few hundred bytes: one claiming 10⁶ × 10⁶ pixels over a 64² GeoTIFF, one claiming 10,000
 /// bands. What holds or copies a raster whole refuses it from its header, in one line, before
 /// allocating; what streams (warp, tile) runs in bounded memory. Peak RSS: RELIABILITY.md.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct RasterCapTests {
     /// `small.tif` (64², 3 bands, EPSG:4326), `huge.vrt` over it claiming 10⁶ × 10⁶ px (with a
     /// geotransform, 10° × 10°; small.tif fills its first 10⁵ × 10⁵, 1° × 1°, each of its pixels

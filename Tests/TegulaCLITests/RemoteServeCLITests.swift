@@ -5,7 +5,7 @@ import TegulaTestSupport
 /// `tegula serve https://…/x.pmtiles` end to end: a PMTiles made by `tegula tile`, put on nginx
 /// and on moto's S3, served by range requests with the bytes of the local tiles; the file
 /// replaced on nginx is noticed (new ETags, new `?v=` in TileJSON, the new zooms served).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct RemoteServeCLITests {
     @Test func servesAPMTilesFileFromNginxAndS3ByRangeRequests() throws {
         let dir = try TemporaryFolder.make("cli")

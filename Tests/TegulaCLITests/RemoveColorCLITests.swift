@@ -4,7 +4,7 @@ import TegulaTestSupport
 
 /// `tegula serve --remove-color` end to end: a bad colour or a threshold without a colour stops
 /// the server in one line. (The removal itself is checked in RemoveColorTests.)
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct RemoveColorCLITests {
     @Test func aBadColourIsRefusedInOneLine() throws {
         let r = try TegulaBinary.run(["serve", "nothing.tif", "--remove-color", "white"])

@@ -7,7 +7,7 @@ import TegulaTestSupport
 /// through the exact inverse in pixels) and `gdaltransform` fitted on the other n − 1 GCPs (each
 /// leave-one-out error in metres). The real Schagen 1689 scan and its committed 24 GCPs, two of
 /// them switched off, so the disabled GCPs' independent check is covered too.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(20)))
 struct ReportOracleTests {
     /// The GCPs switched off in the copy the tests fit (1-based rows of the committed file).
     static let disabled: Set<Int> = [5, 17]

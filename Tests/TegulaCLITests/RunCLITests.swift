@@ -3,7 +3,7 @@ import Testing
 import TegulaTestSupport
 
 /// `tegula run` end to end: the plan, a run, a failing map in a batch, located errors.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct RunCLITests {
 
     /// A temp folder with a small un-georeferenced copy of the Blue Marble (`small.tif`).

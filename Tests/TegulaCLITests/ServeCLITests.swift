@@ -7,7 +7,7 @@ import TegulaTestSupport
 
 /// `tegula serve` end to end on loopback: a folder, an MBTiles and a PMTiles made by
 /// `tegula tile`, fetched with curl and compared byte for byte with the folder's files.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct ServeCLITests {
     @Test func servesAFolderAnMBTilesAndAPMTilesMadeByTegulaTile() throws {
         let dir = try TemporaryFolder.make("cli")

@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// socket while a client asking now and then on its keep-alive connection is served; bad values
 /// are refused in one line), and the listen backlog (a burst of connections is queued by the
 /// kernel, not dropped into SYN retries).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct ServeConnectionTests {
     /// A tile folder of the synthetic scan at zoom 3, in `dir`.
     static func tiles(in dir: URL) throws -> String {

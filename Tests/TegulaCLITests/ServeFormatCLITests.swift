@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// map's own `tile:` format: the max-zoom tiles are the bytes `tegula tile` writes with the same
 /// options, each answered with its own Content-Type, TileJSON naming the format's extension;
 /// bad combinations refused with one line before the server starts.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct ServeFormatCLITests {
     /// How the server is started (scan options, or a pipeline file's `tile:` keys) and the
     /// `tegula tile` options that cut the same tiles.

@@ -11,7 +11,7 @@ import TegulaTestSupport
 /// `scripts/test` runs this suite on its own, after the rest of the suite (`--skip` there,
 /// `--filter` here): the 1 s bound is about the server, and the other tests' load on two cores
 /// would count against it.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct ServerLoadTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct ServerLoadTests {
     static func script(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ProgramRun {
         try ProgramRun.run(TegulaBinary.packageRoot.appendingPathComponent("scripts/" + name).path, arguments,
                            environment: environment.merging(["TEGULA": try TegulaBinary.url.path]) { $1 })

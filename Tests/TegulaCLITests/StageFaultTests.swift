@@ -5,7 +5,7 @@ import TegulaTestSupport
 /// `tegula warp`, `tegula georef` and `tegula run` under faults (issue 16 item 4): killed with
 /// SIGKILL at a few moments and run again, and their input deleted or replaced mid-run. The
 /// long form, 20 kills each, is `scripts/fault-trials`; figures in RELIABILITY.md.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct StageFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct StageFaultTests {
     /// GCPs for the synthetic scan (its geotransform's lon/lat at six pixels), as CSV.
     static let gcps = "x,y,lon,lat\n" + [(0, 0), (900, 0), (0, 600), (900, 600), (450, 300), (200, 450)]
         .map { "\($0.0),\($0.1),\(5 + 0.02 * Double($0.0)),\(53 - 0.02 * Double($0.1))" }.joined(separator: "\n") + "\n"

@@ -8,7 +8,7 @@ import TegulaTestSupport
 /// oracle of each sheet's own fit, delete, undo, save; the saved pipeline read by PyYAML), then
 /// `tegula run` of the saved pipeline fits the sheets with the page's ties and reports the same
 /// seam errors in its sheet index. Bad input refused with one line.
-@Suite(.timeLimit(.minutes(10)), .serialized)
+@Suite(.timeLimit(.minutes(20)), .serialized)
 struct TieEditCLITests {
     @Test func aPersonPicksATieOnTwoSheetsAndTheRunUsesIt() throws {
         let dir = try TemporaryFolder.make("edit-ties").path

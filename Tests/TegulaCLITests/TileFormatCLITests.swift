@@ -4,7 +4,7 @@ import TegulaTestSupport
 
 /// `tegula tile --format/--quality` from the command line: bad values refused in one line before
 /// anything is written, `auto` refused by MBTiles, and GDAL reading the JPEG and WebP tiles we write.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct TileFormatCLITests {
     @Test(arguments: [
         (["--format", "jpg", "--quality", "0"], "quality 0 is out of range; expected 1–100"),

@@ -5,7 +5,7 @@ import TegulaTestSupport
 /// `TilesetDigest`, which every tile equality of the suite is built on, cannot call two tilesets
 /// equal for having nothing in them: it throws on a tileset that lists no tile and on a listed
 /// tile it cannot read, and tells two tilesets apart by one tile's bytes.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct TilesetDigestTests {
     /// A folder tileset of the synthetic scan at zooms 2–5, in a new folder.
     static func tiled() throws -> (folder: String, tiles: String) {

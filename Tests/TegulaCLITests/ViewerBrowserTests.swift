@@ -17,7 +17,7 @@ import TegulaTestSupport
 /// A second check runs the page over a tileset whose id, name and attribution are HTML that
 /// would run script if any of it reached the page as markup (issue 16: no reflected markup, the
 /// viewer's JavaScript run in CI); the attribution keeps its OpenStreetMap link.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct ViewerBrowserTests {
     @Test func theViewerShowsAnOnDemandLayerInHeadlessChromium() throws {
         let dir = try TemporaryFolder.make("viewer")

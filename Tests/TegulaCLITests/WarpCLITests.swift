@@ -3,7 +3,7 @@ import Testing
 import TegulaTestSupport
 
 /// `tegula warp` and `tegula tile` from the command line: outputs, bad input, nothing half-written.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct WarpCLITests {
     @Test func warpsOntoTheZoomGridAndSaysWhichZoom() throws {
         let dir = try TemporaryFolder.make("cli")

@@ -7,13 +7,13 @@ import TegulaTestSupport
 /// through the targets' own bodies (FuzzBodies/gzip.swift, png.swift): decoded, or refused with
 /// the error and reason that says the bytes are bad, within the CPU cap; never a crash.
 struct FuzzReplayTests {
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("gzip"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("gzip"))
     func gzip(_ name: String) throws {
         let replay = try FuzzReplay(name, GzipFuzz.run)
         #expect(replay.problems(refusing: DeflateError.self) { [.corruptGzip, .tooLarge].contains($0.reason) } == [])
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("png"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("png"))
     func png(_ name: String) throws {
         let replay = try FuzzReplay(name, PNGFuzz.run)
         #expect(replay.problems(refusing: CodecError.self) { [.unreadablePNG, .corruptPNG, .tooLarge].contains($0.reason) } == [])

@@ -7,7 +7,7 @@ import TegulaTestSupport
 
 /// JPEG, WebP and PNG8: what the encoders write the decoders read back, within a PSNR floor for
 /// the lossy ones and exactly for lossless WebP; GDAL's own drivers read the same bytes.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct LossyCodecTests {
     /// A smooth paper-like image with ink lines: what scans look like, so PSNR floors mean something.
     static func paper(width: Int = 256, height: Int = 256, transparentLeft: Int = 0) -> RGBAImage {

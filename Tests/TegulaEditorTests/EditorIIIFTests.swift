@@ -13,7 +13,7 @@ import TegulaTestSupport
 /// responder over the real Schagen scan, marble-qt-data), without a socket: its `info.json` is
 /// `tegula serve`'s byte for byte, its regions are GDAL's own window reads of the scan, and an
 /// Allmaps annotation saved through it names the service as its target.
-@Suite(.timeLimit(.minutes(10)), .serialized)
+@Suite(.timeLimit(.minutes(20)), .serialized)
 struct EditorIIIFTests {
     /// The scan's id: its file name without the extension, as `tegula serve` names it.
     static let id = "schagen1689"

@@ -10,7 +10,7 @@ import TegulaTestSupport
 /// fitted for a 4000 × 3000 scan, or refused with an ``EditorError`` (a bad body) or a
 /// ``GeoreferenceError`` (points that fit no transform), within the CPU cap; never a crash.
 struct FuzzReplayTests {
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("editor-session"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("editor-session"))
     func session(_ name: String) throws {
         let replay = try FuzzReplay(name, EditorSessionFuzz.run)
         #expect(replay.problems(refusing: (any Error).self) { $0 is EditorError || $0 is GeoreferenceError } == [])

@@ -18,16 +18,16 @@ struct FuzzReplayTests {
         #expect(replay.problems(refusing: GeoreferenceError.self) { fileRefusals.union(also).contains($0.reason) } == [])
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("gcp-points"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("gcp-points"))
     func points(_ name: String) throws { try Self.check(name, GCPPointsFuzz.run) }
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("gcp-csv"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("gcp-csv"))
     func csv(_ name: String) throws { try Self.check(name, GCPCSVFuzz.run) }
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("allmaps"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("allmaps"))
     func allmaps(_ name: String) throws { try Self.check(name, AllmapsFuzz.run) }
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("gcp-vrt"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("gcp-vrt"))
     // GDAL parses the VRT when it opens it, so a VRT GDAL refuses ("Invalid dataType") is
     // `.unreadableFile` (Crashes/gcp-vrt/misspelt-projection-searched-for-a-second).
     func vrt(_ name: String) throws { try Self.check(name, GCPVRTFuzz.run, also: [.unreadableFile]) }

@@ -7,7 +7,7 @@ import TegulaTestSupport
 
 /// Every GCP writer is read back by its reader: `.points` (disabled points kept), CSV (enabled
 /// only), an Allmaps annotation with every transform through the one name table and the mask.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct GCPWriterTests {
     static var gcps: [GCP] {
         GeoreferenceFixtures.rows.enumerated().map { i, r in

@@ -8,7 +8,7 @@ import TegulaTestSupport
 /// Forward results equal `gdaltransform -gcp … -order N` / `-tps` when fitted in the GCPs' CRS
 /// (GDAL fits in the GCPs' own CRS), on generated GCPs, inside and outside the GCP hull; and the
 /// default fit, in EPSG:3857, equals GDAL's fit of the same GCPs reprojected to EPSG:3857.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct GDALAgreementTests {
     static func fit(_ kind: TransformKind, _ set: GCPSet) throws -> Georeference {
         try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,

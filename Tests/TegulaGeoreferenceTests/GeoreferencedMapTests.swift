@@ -8,7 +8,7 @@ import TegulaTestSupport
 /// Allmaps' GeoreferencedMap (the form its API and CLI hand out, version 2 and the first one)
 /// reads like the equivalent Georeference Annotation, its `resourceCrs` is the fitting CRS (as Allmaps' internal
 /// projection), and a malformed one fails with one located line.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct GeoreferencedMapTests {
     static let rows = GeoreferenceFixtures.rows
     static let mask: [PixelPoint] = [PixelPoint(x: 10, y: 20), PixelPoint(x: 990, y: 20),

@@ -9,7 +9,7 @@ import TegulaTestSupport
 /// The joint fit of tied sheets (``SeriesFit``) against an independent oracle: the same problem
 /// written the other way round (the tie ground points as unknowns, every row in one dense matrix)
 /// and solved by numpy (`numpy.linalg.lstsq`, the project's .venv Python).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(20)))
 struct SeriesFitTests {
     /// Three 300 × 200 sheets in a row, overlapping by 60 px, scan pixels of 100 m in EPSG:3857.
     static let width = 300, height = 200, res = 100.0

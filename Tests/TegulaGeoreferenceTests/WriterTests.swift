@@ -9,7 +9,7 @@ import TegulaGeoreference
 import TegulaTestSupport
 
 /// `GeoreferenceWriter`: outputs GDAL opens, that carry the fit, and nothing left on failure.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct WriterTests {
     /// A plain scan (no georeferencing) of the fixture size.
     static func scan(in dir: URL) throws -> String {

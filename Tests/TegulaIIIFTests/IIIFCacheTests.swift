@@ -6,7 +6,7 @@ import TegulaTestSupport
 
 /// The disk cache: exact round trips, least-recently-used eviction under its cap, damaged and
 /// half-written files; and the transport's waits.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct IIIFCacheTests {
     static func entry(_ key: String, _ size: Int, fill: UInt8 = 7) -> IIIFCache.Entry {
         IIIFCache.Entry(key: key, etag: "\"e-\(key)\"", lastModified: "Fri, 27 Nov 2026 06:00:00 GMT", contentType: "image/png",

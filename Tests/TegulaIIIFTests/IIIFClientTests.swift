@@ -8,7 +8,7 @@ import TegulaTestSupport
 /// The IIIF client against real servers on loopback: `iiif_static.py`'s level-0 files under
 /// nginx (also behind a 429 front and beside hostile locations) and `iiif_testserver.py` at
 /// level 1. Images assembled from fetched tiles are compared with the scan, both read by GDAL.
-@Suite(.timeLimit(.minutes(10)), .serialized)
+@Suite(.timeLimit(.minutes(20)), .serialized)
 struct IIIFClientTests {
     /// A smooth 3-band scan (JPEG keeps such an image above 40 dB), written as PNG by GDAL.
     static func scan(width: Int, height: Int, in dir: URL, name: String = "scan") throws -> URL {

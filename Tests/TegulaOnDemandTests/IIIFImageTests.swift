@@ -10,7 +10,7 @@ import TegulaTestSupport
 /// region and size against GDAL's own window read of the same scan (`gdal_translate -srcwin
 /// -outsize`, averaging when reduced, as the service reads), and the statuses and headers of
 /// Image API 3.0 without a socket.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct IIIFImageTests {
     /// A 1165 × 835 RGB scan with no georeference: waves of 23–31 px and 17–23 px with a 7-px
     /// ripple on top (so an average differs from any one pixel, and a window read one pixel off

@@ -6,7 +6,7 @@ import TegulaTestSupport
 /// through the target's own body (FuzzBodies/url-template.swift): parsed and filled, or refused
 /// with a ``TileOverlayError`` naming what is wrong with the template, within the CPU cap.
 struct FuzzReplayTests {
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("url-template"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("url-template"))
     func urlTemplate(_ name: String) throws {
         let replay = try FuzzReplay(name, URLTemplateFuzz.run)
         let templateFaults: Set<TileOverlayErrorReason> = [

@@ -7,7 +7,7 @@ import TegulaTestSupport
 
 /// Loading from a tiles folder and over HTTP on loopback; missing versus failed; the cache and
 /// one shared load for duplicate in-flight requests.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct LoadingTests {
     static func folder() throws -> OverlayFixtures.ScratchFolder {
         let dir = try OverlayFixtures.ScratchFolder()

@@ -9,13 +9,13 @@ import TegulaTestSupport
 struct FuzzReplayTests {
     static let fileRefusals: Set<PipelineErrorReason> = [.unreadable, .syntax, .invalid]
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("pipeline"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("pipeline"))
     func pipeline(_ name: String) throws {
         let replay = try FuzzReplay(name, PipelineFuzz.run)
         #expect(replay.problems(refusing: PipelineError.self) { Self.fileRefusals.contains($0.reason) } == [])
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("maps-from"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("maps-from"))
     func mapsFrom(_ name: String) throws {
         let replay = try FuzzReplay(name, MapsFromFuzz.run)
         #expect(replay.problems(refusing: PipelineError.self) { Self.fileRefusals.contains($0.reason) } == [])

@@ -9,7 +9,7 @@ import TegulaTestSupport
 /// Sharded runs on a generated collection: the plan (deterministic, disjoint, complete), shards
 /// giving the same tiles as one machine, retries, duplicates, a killed shard, and every refusal
 /// of the reduce.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct ShardTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct ShardTests {
     /// 12 sheets over Europe, 2× Blue Marble's resolution, zooms up to 5: blocks at zoom 3.
     static func collection(_ label: String, sheets: Int = 12, maxZoom: Int = 5) throws -> (folder: String, file: String) {
         let folder = try TemporaryFolder.make(label).path

@@ -9,7 +9,7 @@ import TegulaTestSupport
 import TegulaWarp
 
 /// The pyramid against gdal2tiles's grid, a whole-image warp, and itself in every bundle form.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct PyramidTests {
     @Test func tileSetMatchesGdal2tilesGrid() throws {
         let dir = try TemporaryFolder.make("pyr")

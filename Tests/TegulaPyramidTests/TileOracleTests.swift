@@ -11,7 +11,7 @@ import TegulaWarp
 /// against `gdalwarp -r average` of the scan onto each tile's bounds, @2x tiles against a 512-px
 /// gdalwarp of the same bounds, and JPEG and WebP tiles decoded by GDAL (libjpeg, libwebp)
 /// against the lossless PNG tiles of the same job decoded by GDAL too.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct TileOracleTests {
     /// Pixel agreement summed over many tiles: PSNR of RGB over pixels opaque in both, and how
     /// many pixels are transparent in one but not the other.

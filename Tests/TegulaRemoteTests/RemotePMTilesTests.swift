@@ -8,7 +8,7 @@ import TegulaTestSupport
 
 /// PMTiles read by HTTP range requests from real servers started here: moto's S3 (path-style
 /// URLs, objects public-read) and nginx, each compared tile for tile with the local file.
-@Suite(.timeLimit(.minutes(10)), .serialized)
+@Suite(.timeLimit(.minutes(20)), .serialized)
 struct RemotePMTilesTests {
     /// Bytes unique to a tile and a file version, PNG-signed (the writer stores them as PNG).
     static func bytes(_ t: Tile, version: UInt8) -> [UInt8] {

@@ -7,7 +7,7 @@ import TegulaTestSupport
 /// safe to look up. The parser refuses by answering a route (unknown, bad request), never by an
 /// error, and within the CPU cap.
 struct FuzzReplayTests {
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("route"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("route"))
     func route(_ name: String) throws {
         let replay = try FuzzReplay(name, RouteFuzz.run)
         #expect(replay.problems(refusing: Never.self) == [])

@@ -10,9 +10,10 @@ public struct FuzzReplay {
     /// libFuzzer's cap on one input in scripts/fuzz (`-timeout=1`, as GDAL's OSS-Fuzz harness),
     /// held by the replay too; the slowest committed inputs are recorded in RELIABILITY.md
     /// (Fuzzing), measured by `scripts/fuzz replay`.
-    /// The replay tests' wall-clock `.timeLimit` is 10 minutes, a guard against a hang only:
-    /// Swift Testing's clock for a case runs from when the case is queued, and hundreds of cases
-    /// queued behind tests that wait on processes overran 1 minute without one running slowly.
+    /// The replay tests' wall-clock `.timeLimit` is a guard against a hang only (see
+    /// ``ProgramRun/limit``): Swift Testing's clock for a case runs from when the case is queued,
+    /// and hundreds of cases queued behind tests that wait on processes overran 1 minute without
+    /// one running slowly.
     public static let cpuLimit: Duration = .seconds(1)
 
     /// The input, as ``FuzzInputs/names(_:)`` names it.

@@ -25,7 +25,12 @@ public struct ProgramRun: Sendable {
 
     /// The longest any program a test runs may take (a hung child must fail its test, not hold
     /// the suite until scripts/test's overall timeout): 10 minutes, above the slowest run a test
-    /// makes (a sanitized `tegula` under scripts/test-sanitizers).
+    /// makes (a sanitized `tegula` under scripts/test-sanitizers). This, not `.timeLimit`, is what
+    /// bounds a test that waits on a process: Swift Testing counts a case's `.timeLimit` from when
+    /// the case is queued, so in the whole suite (about 570 s on 2 cores) cases under limits of 1–3
+    /// minutes failed while they waited for a thread, without running slowly. Every suite's
+    /// `.timeLimit` is therefore 20 minutes, scripts/test's own timeout, and a run killed there is
+    /// named test by test by scripts/test_gate.py (started and never ended).
     public static let limit: Double = 600
 
     /// Runs `program` (a path, or a name looked up on PATH through `/usr/bin/env`) with

@@ -58,7 +58,7 @@ struct FuzzReplayTests {
         try body(path)
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: try FuzzInputs.names("tiff-lzw") + FuzzInputs.names("tiff-deflate"))
+    @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("tiff-lzw") + FuzzInputs.names("tiff-deflate"))
     func tiffBlocksReadAsGDALReadsThem(_ name: String) throws {
         try Self.withScan(name) { path in
             // A mutated file GDAL cannot open as an RGB(A) scan is read by neither.

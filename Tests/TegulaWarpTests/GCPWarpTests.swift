@@ -9,7 +9,7 @@ import TegulaTestSupport
 
 /// Warping scans georeferenced by GCPs: markers land on their GCPs (tps), and an affine fit
 /// from 3 GCPs matches `gdalwarp -order 1 -et 0` (issue 4 item 5).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(20)))
 struct GCPWarpTests {
     static let size = (w: 600, h: 400)
 

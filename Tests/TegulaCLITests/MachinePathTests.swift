@@ -65,7 +65,7 @@ struct MachinePathTests {
     }
 
     @Test(arguments: [
-        #"ProgramRun.output("/work/main/.venv/bin/python", ["-c"])"#,
+        #"ProgramRun.output("/srv/maps/tegula/.venv/bin/python", ["-c"])"#,
         "python=/home/someone/tegula/.venv/bin/python3",
         "cat /srv/checkout/Tests/Goldens/tiles.json",
         "export PATH=/opt/ci/tegula/.build-test/debug:$PATH",

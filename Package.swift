@@ -13,12 +13,13 @@ let package = Package(
         .library(name: "TegulaGeometry", targets: ["TegulaGeometry"]),
         .library(name: "TegulaOverlay", targets: ["TegulaOverlay"]),
         .library(name: "TegulaBundleOverlay", targets: ["TegulaBundleOverlay"]),
+        // The HTTP client under TegulaOverlay's loader, for an app that injects its own transport.
+        .library(name: "TegulaFetch", targets: ["TegulaFetch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -49,6 +50,9 @@ let package = Package(
         // one error shape, named values) on Foundation alone, and pure geometry on it: under everything.
         .target(name: "TegulaGeometry", dependencies: ["TegulaSupport"]),
         .target(name: "TegulaSupport"),
+        // The one HTTP client stack, on Foundation's URLSession (libcurl on Linux) and TegulaSupport
+        // alone: a fetcher with an injected transport and a retry policy, one transport failure.
+        .target(name: "TegulaFetch", dependencies: ["TegulaSupport"]),
 
         // C layer 2: the Swift wrappers that own the C calls, one per C library family.
         // The copy out of a file mapping, guarded against SIGBUS (a file cut short under it):
@@ -63,6 +67,9 @@ let package = Package(
         ]),
         // Tilesets (folders, MBTiles through SQLite, PMTiles over byte sources): no image codec.
         .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaDeflate", "TegulaGeometry", "TegulaSupport"]),
+        // SHA-256 through libcrypto: the content hash of the stages' manifests and the cluster's
+        // packs (TegulaSupport's FNV1a is the non-cryptographic one, on Foundation alone).
+        .target(name: "TegulaCrypto", dependencies: ["CLibCrypto"]),
 
         // The matching engine in C++ over OpenCV (SIFT, MAGSAC++, template correlation) behind a C
         // header; its headers through the `opencv4` link to /usr/include/opencv4 (no unsafe flags).
@@ -71,51 +78,55 @@ let package = Package(
         .target(name: "TegulaGeoreference", dependencies: ["TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         // The pyramid's hot pixel loops (the bilinear warp row, halving) in C, for their SSE2 lanes.
         .target(name: "CKernels"),
-        .target(name: "TegulaWarp", dependencies: ["CKernels", "CMappedRows", "TegulaDeflate", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
+        // A scan's pixels read as RGBA windows wherever they live: the `ScanReader` protocol, GDAL
+        // files, their mapped rows and decoded TIFF blocks, reduced copies, paper colour removal.
+        .target(name: "TegulaScan", dependencies: ["CKernels", "CMappedRows", "TegulaDeflate", "TegulaGDAL", "TegulaSupport"]),
+        .target(name: "TegulaWarp", dependencies: ["CKernels", "TegulaScan", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaPyramid", dependencies: [
-            "CKernels", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
+            "CKernels", "TegulaScan", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
         ]),
         // Control points proposed by matching a scan against a georeferenced reference (`tegula match`).
-        .target(name: "TegulaMatch", dependencies: ["CMatch", "COpenCV", "TegulaWarp", "TegulaGeometry", "TegulaSupport"]),
+        .target(name: "TegulaMatch", dependencies: ["CMatch", "COpenCV", "TegulaScan", "TegulaGeometry", "TegulaSupport"]),
         // MapKit's tile-overlay model on URL templates: no image codec, no SQLite
         // (scripts/check-as-dependency checks the probe app's ldd).
-        .target(name: "TegulaOverlay", dependencies: [
-            "TegulaGeometry", "TegulaSupport",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        .target(name: "TegulaOverlay", dependencies: ["TegulaFetch", "TegulaGeometry", "TegulaSupport"]),
         // Overlays that need Tegula's bundles and codecs: a tileset read in place, overzoom decoding.
         .target(name: "TegulaBundleOverlay", dependencies: ["TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry"]),
         // Tilesets read by HTTP range requests (S3 and S3-compatible stores, nginx): the transport
-        // under TegulaBundle's PMTiles reader, and the server's source for a remote file.
-        .target(name: "TegulaRemote", dependencies: [
-            "TegulaBundle", "TegulaGeometry", "TegulaIIIF", "TegulaServer", "TegulaSupport",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
+        // under TegulaBundle's PMTiles reader, below the server (which serves a remote file with it).
+        .target(name: "TegulaRemote", dependencies: ["TegulaBundle", "TegulaFetch", "TegulaSupport"]),
         // The IIIF Image API (2.1, 3.0): info.json and request models, and a polite, caching client
         // that fetches only what a server can answer. Under the server (which serves the same
         // models), so it imports no later stage.
-        .target(name: "TegulaIIIF", dependencies: [
-            "TegulaSupport",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
+        .target(name: "TegulaIIIF", dependencies: ["TegulaFetch", "TegulaSupport"]),
         // An IIIF image read as a scan: windows at the server's scale factors, only the tiles a
-        // window touches, decoded once (the warp's ScanReader over TegulaIIIF's client).
-        .target(name: "TegulaIIIFSource", dependencies: ["TegulaIIIF", "TegulaWarp", "TegulaCodec", "TegulaSupport"]),
-        .target(name: "TegulaServer", dependencies: [
-            "TegulaBundle", "TegulaGeometry", "TegulaIIIF", "TegulaSupport",
+        // window touches, decoded once (TegulaScan's ScanReader over TegulaIIIF's client).
+        .target(name: "TegulaIIIFSource", dependencies: ["TegulaIIIF", "TegulaScan", "TegulaCodec", "TegulaSupport"]),
+        // The HTTP core under every server (tiles, IIIF images, the editor): typed requests and
+        // responses, the one target parser, errors that carry their status, and the Hummingbird
+        // adapter with its connection guard and event-loop fast path. No tile, no tileset.
+        .target(name: "TegulaHTTP", dependencies: [
+            "TegulaSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The IIIF Image API 3.0 server on the HTTP core: rasters by id, no tile catalogue (served
+        // by `tegula serve` under /iiif/ and by the editor's scan pane).
+        .target(name: "TegulaIIIFServer", dependencies: [
+            "TegulaBundle", "TegulaHTTP", "TegulaIIIF", "TegulaSupport",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // `tegula serve`: the tile catalogue and its service on the HTTP core, the viewer, metrics.
+        .target(name: "TegulaServer", dependencies: [
+            "TegulaBundle", "TegulaGeometry", "TegulaHTTP", "TegulaIIIFServer", "TegulaRemote", "TegulaSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
@@ -124,27 +135,32 @@ let package = Package(
             // (`PackageResources.viewer_html`, …): no resource bundle beside the binary.
             .embedInCode("Pages/viewer.html"), .embedInCode("Pages/viewer.css"), .embedInCode("Pages/viewer.js"),
         ]),
-        // A collection of maps as one: blended into one pyramid, block by block, cut among shards
-        // (their plan, parts and tile packs) and reduced into one tileset.
+        // A collection of maps as one: blended into one pyramid, block by block, from every map
+        // that reaches each block.
         .target(name: "TegulaComposite", dependencies: [
-            "TegulaPyramid", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport", "CLibCrypto",
+            "TegulaPyramid", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
+        ]),
+        // A collection run on a cluster: the shards (`--shard I/N`, array engines) and their plan,
+        // each shard's part of the composite in tile packs, the reduce into one tileset.
+        .target(name: "TegulaCluster", dependencies: [
+            "TegulaComposite", "TegulaPyramid", "TegulaCrypto", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
         ]),
         // The pipeline file (document, specs, strict decoding), its stages and the runner.
         .target(name: "TegulaPipeline", dependencies: [
-            "TegulaComposite", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaGDAL", "TegulaGeometry",
-            "TegulaSupport", .product(name: "Yams", package: "Yams"),
+            "TegulaCluster", "TegulaComposite", "TegulaCrypto", "TegulaGeoreference", "TegulaScan", "TegulaWarp", "TegulaPyramid", "TegulaBundle",
+            "TegulaGDAL", "TegulaGeometry", "TegulaSupport", .product(name: "Yams", package: "Yams"),
         ]),
         // Tiles on demand: scans and pipeline maps rendered per request behind the server's
         // DynamicTileSource (the server module itself links no GDAL).
         .target(name: "TegulaOnDemand", dependencies: [
-            "TegulaServer", "TegulaPipeline", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec",
+            "TegulaServer", "TegulaIIIFServer", "TegulaPipeline", "TegulaPyramid", "TegulaScan", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec",
             "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
         ]),
 
         // The georeferencing editor (`tegula edit`): a session model, its fit and save formats, and
         // the page and API served beside on-demand overlay tiles.
         .target(name: "TegulaEditor", dependencies: [
-            "TegulaOnDemand", "TegulaServer", "TegulaPipeline", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec",
+            "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaIIIFServer", "TegulaPipeline", "TegulaGeoreference", "TegulaScan", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec",
             "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
@@ -158,9 +174,9 @@ let package = Package(
 
         // The thin CLI on top.
         .executableTarget(name: "tegula", dependencies: [
-            "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid",
-            "TegulaBundle", "TegulaServer", "TegulaPipeline", "TegulaComposite", "TegulaSupport", "TegulaOnDemand", "TegulaRemote",
-            "TegulaEditor", "TegulaIIIF", "TegulaIIIFSource", "TegulaMatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaScan", "TegulaWarp", "TegulaPyramid",
+            "TegulaBundle", "TegulaHTTP", "TegulaServer", "TegulaPipeline", "TegulaCluster", "TegulaSupport", "TegulaOnDemand", "TegulaRemote",
+            "TegulaEditor", "TegulaFetch", "TegulaIIIF", "TegulaIIIFSource", "TegulaMatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -169,13 +185,16 @@ let package = Package(
 
         // Fixtures more than one test suite writes.
         .target(name: "TegulaTestSupport", dependencies: [
-            "TegulaGDAL", "TegulaBundle", "TegulaComposite",
+            "TegulaGDAL", "TegulaBundle", "TegulaCrypto",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ], path: "Tests/TegulaTestSupport"),
 
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
         .testTarget(name: "TegulaSupportTests", dependencies: ["TegulaSupport"]),
+        // The fetcher and its retry policy against nginx on loopback (503 and 429 with Retry-After,
+        // a trickle, redirects), a refused port and a name that does not resolve.
+        .testTarget(name: "TegulaFetchTests", dependencies: ["TegulaFetch", "TegulaSupport", "TegulaTestSupport"]),
         .testTarget(name: "TegulaGDALTests", dependencies: ["TegulaGDAL", "TegulaTestSupport"]),
         .testTarget(name: "TegulaCodecTests", dependencies: [
             "TegulaCodec", "TegulaDeflate", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
@@ -185,6 +204,9 @@ let package = Package(
         ]),
         .testTarget(name: "TegulaGeoreferenceTests", dependencies: [
             "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
+        ]),
+        .testTarget(name: "TegulaScanTests", dependencies: [
+            "TegulaScan", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaWarpTests", dependencies: [
             "CKernels", "TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
@@ -196,17 +218,17 @@ let package = Package(
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
         .testTarget(name: "TegulaOverlayTests", dependencies: [
             "TegulaOverlay", "TegulaBundleOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
-            "TegulaServer", "TegulaSupport", "TegulaTestSupport",
+            "TegulaHTTP", "TegulaServer", "TegulaSupport", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "TegulaOnDemandTests", dependencies: [
-            "TegulaOnDemand", "TegulaServer", "TegulaPyramid", "TegulaWarp", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
-            "TegulaSupport", "TegulaTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
+            "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaIIIFServer", "TegulaPyramid", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
+            "TegulaGeometry", "TegulaSupport", "TegulaTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
-            "TegulaServer", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
+            "TegulaServer", "TegulaHTTP", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -214,20 +236,20 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
-            "TegulaPipeline", "TegulaComposite", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
-            "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
+            "TegulaPipeline", "TegulaCluster", "TegulaComposite", "TegulaCrypto", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle",
+            "TegulaCodec", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         // Remote PMTiles against real servers started by the tests: moto's S3 and nginx.
         .testTarget(name: "TegulaRemoteTests", dependencies: [
-            "TegulaRemote", "TegulaBundle", "TegulaGeometry", "TegulaServer", "TegulaTestSupport",
+            "TegulaRemote", "TegulaBundle", "TegulaFetch", "TegulaGeometry", "TegulaServer", "TegulaTestSupport",
         ]),
         // The IIIF client against real servers started by the tests: iiif_static.py's files under
         // nginx (level 0, and behind a 429 front), iiif_testserver.py (level 1).
         .testTarget(name: "TegulaIIIFTests", dependencies: [
-            "TegulaIIIF", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
+            "TegulaIIIF", "TegulaFetch", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
-            "TegulaEditor", "TegulaPipeline", "TegulaOnDemand", "TegulaServer", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",
+            "TegulaEditor", "TegulaPipeline", "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",
             "TegulaGeometry", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -235,7 +257,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "TegulaMatchTests", dependencies: [
-            "TegulaMatch", "TegulaWarp", "TegulaGeoreference", "TegulaGeometry", "TegulaTestSupport",
+            "TegulaMatch", "TegulaScan", "TegulaWarp", "TegulaGeoreference", "TegulaGeometry", "TegulaTestSupport",
         ]),
         // Runs the built `tegula` executable (`swift test` builds it) and other programs.
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaTestSupport"]),

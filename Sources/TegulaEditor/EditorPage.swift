@@ -1,4 +1,4 @@
-import TegulaServer
+import TegulaHTTP
 
 /// The editor's page (`Pages/editor.html`, styled by `Pages/editor.css`, both embedded in the
 /// binary by SwiftPM's `embedInCode`): two maps side by side (the scan in pixel space, the
@@ -10,7 +10,7 @@ enum EditorPage {
     static let style = String(decoding: PackageResources.editor_css, as: UTF8.self)
 
     /// The page with `config` (a JSON object already made script-safe by
-    /// ``ViewerAssets/scriptSafe(json:)``) in its `<script id="config" type="application/json">`
+    /// ``PageTemplate/scriptSafe(json:)``) in its `<script id="config" type="application/json">`
     /// element, where the script reads it.
     static func html(config: String) -> String {
         template.filled(["style": style, "config": config])

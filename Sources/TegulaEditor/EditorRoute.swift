@@ -1,6 +1,6 @@
 import HTTPTypes
 import TegulaGeometry
-import TegulaServer
+import TegulaHTTP
 
 /// What a request to `tegula edit` asks for: the editor's route table on the HTTP core's one
 /// target parser (``RequestTarget``), its strict numbers and its errors, so a tile path here
@@ -21,7 +21,7 @@ enum EditorRoute: Equatable, EditorRouteTable {
     case overlayInfo(version: String)
     /// `/overlay/{version}/{z}/{x}/{y}.png`: the scan warped by that fit.
     case overlayTile(version: String, Tile)
-    /// `/basemap/…`: a local basemap tileset, answered by a ``TileService`` with the rest of the target.
+    /// `/basemap/…`: a local basemap tileset, answered by a `TileService` with the rest of the target.
     case basemap(target: String)
     /// `GET /api/session`, `PUT /api/session`.
     case session

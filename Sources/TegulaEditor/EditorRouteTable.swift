@@ -1,5 +1,5 @@
 import HTTPTypes
-import TegulaServer
+import TegulaHTTP
 
 /// A page's routes as a table of path prefixes and the methods each takes: the one lookup under
 /// ``EditorRoute`` (the GCP editor) and ``TieRoute`` (the tie editor).

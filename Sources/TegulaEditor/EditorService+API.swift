@@ -2,7 +2,7 @@ import Foundation
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
-import TegulaServer
+import TegulaHTTP
 import TegulaSupport
 
 /// The session API: `GET /api/session`, `POST /api/fit`, `PUT /api/session`,

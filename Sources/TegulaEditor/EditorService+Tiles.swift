@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaHTTP
 import TegulaOnDemand
 import TegulaPyramid
 import TegulaServer

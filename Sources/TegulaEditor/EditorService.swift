@@ -6,15 +6,16 @@ import TegulaCodec
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaHTTP
+import TegulaIIIFServer
 import TegulaOnDemand
 import TegulaPyramid
 import TegulaServer
 import TegulaSupport
-import TegulaWarp
 
 /// The editor's server logic, one function from request to response on the HTTP core (served by
 /// ``HTTPServer``, which only moves bytes): the page and Leaflet, the session API, the raw scan as
-/// an IIIF Image API 3.0 service under `/iiif/` (``ScanPane``: `tegula serve`'s own responder),
+/// an IIIF Image API 3.0 service under `/iiif/` (``ScanPane``: `tegula serve`'s own ``IIIFImageServer``),
 /// the warped overlay of a fit (by version), and local basemap tilesets (answered by a
 /// ``TileService`` of their own under `/basemap/`). Routes are ``EditorRoute``'s table; every
 /// refusal is JSON, `{"error": …}`, with the status its error carries, but the IIIF service's,
@@ -62,9 +63,8 @@ public final class EditorService: HTTPService, @unchecked Sendable {
         self.queue = queue
         pane = try ScanPane(path: scanPath, queue: queue, logger: Logger(label: "tegula.edit"))
         self.basemaps = basemaps
-        basemapService = basemapTilesets.map { TileService(catalogue: $0, leafletDirectory: "/nonexistent") }
-        let assets = ViewerAssets(catalogue: try Catalogue([]), leafletDirectory: leafletDirectory)
-        leaflet = assets.files.filter { $0.key.hasPrefix("leaflet/") }
+        basemapService = basemapTilesets.map { TileService(catalogue: $0, leafletDirectory: nil) }
+        leaflet = ViewerAssets.leaflet(in: leafletDirectory)
         var start = initial
         start.output = output
         if let restored = Self.restore(sidecar: Self.sidecarPath(output)) {
@@ -117,7 +117,7 @@ public final class EditorService: HTTPService, @unchecked Sendable {
                 return await basemapService.respond(ServerRequest(method: request.method, target: target), isCancelled: isCancelled)
             case .session:
                 return request.method == .get ? .json(current, status: .ok)
-                    : try fitting(request.body, save: scanService?.id ?? pane.service.iiifServiceID(pane.id, for: request))
+                    : try fitting(request.body, save: scanService?.id ?? pane.service.serviceID(pane.id, for: request))
             case .fit:
                 return try fitting(request.body, save: nil)
             case .predict:
@@ -166,12 +166,12 @@ public final class EditorService: HTTPService, @unchecked Sendable {
     /// The page's configuration as JSON safe to embed in a `<script>` element.
     func pageConfig() -> String {
         let config = PageConfig(scan: (scanPath as NSString).lastPathComponent, width: pane.width, height: pane.height,
-                                maxzoom: pane.maxZoom, tilesize: ScanPane.tileSize, iiif: "/iiif/" + TileService.percentEncoded(pane.id),
+                                maxzoom: pane.maxZoom, tilesize: ScanPane.tileSize, iiif: "/iiif/" + IIIFImageServer.percentEncoded(pane.id),
                                 output: output, basemaps: basemaps)
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? e.encode(config)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return ViewerAssets.scriptSafe(json: json)
+        return PageTemplate.scriptSafe(json: json)
     }
 
     /// 422 `{"error", "code", "field"}` for a refused session.

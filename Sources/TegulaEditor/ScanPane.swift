@@ -1,13 +1,13 @@
 import Foundation
 import Logging
 import TegulaGDAL
+import TegulaIIIFServer
 import TegulaOnDemand
-import TegulaServer
-import TegulaWarp
+import TegulaScan
 
 /// The scan as the editor's scan pane reads it: an IIIF Image API 3.0 service of the scan at
-/// `/iiif/{id}/` (a ``ScanImage`` answered by ``TileService``, the same responder and the same id
-/// as `tegula serve SCAN`), which reads only the window each request asks for, so no scan is ever
+/// `/iiif/{id}/` (a ``ScanImage`` answered by ``IIIFImageServer``, the same responder and the same
+/// id as `tegula serve SCAN`), which reads only the window each request asks for, so no scan is ever
 /// held whole. The page cuts it into deep-zoom tiles for Leaflet's `L.CRS.Simple`: at ``maxZoom``
 /// one screen pixel is one scan pixel, each zoom below halves it, and a tile is the IIIF region it
 /// covers at the size it is drawn (`editor.js`).
@@ -17,7 +17,7 @@ public struct ScanPane: Sendable {
     /// The scan served as an IIIF image.
     public let image: ScanImage
     /// The IIIF responder of `tegula serve`, serving ``image`` alone.
-    public let service: TileService
+    public let service: IIIFImageServer
     /// The zoom at which one screen pixel is one scan pixel: the least number of halvings that
     /// fit the scan's longer side in one tile.
     public let maxZoom: Int
@@ -56,7 +56,7 @@ public struct ScanPane: Sendable {
         } catch {
             throw EditorError(.unreadableInput, at: path, "\(error)")
         }
-        service = TileService(catalogue: try Catalogue([]), images: [image.id: image], leafletDirectory: "/nonexistent", logger: logger)
+        service = IIIFImageServer(images: [image.id: image], logger: logger)
         var z = 0
         while max(image.width, image.height) > Self.tileSize << z { z += 1 }
         maxZoom = z

@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Logging
 import TegulaGeometry
+import TegulaHTTP
+import TegulaIIIFServer
 import TegulaOnDemand
 import TegulaPyramid
 import TegulaServer
@@ -36,7 +38,7 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
         let queue = RenderQueue(workers: renderThreads)
         paneA = try ScanPane(path: pair.scanA, id: pair.sheetA.name, queue: queue, logger: logger)
         paneB = try ScanPane(path: pair.scanB, id: pair.sheetB.name, queue: queue, logger: logger)
-        leaflet = ViewerAssets(catalogue: try Catalogue([]), leafletDirectory: leafletDirectory).files.filter { $0.key.hasPrefix("leaflet/") }
+        leaflet = ViewerAssets.leaflet(in: leafletDirectory)
         session = Locked(TieSession(mapA: pair.sheetA.name, mapB: pair.sheetB.name, ties: pair.ties))
         self.log = log
     }
@@ -126,13 +128,13 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
     func pageConfig() -> String {
         func sheet(_ p: ScanPane) -> SheetConfig {
             SheetConfig(name: p.id, width: p.width, height: p.height, maxzoom: p.maxZoom, tilesize: ScanPane.tileSize,
-                        iiif: "/iiif/" + TileService.percentEncoded(p.id))
+                        iiif: "/iiif/" + IIIFImageServer.percentEncoded(p.id))
         }
         let config = PageConfig(a: sheet(paneA), b: sheet(paneB), pipeline: pair.pipelineFile, tieWeight: pair.tieWeight)
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? e.encode(config)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return ViewerAssets.scriptSafe(json: json)
+        return PageTemplate.scriptSafe(json: json)
     }
 }
 

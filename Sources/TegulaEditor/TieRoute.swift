@@ -1,5 +1,5 @@
 import HTTPTypes
-import TegulaServer
+import TegulaHTTP
 
 /// What a request to the tie editor (`tegula edit PIPELINE --map A --tie-with B`) asks for, on the
 /// HTTP core's target parser (``RequestTarget``) and errors, as ``EditorRoute`` for the GCP editor.

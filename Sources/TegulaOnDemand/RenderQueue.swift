@@ -1,5 +1,5 @@
 import Foundation
-import TegulaServer
+import TegulaBundle
 
 /// The threads that make tiles, one per core, apart from NIO's event loops and Swift's
 /// cooperative pool (a render blocks its thread for milliseconds).

@@ -2,9 +2,9 @@ import Foundation
 import TegulaBundle
 import TegulaCodec
 import TegulaGDAL
-import TegulaServer
+import TegulaIIIFServer
+import TegulaScan
 import TegulaSupport
-import TegulaWarp
 
 /// A scan served as an IIIF image (``IIIFImageSource``): any window of it at any size, read as
 /// RGBA through its ``ScanReader`` (a file through GDAL, where a reduced size is an averaged read

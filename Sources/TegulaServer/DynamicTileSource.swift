@@ -15,21 +15,3 @@ public protocol DynamicTileSource: TileReader {
     /// source may drop the work unstarted when it does.
     func tile(_ tile: Tile, isCancelled: @escaping @Sendable () -> Bool) async -> DynamicTile
 }
-
-/// What a dynamic source answers for one tile.
-public enum DynamicTile: Sendable, Equatable {
-    /// The encoded tile, of the version it was made for, and how long making it took (nil when
-    /// it came from memory).
-    case image([UInt8], version: String, seconds: Double?)
-    /// Nothing to draw here (a fully transparent tile), as a bundle has no such tile.
-    case empty(version: String)
-    /// Outside the source's footprint: known without making anything.
-    case outside
-    /// The client went away before the work started; nothing was made.
-    case cancelled
-    /// Making the tile failed (one line, for the log and the 500 body).
-    case failed(String)
-    /// The server the pixels come from failed (one line); asking again after `retryAfter`
-    /// seconds may succeed (503 with `Retry-After`).
-    case unavailable(String, retryAfter: Int)
-}

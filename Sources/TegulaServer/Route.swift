@@ -1,4 +1,6 @@
 import TegulaGeometry
+import TegulaHTTP
+import TegulaIIIFServer
 
 /// What a request target of `tegula serve` asks for, parsed without touching the file system;
 /// segments and numbers by ``RequestTarget``'s one rule.
@@ -20,8 +22,8 @@ public enum Route: Equatable, Sendable {
     /// `/{id}/{z}/{x}/{y}[@2x].{ext}` or under `/{id}/tms/`.
     case tile(TileRequest)
     /// `/iiif/{id}`, `/iiif/{id}/info.json` or `/iiif/{id}/{region}/{size}/{rotation}/{quality}.{format}`:
-    /// the IIIF Image API service of a raster (the parameters parsed by ``TileService``).
-    case iiif(id: String, IIIFPath)
+    /// the IIIF Image API service of a raster (the parameters parsed by ``IIIFImageServer``).
+    case iiif(id: String, IIIFImageServer.Path)
     /// A target that cannot name anything (status 400 with the reason).
     case malformed(String)
     /// A well-formed target naming nothing we have.
@@ -39,17 +41,6 @@ public enum Route: Equatable, Sendable {
         public var ext: String
     }
 
-    /// What follows `/iiif/{id}`: the segment counts (1, 2 and 5 after `iiif`) differ from a
-    /// tile's (3 or 4 after a tileset id), so a tileset named `iiif` keeps its tiles.
-    public enum IIIFPath: Equatable, Sendable {
-        /// `/iiif/{id}`: redirected to its `info.json` (Image API 3.0 §2.2).
-        case base
-        /// `/iiif/{id}/info.json`.
-        case info
-        /// `{region}/{size}/{rotation}/{quality}.{format}`, as decoded segments.
-        case image(region: String, size: String, rotation: String, file: String)
-    }
-
     /// Parses a request target (`/path?query`) by ``RequestTarget``'s rule.
     public init(target: String) {
         do {
@@ -61,14 +52,7 @@ public enum Route: Equatable, Sendable {
     }
 
     static func route(_ s: [String], query: RequestTarget) -> Route {
-        if s[0] == "iiif" {
-            switch s.count {
-            case 2: return .iiif(id: s[1], .base)
-            case 3 where s[2] == "info.json": return .iiif(id: s[1], .info)
-            case 6: return .iiif(id: s[1], .image(region: s[2], size: s[3], rotation: s[4], file: s[5]))
-            default: break
-            }
-        }
+        if let (id, path) = IIIFImageServer.route(s) { return .iiif(id: id, path) }
         switch s.count {
         case 1:
             if s[0] == "health" { return .health }

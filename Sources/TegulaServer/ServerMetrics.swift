@@ -1,4 +1,5 @@
 import Prometheus
+import TegulaHTTP
 
 /// Where a tile not in memory came from, as the render-time histogram labels it.
 public enum TileSource: String, CaseIterable, Sendable {
@@ -15,7 +16,7 @@ public enum TileSource: String, CaseIterable, Sendable {
 /// Counting is cheap enough for the event-loop fast path: every counter a request can touch is
 /// made once here, so a request costs a table lookup and relaxed atomic additions, no lock and no
 /// allocation. Only the render-time histogram takes a lock, on the cold path.
-public final class ServerMetrics: Sendable {
+public final class ServerMetrics: ConnectionCounter, Sendable {
     /// The registry `/metrics` writes out; other metrics may be added to it.
     public let registry: PrometheusCollectorRegistry
     /// Requests by route and status, made up front for the statuses each route can answer.
@@ -94,9 +95,9 @@ public final class ServerMetrics: Sendable {
         renderTime[TileSource.allCases.firstIndex(of: source)!].record(duration)
     }
     /// Counts a connection opened.
-    func connectionOpened() { openConnections.increment() }
+    public func connectionOpened() { openConnections.increment() }
     /// Counts a connection closed.
-    func connectionClosed() { openConnections.decrement() }
+    public func connectionClosed() { openConnections.decrement() }
 
     /// The exposition: every metric in Prometheus's text format 0.0.4.
     public func exposition() -> [UInt8] { registry.emitToBuffer() }

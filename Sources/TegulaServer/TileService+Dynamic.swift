@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import TegulaBundle
 import TegulaGeometry
+import TegulaHTTP
 
 /// Tiles of ``DynamicTileSource``s: the same routes and checks as bundles, strong ETags from the
 /// source's version (so a 304 needs no tile), `Server-Timing` with the time spent making the tile.

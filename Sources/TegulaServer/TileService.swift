@@ -3,6 +3,8 @@ import HTTPTypes
 import Logging
 import TegulaBundle
 import TegulaGeometry
+import TegulaHTTP
+import TegulaIIIFServer
 
 /// The logic of `tegula serve` as one function from request to response, so every status and
 /// header is unit-tested without sockets; ``HTTPServer`` only moves bytes between this and
@@ -10,8 +12,8 @@ import TegulaGeometry
 public struct TileService: HTTPService {
     /// The tilesets served.
     public let catalogue: Catalogue
-    /// The rasters served as IIIF Image API 3.0 services at `/iiif/{id}/` (``IIIFImageSource``), by id.
-    public let images: [String: any IIIFImageSource]
+    /// The rasters served as IIIF Image API 3.0 services at `/iiif/{id}/`, and their responder.
+    public let imageServer: IIIFImageServer
     /// Response options.
     public let configuration: ServerConfiguration
     /// The viewer page and its scripts and styles.
@@ -26,18 +28,25 @@ public struct TileService: HTTPService {
     let fastPathAnswers = AnswerCounter()
 
     /// A service over a catalogue; `leafletDirectory` is where Debian's libjs-leaflet installs
-    /// Leaflet. Without `logger`, logs go to swift-log's default handler under `tegula.serve`.
+    /// Leaflet (nil: the viewer is served without Leaflet, as the editor's basemaps are). Without
+    /// `logger`, logs go to swift-log's default handler under `tegula.serve`.
     public init(catalogue: Catalogue, images: [String: any IIIFImageSource] = [:], configuration: ServerConfiguration = ServerConfiguration(),
-                leafletDirectory: String = ViewerAssets.debianLeaflet,
+                leafletDirectory: String? = ViewerAssets.debianLeaflet,
                 logger: Logger = Logger(label: "tegula.serve"), metrics: ServerMetrics? = nil) {
         self.catalogue = catalogue
-        self.images = images
+        imageServer = IIIFImageServer(images: images, configuration: configuration, logger: logger)
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
         assets = ViewerAssets(catalogue: catalogue, leafletDirectory: leafletDirectory)
         tileCache = TileResponseCache(byteBudget: configuration.tileCacheBytes)
     }
+
+    /// The rasters served as IIIF images, by id.
+    public var images: [String: any IIIFImageSource] { imageServer.images }
+
+    /// The open-connection gauge of ``metrics``.
+    public var connections: (any ConnectionCounter)? { metrics }
 
     /// Counts a request the event-loop fast path answered.
     public func countFastPathAnswer() { fastPathAnswers.add() }
@@ -61,15 +70,7 @@ public struct TileService: HTTPService {
     /// Adds the headers every response carries, drops the body of a HEAD answer, and counts and
     /// logs the request: every answer of every path passes here exactly once.
     func finish(_ routed: ServerResponse, _ request: ServerRequest, _ label: RouteLabel = .tile) -> ServerResponse {
-        var r = routed
-        if let origin = configuration.corsOrigin {
-            r.headers.append(HTTPField(name: .accessControlAllowOrigin, value: origin))
-            if origin != "*" { r.headers.append(HTTPField(name: .vary, value: "Origin")) }
-        }
-        if r.status != .noContent && r.status != .notModified {
-            r.headers.append(HTTPField(name: .contentLength, value: String(r.bodyCount)))
-        }
-        if request.method == .head { r.body = [] }
+        let r = routed.finished(for: request, corsOrigin: configuration.corsOrigin)
         let bytes = r.bodyCount
         metrics?.recordRequest(route: label, status: r.status.code, bodyBytes: bytes)
         logger.debug("\(request.method.rawValue) \(request.target) \(r.status.code) \(bytes)")
@@ -183,23 +184,13 @@ public struct TileService: HTTPService {
         return nil
     }
 
-    /// 200 with a strong ETag, or 304 when `If-None-Match` matches it.
+    /// 200 with a strong ETag, or 304 when `If-None-Match` matches it (``ServerResponse/cached(_:type:_:cacheControl:)``).
     func cached(_ body: [UInt8], type: String, _ request: ServerRequest, cacheControl: String) -> ServerResponse {
-        let tag = EntityTag.of(body)
-        if let inm = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch: inm, tag) {
-            return ServerResponse(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
-        }
-        return ServerResponse(status: .ok, headers: [.contentType: type, .eTag: tag, .cacheControl: cacheControl], body: body)
+        .cached(body, type: type, request, cacheControl: cacheControl)
     }
 
-    /// The plain-text answer to a refused request: the error's status and its one-line description.
-    /// The description may quote the request (a path segment, a tileset id); `nosniff` keeps any
-    /// browser from reading it as HTML, so nothing a client sent is ever reflected as markup.
-    public func refuse(_ error: ServerError) -> ServerResponse {
-        ServerResponse(status: error.status ?? .internalServerError,
-                       headers: [.contentType: "text/plain; charset=utf-8", .xContentTypeOptions: "nosniff"],
-                       body: Array((error.description + "\n").utf8))
-    }
+    /// The plain-text answer to a refused request (``ServerResponse/refusal(_:)``).
+    public func refuse(_ error: ServerError) -> ServerResponse { .refusal(error) }
 
     /// TileJSON 3.0.0 with absolute tile URLs from `--public-url`, else from the Host header, and
     /// the attribution as text and http(s) links only (``AttributionHTML``).
@@ -211,16 +202,8 @@ public struct TileService: HTTPService {
         return metadata.tileJSON(tiles: [base + "/" + Self.tilePathTemplate(e)], scheme: .topLeft)
     }
 
-    /// The base of absolute URLs the server writes (TileJSON tile URLs, IIIF service ids):
-    /// `--public-url`, else `http://` and a `Host` header of host characters only, else empty.
-    func baseURL(_ request: ServerRequest) -> String {
-        if let base = configuration.publicURL, !base.isEmpty { return base }
-        if let host = request.headers[ServerRequest.host],
-           host.utf8.allSatisfy({ $0 < 128 && (isalnum(Int32($0)) != 0 || ".:-[]_".utf8.contains($0)) }) {
-            return "http://" + host
-        }
-        return ""
-    }
+    /// The base of absolute URLs the server writes (``ServerConfiguration/baseURL(_:)``).
+    func baseURL(_ request: ServerRequest) -> String { configuration.baseURL(request) }
 
     /// `{id}/{z}/{x}/{y}[@2x].{ext}` with the id percent-encoded; for tiles made on request
     /// `?v=VERSION`, so a browser never mixes tiles of two versions of the source.

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaBundle
+import TegulaHTTP
 
 /// The viewer: an HTML page with the catalogue embedded, its script, and Leaflet read once at
 /// start-up from Debian's libjs-leaflet (never a CDN). Assets are a fixed table by name. The page,
@@ -20,13 +21,21 @@ public struct ViewerAssets: Sendable {
     public let files: [String: Asset]
 
     /// Builds the page for a catalogue and loads Leaflet from `leafletDirectory` (missing files
-    /// are simply not served).
-    public init(catalogue: Catalogue, leafletDirectory: String) {
-        var files: [String: Asset] = ["viewer.js": Asset(contentType: "text/javascript; charset=utf-8",
-                                                          bytes: PackageResources.viewer_js)]
+    /// are simply not served; nil: no Leaflet, only the page and its script).
+    public init(catalogue: Catalogue, leafletDirectory: String?) {
+        var files = leafletDirectory.map(Self.leaflet(in:)) ?? [:]
+        files["viewer.js"] = Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.viewer_js)
+        self.files = files
+        page = Array(Self.html(catalogue).utf8)
+    }
+
+    /// Leaflet's scripts, styles and images in `directory` (and its `images/`), by URL name
+    /// (`leaflet/leaflet.js`, `leaflet/images/marker-icon.png`, …); missing files are left out.
+    public static func leaflet(in directory: String) -> [String: Asset] {
+        var files: [String: Asset] = [:]
         let types = ["js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "png": "image/png"]
         for sub in ["", "images/"] {
-            let dir = leafletDirectory + "/" + sub
+            let dir = directory + "/" + sub
             for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
                 let ext = (name as NSString).pathExtension
                 guard let type = types[ext], !name.hasSuffix(".map"),
@@ -34,21 +43,13 @@ public struct ViewerAssets: Sendable {
                 files["leaflet/" + sub + name] = Asset(contentType: type, bytes: [UInt8](data))
             }
         }
-        self.files = files
-        page = Array(Self.html(catalogue).utf8)
+        return files
     }
 
     /// The page for `catalogue` now: the one built at start-up, or rebuilt when tiles made on
     /// request may have changed version (their tile URLs carry it).
     public func page(_ catalogue: Catalogue) -> [UInt8] {
         catalogue.entries.contains { $0.dynamic != nil } ? Array(Self.html(catalogue).utf8) : page
-    }
-
-    /// JSON text made safe to embed in a `<script>` element: in JSON `<` can only stand inside a
-    /// string, where `\u003c` means the same, so no id, name or attribution can close the script
-    /// element or open a comment (`</script>`, `<!--`).
-    public static func scriptSafe(json: String) -> String {
-        json.replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     /// The viewer page (`Pages/viewer.html`) with its style (`Pages/viewer.css`) and slot for the

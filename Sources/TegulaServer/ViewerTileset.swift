@@ -1,5 +1,6 @@
 import Foundation
 import TegulaBundle
+import TegulaHTTP
 
 /// One tileset as the viewer's script reads it (`Pages/viewer.js`): the catalogue in the viewer
 /// page is a JSON array of these.
@@ -51,7 +52,7 @@ struct ViewerTileset: Encodable {
     }
 
     /// The catalogue as JSON text safe to put in the page's `<script type="application/json">`
-    /// element: sorted keys, slashes unescaped, `<` written `\u003c` (``ViewerAssets/scriptSafe(json:)``).
+    /// element: sorted keys, slashes unescaped, `<` written `\u003c` (``PageTemplate/scriptSafe(json:)``).
     static func scriptSafeJSON(_ c: Catalogue) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -63,6 +64,6 @@ struct ViewerTileset: Encodable {
             return t
         }
         let data = (try? encoder.encode(tilesets)) ?? Data("[]".utf8)
-        return ViewerAssets.scriptSafe(json: String(decoding: data, as: UTF8.self))
+        return PageTemplate.scriptSafe(json: String(decoding: data, as: UTF8.self))
     }
 }

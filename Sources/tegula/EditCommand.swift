@@ -4,8 +4,9 @@ import TegulaEditor
 import TegulaGDAL
 import TegulaGeoreference
 import TegulaOnDemand
+import TegulaScan
+import TegulaHTTP
 import TegulaServer
-import TegulaWarp
 
 /// `tegula edit`: the georeferencing editor for one scan, served to a browser.
 struct EditCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TegulaBundle
 import TegulaGeometry
-import TegulaServer
+import TegulaHTTP
 import TegulaSupport
 import TegulaWarp
 

@@ -5,6 +5,8 @@ import TegulaBundle
 import TegulaOnDemand
 import TegulaPyramid
 import TegulaRemote
+import TegulaScan
+import TegulaHTTP
 import TegulaServer
 import TegulaWarp
 
@@ -182,7 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
                 rendered.append(source)
                 entries.append(CatalogueEntry(id: id, path: path, source: source))
             } else if HTTPRangeSource.isRemote(path) {
-                let reader = try await RemotePMTilesReader.open(url: path)
+                let reader = try await RemotePMTilesReader.open(url: path, fetcher: HTTPRangeSource.fetcher(on: Network.transport))
                 entries.append(CatalogueEntry(id: RemotePMTilesReader.name(of: path), path: path,
                                               source: RemoteTileSource(reader: reader)))
             } else if OnDemandInputs.isTilesetPath(path) {

@@ -1,17 +1,18 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import HTTPTypes
 import NIOCore
-import Testing
 import TegulaEditor
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaHTTP
 import TegulaPyramid
 import TegulaServer
 import TegulaTestSupport
 import TegulaWarp
+import Testing
 
 /// The editor's HTTP API on a live loopback server over the real Schagen scan (marble-qt-data)
 /// and its committed GCPs: every route, every refusal, the figures against the library's own

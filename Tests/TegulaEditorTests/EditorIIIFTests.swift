@@ -1,13 +1,14 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TegulaEditor
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaHTTP
 import TegulaOnDemand
 import TegulaServer
 import TegulaTestSupport
+import Testing
 
 /// The editor's scan as an IIIF Image API 3.0 service (`/iiif/{id}/`, `tegula serve`'s own
 /// responder over the real Schagen scan, marble-qt-data), without a socket: its `info.json` is
@@ -56,7 +57,7 @@ struct EditorIIIFTests {
     @Test func infoJSONIsTegulaServesOwnForTheScan() async throws {
         let (editor, _) = try Self.editor()
         let image = try ScanImage(id: Self.id, path: Schagen1689.scan, queue: RenderQueue(workers: 1))
-        let serve = TileService(catalogue: try Catalogue([]), images: [Self.id: image], leafletDirectory: "/nonexistent")
+        let serve = TileService(catalogue: try Catalogue([]), images: [Self.id: image], leafletDirectory: nil)
         let got = await Self.send(editor, "/iiif/\(Self.id)/info.json")
         let want = await Self.send(serve, "/iiif/\(Self.id)/info.json")
         #expect(got.status == .ok && got.header("Content-Type") == "application/json")

@@ -1,15 +1,16 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import HTTPTypes
 import NIOCore
-import Testing
 import TegulaEditor
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaHTTP
 import TegulaPipeline
 import TegulaServer
 import TegulaTestSupport
+import Testing
 
 /// The tie editor's HTTP API on a live loopback server over a three-sheet series made by
 /// scripts/make-series: the ties listed from the pipeline, seam figures against each sheet's own

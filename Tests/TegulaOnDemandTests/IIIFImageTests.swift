@@ -1,12 +1,14 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TegulaCodec
+import TegulaHTTP
+import TegulaIIIFServer
 import TegulaOnDemand
-import TegulaServer
 import TegulaTestSupport
+import Testing
 
-/// A scan served as an IIIF image (`ScanImage` behind `TileService`'s `/iiif/` routes): each
+/// A scan served as an IIIF image (`ScanImage` behind `IIIFImageServer`, which `tegula serve`
+/// answers its `/iiif/` routes with): each
 /// region and size against GDAL's own window read of the same scan (`gdal_translate -srcwin
 /// -outsize`, averaging when reduced, as the service reads), and the statuses and headers of
 /// Image API 3.0 without a socket.
@@ -18,7 +20,7 @@ struct IIIFImageTests {
     final class Scan: @unchecked Sendable {
         let dir: URL
         let path: String
-        let service: TileService
+        let service: IIIFImageServer
         let image: ScanImage
 
         init(overviews: Bool = false, maxArea: Int = 1 << 24) throws {
@@ -36,8 +38,7 @@ struct IIIFImageTests {
                 """, path])
             if overviews { try ProgramRun.output("gdaladdo", ["-q", "-r", "average", path, "2", "4", "8"]) }
             image = try ScanImage(id: "scan", path: path, queue: RenderQueue(workers: 2))
-            service = TileService(catalogue: try Catalogue([]), images: ["scan": image],
-                                  configuration: ServerConfiguration(imageMaxArea: maxArea))
+            service = IIIFImageServer(images: ["scan": image], configuration: ServerConfiguration(imageMaxArea: maxArea))
         }
 
         deinit { try? FileManager.default.removeItem(at: dir) }

@@ -1,15 +1,15 @@
 import Foundation
 import Hummingbird
-import Testing
 import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
-import TegulaSupport
+import TegulaHTTP
 @testable import TegulaOnDemand
 import TegulaPyramid
 import TegulaServer
-import TegulaWarp
+import TegulaSupport
 import TegulaTestSupport
+import Testing
 
 /// A scan and its GCP file served on demand by the real server on loopback: the same bytes as
 /// `tegula tile`, versioned ETags that follow edits, shared renders, cancellation, 404 outside.

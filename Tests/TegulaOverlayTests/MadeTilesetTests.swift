@@ -1,14 +1,15 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TegulaBundle
 import TegulaBundleOverlay
 import TegulaCodec
 import TegulaGeometry
+import TegulaHTTP
+@testable import TegulaOverlay
 import TegulaServer
 import TegulaTestSupport
-@testable import TegulaOverlay
+import Testing
 
 /// Loading through `TileOverlay` from tilesets the pyramid stage really made: an MBTiles and a
 /// PMTiles read in place (`BundleTileOverlay`), and the same tiles from `tegula serve`'s server

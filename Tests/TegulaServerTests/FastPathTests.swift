@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Testing
-import TegulaTestSupport
 import TegulaGeometry
+@testable import TegulaHTTP
 @testable import TegulaServer
+import TegulaTestSupport
+import Testing
 
 /// Hot tiles are answered by `TileFastPath` on the event loop, everything else by Hummingbird:
 /// the two must give the same answers, keep pipelined responses in order and close on request.

@@ -2,11 +2,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Testing
 import TegulaBundle
 import TegulaGeometry
-import TegulaTestSupport
+@testable import TegulaHTTP
 @testable import TegulaServer
+import TegulaTestSupport
+import Testing
 
 /// What strangers send a tile server, over a real loopback server where the socket matters
 /// (issue 16 item 5): over-long heads, slow heads, hostile names in the viewer and TileJSON,

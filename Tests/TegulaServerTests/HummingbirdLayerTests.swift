@@ -3,11 +3,12 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import Testing
-import TegulaTestSupport
 import TegulaBundle
 import TegulaGeometry
+@testable import TegulaHTTP
 @testable import TegulaServer
+import TegulaTestSupport
+import Testing
 
 /// The Hummingbird layer passes the pure function's answers through unchanged: once without
 /// sockets (`.router`) and once end to end on loopback (`.live`) over a folder, an MBTiles and

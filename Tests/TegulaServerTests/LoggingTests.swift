@@ -2,11 +2,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Testing
-import TegulaTestSupport
 @testable import TegulaBundle
 import TegulaGeometry
+@testable import TegulaHTTP
 @testable import TegulaServer
+import TegulaTestSupport
+import Testing
 
 /// The request log: one line per request at debug level from both paths, nothing per request
 /// above it, and errors at any level.

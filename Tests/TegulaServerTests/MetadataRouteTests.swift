@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TegulaBundle
+@testable import TegulaHTTP
 @testable import TegulaServer
+import Testing
 
 /// TileJSON, /maps, /health, the viewer and its assets; the catalogue.
 struct MetadataRouteTests {

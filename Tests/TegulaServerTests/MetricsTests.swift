@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Testing
-import TegulaTestSupport
 import TegulaGeometry
+@testable import TegulaHTTP
 @testable import TegulaServer
+import TegulaTestSupport
+import Testing
 
 /// `/metrics` scraped over loopback after real requests, answered by both paths (Hummingbird's
 /// responder for cold tiles and other routes, the event-loop fast path for hot tiles).

@@ -1,5 +1,6 @@
-import Testing
+@testable import TegulaHTTP
 @testable import TegulaServer
+import Testing
 
 /// Pages are HTML files with slots (`{{name}}`) filled in one pass (style guideline 18).
 struct PageTemplateTests {

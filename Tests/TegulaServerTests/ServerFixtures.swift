@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import TegulaBundle
 import TegulaGeometry
+@testable import TegulaHTTP
 @testable import TegulaServer
 
 /// Three small tilesets made by the bundle writers in a temp folder, and a service over them:

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
-import Testing
 import TegulaBundle
 import TegulaGeometry
+@testable import TegulaHTTP
 @testable import TegulaServer
+import Testing
 
 /// A pipeline's sheet index beside a served composite (`OUT.index.geojson` beside `OUT.pmtiles`):
 /// served at `/{id}.index.geojson` as the file's bytes, named in the TileJSON (`sheet_index`) and

@@ -1,9 +1,10 @@
 import Foundation
 import NIOCore
-import Testing
 import TegulaBundle
 import TegulaGeometry
+@testable import TegulaHTTP
 @testable import TegulaServer
+import Testing
 
 /// Tiles through the pure server function: statuses, headers, bytes.
 struct TileRouteTests {

@@ -10,6 +10,8 @@ final class RequestLineTracker: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
+    init() {}
+
     /// The longest request target seen so far, in bytes (the current one included).
     private(set) var longestTarget = 0
     private var lineLength = 0

@@ -1,12 +1,13 @@
 import Foundation
 import TegulaBundle
 import TegulaGeometry
-import TegulaServer
+import TegulaRemote
 
-/// A PMTiles file on an HTTP server, served through the server's ``DynamicTileSource`` path:
-/// tiles are awaited off the event loop, ETags and TileJSON's `?v=` carry the remote file's
-/// version, so when the file is replaced on the server neither the server nor a browser mixes
-/// tiles of the two files (the bundle path's tile cache assumes files that never change).
+/// A PMTiles file on an HTTP server (TegulaRemote's reader), served through the server's
+/// ``DynamicTileSource`` path: tiles are awaited off the event loop, ETags and TileJSON's `?v=`
+/// carry the remote file's version, so when the file is replaced on the server neither the server
+/// nor a browser mixes tiles of the two files (the bundle path's tile cache assumes files that
+/// never change).
 public struct RemoteTileSource: DynamicTileSource {
     /// The remote file's reader.
     public let reader: RemotePMTilesReader

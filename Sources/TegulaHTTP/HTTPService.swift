@@ -2,15 +2,15 @@ import Logging
 
 /// What a Tegula server's logic is to the HTTP layer: one function from ``ServerRequest`` to
 /// ``ServerResponse`` (as go-pmtiles' `server.go` answers `Get(ctx, path)`), so every status and
-/// header is tested without sockets; ``HTTPServer`` only moves bytes. `tegula serve`
-/// (``TileService``) and `tegula edit` are such services, and so is whatever comes next.
+/// header is tested without sockets; ``HTTPServer`` only moves bytes. `tegula serve`'s tile
+/// service, the IIIF image service and `tegula edit` are such services, and so is whatever comes next.
 public protocol HTTPService: Sendable {
     /// Connection limits and timeouts the HTTP layer applies.
     var configuration: ServerConfiguration { get }
     /// Where the HTTP layer logs.
     var logger: Logger { get }
-    /// Connection and request counters; nil: not counted.
-    var metrics: ServerMetrics? { get }
+    /// Counts connections opened and closed; nil: not counted.
+    var connections: (any ConnectionCounter)? { get }
     /// The largest request body collected; a larger one is refused with 413 (0: bodies are not
     /// read at all).
     var maxBodyBytes: Int { get }
@@ -32,7 +32,7 @@ public protocol HTTPService: Sendable {
 }
 
 extension HTTPService {
-    public var metrics: ServerMetrics? { nil }
+    public var connections: (any ConnectionCounter)? { nil }
     public var maxBodyBytes: Int { 0 }
     public func respondFromMemory(_ request: ServerRequest) -> ServerResponse? { nil }
     public func countFastPathAnswer() {}

@@ -1,10 +1,12 @@
+import Foundation
+
 /// A web page from an HTML file embedded as a resource, with named slots written `{{name}}` as the
 /// whole content of an element (`<style>{{style}}</style>`,
 /// `<script id="config" type="application/json">{{config}}</script>`), filled in one pass: text
 /// put in a slot is never searched for slots, and every slot must be given a value.
 ///
 /// What goes in a slot is the caller's to make safe there: a stylesheet of ours, or JSON through
-/// ``ViewerAssets/scriptSafe(json:)``.
+/// ``scriptSafe(json:)``.
 public struct PageTemplate: Sendable {
     /// Literal text and slot names, alternating: text, name, text, …, text.
     private let parts: [String]
@@ -20,6 +22,13 @@ public struct PageTemplate: Sendable {
         }
         parts.append(String(rest))
         self.parts = parts
+    }
+
+    /// JSON text made safe to embed in a `<script>` element: in JSON `<` can only stand inside a
+    /// string, where `\u003c` means the same, so no id, name or attribution can close the script
+    /// element or open a comment (`</script>`, `<!--`).
+    public static func scriptSafe(json: String) -> String {
+        json.replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     /// The slots' names, in the order they appear.

@@ -1,4 +1,7 @@
-/// How the server answers: the options of `tegula serve` that shape responses.
+import Foundation
+
+/// How a Tegula server answers: the connection limits ``HTTPServer`` applies to every service, and
+/// the options of `tegula serve` (tiles and IIIF images) that shape responses.
 public struct ServerConfiguration: Sendable, Equatable {
     /// Status for an in-range tile the tileset lacks: 404 (MapLibre falls back to the parent) or 204.
     public enum MissingTile: Int, Sendable {
@@ -29,6 +32,17 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// refused with 400): 2^24, 64 MiB of RGBA held per render, and at most one render per
     /// render thread at a time.
     public var imageMaxArea: Int
+
+    /// The base of absolute URLs a server writes (TileJSON tile URLs, IIIF service ids):
+    /// ``publicURL``, else `http://` and a `Host` header of host characters only, else empty.
+    public func baseURL(_ request: ServerRequest) -> String {
+        if let base = publicURL, !base.isEmpty { return base }
+        if let host = request.headers[ServerRequest.host],
+           host.utf8.allSatisfy({ $0 < 128 && (isalnum(Int32($0)) != 0 || ".:-[]_".utf8.contains($0)) }) {
+            return "http://" + host
+        }
+        return ""
+    }
 
     /// The defaults of `tegula serve`.
     public init(publicURL: String? = nil, corsOrigin: String? = "*", cacheControl: String = "public, max-age=3600",

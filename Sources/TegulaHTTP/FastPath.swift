@@ -47,9 +47,12 @@ final class FastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var needsFlush = false
     private var date = HTTPDate()
 
-    init<Service: HTTPService>(service: Service, serverName: String) {
-        respondFromMemory = { service.respondFromMemory($0) }
-        countAnswer = { service.countFastPathAnswer() }
+    /// A fast path over a service's answers from memory and its counter of them: the closures are
+    /// made where the service's type is known (``ServerChannel``, specialized in its caller).
+    init(respondFromMemory: @escaping @Sendable (ServerRequest) -> ServerResponse?, countAnswer: @escaping @Sendable () -> Void,
+         serverName: String) {
+        self.respondFromMemory = respondFromMemory
+        self.countAnswer = countAnswer
         self.serverName = serverName
     }
 

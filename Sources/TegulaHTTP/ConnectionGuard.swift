@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTP1
 
-/// Per connection, right after NIO's HTTP/1 decoder and ahead of `TileFastPath`, so it sees
+/// Per connection, right after NIO's HTTP/1 decoder and ahead of ``FastPath``, so it sees
 /// every request and every response of both paths. It does two things Hummingbird does not:
 ///
 /// - **Idle deadline.** A connection making no progress for ``ServerConfiguration/idleTimeout``

@@ -8,6 +8,8 @@ import NIOCore
 final class ClientHangUp: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
+    init() {}
+
     /// Connections whose client has gone, by channel, while they are open.
     private static let gone = GoneTable()
 
@@ -39,3 +41,7 @@ final class ClientHangUp: ChannelInboundHandler, RemovableChannelHandler {
         func isMarked(_ c: any Channel) -> Bool { lock.lock(); defer { lock.unlock() }; return marked[ObjectIdentifier(c)] ?? false }
     }
 }
+
+/// ``ClientHangUp/isGone(_:)``, for the `@inlinable` responder.
+@usableFromInline
+func clientIsGone(_ channel: any Channel) -> Bool { ClientHangUp.isGone(channel) }

@@ -7,9 +7,13 @@ import NIOCore
 /// The one Hummingbird adapter of every Tegula server (`tegula serve`, `tegula edit`): any
 /// ``HTTPService`` behind Hummingbird's HTTP/1 channel, with the connection guard and the
 /// event-loop fast path in front.
+///
+/// The generic path is `@inlinable`, down to the responder, the channel and the fast path, so it is
+/// specialized in the module that names the service: unspecialized, every request ran through
+/// witness tables (hot tiles at 0.80× the req/s of the concrete code, BENCHMARKS.md).
 public enum HTTPServer {
     /// The `Server` header's value.
-    static let serverName = "tegula"
+    @usableFromInline static let serverName = "tegula"
 
     /// Connections the kernel may hold completed but not yet accepted. Hummingbird's default,
     /// 256, overflowed when 2,000 clients connected at once (`scripts/serve-fairness`, wrk
@@ -17,7 +21,7 @@ public enum HTTPServer {
     /// handshake the client retries after 1 s, then 3 s; with 4,096 there were none, and 1,000
     /// clients connecting while the server is stopped all get in (`ServeConnectionTests`).
     /// Linux caps the value at `net.core.somaxconn` (4,096 on Debian 12).
-    static let backlog = 4096
+    @usableFromInline static let backlog = 4096
 
     /// Connections accepted per wake-up of the listening socket. NIO's default, 4, with the
     /// back-pressure Hummingbird's accept loop applies (at most 10 accepted connections waiting
@@ -25,9 +29,10 @@ public enum HTTPServer {
     /// load a turn takes ~100 ms, so most connections sat in the kernel's queue, their first
     /// request unanswered, for seconds (`scripts/serve-fairness`: per connection, the median
     /// served 1 request in a 6 s run, the busiest 162, and wrk saw 210–408 requests over 2 s).
-    static let acceptsPerWakeup: UInt = 1024
+    @usableFromInline static let acceptsPerWakeup: UInt = 1024
 
     /// The application serving `service` on host:port (not yet running).
+    @inlinable
     public static func application<Service: HTTPService>(service: Service, host: String, port: Int,
                                    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
         -> some ApplicationProtocol {
@@ -50,18 +55,8 @@ public enum HTTPServer {
     }
 
     /// Serves until SIGINT/SIGTERM.
+    @inlinable
     public static func run<Service: HTTPService>(service: Service, host: String, port: Int,
-                           onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) async throws {
-        try await application(service: service, host: host, port: port, onServerRunning: onServerRunning)
-            .runService()
-    }
-
-    /// ``run(service:host:port:onServerRunning:)`` for `tegula serve`'s ``TileService``, written
-    /// out for the concrete type here in the module that holds the generic code: called from the
-    /// CLI module, the generic function ran unspecialized, every request through the fast path
-    /// and the responder by witness tables (hot tiles at 0.80× the req/s of the concrete code
-    /// before the redesign, BENCHMARKS.md). Overload resolution picks this one for a TileService.
-    public static func run(service: TileService, host: String, port: Int,
                            onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) async throws {
         try await application(service: service, host: host, port: port, onServerRunning: onServerRunning)
             .runService()

@@ -1,6 +1,6 @@
 import TegulaBundle
 
-/// A raster served as an IIIF Image API 3.0 service at `/iiif/{id}/` (``TileService``): its size,
+/// A raster served as an IIIF Image API 3.0 service at `/iiif/{id}/` (``IIIFImageServer``): its size,
 /// the scale factors of the reduced copies it reads cheaply, and any window of it at any size,
 /// made off the event loop. The server parses the request, checks it against the image and its
 /// caps, and writes `info.json` and the headers; the source only makes pixels.
@@ -16,8 +16,8 @@ public protocol IIIFImageSource: Sendable {
     /// The window made and encoded: `.image` (seconds: how long it took), `.cancelled` when the
     /// client left before the work started, `.failed` with one line.
     func image(_ window: ImageWindow, isCancelled: @escaping @Sendable () -> Bool) async -> DynamicTile
-    /// The window made and encoded on the caller's thread (``TileService/respond(_:)``'s
-    /// synchronous path; the server awaits ``image(_:isCancelled:)`` instead).
+    /// The window made and encoded on the caller's thread (``IIIFImageServer/renderNow(_:_:)``,
+    /// `tegula serve`'s synchronous path; the servers await ``image(_:isCancelled:)`` instead).
     func render(_ window: ImageWindow) throws -> [UInt8]
 }
 

@@ -15,8 +15,6 @@ let package = Package(
         .library(name: "TegulaBundleOverlay", targets: ["TegulaBundleOverlay"]),
         // The HTTP client under TegulaOverlay's loader, for an app that injects its own transport.
         .library(name: "TegulaFetch", targets: ["TegulaFetch"]),
-        // The HTTP client under TegulaOverlay's loader, for an app that injects its own transport.
-        .library(name: "TegulaFetch", targets: ["TegulaFetch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -52,9 +50,6 @@ let package = Package(
         // one error shape, named values) on Foundation alone, and pure geometry on it: under everything.
         .target(name: "TegulaGeometry", dependencies: ["TegulaSupport"]),
         .target(name: "TegulaSupport"),
-        // The one HTTP client stack, on Foundation's URLSession (libcurl on Linux) and TegulaSupport
-        // alone: a fetcher with an injected transport and a retry policy, one transport failure.
-        .target(name: "TegulaFetch", dependencies: ["TegulaSupport"]),
         // The one HTTP client stack, on Foundation's URLSession (libcurl on Linux) and TegulaSupport
         // alone: a fetcher with an injected transport and a retry policy, one transport failure.
         .target(name: "TegulaFetch", dependencies: ["TegulaSupport"]),
@@ -197,9 +192,6 @@ let package = Package(
 
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
         .testTarget(name: "TegulaSupportTests", dependencies: ["TegulaSupport"]),
-        // The fetcher and its retry policy against nginx on loopback (503 and 429 with Retry-After,
-        // a trickle, redirects), a refused port and a name that does not resolve.
-        .testTarget(name: "TegulaFetchTests", dependencies: ["TegulaFetch", "TegulaSupport", "TegulaTestSupport"]),
         // The fetcher and its retry policy against nginx on loopback (503 and 429 with Retry-After,
         // a trickle, redirects), a refused port and a name that does not resolve.
         .testTarget(name: "TegulaFetchTests", dependencies: ["TegulaFetch", "TegulaSupport", "TegulaTestSupport"]),

@@ -1,8 +1,9 @@
 import Foundation
+import TegulaFetch
 import TegulaSupport
 
 /// A client of IIIF image services (Image API 2.x and 3.0, levels 0–2): opens an info.json by
-/// URL and fetches through a polite transport and an optional disk cache.
+/// URL and fetches through a polite fetcher on the program's transport and an optional disk cache.
 public final class IIIFClient: Sendable {
     /// Caps on claims and answers.
     public let limits: IIIFLimits
@@ -12,12 +13,14 @@ public final class IIIFClient: Sendable {
     public let cache: IIIFCache?
     let transport: IIIFTransport
 
-    /// A client with these caps, manners and cache.
-    public init(limits: IIIFLimits = IIIFLimits(), politeness: IIIFPoliteness = IIIFPoliteness(), cache: IIIFCache?) {
+    /// A client sending its requests through `transport` (made once where the program starts and
+    /// shared), with these caps, manners and cache.
+    public init(transport: any HTTPTransport, limits: IIIFLimits = IIIFLimits(), politeness: IIIFPoliteness = IIIFPoliteness(),
+                cache: IIIFCache?) {
         self.limits = limits
         self.politeness = politeness
         self.cache = cache
-        transport = IIIFTransport(politeness: politeness, limits: limits)
+        self.transport = IIIFTransport(on: transport, politeness: politeness, limits: limits)
     }
 
     /// What was fetched so far: requests, retries, bytes, cache hits.
@@ -37,9 +40,9 @@ public final class IIIFClient: Sendable {
     public func open(_ url: String) async throws(IIIFError) -> IIIFImageService {
         let infoURL = Self.infoURL(url)
         let cached = cache?.load(infoURL)
-        var headers: [(String, String)] = [("Accept", "application/ld+json, application/json")]
-        if let tag = cached?.etag { headers.append(("If-None-Match", tag)) }
-        if let date = cached?.lastModified { headers.append(("If-Modified-Since", date)) }
+        var headers = ["Accept": "application/ld+json, application/json"]
+        if let tag = cached?.etag { headers["If-None-Match"] = tag }
+        if let date = cached?.lastModified { headers["If-Modified-Since"] = date }
         let answer = try await transport.get(infoURL, headers: headers, maxBytes: limits.maxInfoBytes)
         if answer.status == 304 { transport.counts.withLock { $0.revalidated += 1 } }
         guard answer.status == 200 || cached != nil else {
@@ -49,8 +52,8 @@ public final class IIIFClient: Sendable {
         let info = try IIIFImageInfo.decode(body, from: infoURL)
         try limits.check(info, at: infoURL)
         if answer.status == 200 {  // only a valid description is kept
-            try cache?.store(IIIFCache.Entry(key: infoURL, etag: answer.etag, lastModified: answer.lastModified,
-                                             contentType: answer.contentType, size: body.count, body: body))
+            try cache?.store(IIIFCache.Entry(key: infoURL, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
+                                             contentType: answer.header("Content-Type"), size: body.count, body: body))
         }
         var digest = FNV1a()
         digest.update(body)
@@ -61,9 +64,9 @@ public final class IIIFClient: Sendable {
     /// against the cache like an info.json, at most ``IIIFLimits/maxInfoBytes``.
     public func document(_ url: String) async throws(IIIFError) -> [UInt8] {
         let cached = cache?.load(url)
-        var headers: [(String, String)] = [("Accept", "application/ld+json, application/json")]
-        if let tag = cached?.etag { headers.append(("If-None-Match", tag)) }
-        if let date = cached?.lastModified { headers.append(("If-Modified-Since", date)) }
+        var headers = ["Accept": "application/ld+json, application/json"]
+        if let tag = cached?.etag { headers["If-None-Match"] = tag }
+        if let date = cached?.lastModified { headers["If-Modified-Since"] = date }
         let answer = try await transport.get(url, headers: headers, maxBytes: limits.maxInfoBytes)
         if answer.status == 304, let cached {
             transport.counts.withLock { $0.revalidated += 1 }
@@ -72,8 +75,8 @@ public final class IIIFClient: Sendable {
         guard answer.status == 200 else {
             throw IIIFError(.status(answer.status), at: url, "HTTP \(answer.status); expected 200 and a JSON document")
         }
-        try cache?.store(IIIFCache.Entry(key: url, etag: answer.etag, lastModified: answer.lastModified,
-                                         contentType: answer.contentType, size: answer.body.count, body: answer.body))
+        try cache?.store(IIIFCache.Entry(key: url, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
+                                         contentType: answer.header("Content-Type"), size: answer.body.count, body: answer.body))
         return answer.body
     }
 
@@ -88,9 +91,9 @@ public final class IIIFClient: Sendable {
         guard answer.status == 200 else {
             throw IIIFError(.status(answer.status), at: url, "HTTP \(answer.status) to an unconditional request; expected 200")
         }
-        try check(answer.body, answer.contentType)
-        try cache?.store(IIIFCache.Entry(key: key, etag: answer.etag, lastModified: answer.lastModified,
-                                         contentType: answer.contentType, size: answer.body.count, body: answer.body))
+        try check(answer.body, answer.header("Content-Type"))
+        try cache?.store(IIIFCache.Entry(key: key, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
+                                         contentType: answer.header("Content-Type"), size: answer.body.count, body: answer.body))
         return answer.body
     }
 }

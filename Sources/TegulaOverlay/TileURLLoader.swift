@@ -1,27 +1,28 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
+import TegulaFetch
 
-/// Loads the bytes behind a tile URL: `file:` URLs from disk, `http:`/`https:` through
-/// AsyncHTTPClient. What ``TileOverlay/loadTile(at:)`` does by default.
+/// Loads the bytes behind a tile URL: `file:` URLs from disk, `http:`/`https:` through an
+/// `HTTPFetcher`. What ``TileOverlay/loadTile(at:)`` does by default.
 ///
 /// Missing and failed are told apart: an absent file, HTTP 404 or 410, and HTTP 204 (a server
 /// saying "no tile here") throw `.tileMissing`; any other error or status throws `.loadFailed`.
 public struct TileURLLoader: Sendable {
-    /// The HTTP client; `HTTPClient.shared` unless one is given.
-    public let client: HTTPClient
-    /// Time allowed for one HTTP request.
-    public var timeout: TimeAmount
+    /// What sends the HTTP requests: by default one attempt on a URLSession of this loader's own.
+    public let fetcher: HTTPFetcher
     /// Largest tile body accepted, in bytes.
     public var maximumBodySize: Int
 
-    /// A loader on the shared HTTP client with a 30 s timeout and a 16 MiB body limit.
-    public init(client: HTTPClient = .shared, timeout: TimeAmount = .seconds(30),
-                maximumBodySize: Int = 16 << 20) {
-        self.client = client
-        self.timeout = timeout
+    /// A loader sending its requests through `fetcher` (an app's one transport, say, shared by
+    /// its overlays), accepting bodies up to `maximumBodySize` bytes (16 MiB).
+    public init(fetcher: HTTPFetcher, maximumBodySize: Int = 16 << 20) {
+        self.fetcher = fetcher
         self.maximumBodySize = maximumBodySize
+    }
+
+    /// A loader on a URLSession of its own (opened at the first HTTP load), one attempt per tile
+    /// within `timeout` (30 s), bodies up to `maximumBodySize` bytes (16 MiB).
+    public init(timeout: Duration = .seconds(30), maximumBodySize: Int = 16 << 20) {
+        self.init(fetcher: HTTPFetcher(transport: URLSessionTransport(), timeout: timeout), maximumBodySize: maximumBodySize)
     }
 
     /// The bytes at `url`, loaded for `path` (used in error messages).
@@ -48,27 +49,23 @@ public struct TileURLLoader: Sendable {
 
     func loadHTTP(_ url: URL, for path: TileOverlayPath) async throws(TileOverlayError) -> Data {
         let source = url.absoluteString
+        let response: HTTPResponse
         do {
-            var request = HTTPClientRequest(url: source)
-            request.method = .GET
-            let response = try await client.execute(request, timeout: timeout)
-            switch response.status.code {
-            case 200...203, 205...299:
-                let body = try await response.body.collect(upTo: maximumBodySize)
-                return Data(body.readableBytesView)
-            case 204, 404, 410:
-                // Drain so the connection can be reused.
-                _ = try? await response.body.collect(upTo: maximumBodySize)
-                throw TileOverlayError.tileMissing(path: path, source: source)
-            default:
-                _ = try? await response.body.collect(upTo: maximumBodySize)
-                throw TileOverlayError.loadFailed(path: path, source: source,
-                                                  reason: "HTTP \(response.status.code) \(response.status.reasonPhrase)")
-            }
-        } catch let error as TileOverlayError {
-            throw error
+            response = try await fetcher.get(url, maxBodyBytes: maximumBodySize)
         } catch {
-            throw .loadFailed(path: path, source: source, reason: "\(error)")
+            throw .loadFailed(path: path, source: source, reason: error.message)
+        }
+        switch response.status {
+        case 200...203, 205...299:
+            do {
+                return Data(try response.wholeBody())
+            } catch {
+                throw .loadFailed(path: path, source: source, reason: error.message)
+            }
+        case 204, 404, 410:
+            throw .tileMissing(path: path, source: source)
+        default:
+            throw .loadFailed(path: path, source: source, reason: HTTPStatus.line(response.status))
         }
     }
 }

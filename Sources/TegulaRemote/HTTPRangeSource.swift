@@ -1,10 +1,6 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 import TegulaBundle
-import TegulaIIIF
+import TegulaFetch
 import TegulaSupport
 
 /// Why reading a remote file failed.
@@ -29,7 +25,7 @@ public enum RemoteFailure: Hashable, Sendable {
 public typealias RemoteError = LocatedError<RemoteFailure>
 
 /// Byte ranges of one file on an HTTP server (S3 and S3-compatible stores with path- or
-/// virtual-host-style URLs, nginx, any server with `Range` support), through AsyncHTTPClient.
+/// virtual-host-style URLs, nginx, any server with `Range` support), through an `HTTPFetcher`.
 /// Each read after the first sends the file version it expects: `If-Match` with a strong ETag,
 /// else `If-Unmodified-Since`; a 412, or an answer naming another ETag or size, is
 /// ``RemoteFileChanged``. Redirects are followed (at most 5), no credentials are sent: the file
@@ -37,27 +33,29 @@ public typealias RemoteError = LocatedError<RemoteFailure>
 public struct HTTPRangeSource: ByteSource {
     /// The file's URL.
     public let location: String
-    /// Time for one read, connection included.
-    public let timeout: TimeAmount
+    /// What sends the range requests.
+    public let fetcher: HTTPFetcher
+    private let url: URL
     private let reads = Locked(0)
 
-    /// One client for every remote file, on an event loop of its own, kept for the life of the
-    /// process (never shut down).
-    static let client: HTTPClient = {
-        var c = HTTPClient.Configuration()
-        c.redirectConfiguration = .follow(max: 5, allowCycles: false)
-        c.timeout = .init(connect: .seconds(10), read: .seconds(30))
-        c.decompression = .disabled
-        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup(numberOfThreads: 1), configuration: c)
-    }()
+    /// A range reader's fetcher on `transport`: one read may take `timeout`, and is sent once more
+    /// when it timed out or its connection closed before the answer (a pooled keep-alive
+    /// connection the server had dropped; a range GET is safe to repeat); a refused connection
+    /// or an unresolvable host fails at once. `User-Agent: tegula`.
+    public static func fetcher(on transport: any HTTPTransport, timeout: Duration = .seconds(30)) -> HTTPFetcher {
+        HTTPFetcher(transport: transport, retry: RetryPolicy(maxAttempts: 2, initialBackoff: .zero, retriesTimeouts: true,
+                                                             retriesLostConnections: true),
+                    userAgent: "tegula", timeout: timeout, maxRedirects: 5)
+    }
 
-    /// A source for `url`; refused unless it is http:// or https:// with a host.
-    public init(url: String, timeout: TimeAmount = .seconds(30)) throws(RemoteError) {
-        guard Self.isRemote(url), let c = URLComponents(string: url), c.host?.isEmpty == false else {
+    /// A source for `url` read through `fetcher`; refused unless it is http:// or https:// with a host.
+    public init(url: String, fetcher: HTTPFetcher) throws(RemoteError) {
+        guard Self.isRemote(url), HTTPFetcher.isFetchable(url), let u = URL(string: url) else {
             throw RemoteError(.badURL, at: url, "not a URL tegula can read; expected http://HOST/PATH or https://HOST/PATH")
         }
         location = url
-        self.timeout = timeout
+        self.url = u
+        self.fetcher = fetcher
     }
 
     /// True when `path` names a remote file (http:// or https://) rather than a local one.
@@ -73,30 +71,21 @@ public struct HTTPRangeSource: ByteSource {
     /// `length` bytes at `offset` by one `Range` GET, sending `version`'s validators when given.
     public func read(offset: UInt64, length: UInt64, of version: FileVersion?) async throws -> RangeRead {
         reads.withLock { $0 += 1 }
-        var request = HTTPClientRequest(url: location)
-        request.headers.add(name: "Range", value: "bytes=\(offset)-\(offset + length - 1)")
-        request.headers.add(name: "User-Agent", value: "tegula")
+        var headers = ["Range": "bytes=\(offset)-\(offset + length - 1)"]
         if let version {
             if version.hasStrongETag, let tag = version.etag {
-                request.headers.add(name: "If-Match", value: tag)
+                headers["If-Match"] = tag
             } else if let date = version.lastModified {
-                request.headers.add(name: "If-Unmodified-Since", value: date)
+                headers["If-Unmodified-Since"] = date
             }
         }
-        // Tried twice: a pooled keep-alive connection the server has closed meanwhile ("I/O on
-        // closed channel") fails at once, and a range GET is safe to repeat.
-        var answer: HTTPClientResponse?
-        for attempt in 0..<2 where answer == nil {
-            do {
-                answer = try await Self.client.execute(request, timeout: timeout)
-            } catch where attempt == 0 {
-                continue
-            } catch {
-                throw RemoteError(.unreachable, at: location, "no answer (\(TransportFailure.describe(error))); check the host, port and network")
-            }
+        let response: HTTPResponse
+        do {
+            response = try await fetcher.get(url, headers: headers, maxBodyBytes: Int(clamping: length))
+        } catch {
+            throw RemoteError(.unreachable, at: location, error.message)
         }
-        guard let response = answer else { throw RemoteError(.unreachable, at: location, "no answer") }
-        switch response.status.code {
+        switch response.status {
         case 206:
             break
         case 412:
@@ -107,31 +96,27 @@ public struct HTTPRangeSource: ByteSource {
             throw RemoteError(.noRanges, at: location, "the server sent the whole file (HTTP 200) for a byte-range request; "
                               + "serve it from a server with range support (S3 or S3-compatible stores, nginx, Apache)")
         case 404, 410:
-            throw RemoteError(.notFound, at: location, "not found (HTTP \(response.status.code)); check the URL (path-style S3: http://HOST/BUCKET/KEY)")
+            throw RemoteError(.notFound, at: location, "not found (HTTP \(response.status)); check the URL (path-style S3: http://HOST/BUCKET/KEY)")
         case 401, 403:
-            throw RemoteError(.denied, at: location, "access denied (HTTP \(response.status.code)); the file must be public, or give a presigned URL")
+            throw RemoteError(.denied, at: location, "access denied (HTTP \(response.status)); the file must be public, or give a presigned URL")
         case 416:
             throw RemoteError(.badAnswer, at: location, "the file is empty (HTTP 416 for its first bytes); not a PMTiles file")
         default:
-            throw RemoteError(.badAnswer, at: location, "HTTP \(response.status.code) \(response.status.reasonPhrase) for a byte-range request; expected 206")
+            throw RemoteError(.badAnswer, at: location, "\(HTTPStatus.line(response.status)) for a byte-range request; expected 206")
         }
-        guard let range = response.headers.first(name: "Content-Range"), let total = Self.total(range, start: offset) else {
+        guard let range = response.header("Content-Range"), let total = Self.total(range, start: offset) else {
             throw RemoteError(.badAnswer, at: location, "a 206 answer without a Content-Range 'bytes \(offset)-…/SIZE'")
         }
-        let answered = FileVersion(etag: response.headers.first(name: "ETag"),
-                                         lastModified: response.headers.first(name: "Last-Modified"), size: total)
+        let answered = FileVersion(etag: response.header("ETag"), lastModified: response.header("Last-Modified"), size: total)
         if let version, version.size != answered.size
             || (version.etag != nil && answered.etag != nil && version.etag != answered.etag) {
             throw RemoteFileChanged()  // a server ignoring If-Match still names the file it read
         }
         let expected = Int(min(length, total > offset ? total - offset : 0))
-        let body: ByteBuffer
-        do {
-            body = try await response.body.collect(upTo: expected)
-        } catch {
-            throw RemoteError(.unreachable, at: location, "reading \(expected) bytes at \(offset) failed (\(TransportFailure.describe(error)))")
+        guard !response.isTruncated, response.body.count <= expected else {
+            throw RemoteError(.unreachable, at: location, "reading \(expected) bytes at \(offset) failed (more bytes came than the range holds)")
         }
-        return RangeRead(bytes: Array(body.readableBytesView), version: answered)
+        return RangeRead(bytes: response.body, version: answered)
     }
 
     /// The size in `bytes START-END/SIZE` when START is `start`; nil otherwise (or for `*`).

@@ -1,14 +1,16 @@
 import Foundation
 import TegulaBundle
+import TegulaFetch
 
 /// A PMTiles file read by HTTP range requests: TegulaBundle's one PMTiles reader over an
 /// ``HTTPRangeSource``.
 public typealias RemotePMTilesReader = PMTilesArchive<HTTPRangeSource>
 
 extension PMTilesArchive where Source == HTTPRangeSource {
-    /// Opens the PMTiles file at an http:// or https:// URL (one read of its first 16 KiB).
-    public static func open(url: String) async throws -> RemotePMTilesReader {
-        try await open(try HTTPRangeSource(url: url), name: name(of: url))
+    /// Opens the PMTiles file at an http:// or https:// URL (one read of its first 16 KiB),
+    /// reading through `fetcher` (``HTTPRangeSource/fetcher(on:timeout:)`` on the program's transport).
+    public static func open(url: String, fetcher: HTTPFetcher) async throws -> RemotePMTilesReader {
+        try await open(try HTTPRangeSource(url: url, fetcher: fetcher), name: name(of: url))
     }
 
     /// A tileset name from a URL: its last path segment without `.pmtiles`, query left out.

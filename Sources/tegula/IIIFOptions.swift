@@ -16,9 +16,9 @@ struct IIIFOptions: ParsableArguments {
     var cacheFolder: String?
 
     @Option(name: .customLong("iiif-retries"),
-            help: ArgumentHelp("Times one IIIF request answered 429 or 503, or not at all, is tried again, waiting 0.5 s doubled each time (or the server's Retry-After) (0: ask once, so a server that is not there ends the run at once).",
+            help: ArgumentHelp("Times one IIIF request answered 429 or 503, timed out or cut off, is tried again, waiting 0.5 s doubled each time (or the server's Retry-After) (0: ask once); a refused connection or an unknown host ends the run at once.",
                                valueName: "N"))
-    var retries: Int = IIIFPoliteness().maxAttempts - 1
+    var retries: Int = IIIFPoliteness().retry.maxAttempts - 1
 
     /// The one client of this process, made on first use, with remote scans opened through it.
     private static let installed = Locked<IIIFClient?>(nil)
@@ -38,9 +38,9 @@ struct IIIFOptions: ParsableArguments {
         if let c = Self.installed.current { return c }
         var politeness = IIIFPoliteness()
         politeness.userAgent = "tegula/\(Tegula.version)"
-        politeness.maxAttempts = retries + 1
+        politeness.retry.maxAttempts = retries + 1
         let cache = try IIIFCache(folder: cacheFolder ?? IIIFCache.defaultFolder)
-        let made = IIIFClient(politeness: politeness, cache: cache)
+        let made = IIIFClient(transport: Network.transport, politeness: politeness, cache: cache)
         ScanSources.setRemoteOpener { url in try IIIFScan.open(url, client: made) }
         Self.installed.withLock { $0 = made }
         return made

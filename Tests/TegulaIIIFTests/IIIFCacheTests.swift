@@ -5,7 +5,7 @@ import TegulaTestSupport
 @testable import TegulaIIIF
 
 /// The disk cache: exact round trips, least-recently-used eviction under its cap, damaged and
-/// half-written files; and the transport's waits.
+/// half-written files.
 @Suite(.timeLimit(.minutes(20)))
 struct IIIFCacheTests {
     static func entry(_ key: String, _ size: Int, fill: UInt8 = 7) -> IIIFCache.Entry {
@@ -62,53 +62,5 @@ struct IIIFCacheTests {
         #expect(FileManager.default.createFile(atPath: orphan, contents: Data(count: 100)))
         cache.evict()
         #expect(!FileManager.default.fileExists(atPath: orphan))
-    }
-
-    @Test func retryAfterIsReadInSecondsOrAsADate() {
-        var a = IIIFAnswer(status: 429, body: [], etag: nil, lastModified: nil, contentType: nil)
-        a.retryAfterHeader = "7"
-        #expect(a.retryAfter == .seconds(7))
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "GMT")
-        f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        a.retryAfterHeader = f.string(from: Date().addingTimeInterval(30))
-        let wait = try! #require(a.retryAfter)
-        #expect(wait > .seconds(28) && wait <= .seconds(30))
-        a.retryAfterHeader = "soon"
-        #expect(a.retryAfter == nil)
-    }
-
-    /// Backoff doubles from the initial wait, stays within 50–100 % of it, and is capped.
-    @Test func backoffDoublesWithJitterUpToItsCap() {
-        var p = IIIFPoliteness()
-        p.initialBackoff = .milliseconds(100)
-        p.maxBackoff = .seconds(1)
-        let t = IIIFTransport(politeness: p, limits: IIIFLimits())
-        for _ in 0..<50 {
-            let one = t.backoff(1), three = t.backoff(3), ten = t.backoff(10)
-            #expect(one >= .milliseconds(50) && one <= .milliseconds(100))
-            #expect(three >= .milliseconds(200) && three <= .milliseconds(400))
-            #expect(ten >= .milliseconds(500) && ten <= .seconds(1))
-        }
-    }
-
-    /// Ten requests through a gate of four: never more than four in flight, all served.
-    @Test func theHostGateKeepsAtMostItsLimitInFlight() async {
-        let gate = HostGate(limit: 4)
-        let peak = Locked((now: 0, max: 0))
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<10 {
-                group.addTask {
-                    await gate.enter("h")
-                    peak.withLock { $0.now += 1; $0.max = max($0.max, $0.now) }
-                    try? await Task.sleep(for: .milliseconds(20))
-                    peak.withLock { $0.now -= 1 }
-                    await gate.leave("h")
-                }
-            }
-        }
-        #expect(peak.current.max == 4)
-        #expect(await gate.inFlight("h") == 0)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TegulaFetch
 import TegulaGDAL
 import TegulaSupport
 import TegulaTestSupport
@@ -68,9 +69,9 @@ struct IIIFClientTests {
     static func politeness(attempts: Int = 6) -> IIIFPoliteness {
         var p = IIIFPoliteness()
         p.userAgent = "tegula/test"
-        p.maxAttempts = attempts
-        p.initialBackoff = .milliseconds(100)
-        p.maxBackoff = .seconds(2)
+        p.retry.maxAttempts = attempts
+        p.retry.initialBackoff = .milliseconds(100)
+        p.retry.maxBackoff = .seconds(2)
         p.timeout = .seconds(20)
         return p
     }
@@ -101,7 +102,7 @@ struct IIIFClientTests {
     @Test func theTilePlanNamesExactlyTheFilesIIIFStaticWrote() async throws {
         let (server, _, files) = try Self.staticServer()
         defer { server.stop() }
-        let client = IIIFClient(politeness: Self.politeness(), cache: nil)
+        let client = IIIFClient(transport: URLSessionTransport(), politeness: Self.politeness(), cache: nil)
         let service = try await client.open(server.base + "/iiif/scan")
         #expect(service.info.version == .v2 && service.info.level == .level0 && service.format == .jpg)
         #expect(service.scaleFactors == [1, 2, 4, 8])
@@ -125,7 +126,7 @@ struct IIIFClientTests {
         defer { server.stop() }
         let cache = try IIIFCache(folder: try TemporaryFolder.make("iiif-cache").path)
         let work = try TemporaryFolder.make("iiif-tiles")
-        let client = IIIFClient(politeness: Self.politeness(), cache: cache)
+        let client = IIIFClient(transport: URLSessionTransport(), politeness: Self.politeness(), cache: cache)
         let service = try await client.open(server.base + "/iiif/scan/info.json")
         let (image, tiles) = try await Self.assemble(service, in: work)
         #expect(tiles.count == 65)
@@ -140,7 +141,7 @@ struct IIIFClientTests {
         let logged = server.loggedRequests().filter { $0.contains("/iiif/") }
         #expect(logged.count == 66 && logged.allSatisfy { $0.hasSuffix("\"tegula/test\"") }, "User-Agent in nginx's log")
 
-        let again = IIIFClient(politeness: Self.politeness(), cache: cache)
+        let again = IIIFClient(transport: URLSessionTransport(), politeness: Self.politeness(), cache: cache)
         let reopened = try await again.open(server.base + "/iiif/scan")
         let (image2, _) = try await Self.assemble(reopened, in: work)
         #expect(image2 == image)
@@ -154,7 +155,7 @@ struct IIIFClientTests {
         let scan = try Self.scan(width: 1300, height: 1100, in: images, name: "sheet")
         let server = try LocalHTTPServer.iiifTestServer(images: images)
         defer { server.stop() }
-        let client = IIIFClient(politeness: Self.politeness(), cache: nil)
+        let client = IIIFClient(transport: URLSessionTransport(), politeness: Self.politeness(), cache: nil)
         let service = try await client.open(server.base + "/3.0_pil/sheet")
         #expect(service.info.version == .v3 && service.info.level == .level1 && service.format == .png)
         #expect(service.grid.width == 512 && service.info.width == 1300 && service.info.height == 1100)
@@ -168,7 +169,7 @@ struct IIIFClientTests {
     @Test func throughARateLimitingFrontEveryTileArrivesTheSame() async throws {
         let (server, _, files) = try Self.staticServer(rateLimit: true)
         defer { server.stop() }
-        let client = IIIFClient(politeness: Self.politeness(attempts: 12), cache: nil)
+        let client = IIIFClient(transport: URLSessionTransport(), politeness: Self.politeness(attempts: 12), cache: nil)
         let service = try await client.open(server.base + "/iiif/scan")
         let (_, tiles) = try await Self.assemble(service, in: try TemporaryFolder.make("iiif-tiles"))
         #expect(tiles.count == 65)
@@ -189,7 +190,7 @@ struct IIIFClientTests {
         let (server, _, files) = try Self.staticServer(extra: extra)
         defer { server.stop() }
         let cache = try IIIFCache(folder: try TemporaryFolder.make("iiif-cache").path)
-        let client = IIIFClient(politeness: Self.politeness(attempts: 3), cache: cache)
+        let client = IIIFClient(transport: URLSessionTransport(), politeness: Self.politeness(attempts: 3), cache: cache)
 
         func refusal(_ body: () async throws -> Void) async -> IIIFError? {
             do {

@@ -101,7 +101,7 @@ struct LoadingTests {
     @Test func refusedConnectionIsAFailureNotMissing() async throws {
         // A port nobody listens on: bind-and-release gives a free one.
         let port = try LocalHTTPServer.freePort()
-        // AsyncHTTPClient's pool retries a refused connection until the request deadline: keep it short.
+        // A refused connection fails at once (never retried); the deadline only bounds a mistake.
         let overlay = TileOverlay(template: try TileURLTemplate("http://127.0.0.1:\(port)/{z}/{x}/{y}.png"),
                                   loader: TileURLLoader(timeout: .seconds(2)))
         do {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TegulaBundle
+import TegulaFetch
 import TegulaGeometry
 import TegulaRemote
 import TegulaServer
@@ -10,6 +11,9 @@ import TegulaTestSupport
 /// URLs, objects public-read) and nginx, each compared tile for tile with the local file.
 @Suite(.timeLimit(.minutes(20)), .serialized)
 struct RemotePMTilesTests {
+    /// A range reader's fetcher on a transport of its own.
+    static func fetcher() -> HTTPFetcher { HTTPRangeSource.fetcher(on: URLSessionTransport()) }
+
     /// Bytes unique to a tile and a file version, PNG-signed (the writer stores them as PNG).
     static func bytes(_ t: Tile, version: UInt8) -> [UInt8] {
         [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, version, UInt8(t.z)] + withUnsafeBytes(of: UInt32(t.x).littleEndian) { Array($0) }
@@ -45,7 +49,7 @@ struct RemotePMTilesTests {
     /// once, and a leaf once however many of its tiles are read.
     static func expectSameAsLocal(_ url: String, _ file: URL) async throws {
         let local = try Tileset.openReader(at: file.path)
-        let remote = try await RemotePMTilesReader.open(url: url)
+        let remote = try await RemotePMTilesReader.open(url: url, fetcher: Self.fetcher())
         #expect(remote.readCount == 1, "header, root and metadata in the first 16 KiB")
         #expect(remote.metadata == local.metadata)
         let tiles = sample(maxZoom: local.metadata.maxZoom)
@@ -74,7 +78,7 @@ struct RemotePMTilesTests {
     /// A file replaced on the server: the next read notices (412 to If-Match, or a new ETag), reads
     /// header and root again, and from then on every tile is the new file's, under a new version.
     static func expectReplacementNoticed(_ url: String, replace: (URL) throws -> Void, in dir: URL) async throws {
-        let remote = try await RemotePMTilesReader.open(url: url)
+        let remote = try await RemotePMTilesReader.open(url: url, fetcher: Self.fetcher())
         let before = remote.version
         #expect(try await remote.tile(Tile(x: 1, y: 1, z: 1)) == bytes(Tile(x: 1, y: 1, z: 1), version: 1))
         let b = try pmtiles(in: dir, "b.pmtiles", zooms: 0...4, version: 2)
@@ -156,7 +160,7 @@ struct RemotePMTilesTests {
         ]
         for (url, reason, words) in cases {
             do {
-                _ = try await RemotePMTilesReader.open(url: url)
+                _ = try await RemotePMTilesReader.open(url: url, fetcher: Self.fetcher())
                 Issue.record("\(url) opened")
             } catch {
                 let line = "\(error)"

@@ -10,6 +10,7 @@ enum AllmapsTransformation {
         (.polynomial3, "polynomial", 3),
         (.projective, "projective", nil),
         (.tps, "thinPlateSpline", nil),
+        (.straight, "straight", nil),
     ]
 
     /// `{type, options: {order}}` for `kind`, as Allmaps writes it.
@@ -21,8 +22,7 @@ enum AllmapsTransformation {
 
     /// The transform a `transformation` value names: `{type, options: {order}}` (order 1 when
     /// absent) or the bare name Allmaps also accepts ("thinPlateSpline", "polynomial2", read by
-    /// ``TransformKind/init(name:)``); nil for "straight", which Tegula has no transform for, and
-    /// anything else unknown.
+    /// ``TransformKind/init(name:)``); nil for anything unknown.
     static func kind(_ value: Any?) -> TransformKind? {
         if let name = value as? String { return TransformKind(name: name) }
         guard let t = value as? [String: Any], let type = t["type"] as? String else { return nil }

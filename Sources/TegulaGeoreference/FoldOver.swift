@@ -59,7 +59,7 @@ public struct FoldOver: Sendable {
 
     /// Sample `transform` over a `width` × `height` image; nil when it folds nowhere in `scope`.
     public init?(transform: any PixelTransform, gcpPixels: [PixelPoint], width: Double, height: Double, scope: Scope) {
-        guard !gcpPixels.isEmpty, ![TransformKind.helmert, .polynomial1].contains(transform.kind) else { return nil }
+        guard !gcpPixels.isEmpty, ![TransformKind.helmert, .polynomial1, .straight].contains(transform.kind) else { return nil }
         let n = Self.gridSide
         let area = PixelBox(minX: -width / 2, minY: -height / 2, maxX: width * 1.5, maxY: height * 1.5)
         let step = ((area.maxX - area.minX) / Double(n - 1), (area.maxY - area.minY) / Double(n - 1))

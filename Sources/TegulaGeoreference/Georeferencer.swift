@@ -49,21 +49,22 @@ public enum Georeferencer {
                             imageWidth: imageWidth, imageHeight: imageHeight, analysis: LazyReport { analysis.reportOrNote(chosenBy: chosenBy) })
     }
 
-    /// The leave-one-out RMSE in metres of each of the six transforms on the enabled GCPs, in
+    /// The leave-one-out RMSE in metres of each transform ``choiceRule`` chooses among
+    /// (``TransformKind/chosenAmong``) on the enabled GCPs, in
     /// ``choiceRule``'s order (simplest first); nil where the GCPs leave none to spare or the
     /// refits fail. The one-line comparison the editor shows beside every fit.
     public static func compare(_ gcps: GCPSet, imageWidth: Int, imageHeight: Int,
                                fitCRS: FitCRS? = nil) throws -> [(kind: TransformKind, looMetres: Double?)] {
         let context = try FitContext(gcps: gcps, fitCRS: gcps.fitCRS(given: fitCRS), width: imageWidth, height: imageHeight)
         let n = context.pixels.count
-        return [TransformKind.helmert, .polynomial1, .projective, .polynomial2, .polynomial3, .tps].map { kind in
+        return TransformKind.chosenAmong.map { kind in
             (kind, n > kind.minimumGCPs ? QualityAnalysis.leaveOneOutRMSE(context, kind: kind) : nil)
         }
     }
 
     /// Transforms `n` GCPs determine, simplest first.
     static func allowed(_ n: Int) -> [TransformKind] {
-        [.helmert, .polynomial1, .projective, .polynomial2, .polynomial3, .tps]
+        TransformKind.chosenAmong
             .filter { n >= $0.minimumGCPs && ($0 != .tps || n <= ThinPlateSplineTransform.maximumGCPs) }
     }
 
@@ -95,6 +96,7 @@ public enum Georeferencer {
         guard pixels.count >= kind.minimumGCPs, kind != .tps || pixels.count <= ThinPlateSplineTransform.maximumGCPs else { return nil }
         switch kind {
         case .helmert: return HelmertTransform(pixels: pixels, grounds: grounds)
+        case .straight: return StraightTransform(pixels: pixels, grounds: grounds)
         case .polynomial1: return PolynomialTransform(order: 1, pixels: pixels, grounds: grounds, domain: domain)
         case .polynomial2: return PolynomialTransform(order: 2, pixels: pixels, grounds: grounds, domain: domain)
         case .polynomial3: return PolynomialTransform(order: 3, pixels: pixels, grounds: grounds, domain: domain)

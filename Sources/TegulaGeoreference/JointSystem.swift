@@ -6,8 +6,8 @@ import TegulaGeometry
 /// is the problem with a free ground point G per tie weighing w on each side (the optimal G is the
 /// midpoint, and w·|T_a − G|² + w·|T_b − G|² = (w/2)·|T_a − T_b|² there).
 ///
-/// Every transform is linear in its parameters here (helmert; polynomial 1–3; projective and tps
-/// take polynomial1's parameters as their stand-in), so the problem is linear; its normal
+/// Every transform is linear in its parameters here (helmert; polynomial 1–3; projective, tps and
+/// straight take polynomial1's parameters as their stand-in), so the problem is linear; its normal
 /// equations are solved by conjugate gradients with a block-Jacobi preconditioner (each sheet's
 /// own block inverted by ``LinearAlgebra/solveSquare(_:size:rhs:)``). A dense QR of the whole
 /// system would need (6·1024)² numbers for 1,024 affine sheets; the sparse iteration needs only
@@ -20,16 +20,22 @@ struct JointSystem {
         let pixels: [PixelPoint]
         let grounds: [GroundPoint]
 
-        /// Parameters of the linear stand-in: 4 (helmert), 2 × terms (polynomial; projective and
-        /// tps as polynomial1).
+        /// Parameters of the linear stand-in: 4 (helmert), 2 × terms (polynomial; projective,
+        /// tps and straight as polynomial1).
         var order: Int? {
             switch kind {
             case .helmert: return nil
             case .polynomial2: return 2
             case .polynomial3: return 3
-            case .polynomial1, .projective, .tps: return 1
+            case .polynomial1, .projective, .tps, .straight: return 1
             }
         }
+
+        /// Whether the sheet's transform is its least-squares fit in these parameters, so that
+        /// its refit with pins at T(q) + w·Σ(G − T(q)) gives the joint solution back; the
+        /// stand-ins (projective, tps, straight, whose scale Allmaps takes from a Helmert fit)
+        /// are refitted to the mean of their ties' ground points instead.
+        var isExact: Bool { ![TransformKind.projective, .tps, .straight].contains(kind) }
 
         var parameterCount: Int { order.map { 2 * PolynomialTransform.termCount($0) } ?? 4 }
 

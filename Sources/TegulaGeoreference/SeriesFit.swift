@@ -44,8 +44,8 @@ public struct SheetFit: Sendable {
 /// in its parameters (helmert, polynomial 1–3) with parameters θ at the joint optimum and tie
 /// pixel q, the pin `T(q) + w·Σ_t (G_t − T(q))` (G_t the ties' ground points at q) makes the
 /// sheet's ordinary unweighted least-squares fit on GCPs plus pins satisfy the same normal
-/// equations as the joint problem, so it is θ again (up to rounding). Projective and tps sheets
-/// take polynomial1 as their stand-in in the joint problem and are pinned at G_t.
+/// equations as the joint problem, so it is θ again (up to rounding). Projective, tps and straight
+/// sheets take polynomial1 as their stand-in in the joint problem and are pinned at G_t.
 public struct SeriesFit: Sendable {
     /// Each group of tied sheets, sheet indices ascending; groups ordered by their first sheet.
     public let groups: [[Int]]
@@ -148,9 +148,9 @@ public struct SeriesFit: Sendable {
             let g = GroundPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
             grounds[index] = g
             for (l, p, at) in [(la, t.pixelA, a), (lb, t.pixelB, b)] {
-                let linear = systemSheets[l].kind != .projective && systemSheets[l].kind != .tps
+                let linear = systemSheets[l].isExact
                 var (sum, ids) = pinSums[l][p] ?? (linear ? at : GroundPoint(x: 0, y: 0), [])
-                // Linear: T(q) + w·Σ(G − T(q)); projective and tps: the mean of the G.
+                // Exact: T(q) + w·Σ(G − T(q)); a stand-in's sheet: the mean of the G.
                 if linear { sum.x += weight * (g.x - at.x); sum.y += weight * (g.y - at.y) } else { sum.x += g.x; sum.y += g.y }
                 pinSums[l][p] = (sum, ids + [index])
             }
@@ -159,7 +159,7 @@ public struct SeriesFit: Sendable {
         var after: [Georeference] = []
         for (l, s) in group.enumerated() {
             let sh = sheets[s]
-            let linear = systemSheets[l].kind != .projective && systemSheets[l].kind != .tps
+            let linear = systemSheets[l].isExact
             let entries = pinSums[l].sorted { $0.value.1[0] < $1.value.1[0] }
             var xs = entries.map { linear ? $0.value.0.x + cx : $0.value.0.x / Double($0.value.1.count) + cx }
             var ys = entries.map { linear ? $0.value.0.y + cy : $0.value.0.y / Double($0.value.1.count) + cy }

@@ -4,7 +4,7 @@ import TegulaSupport
 /// The transforms Tegula fits from GCPs (pixel → ground), with their minimum GCP counts.
 ///
 /// Names follow GDAL (`-order N`, `-tps`) and Allmaps (`helmert`, `projective`,
-/// `thinPlateSpline`); parsed from a name by ``init(name:)``, the one parser the command line and
+/// `thinPlateSpline`, `straight`); parsed from a name by ``init(name:)``, the one parser the command line and
 /// pipeline files share.
 public enum TransformKind: String, CaseIterable, NamedValue, Codable {
     /// Similarity: scale, rotation and shift (4 parameters), with the row axis flipped so that
@@ -20,6 +20,15 @@ public enum TransformKind: String, CaseIterable, NamedValue, Codable {
     case projective
     /// Thin plate spline, GDAL `-tps`: interpolates every GCP exactly; ≥3 non-collinear GCPs.
     case tps
+    /// Allmaps' `straight`: one scale and a shift, no rotation (3 parameters, scale from the
+    /// Helmert fit as Allmaps takes it, ``StraightTransform``); ≥2 GCPs. Fitted when named, never
+    /// chosen by ``Georeferencer/choiceRule``.
+    case straight
+
+    /// The transforms ``Georeferencer/choiceRule`` chooses among, simplest first: all but
+    /// `straight`, which only a user or a file names (its scale is not a least-squares fit of its
+    /// own model, so its leave-one-out figure does not compare like for like).
+    public static let chosenAmong: [TransformKind] = [.helmert, .polynomial1, .projective, .polynomial2, .polynomial3, .tps]
 
     /// Parse a user-supplied name: the raw values, plus "affine" for polynomial1, "polynomial"
     /// for polynomial1 and "thinPlateSpline"/"thin-plate-spline" for tps; nil otherwise.
@@ -42,7 +51,7 @@ public enum TransformKind: String, CaseIterable, NamedValue, Codable {
     /// The fewest non-degenerate GCPs that determine the transform.
     public var minimumGCPs: Int {
         switch self {
-        case .helmert: return 2
+        case .helmert, .straight: return 2
         case .polynomial1: return 3
         case .polynomial2: return 6
         case .polynomial3: return 10
@@ -55,6 +64,7 @@ public enum TransformKind: String, CaseIterable, NamedValue, Codable {
     public func parameterCount(gcps n: Int) -> Int {
         switch self {
         case .helmert: return 4
+        case .straight: return 3
         case .polynomial1: return 6
         case .polynomial2: return 12
         case .polynomial3: return 20
@@ -67,7 +77,7 @@ public enum TransformKind: String, CaseIterable, NamedValue, Codable {
     public var name: String { rawValue }
     /// The canonical names with their common aliases, for help and error messages.
     public static var names: [String] {
-        ["helmert", "polynomial1 (affine)", "polynomial2", "polynomial3", "projective", "tps (thinPlateSpline)"]
+        ["helmert", "polynomial1 (affine)", "polynomial2", "polynomial3", "projective", "tps (thinPlateSpline)", "straight"]
     }
     /// "transform".
     public static var kind: String { "transform" }

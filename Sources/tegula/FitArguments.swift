@@ -6,7 +6,7 @@ import TegulaGeoreference
 /// every command that fits GCPs (`georef`, `transform`, `warp`, `tile`). The words are parsed
 /// here, once, into ``FitOptions`` and a ``CRS``, with one-line errors.
 struct FitArguments: ParsableArguments {
-    @Option(help: "Transform: helmert, polynomial1 (affine), polynomial2, polynomial3, projective, tps. Default: chosen by lowest leave-one-out RMSE.")
+    @Option(help: "Transform: helmert, polynomial1 (affine), polynomial2, polynomial3, projective, tps, straight (Allmaps': scale and shift, no rotation). Default: the GCP file's own, else chosen by lowest leave-one-out RMSE (never straight).")
     var transform: String?
 
     @Option(help: "CRS of the GCP coordinates when the file does not say (e.g. EPSG:4326).")

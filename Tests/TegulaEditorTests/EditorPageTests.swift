@@ -23,6 +23,6 @@ struct EditorPageTests {
         let values = select.components(separatedBy: #"<option value=""#).dropFirst()
             .compactMap { $0.components(separatedBy: "\"").first }
         #expect(values.first == "auto")
-        #expect(Set(values) == Set(["auto"] + TransformKind.allCases.map(\.rawValue)) && values.count == 7)
+        #expect(Set(values) == Set(["auto"] + TransformKind.allCases.map(\.rawValue)) && values.count == TransformKind.allCases.count + 1)
     }
 }

@@ -5,12 +5,14 @@ import TegulaSupport
 
 /// Reads GCP files in every common format into a `GCPSet` in GDAL's pixel convention.
 ///
-/// Formats (README, `tegula georef`): QGIS `.points`, GDAL VRT `<GCPList>` (or any raster with GCPs),
-/// MapWarper-style CSV, Allmaps Georeference Annotation JSON. Detected by extension, then content.
+/// Formats (``GCPFormat``, docs/georeference.md): QGIS `.points`, GDAL VRT `<GCPList>` (or any
+/// raster with GCPs), MapWarper-style CSV, GDAL text and ArcGIS' CSV and TSV exports
+/// (``ColumnGCPReader``), Allmaps Georeference Annotation JSON. Detected by extension, then content.
 public enum GCPReader {
-    /// Detect format by extension/content: .points, .vrt, .csv, .json (Allmaps); any other raster
-    /// GDAL opens is read for its stored GCPs. `gcpSRS` gives (or overrides) the ground CRS;
-    /// `mapID` chooses one map of an Allmaps AnnotationPage holding several.
+    /// Detect format by extension/content: .points, .vrt, .json (Allmaps), a header-less file of
+    /// numbers (GDAL text, ArcGIS CSV or TSV, whatever its extension), .csv/.txt with a header;
+    /// any other raster GDAL opens is read for its stored GCPs. `gcpSRS` gives (or overrides) the
+    /// ground CRS; `mapID` chooses one map of an Allmaps AnnotationPage holding several.
     public static func read(path: String, gcpCRS: CRS? = nil, mapID: String? = nil) throws -> GCPSet {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GeoreferenceError(.unreadableFile, at: path, "cannot read the GCP file (no such file or no permission)")
@@ -25,16 +27,18 @@ public enum GCPReader {
             return try readDataset(path: path, gcpCRS: gcpCRS)
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw GeoreferenceError(.unknownFormat, at: path, "not UTF-8 text; expected .points, .vrt, .csv or Allmaps .json")
+            throw GeoreferenceError(.unknownFormat, at: path, "not UTF-8 text; expected \(GCPFormat.readable)")
         }
         if ext == "points" || head.hasPrefix("#CRS") || head.lowercased().hasPrefix("mapx") {
             return try withSidecar(parsePoints(text, source: path, gcpCRS: gcpCRS), path)
         }
+        if let set = try ColumnGCPReader.read(text, source: path, gcpCRS: gcpCRS) {
+            return try withSidecar(set, path)
+        }
         if ext == "csv" || ext == "txt" {
             return try withSidecar(parseCSV(text, source: path, gcpCRS: gcpCRS), path)
         }
-        throw GeoreferenceError(.unknownFormat, at: path,
-                                "unknown GCP format: expected a .points (QGIS), .vrt (GDAL), .csv (x,y,lon,lat) or .json (Allmaps) file")
+        throw GeoreferenceError(.unknownFormat, at: path, "unknown GCP format: expected \(GCPFormat.readable)")
     }
 
     /// Parse QGIS `.points`: optional `#CRS:` line, header `mapX,mapY,sourceX,sourceY,enable,…`

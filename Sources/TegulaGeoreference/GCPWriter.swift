@@ -2,9 +2,11 @@ import Foundation
 import TegulaGDAL
 import TegulaGeometry
 
-/// Writes GCP files, each the pair of a ``GCPReader`` format: QGIS `.points`
+/// Writes GCP files, each the pair of a ``GCPReader`` format (``GCPFormat``): QGIS `.points`
 /// (``points(_:crs:residuals:)``, read by ``GCPReader/parsePoints(_:source:gcpCRS:)``),
-/// MapWarper-style CSV (``csv(_:crs:)``, read by ``GCPReader/parseCSV(_:source:gcpCRS:)``) and an
+/// MapWarper-style CSV (``csv(_:crs:)``, read by ``GCPReader/parseCSV(_:source:gcpCRS:)``), GDAL
+/// text and ArcGIS' CSV and TSV (``gdal(_:)``, ``arcgisCSV(_:)``, ``arcgisTSV(_:)``, read by
+/// ``GCPReader/read(path:gcpCRS:mapID:)``; they hold no CRS) and an
 /// Allmaps Georeference Annotation (``allmapsAnnotation(_:crs:notes:transform:mask:scanPath:service:serviceType:width:height:)``,
 /// read by ``GCPReader/read(path:gcpCRS:mapID:)``). What `.points` and CSV cannot hold (the
 /// transform, the fitting CRS, the mask) goes in a ``StoredFit`` sidecar.
@@ -47,6 +49,25 @@ public enum GCPWriter {
             text += "\(g.pixel.x),\(g.pixel.y),\(g.ground.x),\(g.ground.y),\(field(g.id))\n"
         }
         return text
+    }
+
+    /// GDAL text: `PIXEL LINE X Y` a line, separated by spaces, as `gdal_translate -gcp` takes
+    /// them; only enabled points, without names (the form has room for neither). Every number
+    /// with the digits that read back to it.
+    public static func gdal(_ gcps: [GCP]) -> String {
+        gcps.filter(\.enabled).map { "\($0.pixel.x) \($0.pixel.y) \($0.ground.x) \($0.ground.y)\n" }.joined()
+    }
+
+    /// ArcGIS CSV: `id,x,y,X,Y` a line, no header, the row negated (ArcGIS' y axis points up);
+    /// only enabled points, the id as one comma-free field.
+    public static func arcgisCSV(_ gcps: [GCP]) -> String {
+        gcps.filter(\.enabled).map { "\(field($0.id)),\($0.pixel.x),\(-$0.pixel.y),\($0.ground.x),\($0.ground.y)\n" }.joined()
+    }
+
+    /// ArcGIS TSV: `x y X Y` separated by tabs, no header, the row negated; only enabled points,
+    /// without names.
+    public static func arcgisTSV(_ gcps: [GCP]) -> String {
+        gcps.filter(\.enabled).map { "\($0.pixel.x)\t\(-$0.pixel.y)\t\($0.ground.x)\t\($0.ground.y)\n" }.joined()
     }
 
     /// A name as one comma-free field (commas become `;`, quotes `'`, line ends spaces), as

@@ -20,13 +20,14 @@ public enum GeoreferenceWriter {
     /// and `tegula tile` reproduce the same fit; GDAL and QGIS open it as a raster with GCPs. The
     /// mask is also a per-dataset mask band, so GDAL and QGIS crop to it too: inside a GeoTIFF,
     /// or for a VRT a `<MaskBand>` reading the sidecar `NAME.mask.tif` written beside it.
+    /// `gcpFile`: the GCPs also as a GCP file in the form it names (``GCPFileOutput``).
     public static func write(imagePath: String, georeference: Georeference, output: String,
-                             report: String?, picture: String?) throws {
+                             report: String?, picture: String?, gcpFile: GCPFileOutput? = nil) throws {
         let ext = (output as NSString).pathExtension.lowercased()
         guard ["vrt", "tif", "tiff"].contains(ext) else {
             throw GeoreferenceError(.writeFailed, at: output, "the output must end in .vrt or .tif")
         }
-        for path in [output, report, picture].compactMap({ $0 }) { try checkFolder(path) }
+        try checkPaths(output: output, report: report, picture: picture, gcpFile: gcpFile)
         // Refused from the header, before a byte is copied or a mask raster allocated.
         do {
             let scan = try Dataset(path: imagePath)
@@ -63,6 +64,9 @@ public enum GeoreferenceWriter {
                 let svg = try ResidualPicture(imagePath: imagePath, georeference: georeference).svg()
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: try stage(picture)))
             }
+            for file in try gcpFile?.files(georeference, scanPath: imagePath, service: nil, serviceType: "ImageService3") ?? [] {
+                try file.data.write(to: URL(fileURLWithPath: try stage(file.path)))
+            }
         } catch let e as GeoreferenceError {
             throw e
         } catch {
@@ -82,11 +86,12 @@ public enum GeoreferenceWriter {
     /// reference an IIIF image and a copy would defeat reading only what a zoom needs, so the
     /// output must end in `.json`.
     public static func writeAnnotation(service: String, serviceType: String, georeference: Georeference, output: String,
-                                       report: String?, picture: String?, thumbnail: @escaping ScanThumbnail) throws {
+                                       report: String?, picture: String?, gcpFile: GCPFileOutput? = nil,
+                                       thumbnail: @escaping ScanThumbnail) throws {
         guard (output as NSString).pathExtension.lowercased() == "json" else {
             throw GeoreferenceError(.writeFailed, at: output, "an IIIF image is neither copied nor referenced by a VRT; write OUT.json, a Georeference Annotation naming the image")
         }
-        for path in [output, report, picture].compactMap({ $0 }) { try checkFolder(path) }
+        try checkPaths(output: output, report: report, picture: picture, gcpFile: gcpFile)
         let g = georeference
         var files: [(String, Data)] = [(output, Data(try GCPWriter.allmapsAnnotation(
             g.gcps.enabled, crs: g.gcps.crs, transform: g.kind, mask: g.gcps.mask, scanPath: service, service: service,
@@ -94,6 +99,9 @@ public enum GeoreferenceWriter {
         if let report { files.append((report, try reportJSON(g.report))) }
         if let picture {
             files.append((picture, Data(try ResidualPicture(imagePath: service, georeference: g, reader: thumbnail).svg().utf8)))
+        }
+        for file in try gcpFile?.files(g, scanPath: service, service: service, serviceType: serviceType) ?? [] {
+            files.append((file.path, file.data))
         }
         var staged: [AtomicFile] = []
         do {
@@ -211,6 +219,23 @@ public enum GeoreferenceWriter {
             }
         }
         return out
+    }
+
+    /// Every output's folder exists, and no two outputs (the GCP file's sidecar included) are
+    /// one file.
+    static func checkPaths(output: String, report: String?, picture: String?, gcpFile: GCPFileOutput?) throws {
+        var paths = [output, report, picture].compactMap { $0 }
+        if let gcpFile {
+            paths.append(gcpFile.path)
+            if !gcpFile.format.holdsTheFit { paths.append(StoredFit.sidecarPath(forGCPFile: gcpFile.path)) }
+        }
+        var seen = Set<String>()
+        for path in paths {
+            try checkFolder(path)
+            guard seen.insert(URL(fileURLWithPath: path).standardizedFileURL.path).inserted else {
+                throw GeoreferenceError(.writeFailed, at: path, "named for two outputs; give each output its own file")
+            }
+        }
     }
 
     static func checkFolder(_ path: String) throws {

@@ -10,9 +10,12 @@ struct GeorefCommand: ParsableCommand {
         abstract: "Georeference a scan from ground control points: a VRT or GeoTIFF with GCPs, a JSON report and an SVG picture.",
         discussion: """
         GCP files: QGIS .points, GDAL .vrt (or any raster with GCPs), CSV x,y,lon,lat[,name] \
-        (or x,y,X,Y with --gcp-srs), Allmaps annotation .json. Pixels are GDAL's: (0,0) is the \
-        top-left corner of the top-left pixel. Transforms: helmert (≥2 GCPs), polynomial1/affine \
-        (≥3), projective (≥4), polynomial2 (≥6), polynomial3 (≥10), tps (≥3); each is inverted \
+        (or x,y,X,Y with --gcp-srs), GDAL text (PIXEL LINE X Y a line, as gdal_translate -gcp), \
+        ArcGIS CSV id,x,y,X,Y and TSV x y X Y (rows negative), Allmaps annotation .json; told \
+        apart by content, and a file that could be read two ways is refused. Pixels are GDAL's: \
+        (0,0) is the top-left corner of the top-left pixel. Transforms: helmert (≥2 GCPs), \
+        polynomial1/affine (≥3), projective (≥4), polynomial2 (≥6), polynomial3 (≥10), tps (≥3), \
+        straight (Allmaps': scale and shift, no rotation; ≥2, only when named); each is inverted \
         exactly. Without --transform: the file's own (Allmaps), else the lowest leave-one-out \
         RMSE. The fit happens in EPSG:3857 unless --fit-srs says otherwise (`gcp`: the GCPs' \
         CRS, as gdalwarp). The output carries the GCPs and TEGULA_TRANSFORM / TEGULA_FIT_SRS / \
@@ -34,25 +37,42 @@ struct GeorefCommand: ParsableCommand {
     @Option(help: "Write an SVG of the scan with GCPs, residual arrows, leave-one-out arrows and the mask.")
     var picture: String?
 
+    @Option(help: ArgumentHelp("Also write the GCPs as a GCP file, in the form --write-gcps-format names or FILE's extension does (.points, .csv, .txt for GDAL text, .json for Allmaps); forms without room for the fit keep it in FILE.fit.", valueName: "FILE"))
+    var writeGcps: String?
+
+    @Option(help: ArgumentHelp("The form --write-gcps writes: qgis, csv, gdal, arcgis-csv, arcgis-tsv, allmaps.", valueName: "FORM"))
+    var writeGcpsFormat: GCPFormat?
+
+    func validate() throws {
+        if writeGcpsFormat != nil && writeGcps == nil {
+            throw ValidationError("--write-gcps-format names the form of --write-gcps FILE; give the file too")
+        }
+    }
+
     func run() throws {
         try reportingErrors {
+            let gcpFile = try writeGcps.map { try GCPFileOutput(path: $0, format: writeGcpsFormat) }
             let scan = try input.warpInput()
             guard let fitted = try scan.georeference() else {
                 throw CLIFailure(message: "\(input.inputPath): no GCPs: give --gcps FILE")
             }
             if let image = ScanSources.known(scan.path) {
                 let path = scan.path
-                try GeoreferenceWriter.writeAnnotation(service: image.sourceID, serviceType: image.sourceType,
-                                                       georeference: fitted, output: output, report: report, picture: picture) { w, h in
+                try GeoreferenceWriter.writeAnnotation(service: image.sourceID, serviceType: image.sourceType, georeference: fitted,
+                                                       output: output, report: report, picture: picture, gcpFile: gcpFile) { w, h in
                     try ScanSources.thumbnail(of: path, width: w, height: h)
                 }
             } else {
                 try GeoreferenceWriter.write(imagePath: scan.path, georeference: fitted, output: output,
-                                             report: report, picture: picture)
+                                             report: report, picture: picture, gcpFile: gcpFile)
             }
             let r = fitted.report
             for w in r.warnings { printError("tegula: warning: \(w)") }
             printError("tegula: \(Self.summary(r))")
+            if let gcpFile, !gcpFile.format.holdsTheCRS, !fitted.gcps.crs.isSame(as: .wgs84) {
+                let crs = fitted.gcps.crs.label
+                printError("tegula: \(gcpFile.path) holds no CRS and its X Y are in \(crs): read it back with --gcp-srs \(crs.hasPrefix("EPSG:") ? crs : "and that CRS")")
+            }
         }
     }
 
@@ -64,4 +84,10 @@ struct GeorefCommand: ParsableCommand {
         }
         return "\(r.transform.rawValue) (\(r.chosenBy == "given" ? "given" : "chosen by \(r.chosenBy)")) fitted in \(r.fitSRS) from \(r.rmse.divisor) GCPs: RMSE \(fig(r.rmse)), leave-one-out RMSE \(fig(r.leaveOneOutRMSE)), round trip ≤ \(String(format: "%.2g", r.roundTripMaxPixels)) px"
     }
+}
+
+extension GCPFormat: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { names }
+    public var defaultValueDescription: String { name }
 }

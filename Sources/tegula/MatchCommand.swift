@@ -33,7 +33,7 @@ struct MatchCommand: ParsableCommand {
     @Option(help: "A georeferenced image of the same map: GeoTIFF or VRT (geotransform or GCPs), or a scan with --reference-gcps.")
     var reference: String
 
-    @Option(help: ArgumentHelp("The reference's GCP file (.points, .vrt, .csv, Allmaps .json) when it is a plain scan.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("The reference's GCP file (.points, .vrt, .csv, GDAL text, ArcGIS CSV or TSV, Allmaps .json) when it is a plain scan.", valueName: "FILE"))
     var referenceGcps: String?
 
     @Option(name: .shortAndLong, help: "Where to write the points: OUT.points (QGIS), OUT.csv, or OUT.json (an Allmaps annotation naming the scan).")

@@ -8,7 +8,7 @@ struct SourceOptions: ParsableArguments {
     @Argument(help: "A georeferenced raster (geotransform in any CRS, GCPs, a `tegula georef` output), a plain scan with --gcps, an IIIF image service URL with --gcps, or a Georeference Annotation (file or URL) whose target is an IIIF image.")
     var inputPath: String
 
-    @Option(help: "GCP file (.points, .vrt, .csv, Allmaps .json) for a plain scan.")
+    @Option(help: "GCP file (.points, .vrt, .csv, GDAL text, ArcGIS CSV or TSV, Allmaps .json) for a plain scan.")
     var gcps: String?
 
     @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))

@@ -20,7 +20,7 @@ struct TransformCommand: ParsableCommand {
         pixels.
         """)
 
-    @Option(help: "GCP file (.points, .vrt, .csv, Allmaps .json).")
+    @Option(help: "GCP file (.points, .vrt, .csv, GDAL text, ArcGIS CSV or TSV, Allmaps .json).")
     var gcps: String
 
     @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))

@@ -5,8 +5,8 @@ import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
 
-/// Every GCP writer is read back by its reader: `.points` (disabled points kept), CSV (enabled
-/// only), an Allmaps annotation with every transform through the one name table and the mask.
+/// Every GCP writer is read back by its reader: `.points` (disabled points kept), CSV, GDAL text
+/// and ArcGIS' CSV and TSV (enabled only), an Allmaps annotation with every transform through the one name table and the mask.
 @Suite(.timeLimit(.minutes(20)))
 struct GCPWriterTests {
     static var gcps: [GCP] {
@@ -23,6 +23,24 @@ struct GCPWriterTests {
         #expect(points.gcps.map(\.id) == Self.gcps.map(\.id))
         let csv = try GCPReader.read(path: GeoreferenceFixtures.write(GCPWriter.csv(Self.gcps, crs: .wgs84), "w.csv", in: dir))
         #expect(csv.gcps == Self.gcps.filter(\.enabled))
+    }
+
+    /// GDAL text and ArcGIS' CSV and TSV read back to the very numbers written (digits that
+    /// need all 17, a row of 0, negative pixels' signs), in order; ArcGIS CSV keeps the ids.
+    @Test(arguments: [GCPFormat.gdal, .arcgisCSV, .arcgisTSV])
+    func gdalAndArcGISFormsReadBackLosslessly(format: GCPFormat) throws {
+        let dir = try TemporaryFolder.make("gcpwriter")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var gcps = Self.gcps
+        gcps[0].pixel = PixelPoint(x: 0.1 + 0.2, y: 1.0 / 3)
+        gcps[1].pixel.y = 0
+        gcps[3].ground = GroundPoint(x: -4.123456789012345e-7, y: 51.99999999999999)
+        let text = [GCPFormat.gdal: GCPWriter.gdal(gcps), .arcgisCSV: GCPWriter.arcgisCSV(gcps), .arcgisTSV: GCPWriter.arcgisTSV(gcps)][format]!
+        let set = try GCPReader.read(path: GeoreferenceFixtures.write(text, "w-\(format.name).\(format == .arcgisCSV ? "csv" : "txt")", in: dir))
+        let enabled = gcps.filter(\.enabled)
+        #expect(set.gcps.map(\.pixel) == enabled.map(\.pixel))
+        #expect(set.gcps.map(\.ground) == enabled.map(\.ground))
+        #expect(set.gcps.map(\.id) == (format == .arcgisCSV ? enabled.map(\.id) : ["1", "2", "3"]))
     }
 
     @Test func allmapsAnnotationReadsBackWithEveryTransform() throws {

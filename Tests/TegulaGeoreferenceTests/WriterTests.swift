@@ -79,6 +79,41 @@ struct WriterTests {
         #expect(!files.contains { $0.contains(".tmp-") }, "\(files)")
     }
 
+    /// `--write-gcps`: the GCP file in each form is written with the rest, and read back (its
+    /// `FILE.fit` sidecar keeping the transform and fitting CRS where the form has no room for
+    /// them) it gives the very same fit; an Allmaps annotation's JSON numbers (Foundation's
+    /// JSONSerialization, 15 digits) the same to 1e-12.
+    @Test(arguments: GCPFormat.allCases)
+    func aGCPFileInEachFormReadsBackToTheSameFit(format: GCPFormat) throws {
+        let dir = try TemporaryFolder.make("georef")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let image = try Self.scan(in: dir)
+        var set = GeoreferenceFixtures.synthetic(12)
+        set.gcps[5].enabled = false
+        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
+                                      options: FitOptions(transform: .polynomial2))
+        let file = try GCPFileOutput(path: dir.appendingPathComponent("gcps.\(format.name)").path, format: format)
+        try GeoreferenceWriter.write(imagePath: image, georeference: g, output: dir.appendingPathComponent("out.vrt").path,
+                                     report: nil, picture: nil, gcpFile: file)
+        #expect(FileManager.default.fileExists(atPath: StoredFit.sidecarPath(forGCPFile: file.path)) == !format.holdsTheFit)
+        let back = try GCPReader.read(path: file.path)
+        let tolerance = format == .allmaps ? 1e-12 : 0
+        func near(_ a: [Double], _ b: [Double]) -> Bool { a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= tolerance * max(1, abs($1)) } }
+        #expect(near(back.enabled.flatMap { [$0.pixel.x, $0.pixel.y] }, set.enabled.flatMap { [$0.pixel.x, $0.pixel.y] }))
+        #expect(near(back.enabled.flatMap { [$0.ground.x, $0.ground.y] }, set.enabled.flatMap { [$0.ground.x, $0.ground.y] }))
+        #expect(back.transformHint == .polynomial2)
+        let again = try Georeferencer.fit(back, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height, options: FitOptions())
+        let p = PixelPoint(x: 77.7, y: 500.5), q = again.transform.forward(p), r = g.transform.forward(p)
+        #expect(again.kind == .polynomial2 && again.fitCRS.isSame(as: g.fitCRS) && near([q.x, q.y], [r.x, r.y]) && (format == .allmaps || q == r))
+        // No form is assumed from a name that names none; no two outputs may share a file.
+        #expect(throws: GeoreferenceError.self) { try GCPFileOutput(path: dir.appendingPathComponent("gcps.dat").path) }
+        let clash = #expect(throws: GeoreferenceError.self) {
+            try GeoreferenceWriter.write(imagePath: image, georeference: g, output: dir.appendingPathComponent("o.vrt").path,
+                                         report: file.path, picture: nil, gcpFile: file)
+        }
+        #expect(clash?.message.contains("named for two outputs") == true, "\(String(describing: clash))")
+    }
+
     @Test func failureLeavesNothing() throws {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }

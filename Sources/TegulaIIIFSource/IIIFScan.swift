@@ -1,8 +1,8 @@
 import Foundation
 import TegulaCodec
 import TegulaIIIF
+import TegulaScan
 import TegulaSupport
-import TegulaWarp
 
 /// An IIIF image read as a scan (``RemoteScan``): its tiles fetched when a worker's window first
 /// touches them, through the client (its cache, per-host cap and retries), decoded once and kept

@@ -1,5 +1,5 @@
 import TegulaIIIF
-import TegulaWarp
+import TegulaScan
 
 /// Windows of an IIIF image as RGBA, for one worker: at a reduction, from the coarsest scale
 /// factor the server lists that keeps full detail (the largest at most the read's reduction, as

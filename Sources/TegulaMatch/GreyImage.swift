@@ -1,4 +1,4 @@
-import TegulaWarp
+import TegulaScan
 
 /// An 8-bit grey picture of a window of a scan, read through the warp's ``ScanReader`` (so only
 /// that window is decoded, at the reduction asked): what the matching engine sees.

@@ -1,6 +1,6 @@
 import Foundation
 import TegulaGeometry
-import TegulaWarp
+import TegulaScan
 
 /// Proposes control points between a scan and a reference image of the same map: SIFT and
 /// MAGSAC++ on reduced copies, each proposed point refined at full resolution in a small window

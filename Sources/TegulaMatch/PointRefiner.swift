@@ -1,6 +1,6 @@
 import Foundation
 import TegulaGeometry
-import TegulaWarp
+import TegulaScan
 
 /// Moves a proposed correspondence to where the two images agree at full resolution: a small
 /// template of one image, warped by the match's homography into the other's pixels, located by

@@ -5,6 +5,7 @@ import TegulaGeometry
 import TegulaGeoreference
 import TegulaSupport
 import TegulaPyramid
+import TegulaScan
 import TegulaServer
 import TegulaWarp
 

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaCluster
 import TegulaComposite
 import TegulaSupport
 import TegulaWarp

@@ -1,7 +1,7 @@
 import Foundation
-import TegulaComposite
+import TegulaCrypto
+import TegulaScan
 import TegulaSupport
-import TegulaWarp
 
 /// The SHA-256 of a file's bytes and the identity the file had when they were read, stored in
 /// a work folder's manifest as one flat object (`device`, `inode`, `size`, `modified`, `sha256`).

@@ -1,8 +1,9 @@
 import Foundation
-import TegulaComposite
+import TegulaCrypto
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaScan
 import TegulaSupport
 import TegulaWarp
 

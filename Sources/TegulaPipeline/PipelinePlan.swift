@@ -1,9 +1,9 @@
 import Foundation
 import TegulaBundle
+import TegulaCluster
 import TegulaComposite
 import TegulaGeometry
 import TegulaPyramid
-import TegulaWarp
 
 /// What `tegula run --dry-run` prints: for each map and stage, whether it would run or is
 /// unchanged, with zooms, sizes, tile counts and outputs. Computing it writes nothing (GCP fits

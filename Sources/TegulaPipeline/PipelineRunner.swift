@@ -1,5 +1,6 @@
 import Foundation
 import TegulaBundle
+import TegulaCluster
 import TegulaComposite
 import TegulaGeometry
 import TegulaPyramid

@@ -1,5 +1,7 @@
 import Foundation
+import TegulaCluster
 import TegulaComposite
+import TegulaCrypto
 import TegulaSupport
 
 /// A pipeline's shard plan: its maps (those with an output of their own run a warp and a tile

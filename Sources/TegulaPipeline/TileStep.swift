@@ -1,6 +1,6 @@
 import Foundation
 import TegulaBundle
-import TegulaComposite
+import TegulaCrypto
 import TegulaPyramid
 import TegulaWarp
 

@@ -1,5 +1,5 @@
 import Foundation
-import TegulaComposite
+import TegulaCrypto
 import TegulaWarp
 
 /// The warp stage of one map: the recorded georeference onto the EPSG:3857 grid of one zoom,

@@ -1,6 +1,7 @@
 import Foundation
 import TegulaBundle
 import TegulaGeometry
+import TegulaScan
 import TegulaSupport
 import TegulaWarp
 

@@ -1,4 +1,5 @@
 import TegulaGeometry
+import TegulaScan
 
 /// Warps rectangular blocks of an EPSG:3857 pixel grid from a scan: the core that both the warp
 /// stage (whole images) and the pyramid stage (blocks of max-zoom tiles) run, one per worker.

@@ -1,4 +1,5 @@
 import TegulaGeometry
+import TegulaScan
 
 /// `remove_color: {color: auto}`: the paper colour of a scan, measured as the dominant colour of
 /// its margin — the pixels outside its mask (the collar between the neatline and the scan's

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaScan
 /// Resamples output pixels that each cover many scan pixels as the pyramid makes them, in one
 /// step: a pyramid tile `k` zooms above the max zoom is the premultiplied mean of `n` × `n`
 /// (n = 2^k) max-zoom pixels, each the kernel's sample of the scan at its centre. Per source axis

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaScan
 
 /// `remove_color:` (a map's section, `map_defaults:`, `tegula serve --remove-color`): the scan's
 /// blank paper made transparent so the basemap shows through. A scan pixel whose colour lies

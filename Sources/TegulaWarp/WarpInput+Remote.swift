@@ -1,4 +1,5 @@
 import TegulaGeoreference
+import TegulaScan
 
 extension WarpInput {
     /// A remote scan (an IIIF image) and its GCPs as a ``WarpSource``: its size from its

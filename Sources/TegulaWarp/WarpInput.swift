@@ -2,6 +2,7 @@ import Foundation
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaScan
 
 /// What the user named as input to warp or tile: a raster and, optionally, how to georeference
 /// it. ``resolve()`` turns it into a ``WarpSource``; ``georeference()`` is the one path by which

@@ -1,5 +1,6 @@
 import CKernels
 import Foundation
+import TegulaScan
 
 /// Resamples one output block from a source window, with premultiplied alpha in every filter:
 /// colour = Σ w·α·c / Σ w·α, alpha = Σ w·α / Σ w over the taps inside the scan, so transparent

@@ -2,6 +2,7 @@ import Foundation
 import TegulaGeoreference
 import TegulaGDAL
 import TegulaGeometry
+import TegulaScan
 
 /// A scan ready to warp: its path, mapping, footprint in EPSG:3857 and, for small scans, its
 /// pixels held once in memory for all workers.

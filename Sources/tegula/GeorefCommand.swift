@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TegulaGeoreference
-import TegulaWarp
+import TegulaScan
 
 /// `tegula georef`: fit GCPs to a scan and write it georeferenced, with a report and a picture.
 struct GeorefCommand: ParsableCommand {

@@ -4,8 +4,8 @@ import TegulaGeoreference
 import TegulaIIIF
 import TegulaIIIFSource
 import TegulaPipeline
+import TegulaScan
 import TegulaSupport
-import TegulaWarp
 
 /// How IIIF images are fetched: the disk cache's folder and the retries; the User-Agent names tegula and its
 /// version (``Tegula/version``, the one place it is written).

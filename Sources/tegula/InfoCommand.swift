@@ -4,7 +4,7 @@ import TegulaGDAL
 import TegulaGeoreference
 import TegulaIIIF
 import TegulaIIIFSource
-import TegulaWarp
+import TegulaScan
 
 /// `tegula info`: what GDAL sees in a raster, or what an IIIF image service describes.
 struct InfoCommand: ParsableCommand {

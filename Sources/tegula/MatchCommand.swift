@@ -4,6 +4,7 @@ import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaMatch
+import TegulaScan
 import TegulaSupport
 import TegulaWarp
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TegulaComposite
+import TegulaCluster
 import TegulaPipeline
 import TegulaSupport
 

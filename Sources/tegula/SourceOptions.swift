@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TegulaGeoreference
+import TegulaScan
 import TegulaWarp
 
 /// The options every stage that reads a scan shares: the input and how it is georeferenced.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import TegulaGeometry
+import TegulaScan
 @testable import TegulaMatch
 import TegulaTestSupport
-import TegulaWarp
 
 /// The engine against a truth made by GDAL: re-scans of the real 1689 scan warped by a known
 /// homography and degraded, matched against the scan given a geotransform; and pairs that do not

@@ -6,7 +6,6 @@ import TegulaOnDemand
 import TegulaPyramid
 import TegulaServer
 import TegulaTestSupport
-import TegulaWarp
 
 /// A pipeline whose composite matches tones (`composite.tone: match`), served on demand: each
 /// sheet's tiles carry the correction `tegula run` solves for it, so sheets of the generated

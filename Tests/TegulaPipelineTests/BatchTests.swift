@@ -3,6 +3,7 @@ import Testing
 import TegulaBundle
 import TegulaCodec
 import TegulaComposite
+import TegulaCrypto
 import TegulaGeometry
 import TegulaSupport
 @testable import TegulaPipeline

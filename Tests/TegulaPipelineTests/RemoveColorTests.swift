@@ -5,7 +5,6 @@ import TegulaCodec
 import TegulaGeometry
 import TegulaPyramid
 import TegulaTestSupport
-import TegulaWarp
 @testable import TegulaPipeline
 
 /// `remove_color:` on the generated series (``TestSeries``): the paper of a sheet — its collar

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import TegulaBundle
+import TegulaCluster
 import TegulaCodec
-import TegulaComposite
 import TegulaGeometry
 import TegulaTestSupport
 @testable import TegulaPipeline

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TegulaBundle
-import TegulaComposite
+import TegulaCluster
 import TegulaGeoreference
 import TegulaSupport
 import TegulaTestSupport

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
 import TegulaBundle
+import TegulaCluster
 import TegulaCodec
-import TegulaComposite
 import TegulaGDAL
 import TegulaGeometry
 import TegulaTestSupport
-import TegulaWarp
 @testable import TegulaPipeline
 
 /// The composite's tone matching (`composite.tone`) against known truths: the generated 4 × 4

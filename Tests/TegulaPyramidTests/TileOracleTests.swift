@@ -5,7 +5,6 @@ import TegulaGDAL
 import TegulaGeometry
 @testable import TegulaPyramid
 import TegulaTestSupport
-import TegulaWarp
 
 /// Tile pixels against oracles Tegula does not share code with (issue 16 item 6): lower zooms
 /// against `gdalwarp -r average` of the scan onto each tile's bounds, @2x tiles against a 512-px

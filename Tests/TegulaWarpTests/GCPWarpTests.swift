@@ -102,7 +102,7 @@ struct GCPWarpTests {
         let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (w, h) = Self.size
-        let pattern = WarpFixtures.pattern(width: w, height: h)
+        let pattern = PatternGeoTIFF.pixels(width: w, height: h)
         func scan(_ path: String, gcps: [GCPRecord]) throws {
             // Closed at the end: flushed but still open, GDAL's file buffer kept the pixels from
             // other readers, which saw black (and two black warps agree at "99 dB").
@@ -176,7 +176,7 @@ struct GCPWarpTests {
         let n = 500
         do {   // closed at the end of the block (see nonLinearFitsMatchGdalwarp)
             let d = try Dataset.create(path: src, driver: "GTiff", width: n, height: n, bands: 3)
-            try d.writeBytes(x: 0, y: 0, width: n, height: n, bands: [1, 2, 3], from: WarpFixtures.pattern(width: n, height: n))
+            try d.writeBytes(x: 0, y: 0, width: n, height: n, bands: [1, 2, 3], from: PatternGeoTIFF.pixels(width: n, height: n))
             try d.setGCPs([GCPRecord(id: "a", pixel: 0, line: 0, x: 5, y: 52),
                            GCPRecord(id: "b", pixel: 500, line: 0, x: 9.5, y: 52.4),
                            GCPRecord(id: "c", pixel: 0, line: 500, x: 5.6, y: 48.5)], srs: .wgs84())
@@ -211,7 +211,7 @@ struct GCPWarpTests {
         let (w, h) = (FoldingCubic.width, FoldingCubic.height)
         do {   // closed at the end of the block, so the warp reads every byte written
             let d = try Dataset.create(path: src, driver: "GTiff", width: w, height: h, bands: 3)
-            try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: WarpFixtures.pattern(width: w, height: h))
+            try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: PatternGeoTIFF.pixels(width: w, height: h))
         }
         let set = GCPSet(gcps: FoldingCubic.gcps.enumerated().map { i, g in
             GCP(id: "g\(i + 1)", pixel: PixelPoint(x: g.x, y: g.y), ground: GroundPoint(x: g.X, y: g.Y))

@@ -13,7 +13,7 @@ enum WarpFixtures {
         let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("src.tif").path
-        try WarpFixtures.geotiff(at: src, width: size, height: size, geoTransform: geoTransform, srs: srs)
+        try PatternGeoTIFF.write(to: src, width: size, height: size, geoTransform: geoTransform, srs: srs)
         let ds = try Dataset(path: src)
         let mapping = try GeoTransformMapping(width: size, height: size, geoTransform: ds.geoTransform!, crs: CRS(ds.spatialReference!))
         let source = try WarpSource(path: src, mapping: mapping)
@@ -29,30 +29,6 @@ enum WarpFixtures {
         let a = try WarpFixtures.rgba(ours), b = try WarpFixtures.rgba(theirs)
         #expect(a.w == b.w && a.h == b.h)
         return (a.px, b.px, result)
-    }
-
-    /// A smooth-plus-detail RGB pattern (no aliasing surprises, but real edges).
-    static func pattern(width: Int, height: Int) -> [UInt8] {
-        var px = [UInt8](repeating: 0, count: width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let i = (y * width + x) * 3
-                let fx = Double(x) / Double(width), fy = Double(y) / Double(height)
-                px[i] = UInt8(127.5 + 127.5 * sin(fx * 19 + fy * 7))
-                px[i + 1] = UInt8(127.5 + 127.5 * cos(fy * 23 - fx * 5))
-                px[i + 2] = ((x / 37) + (y / 29)) % 2 == 0 ? 40 : 210
-            }
-        }
-        return px
-    }
-
-    /// Write an RGB GeoTIFF with a geotransform and CRS.
-    static func geotiff(at path: String, width: Int, height: Int, geoTransform: [Double], srs: String) throws {
-        let d = try Dataset.create(path: path, driver: "GTiff", width: width, height: height, bands: 3)
-        let px = pattern(width: width, height: height)
-        try d.writeBytes(x: 0, y: 0, width: width, height: height, bands: [1, 2, 3], from: px)
-        try d.setGeoTransform(GeoTransform(geoTransform))
-        try d.setSpatialReference(SpatialReference(srs))
     }
 
     /// Read all four bands of an RGBA raster.

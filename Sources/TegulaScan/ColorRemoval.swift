@@ -4,7 +4,7 @@ import Foundation
 /// every stage after it — kernels, the pyramid's halving, the reduced copies of tiles on demand,
 /// the composite's blending — sees paper as transparency, as it sees a scan's own alpha. Straight
 /// alpha: a pixel keeps its colour and its alpha is scaled by the smoothstep of
-/// ``RemoveColorOptions``.
+/// `RemoveColorOptions` (the pipeline file's `remove_color:`).
 public struct ColorRemoval: Sendable, Hashable, CustomStringConvertible {
     /// The paper colour.
     public let color: RGBColor

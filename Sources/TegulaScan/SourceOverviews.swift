@@ -23,7 +23,7 @@ public final class SourceOverviews: @unchecked Sendable {
     public let fileHasOverviews: Bool
     let path: String
     let shared: SourceWindow?
-    /// The paper colour taken out of the pixels read from the file (``WarpSource/removal``).
+    /// The paper colour taken out of the pixels read from the file (TegulaWarp's `WarpSource.removal`).
     let removal: ColorRemoval?
     private let lock = NSLock()
     /// Levels by factor, finest first; nil until built.
@@ -73,7 +73,7 @@ public final class SourceOverviews: @unchecked Sendable {
     /// one at that factor (no copy), the shared scan at factor 1, else read from the file (through
     /// its own overviews when it has them, else at full resolution in strips and box-reduced).
     /// nil when the window is empty.
-    func window(_ raster: any ScanReader, factor f: Int, x0: Int, y0: Int, x1: Int, y1: Int) throws -> SourceWindow? {
+    public func window(_ raster: any ScanReader, factor f: Int, x0: Int, y0: Int, x1: Int, y1: Int) throws -> SourceWindow? {
         let ax = max(0, x0) / f * f, ay = max(0, y0) / f * f
         var bx = min(width, (x1 + f - 1) / f * f), by = min(height, (y1 + f - 1) / f * f)
         guard ax < bx, ay < by else { return nil }

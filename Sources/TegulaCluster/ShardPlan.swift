@@ -1,5 +1,7 @@
 import Foundation
 import TegulaBundle
+import TegulaComposite
+import TegulaCrypto
 import TegulaGeometry
 import TegulaPyramid
 
@@ -98,7 +100,7 @@ public struct ShardPlan: Sendable {
 
 /// The composite's zooms, blocks and bounds, from the survey.
 public struct CompositeLayout: Sendable {
-    /// The composite's zooms, and the zoom of its blocks (``CompositeBuilder/blockZoom(maxZoom:minZoom:)``).
+    /// The composite's zooms, and the zoom of its blocks (`CompositeBuilder.blockZoom(maxZoom:minZoom:)`).
     public let minZoom: Int
     public let maxZoom: Int
     public let blockZoom: Int

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TegulaGDAL
 import TegulaTestSupport
-@testable import TegulaWarp
+@testable import TegulaScan
 
 /// A scan read through its file mapping reads the bytes GDAL reads, is mapped only when GDAL
 /// passes the file's bands through unchanged, keeps no more of itself in the process than its
@@ -25,7 +25,7 @@ struct MappedScanTests {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("scan.tif").path
-        try WarpFixtures.geotiff(at: path, width: 301, height: 203, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
+        try PatternGeoTIFF.write(to: path, width: 301, height: 203, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
         let scan = try #require(MappedScan(path: path))
         // Corners, edges, odd widths (the SSSE3 loop's tail), one pixel, the whole scan.
         for (x, y, w, h) in [(0, 0, 301, 203), (0, 0, 1, 1), (300, 202, 1, 1), (17, 5, 7, 9), (250, 190, 51, 13), (1, 100, 299, 3)] {
@@ -38,7 +38,7 @@ struct MappedScanTests {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let tif = dir.appendingPathComponent("scan.tif").path
-        try WarpFixtures.geotiff(at: tif, width: 120, height: 80, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
+        try PatternGeoTIFF.write(to: tif, width: 120, height: 80, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
         func vrt(_ name: String, source: (Int) -> String) throws -> String {
             let bands = (1...3).map { b in
                 "<VRTRasterBand dataType=\"Byte\" band=\"\(b)\">\(source(b))</VRTRasterBand>"
@@ -68,7 +68,7 @@ struct MappedScanTests {
             let path = dir.appendingPathComponent("\(options[0]).tif").path
             do {
                 let d = try Dataset.create(path: path, driver: "GTiff", width: 64, height: 64, bands: 3, options: options)
-                try d.writeBytes(x: 0, y: 0, width: 64, height: 64, bands: [1, 2, 3], from: WarpFixtures.pattern(width: 64, height: 64))
+                try d.writeBytes(x: 0, y: 0, width: 64, height: 64, bands: [1, 2, 3], from: PatternGeoTIFF.pixels(width: 64, height: 64))
             }
             let mapped = MappedScan(path: path) != nil
             #expect(mapped == (options == ["INTERLEAVE=PIXEL"]), "\(options)")
@@ -101,7 +101,7 @@ struct MappedScanTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("tall.tif").path
         // 1,000 × 3,000 RGB: 3,000-byte rows, 9 MB; chunks of 21 rows (64 KB), a 512 KB budget.
-        try WarpFixtures.geotiff(at: path, width: 1000, height: 3000, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
+        try PatternGeoTIFF.write(to: path, width: 1000, height: 3000, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
         let residency = MappedScan.Residency(budget: 512 << 10)
         let scan = try #require(MappedScan(path: path, chunkBytes: 64 << 10, residency: residency))
         var peak = 0
@@ -123,7 +123,7 @@ struct MappedScanTests {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("scan.tif").path
-        try WarpFixtures.geotiff(at: path, width: 400, height: 300, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
+        try PatternGeoTIFF.write(to: path, width: 400, height: 300, geoTransform: [0, 1, 0, 0, 0, -1], srs: "EPSG:3857")
         let scan = try #require(MappedScan(path: path, chunkBytes: 64 << 10, residency: .init(budget: 1 << 20)))
         // Rewritten in place: cut to its first 10 KB, as open(O_TRUNC) and a slow write leave it.
         #expect(truncate(path, 10_000) == 0)

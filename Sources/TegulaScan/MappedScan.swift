@@ -55,7 +55,7 @@ public final class MappedScan: @unchecked Sendable {
         let chunks = (y / chunkRows)...((y + height - 1) / chunkRows)
         residency.use(self, chunks: chunks)
         guard memory.copyRGBA(x: x, y: y, width: width, height: height, into: out) else {
-            throw WarpError(.unreadable, at: path, "the file ended before its last row (changed while it was read?)")
+            throw ScanError(.unreadable, at: path, "the file ended before its last row (changed while it was read?)")
         }
     }
 

@@ -3,7 +3,7 @@ import Testing
 import TegulaGDAL
 import TegulaSupport
 import TegulaTestSupport
-@testable import TegulaWarp
+@testable import TegulaScan
 
 /// A compressed scan read through its cache of decoded blocks reads the bytes GDAL reads, decodes
 /// each block once while the blocks fit the budget (also with two readers at once), and is used
@@ -14,7 +14,7 @@ struct DecodedScanTests {
     /// A `width` × `height` RGB GeoTIFF of the fixtures' pattern with creation `options`.
     static func tiff(_ path: String, width: Int, height: Int, bands: Int = 3, options: [String]) throws {
         let d = try Dataset.create(path: path, driver: "GTiff", width: width, height: height, bands: bands, options: options)
-        var pixels = WarpFixtures.pattern(width: width, height: height)
+        var pixels = PatternGeoTIFF.pixels(width: width, height: height)
         if bands == 4 {
             var rgba = [UInt8](repeating: 0, count: width * height * 4)
             for i in 0..<(width * height) {

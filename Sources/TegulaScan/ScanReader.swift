@@ -82,7 +82,7 @@ public enum ScanSources {
         let (known, opener) = state.withLock { ($0.opened[name], $0.opener) }
         if let known { return known }
         guard let opener else {
-            throw WarpError(.unreadable, at: name, "a URL, but this program reads no remote scans; give a local file")
+            throw ScanError(.unreadable, at: name, "a URL, but this program reads no remote scans; give a local file")
         }
         let scan = try opener(name)
         return state.withLock { s in
@@ -93,8 +93,8 @@ public enum ScanSources {
     }
 
     /// A reader of the scan `name` names, for one worker: `mapped` (a local file's mapping, see
-    /// ``WarpSource/mapped``) or `decoded` (a local file's shared decoded blocks, see
-    /// ``WarpSource/decoded``) for its full-resolution windows, and with `removal` the paper colour
+    /// TegulaWarp's `WarpSource.mapped`) or `decoded` (a local file's shared decoded blocks, see
+    /// TegulaWarp's `WarpSource.decoded`) for its full-resolution windows, and with `removal` the paper colour
     /// taken out of every window it reads, wherever the pixels come from (``PaperRemovingReader``).
     public static func open(_ name: String, mapped: MappedScan? = nil, decoded: DecodedScan? = nil,
                             removal: ColorRemoval? = nil) throws -> any ScanReader {
@@ -114,7 +114,7 @@ public enum ScanSources {
 extension ScanSources {
     /// The whole scan `name` names reduced to `width` × `height`, RGB (3 bytes a pixel), read as
     /// the warp reads it (an IIIF image at the coarsest scale factor that keeps that detail): the
-    /// picture of a fit (``GeoreferenceWriter/ScanThumbnail``).
+    /// picture of a fit (TegulaGeoreference's `GeoreferenceWriter.ScanThumbnail`).
     public static func thumbnail(of name: String, width: Int, height: Int) throws -> [UInt8] {
         let reader = try open(name)
         var rgba = [UInt8](repeating: 0, count: width * height * 4)

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaBundle
+import TegulaCrypto
 import TegulaGeometry
 import TegulaSupport
 

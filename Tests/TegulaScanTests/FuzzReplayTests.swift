@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TegulaGDAL
 import TegulaTestSupport
-@testable import TegulaWarp
+@testable import TegulaScan
 
 /// The inputs of the C fuzz targets tiff-lzw and tiff-deflate (FuzzInputs: mutated LZW and DEFLATE
 /// GeoTIFFs, seeds from scripts/fuzz-seeds, crashes), read through the Swift path those targets

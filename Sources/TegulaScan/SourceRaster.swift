@@ -27,9 +27,9 @@ public final class SourceRaster {
         self.path = path
         dataset = try Dataset(path: path)
         let bands = dataset.bands
-        guard let first = bands.first else { throw WarpError(.unreadable, at: path, "the raster has no bands") }
+        guard let first = bands.first else { throw ScanError(.unreadable, at: path, "the raster has no bands") }
         if !first.isByte {
-            throw WarpError(.unreadable, at: path, "band 1 is \(first.dataType); Tegula warps 8-bit scans (convert with gdal_translate -ot Byte -scale)")
+            throw ScanError(.unreadable, at: path, "band 1 is \(first.dataType); Tegula warps 8-bit scans (convert with gdal_translate -ot Byte -scale)")
         }
         switch bands.count {
         case 1:
@@ -152,7 +152,9 @@ public final class SourceWindow: @unchecked Sendable {
     public let height: Int
     public let pixels: UnsafeMutablePointer<UInt8>
 
-    init(originX: Int, originY: Int, scaleX: Double, scaleY: Double, width: Int, height: Int) {
+    /// An uninitialised buffer of `width` × `height` RGBA pixels for the window at (`originX`,
+    /// `originY`) of the scan, `scaleX` × `scaleY` source pixels a buffer pixel.
+    public init(originX: Int, originY: Int, scaleX: Double, scaleY: Double, width: Int, height: Int) {
         self.originX = originX
         self.originY = originY
         self.scaleX = scaleX

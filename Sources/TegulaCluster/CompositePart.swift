@@ -1,9 +1,10 @@
 import Foundation
 import TegulaBundle
+import TegulaComposite
+import TegulaCrypto
 import TegulaGeometry
 import TegulaPyramid
 import TegulaSupport
-import TegulaWarp
 
 /// What a shard's finished part holds, written last (`part-IIII-of-NNNN.json` beside its packs):
 /// the plan it was built for, its run of cut-zoom tiles, its tile count and id range, and the

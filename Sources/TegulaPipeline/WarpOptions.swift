@@ -1,10 +1,11 @@
 import TegulaGeometry
+import TegulaWarp
 
 /// The warp stage's settings as a pipeline file gives them (`warp:`): which zoom's grid to warp
 /// onto and with which kernel. Strict keys; see `pipelines/schema.json`.
 public struct WarpOptions: Sendable, Hashable, Codable {
     /// Zoom whose pixel grid to warp onto; nil = the tile stage's max zoom, else `auto`
-    /// (nearest the native resolution, ``WarpSource/autoZoom(tileSize:)``).
+    /// (nearest the native resolution, TegulaWarp's `WarpSource.autoZoom(tileSize:)`).
     public var zoom: Int?
     /// Resampling kernel; nil = bilinear.
     public var resampling: Resampling?

@@ -4,6 +4,7 @@ import TegulaCodec
 import TegulaHTTP
 import TegulaIIIFServer
 import TegulaOnDemand
+import TegulaServer
 import TegulaTestSupport
 import Testing
 
@@ -163,6 +164,33 @@ struct IIIFImageTests {
         let head = await scan.service.respond(ServerRequest(method: .head, target: "/iiif/scan/full/max/0/default.png"),
                                               isCancelled: { false })
         #expect(head.status == .ok && head.body.isEmpty && head.header("Content-Length").map { Int($0)! > 1000 } == true)
+    }
+
+    /// `tegula serve` (a ``TileService`` with the scan as its one image, as `tegula serve SCAN`
+    /// makes it) hands `/iiif/` to the image server: the same answers, byte for byte, headers in
+    /// the same order, for images, `info.json`, the redirect, 304s, refusals, HEAD and POST.
+    @Test func theTileServerAnswersIIIFAsTheImageServerDoes() async throws {
+        let scan = try Scan()
+        let serve = TileService(catalogue: try Catalogue([]), images: ["scan": scan.image])
+        let tag = try #require(await scan.get("/iiif/scan/full/200,/0/default.jpg").header("ETag"))
+        let requests: [ServerRequest] = [
+            "/iiif/scan", "/iiif/scan/info.json", "/iiif/scan/full/200,/0/default.jpg", "/iiif/scan/0,0,300,200/150,/0/default.png",
+            "/iiif/scan/full/max/90/default.jpg", "/iiif/nope/info.json", "/iiif/scan/a/b/c", "/iiif/%zz/info.json",
+        ].map { ServerRequest(target: $0, headers: [ServerRequest.host: "maps.example.org"]) } + [
+            ServerRequest(target: "/iiif/scan/full/200,/0/default.jpg", headers: [ServerRequest.host: "maps.example.org", .ifNoneMatch: tag]),
+            ServerRequest(method: .head, target: "/iiif/scan/info.json"),
+            ServerRequest(method: .post, target: "/iiif/scan/info.json"),
+        ]
+        for request in requests {
+            let want = await serve.respond(request, isCancelled: { false })
+            let got = await scan.service.respond(request, isCancelled: { false })
+            #expect(got == want, "\(request.method) \(request.target): \(got.status) \(got.headers) vs \(want.status) \(want.headers)")
+        }
+        // Four segments are a tile path to the tile server (of a tileset named `iiif`); the image
+        // server alone knows no tiles and names no route.
+        let tilePath = ServerRequest(target: "/iiif/scan/x/info.json")
+        #expect(await serve.respond(tilePath, isCancelled: { false }).status == .badRequest)
+        #expect(await scan.service.respond(tilePath, isCancelled: { false }).status == .notFound)
     }
 
     /// What the service does not answer is refused in one line with the status the spec gives:

@@ -63,7 +63,7 @@ struct FetcherTests {
         let (error, took) = await Self.failure { try await fetcher.get(URL(string: server.base + "/busy/x")!, maxBodyBytes: 1 << 20) }
         #expect(error?.reason == .gaveUp(status: 503, attempts: 3))
         #expect("\(error!)".hasPrefix(server.base + "/busy/x: HTTP 503 Service Unavailable after 3 attempts"))
-        #expect(took >= .seconds(2) && took < .seconds(10), "two waits of Retry-After 1 s: \(took)")
+        #expect(took >= .seconds(2), "two waits of Retry-After 1 s: \(took)")
         #expect(Self.lines(log).filter { $0.contains("/busy/x") }.count == 3)
     }
 
@@ -75,7 +75,7 @@ struct FetcherTests {
         let (error, took) = await Self.failure { try await fetcher.get(URL(string: server.base + "/later/x")!, maxBodyBytes: 1 << 20) }
         #expect(error?.reason == .waitTooLong(status: 429, asked: .seconds(300), attempts: 1))
         #expect("\(error!)".contains("HTTP 429 Too Many Requests asking to retry after 300.0 s"))
-        #expect(took < .seconds(1))
+        #expect(took < .seconds(30), "not the 300 s asked: \(took)")
     }
 
     /// A body trickling at 1 byte/s times out each attempt, and timeouts are retried.
@@ -88,12 +88,13 @@ struct FetcherTests {
         let (error, took) = await Self.failure { try await fetcher.get(URL(string: server.base + "/slow/small.txt")!, maxBodyBytes: 1 << 20) }
         #expect(error?.reason == .transport(.timedOut(after: .milliseconds(700)), attempts: 3))
         #expect("\(error!)".contains("no whole answer within 0.7 s; the server is too slow"))
-        #expect(took >= .milliseconds(2100) && took < .seconds(10), "\(took)")
+        #expect(took >= .milliseconds(2100), "three attempts of 0.7 s: \(took)")
         #expect(Self.lines(log).filter { $0.contains("/slow/small.txt") }.count <= 3)
     }
 
     /// Nobody listening, and a name that does not resolve: one attempt, at once, whatever the
-    /// policy allows (6 attempts, a 1-s backoff).
+    /// policy allows (6 attempts after backoffs of at least 0.5 + 1 + 2 + 4 + 8 s). The bound on
+    /// the time is loose: a loaded machine's whole suite delays any await by seconds.
     @Test func aRefusedConnectionAndAnUnresolvableHostFailAtOnce() async throws {
         let fetcher = HTTPFetcher(transport: URLSessionTransport(),
                                   retry: RetryPolicy(maxAttempts: 6, initialBackoff: .seconds(1), retriedStatuses: [429, 503],
@@ -102,12 +103,12 @@ struct FetcherTests {
         let (e1, t1) = await Self.failure { try await fetcher.get(URL(string: refused)!, maxBodyBytes: 100) }
         #expect(e1?.reason == .transport(.refused, attempts: 1))
         #expect("\(e1!)" == "\(refused): no answer (connection refused); check the host, port and network")
-        #expect(t1 < .milliseconds(500), "\(t1)")
+        #expect(t1 < .seconds(5), "\(t1)")
         let nowhere = "http://tegula-test.invalid/x"
         let (e2, t2) = await Self.failure { try await fetcher.get(URL(string: nowhere)!, maxBodyBytes: 100) }
         #expect(e2?.reason == .transport(.unresolvable, attempts: 1))
         #expect("\(e2!)" == "\(nowhere): no answer (the host name did not resolve); check the host, port and network")
-        #expect(t2 < .milliseconds(500), "\(t2)")
+        #expect(t2 < .seconds(5), "\(t2)")
     }
 
     /// What a range reader and a cache send reaches the server and its answers come back:
@@ -198,6 +199,6 @@ struct FetcherTests {
             return
         }
         #expect((error as? FetchError)?.reason == .transport(.cancelled, attempts: 1), "\(error)")
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(30), "not the 60-s timeout")
     }
 }

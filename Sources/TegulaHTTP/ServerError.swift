@@ -112,7 +112,8 @@ extension LocatedError where Reason == ServerErrorReason {
         ServerError(.methodNotAllowed, "method \(method.rawValue) not allowed; use GET or HEAD")
     }
 
-    /// A target that cannot name anything; `reason` comes from `Route`.
+    /// A target that cannot name anything; `reason` comes from the parser that refused it
+    /// (``RequestTarget``, a service's routes).
     public static func malformedTarget(reason: String) -> ServerError { ServerError(.malformedTarget, reason) }
 
     /// A well-formed target naming nothing we have.

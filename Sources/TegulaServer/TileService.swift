@@ -59,7 +59,7 @@ public struct TileService: HTTPService {
 
     /// The answer to a tile request when it needs no file or database read (the tile is already
     /// in memory, or the request is refused before any read); nil for everything else. The same
-    /// answer `respond` gives: the event-loop fast path (`TileFastPath`) serves hot tiles with it.
+    /// answer `respond` gives: the HTTP core's event-loop fast path serves hot tiles with it.
     public func respondFromMemory(_ request: ServerRequest) -> ServerResponse? {
         guard request.isRead, request.target.utf8.count <= configuration.maxTargetLength,
               case .tile(let t) = Route(target: request.target),

@@ -73,17 +73,32 @@ struct DeclaredDependencyTests {
         return module
     }
 
-    /// The modules the Swift files under `folder` import, less `exclude`d paths.
-    static func imports(under folder: URL, exclude: [String]) throws -> Set<String> {
+    /// The folder of a target's sources: its `path`, or `Sources/NAME` (`Tests/NAME` for a test target).
+    static func folder(of target: Target) -> URL {
+        TegulaBinary.packageRoot.appendingPathComponent(target.path ?? "\(target.type == "test" ? "Tests" : "Sources")/\(target.name)")
+    }
+
+    /// The Swift files under `folder`, less `exclude`d paths, sorted.
+    static func swiftFiles(under folder: URL, exclude: [String]) -> [URL] {
         let excluded = exclude.map { folder.appendingPathComponent($0).standardizedFileURL.path }
-        var modules: Set<String> = []
+        var found: [URL] = []
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         while let file = files?.nextObject() as? URL {
             let path = file.standardizedFileURL.path
             guard file.pathExtension == "swift", !excluded.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else { continue }
-            modules.formUnion(imports(in: try String(contentsOf: file, encoding: .utf8)))
+            found.append(file)
         }
-        return modules
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// The modules one Swift file imports.
+    static func imports(of file: URL) throws -> Set<String> {
+        imports(in: try String(contentsOf: file, encoding: .utf8))
+    }
+
+    /// The modules the Swift files under `folder` import, less `exclude`d paths.
+    static func imports(under folder: URL, exclude: [String]) throws -> Set<String> {
+        try swiftFiles(under: folder, exclude: exclude).reduce(into: []) { $0.formUnion(try imports(of: $1)) }
     }
 
     @Test func importLinesAreReadAndStringLiteralsAreNot() {
@@ -106,7 +121,7 @@ struct DeclaredDependencyTests {
         #expect(targets.count > 20, "dump-package listed \(targets.count) targets")
         var checked = 0
         for t in targets where t.type != "system" && t.type != "binary" && t.type != "plugin" {
-            let folder = TegulaBinary.packageRoot.appendingPathComponent(t.path ?? "\(t.type == "test" ? "Tests" : "Sources")/\(t.name)")
+            let folder = Self.folder(of: t)
             #expect(FileManager.default.fileExists(atPath: folder.path), "\(t.name): no folder \(folder.path)")
             let imported = try Self.imports(under: folder, exclude: t.exclude).subtracting(Self.platformModules)
             for module in t.declared.subtracting(imported).sorted() {

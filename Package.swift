@@ -102,6 +102,11 @@ let package = Package(
         // An IIIF image read as a scan: windows at the server's scale factors, only the tiles a
         // window touches, decoded once (TegulaScan's ScanReader over TegulaIIIF's client).
         .target(name: "TegulaIIIFSource", dependencies: ["TegulaIIIF", "TegulaScan", "TegulaCodec", "TegulaSupport"]),
+        // Inputs opened by a value: the input resolver a program makes once at its edge (its IIIF
+        // client, each image opened once), Georeference Annotations looked through to their image.
+        .target(name: "TegulaInputs", dependencies: [
+            "TegulaIIIF", "TegulaIIIFSource", "TegulaGeoreference", "TegulaScan", "TegulaSupport",
+        ]),
         // The HTTP core under every server (tiles, IIIF images, the editor): typed requests and
         // responses, the one target parser, errors that carry their status, and the Hummingbird
         // adapter with its connection guard and event-loop fast path. No tile, no tileset.
@@ -147,14 +152,14 @@ let package = Package(
         ]),
         // The pipeline file (document, specs, strict decoding), its stages and the runner.
         .target(name: "TegulaPipeline", dependencies: [
-            "TegulaCluster", "TegulaComposite", "TegulaCrypto", "TegulaGeoreference", "TegulaScan", "TegulaWarp", "TegulaPyramid", "TegulaBundle",
-            "TegulaGDAL", "TegulaGeometry", "TegulaSupport", .product(name: "Yams", package: "Yams"),
+            "TegulaCluster", "TegulaComposite", "TegulaCrypto", "TegulaGeoreference", "TegulaInputs", "TegulaScan", "TegulaWarp", "TegulaPyramid",
+            "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", .product(name: "Yams", package: "Yams"),
         ]),
         // Tiles on demand: scans and pipeline maps rendered per request behind the server's
         // DynamicTileSource (the server module itself links no GDAL).
         .target(name: "TegulaOnDemand", dependencies: [
-            "TegulaServer", "TegulaIIIFServer", "TegulaPipeline", "TegulaPyramid", "TegulaScan", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec",
-            "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
+            "TegulaServer", "TegulaIIIFServer", "TegulaInputs", "TegulaPipeline", "TegulaPyramid", "TegulaScan", "TegulaWarp", "TegulaGeoreference",
+            "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
         ]),
 
         // The georeferencing editor (`tegula edit`): a session model, its fit and save formats, and
@@ -176,7 +181,7 @@ let package = Package(
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaScan", "TegulaWarp", "TegulaPyramid",
             "TegulaBundle", "TegulaHTTP", "TegulaServer", "TegulaPipeline", "TegulaCluster", "TegulaSupport", "TegulaOnDemand", "TegulaRemote",
-            "TegulaEditor", "TegulaFetch", "TegulaIIIF", "TegulaIIIFSource", "TegulaMatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "TegulaEditor", "TegulaFetch", "TegulaIIIF", "TegulaIIIFSource", "TegulaInputs", "TegulaMatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -247,6 +252,11 @@ let package = Package(
         // nginx (level 0, and behind a 429 front), iiif_testserver.py (level 1).
         .testTarget(name: "TegulaIIIFTests", dependencies: [
             "TegulaIIIF", "TegulaFetch", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
+        ]),
+        // The input resolver against real IIIF servers on loopback, as TegulaIIIFTests: an
+        // annotation looked through to its image and GCPs, a map chosen, a re-scanned image refused.
+        .testTarget(name: "TegulaInputsTests", dependencies: [
+            "TegulaInputs", "TegulaIIIF", "TegulaFetch", "TegulaGeoreference", "TegulaScan", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
             "TegulaEditor", "TegulaPipeline", "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",

@@ -199,7 +199,7 @@ public final class CompositeBuilder: @unchecked Sendable {
             if let w = warpers[layer] { return w }
             if warpers.count >= 32 { warpers.removeAll() }   // bound the open datasets per thread
             let s = try sources.source(layer)
-            let w = try BlockWarper(path: s.path, mapping: s.mapping, resampling: resampling,
+            let w = try BlockWarper(scan: s.scan, mapping: s.mapping, resampling: resampling,
                                     maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped, removal: s.removal)
             warpers[layer] = w
             return w

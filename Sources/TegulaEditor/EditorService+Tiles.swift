@@ -57,10 +57,10 @@ extension EditorService {
     func overlaySource(_ version: String) throws -> OnDemandSource? {
         if let s = overlays.withLock({ $0.last { $0.version == version }?.source }) { return s }
         guard let fit = fits.withLock({ $0.last { $0.version == version }?.fit }) else { return nil }
-        let scan = scanPath
+        let scan = scanPath, scans = self.scans
         let input = WarpInput(path: scan, gcpSet: fit.check.set, fit: FitOptions(transform: fit.georeference.kind), mask: fit.check.mask)
         let source = try OnDemandSource(id: "overlay-" + version, queue: queue, memo: memo, log: log) {
-            OnDemandSource.Loaded(job: TileJob(source: try input.resolve(), output: "", name: "overlay"))
+            OnDemandSource.Loaded(job: TileJob(source: try input.resolve(opening: scans), output: "", name: "overlay"))
         }
         overlays.withLock { list in
             if let s = list.last(where: { $0.version == version }) { _ = s; return }

@@ -10,6 +10,7 @@ import TegulaHTTP
 import TegulaIIIFServer
 import TegulaOnDemand
 import TegulaPyramid
+import TegulaScan
 import TegulaServer
 import TegulaSupport
 
@@ -30,6 +31,8 @@ public final class EditorService: HTTPService, @unchecked Sendable {
     /// The IIIF image service a remote scan comes from and its Allmaps type (`ImageService2`,
     /// `ImageService3`): what a saved annotation names, instead of this editor's own service.
     public let scanService: (id: String, type: String)?
+    /// How the scan is opened (an IIIF image once, shared by the pane and the overlays).
+    let scans: any ScanOpener
     /// Basemaps the page offers, in order (the first is shown).
     public let basemaps: [Basemap]
     let basemapService: TileService?
@@ -52,16 +55,19 @@ public final class EditorService: HTTPService, @unchecked Sendable {
 
     /// A service for one scan. `initial` is the session to start from when there is no
     /// autosave sidecar beside `output`; with one, the sidecar's session is restored.
-    /// `scanService` names the remote image service `scanPath` reads, for Save.
+    /// `scanService` names the remote image service `scanPath` reads, for Save; `scans` opens the
+    /// scan for its pane and its overlays (the program's resolver; local files alone by default).
     public init(scanPath: String, output: String, initial: EditorSession, basemaps: [Basemap], basemapTilesets: Catalogue?,
                 leafletDirectory: String = ViewerAssets.debianLeaflet, renderThreads: Int = 2, cacheBytes: Int = 128 << 20,
-                scanService: (id: String, type: String)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+                scanService: (id: String, type: String)? = nil, scans: any ScanOpener = LocalScans(),
+                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.scanPath = scanPath
+        self.scans = scans
         self.scanService = scanService
         self.output = output
         let queue = RenderQueue(workers: renderThreads)
         self.queue = queue
-        pane = try ScanPane(path: scanPath, queue: queue, logger: Logger(label: "tegula.edit"))
+        pane = try ScanPane(path: scanPath, scans: scans, queue: queue, logger: Logger(label: "tegula.edit"))
         self.basemaps = basemaps
         basemapService = basemapTilesets.map { TileService(catalogue: $0, leafletDirectory: nil) }
         leaflet = ViewerAssets.leaflet(in: leafletDirectory)

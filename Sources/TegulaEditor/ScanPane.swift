@@ -4,6 +4,7 @@ import TegulaGDAL
 import TegulaIIIFServer
 import TegulaOnDemand
 import TegulaScan
+import TegulaSupport
 
 /// The scan as the editor's scan pane reads it: an IIIF Image API 3.0 service of the scan at
 /// `/iiif/{id}/` (a ``ScanImage`` answered by ``IIIFImageServer``, the same responder and the same
@@ -32,9 +33,10 @@ public struct ScanPane: Sendable {
     /// checks that its first pixels decode; an unreadable scan is a ``EditorError`` naming it.
     /// A remote scan (an IIIF image URL, its service id or info.json) is read through its own
     /// service by the same reader the warp uses, and named by its last path component; `id`, when
-    /// given, names it instead (the tie editor serves two sheets by their map names).
-    public init(path: String, id: String? = nil, queue: RenderQueue, logger: Logger) throws {
-        let remote = ScanSources.isRemote(path)
+    /// given, names it instead (the tie editor serves two sheets by their map names). `scans`
+    /// opens it (the program's resolver; local files alone by default).
+    public init(path: String, id: String? = nil, scans: any ScanOpener = LocalScans(), queue: RenderQueue, logger: Logger) throws {
+        let remote = Location(path).isURL
         do {
             if !remote {
                 let ds = try Dataset(path: path)
@@ -48,7 +50,7 @@ public struct ScanPane: Sendable {
         }
         let named = remote && path.hasSuffix("/info.json") ? String(path.dropLast("/info.json".count)) : path
         do {
-            image = try ScanImage(id: id ?? OnDemandInputs.id(of: named), path: path, queue: queue)
+            image = try ScanImage(id: id ?? OnDemandInputs.id(of: named), scan: scans.open(path), queue: queue)
         } catch let e as GDALError {
             throw EditorError(.unreadableInput, at: path, e.message)
         } catch let e as EditorError {

@@ -29,7 +29,7 @@ public enum SessionFormat: String, Sendable, CaseIterable {
                       serviceType: String = "ImageService3", width: Int, height: Int, to output: String) throws {
         let g = fit.georeference
         if self == .vrt {
-            if scanPath.hasPrefix("http://") || scanPath.hasPrefix("https://") {
+            if Location(scanPath).isURL {
                 throw EditorError(.writeFailed, at: output, "a VRT cannot reference an IIIF image; save as .json (a Georeference Annotation naming it), .points or .csv")
             }
             do {
@@ -81,6 +81,6 @@ public enum SessionFormat: String, Sendable, CaseIterable {
     /// `uri` when it is absolute http(s) (a request without a `Host` header gives a bare path,
     /// which no viewer could open: the file is named instead).
     static func absolute(_ uri: String) -> String? {
-        uri.hasPrefix("http://") || uri.hasPrefix("https://") ? uri : nil
+        Location(uri).isURL ? uri : nil
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
+import TegulaInputs
 import TegulaPipeline
 import TegulaPyramid
 import TegulaServer
+import TegulaSupport
 import TegulaWarp
 
 /// What `tegula serve` renders on demand, from its PATH arguments: anything the warp stage takes
@@ -9,7 +11,7 @@ import TegulaWarp
 /// scan and its GCP file) and pipeline files (`*.yml`, `*.yaml`: every map, from its
 /// `georeference:` and `tile:` sections, without running a stage; a map whose `input:` is an IIIF
 /// image or a Georeference Annotation, or that comes from a `maps_from:` AnnotationPage, through
-/// ``remote``).
+/// ``inputs``).
 public struct OnDemandInputs: Sendable {
     /// The render threads all sources share.
     public let queue: RenderQueue
@@ -23,18 +25,19 @@ public struct OnDemandInputs: Sendable {
     /// The paper taken out of every scan (`tegula serve --remove-color`), where a pipeline map
     /// has no `remove_color:` of its own; nil keeps the paper.
     public let removeColor: RemoveColorOptions?
-    /// How a pipeline file's maps reach IIIF images and annotations (the program's IIIF client,
-    /// as `tegula run` loads the file); nil refuses such maps in one line.
-    public let remote: RemoteSources?
+    /// How scans are opened and a pipeline file's maps reach IIIF images and annotations (the
+    /// program's resolver, as `tegula run` loads the file); one without an IIIF client refuses
+    /// such maps in one line.
+    public let inputs: InputResolver
 
     /// Inputs sharing one queue and one memo.
     public init(queue: RenderQueue, memo: TileMemo, encoding: TileOptions? = nil, removeColor: RemoveColorOptions? = nil,
-                remote: RemoteSources? = nil, log: @escaping @Sendable (String) -> Void) {
+                inputs: InputResolver = InputResolver(), log: @escaping @Sendable (String) -> Void) {
         self.queue = queue
         self.memo = memo
         self.encoding = encoding
         self.removeColor = removeColor
-        self.remote = remote
+        self.inputs = inputs
         self.log = log
     }
 
@@ -51,13 +54,13 @@ public struct OnDemandInputs: Sendable {
     public func sources(for path: String) throws -> [OnDemandSource] {
         let ext = (path as NSString).pathExtension.lowercased()
         if ext == "yml" || ext == "yaml" {
-            let remote = self.remote
-            let pipeline = try Pipeline.load(path: path, remote: remote)
+            let inputs = self.inputs
+            let pipeline = try Pipeline.load(path: path, inputs: inputs)
             return try pipeline.spec.maps.map { map in
                 let name = map.name
                 return try OnDemandSource(id: name, queue: queue, memo: memo, log: log) {
                     // Read the pipeline file again: an edit of it is a change like any other.
-                    let now = try Pipeline.load(path: path, remote: remote)
+                    let now = try Pipeline.load(path: path, inputs: inputs)
                     guard var map = now.spec.maps.first(where: { $0.name == name }) else {
                         throw OnDemandError("\(path): map '\(name)' is no longer in the file")
                     }
@@ -66,7 +69,7 @@ public struct OnDemandInputs: Sendable {
                     // when stored there for the same inputs, else solved now).
                     let tone = try PipelineRunner(pipeline: now, options: RunOptions(), log: { _ in }).toneCorrections()?[name]
                     // A URL (an IIIF image's, an annotation's) is no file to watch: its cached copy is.
-                    let files = now.files(of: map).filter { !RemoteSources.isURL($0) }
+                    let files = now.files(of: map).filter { !Location($0).isURL }
                     return OnDemandSource.Loaded(job: encoded(try now.tileJob(for: map)), files: files, tone: tone)
                 }
             }
@@ -77,18 +80,19 @@ public struct OnDemandInputs: Sendable {
     }
 
     /// The sheet index of a pipeline file, as `tegula run` writes it (`PipelineRunner.sheetIndexJSON()`);
-    /// nil for any other PATH. Read once, when called; maps on IIIF servers through ``remote``, as
+    /// nil for any other PATH. Read once, when called; maps on IIIF servers through ``inputs``, as
     /// ``sources(for:)`` reads them.
     public func sheetIndex(for path: String) throws -> [UInt8]? {
         guard ["yml", "yaml"].contains((path as NSString).pathExtension.lowercased()) else { return nil }
-        return try PipelineRunner(pipeline: try Pipeline.load(path: path, remote: remote), options: RunOptions(), log: { _ in }).sheetIndexJSON()
+        return try PipelineRunner(pipeline: try Pipeline.load(path: path, inputs: inputs), options: RunOptions(), log: { _ in }).sheetIndexJSON()
     }
 
     /// The source of one scan (a local path, or a remote scan's URL, opened already) and its GCP file.
     public func source(scan: String, gcps: String?, id: String) throws -> OnDemandSource {
         if let gcps, !FileManager.default.fileExists(atPath: gcps) { throw OnDemandError("\(gcps): no such GCP file") }
+        let inputs = self.inputs
         return try OnDemandSource(id: id, queue: queue, memo: memo, log: log) {
-            let source = try WarpInput(path: scan, gcpFile: gcps).resolve().removingColor(removeColor)
+            let source = try WarpInput(path: scan, gcpFile: gcps).resolve(opening: inputs).removingColor(removeColor)
             return OnDemandSource.Loaded(job: encoded(TileJob(source: source, output: "", name: id)), files: gcps.map { [$0] } ?? [])
         }
     }

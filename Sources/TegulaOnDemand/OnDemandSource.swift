@@ -141,7 +141,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         let loaded = try load()
         let job = loaded.job
         // A remote scan (an IIIF image) was checked against IIIFLimits when opened; it has no files.
-        let remote = ScanSources.isRemote(job.source.path)
+        let remote = job.source.scan.isRemote
         if !remote { try RasterLimits.checkOnDemand(try TegulaGDAL.Dataset(path: job.source.path)) }
         var files = remote ? [] : (try? TegulaGDAL.Dataset(path: job.source.path).fileList) ?? [job.source.path]
         for f in loaded.files where !files.contains(f) { files.append(f) }

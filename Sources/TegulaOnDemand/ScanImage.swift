@@ -18,8 +18,10 @@ import TegulaSupport
 public final class ScanImage: IIIFImageSource, @unchecked Sendable {
     /// The URL id.
     public let id: String
-    /// The scan's path.
-    public let path: String
+    /// The scan, opened.
+    public let scan: OpenedScan
+    /// Its path or URL, as given.
+    public var path: String { scan.path }
     public let width: Int
     public let height: Int
     public let scaleFactors: [Int]
@@ -36,10 +38,10 @@ public final class ScanImage: IIIFImageSource, @unchecked Sendable {
     /// fits one 512-px tile, as the IIIF tiles the service lists are 512 px.
     public static let tileSide = 512
 
-    /// Opens the scan (a file: 8-bit bands, at most ``RasterLimits/maximumOnDemandPixels``; an
-    /// http(s) URL: the remote image ``ScanSources`` opens); an error names the file and why.
-    public init(id: String, path: String, queue: RenderQueue) throws {
-        let raster = try ScanSources.open(path)
+    /// Serves `scan` (a file: 8-bit bands, at most ``RasterLimits/maximumOnDemandPixels``; a
+    /// remote image as a ``ScanOpener`` opened it); an error names the file and why.
+    public init(id: String, scan: OpenedScan, queue: RenderQueue) throws {
+        let raster = try scan.reader()
         if let file = raster as? SourceRaster {
             try RasterLimits.checkBands(file.dataset)
             try RasterLimits.checkOnDemand(file.dataset)
@@ -48,20 +50,25 @@ public final class ScanImage: IIIFImageSource, @unchecked Sendable {
             overviewCount = raster.hasOwnReductions ? 1 : 0
         }
         self.id = id
-        self.path = path
+        self.scan = scan
         self.queue = queue
         width = raster.width
         height = raster.height
         var factors = [1]
         while max(width, height) > factors.last! * Self.tileSide { factors.append(factors.last! * 2) }
         scaleFactors = factors
-        if let remote = try ScanSources.remote(path) {
-            version = FNV1a.hex("\(path) \(remote.version) \(width)x\(height)")
+        if let remote = scan.remote {
+            version = FNV1a.hex("\(scan.path) \(remote.version) \(width)x\(height)")
         } else {
-            let stamp = FileIdentity(path: path)
-            version = FNV1a.hex("\(path) \(stamp?.size ?? -1) \(stamp?.modified ?? -1) \(width)x\(height)")
+            let stamp = FileIdentity(path: scan.path)
+            version = FNV1a.hex("\(scan.path) \(stamp?.size ?? -1) \(stamp?.modified ?? -1) \(width)x\(height)")
         }
         idle.withLock { $0.append(raster) }
+    }
+
+    /// Serves the local file at `path` (a URL is refused in one line: ``LocalScans``).
+    public convenience init(id: String, path: String, queue: RenderQueue) throws {
+        try self.init(id: id, scan: LocalScans().open(path), queue: queue)
     }
 
     public func image(_ window: ImageWindow, isCancelled: @escaping @Sendable () -> Bool) async -> DynamicTile {
@@ -86,7 +93,7 @@ public final class ScanImage: IIIFImageSource, @unchecked Sendable {
 
     /// The window read and encoded on the caller's thread.
     public func render(_ w: ImageWindow) throws -> [UInt8] {
-        let raster = try idle.withLock { $0.popLast() } ?? ScanSources.open(path)
+        let raster = try idle.withLock { $0.popLast() } ?? scan.reader()
         defer { idle.withLock { $0.append(raster) } }
         var rgba = [UInt8](repeating: 0, count: w.outputWidth * w.outputHeight * 4)
         try rgba.withUnsafeMutableBufferPointer { p in

@@ -48,11 +48,11 @@ final class FileDigests: @unchecked Sendable {
 
     /// SHA-256 of the file's bytes: the stamp's when `stat` still matches it, else read and
     /// stamped. A missing file digests as the word "missing" and its path. A remote scan (an
-    /// IIIF image URL) digests as its URL and the digest of its description (its info.json,
+    /// IIIF image URL, opened by `scans`) digests as its URL and the digest of its description (its info.json,
     /// ``RemoteScan/version``), never its pixels: a changed image changes its description.
-    func digest(of path: String) -> String {
-        if ScanSources.isRemote(path) {
-            guard let remote = try? ScanSources.remote(path) else { return "unreachable:\(path)" }
+    func digest(of path: String, opening scans: any ScanOpener) -> String {
+        if case .url(let url) = Location(path) {
+            guard let remote = try? scans.remote(url) else { return "unreachable:\(path)" }
             return "remote:\(path) \(remote.version)"
         }
         guard let identity = FileIdentity(path: path) else { return "missing:\(path)" }

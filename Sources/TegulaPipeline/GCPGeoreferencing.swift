@@ -39,7 +39,7 @@ enum GCPGeoreferencing {
 
     /// Fit the map's GCPs for its scan.
     static func fit(map: MapSpec, step: GeoreferenceStep) throws -> Georeference {
-        guard let fitted = try input(map: map, step: step).georeference() else { throw PipelineError(.notGeoreferenced, "the georeference section has no GCPs") }
+        guard let fitted = try input(map: map, step: step).georeference(opening: step.scans) else { throw PipelineError(.notGeoreferenced, "the georeference section has no GCPs") }
         return fitted
     }
 
@@ -51,6 +51,6 @@ enum GCPGeoreferencing {
 
     /// Fit in memory (for a plan, `readingPixels` false: the scan's header read, not its pixels).
     static func sourceInMemory(map: MapSpec, step: GeoreferenceStep, readingPixels: Bool) throws -> WarpSource {
-        try input(map: map, step: step).resolve(readingPixels: readingPixels)
+        try input(map: map, step: step).resolve(readingPixels: readingPixels, opening: step.scans)
     }
 }

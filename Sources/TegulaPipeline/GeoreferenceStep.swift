@@ -15,6 +15,8 @@ struct GeoreferenceStep: MapStage {
     let folder: String
     /// Digests of the files it reads, remembered in the work folder.
     let digests: FileDigests
+    /// How the scan is opened (the pipeline's resolver: an IIIF image opened once for the run).
+    let scans: any ScanOpener
     /// The map's part of the joint fit: its tie pins join its GCPs.
     var tied: SheetFit? = nil
 
@@ -24,7 +26,7 @@ struct GeoreferenceStep: MapStage {
     /// For a remote scan (an IIIF image), which no VRT can reference: the fit as a Georeference
     /// Annotation naming the image.
     var annotationPath: String { folder + "/georef.json" }
-    var isRemote: Bool { ScanSources.isRemote(map.input) }
+    var isRemote: Bool { Location(map.input).isURL }
     var maskPath: String { folder + "/mask.wkt" }
     var reportPath: String { folder + "/report.json" }
     var picturePath: String { folder + "/residuals.svg" }
@@ -33,11 +35,11 @@ struct GeoreferenceStep: MapStage {
     func hash() -> String {
         var h = ContentHash()
         h.update("georeference/1")
-        h.update(digests.digest(of: map.input))
+        h.update(digests.digest(of: map.input, opening: scans))
         if let g = map.georeference {
             h.update(PipelineHashing.json(g))
-            if case .file(let p) = g.gcps { h.update(digests.digest(of: p)) }
-            if case .file(let p) = g.mask { h.update(digests.digest(of: p)) }
+            if case .file(let p) = g.gcps { h.update(digests.digest(of: p, opening: scans)) }
+            if case .file(let p) = g.mask { h.update(digests.digest(of: p, opening: scans)) }
         }
         if let tied { h.update(PipelineHashing.json(tied.pins)); h.update(tied.kind.name) }
         return h.finalize()
@@ -113,12 +115,11 @@ struct GeoreferenceStep: MapStage {
             try writeBoundsVRT(bounds: b, crs: g.srs ?? .wgs84)
             outputs.append(vrtPath)
             for stale in [reportPath, picturePath] { try? FileManager.default.removeItem(atPath: stale) }
-        } else if isRemote, let remote = try ScanSources.remote(map.input) {
+        } else if isRemote, let remote = try scans.open(map.input).remote {
             let georeference = try GCPGeoreferencing.fit(map: map, step: self)
-            let scan = map.input
             try GeoreferenceWriter.writeAnnotation(service: remote.sourceID, serviceType: remote.sourceType, georeference: georeference,
                                                    output: annotationPath, report: reportPath, picture: picturePath) { w, h in
-                try ScanSources.thumbnail(of: scan, width: w, height: h)
+                try OpenedScan(remote: remote).thumbnail(width: w, height: h)
             }
             outputs += [annotationPath, reportPath, picturePath]
             fitted = georeference
@@ -137,7 +138,7 @@ struct GeoreferenceStep: MapStage {
     func sourceInMemory(readingPixels: Bool = false) throws -> WarpSource {
         guard let g = map.georeference else {
             try requireOwnGeoreference()
-            return try WarpInput(path: map.input).resolve(readingPixels: readingPixels)
+            return try WarpInput(path: map.input).resolve(readingPixels: readingPixels, opening: scans)
         }
         if let b = g.bounds {
             let ds = try Dataset(path: map.input)
@@ -153,7 +154,7 @@ struct GeoreferenceStep: MapStage {
     /// (`readingPixels` as for ``sourceInMemory(readingPixels:)``).
     /// A remote scan's fit is made again from the section (cheap, and the same fit: no VRT holds it).
     func recordedSource(readingPixels: Bool = false) throws -> WarpSource {
-        guard map.georeference != nil else { return try WarpInput(path: map.input).resolve(readingPixels: readingPixels) }
+        guard map.georeference != nil else { return try WarpInput(path: map.input).resolve(readingPixels: readingPixels, opening: scans) }
         if isRemote { return try sourceInMemory(readingPixels: readingPixels) }
         let mask = FileManager.default.fileExists(atPath: maskPath) ? try MaskReader.read(path: maskPath) : nil
         return try WarpInput(path: vrtPath, mask: mask).resolve(readingPixels: readingPixels)

@@ -1,5 +1,7 @@
 import Foundation
 import TegulaGeoreference
+import TegulaInputs
+import TegulaSupport
 import Yams
 
 /// The maps of a pipeline file as entries to decode: every entry of `maps:`, then every row of
@@ -7,7 +9,7 @@ import Yams
 /// every machine lists them alike) or every annotation of its AnnotationPage, in page order.
 enum MapCollection {
     /// The entries, in drawing order. Errors name the sheet list's line or the glob.
-    static func entries(doc: PipelineDocument, spec: PipelineSpec, folder: String, remote: RemoteSources? = nil) throws -> [MapEntry] {
+    static func entries(doc: PipelineDocument, spec: PipelineSpec, folder: String, inputs: InputResolver) throws -> [MapEntry] {
         var entries: [MapEntry] = []
         if case .sequence(let list)? = doc.node([.key("maps")]) {
             for (i, node) in list.enumerated() { entries.append(MapEntry(node: node, origin: .entry(i), base: folder)) }
@@ -35,9 +37,9 @@ enum MapCollection {
             }
         case .annotationPage(let page)?:
             let file: String
-            if RemoteSources.isURL(page) {
-                guard let remote else { throw doc.error([.key("maps_from")], "\(page): an AnnotationPage by URL needs the IIIF client of `tegula run`") }
-                do { file = try remote.document(page) } catch { throw doc.error([.key("maps_from")], "\(error)") }
+            if Location(page).isURL {
+                guard inputs.readsRemote else { throw doc.error([.key("maps_from")], "\(page): an AnnotationPage by URL needs the IIIF client of `tegula run`") }
+                do { file = try inputs.document(page) } catch { throw doc.error([.key("maps_from")], "\(error)") }
             } else {
                 file = Pipeline.absolute(page, base: folder)
                 guard FileManager.default.fileExists(atPath: file) else {

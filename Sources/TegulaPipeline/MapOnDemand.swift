@@ -7,7 +7,7 @@ extension Pipeline {
     /// max zoom defaulting to `warp.zoom`, else the zoom nearest the scan's native resolution;
     /// `remove_color:` taken out of the scan's pixels as the warp stage does.
     public func tileJob(for map: MapSpec) throws -> TileJob {
-        let source = try GeoreferenceStep(map: map, folder: workFolder(for: map), digests: FileDigests(stamps: [:]))
+        let source = try GeoreferenceStep(map: map, folder: workFolder(for: map), digests: FileDigests(stamps: [:]), scans: inputs)
             .sourceInMemory(readingPixels: true).removingColor(map.removeColor)
         var job = TileJob(source: source, output: map.output ?? "", name: map.name)
         map.tile.apply(to: &job, defaultMaxZoom: map.warp.zoom)

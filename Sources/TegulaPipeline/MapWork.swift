@@ -2,6 +2,7 @@ import Foundation
 import TegulaBundle
 import TegulaGeoreference
 import TegulaPyramid
+import TegulaScan
 
 /// What one stage did.
 public struct StageOutcome: Sendable, Equatable {
@@ -20,6 +21,8 @@ final class MapWork: @unchecked Sendable {
     let map: MapSpec
     /// `<work>/<map name>`.
     let folder: String
+    /// How its scan is opened (the pipeline's resolver).
+    let scans: any ScanOpener
     /// Max zoom to warp at when `warp.zoom` is not given (the tile or composite max zoom).
     let defaultWarpZoom: Int?
     let jobs: Int
@@ -34,10 +37,11 @@ final class MapWork: @unchecked Sendable {
 
     var warpedPath: String { folder + "/warped.tif" }
 
-    init(map: MapSpec, folder: String, defaultWarpZoom: Int?, jobs: Int,
+    init(map: MapSpec, folder: String, scans: any ScanOpener, defaultWarpZoom: Int?, jobs: Int,
          log: @escaping @Sendable (String) -> Void, progress: (@Sendable (String, Int, Int) -> Void)?) {
         self.map = map
         self.folder = folder
+        self.scans = scans
         self.defaultWarpZoom = defaultWarpZoom
         self.jobs = jobs
         self.log = log
@@ -47,7 +51,7 @@ final class MapWork: @unchecked Sendable {
     }
 
     /// The georeference stage of this map.
-    var georeference: GeoreferenceStep { GeoreferenceStep(map: map, folder: folder, digests: digests, tied: tied) }
+    var georeference: GeoreferenceStep { GeoreferenceStep(map: map, folder: folder, digests: digests, scans: scans, tied: tied) }
 
     /// The map's own stages, in order. A map without an output of its own is only
     /// georeferenced (its fit report): the composite warps it from the scan.

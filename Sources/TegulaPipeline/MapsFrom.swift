@@ -1,3 +1,5 @@
+import TegulaSupport
+
 /// `maps_from:`: where the maps of a collection come from, besides (or instead of) `maps:`.
 /// A CSV sheet list (`maps_from: sheets.csv`, see ``SheetList``), a glob of scans with a GCP path
 /// pattern (`maps_from: {glob: "scans/*.tif", gcps: "gcps/{stem}.points"}`), where each match
@@ -44,7 +46,7 @@ struct GlobSource: Decodable, StrictDecodable {
 extension MapsFrom: Decodable {
     public init(from decoder: Decoder) throws {
         if let path = try? decoder.singleValueContainer().decode(String.self) {
-            if RemoteSources.isURL(path) || RemoteSources.isAnnotationFile(path) {
+            if Location(path).isURL || Pipeline.isAnnotationFile(path) {
                 self = .annotationPage(path)
                 return
             }

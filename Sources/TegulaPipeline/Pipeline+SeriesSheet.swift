@@ -10,7 +10,7 @@ extension Pipeline {
         guard let g = map.georeference, g.gcps != nil, g.bounds == nil else {
             throw PipelineError(.notGeoreferenced, "map '\(map.name)' is not fitted from GCPs; a tie joins two GCP-fitted maps")
         }
-        let step = GeoreferenceStep(map: map, folder: workFolder(for: map), digests: FileDigests(stamps: [:]))
+        let step = GeoreferenceStep(map: map, folder: workFolder(for: map), digests: FileDigests(stamps: [:]), scans: inputs)
         let ds = try Dataset(path: map.input)
         return SeriesSheet(name: map.name, gcps: try GCPGeoreferencing.gcpSet(g, mask: try step.mask()),
                            width: ds.width, height: ds.height, options: FitOptions(transform: g.transform, fitCRS: g.fitCRS))

@@ -1,5 +1,7 @@
 import Foundation
 import TegulaBundle
+import TegulaInputs
+import TegulaSupport
 
 /// A loaded, checked pipeline file: the spec with every path made absolute against the file's
 /// folder, the files it names known to exist, and its work folder.
@@ -16,11 +18,14 @@ public struct Pipeline: Sendable {
     public internal(set) var series = PipelineSeries()
     /// Where each of ``PipelineSpec/ties`` was given (the `ties:` list, then the `ties_from:` file).
     public internal(set) var tieOrigins: [TieOrigin] = []
+    /// How its maps' scans are opened: the resolver it was loaded with (an IIIF image opened once
+    /// and shared by every stage and map that reads it).
+    public internal(set) var inputs = InputResolver()
 
     /// Read, decode and check a pipeline file. Errors name `file:line:column` and the key path.
-    /// `remote` reaches IIIF images and annotations (an `input:` or `maps_from:` that is a URL or
-    /// an annotation); without it they are refused.
-    public static func load(path: String, remote: RemoteSources? = nil) throws -> Pipeline {
+    /// `inputs` reaches IIIF images and annotations (an `input:` or `maps_from:` that is a URL or
+    /// an annotation); a resolver without an IIIF client (the default) refuses them.
+    public static func load(path: String, inputs: InputResolver = InputResolver()) throws -> Pipeline {
         let file = absolute(path, base: FileManager.default.currentDirectoryPath)
         guard let data = FileManager.default.contents(atPath: file) else {
             throw PipelineError(.unreadable, file: path, "cannot read the pipeline file \(file) (no such file or no permission)")
@@ -35,13 +40,13 @@ public struct Pipeline: Sendable {
         let work = spec.work.map { absolute($0, base: base) } ?? base + "/.tegula/" + stem
         spec.work = work
         if case .sheetList(let p)? = spec.mapsFrom { spec.mapsFrom = .sheetList(absolute(p, base: base)) }
-        if case .annotationPage(let p)? = spec.mapsFrom, !RemoteSources.isURL(p) { spec.mapsFrom = .annotationPage(absolute(p, base: base)) }
+        if case .annotationPage(let p)? = spec.mapsFrom, !Location(p).isURL { spec.mapsFrom = .annotationPage(absolute(p, base: base)) }
         if var c = spec.composite {
             c.output = absolute(c.output, base: base)
             if let why = checkOutput(c.output) { throw doc.error([.key("composite"), .key("output")], why) }
             spec.composite = c
         }
-        let entries = try MapCollection.entries(doc: doc, spec: spec, folder: base, remote: remote)
+        let entries = try MapCollection.entries(doc: doc, spec: spec, folder: base, inputs: inputs)
         guard !entries.isEmpty else { throw doc.error([.key("maps")], "lists no map") }
         // Tags resolved once: every map's decoding would otherwise match each default's text
         // against the YAML resolver's patterns again.
@@ -58,7 +63,7 @@ public struct Pipeline: Sendable {
                 throw fail([.key("name")], "a second map named '\(m.name)' (the first is \(entries[j].describe(doc: doc))); names must be unique")
             }
             let inputStem = ((m.input as NSString).lastPathComponent as NSString).deletingPathExtension
-            let remoteInput = RemoteSources.isURL(m.input)
+            let remoteInput = Location(m.input).isURL
             if !remoteInput {
                 m.input = absolute(m.input, base: entry.base(for: [.key("input")], pipelineFolder: base))
                 if let why = requireFile(m.input, what: "input scan") { throw fail([.key("input")], why) }
@@ -76,8 +81,8 @@ public struct Pipeline: Sendable {
                 }
                 m.georeference = g
             }
-            if remoteInput || RemoteSources.isAnnotationFile(m.input) {
-                try lookThrough(&m, remote: remote) { fail($0, $1) }
+            if remoteInput || isAnnotationFile(m.input) {
+                try lookThrough(&m, inputs: inputs) { fail($0, $1) }
             }
             if let o = m.output {
                 let expanded: String
@@ -115,18 +120,19 @@ public struct Pipeline: Sendable {
             throw doc.error([.key("composite"), .key("tone"), .key("anchor")], why)
         }
         var pipeline = Pipeline(file: file, document: doc, spec: spec, workFolder: work)
+        pipeline.inputs = inputs
         pipeline.tieOrigins = origins
         try SeriesStep.apply(&pipeline)
         return pipeline
     }
 
     /// A map whose input is an IIIF image URL or a Georeference Annotation (a file or URL),
-    /// looked through `remote`: the input becomes the image service's URL and an annotation the
+    /// looked through `inputs`: the input becomes the image service's URL and an annotation the
     /// map's GCP file (an annotation as the input is its own GCPs; `georeference.map` picks one
     /// of a page). An IIIF image without GCPs, or with `bounds`, is refused.
-    static func lookThrough(_ m: inout MapSpec, remote: RemoteSources?,
+    static func lookThrough(_ m: inout MapSpec, inputs: InputResolver,
                             fail: ([PipelineDocument.Step], String) -> PipelineError) throws {
-        guard let remote else {
+        guard inputs.readsRemote else {
             throw fail([.key("input")], "\(m.input): an IIIF image or annotation needs the IIIF client of `tegula run`")
         }
         if m.georeference?.bounds != nil {
@@ -136,8 +142,8 @@ public struct Pipeline: Sendable {
         if case .file(let p)? = m.georeference?.gcps { gcpFile = p }
         // An annotation as the input is its own GCP file (a page's map names it as both).
         let own = gcpFile == nil || gcpFile == m.input
-        let resolved: (scan: String, gcps: String?)
-        do { resolved = try remote.resolve(m.input, own ? nil : gcpFile, m.georeference?.mapID) } catch {
+        let resolved: ResolvedInput
+        do { resolved = try inputs.resolveBlocking(m.input, gcps: own ? nil : gcpFile, mapID: m.georeference?.mapID) } catch {
             throw fail([.key("input")], "\(error)")
         }
         m.input = resolved.scan
@@ -149,6 +155,11 @@ public struct Pipeline: Sendable {
         guard m.georeference?.gcps != nil else {
             throw fail([.key("georeference")], "\(m.input): an IIIF image carries no georeference; give georeference.gcps (a Georeference Annotation, say), or the annotation as the input")
         }
+    }
+
+    /// True when a local `input:` is a Georeference Annotation by its name (`.json`, `.jsonld`).
+    static func isAnnotationFile(_ path: String) -> Bool {
+        ["json", "jsonld"].contains((path as NSString).pathExtension.lowercased())
     }
 
     /// The work folder of one map.

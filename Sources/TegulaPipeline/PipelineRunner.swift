@@ -72,7 +72,7 @@ public final class PipelineRunner: Sendable {
     func work(for map: MapSpec) -> MapWork {
         let composite = pipeline.spec.composite
         let warpDefault = map.output != nil ? (map.tile.maxZoom ?? composite?.tile.maxZoom) : composite?.tile.maxZoom
-        let work = MapWork(map: map, folder: pipeline.workFolder(for: map), defaultWarpZoom: warpDefault,
+        let work = MapWork(map: map, folder: pipeline.workFolder(for: map), scans: pipeline.inputs, defaultWarpZoom: warpDefault,
                            jobs: options.jobs, log: log, progress: progress)
         work.tied = pipeline.series.tied[map.name]
         return work

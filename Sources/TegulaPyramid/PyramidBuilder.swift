@@ -81,7 +81,7 @@ public final class PyramidBuilder: @unchecked Sendable {
         if inRows { src.decoded?.readingInRows = true }
         defer { if inRows { src.decoded?.readingInRows = false } }
         try ParallelWork.run(jobs: jobs, count: blocks.count, makeState: { _ in
-            Worker(warper: try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
+            Worker(warper: try BlockWarper(scan: src.scan, mapping: src.mapping, resampling: resampling,
                                            maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped,
                                            decoded: src.decoded, removal: src.removal),
                    encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort))

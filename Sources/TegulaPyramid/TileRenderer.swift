@@ -63,10 +63,10 @@ public final class TileRenderer: @unchecked Sendable {
         guard let bounds = job.source.bounds else { throw PyramidError(.emptyFootprint, at: job.source.path, "empty footprint") }
         plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.tilePixels)
         metadata = job.metadata(plan: plan)
-        overviews = try SourceOverviews(path: job.source.path, shared: job.source.shared, budgetBytes: overviewBudget,
+        overviews = try SourceOverviews(scan: job.source.scan, shared: job.source.shared, budgetBytes: overviewBudget,
                                          removal: job.source.removal)
         self.lowerZoomKernel = lowerZoomKernel ?? job.resampling
-        levels = holdingLowerZooms && lowerZoomKernel == nil && !ScanSources.isRemote(job.source.path)
+        levels = holdingLowerZooms && lowerZoomKernel == nil && !job.source.scan.isRemote
             ? HeldLevels(plan: plan, budget: levelBudget) : nil
     }
 
@@ -201,9 +201,9 @@ public final class TileRenderer: @unchecked Sendable {
             worker = w
         } else {
             let s = job.source
-            worker = Worker(max: try BlockWarper(path: s.path, mapping: s.mapping, resampling: job.resampling,
+            worker = Worker(max: try BlockWarper(scan: s.scan, mapping: s.mapping, resampling: job.resampling,
                                                  maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped, removal: s.removal),
-                            lower: try BlockWarper(path: s.path, mapping: s.mapping, resampling: lowerZoomKernel,
+                            lower: try BlockWarper(scan: s.scan, mapping: s.mapping, resampling: lowerZoomKernel,
                                                    maskFootprint: s.maskFootprint, shared: s.shared, overviews: overviews, mapped: s.mapped, removal: s.removal),
                             encoder: TileEncoder(format: job.format, quality: job.quality, autoLossy: job.autoLossy,
                                                  webpEffort: job.webpEffort))

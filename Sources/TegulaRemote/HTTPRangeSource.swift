@@ -50,18 +50,12 @@ public struct HTTPRangeSource: ByteSource {
 
     /// A source for `url` read through `fetcher`; refused unless it is http:// or https:// with a host.
     public init(url: String, fetcher: HTTPFetcher) throws(RemoteError) {
-        guard Self.isRemote(url), HTTPFetcher.isFetchable(url), let u = URL(string: url) else {
+        guard Location(url).isURL, HTTPFetcher.isFetchable(url), let u = URL(string: url) else {
             throw RemoteError(.badURL, at: url, "not a URL tegula can read; expected http://HOST/PATH or https://HOST/PATH")
         }
         location = url
         self.url = u
         self.fetcher = fetcher
-    }
-
-    /// True when `path` names a remote file (http:// or https://) rather than a local one.
-    public static func isRemote(_ path: String) -> Bool {
-        let p = path.lowercased()
-        return p.hasPrefix("http://") || p.hasPrefix("https://")
     }
 
     /// Range reads made so far: tests check that header and root are read once and leaves are

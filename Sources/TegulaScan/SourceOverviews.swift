@@ -21,7 +21,7 @@ public final class SourceOverviews: @unchecked Sendable {
     public let height: Int
     /// True when the file has overviews and GDAL reads through them (no copies are built).
     public let fileHasOverviews: Bool
-    let path: String
+    let scan: OpenedScan
     let shared: SourceWindow?
     /// The paper colour taken out of the pixels read from the file (TegulaWarp's `WarpSource.removal`).
     let removal: ColorRemoval?
@@ -29,12 +29,12 @@ public final class SourceOverviews: @unchecked Sendable {
     /// Levels by factor, finest first; nil until built.
     private var levels: [SourceWindow]?
 
-    /// Copies for the scan at `path` (`shared`: its pixels when already in memory, paper
+    /// Copies for `scan` (`shared`: its pixels when already in memory, paper
     /// already removed; `removal`: the paper colour to take out of what is read from the file).
-    public init(path: String, shared: SourceWindow?, budgetBytes: Int = SourceOverviews.defaultBudgetBytes,
+    public init(scan: OpenedScan, shared: SourceWindow?, budgetBytes: Int = SourceOverviews.defaultBudgetBytes,
                 removal: ColorRemoval? = nil) throws {
-        let raster = try ScanSources.open(path)
-        self.path = path
+        let raster = try scan.reader()
+        self.scan = scan
         self.shared = shared
         self.removal = removal
         self.budgetBytes = max(0, budgetBytes)
@@ -140,7 +140,7 @@ public final class SourceOverviews: @unchecked Sendable {
         if let shared, shared.scaleX == 1, shared.scaleY == 1, shared.width == width, shared.height == height {
             return Self.reduce(shared, by: f)
         }
-        let raster = try ScanSources.open(path, removal: removal)
+        let raster = try scan.reader(removal: removal)
         let out = SourceWindow(originX: 0, originY: 0, scaleX: Double(f), scaleY: Double(f),
                                width: (width + f - 1) / f, height: (height + f - 1) / f)
         // Strips of whole f-row cells, at most 256 rows and 64 MiB (a wide scan's 256 rows would

@@ -24,12 +24,12 @@ public final class BlockWarper {
     ///   - mapped: the scan mapped from its file (see ``WarpSource/mapped``), for full-resolution windows.
     ///   - decoded: the scan's decoded blocks (see ``WarpSource/decoded``), for full-resolution windows.
     ///   - removal: the paper colour taken out of the windows it reads (see ``WarpSource/removal``).
-    public init(path: String, mapping: SourceMapping, resampling: Resampling,
+    public init(scan: OpenedScan, mapping: SourceMapping, resampling: Resampling,
                 maskFootprint: [ProjectedPoint]?, shared: SourceWindow?, overviews: SourceOverviews? = nil,
                 mapped: MappedScan? = nil, decoded: DecodedScan? = nil, removal: ColorRemoval? = nil) throws {
         self.mapping = mapping
         self.resampling = resampling
-        raster = try ScanSources.open(path, mapped: mapped, decoded: decoded, removal: removal)
+        raster = try scan.reader(mapped: mapped, decoded: decoded, removal: removal)
         evaluator = try mapping.makeEvaluator()
         kernel = WarpKernel(resampling: resampling, sourceWidth: raster.width, sourceHeight: raster.height)
         self.maskFootprint = maskFootprint

@@ -6,7 +6,7 @@ import TegulaScan
 /// within `threshold` of the paper colour (Euclidean RGB distance, channels 0–1, so at most √3)
 /// loses alpha as Allmaps' renderer does: alpha × smoothstep(threshold × hardness, threshold,
 /// distance); hardness 1 cuts at the threshold, 0 fades from the colour itself.
-/// ``resolve(path:mapping:)`` turns it into the ``ColorRemoval`` the warp applies.
+/// ``resolve(scan:mapping:)`` turns it into the ``ColorRemoval`` the warp applies.
 public struct RemoveColorOptions: Sendable, Hashable, Codable {
     /// The paper colour: named, or `auto` (``MarginColor``: the dominant colour of the scan's
     /// margin around its mask).
@@ -82,11 +82,11 @@ public struct RemoveColorOptions: Sendable, Hashable, Codable {
 
     /// The removal for one scan: `auto` measured on the scan (its margin around the mapping's
     /// mask), a named colour as it is.
-    public func resolve(path: String, mapping: SourceMapping) throws -> ColorRemoval {
+    public func resolve(scan: OpenedScan, mapping: SourceMapping) throws -> ColorRemoval {
         let paper: RGBColor
         switch color {
         case .color(let rgb): paper = rgb
-        case .auto: paper = try MarginColor.dominant(in: ScanSources.open(path), name: path, mask: mapping.mask)
+        case .auto: paper = try MarginColor.dominant(in: scan.reader(), name: scan.path, mask: mapping.mask)
         }
         return ColorRemoval(color: paper, threshold: threshold, hardness: hardness)
     }

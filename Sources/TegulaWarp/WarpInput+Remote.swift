@@ -10,7 +10,7 @@ extension WarpInput {
         }
         let mapping = try GCPMapping(width: remote.width, height: remote.height, georeference: fitted,
                                      mask: fitted.gcps.mask.map { $0.map { (x: $0.x, y: $0.y) } })
-        return try WarpSource(path: path, mapping: mapping, summary: readingPixels ? GeoreferenceSummary(fitted) : nil,
+        return try WarpSource(scan: OpenedScan(remote: remote), mapping: mapping, summary: readingPixels ? GeoreferenceSummary(fitted) : nil,
                               sharePixels: readingPixels)
     }
 

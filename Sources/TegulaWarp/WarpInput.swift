@@ -3,10 +3,12 @@ import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaScan
+import TegulaSupport
 
 /// What the user named as input to warp or tile: a raster and, optionally, how to georeference
-/// it. ``resolve()`` turns it into a ``WarpSource``; ``georeference()`` is the one path by which
-/// every command and pipeline stage fits GCPs.
+/// it. ``resolve(readingPixels:opening:)`` turns it into a ``WarpSource``;
+/// ``georeference(opening:)`` is the one path by which every command and pipeline stage fits GCPs.
+/// Both take the program's ``ScanOpener`` (local files alone by default) for a path that is a URL.
 public struct WarpInput: Sendable, Hashable {
     /// The raster to warp.
     public var path: String
@@ -41,8 +43,9 @@ public struct WarpInput: Sendable, Hashable {
     /// - Parameter readingPixels: false to open only the raster's header: no check that its
     ///   pixels decode, none held in memory and no GCP pins (for a plan, which needs only the
     ///   footprint).
-    public func resolve(readingPixels: Bool = true) throws -> WarpSource {
-        if let remote = try ScanSources.remote(path) { return try resolve(remote, readingPixels: readingPixels) }
+    /// - Parameter scans: opens the scan when ``path`` is a URL.
+    public func resolve(readingPixels: Bool = true, opening scans: any ScanOpener = LocalScans()) throws -> WarpSource {
+        if case .url(let url) = Location(path) { return try resolve(scans.remote(url), readingPixels: readingPixels) }
         let ds = try Dataset(path: path)
         try RasterLimits.checkBands(ds)
         if readingPixels { try ds.verifyReadable() }
@@ -63,9 +66,9 @@ public struct WarpInput: Sendable, Hashable {
     }
 
     /// Fit the GCPs (inline, from the GCP file, or stored in the raster) for this raster; nil
-    /// when there are none.
-    public func georeference() throws -> Georeference? {
-        if let remote = try ScanSources.remote(path) { return try fit(remote) }
+    /// when there are none; `scans` opens the scan when ``path`` is a URL.
+    public func georeference(opening scans: any ScanOpener = LocalScans()) throws -> Georeference? {
+        if case .url(let url) = Location(path) { return try fit(scans.remote(url)) }
         let ds = try Dataset(path: path)
         try RasterLimits.checkBands(ds)
         try ds.verifyReadable()

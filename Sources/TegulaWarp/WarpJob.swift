@@ -86,7 +86,7 @@ public struct WarpJob: Sendable {
             let done = Locked(0)
             let src = source, resampling = resampling
             try ParallelWork.run(jobs: jobs, count: total, makeState: { _ in
-                try BlockWarper(path: src.path, mapping: src.mapping, resampling: resampling,
+                try BlockWarper(scan: src.scan, mapping: src.mapping, resampling: resampling,
                                 maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped, decoded: src.decoded,
                                 removal: src.removal)
             }, process: { warper, index in

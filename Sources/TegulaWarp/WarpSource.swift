@@ -4,10 +4,13 @@ import TegulaGDAL
 import TegulaGeometry
 import TegulaScan
 
-/// A scan ready to warp: its path, mapping, footprint in EPSG:3857 and, for small scans, its
-/// pixels held once in memory for all workers.
+/// A scan ready to warp: the scan (a file, or a remote scan already opened), its mapping,
+/// footprint in EPSG:3857 and, for small scans, its pixels held once in memory for all workers.
 public struct WarpSource: Sendable {
-    public let path: String
+    /// The scan the workers read.
+    public let scan: OpenedScan
+    /// Its path or URL, as given.
+    public var path: String { scan.path }
     public let mapping: SourceMapping
     /// The area the scan covers (mask or border), EPSG:3857, densified.
     public let footprint: [ProjectedPoint]
@@ -33,24 +36,29 @@ public struct WarpSource: Sendable {
 
     /// - Parameter sharePixels: false to read no pixels (a plan needs only the footprint);
     ///   ``withSharedPixels()`` reads them later.
-    public init(path: String, mapping: SourceMapping, summary: GeoreferenceSummary? = nil, sharePixels: Bool = true) throws {
-        self.path = path
+    public init(scan: OpenedScan, mapping: SourceMapping, summary: GeoreferenceSummary? = nil, sharePixels: Bool = true) throws {
+        self.scan = scan
         self.mapping = mapping
         self.summary = summary
         removal = nil
         let evaluator = try mapping.makeEvaluator()
         let ring = evaluator.footprint(of: mapping, stepsPerEdge: 128)
-        guard ring.count >= 3 else { throw WarpError(.outsideWorld, at: path, "the georeference maps no part of the scan into EPSG:3857") }
+        guard ring.count >= 3 else { throw WarpError(.outsideWorld, at: scan.path, "the georeference maps no part of the scan into EPSG:3857") }
         footprint = ring
         maskFootprint = mapping.mask == nil ? nil : ring
-        shared = sharePixels ? try WarpSource.sharedPixels(path: path, mapping: mapping) : nil
-        mapped = sharePixels && shared == nil && !ScanSources.isRemote(path) ? MappedScan(path: path) : nil
-        decoded = sharePixels && shared == nil && mapped == nil && !ScanSources.isRemote(path) ? DecodedScan(path: path) : nil
+        shared = sharePixels ? try WarpSource.sharedPixels(scan: scan, mapping: mapping) : nil
+        mapped = sharePixels && shared == nil && !scan.isRemote ? MappedScan(path: scan.path) : nil
+        decoded = sharePixels && shared == nil && mapped == nil && !scan.isRemote ? DecodedScan(path: scan.path) : nil
+    }
+
+    /// A local file at `path` (``init(scan:mapping:summary:sharePixels:)``).
+    public init(path: String, mapping: SourceMapping, summary: GeoreferenceSummary? = nil, sharePixels: Bool = true) throws {
+        try self.init(scan: OpenedScan(file: path), mapping: mapping, summary: summary, sharePixels: sharePixels)
     }
 
     private init(_ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?, decoded: DecodedScan?,
                  removal: ColorRemoval? = nil) {
-        path = other.path
+        scan = other.scan
         self.removal = removal ?? other.removal
         mapping = other.mapping
         summary = other.summary
@@ -66,10 +74,10 @@ public struct WarpSource: Sendable {
     /// into a shared cache when it can be (``decoded``); itself when any is already there.
     public func withSharedPixels() throws -> WarpSource {
         guard shared == nil, mapped == nil, decoded == nil else { return self }
-        if let pixels = try WarpSource.sharedPixels(path: path, mapping: mapping, removal: removal) {
+        if let pixels = try WarpSource.sharedPixels(scan: scan, mapping: mapping, removal: removal) {
             return WarpSource(self, shared: pixels, mapped: nil, decoded: nil)
         }
-        guard !ScanSources.isRemote(path) else { return self }
+        guard !scan.isRemote else { return self }
         if let mapped = MappedScan(path: path) { return WarpSource(self, shared: nil, mapped: mapped, decoded: nil) }
         guard let decoded = DecodedScan(path: path) else { return self }
         return WarpSource(self, shared: nil, mapped: nil, decoded: decoded)
@@ -79,7 +87,7 @@ public struct WarpSource: Sendable {
     /// `auto` measured on the scan now; itself when `options` is nil.
     public func removingColor(_ options: RemoveColorOptions?) throws -> WarpSource {
         guard let options else { return self }
-        let removal = try options.resolve(path: path, mapping: mapping)
+        let removal = try options.resolve(scan: scan, mapping: mapping)
         var pixels: SourceWindow?
         if let shared {
             let copy = SourceWindow(originX: shared.originX, originY: shared.originY, scaleX: shared.scaleX, scaleY: shared.scaleY,
@@ -91,10 +99,10 @@ public struct WarpSource: Sendable {
         return WarpSource(self, shared: pixels, mapped: mapped, decoded: decoded, removal: removal)
     }
 
-    static func sharedPixels(path: String, mapping: SourceMapping, removal: ColorRemoval? = nil) throws -> SourceWindow? {
+    static func sharedPixels(scan: OpenedScan, mapping: SourceMapping, removal: ColorRemoval? = nil) throws -> SourceWindow? {
         // A remote scan is read window by window: only the tiles the output touches are fetched.
-        guard !ScanSources.isRemote(path), mapping.sourceWidth * mapping.sourceHeight * 4 <= WarpSource.sharedLimitBytes else { return nil }
-        let raster = try ScanSources.open(path, removal: removal)
+        guard !scan.isRemote, mapping.sourceWidth * mapping.sourceHeight * 4 <= WarpSource.sharedLimitBytes else { return nil }
+        let raster = try scan.reader(removal: removal)
         return try SourceWindow.read(raster, x0: 0, y0: 0, x1: raster.width, y1: raster.height, step: 1)
     }
 

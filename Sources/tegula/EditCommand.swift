@@ -3,8 +3,9 @@ import Foundation
 import TegulaEditor
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaInputs
 import TegulaOnDemand
-import TegulaScan
+import TegulaSupport
 import TegulaHTTP
 import TegulaServer
 
@@ -103,24 +104,22 @@ struct EditCommand: AsyncParsableCommand {
 
     /// The output path: -o, else the --gcps file (or the annotation given as the scan) when it is
     /// a format Save writes, else SCAN.points; an IIIF image or an annotation by URL needs -o.
-    func outputPath(scan: ScanArgument) throws -> String {
+    func outputPath(scan: ResolvedInput) throws -> String {
         if let output { return output }
-        if let gcps = scan.gcps, !ScanSources.isRemote(self.scan) || self.gcps != nil, (try? SessionFormat(output: gcps)) != nil { return gcps }
-        guard !ScanSources.isRemote(self.scan) else {
+        let remote = Location(self.scan).isURL
+        if let gcps = scan.gcps, !remote || self.gcps != nil, (try? SessionFormat(output: gcps)) != nil { return gcps }
+        guard !remote else {
             throw CLIFailure(message: "\(self.scan): an IIIF image or annotation by URL; give -o OUT.json (or .points, .csv) for Save to write")
         }
         return (self.scan as NSString).deletingPathExtension + ".points"
     }
 
     func makeService() async throws -> EditorService {
-        let remote = ScanSources.isRemote(scan)
-        guard remote || FileManager.default.fileExists(atPath: scan) else { throw CLIFailure(message: "\(scan): no such file") }
+        guard Location(scan).isURL || FileManager.default.fileExists(atPath: scan) else { throw CLIFailure(message: "\(scan): no such file") }
         // An IIIF image or an annotation of one (a file or URL) is looked through to the image.
-        var resolved = ScanArgument(scan: scan, gcps: gcps)
-        if remote || (gcps == nil && ScanArgument.isJSON(scan)) {
-            resolved = try await ScanArgument.resolve(scan, gcps: gcps, mapID: mapID, client: try iiif.client())
-        }
-        let image = ScanSources.known(resolved.scan)
+        let inputs = iiif.inputs()
+        let resolved = try await inputs.resolve(scan, gcps: gcps, mapID: mapID)
+        let image = resolved.image
         let out = try outputPath(scan: resolved)
         _ = try SessionFormat(output: out)
         let dir = (out as NSString).deletingLastPathComponent
@@ -158,6 +157,6 @@ struct EditCommand: AsyncParsableCommand {
         let service = image.map { (id: $0.sourceID, type: $0.sourceType) }
         return try EditorService(scanPath: resolved.scan, output: out, initial: initial, basemaps: maps, basemapTilesets: catalogue,
                                  leafletDirectory: server.leafletDir, renderThreads: server.renderThreads, scanService: service,
-                                 log: { printError($0) })
+                                 scans: inputs, log: { printError($0) })
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TegulaGeoreference
+import TegulaInputs
 import TegulaScan
 
 /// `tegula georef`: fit GCPs to a scan and write it georeferenced, with a report and a picture.
@@ -52,15 +53,16 @@ struct GeorefCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let gcpFile = try writeGcps.map { try GCPFileOutput(path: $0, format: writeGcpsFormat) }
-            let scan = try input.warpInput()
-            guard let fitted = try scan.georeference() else {
+            let inputs = input.iiif.inputs()
+            let scan = try input.warpInput(inputs)
+            guard let fitted = try scan.georeference(opening: inputs) else {
                 throw CLIFailure(message: "\(input.inputPath): no GCPs: give --gcps FILE")
             }
-            if let image = ScanSources.known(scan.path) {
-                let path = scan.path
+            let opened = try inputs.open(scan.path)
+            if let image = opened.remote {
                 try GeoreferenceWriter.writeAnnotation(service: image.sourceID, serviceType: image.sourceType, georeference: fitted,
                                                        output: output, report: report, picture: picture, gcpFile: gcpFile) { w, h in
-                    try ScanSources.thumbnail(of: path, width: w, height: h)
+                    try opened.thumbnail(width: w, height: h)
                 }
             } else {
                 try GeoreferenceWriter.write(imagePath: scan.path, georeference: fitted, output: output,

@@ -4,7 +4,8 @@ import TegulaGDAL
 import TegulaGeoreference
 import TegulaIIIF
 import TegulaIIIFSource
-import TegulaScan
+import TegulaInputs
+import TegulaSupport
 
 /// `tegula info`: what GDAL sees in a raster, or what an IIIF image service describes.
 struct InfoCommand: ParsableCommand {
@@ -32,13 +33,13 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let remote = ScanSources.isRemote(path)
+            let remote = Location(path).isURL
             guard remote || FileManager.default.fileExists(atPath: path) else {
                 throw CLIFailure(message: "\(path): no such file")
             }
-            if remote || ScanArgument.isJSON(path) {
-                let scan = try ScanArgument.resolveBlocking(path, gcps: nil, mapID: mapID, client: try iiif.client())
-                guard let image = ScanSources.known(scan.scan) as? IIIFScan else {
+            if remote || InputResolver.isJSON(path) {
+                let scan = try iiif.inputs().resolveBlocking(path, gcps: nil, mapID: mapID)
+                guard let image = scan.image as? IIIFScan else {
                     throw CLIFailure(message: "\(path): not an IIIF image service or an annotation of one")
                 }
                 let report = try IIIFImageReport(image: image, annotation: scan.gcps, mapID: mapID)

@@ -53,7 +53,7 @@ struct MatchCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             for (path, what) in [(scan, "scan"), (reference, "reference")] + (referenceGcps.map { [($0, "reference GCP file")] } ?? [])
-            where !ScanSources.isRemote(path) && !FileManager.default.fileExists(atPath: path) {
+            where !Location(path).isURL && !FileManager.default.fileExists(atPath: path) {
                 throw CLIFailure(message: "\(path): no such \(what)")
             }
             let dir = (output as NSString).deletingLastPathComponent
@@ -61,8 +61,10 @@ struct MatchCommand: ParsableCommand {
                 throw CLIFailure(message: "\(output): the folder \(dir) does not exist")
             }
             let georeferenced = try ReferenceGeoreference(path: reference, gcpFile: referenceGcps)
-            let scanReader = try ScanSources.open(scan)
-            let verdict = try Matcher.match(scan: scanReader, reference: try ScanSources.open(reference))
+            // Local files alone: a URL is refused in one line.
+            let scans = LocalScans()
+            let scanReader = try scans.open(scan).reader()
+            let verdict = try Matcher.match(scan: scanReader, reference: try scans.open(reference).reader())
             guard case .matched(let points, let figures) = verdict else {
                 if case .noMatch(let why, _) = verdict {
                     printError("tegula: no match: \(scan) and \(reference) do not show the same map surely enough: \(why); nothing written")

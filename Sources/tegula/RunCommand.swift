@@ -85,7 +85,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let pipeline = try Pipeline.load(path: file, remote: iiif.remoteSources())
+            let pipeline = try Pipeline.load(path: file, inputs: iiif.inputs())
             var chosen: Shard?
             switch shard {
             case .fixed(let s)?: chosen = s

@@ -6,7 +6,9 @@ import TegulaOnDemand
 import TegulaPyramid
 import TegulaRemote
 import TegulaScan
+import TegulaSupport
 import TegulaHTTP
+import TegulaInputs
 import TegulaServer
 import TegulaWarp
 
@@ -171,19 +173,21 @@ struct ServeCommand: AsyncParsableCommand {
     /// georeference is served as an IIIF image alone) as an IIIF image.
     func load() async throws -> (Catalogue, [OnDemandSource], [ScanImage]) {
         let encoding = format.map { TileOptions(format: $0, quality: quality, autoLossy: autoLossy) }
+        let resolver = iiif.inputs()
         let inputs = OnDemandInputs(queue: RenderQueue(workers: server.renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
-                                    encoding: encoding, removeColor: try removal(), remote: iiif.remoteSources(),
+                                    encoding: encoding, removeColor: try removal(), inputs: resolver,
                                     log: { printError($0) })
         var entries: [CatalogueEntry] = []
         var rendered: [OnDemandSource] = []
         var images: [ScanImage] = []
         for path in paths {
-            if let scan = try await iiifScan(path) {
+            let location = Location(path)
+            if let scan = try await iiifScan(location, resolver: resolver) {
                 let id = Self.id(ofRemote: path)
                 let source = try inputs.source(scan: scan.scan, gcps: scan.gcps, id: id)
                 rendered.append(source)
                 entries.append(CatalogueEntry(id: id, path: path, source: source))
-            } else if HTTPRangeSource.isRemote(path) {
+            } else if location.isURL {
                 let reader = try await RemotePMTilesReader.open(url: path, fetcher: HTTPRangeSource.fetcher(on: Network.transport))
                 entries.append(CatalogueEntry(id: RemotePMTilesReader.name(of: path), path: path,
                                               source: RemoteTileSource(reader: reader)))
@@ -195,7 +199,7 @@ struct ServeCommand: AsyncParsableCommand {
                     for source in sources {
                         rendered.append(source)
                         entries.append(CatalogueEntry(id: source.id, path: path, source: source, sheetIndex: index))
-                        images.append(try ScanImage(id: source.id, path: source.renderer.job.source.path, queue: inputs.queue))
+                        images.append(try ScanImage(id: source.id, scan: source.renderer.job.source.scan, queue: inputs.queue))
                     }
                 } catch let e as WarpError where e.reason == .notGeoreferenced {
                     images.append(try ScanImage(id: OnDemandInputs.id(of: path), path: path, queue: inputs.queue))
@@ -214,12 +218,12 @@ struct ServeCommand: AsyncParsableCommand {
     /// An IIIF image URL (with GCPs after nothing: it needs an annotation) or an annotation (a
     /// file or URL) whose target is one, opened now; nil for every other PATH (a URL of a
     /// PMTiles file is read by range requests).
-    func iiifScan(_ path: String) async throws -> ScanArgument? {
-        let remote = ScanSources.isRemote(path)
-        guard remote ? !path.lowercased().hasSuffix(".pmtiles")
-                     : FileManager.default.fileExists(atPath: path) && !OnDemandInputs.isTilesetPath(path) && ScanArgument.isJSON(path)
+    func iiifScan(_ location: Location, resolver: InputResolver) async throws -> ResolvedInput? {
+        let path = location.description
+        guard location.isURL ? !path.lowercased().hasSuffix(".pmtiles")
+                             : FileManager.default.fileExists(atPath: path) && !OnDemandInputs.isTilesetPath(path) && InputResolver.isJSON(path)
         else { return nil }
-        let scan = try await ScanArgument.resolve(path, gcps: nil, mapID: nil, client: try iiif.client())
+        let scan = try await resolver.resolve(path, gcps: nil, mapID: nil)
         guard scan.gcps != nil else {
             throw CLIFailure(message: "\(path): an IIIF image without a georeference; serve its Georeference Annotation instead")
         }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import TegulaGeoreference
-import TegulaScan
+import TegulaInputs
+import TegulaSupport
 import TegulaWarp
 
 /// The options every stage that reads a scan shares: the input and how it is georeferenced.
@@ -24,7 +25,7 @@ struct SourceOptions: ParsableArguments {
 
     /// Refuse a missing input, GCP or mask file with one line naming it.
     func checkFiles() throws {
-        guard ScanSources.isRemote(inputPath) || FileManager.default.fileExists(atPath: inputPath) else {
+        guard Location(inputPath).isURL || FileManager.default.fileExists(atPath: inputPath) else {
             throw CLIFailure(message: "\(inputPath): no such file")
         }
         if let gcps, !FileManager.default.fileExists(atPath: gcps) {
@@ -35,23 +36,22 @@ struct SourceOptions: ParsableArguments {
         }
     }
 
-    /// The input as the warp stage takes it, every option parsed.
-    func warpInput() throws -> WarpInput {
+    /// The input as the warp stage takes it, every option parsed; an annotation or an IIIF image
+    /// (a file or URL) looked through by `inputs` to the image it names.
+    func warpInput(_ inputs: InputResolver) throws -> WarpInput {
         try checkFiles()
-        // An annotation or an IIIF image (a file or URL) is looked through to the image it names.
-        var scan = ScanArgument(scan: inputPath, gcps: gcps)
-        if ScanSources.isRemote(inputPath) || (gcps == nil && ScanArgument.isJSON(inputPath)) {
-            scan = try ScanArgument.resolveBlocking(inputPath, gcps: gcps, mapID: mapID, client: try iiif.client())
-        }
+        let scan = try inputs.resolveBlocking(inputPath, gcps: gcps, mapID: mapID)
         var input = WarpInput(path: scan.scan, gcpFile: scan.gcps, gcpCRS: try fit.gcpCRS(), fit: try fit.options(),
                               mask: try mask.map { try MaskReader.read(path: $0) })
         input.mapID = mapID
         return input
     }
 
-    /// Open the input and work out how its pixels map to EPSG:3857.
+    /// Open the input (through the command's resolver, made here) and work out how its pixels
+    /// map to EPSG:3857.
     func resolve() throws -> WarpSource {
-        try warpInput().resolve()
+        let inputs = iiif.inputs()
+        return try warpInput(inputs).resolve(opening: inputs)
     }
 
     /// Refuse an output path whose folder does not exist.

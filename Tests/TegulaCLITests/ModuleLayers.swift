@@ -38,6 +38,8 @@ enum ModuleLayers {
               modules: ["TegulaWarp"]),
         Layer(name: "scan readers", holds: "what reads scans from above: stage 3 (the pyramid), matching, an IIIF image as a scan",
               modules: ["TegulaIIIFSource", "TegulaMatch", "TegulaPyramid"]),
+        Layer(name: "inputs", holds: "inputs opened by a value: the input resolver (its IIIF client, the images it opened), annotations looked through",
+              modules: ["TegulaInputs"]),
         Layer(name: "image server", holds: "the IIIF Image API served on the HTTP core",
               modules: ["TegulaIIIFServer"]),
         Layer(name: "tile server", holds: "`tegula serve`: catalogues of tilesets, the viewer, the hook for tiles made on request",

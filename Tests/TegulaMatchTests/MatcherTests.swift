@@ -30,7 +30,7 @@ import TegulaTestSupport
         let folder = try TemporaryFolder.make("match-\(d.name)")
         let reference = try MatchFixtures.reference(in: folder)
         let rescan = try MatchFixtures.rescan(d, in: folder)
-        let verdict = try Matcher.match(scan: try ScanSources.open(rescan.path), reference: try ScanSources.open(reference))
+        let verdict = try Matcher.match(scan: try LocalScans().open(rescan.path).reader(), reference: try LocalScans().open(reference).reader())
         guard case .matched(let points, let figures) = verdict else {
             Issue.record("\(d): no match: \(verdict)")
             return
@@ -51,7 +51,7 @@ import TegulaTestSupport
         let reference = try MatchFixtures.reference(in: folder)
         // Rotated by 45°, the sheet covers its own area over the bounding box's: 2700·1350 / (2025·√2)².
         let rescan = try MatchFixtures.rescan(.init(name: "rotated-45", degrees: 45), in: folder)
-        let verdict = try Matcher.match(scan: try ScanSources.open(rescan.path), reference: try ScanSources.open(reference))
+        let verdict = try Matcher.match(scan: try LocalScans().open(rescan.path).reader(), reference: try LocalScans().open(reference).reader())
         let coverage = try #require(verdict.figures.coverage)
         let expected = 2700.0 * 1350 / Double(rescan.width * rescan.height)
         #expect(abs(coverage - expected) < 0.01, "coverage \(coverage), expected \(expected)")
@@ -78,7 +78,7 @@ import TegulaTestSupport
             try ProgramRun.output("gdal_translate", ["-q", "-srcwin", "1500", "0", "1200", "1350", reference, east])
             reference = east
         }
-        let verdict = try Matcher.match(scan: try ScanSources.open(scan), reference: try ScanSources.open(reference))
+        let verdict = try Matcher.match(scan: try LocalScans().open(scan).reader(), reference: try LocalScans().open(reference).reader())
         if case .matched(let points, let figures) = verdict {
             Issue.record("\(name): matched with \(points.count) points: \(figures)")
         }

@@ -10,12 +10,12 @@ and the PSNR. TILES.json is {"tiles": [placement, ...]}, a placement being {"z",
 of the screen that shows it)}.
 """
 import json
-import math
 import os
 import sys
 
 import numpy
 from osgeo import gdal
+from tile_helpers import psnr  # beside this script
 
 
 def rgba(path):
@@ -44,8 +44,7 @@ def compare(screen, placements, pyramid):
         pixels += int(mask.sum())
         off += int((d.max(axis=1) > 2).sum()) if len(d) else 0
         se += float((d.astype(numpy.float64) ** 2).sum())
-    psnr = 99.0 if se == 0 else 10 * math.log10(255 * 255 / (se / max(1, 3 * pixels)))
-    return {"tiles": tiles, "pixels": pixels, "off": off, "psnr": psnr}
+    return {"tiles": tiles, "pixels": pixels, "off": off, "psnr": psnr(se, max(1, 3 * pixels), identical=99.0)}
 
 
 if __name__ == "__main__":

@@ -65,11 +65,9 @@ struct TileCommand: ParsableCommand {
     @Flag(help: "Print the time split (warp / downsample / encode / write) at the end.")
     var timings = false
 
-    /// The trade-off as measured by `scripts/bench-webp` (BENCHMARKS.md, "Lossless WebP effort").
+    /// The trade-off's figures live in BENCHMARKS.md ("Lossless WebP effort", `scripts/bench-webp`).
     static let webpEffortHelp = "With lossless webp: libwebp's effort, 0 (fastest) to 9 (fewest bytes), default \(WebPEffort.default). "
-        + "On the benchmark scan (BENCHMARKS.md) its tiles are 0.78× gdal2tiles' PNG bytes at 0, 0.67× at 1, 0.66× at 2, 0.63× at 3 and 4, "
-        + "0.61× at 5–8 and about 0.60× at 9; the whole pyramid took 0.19× the time of gdal2tiles' lossless webp at 1, 0.36× at 3, "
-        + "0.64× at 5, and 9 encodes about 40× slower than 6 (gdal2tiles' own lossless webp: 0.57×, from its pixels)."
+        + "A higher effort writes fewer bytes and takes longer; the benchmark scan's bytes and times at each effort are in BENCHMARKS.md."
 
     func validate() throws {
         guard [256, 512].contains(tileSize) else { throw ValidationError("--tile-size must be 256 or 512, not \(tileSize)") }

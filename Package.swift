@@ -190,9 +190,9 @@ let package = Package(
 
         // Fixtures more than one test suite writes.
         .target(name: "TegulaTestSupport", dependencies: [
-            "TegulaGDAL", "TegulaBundle", "TegulaCrypto",
+            "TegulaGDAL", "TegulaBundle", "TegulaCrypto", "TegulaHTTP",
             .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ], path: "Tests/TegulaTestSupport"),
 
         .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
@@ -223,9 +223,7 @@ let package = Package(
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
         .testTarget(name: "TegulaOverlayTests", dependencies: [
             "TegulaOverlay", "TegulaBundleOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
-            "TegulaHTTP", "TegulaServer", "TegulaSupport", "TegulaTestSupport",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            "TegulaServer", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaOnDemandTests", dependencies: [
             "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaIIIFServer", "TegulaPyramid", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
@@ -235,7 +233,6 @@ let package = Package(
         .testTarget(name: "TegulaServerTests", dependencies: [
             "TegulaServer", "TegulaHTTP", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
@@ -261,10 +258,7 @@ let package = Package(
         .testTarget(name: "TegulaEditorTests", dependencies: [
             "TegulaEditor", "TegulaPipeline", "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",
             "TegulaGeometry", "TegulaTestSupport",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "TegulaMatchTests", dependencies: [
             "TegulaMatch", "TegulaScan", "TegulaWarp", "TegulaGeoreference", "TegulaGeometry", "TegulaTestSupport",

@@ -1,13 +1,9 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
-import HummingbirdTesting
-import NIOCore
 import TegulaEditor
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
-import TegulaHTTP
 import TegulaPyramid
 import TegulaServer
 import TegulaTestSupport
@@ -39,11 +35,11 @@ struct EditorAPITests {
 
     /// Runs `body` with a function that sends one request to a live server for `service`.
     static func live(_ service: EditorService, _ body: @escaping @Sendable (_ send: @escaping @Sendable (HTTPRequest.Method, String, Data?) async throws -> Answer) async throws -> Void) async throws {
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
+        try await LiveServer.run(service) { server in
             try await body { method, uri, data in
-                let r = try await client.execute(uri: uri, method: method, headers: [.contentType: "application/json"],
-                                                 body: data.map { ByteBuffer(bytes: $0) })
-                return Answer(status: Int(r.status.code), body: Data(r.body.readableBytesView), type: r.headers[.contentType])
+                let r = try await server.fetch(uri, method: method.rawValue, headers: ["Content-Type": "application/json"],
+                                               body: data.map { [UInt8]($0) })
+                return Answer(status: r.status, body: Data(r.body), type: r.headers["content-type"])
             }
         }
     }

@@ -1,11 +1,8 @@
 import Foundation
-import Hummingbird
-import HummingbirdTesting
 import TegulaBundle
 import TegulaBundleOverlay
 import TegulaCodec
 import TegulaGeometry
-import TegulaHTTP
 @testable import TegulaOverlay
 import TegulaServer
 import TegulaTestSupport
@@ -57,9 +54,8 @@ struct MadeTilesetTests {
 
     @Test func loadsFromTheTileServerOnLoopback() async throws {
         let catalogue = try Catalogue.load(paths: [m.folder, m.mbtiles, m.pmtiles])
-        let app = HTTPServer.application(service: TileService(catalogue: catalogue), host: "127.0.0.1", port: 0)
-        try await app.testLive { client in
-            let port = try #require(client.port)
+        try await LiveServer.run(TileService(catalogue: catalogue)) { server in
+            let port = server.port
             for id in ["scan", "scan-mb", "scan-pm"] {
                 let overlay = TileOverlay(urlTemplate: "http://127.0.0.1:\(port)/\(id)/{z}/{x}/{y}.png")
                 try overlay.validate()

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import TegulaGeometry
 @testable import TegulaHTTP
 @testable import TegulaServer
@@ -35,12 +34,12 @@ struct FastPathTests {
 
     /// The second request of each is answered from memory on the event loop; status, headers
     /// (but Date) and body equal the first, answered through Hummingbird's responder. Sent raw
-    /// (HTTP/1.0, no Connection header): Hummingbird's test client sends a Connection header,
-    /// which the fast path always passes on, so through it the fast path never answered at all.
+    /// (HTTP/1.0, no Connection header): `LiveServer.fetch` sends `Connection: close`, which
+    /// the fast path always passes on, so through it the fast path would never answer at all.
     @Test func hotAnswersEqualColdOnesOverTheWire() async throws {
         let service = f.service()
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
-            let port = try #require(client.port)
+        try await LiveServer.run(service) { server in
+            let port = server.port
             let missing = ServerFixtures.missing
             let cases: [(String, String)] = [
                 ("/blue/2/2/1.png", "GET"), ("/blue/1/1/0.png", "HEAD"), ("/schagen/3/4/2.png", "GET"),
@@ -62,7 +61,7 @@ struct FastPathTests {
                 #expect(cold.body == hot.body, "\(uri)")
                 #expect(hot.headers["date"] != nil && hot.headers["server"] == "tegula", "\(uri)")
             }
-            let tag = try #require(try await client.execute(uri: "/blue/2/2/1.png", method: .get).headers[.eTag])
+            let tag = try #require(try await server.fetch("/blue/2/2/1.png").headers["etag"])
             let before = service.fastPathAnswers.count
             let nm = try await RawHTTP.fetch(port: port, "/blue/2/2/1.png", headers: ["If-None-Match": tag], http10: true)
             #expect(service.fastPathAnswers.count == before + 1)
@@ -75,10 +74,10 @@ struct FastPathTests {
     /// come back in request order with the right bodies, and the connection closes after the last.
     @Test func pipelinedMixOfHotAndOtherRequestsStaysInOrder() async throws {
         let service = f.service()
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
-            _ = try await client.execute(uri: "/blue/0/0/0.png", method: .get)  // now hot
-            _ = try await client.execute(uri: "/blue/1/0/1.png", method: .get)
-            let port = try #require(client.port)
+        try await LiveServer.run(service) { server in
+            _ = try await server.fetch("/blue/0/0/0.png")  // now hot
+            _ = try await server.fetch("/blue/1/0/1.png")
+            let port = server.port
             let requests: [(String, String, String)] = [
                 ("GET", "/blue/0/0/0.png", ""), ("HEAD", "/blue/0/0/0.png", ""), ("GET", "/schagen.json", ""),
                 ("GET", "/blue/1/0/1.png", ""), ("GET", "/health", ""), ("HEAD", "/blue/1/0/1.png", ""),
@@ -108,8 +107,8 @@ struct FastPathTests {
     /// leaves it open), cold or hot, and both answers are the same.
     @Test func http10ClosesAfterTheAnswer() async throws {
         let service = f.service()
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
-            let port = try #require(client.port)
+        try await LiveServer.run(service) { server in
+            let port = server.port
             var answers: [RawHTTP.Response] = []
             for (target, fast) in [("/blue/2/3/2.png", 0), ("/blue/2/3/2.png", 1), ("/health", 0)] {  // cold, hot, not a tile
                 let before = service.fastPathAnswers.count

@@ -1,6 +1,4 @@
 import Foundation
-import Hummingbird
-import HummingbirdTesting
 import Logging
 import TegulaBundle
 import TegulaGeometry
@@ -72,16 +70,16 @@ import Testing
     /// is served throughout, and is closed once it goes quiet.
     @Test func slowlorisIsClosedWhileOthersAreServed() async throws {
         let service = f.service(ServerConfiguration(idleTimeout: .milliseconds(1500)))
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
-            let port = try #require(client.port)
+        try await LiveServer.run(service) { server in
+            let port = server.port
             // The keep-alive client's tile made hot first, so every one of its answers comes from
             // the event loop: cold, it waits for Swift's cooperative pool, which parallel CLI
             // tests on a loaded machine held past the client's 5 s read limit (CI, 2026-11-25).
             #expect(try await RawHTTP.fetch(port: port, "/blue/1/0/1.png").status == 200)
             async let slow = RawHTTP.offPool { try Self.trickle(port: port, every: 0.2, limit: 8) }
             async let busy = RawHTTP.offPool { try Self.keepAlive(port: port, target: "/blue/1/0/1.png", count: 10, every: 0.3, idleWait: 3) }
-            // Others, each on a new connection (the test client's one connection would itself be
-            // closed as idle whenever this loaded machine leaves it alone for the timeout).
+            // Others, each on a new connection (one kept-alive connection would itself be closed as
+            // idle whenever this loaded machine leaves it alone for the timeout).
             var others = 0
             for _ in 0..<5 {
                 try await Task.sleep(for: .milliseconds(200))
@@ -99,8 +97,8 @@ import Testing
     // MARK: Over-long heads
 
     @Test func overLongRequestLineIs414AndOverLongHeadersAre431() async throws {
-        try await HTTPServer.application(service: f.service(), host: "127.0.0.1", port: 0).testLive { client in
-            let port = try #require(client.port)
+        try await LiveServer.run(f.service()) { server in
+            let port = server.port
             func ask(_ head: String) async throws -> RawHTTP.Response {
                 let raw = try await RawHTTP.exchange(port: port, send: Array(head.utf8))
                 return try #require(try RawHTTP.responses(raw, heads: [false]).first)
@@ -122,14 +120,14 @@ import Testing
                 let body = String(decoding: r.body, as: UTF8.self)
                 #expect(body.hasSuffix("bytes\n") && !body.contains("aaaa") && !body.contains("cccc"), "\(what): \(body)")
             }
-            #expect(try await client.execute(uri: "/blue/0/0/0.png", method: .get).status == .ok)
+            #expect(try await server.fetch("/blue/0/0/0.png").status == 200)
         }
     }
 
     /// NUL bytes and backslashes sent raw on the wire, not only percent-encoded.
     @Test func rawNULAndBackslashTargetsAreRefused() async throws {
-        try await HTTPServer.application(service: f.service(), host: "127.0.0.1", port: 0).testLive { client in
-            let port = try #require(client.port)
+        try await LiveServer.run(f.service()) { server in
+            let port = server.port
             for target in ["/blue/0/0/0.png\u{0}", "/blue/0/0/0\u{0}.png", "/blue\\..\\..\\secret.txt", "/blue/0/0/..\\..\\..\\secret.txt",
                            "/..\\secret.txt"] {
                 let raw = try await RawHTTP.exchange(port: port, send: Array("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
@@ -267,17 +265,17 @@ import Testing
         truncate(dir + "/p.pmtiles", 20_000)
         let capture = ServerFixtures.CapturedLog(level: .info)
         let service = TileService(catalogue: catalogue, logger: capture.logger)
-        try await HTTPServer.application(service: service, host: "127.0.0.1", port: 0).testLive { client in
+        try await LiveServer.run(service) { server in
             var failures = 0
             for target in ["/m/3/7/7.png", "/m/3/7/7.png", "/p/3/7/7.png", "/p/3/7/7.png", "/m/2/1/1.png"] {
-                let r = try await client.execute(uri: target, method: .get)
-                #expect(r.status == .internalServerError, "\(target): \(r.status)")
-                if r.status == .internalServerError { failures += 1 }
-                let body = String(buffer: r.body)
+                let r = try await server.fetch(target)
+                #expect(r.status == 500, "\(target): \(r.status)")
+                if r.status == 500 { failures += 1 }
+                let body = String(decoding: r.body, as: UTF8.self)
                 #expect(!body.contains(dir) && body.contains("see the server log"), "\(body)")
-                #expect(try await client.execute(uri: "/blue/0/0/0.png", method: .get).status == .ok)
+                #expect(try await server.fetch("/blue/0/0/0.png").status == 200)
             }
-            #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
+            #expect(try await server.fetch("/health").status == 200)
             let errors = capture.lines.filter { $0.level >= .error }
             #expect(errors.count == failures, "\(errors.map(\.message))")
             #expect(errors.allSatisfy { $0.message.contains(dir) || $0.message.contains("'m'") || $0.message.contains("'p'") })

@@ -1,6 +1,4 @@
 import Foundation
-import Hummingbird
-import HummingbirdTesting
 import Logging
 @testable import TegulaBundle
 import TegulaGeometry
@@ -16,9 +14,8 @@ struct LoggingTests {
 
     @Test func debugLogsOneLinePerRequestOnBothPaths() async throws {
         let capture = ServerFixtures.CapturedLog(level: .debug)
-        let app = HTTPServer.application(service: f.service(logger: capture.logger), host: "127.0.0.1", port: 0)
-        try await app.testLive { client in
-            let port = try #require(client.port)
+        try await LiveServer.run(f.service(logger: capture.logger)) { server in
+            let port = server.port
             var expected: [String] = []
             for (i, target) in ["/blue/1/0/0.png", "/blue/1/0/0.png", "/blue.json", "/blue/1/5/0.png", "/nope/0/0/0.png"].enumerated() {
                 // The second is answered from memory by the fast path (HTTP/1.0, no Connection header).

@@ -1,13 +1,12 @@
 import Dispatch
-import Hummingbird
-import HummingbirdTesting
 
 /// Threads of their own for the servers the tests run in-process, and for the tests talking to
 /// them. swift-testing runs every test at once on Swift's cooperative pool, two threads here, and
 /// many tests block a thread for seconds (a `tegula` run waited for, a warp computed): a server
-/// whose request tasks queued behind them answered `/health` after more than HummingbirdTesting's
-/// fixed 20 s read timeout (stop 36's CI: AcceptRateTests, `.readTimeout`). Jobs go round-robin
-/// to serial Dispatch queues, which libdispatch runs on threads outside that pool.
+/// whose request tasks queued behind them answered `/health` after more than the fixed 20 s
+/// read timeout of the test client then in use (HummingbirdTesting's) (stop 36's CI: AcceptRateTests,
+/// `.readTimeout`). Jobs go round-robin to serial Dispatch queues, which libdispatch runs on
+/// threads outside that pool. ``LiveServer`` runs its servers and their tests here.
 public final class LiveServerThreads: TaskExecutor, @unchecked Sendable {
     /// The one set of threads of the test process.
     public static let shared = LiveServerThreads(queues: 4)
@@ -27,17 +26,5 @@ public final class LiveServerThreads: TaskExecutor, @unchecked Sendable {
             return queues[next]
         }
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-}
-
-extension ApplicationProtocol {
-    /// HummingbirdTesting's `test(.live)`, with the server's tasks and `test` preferring
-    /// ``LiveServerThreads`` (child tasks inherit the preference: the server's connection tasks
-    /// run there too).
-    public func testLive<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value)
-        async throws -> Value {
-        try await withTaskExecutorPreference(LiveServerThreads.shared) {
-            try await self.test(.live, test)
-        }
     }
 }

@@ -109,9 +109,10 @@ let package = Package(
         ]),
         // The HTTP core under every server (tiles, IIIF images, the editor): typed requests and
         // responses, the one target parser, errors that carry their status, and the Hummingbird
-        // adapter with its connection guard and event-loop fast path. No tile, no tileset.
+        // adapter with its connection guard and event-loop fast path, the route table and the one
+        // tile-path parser (so the Web Mercator grid's limits). No tileset.
         .target(name: "TegulaHTTP", dependencies: [
-            "TegulaSupport",
+            "TegulaGeometry", "TegulaSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -257,7 +258,7 @@ let package = Package(
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
             "TegulaEditor", "TegulaPipeline", "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",
-            "TegulaGeometry", "TegulaTestSupport",
+            "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .testTarget(name: "TegulaMatchTests", dependencies: [

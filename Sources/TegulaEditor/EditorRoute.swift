@@ -1,11 +1,10 @@
 import HTTPTypes
-import TegulaGeometry
 import TegulaHTTP
 
-/// What a request to `tegula edit` asks for: the editor's route table on the HTTP core's one
-/// target parser (``RequestTarget``), its strict numbers and its errors, so a tile path here
-/// follows the same rule as one of `tegula serve`.
-enum EditorRoute: Equatable, EditorRouteTable {
+/// What a request to `tegula edit` asks for: the editor's route table (``table``) on the HTTP
+/// core's one target parser (``RequestTarget``) and its one tile-path parser (``TilePath``), so a
+/// tile path here is answered as one of `tegula serve`.
+enum EditorRoute: Equatable {
     /// `/`: the page.
     case page
     /// `/editor.js`.
@@ -19,8 +18,9 @@ enum EditorRoute: Equatable, EditorRouteTable {
     case iiif
     /// `/overlay/{version}.json`: zooms and bounds of a fit's overlay.
     case overlayInfo(version: String)
-    /// `/overlay/{version}/{z}/{x}/{y}.png`: the scan warped by that fit.
-    case overlayTile(version: String, Tile)
+    /// `/overlay/{version}/{z}/{x}/{y}.png`: the scan warped by that fit (the extension and scale
+    /// are checked against the overlay's, as `tegula serve` checks a tileset's).
+    case overlayTile(version: String, TilePath)
     /// `/basemap/…`: a local basemap tileset, answered by a `TileService` with the rest of the target.
     case basemap(target: String)
     /// `GET /api/session`, `PUT /api/session`.
@@ -32,64 +32,34 @@ enum EditorRoute: Equatable, EditorRouteTable {
     /// `GET /api/convert`.
     case convert
 
-    /// The route table: each path's first segments and the methods it takes (HEAD with GET).
-    static let table: [(prefix: [String], methods: [HTTPRequest.Method])] = [
-        ([], [.get, .head]), (["editor.js"], [.get, .head]), (["scan-tiles.js"], [.get, .head]), (["leaflet"], [.get, .head]), (["iiif"], [.get, .head]),
-        (["overlay"], [.get, .head]), (["basemap"], [.get, .head]),
-        (["api", "session"], [.get, .put]), (["api", "fit"], [.post]), (["api", "predict"], [.get]), (["api", "convert"], [.get]),
-    ]
-
-    /// Every route, as 404 answers list them.
-    static let routes = "/, /editor.js, /scan-tiles.js, /leaflet/…, /iiif/{id}/info.json, /iiif/{id}/{region}/{size}/0/default.{jpg|png|webp}, /overlay/{version}.json, "
-        + "/overlay/{version}/{z}/{x}/{y}.png, /basemap/…, GET /api/session, PUT /api/session, POST /api/fit, "
-        + "GET /api/predict, GET /api/convert"
-
-    /// The route of `request`; throws a ``ServerError`` carrying its status (400, 404, 405 with
-    /// the methods allowed in ``allowed(for:)``).
-    init(_ request: ServerRequest) throws(ServerError) {
-        let target = try RequestTarget(request.target)
-        let s = target.segments
-        guard let entry = Self.entry(s) else {
-            throw ServerError(.noRoute, "no such route: \(target.path); routes: \(Self.routes)")
-        }
-        guard entry.methods.contains(request.method) else {
-            throw ServerError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(target.path): use "
-                + entry.methods.filter { $0 != .head }.map(\.rawValue).joined(separator: " or "))
-        }
-        switch entry.prefix.first ?? "" {
-        case "": self = .page
-        case "editor.js": self = .script
-        case "scan-tiles.js": self = .scanTiles
-        case "leaflet": self = .leaflet(s.joined(separator: "/"))
-        case "iiif": self = .iiif
-        case "overlay": self = try Self.overlay(Array(s.dropFirst()))
-        case "basemap":
-            let rest = String(request.target.dropFirst("/basemap".count))
-            self = .basemap(target: rest.isEmpty ? "/" : rest)
-        default:
-            switch s[1] {
-            case "session": self = .session
-            case "fit": self = .fit
-            case "predict": self = .predict
-            default: self = .convert
-            }
-        }
-    }
-
-    static func overlay(_ p: [String]) throws(ServerError) -> EditorRoute {
-        if p.count == 1, p[0].hasSuffix(".json") { return .overlayInfo(version: String(p[0].dropLast(5))) }
-        guard p.count == 4, p[3].hasSuffix(".png"), let (z, x, y) = numbers(p[1], p[2], String(p[3].dropLast(4))) else {
+    /// The routes, tried in order: pages and files read (GET with HEAD), the API takes what each
+    /// endpoint does. The overlay's other paths are refused with the form of its tiles (400).
+    static let table = RouteTable<EditorRoute>([
+        HTTPRoute([]) { _ in .page },
+        HTTPRoute(["editor.js"]) { _ in .script },
+        HTTPRoute(["scan-tiles.js"]) { _ in .scanTiles },
+        HTTPRoute(["leaflet", .rest()]) { m in .leaflet(m.path) },
+        HTTPRoute(["iiif", .rest(listed: "{id}/…")]) { _ in .iiif },
+        HTTPRoute(["overlay", "{version}.json"]) { m in .overlayInfo(version: m["version"]) },
+        HTTPRoute(["overlay", "{version}", .tile(listed: "{z}/{x}/{y}.png")]) { m throws(ServerError) in
+            .overlayTile(version: m["version"], try m.tile())
+        },
+        HTTPRoute(["overlay", .rest()], listed: false) { _ throws(ServerError) in
             throw .malformedTarget(reason: "overlay tiles are /overlay/{version}/{z}/{x}/{y}.png with plain decimal numbers")
-        }
-        guard z <= WebMercator.maxZoom else { throw .malformedTarget(reason: "zoom \(z) is beyond \(WebMercator.maxZoom)") }
-        guard x < (1 << z), y < (1 << z) else { throw ServerError(.noRoute, "no tile \(z)/\(x)/\(y): x and y must be below 2^z") }
-        return .overlayTile(version: p[0], Tile(x: x, y: y, z: z))
-    }
+        },
+        HTTPRoute(["basemap", .rest()]) { m in
+            let rest = String(m.raw.dropFirst("/basemap".count))
+            return .basemap(target: rest.isEmpty ? "/" : rest)
+        },
+        HTTPRoute(["api", "session"], [.get, .put]) { _ in .session },
+        HTTPRoute(["api", "fit"], [.post]) { _ in .fit },
+        HTTPRoute(["api", "predict"], [.get]) { _ in .predict },
+        HTTPRoute(["api", "convert"], [.get]) { _ in .convert },
+    ])
 
-    /// z, x and y by the HTTP core's strict rule (plain decimal, no sign or leading zeros).
-    static func numbers(_ z: String, _ x: String, _ y: String) -> (Int, Int, Int)? {
-        guard let zn = RequestTarget.number(z, maxDigits: 2), let xn = RequestTarget.number(x, maxDigits: 10),
-              let yn = RequestTarget.number(y, maxDigits: 10) else { return nil }
-        return (zn, xn, yn)
+    /// The route of `request` (``table``); throws a ``ServerError`` carrying its status (400, 404,
+    /// 405 with the methods allowed in `table.allow(for:)`).
+    init(_ request: ServerRequest) throws(ServerError) {
+        self = try Self.table.answer(request)
     }
 }

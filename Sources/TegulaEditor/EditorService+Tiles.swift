@@ -26,9 +26,13 @@ extension EditorService {
     }
 
     /// `/overlay/{version}/{z}/{x}/{y}.png`: the scan warped by the fit of that version, rendered
-    /// on demand by ``OnDemandSource``. The URL names the fit, so tiles are immutable.
-    func overlayTile(_ version: String, _ tile: Tile, isCancelled: @escaping @Sendable () -> Bool) async throws -> ServerResponse {
+    /// on demand by ``OnDemandSource``. The URL names the fit, so tiles are immutable. Another
+    /// extension or `@2x` is refused as `tegula serve` refuses it of a tileset (404).
+    func overlayTile(_ version: String, _ path: TilePath, isCancelled: @escaping @Sendable () -> Bool) async throws -> ServerResponse {
         let source = try overlay(version)
+        if let refused = TileService.refusal(id: "overlay of fit \(version)", fileExtension: path.fileExtension, retina: path.retina,
+                                             source.metadata) { throw refused }
+        let tile = Tile(x: path.x, y: path.y, z: path.z)
         let immutable = "public, max-age=31536000, immutable"
         switch await source.tile(tile, isCancelled: isCancelled) {
         case let .image(bytes, _, _):

@@ -133,7 +133,7 @@ public final class EditorService: HTTPService, @unchecked Sendable {
             }
         } catch let e as ServerError {
             var r = refuse(e)
-            if e.reason == .methodNotAllowed, let allow = EditorRoute.allowed(for: request.target) { r.headers[.allow] = allow }
+            if e.reason == .methodNotAllowed, let allow = EditorRoute.table.allow(for: request.target) { r.headers[.allow] = allow }
             return r
         } catch let e as EditorError {
             return Self.refusal(e)

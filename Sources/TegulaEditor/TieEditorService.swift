@@ -72,7 +72,7 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
             }
         } catch let e as ServerError {
             var r = refuse(e)
-            if e.reason == .methodNotAllowed, let allow = TieRoute.allowed(for: request.target) { r.headers[.allow] = allow }
+            if e.reason == .methodNotAllowed, let allow = TieRoute.table.allow(for: request.target) { r.headers[.allow] = allow }
             return r
         } catch let e as EditorError {
             return EditorService.refusal(e)

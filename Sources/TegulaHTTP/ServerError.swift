@@ -107,9 +107,17 @@ extension LocatedError where Reason == ServerErrorReason {
         ServerError(.bodyTooLarge, "the body is over \(limit) bytes")
     }
 
-    /// A method other than GET or HEAD.
-    public static func methodNotAllowed(method: HTTPRequest.Method) -> ServerError {
-        ServerError(.methodNotAllowed, "method \(method.rawValue) not allowed; use GET or HEAD")
+    /// A method no route of the server takes; `allowed` are those its routes take
+    /// (``RouteTable/methods``): `method POST not allowed; use GET or HEAD`.
+    public static func methodNotAllowed(method: HTTPRequest.Method, allowed: [HTTPRequest.Method]) -> ServerError {
+        ServerError(.methodNotAllowed, "method \(method.rawValue) not allowed; use \(allowed.map(\.rawValue).joined(separator: " or "))")
+    }
+
+    /// A method the route of `path` does not take; `allowed` are those it takes, named without
+    /// HEAD, which follows GET: `PUT is not allowed on /api/fit: use POST`.
+    public static func methodNotAllowed(method: HTTPRequest.Method, path: String, allowed: [HTTPRequest.Method]) -> ServerError {
+        ServerError(.methodNotAllowed, "\(method.rawValue) is not allowed on \(path): use "
+            + allowed.filter { $0 != .head }.map(\.rawValue).joined(separator: " or "))
     }
 
     /// A target that cannot name anything; `reason` comes from the parser that refused it

@@ -13,7 +13,7 @@ import TegulaIIIF
 /// `info.json` are ``TegulaIIIF``'s; the pixels are the source's (``IIIFImageSource``).
 ///
 /// A service of its own on the HTTP core (``respond(_:isCancelled:)``), and the pieces the tile
-/// server answers its `/iiif/` routes with (``route(_:)``, ``step(_:_:_:)``, ``response(_:_:_:tag:canonical:)``),
+/// server answers its `/iiif/` routes with (``routes``, ``step(_:_:_:)``, ``response(_:_:_:tag:canonical:)``),
 /// so both give the same answers.
 public struct IIIFImageServer: HTTPService {
     /// The rasters served, by id.
@@ -55,18 +55,16 @@ public struct IIIFImageServer: HTTPService {
         case image(region: String, size: String, rotation: String, file: String)
     }
 
-    /// The image id and path that a target's decoded segments (``RequestTarget/segments``) name:
-    /// `iiif/{id}`, `iiif/{id}/info.json` or `iiif/{id}/{region}/{size}/{rotation}/{file}`; nil
-    /// for any other segments.
-    public static func route(_ s: [String]) -> (id: String, path: Path)? {
-        guard s.first == "iiif" else { return nil }
-        switch s.count {
-        case 2: return (s[1], .base)
-        case 3 where s[2] == "info.json": return (s[1], .info)
-        case 6: return (s[1], .image(region: s[2], size: s[3], rotation: s[4], file: s[5]))
-        default: return nil
-        }
-    }
+    /// The image server's routes: `iiif/{id}`, `iiif/{id}/info.json` and
+    /// `iiif/{id}/{region}/{size}/{rotation}/{file}`, all GET and HEAD (`tegula serve` tries them
+    /// before its own).
+    public static let routes = RouteTable<(id: String, path: Path)>([
+        HTTPRoute(["iiif", "{id}"]) { m in (m["id"], .base) },
+        HTTPRoute(["iiif", "{id}", "info.json"]) { m in (m["id"], .info) },
+        HTTPRoute(["iiif", "{id}", "{region}", "{size}", "{rotation}", "{file}"]) { m in
+            (m["id"], .image(region: m["region"], size: m["size"], rotation: m["rotation"], file: m["file"]))
+        },
+    ])
 
     /// Answers one request: an IIIF route's answer with the window made off the event loop (the
     /// source's `isCancelled` says whether the client has gone), or the refusal of anything else,
@@ -81,14 +79,17 @@ public struct IIIFImageServer: HTTPService {
         guard request.target.utf8.count <= configuration.maxTargetLength else {
             return refuse(.targetTooLong(limit: configuration.maxTargetLength))
         }
-        guard request.isRead else {
-            var r = refuse(.methodNotAllowed(method: request.method))
-            r.headers[.allow] = "GET, HEAD"
+        let methods = Self.routes.methods
+        guard methods.contains(request.method) else {
+            var r = refuse(.methodNotAllowed(method: request.method, allowed: methods))
+            r.headers[.allow] = RouteTable<Path>.allow(methods)
             return r
         }
-        let target: RequestTarget
-        do { target = try RequestTarget(request.target) } catch { return refuse(.malformedTarget(reason: error.message)) }
-        guard let (id, path) = Self.route(target.segments) else { return refuse(.noRoute) }
+        let route: (id: String, path: Path)?
+        do { route = try Self.routes.answer(try RequestTarget(request.target), raw: request.target) } catch {
+            return refuse(.malformedTarget(reason: error.message))
+        }
+        guard let (id, path) = route else { return refuse(.noRoute) }
         switch step(id, path, request) {
         case let .answer(r): return r
         case let .render(source, window, tag, canonical):

@@ -1,9 +1,11 @@
+import HTTPTypes
 import TegulaGeometry
 import TegulaHTTP
 import TegulaIIIFServer
 
-/// What a request target of `tegula serve` asks for, parsed without touching the file system;
-/// segments and numbers by ``RequestTarget``'s one rule.
+/// What a request target of `tegula serve` asks for, parsed without touching the file system:
+/// segments and numbers by ``RequestTarget``'s one rule, routes by ``table``, tiles by
+/// ``TilePath``'s.
 public enum Route: Equatable, Sendable {
     /// `/`: the viewer page.
     case viewer
@@ -41,62 +43,51 @@ public enum Route: Equatable, Sendable {
         public var ext: String
     }
 
-    /// Parses a request target (`/path?query`) by ``RequestTarget``'s rule.
+    /// Parses a request target (`/path?query`) by ``RequestTarget``'s rule and ``table``.
     public init(target: String) {
         do {
-            let t = try RequestTarget(target)
-            self = t.segments.isEmpty ? .viewer : Route.route(t.segments, query: t)
+            self = try Self.table.answer(try RequestTarget(target), raw: target) ?? .notFound
         } catch {
             self = .malformed(error.message)
         }
     }
 
-    static func route(_ s: [String], query: RequestTarget) -> Route {
-        if let (id, path) = IIIFImageServer.route(s) { return .iiif(id: id, path) }
-        switch s.count {
-        case 1:
-            if s[0] == "health" { return .health }
-            if s[0] == "metrics" { return .metrics }
-            if s[0] == "maps" { return maps(query) }
-            if s[0] == "viewer.js" { return .asset("viewer.js") }
-            if s[0].hasSuffix(sheetIndexSuffix) {
-                let id = String(s[0].dropLast(sheetIndexSuffix.count))
-                return id.isEmpty || id == "." || id == ".." ? .notFound : .sheetIndex(id: id)
-            }
-            // `/.json`, `/..json` and `/...json` name no tileset: an id is never empty, `.` or `..`
-            // (the segment rule above, applied to the id once `.json` is dropped; found by fuzzing).
-            guard s[0].hasSuffix(".json") else { return .notFound }
-            let id = String(s[0].dropLast(5))
-            return id.isEmpty || id == "." || id == ".." ? .notFound : .tileJSON(id: id)
-        case 2...3 where s[0] == "leaflet":
-            return .asset(s.joined(separator: "/"))
-        case 4:
-            return tile(id: s[0], s[1], s[2], s[3], origin: .topLeft)
-        case 5 where s[1] == "tms":
-            return tile(id: s[0], s[2], s[3], s[4], origin: .bottomLeft)
-        default:
-            return .notFound
-        }
-    }
+    /// `tegula serve`'s routes, tried in order, all GET and HEAD: the image server's `/iiif/` ones
+    /// first (their segment counts, 2, 3 and 6, differ from a tile's, so a tileset named `iiif` keeps
+    /// its tiles), then the pages, the tileset's files and its tiles.
+    public static let table = RouteTable<Route>(IIIFImageServer.routes.routes.map { $0.map { Route.iiif(id: $0.id, $0.path) } } + [
+        HTTPRoute([]) { _ in .viewer },
+        HTTPRoute(["health"]) { _ in .health },
+        HTTPRoute(["metrics"]) { _ in .metrics },
+        HTTPRoute(["maps"]) { m in maps(m.target) },
+        HTTPRoute(["viewer.js"]) { _ in .asset("viewer.js") },
+        HTTPRoute([.parameter("id", suffix: sheetIndexSuffix)]) { m in servedID(m["id"]).map { .sheetIndex(id: $0) } ?? .notFound },
+        HTTPRoute(["{id}.json"]) { m in servedID(m["id"]).map { .tileJSON(id: $0) } ?? .notFound },
+        HTTPRoute(["leaflet", "{file}"]) { m in .asset(m.path) },
+        HTTPRoute(["leaflet", "{folder}", "{file}"]) { m in .asset(m.path) },
+        HTTPRoute(["{id}", .tile()]) { m in tile(m, origin: .topLeft) },
+        HTTPRoute(["{id}", "tms", .tile()]) { m in tile(m, origin: .bottomLeft) },
+    ])
+
+    /// The methods `tegula serve` takes, on every target (``table``'s).
+    public static let methods = table.methods
+
+    /// A tileset id as a path names it, or nil for none: `/.json`, `/..json` and `/...json` name no
+    /// tileset, since an id is never empty, `.` or `..` (the segment rule, applied to the id once
+    /// its suffix is dropped; found by fuzzing).
+    static func servedID(_ id: String) -> String? { id.isEmpty || id == "." || id == ".." ? nil : id }
 
     /// What follows a tileset's id in its sheet index's path (as `Tileset.sheetIndexPath(of:)`
     /// names the file beside the tileset).
     public static let sheetIndexSuffix = ".index.geojson"
 
-    static func tile(id: String, _ z: String, _ x: String, _ file: String, origin: TileOrigin) -> Route {
-        let f = file.utf8
-        guard let dot = f.lastIndex(of: UInt8(ascii: ".")) else { return .malformed("tile name '\(file)' has no extension") }
-        var stem = f[..<dot]
-        let ext = String(file[f.index(after: dot)...])
-        let retina = stem.count >= 3 && stem.suffix(3).elementsEqual("@2x".utf8)
-        if retina { stem = stem.dropLast(3) }
-        guard let zn = RequestTarget.number(z, maxDigits: 2), let xn = RequestTarget.number(x, maxDigits: 10),
-              let yn = RequestTarget.number(stem, maxDigits: 10) else {
-            return .malformed("z, x and y must be plain decimal numbers")
+    static func tile(_ m: RouteMatch, origin: TileOrigin) -> Route {
+        do {
+            let t = try m.tile()
+            return .tile(TileRequest(id: m["id"], z: t.z, x: t.x, row: t.y, origin: origin, retina: t.retina, ext: t.fileExtension))
+        } catch {
+            return .malformed(error.message)
         }
-        guard zn <= WebMercator.maxZoom else { return .malformed("zoom \(zn) is beyond \(WebMercator.maxZoom)") }
-        guard xn < (1 << zn), yn < (1 << zn) else { return .malformed("x and y must be below 2^z = \(1 << zn)") }
-        return .tile(TileRequest(id: id, z: zn, x: xn, row: yn, origin: origin, retina: retina, ext: ext))
     }
 
     static func maps(_ query: RequestTarget) -> Route {

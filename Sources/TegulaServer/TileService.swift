@@ -82,9 +82,9 @@ public struct TileService: HTTPService {
             return (.other, refuse(.targetTooLong(limit: configuration.maxTargetLength)))
         }
         let route = Route(target: request.target)
-        guard request.isRead else {
-            var r = refuse(.methodNotAllowed(method: request.method))
-            r.headers[.allow] = "GET, HEAD"
+        guard Route.methods.contains(request.method) else {
+            var r = refuse(.methodNotAllowed(method: request.method, allowed: Route.methods))
+            r.headers[.allow] = Self.allow
             return (RouteLabel(route), r)
         }
         return (RouteLabel(route), answer(route, request))
@@ -171,16 +171,27 @@ public struct TileService: HTTPService {
         return r
     }
 
+    /// `Allow` of a 405: ``Route/methods``.
+    static let allow = RouteTable<Route>.allow(Route.methods)
+
     /// 404 for a tile the tileset cannot have (other format, scale or zoom); nil when it may.
     func refusal(_ t: Route.TileRequest, _ m: TilesetMetadata) -> ServerResponse? {
-        // An `auto` tileset answers either extension; each tile says what it is in its Content-Type.
-        guard m.format.tileFormats.contains(where: { $0.fileExtension == t.ext }) else {
-            return refuse(.wrongTileFormat(id: t.id, fileExtension: m.format.fileExtension))
-        }
-        guard t.retina == (m.scale == 2) else { return refuse(.wrongTileScale(id: t.id, tilesetIsRetina: m.scale == 2)) }
+        if let refused = Self.refusal(id: t.id, fileExtension: t.ext, retina: t.retina, m) { return refuse(refused) }
         guard (m.minZoom...m.maxZoom).contains(t.z) else {
             return refuse(.zoomOutsideTileset(id: t.id, zoom: t.z, minZoom: m.minZoom, maxZoom: m.maxZoom))
         }
+        return nil
+    }
+
+    /// Why tileset `id` with metadata `m` cannot have a tile named with `fileExtension` and
+    /// (`retina`) `@2x` (404: another format or scale); nil when it may. The one rule, also for the
+    /// editor's overlays.
+    public static func refusal(id: String, fileExtension: String, retina: Bool, _ m: TilesetMetadata) -> ServerError? {
+        // An `auto` tileset answers either extension; each tile says what it is in its Content-Type.
+        guard m.format.tileFormats.contains(where: { $0.fileExtension == fileExtension }) else {
+            return .wrongTileFormat(id: id, fileExtension: m.format.fileExtension)
+        }
+        guard retina == (m.scale == 2) else { return .wrongTileScale(id: id, tilesetIsRetina: m.scale == 2) }
         return nil
     }
 

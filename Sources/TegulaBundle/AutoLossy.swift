@@ -34,7 +34,7 @@ public enum AutoLossy: String, CaseIterable, NamedValue, Codable {
     /// Refuses `--auto-lossy` for a format other than `auto`, in one line.
     public static func check(_ lossy: AutoLossy, for format: TileFormat) throws {
         guard format == .auto else {
-            throw TileFormat.OptionError(message: "auto-lossy applies to format auto only, not \(format.name)")
+            throw TileFormat.OptionError.autoLossyNotAuto(format)
         }
     }
 }

@@ -1,3 +1,5 @@
+import TegulaSupport
+
 /// Everything that can go wrong writing or reading a tileset; each message says what, where,
 /// and what would be right.
 public enum BundleError: Error, CustomStringConvertible, Equatable {
@@ -5,8 +7,8 @@ public enum BundleError: Error, CustomStringConvertible, Equatable {
     case notATileset(path: String, found: String)
     /// A path has no tileset form we know.
     case unknownForm(path: String)
-    /// A file-system call failed.
-    case io(path: String, operation: String, errno: Int32)
+    /// A file-system call failed: the call, its path and its `errno`, kept whole.
+    case io(FileError)
     /// An SQLite call failed.
     case sqlite(path: String, call: String, message: String)
     /// The file is not a valid bundle of its kind.
@@ -30,8 +32,8 @@ public enum BundleError: Error, CustomStringConvertible, Equatable {
                 + "an empty folder, or a folder/.mbtiles/.pmtiles written by tegula"
         case let .unknownForm(path):
             return "\(path): not a tileset form — expected a folder, a *.mbtiles or a *.pmtiles file"
-        case let .io(path, operation, errno):
-            return "\(path): \(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+        case let .io(error):
+            return error.description
         case let .sqlite(path, call, message):
             return "\(path): SQLite \(call) failed: \(message)"
         case let .corrupt(path, detail):
@@ -51,9 +53,3 @@ public enum BundleError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -9,9 +9,9 @@ import Darwin
 /// The bundle's file calls: TegulaSupport's POSIX helpers with their failures reported as
 /// `BundleError.io` naming the path and call.
 enum FileIO {
-    /// Runs a TegulaSupport file call, turning its ``FileError`` into `BundleError.io`.
+    /// Runs a TegulaSupport file call, wrapping its ``FileError`` whole in `BundleError.io`.
     static func mapped<R>(_ body: () throws -> R) throws -> R {
-        do { return try body() } catch let e as FileError { throw BundleError.io(path: e.path, operation: e.operation, errno: e.errno) }
+        do { return try body() } catch let e as FileError { throw BundleError.io(e) }
     }
 
     /// Writes every byte to a file descriptor.
@@ -34,11 +34,11 @@ enum FileIO {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw BundleError.io(path: path, operation: "open", errno: errno)
+            throw BundleError.io(FileError(path: path, operation: "open", errno: errno))
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw BundleError.io(path: path, operation: "fstat", errno: errno) }
+        guard fstat(fd, &st) == 0 else { throw BundleError.io(FileError(path: path, operation: "fstat", errno: errno)) }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return try pread(fd, count: Int(st.st_size), at: 0, path: path)
     }
@@ -51,7 +51,7 @@ enum FileIO {
     /// Creates a directory, succeeding when it already exists.
     static func makeDirectory(_ path: String) throws {
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw BundleError.io(path: path, operation: "mkdir", errno: errno)
+            throw BundleError.io(FileError(path: path, operation: "mkdir", errno: errno))
         }
     }
 

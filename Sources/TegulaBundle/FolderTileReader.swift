@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeometry
+import TegulaSupport
 
 /// Reads a tile folder described by its `tiles.json` (TileJSON written by tegula or another tool).
 ///
@@ -13,7 +14,7 @@ final class FolderTileReader: TileReader, @unchecked Sendable {
 
     init(path: String) throws {
         root = path
-        guard let real = FileIO.realPath(path) else { throw BundleError.io(path: path, operation: "realpath", errno: errno) }
+        guard let real = FileIO.realPath(path) else { throw BundleError.io(FileError(path: path, operation: "realpath", errno: errno)) }
         realRoot = real
         let jsonPath = path + "/" + Tileset.folderDescriptionName
         guard let bytes = try FileIO.readFile(jsonPath) else {

@@ -71,7 +71,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
         if naming.format == .auto {  // a tile that changed format must not leave its old file behind
             for old in naming.relativePaths(tile) where !old.hasSuffix("." + naming.format.fileExtension(of: data)) {
                 if unlink(root + "/" + old) != 0 && errno != ENOENT {
-                    throw BundleError.io(path: root + "/" + old, operation: "remove the tile's other format", errno: errno)
+                    throw BundleError.io(FileError(path: root + "/" + old, operation: "remove the tile's other format", errno: errno))
                 }
             }
         }

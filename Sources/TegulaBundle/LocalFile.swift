@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TegulaSupport
 
 /// A local file read by `pread` on one descriptor (thread-safe), open until the last reader lets
 /// go. Its version is its size when opened: a file replaced by rename stays the opened one, and
@@ -18,12 +19,12 @@ public final class LocalFile: SynchronousByteSource, @unchecked Sendable {
     public init(path: String) throws {
         location = path
         fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw BundleError.io(path: path, operation: "open", errno: errno) }
+        guard fd >= 0 else { throw BundleError.io(FileError(path: path, operation: "open", errno: errno)) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let e = errno
             close(fd)
-            throw BundleError.io(path: path, operation: "fstat", errno: e)
+            throw BundleError.io(FileError(path: path, operation: "fstat", errno: e))
         }
         size = UInt64(max(0, st.st_size))
     }

@@ -27,7 +27,7 @@ final class MBTilesWriter: TileWriter, @unchecked Sendable {
         self.scale = scale
         self.batchSize = batchSize
         if !resume, FileManager.default.fileExists(atPath: path) {
-            guard unlink(path) == 0 else { throw BundleError.io(path: path, operation: "unlink", errno: errno) }
+            guard unlink(path) == 0 else { throw BundleError.io(FileError(path: path, operation: "unlink", errno: errno)) }
             unlink(path + "-journal")
         }
         if !FileManager.default.fileExists(atPath: path) { try Self.create(path, format: format) }
@@ -61,7 +61,7 @@ final class MBTilesWriter: TileWriter, @unchecked Sendable {
         guard rename(tmp, path) == 0 else {
             let e = errno
             unlink(tmp)
-            throw BundleError.io(path: path, operation: "rename \(tmp) to", errno: e)
+            throw BundleError.io(FileError(path: path, operation: "rename \(tmp) to", errno: e))
         }
     }
 

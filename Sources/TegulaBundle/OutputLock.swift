@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import TegulaGeometry
+import TegulaSupport
 
 /// One writer per output at a time: `OUT.lock` beside OUT, held with `flock(2)` while a writer
 /// is open and holding the holder's pid. The kernel drops a flock when its process dies, so the
@@ -27,7 +28,7 @@ final class OutputLock: @unchecked Sendable {
         while wait || attempts < 8 {
             attempts += 1
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw BundleError.io(path: path, operation: "create the lock file", errno: errno) }
+            guard fd >= 0 else { throw BundleError.io(FileError(path: path, operation: "create the lock file", errno: errno)) }
             var locked = flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB)
             while locked != 0 && wait && errno == EINTR { locked = flock(fd, LOCK_EX) }
             if locked != 0 {
@@ -35,7 +36,7 @@ final class OutputLock: @unchecked Sendable {
                 let holder = Self.pid(in: fd)
                 close(fd)
                 if e == EWOULDBLOCK { throw BundleError.locked(path: out, lockFile: path, pid: holder) }
-                throw BundleError.io(path: path, operation: "lock", errno: e)
+                throw BundleError.io(FileError(path: path, operation: "lock", errno: e))
             }
             var mine = stat(), named = stat()
             if fstat(fd, &mine) == 0, stat(path, &named) == 0, mine.st_ino == named.st_ino, mine.st_dev == named.st_dev {
@@ -47,7 +48,7 @@ final class OutputLock: @unchecked Sendable {
             }
             close(fd)
         }
-        throw BundleError.io(path: path, operation: "lock (the file kept changing under us)", errno: EAGAIN)
+        throw BundleError.io(FileError(path: path, operation: "lock (the file kept changing under us)", errno: EAGAIN))
     }
 
     /// The pid written in the lock file, if any.

@@ -44,19 +44,17 @@ public enum TileFormat: String, CaseIterable, NamedValue, Codable {
     /// Refuses a quality outside ``qualities`` or for a format that takes none, in one line.
     public static func checkQuality(_ quality: Int, for format: TileFormat) throws {
         guard qualities.contains(quality) else {
-            throw OptionError(message: "quality \(quality) is out of range; expected 1–100")
+            throw OptionError.qualityOutOfRange(quality)
         }
         guard format.takesQuality else {
-            throw OptionError(message: "quality applies to jpg, webp and auto, not \(format.name) (lossless or palette)")
+            throw OptionError.qualityNotTaken(by: format)
         }
     }
 
     /// An encoding option that does not fit the format: a quality out of range or given for a
-    /// format without one, an auto-lossy format for a format other than `auto`.
-    public struct OptionError: Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
-    }
+    /// format without one, a WebP effort out of range or for tiles that are not lossless WebP, an
+    /// auto-lossy format for a format other than `auto` (``TileOptionReason``).
+    public typealias OptionError = LocatedError<TileOptionReason>
 
     /// The HTTP `Content-Type` of a tile (for `auto`, of its PNG tiles; see ``contentType(of:)``).
     public var contentType: String {

@@ -141,7 +141,7 @@ public enum Tileset {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue { try removeFolder(path) }
         guard rename(finished, path) == 0 else {
-            throw BundleError.io(path: path, operation: "move \(finished) into place at", errno: errno)
+            throw BundleError.io(FileError(path: path, operation: "move \(finished) into place at", errno: errno))
         }
     }
 
@@ -151,7 +151,7 @@ public enum Tileset {
     static func removeFolder(_ path: String) throws {
         let aside = AtomicFile.temporaryName(beside: path)
         guard rename(path, aside) == 0 else {
-            throw BundleError.io(path: path, operation: "move the previous tileset aside", errno: errno)
+            throw BundleError.io(FileError(path: path, operation: "move the previous tileset aside", errno: errno))
         }
         try? FileManager.default.removeItem(atPath: aside)
     }
@@ -165,7 +165,7 @@ public enum Tileset {
     public static func openReader(at path: String) throws -> TileReader {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw BundleError.io(path: path, operation: "open", errno: ENOENT)
+            throw BundleError.io(FileError(path: path, operation: "open", errno: ENOENT))
         }
         if isDir.boolValue { return try FolderTileReader(path: path) }
         switch form(of: path) {

@@ -1,3 +1,5 @@
+import TegulaSupport
+
 /// How hard libwebp works on a lossless WebP tile (`--webp-effort`, pipeline `tile.webp_effort`):
 /// the level of `WebPConfigLosslessPreset`, 0 (fastest) to 9 (fewest bytes), which sets its
 /// `method` and `quality`. Only lossless WebP tiles take it: lossy WebP is set by its quality.
@@ -32,7 +34,7 @@ public struct WebPEffort: Sendable, Hashable, Comparable, Codable, CustomStringC
     /// Parses a level or throws the one-line message naming the accepted range.
     public static func parse(_ level: Int) throws -> WebPEffort {
         guard let effort = WebPEffort(level) else {
-            throw TileFormat.OptionError(message: "webp effort \(level) is out of range; expected \(levels.lowerBound)–\(levels.upperBound)")
+            throw TileFormat.OptionError.effortOutOfRange(level)
         }
         return effort
     }
@@ -56,10 +58,10 @@ public struct WebPEffort: Sendable, Hashable, Comparable, Codable, CustomStringC
     /// by a quality), in one line: it would change nothing.
     public static func check(for format: TileFormat, quality: Int?) throws {
         guard format == .webp else {
-            throw TileFormat.OptionError(message: "webp-effort applies to format webp (lossless) only, not \(format.name)")
+            throw TileFormat.OptionError.effortNotWebP(format)
         }
         guard quality == nil else {
-            throw TileFormat.OptionError(message: "webp-effort applies to lossless webp only; with a quality (\(quality!)) the tiles are lossy")
+            throw TileFormat.OptionError.effortLossy(quality: quality!)
         }
     }
 }

@@ -26,7 +26,7 @@ public final class BundleTileOverlay: TileOverlay, @unchecked Sendable {
         do {
             reader = try Tileset.openReader(at: bundle.path)
         } catch {
-            throw .bundleFailed(path: bundle.path, reason: "\(error)")
+            throw .bundleFailed(path: bundle.path, reason: "\(error)", underlying: error)
         }
         metadata = reader.metadata
         super.init(template: nil, cache: cache)
@@ -53,7 +53,7 @@ public final class BundleTileOverlay: TileOverlay, @unchecked Sendable {
         do {
             bytes = try reader.tile(t)
         } catch {
-            throw TileOverlayError.loadFailed(path: path, source: bundlePath, reason: "\(error)")
+            throw TileOverlayError.loadFailed(path: path, source: bundlePath, reason: "\(error)", underlying: error)
         }
         guard let bytes else { throw TileOverlayError.tileMissing(path: path, source: "\(bundlePath) entry \(t.z)/\(t.x)/\(t.y)") }
         return Data(bytes)

@@ -15,7 +15,7 @@ public struct PNGOverzoomRenderer: OverzoomRendering {
         do {
             image = try TileDecoder.decode(Array(ancestor)).rgba
         } catch {
-            throw .imageFailed(path: path, reason: "decoding the ancestor tile \(crop.ancestor) failed: \(error)")
+            throw .imageFailed(path: path, reason: "decoding the ancestor tile \(crop.ancestor) failed: \(error)", underlying: error)
         }
         let w = image.width, h = image.height
         let rgba = crop.upscale(image.pixels, width: w, height: h)

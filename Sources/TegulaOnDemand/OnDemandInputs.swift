@@ -62,7 +62,7 @@ public struct OnDemandInputs: Sendable {
                     // Read the pipeline file again: an edit of it is a change like any other.
                     let now = try Pipeline.load(path: path, inputs: inputs)
                     guard var map = now.spec.maps.first(where: { $0.name == name }) else {
-                        throw OnDemandError("\(path): map '\(name)' is no longer in the file")
+                        throw OnDemandError.mapGone(name, from: path)
                     }
                     map.removeColor = map.removeColor ?? removeColor
                     // The composite's tone, as `tegula run` solved it (read from its work folder
@@ -75,7 +75,7 @@ public struct OnDemandInputs: Sendable {
             }
         }
         let (scan, gcps) = Self.split(path)
-        guard FileManager.default.fileExists(atPath: scan) else { throw OnDemandError("\(scan): no such file") }
+        guard FileManager.default.fileExists(atPath: scan) else { throw OnDemandError.noScan(scan) }
         return [try source(scan: scan, gcps: gcps, id: Self.id(of: scan))]
     }
 
@@ -89,7 +89,7 @@ public struct OnDemandInputs: Sendable {
 
     /// The source of one scan (a local path, or a remote scan's URL, opened already) and its GCP file.
     public func source(scan: String, gcps: String?, id: String) throws -> OnDemandSource {
-        if let gcps, !FileManager.default.fileExists(atPath: gcps) { throw OnDemandError("\(gcps): no such GCP file") }
+        if let gcps, !FileManager.default.fileExists(atPath: gcps) { throw OnDemandError.noGCPFile(gcps) }
         let inputs = self.inputs
         return try OnDemandSource(id: id, queue: queue, memo: memo, log: log) {
             let source = try WarpInput(path: scan, gcpFile: gcps).resolve(opening: inputs).removingColor(removeColor)
@@ -120,11 +120,6 @@ public struct OnDemandInputs: Sendable {
     }
 }
 
-/// Why a PATH cannot be served on demand, in one line.
-public struct OnDemandError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
 
 /// Re-reads sources whose files changed, checking every `interval` seconds on its own thread
 /// (never on a request's path, so no request waits for a re-fit).

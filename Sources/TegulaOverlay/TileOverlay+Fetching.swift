@@ -29,8 +29,9 @@ extension TileOverlay {
         return try Self.data(of: try await task.value, path: path)
     }
 
-    /// Number of paths with a load under way.
-    public var loadsInFlight: Int { inFlight.withLock { $0.count } }
+    /// Number of paths with a load under way; for this package's tests (`@testable import`), not
+    /// part of the API.
+    var loadsInFlight: Int { inFlight.withLock { $0.count } }
 
     private static func data(of entry: TileCache.Entry, path: TileOverlayPath) throws -> Data {
         switch entry {
@@ -46,7 +47,7 @@ extension TileOverlay {
         do {
             entry = .tile(try await resolve(path))
         } catch let error as TileOverlayError where error.isMissingTile {
-            entry = .missing(source: error.location ?? "")
+            entry = .missing(source: error.source ?? "")
         }
         cache.insert(entry, for: path)
         return entry

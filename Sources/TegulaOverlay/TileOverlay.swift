@@ -129,8 +129,9 @@ open class TileOverlay: MapOverlay, @unchecked Sendable {
         get { settings.withLock { $0.overzoomRenderer } }
         set { settings.withLock { $0.overzoomRenderer = newValue } }
     }
-    /// How many times `loadTile(at:)` was called through `fetchTile(at:)` (for tests and stats).
-    public var loadsStarted: Int { loadCount.current }
+    /// How many times `loadTile(at:)` was called through `fetchTile(at:)`; for this package's
+    /// tests (`@testable import`), not part of the API.
+    var loadsStarted: Int { loadCount.current }
 
     // MARK: Hooks
 

@@ -43,7 +43,7 @@ public struct TileURLLoader: Sendable {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw .loadFailed(path: path, source: file, reason: "\(error)")
+            throw .loadFailed(path: path, source: file, reason: "\(error)", underlying: error)
         }
     }
 
@@ -53,14 +53,14 @@ public struct TileURLLoader: Sendable {
         do {
             response = try await fetcher.get(url, maxBodyBytes: maximumBodySize)
         } catch {
-            throw .loadFailed(path: path, source: source, reason: error.message)
+            throw .loadFailed(path: path, source: source, reason: error.message, underlying: error)
         }
         switch response.status {
         case 200...203, 205...299:
             do {
                 return Data(try response.wholeBody())
             } catch {
-                throw .loadFailed(path: path, source: source, reason: error.message)
+                throw .loadFailed(path: path, source: source, reason: error.message, underlying: error)
             }
         case 204, 404, 410:
             throw .tileMissing(path: path, source: source)

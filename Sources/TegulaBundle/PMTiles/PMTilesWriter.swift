@@ -33,9 +33,9 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
             && FileManager.default.fileExists(atPath: indexPath)
         let trunc = continuing ? 0 : O_TRUNC
         let dfd = open(dataPath, O_RDWR | O_CREAT | O_CLOEXEC | trunc, 0o644)
-        guard dfd >= 0 else { throw BundleError.io(path: dataPath, operation: "create", errno: errno) }
+        guard dfd >= 0 else { throw BundleError.io(FileError(path: dataPath, operation: "create", errno: errno)) }
         let ifd = open(indexPath, O_RDWR | O_CREAT | O_CLOEXEC | trunc, 0o644)
-        guard ifd >= 0 else { close(dfd); throw BundleError.io(path: indexPath, operation: "create", errno: errno) }
+        guard ifd >= 0 else { close(dfd); throw BundleError.io(FileError(path: indexPath, operation: "create", errno: errno)) }
         state = Locked(State(dataFD: dfd, indexFD: ifd))
         if continuing { try recoverJournal() }
         // Resuming a finished archive copies its tiles into the journal first. A run killed
@@ -67,7 +67,7 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
                 good += 24
             }
             guard ftruncate(s.indexFD, off_t(good)) == 0, ftruncate(s.dataFD, off_t(end)) == 0 else {
-                throw BundleError.io(path: indexPath, operation: "truncate journal", errno: errno)
+                throw BundleError.io(FileError(path: indexPath, operation: "truncate journal", errno: errno))
             }
             s.dataEnd = end
             var lengths: [UInt64: UInt32] = [:]

@@ -85,8 +85,12 @@ let package = Package(
         .target(name: "TegulaPyramid", dependencies: [
             "CKernels", "TegulaScan", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
         ]),
-        // Control points proposed by matching a scan against a georeferenced reference (`tegula match`).
-        .target(name: "TegulaMatch", dependencies: ["CMatch", "COpenCV", "TegulaScan", "TegulaGeometry", "TegulaSupport"]),
+        // Control points proposed by matching a scan against a georeferenced reference (`tegula match`):
+        // an image with a geotransform or GCPs, or a tileset read at one zoom.
+        .target(name: "TegulaMatch", dependencies: [
+            "CMatch", "COpenCV", "TegulaScan", "TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaBundle", "TegulaCodec",
+            "TegulaGeometry", "TegulaSupport",
+        ]),
         // MapKit's tile-overlay model on URL templates: no image codec, no SQLite
         // (scripts/check-as-dependency checks the probe app's ldd).
         .target(name: "TegulaOverlay", dependencies: ["TegulaFetch", "TegulaGeometry", "TegulaSupport"]),
@@ -262,7 +266,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .testTarget(name: "TegulaMatchTests", dependencies: [
-            "TegulaMatch", "TegulaScan", "TegulaWarp", "TegulaGeoreference", "TegulaGeometry", "TegulaTestSupport",
+            "TegulaMatch", "TegulaScan", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaTestSupport",
         ]),
         // Runs the built `tegula` executable (`swift test` builds it) and other programs.
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaTestSupport"]),

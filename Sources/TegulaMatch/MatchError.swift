@@ -10,4 +10,11 @@ public enum MatchErrorReason: String, Sendable, Hashable {
     case engineFailed
     /// An image is too small to match.
     case tooSmall
+    /// The reference has no georeference (no geotransform with a CRS, no GCPs).
+    case noGeoreference
+    /// A reference tileset cannot be read as asked (a tile that does not decode, a zoom it does
+    /// not hold, bounds with no pixel).
+    case unreadableReference
+    /// The reference's georeference maps a matched pixel nowhere.
+    case unmappedPixel
 }

@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
+import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaMatch
 import TegulaScan
 import TegulaSupport
-import TegulaWarp
 
 /// `tegula match`: control points for a scan, proposed by matching it against a georeferenced
 /// reference of the same map.
@@ -16,22 +16,24 @@ struct MatchCommand: ParsableCommand {
         abstract: "Propose control points for a scan by matching it against a georeferenced image of the same map.",
         discussion: """
         The reference is a GeoTIFF or VRT with a geotransform or GCPs (a `tegula georef` output \
-        too), or another scan of the same map with its GCP file (--reference-gcps): a re-scan, \
-        another copy or edition. SIFT features are matched on reduced copies (ratio test, \
-        mutual nearest neighbours, MAGSAC++), then each point is refined at full resolution by \
-        cross-correlation in a small window; one point per cell of a grid over the matched \
-        area, 12 to 36 points. The verdict comes from the geometry: enough consistent matches, \
-        points that agree under leave-one-out and spread over the matched area (thresholds in \
-        docs/matching.md). The points are written in the format OUT's extension names (.points, \
-        .csv, or .json for an Allmaps annotation), each named with its match score; the fit \
-        report is the one `tegula georef` prints. When the images do not show the same map: \
-        one line on stderr, exit code 3, nothing written.
+        too), another scan of the same map with its GCP file (--reference-gcps): a re-scan, \
+        another copy or edition, or a tileset of a georeferenced map (a tile folder with \
+        tiles.json, an MBTiles or a PMTiles), read at the zoom whose pixels are nearest the \
+        scan's (its lower zooms for the reduced copy), points in EPSG:3857. SIFT features are \
+        matched on reduced copies (ratio test, mutual nearest neighbours, MAGSAC++), then each \
+        point is refined at full resolution by cross-correlation in a small window; one point \
+        per cell of a grid over the matched area, 12 to 36 points. The verdict comes from the \
+        geometry: enough consistent matches, points that agree under leave-one-out and spread \
+        over the matched area (thresholds in docs/matching.md). The points are written in the \
+        format OUT's extension names (.points, .csv, or .json for an Allmaps annotation), each \
+        named with its match score; the fit report is the one `tegula georef` prints. When the \
+        images do not show the same map: one line on stderr, exit code 3, nothing written.
         """)
 
     @Argument(help: "The scan to georeference: any raster GDAL reads (a local file).")
     var scan: String
 
-    @Option(help: "A georeferenced image of the same map: GeoTIFF or VRT (geotransform or GCPs), or a scan with --reference-gcps.")
+    @Option(help: "A georeferenced image of the same map: GeoTIFF or VRT (geotransform or GCPs), a scan with --reference-gcps, or a tileset (folder with tiles.json, .mbtiles, .pmtiles).")
     var reference: String
 
     @Option(help: ArgumentHelp("The reference's GCP file (.points, .vrt, .csv, GDAL text, ArcGIS CSV or TSV, Allmaps .json) when it is a plain scan.", valueName: "FILE"))
@@ -60,11 +62,13 @@ struct MatchCommand: ParsableCommand {
             if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
                 throw CLIFailure(message: "\(output): the folder \(dir) does not exist")
             }
-            let georeferenced = try ReferenceGeoreference(path: reference, gcpFile: referenceGcps)
             // Local files alone: a URL is refused in one line.
             let scans = LocalScans()
             let scanReader = try scans.open(scan).reader()
-            let verdict = try Matcher.match(scan: scanReader, reference: try scans.open(reference).reader())
+            let georeferenced = try Self.reference(reference, gcpFile: referenceGcps, scanWidth: scanReader.width, scanHeight: scanReader.height,
+                                                   image: { try scans.open(reference).reader() })
+            if let summary = georeferenced.summary { printError("tegula: reference: \(summary)") }
+            let verdict = try Matcher.match(scan: scanReader, reference: georeferenced.reader)
             guard case .matched(let points, let figures) = verdict else {
                 if case .noMatch(let why, _) = verdict {
                     printError("tegula: no match: \(scan) and \(reference) do not show the same map surely enough: \(why); nothing written")
@@ -87,6 +91,17 @@ struct MatchCommand: ParsableCommand {
         }
     }
 
+    /// The reference REF names: a tileset (a folder with tiles.json, OUT.mbtiles, OUT.pmtiles)
+    /// read at the zoom nearest the scan's pixels, or an image read through `image`.
+    static func reference(_ path: String, gcpFile: String?, scanWidth: Int, scanHeight: Int,
+                          image: () throws -> any ScanReader) throws -> MatchReference {
+        guard Tileset.isReadable(at: path) else { return try MatchReference.image(at: path, gcpFile: gcpFile, reader: image()) }
+        if let gcpFile {
+            throw CLIFailure(message: "--reference-gcps \(gcpFile): \(path) is a tileset, georeferenced by its tile grid; give GCPs for a plain scan only")
+        }
+        return try MatchReference.tileset(at: path, scanWidth: scanWidth, scanHeight: scanHeight)
+    }
+
     /// A point's name: its number and match score, as every format can carry it.
     static func name(_ i: Int, _ score: Double) -> String {
         String(format: "m%02d score=%.3f", i + 1, score)
@@ -102,47 +117,5 @@ struct MatchCommand: ParsableCommand {
             return try GCPWriter.allmapsAnnotation(gcps, crs: crs, notes: notes, transform: transform, mask: nil,
                                                    scanPath: (scan as NSString).standardizingPath, width: width, height: height)
         }
-    }
-}
-
-/// How the reference's pixels map to the ground, in its own CRS: its geotransform, else the fit
-/// of its GCPs (stored in it, or `--reference-gcps`) in their CRS, the one way `tegula georef`
-/// fits them.
-struct ReferenceGeoreference {
-    let crs: CRS
-    private let geoTransform: GeoTransform?
-    private let fit: Georeference?
-    private let path: String
-
-    init(path: String, gcpFile: String?) throws {
-        self.path = path
-        let ds = try Dataset(path: path)
-        if gcpFile == nil, let gt = ds.geoTransform, !gt.isIdentity, let srs = ds.spatialReference {
-            crs = CRS(srs)
-            geoTransform = gt
-            fit = nil
-            return
-        }
-        guard let fitted = try WarpInput(path: path, gcpFile: gcpFile).georeference() else {
-            throw CLIFailure(message: "\(path): the reference has no georeference (no geotransform with a CRS, no GCPs); give a georeferenced GeoTIFF or VRT, or its GCPs with --reference-gcps FILE")
-        }
-        crs = fitted.gcps.crs
-        geoTransform = nil
-        fit = fitted
-    }
-
-    /// The ground positions of reference pixels (GDAL's convention), in ``crs``.
-    func groundPoints(_ pixels: [PixelPoint]) throws -> [GroundPoint] {
-        if let geoTransform {
-            return pixels.map { p in
-                let g = geoTransform.apply(pixel: p.x, line: p.y)
-                return GroundPoint(x: g.x, y: g.y)
-            }
-        }
-        let grounds = try fit!.pixelsToGround(pixels, crs: crs)
-        if let bad = grounds.firstIndex(where: { !$0.x.isFinite || !$0.y.isFinite }) {
-            throw CLIFailure(message: "\(path): its GCP fit does not map pixel (\(pixels[bad].x), \(pixels[bad].y)) to \(crs.label)")
-        }
-        return grounds
     }
 }

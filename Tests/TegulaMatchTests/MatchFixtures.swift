@@ -23,6 +23,16 @@ enum MatchFixtures {
         return path
     }
 
+    /// The reference cut into a tileset by the built `tegula tile` (the real pyramid: max-zoom
+    /// tiles warped from it, lower zooms halved), as `name` (a folder, `.mbtiles` or `.pmtiles`)
+    /// in `folder`. At zoom 10 its pixels are 152.9 m, a re-scan at 1.3 × the reference's 100 m
+    /// has 76.9 m: the tileset is at about half the scan's resolution.
+    static func tileset(of image: String, _ name: String, zooms: String = "5-10", in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try ProgramRun.output(try BuiltTegula.path(), ["tile", image, "-o", path, "--zoom", zooms])
+        return path
+    }
+
     /// How a re-scan is made from the reference.
     struct Distortion: Sendable, CustomStringConvertible {
         var name: String

@@ -26,10 +26,11 @@ enum MatchFixtures {
     /// The reference cut into a tileset by the built `tegula tile` (the real pyramid: max-zoom
     /// tiles warped from it, lower zooms halved), as `name` (a folder, `.mbtiles` or `.pmtiles`)
     /// in `folder`. At zoom 10 its pixels are 152.9 m, a re-scan at 1.3 × the reference's 100 m
-    /// has 76.9 m: the tileset is at about half the scan's resolution.
-    static func tileset(of image: String, _ name: String, zooms: String = "5-10", in folder: URL) throws -> String {
+    /// has 76.9 m: the tileset is at about half the scan's resolution. `options` go to `tegula tile`
+    /// as they are (`--tile-size 512`, `--scale 2`).
+    static func tileset(of image: String, _ name: String, zooms: String = "5-10", options: [String] = [], in folder: URL) throws -> String {
         let path = folder.appendingPathComponent(name).path
-        try ProgramRun.output(try BuiltTegula.path(), ["tile", image, "-o", path, "--zoom", zooms])
+        try ProgramRun.output(try BuiltTegula.path(), ["tile", image, "-o", path, "--zoom", zooms] + options)
         return path
     }
 

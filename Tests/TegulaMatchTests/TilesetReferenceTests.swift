@@ -28,6 +28,11 @@ import TegulaTestSupport
         for name in ["tiles", "reference.mbtiles", "reference.pmtiles"] {
             tilesets[name] = try MatchFixtures.tileset(of: reference, name, in: folder)
         }
+        // 512-pixel tiles, and 256-pixel tiles at scale 2: zoom 9 has zoom 10's pixels of 256-pixel tiles.
+        tilesets["reference-512.pmtiles"] = try MatchFixtures.tileset(of: reference, "reference-512.pmtiles", zooms: "4-9",
+                                                                      options: ["--tile-size", "512"], in: folder)
+        tilesets["reference@2x.mbtiles"] = try MatchFixtures.tileset(of: reference, "reference@2x.mbtiles", zooms: "4-9",
+                                                                     options: ["--scale", "2"], in: folder)
         var rescans: [String: MatchFixtures.Rescan] = [:]
         for d in [MatchFixtures.Distortion(name: "rotated-1.3", degrees: -20, scale: 1.3, jpegQuality: 75),
                   .init(name: "combined-1.3", degrees: 120, scale: 1.3, perspective: 1e-4, crop: 0.6, jpegQuality: 40, gamma: 1.6)] {
@@ -44,8 +49,10 @@ import TegulaTestSupport
         return MatchFixtures.error(of: fitted, against: rescan.truth, width: rescan.width, height: rescan.height)
     }
 
-    /// (re-scan, tileset): the three forms, and the combined distortion against a PMTiles.
-    static let cases = ["rotated-1.3 tiles", "rotated-1.3 reference.mbtiles", "rotated-1.3 reference.pmtiles", "combined-1.3 reference.pmtiles"]
+    /// (re-scan, tileset, the zoom it is read at): the three forms, 512-pixel tiles and `@2x`
+    /// tiles, and the combined distortion against a PMTiles.
+    static let cases = ["rotated-1.3 tiles 10", "rotated-1.3 reference.mbtiles 10", "rotated-1.3 reference.pmtiles 10",
+                        "rotated-1.3 reference-512.pmtiles 9", "rotated-1.3 reference@2x.mbtiles 9", "combined-1.3 reference.pmtiles 10"]
 
     @Test("a re-scan matched against a tileset at half its resolution fits the truth within 1 px RMS over the sheet", arguments: cases)
     func rescanMatchedAgainstATileset(_ which: String) throws {
@@ -55,7 +62,8 @@ import TegulaTestSupport
         let scan = try LocalScans().open(rescan.path).reader()
         let reference = try MatchReference.tileset(at: tileset, scanWidth: scan.width, scanHeight: scan.height)
         let tiles = try #require(reference.reader as? TileScanReader)
-        #expect(tiles.window.zoom == 10, "\(reference.summary ?? "")")
+        #expect(tiles.window.zoom == Int(parts[2]), "\(reference.summary ?? "")")
+        #expect(tiles.window.resolution == WebMercator.resolution(zoom: 10), "\(reference.summary ?? "")")
         #expect(reference.crs == .webMercator)
         let verdict = try Matcher.match(scan: scan, reference: reference.reader)
         guard case .matched(let points, let figures) = verdict else {

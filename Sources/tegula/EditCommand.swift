@@ -88,7 +88,7 @@ struct EditCommand: AsyncParsableCommand {
     func runTies(mapA: String, mapB: String) async throws {
         let service: TieEditorService
         do {
-            guard FileManager.default.fileExists(atPath: scan) else { throw CLIFailure(message: "\(scan): no such pipeline file") }
+            guard FileManager.default.fileExists(atPath: scan) else { throw CLIFailure.noSuchFile(scan, "pipeline file") }
             let pair = try TiePair(pipeline: scan, mapA: mapA, mapB: mapB)
             service = try TieEditorService(pair: pair, leafletDirectory: server.leafletDir, renderThreads: server.renderThreads, log: { printError($0) })
         } catch {
@@ -109,13 +109,13 @@ struct EditCommand: AsyncParsableCommand {
         let remote = Location(self.scan).isURL
         if let gcps = scan.gcps, !remote || self.gcps != nil, (try? SessionFormat(output: gcps)) != nil { return gcps }
         guard !remote else {
-            throw CLIFailure(message: "\(self.scan): an IIIF image or annotation by URL; give -o OUT.json (or .points, .csv) for Save to write")
+            throw CLIFailure.saveNeedsOutput(self.scan)
         }
         return (self.scan as NSString).deletingPathExtension + ".points"
     }
 
     func makeService() async throws -> EditorService {
-        guard Location(scan).isURL || FileManager.default.fileExists(atPath: scan) else { throw CLIFailure(message: "\(scan): no such file") }
+        guard Location(scan).isURL || FileManager.default.fileExists(atPath: scan) else { throw CLIFailure.noSuchFile(scan) }
         // An IIIF image or an annotation of one (a file or URL) is looked through to the image.
         let inputs = iiif.inputs()
         let resolved = try await inputs.resolve(scan, gcps: gcps, mapID: mapID)
@@ -125,12 +125,12 @@ struct EditCommand: AsyncParsableCommand {
         let dir = (out as NSString).deletingLastPathComponent
         var isDir: ObjCBool = false
         if !dir.isEmpty, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
-            throw CLIFailure(message: "\(out): the folder \(dir) does not exist")
+            throw CLIFailure.noFolder(out, dir)
         }
         let crs = try gcpSrs.map { try CRS.parse($0) }
         var initial = EditorSession(output: out)
         if let gcps = resolved.gcps {
-            guard FileManager.default.fileExists(atPath: gcps) else { throw CLIFailure(message: "\(gcps): no such GCP file") }
+            guard FileManager.default.fileExists(atPath: gcps) else { throw CLIFailure.noSuchFile(gcps, "GCP file") }
             initial = try EditorSession(try GCPReader.read(path: gcps, gcpCRS: crs, mapID: mapID), output: out)
         }
         var maps: [Basemap] = []
@@ -142,7 +142,7 @@ struct EditCommand: AsyncParsableCommand {
                                     attribution: parts.count > 1 ? parts[1] : ""))
             } else {
                 guard OnDemandInputs.isTilesetPath(b) else {
-                    throw CLIFailure(message: "--basemap \(b): neither a URL template with {z}/{x}/{y} nor a tileset (folder, .mbtiles, .pmtiles)")
+                    throw CLIFailure.badBasemap(b)
                 }
                 tilesets.append(b)
             }

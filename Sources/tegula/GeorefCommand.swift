@@ -56,7 +56,7 @@ struct GeorefCommand: ParsableCommand {
             let inputs = input.iiif.inputs()
             let scan = try input.warpInput(inputs)
             guard let fitted = try scan.georeference(opening: inputs) else {
-                throw CLIFailure(message: "\(input.inputPath): no GCPs: give --gcps FILE")
+                throw CLIFailure.noGCPs(input.inputPath)
             }
             let opened = try inputs.open(scan.path)
             if let image = opened.remote {

@@ -71,11 +71,11 @@ struct GridCommand: ParsableCommand {
                 case 0: return Tile(x: 0, y: 0, z: 0).description
                 case 1:
                     guard let t = Tile(quadkey: v[0]) else {
-                        throw CLIFailure(message: "'\(v[0])' is not a quadkey: expected up to 30 digits 0–3")
+                        throw CLIFailure.notAQuadkey(v[0])
                     }
                     return t.description
                 default:
-                    throw CLIFailure(message: "expected Z X Y or a quadkey, got \(v.count) values")
+                    throw CLIFailure.valueCount(v.count, expected: "Z X Y or a quadkey")
                 }
             }
         }
@@ -94,11 +94,11 @@ struct GridCommand: ParsableCommand {
             try reportingErrors {
                 let parts = bbox.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 4 else {
-                    throw CLIFailure(message: "--bbox '\(bbox)': expected WEST,SOUTH,EAST,NORTH")
+                    throw CLIFailure.bboxForm(bbox)
                 }
                 let w = try number(parts[0], "west"), s = try number(parts[1], "south")
                 let e = try number(parts[2], "east"), n = try number(parts[3], "north")
-                guard s <= n else { throw CLIFailure(message: "--bbox: south \(s) is north of north \(n)") }
+                guard s <= n else { throw CLIFailure.bboxSouthAboveNorth(south: s, north: n) }
                 let z = try GridCommand.zoom(String(zoom))
                 var out = ""
                 for t in TileGrid.tiles(covering: GeoBounds(west: w, south: s, east: e, north: n), zoom: z) {
@@ -117,7 +117,7 @@ struct GridCommand: ParsableCommand {
         try reportingErrors {
             if !values.isEmpty {
                 if let arity, values.count != arity {
-                    throw CLIFailure(message: "expected \(usage), got \(values.count) values")
+                    throw CLIFailure.valueCount(values.count, expected: usage)
                 }
                 print(try body(values))
                 return
@@ -128,12 +128,12 @@ struct GridCommand: ParsableCommand {
                 let v = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
                 if v.isEmpty && arity != nil { continue }
                 if let arity, v.count != arity {
-                    throw CLIFailure(message: "stdin line \(lineNumber): expected \(usage), got '\(line)'")
+                    throw CLIFailure.badLine(lineNumber, line, expected: usage)
                 }
                 do {
                     print(try body(v))
                 } catch let e as CLIFailure {
-                    throw CLIFailure(message: "stdin line \(lineNumber): \(e.message)")
+                    throw CLIFailure.onStdinLine(lineNumber, e)
                 }
             }
         }
@@ -141,14 +141,14 @@ struct GridCommand: ParsableCommand {
 
     static func number(_ s: String, _ what: String) throws -> Double {
         guard let v = Double(s), v.isFinite else {
-            throw CLIFailure(message: "\(what) '\(s)' is not a finite number")
+            throw CLIFailure.notANumber(s, what)
         }
         return v
     }
 
     static func zoom(_ s: String) throws -> Int {
         guard let z = Int(s), z >= 0, z <= WebMercator.maxZoom else {
-            throw CLIFailure(message: "zoom '\(s)' must be an integer from 0 to \(WebMercator.maxZoom)")
+            throw CLIFailure.badZoom(s, maxZoom: WebMercator.maxZoom)
         }
         return z
     }
@@ -156,11 +156,11 @@ struct GridCommand: ParsableCommand {
     static func tile(_ v: [String]) throws -> Tile {
         let z = try zoom(v[0])
         guard let x = Int(v[1]), let y = Int(v[2]) else {
-            throw CLIFailure(message: "tile '\(v.joined(separator: " "))': X and Y must be integers")
+            throw CLIFailure.tileNotIntegers(v)
         }
         let t = Tile(x: x, y: y, z: z)
         guard t.isValid else {
-            throw CLIFailure(message: "tile \(t): X and Y must be in 0…\((1 << z) - 1) at zoom \(z)")
+            throw CLIFailure.tileOutsideGrid(t, zoom: z)
         }
         return t
     }

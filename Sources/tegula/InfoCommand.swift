@@ -35,12 +35,12 @@ struct InfoCommand: ParsableCommand {
         try reportingErrors {
             let remote = Location(path).isURL
             guard remote || FileManager.default.fileExists(atPath: path) else {
-                throw CLIFailure(message: "\(path): no such file")
+                throw CLIFailure.noSuchFile(path)
             }
             if remote || InputResolver.isJSON(path) {
                 let scan = try iiif.inputs().resolveBlocking(path, gcps: nil, mapID: mapID)
                 guard let image = scan.image as? IIIFScan else {
-                    throw CLIFailure(message: "\(path): not an IIIF image service or an annotation of one")
+                    throw CLIFailure.notIIIF(path)
                 }
                 let report = try IIIFImageReport(image: image, annotation: scan.gcps, mapID: mapID)
                 print(try json ? Self.encoded(report) : report.text)

@@ -106,7 +106,7 @@ struct RunCommand: ParsableCommand {
                 }
                 let plan = PipelinePlan(pipeline: pipeline, options: options, shards: shards)
                 print(plan.text)
-                if plan.hasErrors { throw CLIFailure(message: "\(file): some maps cannot run (see above)") }
+                if plan.hasErrors { throw CLIFailure.mapsCannotRun(file) }
                 return
             }
             let quiet = workers.quiet

@@ -225,7 +225,7 @@ struct ServeCommand: AsyncParsableCommand {
         else { return nil }
         let scan = try await resolver.resolve(path, gcps: nil, mapID: nil)
         guard scan.gcps != nil else {
-            throw CLIFailure(message: "\(path): an IIIF image without a georeference; serve its Georeference Annotation instead")
+            throw CLIFailure.iiifWithoutGeoreference(path)
         }
         return scan
     }

@@ -26,13 +26,13 @@ struct SourceOptions: ParsableArguments {
     /// Refuse a missing input, GCP or mask file with one line naming it.
     func checkFiles() throws {
         guard Location(inputPath).isURL || FileManager.default.fileExists(atPath: inputPath) else {
-            throw CLIFailure(message: "\(inputPath): no such file")
+            throw CLIFailure.noSuchFile(inputPath)
         }
         if let gcps, !FileManager.default.fileExists(atPath: gcps) {
-            throw CLIFailure(message: "\(gcps): no such GCP file")
+            throw CLIFailure.noSuchFile(gcps, "GCP file")
         }
         if let mask, !FileManager.default.fileExists(atPath: mask) {
-            throw CLIFailure(message: "\(mask): no such mask file")
+            throw CLIFailure.noSuchFile(mask, "mask file")
         }
     }
 
@@ -59,7 +59,7 @@ struct SourceOptions: ParsableArguments {
         let dir = (path as NSString).deletingLastPathComponent
         var isDir: ObjCBool = false
         if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
-            throw CLIFailure(message: "\(path): the folder \(dir) does not exist")
+            throw CLIFailure.noFolder(path, dir)
         }
     }
 }

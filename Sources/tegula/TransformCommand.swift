@@ -36,7 +36,7 @@ struct TransformCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            guard FileManager.default.fileExists(atPath: gcps) else { throw CLIFailure(message: "\(gcps): no such GCP file") }
+            guard FileManager.default.fileExists(atPath: gcps) else { throw CLIFailure.noSuchFile(gcps, "GCP file") }
             let set = try GCPReader.read(path: gcps, gcpCRS: try fit.gcpCRS(), mapID: mapID)
             let options = try fit.options()
             let (w, h) = try size(set)
@@ -54,7 +54,7 @@ struct TransformCommand: ParsableCommand {
                         lines.append("")
                         folded.append(points[i].0)
                     case .none:
-                        throw CLIFailure(message: "stdin:\(points[i].0): no pixel maps to \(points[i].1) \(points[i].2) (outside the transform's domain)")
+                        throw CLIFailure.noPixel(line: points[i].0, x: points[i].1, y: points[i].2)
                     }
                 }
                 if let folds {
@@ -66,7 +66,7 @@ struct TransformCommand: ParsableCommand {
             } else {
                 let out = try fitted.pixelsToGround(points.map { PixelPoint(x: $0.1, y: $0.2) })
                 for (i, g) in out.enumerated() {
-                    guard g.x.isFinite, g.y.isFinite else { throw CLIFailure(message: "stdin:\(points[i].0): pixel \(points[i].1) \(points[i].2) has no position in \(set.crs)") }
+                    guard g.x.isFinite, g.y.isFinite else { throw CLIFailure.noPosition(line: points[i].0, x: points[i].1, y: points[i].2, crs: set.crs) }
                     lines.append("\(g.x) \(g.y)")
                 }
             }
@@ -77,7 +77,7 @@ struct TransformCommand: ParsableCommand {
     /// The image size: from --image, else the GCP pixels' extent.
     func size(_ set: GCPSet) throws -> (Int, Int) {
         if let image {
-            guard FileManager.default.fileExists(atPath: image) else { throw CLIFailure(message: "\(image): no such file") }
+            guard FileManager.default.fileExists(atPath: image) else { throw CLIFailure.noSuchFile(image) }
             let ds = try Dataset(path: image)
             return (ds.width, ds.height)
         }
@@ -95,7 +95,7 @@ struct TransformCommand: ParsableCommand {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
             guard f.count >= 2, let x = Double(f[0]), let y = Double(f[1]), x.isFinite, y.isFinite else {
-                throw CLIFailure(message: "stdin:\(number): expected two numbers `x y`, got '\(line)'")
+                throw CLIFailure.notTwoNumbers(number, line)
             }
             out.append((number, x, y))
         }

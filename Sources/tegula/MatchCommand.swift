@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TegulaBundle
+import TegulaFetch
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
@@ -18,13 +19,14 @@ struct MatchCommand: ParsableCommand {
         The reference is a GeoTIFF or VRT with a geotransform or GCPs (a `tegula georef` output \
         too), another scan of the same map with its GCP file (--reference-gcps): a re-scan, \
         another copy or edition, or a tileset of a georeferenced map (a tile folder with \
-        tiles.json, an MBTiles or a PMTiles), read at the zoom whose pixels are nearest the \
-        scan's (its lower zooms for the reduced copy), points in EPSG:3857. SIFT features are \
-        matched on reduced copies (ratio test, mutual nearest neighbours, MAGSAC++), then each \
-        point is refined at full resolution by cross-correlation in a small window; one point \
-        per cell of a grid over the matched area, 12 to 36 points. The verdict comes from the \
-        geometry: enough consistent matches, points that agree under leave-one-out and spread \
-        over the matched area (thresholds in docs/matching.md). The points are written in the \
+        tiles.json, an MBTiles, a PMTiles, or a TileJSON URL), read at the zoom whose pixels \
+        are nearest the scan's (its lower zooms for the reduced copy), points in EPSG:3857. \
+        SIFT features are matched on reduced copies (ratio test, mutual nearest neighbours, \
+        MAGSAC++), then each point is refined at full resolution by cross-correlation in a \
+        small window; one point per cell of a grid over the matched area, 12 to 36 points. The \
+        verdict comes from the geometry: enough consistent matches, points that agree under \
+        leave-one-out and spread over the matched area (thresholds in docs/matching.md). The \
+        points are written in the \
         format OUT's extension names (.points, .csv, or .json for an Allmaps annotation), each \
         named with its match score; the fit report is the one `tegula georef` prints. When the \
         images do not show the same map: one line on stderr, exit code 3, nothing written.
@@ -33,7 +35,7 @@ struct MatchCommand: ParsableCommand {
     @Argument(help: "The scan to georeference: any raster GDAL reads (a local file).")
     var scan: String
 
-    @Option(help: "A georeferenced image of the same map: GeoTIFF or VRT (geotransform or GCPs), a scan with --reference-gcps, or a tileset (folder with tiles.json, .mbtiles, .pmtiles).")
+    @Option(help: "A georeferenced image of the same map: GeoTIFF or VRT (geotransform or GCPs), a scan with --reference-gcps, or a tileset (folder with tiles.json, .mbtiles, .pmtiles, or a TileJSON URL).")
     var reference: String
 
     @Option(help: ArgumentHelp("The reference's GCP file (.points, .vrt, .csv, GDAL text, ArcGIS CSV or TSV, Allmaps .json) when it is a plain scan.", valueName: "FILE"))
@@ -91,15 +93,18 @@ struct MatchCommand: ParsableCommand {
         }
     }
 
-    /// The reference REF names: a tileset (a folder with tiles.json, OUT.mbtiles, OUT.pmtiles)
-    /// read at the zoom nearest the scan's pixels, or an image read through `image`.
+    /// The reference REF names: a tileset (a folder with tiles.json, OUT.mbtiles, OUT.pmtiles, or
+    /// a TileJSON URL) read at the zoom nearest the scan's pixels, or an image read through `image`.
     static func reference(_ path: String, gcpFile: String?, scanWidth: Int, scanHeight: Int,
                           image: () throws -> any ScanReader) throws -> MatchReference {
-        guard Tileset.isReadable(at: path) else { return try MatchReference.image(at: path, gcpFile: gcpFile, reader: image()) }
+        let isURL = Location(path).isURL
+        guard isURL || Tileset.isReadable(at: path) else { return try MatchReference.image(at: path, gcpFile: gcpFile, reader: image()) }
         if let gcpFile {
             throw CLIFailure(message: "--reference-gcps \(gcpFile): \(path) is a tileset, georeferenced by its tile grid; give GCPs for a plain scan only")
         }
-        return try MatchReference.tileset(at: path, scanWidth: scanWidth, scanHeight: scanHeight)
+        guard isURL else { return try MatchReference.tileset(at: path, scanWidth: scanWidth, scanHeight: scanHeight) }
+        let tiles = try TileJSONTiles.open(path, fetcher: HTTPFetcher(transport: Network.transport))
+        return try MatchReference.tileset(tiles, name: path, scanWidth: scanWidth, scanHeight: scanHeight)
     }
 
     /// A point's name: its number and match score, as every format can carry it.

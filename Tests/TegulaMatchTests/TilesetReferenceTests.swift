@@ -193,6 +193,22 @@ import TegulaTestSupport
         #expect(withGCPs.status == 1, "\(withGCPs.stderr)")
         #expect(withGCPs.stderr.contains("is a tileset"), "\(withGCPs.stderr)")
 
+        // The same tiles over loopback HTTP, by the TileJSON `tegula serve` answers.
+        let server = try LocalHTTPServer.tegula(["serve", tileset])
+        defer { server.stop() }
+        let remote = folder.appendingPathComponent("remote.points").path
+        let overHTTP = try ProgramRun.run(tegula, ["match", rescan.path, "--reference", server.base + "/reference.json", "-o", remote])
+        #expect(overHTTP.status == 0, "\(overHTTP.stderr)")
+        #expect(overHTTP.stderr.contains("reference: zoom 10 of the tileset"), "\(overHTTP.stderr)")
+        let fetched = try GCPReader.read(path: remote)
+        let eHTTP = try Self.fitError(fetched.gcps.map { ($0.pixel, $0.ground) }, rescan)
+        #expect(eHTTP.rms <= 1.0, "over HTTP: RMS \(eHTTP.rms) scan px")
+        // A URL that answers no TileJSON: refused in one line.
+        let noTileJSON = try ProgramRun.run(tegula, ["match", rescan.path, "--reference", server.base + "/nothing.json",
+                                                     "-o", folder.appendingPathComponent("refused.points").path])
+        #expect(noTileJSON.status == 1, "\(noTileJSON.stderr)")
+        #expect(noTileJSON.stderr.contains("give the URL of a tileset's TileJSON"), "\(noTileJSON.stderr)")
+
         // Another map: exit 3, one line, nothing written.
         let (scan, other) = try Self.unrelatedPair("other-half-of-the-sheet", fixture: f, in: folder)
         let none = folder.appendingPathComponent("none.points").path

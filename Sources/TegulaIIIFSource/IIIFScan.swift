@@ -75,7 +75,7 @@ public final class IIIFScan: RemoteScan, @unchecked Sendable {
             bytes = try Blocking.run { try await service.fetch(t) }
         } catch let e as IIIFError {
             switch e.reason {
-            case .status, .unreachable: throw RemoteScanUnavailable(e.description)
+            case .status, .unreachable: throw RemoteScanUnavailable(e)
             default: throw e
             }
         }

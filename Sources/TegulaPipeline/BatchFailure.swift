@@ -4,8 +4,10 @@ public struct MapFailure: Error, CustomStringConvertible, Sendable {
     public var map: String
     /// The stage that failed, when one had started.
     public var stage: Stage?
-    /// The stage's error.
+    /// The stage's error, in words.
     public var message: String
+    /// The stage's error itself, when there was one (not for a composite that cannot be planned).
+    public var underlying: (any Error)? = nil
 
     /// `map 'NAME', STAGE stage: message`.
     public var description: String {

@@ -87,7 +87,7 @@ final class MapWork: @unchecked Sendable {
                 }
                 previous = plan
             } catch {
-                throw MapFailure(map: map.name, stage: active, message: "\(error)")
+                throw MapFailure(map: map.name, stage: active, message: "\(error)", underlying: error)
             }
         }
     }

@@ -95,7 +95,7 @@ public final class PipelineRunner: Sendable {
         let stops = pipeline.spec.quality?.onFail == .stop && !pipeline.series.failures.isEmpty
         if let composite, let split = plan?.composite, !stops, options.stage == nil || options.stage == .tile {
             do { tone = try self.tone(composite, split: split, announce: true) } catch {
-                toneFailure = MapFailure(map: "composite", stage: .tile, message: "tone matching: \(error)")
+                toneFailure = MapFailure(map: "composite", stage: .tile, message: "tone matching: \(error)", underlying: error)
             }
         }
         let index = try writeIndexAndGate(tones: tone?.byName)
@@ -117,7 +117,7 @@ public final class PipelineRunner: Sendable {
                 }
                 results.append(MapResult(name: map.name, outcomes: outcomes))
             } catch {
-                let f = error as? MapFailure ?? MapFailure(map: map.name, stage: nil, message: "\(error)")
+                let f = error as? MapFailure ?? MapFailure(map: map.name, stage: nil, message: "\(error)", underlying: error)
                 log("error: \(f)")
                 failures.append(f)
             }
@@ -131,7 +131,7 @@ public final class PipelineRunner: Sendable {
                     try runComposite(composite, split: split, shard: shard, tones: tone?.corrections, reduce: options.shard == nil)
                     if options.shard == nil { try index.write(to: SheetIndex.path(besideComposite: composite.output)) }
                 } catch {
-                    let f = MapFailure(map: "composite", stage: .tile, message: "\(error)")
+                    let f = MapFailure(map: "composite", stage: .tile, message: "\(error)", underlying: error)
                     log("error: \(f)")
                     failures.append(f)
                 }

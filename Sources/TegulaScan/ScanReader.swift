@@ -72,13 +72,17 @@ public final class PaperRemovingReader: ScanReader {
 /// answer): the read may succeed later, so a tile server answers 503 with `Retry-After`, and a
 /// run ends with this one line naming the URL and the status.
 public struct RemoteScanUnavailable: Error, CustomStringConvertible, Sendable {
-    /// One line: the URL, the status, what would be right.
-    public var description: String
+    /// The server's failure, kept whole (an IIIF client's error naming the URL and the status).
+    public var underlying: any Error
     /// Seconds after which asking again may succeed.
     public var retryAfter: Int
 
-    public init(_ description: String, retryAfter: Int = 30) {
-        self.description = description
+    /// The server's failure `underlying`, worth asking again after `retryAfter` seconds.
+    public init(_ underlying: any Error, retryAfter: Int = 30) {
+        self.underlying = underlying
         self.retryAfter = retryAfter
     }
+
+    /// One line: the underlying failure's (the URL, the status, what would be right).
+    public var description: String { "\(underlying)" }
 }

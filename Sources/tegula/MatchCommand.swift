@@ -58,11 +58,11 @@ struct MatchCommand: ParsableCommand {
         try reportingErrors {
             for (path, what) in [(scan, "scan"), (reference, "reference")] + (referenceGcps.map { [($0, "reference GCP file")] } ?? [])
             where !Location(path).isURL && !FileManager.default.fileExists(atPath: path) {
-                throw CLIFailure(message: "\(path): no such \(what)")
+                throw CLIFailure.noSuchFile(path, what)
             }
             let dir = (output as NSString).deletingLastPathComponent
             if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
-                throw CLIFailure(message: "\(output): the folder \(dir) does not exist")
+                throw CLIFailure.noFolder(output, dir)
             }
             // Local files alone: a URL is refused in one line.
             let scans = LocalScans()
@@ -100,7 +100,7 @@ struct MatchCommand: ParsableCommand {
         let isURL = Location(path).isURL
         guard isURL || Tileset.isReadable(at: path) else { return try MatchReference.image(at: path, gcpFile: gcpFile, reader: image()) }
         if let gcpFile {
-            throw CLIFailure(message: "--reference-gcps \(gcpFile): \(path) is a tileset, georeferenced by its tile grid; give GCPs for a plain scan only")
+            throw CLIFailure(.badOption, at: "--reference-gcps \(gcpFile)", "\(path) is a tileset, georeferenced by its tile grid; give GCPs for a plain scan only")
         }
         guard isURL else { return try MatchReference.tileset(at: path, scanWidth: scanWidth, scanHeight: scanHeight) }
         let tiles = try TileJSONTiles.open(path, fetcher: HTTPFetcher(transport: Network.transport))

@@ -19,15 +19,15 @@ struct TileJSONTiles: TileReader {
 
     /// The TileJSON at `url`, fetched and read; throws one line naming the URL when it is not one.
     static func open(_ url: String, fetcher: HTTPFetcher) throws -> TileJSONTiles {
-        guard let address = URL(string: url) else { throw CLIFailure(message: "\(url): not a URL") }
+        guard let address = URL(string: url) else { throw CLIFailure(.badOption, at: url, "not a URL") }
         let answer = try Blocking.run { try await fetcher.get(address, maxBodyBytes: maxDocumentBytes) }
         guard answer.status == 200, !answer.isTruncated else {
-            throw CLIFailure(message: "\(url): answered \(answer.status)\(answer.isTruncated ? " with a body over 4 MB" : ""); give the URL of a tileset's TileJSON")
+            throw CLIFailure(.badOption, at: url, "answered \(answer.status)\(answer.isTruncated ? " with a body over 4 MB" : ""); give the URL of a tileset's TileJSON")
         }
         guard var o = (try? JSONValue.parse(answer.body))?.objectValue,
               let first = o["tiles"]?.arrayValue?.first?.stringValue,
               let resolved = URL(string: first, relativeTo: address)?.absoluteString else {
-            throw CLIFailure(message: "\(url): not a TileJSON (no \"tiles\" templates); give the URL of a tileset's TileJSON")
+            throw CLIFailure(.badOption, at: url, "not a TileJSON (no \"tiles\" templates); give the URL of a tileset's TileJSON")
         }
         // TileJSON names no format; tiles are decoded by their bytes.
         if o["format"] == nil { o["format"] = .string("png") }
@@ -42,13 +42,13 @@ struct TileJSONTiles: TileReader {
         let row = rowsFromBottom ? t.tmsY : t.y
         let url = template.replacingOccurrences(of: "{z}", with: "\(t.z)").replacingOccurrences(of: "{x}", with: "\(t.x)")
             .replacingOccurrences(of: "{-y}", with: "\(row)").replacingOccurrences(of: "{y}", with: "\(row)")
-        guard let address = URL(string: url) else { throw CLIFailure(message: "\(url): not a URL (from the TileJSON's template \(template))") }
+        guard let address = URL(string: url) else { throw CLIFailure(.badOption, at: url, "not a URL (from the TileJSON's template \(template))") }
         let fetcher = fetcher
         let answer = try Blocking.run { try await fetcher.get(address, maxBodyBytes: Self.maxTileBytes) }
         switch answer.status {
         case 200: return answer.body
         case 204, 404: return nil
-        default: throw CLIFailure(message: "\(url): answered \(answer.status)")
+        default: throw CLIFailure(.badOption, at: url, "answered \(answer.status)")
         }
     }
 }

@@ -50,6 +50,7 @@ public final class TileCache: Sendable {
     /// Forgets every entry.
     public func removeAll() { cache.removeAll() }
 
-    /// Paths from least to most recently used (for tests and diagnostics).
-    public var pathsOldestFirst: [TileOverlayPath] { cache.keysOldestFirst }
+    /// Paths from least to most recently used; for this package's tests (`@testable import`),
+    /// not part of the API.
+    var pathsOldestFirst: [TileOverlayPath] { cache.keysOldestFirst }
 }

@@ -26,15 +26,10 @@ enum CLIFailureReason: String, Sendable, Hashable {
     case badValue
     /// A point with no answer under the fitted transform.
     case outsideTransform
-    /// A message not yet given a reason of its own (``LocatedError/init(message:)``).
-    case unclassified
 }
 
 /// CLIFailure's constructors, one per message, so each is written once.
 extension LocatedError where Reason == CLIFailureReason {
-    /// A failure with only its line, for callers not yet converted to a constructor.
-    init(message: String) { self.init(.unclassified, message) }
-
     /// No `what` (file, GCP file, mask file, pipeline file) at `path`.
     static func noSuchFile(_ path: String, _ what: String = "file") -> CLIFailure { CLIFailure(.noSuchFile, at: path, "no such \(what)") }
 

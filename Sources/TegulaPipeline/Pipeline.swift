@@ -27,95 +27,18 @@ public struct Pipeline: Sendable {
     /// an annotation); a resolver without an IIIF client (the default) refuses them.
     public static func load(path: String, inputs: InputResolver = InputResolver()) throws -> Pipeline {
         let file = absolute(path, base: FileManager.default.currentDirectoryPath)
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw PipelineError(.unreadable, file: path, "cannot read the pipeline file \(file) (no such file or no permission)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw PipelineError(.unreadable, file: path, "not UTF-8 text")
-        }
-        let doc = try PipelineDocument(path: path, text: text)
+        let doc = try PipelineDocument(path: path, text: try text(of: file, given: path))
         var spec = try doc.decode(Strict<PipelineSpec>.self).value
         let base = (file as NSString).deletingLastPathComponent
         let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let work = spec.work.map { absolute($0, base: base) } ?? base + "/.tegula/" + stem
         spec.work = work
-        if case .sheetList(let p)? = spec.mapsFrom { spec.mapsFrom = .sheetList(absolute(p, base: base)) }
-        if case .annotationPage(let p)? = spec.mapsFrom, !Location(p).isURL { spec.mapsFrom = .annotationPage(absolute(p, base: base)) }
-        if var c = spec.composite {
-            c.output = absolute(c.output, base: base)
-            if let why = checkOutput(c.output) { throw doc.error([.key("composite"), .key("output")], why) }
-            spec.composite = c
-        }
-        let entries = try MapCollection.entries(doc: doc, spec: spec, folder: base, inputs: inputs)
-        guard !entries.isEmpty else { throw doc.error([.key("maps")], "lists no map") }
-        // Tags resolved once: every map's decoding would otherwise match each default's text
-        // against the YAML resolver's patterns again.
-        let defaults = doc.node([.key("map_defaults")]).map(MapEntry.resolvingTags)
-        var names: [String: Int] = [:]
-        var outputs: [String: Int] = [:]
-        spec.maps.reserveCapacity(entries.count)
-        for (i, entry) in entries.enumerated() {
-            func fail(_ steps: [PipelineDocument.Step], _ message: String) -> PipelineError {
-                entry.error(doc: doc, defaults: defaults, steps, message)
-            }
-            var m = try entry.decode(doc: doc, defaults: defaults)
-            if let j = names.updateValue(i, forKey: m.name) {
-                throw fail([.key("name")], "a second map named '\(m.name)' (the first is \(entries[j].describe(doc: doc))); names must be unique")
-            }
-            let inputStem = ((m.input as NSString).lastPathComponent as NSString).deletingPathExtension
-            let remoteInput = Location(m.input).isURL
-            if !remoteInput {
-                m.input = absolute(m.input, base: entry.base(for: [.key("input")], pipelineFolder: base))
-                if let why = requireFile(m.input, what: "input scan") { throw fail([.key("input")], why) }
-            }
-            if var g = m.georeference {
-                if case .file(let p) = g.gcps {
-                    let at: [PipelineDocument.Step] = [.key("georeference"), .key("gcps")]
-                    g.gcps = .file(absolute(p, base: entry.base(for: at, pipelineFolder: base)))
-                    if case .file(let a) = g.gcps { if let why = requireFile(a, what: "GCP file") { throw fail(at, why) } }
-                }
-                if case .file(let p) = g.mask {
-                    let at: [PipelineDocument.Step] = [.key("georeference"), .key("mask")]
-                    g.mask = .file(absolute(p, base: entry.base(for: at, pipelineFolder: base)))
-                    if case .file(let a) = g.mask { if let why = requireFile(a, what: "mask file") { throw fail(at, why) } }
-                }
-                m.georeference = g
-            }
-            if remoteInput || isAnnotationFile(m.input) {
-                try lookThrough(&m, inputs: inputs) { fail($0, $1) }
-            }
-            if let o = m.output {
-                let expanded: String
-                do { expanded = try PathPattern(o).expand(name: m.name, stem: inputStem) } catch let e as PipelineError {
-                    throw fail([.key("output")], e.message)
-                }
-                let out = absolute(expanded, base: base)
-                m.output = out
-                if let why = checkOutput(out) { throw fail([.key("output")], why) }
-                if let j = outputs.updateValue(i, forKey: out) {
-                    throw fail([.key("output")], "\(out) is also the output of map '\(spec.maps[j].name)'")
-                }
-                if out == spec.composite?.output {
-                    throw fail([.key("output")], "\(out) is also the composite's output")
-                }
-            } else if spec.composite == nil {
-                throw fail([], "map '\(m.name)' needs an output (a folder, .mbtiles or .pmtiles), or the file a composite")
-            }
-            spec.maps.append(m)
-        }
+        try resolveCollectionPaths(&spec, doc: doc, base: base)
+        try resolveMaps(&spec, doc: doc, base: base, inputs: inputs)
         if let why = spec.composite?.order.problem(maps: spec.maps.map(\.name)) {
             throw doc.error([.key("composite"), .key("order")], why)
         }
-        var origins = spec.ties.indices.map { TieOrigin.list(index: $0) }
-        if let f = spec.tiesFrom {
-            let path = absolute(f, base: base)
-            if let why = requireFile(path, what: "ties file") { throw doc.error([.key("ties_from")], why) }
-            spec.tiesFrom = path
-            for row in try TieList(path: path).rows {
-                spec.ties.append(row.tie)
-                origins.append(.file(path: path, line: row.line, columns: row.columns))
-            }
-        }
+        let origins = try resolveTies(&spec, doc: doc, base: base)
         if let why = spec.composite?.tone.problem(maps: spec.maps.map(\.name)) {
             throw doc.error([.key("composite"), .key("tone"), .key("anchor")], why)
         }
@@ -126,40 +49,41 @@ public struct Pipeline: Sendable {
         return pipeline
     }
 
-    /// A map whose input is an IIIF image URL or a Georeference Annotation (a file or URL),
-    /// looked through `inputs`: the input becomes the image service's URL and an annotation the
-    /// map's GCP file (an annotation as the input is its own GCPs; `georeference.map` picks one
-    /// of a page). An IIIF image without GCPs, or with `bounds`, is refused.
-    static func lookThrough(_ m: inout MapSpec, inputs: InputResolver,
-                            fail: ([PipelineDocument.Step], String) -> PipelineError) throws {
-        guard inputs.readsRemote else {
-            throw fail([.key("input")], "\(m.input): an IIIF image or annotation needs the IIIF client of `tegula run`")
+    /// The pipeline file's text; `path` is the file as given, for the error.
+    static func text(of file: String, given path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw PipelineError(.unreadable, file: path, "cannot read the pipeline file \(file) (no such file or no permission)")
         }
-        if m.georeference?.bounds != nil {
-            throw fail([.key("georeference"), .key("bounds")], "bounds georeference a local scan; an IIIF image takes gcps (an annotation, say)")
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw PipelineError(.unreadable, file: path, "not UTF-8 text")
         }
-        var gcpFile: String?
-        if case .file(let p)? = m.georeference?.gcps { gcpFile = p }
-        // An annotation as the input is its own GCP file (a page's map names it as both).
-        let own = gcpFile == nil || gcpFile == m.input
-        let resolved: ResolvedInput
-        do { resolved = try inputs.resolveBlocking(m.input, gcps: own ? nil : gcpFile, mapID: m.georeference?.mapID) } catch {
-            throw fail([.key("input")], "\(error)")
-        }
-        m.input = resolved.scan
-        if let annotation = resolved.gcps, own {
-            var g = m.georeference ?? GeoreferenceSpec()
-            if case .inline? = g.gcps {} else { g.gcps = .file(annotation) }
-            m.georeference = g
-        }
-        guard m.georeference?.gcps != nil else {
-            throw fail([.key("georeference")], "\(m.input): an IIIF image carries no georeference; give georeference.gcps (a Georeference Annotation, say), or the annotation as the input")
+        return text
+    }
+
+    /// `maps_from:` (a sheet list, a local AnnotationPage) and the composite's output made
+    /// absolute against the pipeline file's folder, the output checked.
+    static func resolveCollectionPaths(_ spec: inout PipelineSpec, doc: PipelineDocument, base: String) throws {
+        if case .sheetList(let p)? = spec.mapsFrom { spec.mapsFrom = .sheetList(absolute(p, base: base)) }
+        if case .annotationPage(let p)? = spec.mapsFrom, !Location(p).isURL { spec.mapsFrom = .annotationPage(absolute(p, base: base)) }
+        if var c = spec.composite {
+            c.output = absolute(c.output, base: base)
+            if let why = checkOutput(c.output) { throw doc.error([.key("composite"), .key("output")], why) }
+            spec.composite = c
         }
     }
 
-    /// True when a local `input:` is a Georeference Annotation by its name (`.json`, `.jsonld`).
-    static func isAnnotationFile(_ path: String) -> Bool {
-        ["json", "jsonld"].contains((path as NSString).pathExtension.lowercased())
+    /// `ties_from:` read after the `ties:` list, its path made absolute; where each tie was given.
+    static func resolveTies(_ spec: inout PipelineSpec, doc: PipelineDocument, base: String) throws -> [TieOrigin] {
+        var origins = spec.ties.indices.map { TieOrigin.list(index: $0) }
+        guard let f = spec.tiesFrom else { return origins }
+        let path = absolute(f, base: base)
+        if let why = requireFile(path, what: "ties file") { throw doc.error([.key("ties_from")], why) }
+        spec.tiesFrom = path
+        for row in try TieList(path: path).rows {
+            spec.ties.append(row.tie)
+            origins.append(.file(path: path, line: row.line, columns: row.columns))
+        }
+        return origins
     }
 
     /// The work folder of one map.

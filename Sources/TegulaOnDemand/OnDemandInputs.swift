@@ -21,7 +21,7 @@ public struct OnDemandInputs: Sendable {
     public let log: @Sendable (String) -> Void
     /// The tile format every source is encoded in (`tegula serve --format`), with its quality and
     /// auto-lossy format; nil = each source's own (a pipeline map's `tile:` section, else png).
-    public let encoding: TileOptions?
+    public let encoding: TileEncoding?
     /// The paper taken out of every scan (`tegula serve --remove-color`), where a pipeline map
     /// has no `remove_color:` of its own; nil keeps the paper.
     public let removeColor: RemoveColorOptions?
@@ -31,7 +31,7 @@ public struct OnDemandInputs: Sendable {
     public let inputs: InputResolver
 
     /// Inputs sharing one queue and one memo.
-    public init(queue: RenderQueue, memo: TileMemo, encoding: TileOptions? = nil, removeColor: RemoveColorOptions? = nil,
+    public init(queue: RenderQueue, memo: TileMemo, encoding: TileEncoding? = nil, removeColor: RemoveColorOptions? = nil,
                 inputs: InputResolver = InputResolver(), log: @escaping @Sendable (String) -> Void) {
         self.queue = queue
         self.memo = memo
@@ -70,7 +70,7 @@ public struct OnDemandInputs: Sendable {
                     let tone = try PipelineRunner(pipeline: now, options: RunOptions(), log: { _ in }).toneCorrections()?[name]
                     // A URL (an IIIF image's, an annotation's) is no file to watch: its cached copy is.
                     let files = now.files(of: map).filter { !Location($0).isURL }
-                    return OnDemandSource.Loaded(job: encoded(try now.tileJob(for: map)), files: files, tone: tone)
+                    return OnDemandSource.Loaded(job: prepared(try now.tileJob(for: map), id: name), files: files, tone: tone)
                 }
             }
         }
@@ -93,7 +93,7 @@ public struct OnDemandInputs: Sendable {
         let inputs = self.inputs
         return try OnDemandSource(id: id, queue: queue, memo: memo, log: log) {
             let source = try WarpInput(path: scan, gcpFile: gcps).resolve(opening: inputs).removingColor(removeColor)
-            return OnDemandSource.Loaded(job: encoded(TileJob(source: source, output: "", name: id)), files: gcps.map { [$0] } ?? [])
+            return OnDemandSource.Loaded(job: prepared(TileJob(source: source, output: "", name: id), id: id), files: gcps.map { [$0] } ?? [])
         }
     }
 
@@ -102,14 +102,14 @@ public struct OnDemandInputs: Sendable {
         ((scan as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
-    /// `job` with ``encoding``'s format, quality, auto-lossy format and WebP effort when one is set.
-    func encoded(_ job: TileJob) -> TileJob {
-        guard let format = encoding?.format else { return job }
+    /// `job` with ``encoding`` (format, quality, auto-lossy format and WebP effort) when one is
+    /// set, its source's warnings logged as `tegula tile` prints them (at each read: a new fit may
+    /// fold where the last did not).
+    func prepared(_ job: TileJob, id: String) -> TileJob {
+        for warning in job.source.warnings(making: .tiles) { log("tegula: warning: \(id): \(warning)") }
+        guard let encoding else { return job }
         var job = job
-        job.format = format
-        job.quality = encoding?.quality
-        job.autoLossy = encoding?.autoLossy ?? .default
-        job.webpEffort = encoding?.webpEffort ?? .default
+        job.settings = job.settings.with(encoding: encoding)
         return job
     }
 

@@ -176,8 +176,9 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         if let removal = job.source.removal { text += "\nremove_color \(removal)" }
         // Every digit, so two solves that differ at all never share a version.
         if let tone { text += "\ntone \(tone.gain) \(tone.offset)" }
-        text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(job.tileSize) x\(job.scale) \(job.format.name) \(job.resampling.name) \(job.name)"
-        text += " q\(job.quality.map(String.init) ?? "-") \(job.autoLossy.name) webp-effort \(job.webpEffort)"
+        let s = job.settings, e = s.encoding
+        text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(s.tileSize) x\(s.scale) \(e.format.name) \(s.resampling.name) \(job.name)"
+        text += " q\(e.quality.map(String.init) ?? "-") \(e.autoLossy.name) webp-effort \(e.webpEffort)"
         // Held levels give the pyramid's own bytes below the max zoom, the reduction kernel others.
         text += "\nrenderer \(TileRenderer.revision)\(heldLevels ? " held-levels" : "")"
         return FNV1a.hex(text)

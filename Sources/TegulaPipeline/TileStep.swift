@@ -25,13 +25,13 @@ struct TileStep: MapStage {
             let job = self.job(source: source, output: output, maxZoom: w.zoom, in: work)
             let zooms = try job.zoomRange()
             guard let bounds = source.bounds else { throw PipelineError(.notGeoreferenced, "\(map.input): empty footprint") }
-            let pyramid = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.tilePixels)
+            let pyramid = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.settings.tilePixels)
             let perZoom = zooms.levels.map { z in
                 let r = pyramid.range(z)
                 return "z\(z): \(r.x.count * r.y.count)"
             }.joined(separator: ", ")
             detail = "zooms \(zooms), \(pyramid.tilePositions) tile positions (\(perZoom)), "
-                + "\(job.format.name) \(job.tilePixels) px \(job.layout.name) → \(output)"
+                + "\(job.settings.encoding.format.name) \(job.settings.tilePixels) px \(job.settings.layout.name) → \(output)"
         }
         return PlannedStage(stage: .tile, key: key, hash: hash, current: current, detail: detail,
                          skippedDetail: "zooms \(recorded?.minZoom ?? 0)-\(recorded?.zoom ?? 0) → \(output)", zoom: w.zoom)
@@ -57,8 +57,9 @@ struct TileStep: MapStage {
 
     /// The pyramid job these options describe, its max zoom defaulting to the warp zoom.
     func job(source: WarpSource, output: String, maxZoom: Int?, in work: MapWork) -> TileJob {
-        var job = TileJob(source: source, output: output, name: work.map.name)
-        options.apply(to: &job, defaultMaxZoom: maxZoom)
+        var job = TileJob(source: source, output: output, name: options.name ?? work.map.name,
+                          settings: options.settings(defaultMaxZoom: maxZoom))
+        job.attribution = options.attribution
         // It reads the work folder's warped.tif, which a duplicated shard may rename over with
         // the same bytes (stages are deterministic); the scan itself is watched by the warp.
         job.watchedInputs = []

@@ -31,10 +31,7 @@ struct WarpStep: MapStage {
         let source = try (plan.sourceIsRecorded ? work.georeference.recordedSource(readingPixels: true)
             : work.georeference.sourceInMemory(readingPixels: true)).removingColor(map.removeColor)
         try FileManager.default.createDirectory(atPath: work.folder, withIntermediateDirectories: true)
-        if source.exceedsMercatorLimit {
-            work.log("warning: map '\(map.name)': the scan reaches beyond ±85.0511°; the warp is clipped there")
-        }
-        if let fold = source.foldWarning { work.log("warning: map '\(map.name)': \(fold)") }
+        for warning in source.warnings(making: .warp) { work.log("warning: map '\(map.name)': \(warning)") }
         let label = "\(map.name) warp", progress = work.progress
         let resampling = map.warp.resampling ?? .default
         var job = WarpJob(source: source, zoom: zoom, resampling: resampling, jobs: work.jobs)

@@ -59,7 +59,7 @@ public final class HeldLevels: @unchecked Sendable {
     /// warped, halved and dropped; neither they nor the lower ones are encoded). Tiles asked for
     /// meanwhile wait; if the build fails, they fail with its error.
     func build(job: TileJob, plan: PyramidPlan, jobs: Int) throws {
-        let builder = PyramidBuilder(source: job.source, plan: plan, resampling: job.resampling, format: job.format,
+        let builder = PyramidBuilder(source: job.source, plan: plan, resampling: job.settings.resampling, format: job.settings.encoding.format,
                                      jobs: jobs)
         do {
             _ = try builder.runLowerZoomPixels({ [self] t, pixels in

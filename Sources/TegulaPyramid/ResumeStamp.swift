@@ -17,8 +17,9 @@ struct ResumeStamp: Equatable {
         var lines = job.watchedInputs.map { path in
             "input \(path): " + (FileIdentity(path: path)?.sizeAndTime ?? "missing")
         }
-        lines.append("settings zooms \(zooms.min)-\(zooms.max), format \(job.format.rawValue), quality \(job.quality.map(String.init) ?? "default"), "
-            + "auto-lossy \(job.autoLossy), webp effort \(job.webpEffort), resampling \(job.resampling), tile size \(job.tileSize), scale \(job.scale), layout \(job.layout)")
+        let s = job.settings, e = s.encoding
+        lines.append("settings zooms \(zooms.min)-\(zooms.max), format \(e.format.rawValue), quality \(e.quality.map(String.init) ?? "default"), "
+            + "auto-lossy \(e.autoLossy), webp effort \(e.webpEffort), resampling \(s.resampling), tile size \(s.tileSize), scale \(s.scale), layout \(s.layout)")
         self.lines = lines
     }
 

@@ -9,22 +9,8 @@ import TegulaWarp
 public struct TileJob: Sendable {
     public var source: WarpSource
     public var output: String
-    /// nil = auto (see ``zoomRange()``).
-    public var minZoom: Int?
-    public var maxZoom: Int?
-    /// Tile side in map units of 256-px tiles: 256 or 512.
-    public var tileSize = 256
-    /// Pixel ratio: 2 writes `@2x` tiles of twice the pixels.
-    public var scale = 1
-    public var layout: TileOrigin = .topLeft
-    public var format: TileFormat = .default
-    /// JPEG's or lossy WebP's quality (``TileFormat/qualities``); nil = JPEG 85, WebP lossless.
-    public var quality: Int?
-    /// The lossy format of `auto`'s opaque tiles (`--auto-lossy`).
-    public var autoLossy: AutoLossy = .default
-    /// libwebp's effort for lossless WebP tiles (`--webp-effort`).
-    public var webpEffort: WebPEffort = .default
-    public var resampling: Resampling = .default
+    /// Zooms, tile size, scale, layout, kernel and encoding.
+    public var settings: TileSettings
     public var resume = false
     /// When another writer holds the output: wait for it (true: a pipeline run twice at once, as
     /// a retried pod, then writes a consistent output) or be refused naming its pid (false:
@@ -37,23 +23,22 @@ public struct TileJob: Sendable {
     public var name: String
     public var attribution: String?
 
-    public init(source: WarpSource, output: String, name: String) {
+    public init(source: WarpSource, output: String, name: String, settings: TileSettings = .defaults) {
         self.source = source
         self.output = output
         self.name = name
+        self.settings = settings
         watchedInputs = [source.path]
     }
 
-    /// Pixels per tile side as written.
-    public var tilePixels: Int { tileSize * scale }
-
-    /// The zoom range: max `auto` is the zoom nearest the scan's native resolution (never more
+    /// The zoom range: max `auto` (nil in ``TileSettings/zooms``) is the zoom nearest the scan's native resolution (never more
     /// than √2 off; gdal2tiles rounds down and may lose half the resolution); min `auto` is the
     /// zoom at which the whole scan is about one tile (gdal2tiles's rule).
     public func zoomRange() throws -> ZoomRange {
-        let maxZ = try maxZoom ?? source.autoZoom(tileSize: tileSize)
+        let tileSize = settings.tileSize
+        let maxZ = try settings.zooms.max ?? source.autoZoom(tileSize: tileSize)
         let minZ: Int
-        if let minZoom {
+        if let minZoom = settings.zooms.min {
             minZ = minZoom
         } else {
             guard let b = source.bounds else { throw PyramidError(.emptyFootprint, at: source.path, "empty footprint") }
@@ -101,10 +86,11 @@ public struct TileJob: Sendable {
         if let positions = Self.tilePositions(covering: bounds, zooms: zooms), positions > Self.maximumTilePositions {
             throw PyramidError(.tooManyTiles, at: source.path, String(format: "zooms %d-%d over this scan make %.3g tile positions, past the %.3g one run takes; "
                 + "choose a lower max zoom (its native resolution is zoom %d: --zoom auto)", zooms.min, zooms.max,
-                Double(positions), Double(Self.maximumTilePositions), (try? source.autoZoom(tileSize: tileSize)) ?? -1))
+                Double(positions), Double(Self.maximumTilePositions), (try? source.autoZoom(tileSize: settings.tileSize)) ?? -1))
         }
-        let plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: tilePixels)
-        let writer = try Tileset.openWriter(at: output, format: format, layout: layout, scale: scale, resume: resume,
+        let plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: settings.tilePixels)
+        let e = settings.encoding
+        let writer = try Tileset.openWriter(at: output, format: e.format, layout: settings.layout, scale: settings.scale, resume: resume,
                                             waitForOtherWriter: waitForOtherWriter)
         // Checked and listed once the output's lock is held: another writer may have changed it until then.
         let stamp = ResumeStamp(job: self, zooms: zooms)
@@ -114,8 +100,8 @@ public struct TileJob: Sendable {
         }
         try stamp.write(beside: output)
         let existing = resume ? Tileset.existingTiles(at: output) : []
-        let builder = PyramidBuilder(source: source, plan: plan, resampling: resampling, format: format,
-                                     quality: quality, autoLossy: autoLossy, webpEffort: webpEffort,
+        let builder = PyramidBuilder(source: source, plan: plan, resampling: settings.resampling, format: e.format,
+                                     quality: e.quality, autoLossy: e.autoLossy, webpEffort: e.webpEffort,
                                      jobs: jobs, existing: existing)
         let total = plan.tilePositions
         var report: (@Sendable (PyramidBuilder.Stats) -> Void)? = nil
@@ -158,10 +144,10 @@ public struct TileJob: Sendable {
             })
         }
         let c = b.center
-        return TilesetMetadata(name: name, format: format, bounds: b,
+        return TilesetMetadata(name: name, format: settings.encoding.format, bounds: b,
                                center: MapCenter(longitude: c.longitude, latitude: c.latitude,
                                                  zoom: min(plan.maxZoom, plan.minZoom + 1)),
-                               minZoom: plan.minZoom, maxZoom: plan.maxZoom, tileSize: tileSize, scale: scale,
+                               minZoom: plan.minZoom, maxZoom: plan.maxZoom, tileSize: settings.tileSize, scale: settings.scale,
                                attribution: attribution, extra: extra)
     }
 }

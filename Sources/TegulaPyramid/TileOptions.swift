@@ -3,52 +3,41 @@ import TegulaGeometry
 import TegulaWarp
 
 /// The tile stage's settings as a pipeline file gives them (`tile:`): zooms, tile size, format,
-/// layout and metadata. Strict keys; see `pipelines/schema.json`. ``apply(to:)`` sets them on a
-/// ``TileJob``.
+/// layout and metadata. Strict keys; see `pipelines/schema.json`. The keys given are kept as
+/// written (nil where left out: they are encoded for the stage hash as they were); decoding checks
+/// them into ``settings``, the front end's product.
 public struct TileOptions: Sendable, Hashable, Codable {
     /// Lowest zoom; nil = where the scan is about one tile.
-    public var minZoom: Int?
+    public private(set) var minZoom: Int?
     /// Highest zoom; nil = the warp stage's zoom.
-    public var maxZoom: Int?
+    public private(set) var maxZoom: Int?
     /// 256 or 512; nil = 256.
-    public var tileSize: Int?
+    public private(set) var tileSize: Int?
     /// 1 or 2 (`@2x` tiles); nil = 1.
-    public var scale: Int?
+    public private(set) var scale: Int?
     /// png, jpg, webp, png8 or auto; nil = png.
-    public var format: TileFormat?
+    public private(set) var format: TileFormat?
     /// 1–100 for jpg (nil = 85), lossy webp (nil = lossless) and auto's opaque tiles (nil = 85).
-    public var quality: Int?
+    public private(set) var quality: Int?
     /// jpeg or webp: what `auto` writes for opaque tiles; nil = jpeg. Only with format auto.
-    public var autoLossy: AutoLossy?
+    public private(set) var autoLossy: AutoLossy?
     /// libwebp's effort 0–9 for lossless webp; nil = ``WebPEffort/default``. Only with format
     /// webp and no quality.
-    public var webpEffort: WebPEffort?
+    public private(set) var webpEffort: WebPEffort?
     /// Folder row order; nil = xyz.
-    public var layout: TileOrigin?
+    public private(set) var layout: TileOrigin?
     /// Kernel at the max zoom; nil = bilinear.
-    public var resampling: Resampling?
+    public private(set) var resampling: Resampling?
     /// Tileset name in the metadata; nil = the map's name.
-    public var name: String?
+    public private(set) var name: String?
     /// Attribution in the metadata.
-    public var attribution: String?
+    public private(set) var attribution: String?
+    /// The settings these keys give, checked; the max zoom is nil (auto) when `max_zoom` is
+    /// left out (``settings(defaultMaxZoom:)`` sets the warp zoom there).
+    public private(set) var settings = TileSettings.defaults
 
-    /// Options from their parts; all nil means the defaults.
-    public init(minZoom: Int? = nil, maxZoom: Int? = nil, tileSize: Int? = nil, scale: Int? = nil,
-                format: TileFormat? = nil, quality: Int? = nil, autoLossy: AutoLossy? = nil, webpEffort: WebPEffort? = nil,
-                layout: TileOrigin? = nil, resampling: Resampling? = nil, name: String? = nil, attribution: String? = nil) {
-        self.minZoom = minZoom
-        self.maxZoom = maxZoom
-        self.tileSize = tileSize
-        self.scale = scale
-        self.format = format
-        self.quality = quality
-        self.autoLossy = autoLossy
-        self.webpEffort = webpEffort
-        self.layout = layout
-        self.resampling = resampling
-        self.name = name
-        self.attribution = attribution
-    }
+    /// No keys: every default.
+    public init() {}
 
     /// The keys a pipeline file may use under `tile:`.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -57,7 +46,8 @@ public struct TileOptions: Sendable, Hashable, Codable {
              resampling, name, attribution
     }
 
-    /// Decode, checking ranges and naming the accepted values when one is wrong.
+    /// Decode, checking each key as it is read (``TileSettings``' and ``TileEncoding``'s checks)
+    /// and naming the accepted values when one is wrong.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func zoom(_ key: CodingKeys) throws -> Int? {
@@ -67,42 +57,34 @@ public struct TileOptions: Sendable, Hashable, Codable {
             }
             return z
         }
+        /// `body`'s refusal as the decoding error of `key`.
+        func checked<T>(_ key: CodingKeys, _ body: () throws -> T) throws -> T {
+            do { return try body() } catch { throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(error)") }
+        }
         minZoom = try zoom(.minZoom)
         maxZoom = try zoom(.maxZoom)
-        if let lo = minZoom, let hi = maxZoom, lo > hi {
-            throw DecodingError.dataCorruptedError(forKey: .minZoom, in: c, debugDescription: "min_zoom \(lo) is above max_zoom \(hi)")
+        guard let zooms = ZoomRequest(min: minZoom, max: maxZoom) else {
+            throw DecodingError.dataCorruptedError(forKey: .minZoom, in: c, debugDescription: "min_zoom \(minZoom!) is above max_zoom \(maxZoom!)")
         }
         tileSize = try c.decodeIfPresent(Int.self, forKey: .tileSize)
-        if let t = tileSize, t != 256 && t != 512 {
-            throw DecodingError.dataCorruptedError(forKey: .tileSize, in: c, debugDescription: "tile_size \(t): expected 256 or 512")
-        }
+        try checked(.tileSize) { try TileSettings.check(tileSize: tileSize ?? 256, scale: 1) }
         scale = try c.decodeIfPresent(Int.self, forKey: .scale)
-        if let s = scale, s != 1 && s != 2 {
-            throw DecodingError.dataCorruptedError(forKey: .scale, in: c, debugDescription: "scale \(s): expected 1 or 2")
-        }
+        try checked(.scale) { try TileSettings.check(tileSize: 256, scale: scale ?? 1) }
         format = try c.decodeIfPresent(TileFormat.self, forKey: .format)
+        let f = format ?? .default
         quality = try c.decodeIfPresent(Int.self, forKey: .quality)
-        if let q = quality {
-            do { try TileFormat.checkQuality(q, for: format ?? .default) } catch {
-                throw DecodingError.dataCorruptedError(forKey: .quality, in: c, debugDescription: "\(error)")
-            }
-        }
+        _ = try checked(.quality) { try TileEncoding(format: f, quality: quality) }
         autoLossy = try c.decodeIfPresent(AutoLossy.self, forKey: .autoLossy)
-        if let a = autoLossy {
-            do { try AutoLossy.check(a, for: format ?? .default) } catch {
-                throw DecodingError.dataCorruptedError(forKey: .autoLossy, in: c, debugDescription: "\(error)")
-            }
-        }
+        _ = try checked(.autoLossy) { try TileEncoding(format: f, quality: quality, autoLossy: autoLossy) }
         webpEffort = try c.decodeIfPresent(WebPEffort.self, forKey: .webpEffort)
-        if webpEffort != nil {
-            do { try WebPEffort.check(for: format ?? .default, quality: quality) } catch {
-                throw DecodingError.dataCorruptedError(forKey: .webpEffort, in: c, debugDescription: "\(error)")
-            }
-        }
+        _ = try checked(.webpEffort) { try TileEncoding(format: f, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort) }
         layout = try c.decodeIfPresent(TileOrigin.self, forKey: .layout)
         resampling = try c.decodeIfPresent(Resampling.self, forKey: .resampling)
         name = try c.decodeIfPresent(String.self, forKey: .name)
         attribution = try c.decodeIfPresent(String.self, forKey: .attribution)
+        settings = try TileSettings(zooms: zooms, tileSize: tileSize ?? 256, scale: scale ?? 1, layout: layout ?? .topLeft,
+                                    resampling: resampling ?? .default, format: f, quality: quality, autoLossy: autoLossy,
+                                    webpEffort: webpEffort)
     }
 
     /// Encode with the same keys (for hashing and the plan).
@@ -122,19 +104,8 @@ public struct TileOptions: Sendable, Hashable, Codable {
         try c.encodeIfPresent(attribution, forKey: .attribution)
     }
 
-    /// Set these options on a job; `maxZoom` falls back to `defaultMaxZoom` (the warp zoom).
-    public func apply(to job: inout TileJob, defaultMaxZoom: Int?) {
-        job.minZoom = minZoom
-        job.maxZoom = maxZoom ?? defaultMaxZoom
-        job.tileSize = tileSize ?? 256
-        job.scale = scale ?? 1
-        job.format = format ?? .default
-        job.quality = quality
-        job.autoLossy = autoLossy ?? .default
-        job.webpEffort = webpEffort ?? .default
-        job.layout = layout ?? .topLeft
-        job.resampling = resampling ?? .default
-        if let attribution { job.attribution = attribution }
-        if let name { job.name = name }
+    /// ``settings`` with the max zoom, when `max_zoom` is left out, set to `defaultMaxZoom` (the warp zoom).
+    public func settings(defaultMaxZoom: Int?) -> TileSettings {
+        settings.with(zooms: settings.zooms.withDefaultMax(defaultMaxZoom))
     }
 }

@@ -39,7 +39,7 @@ public final class TileRenderer: @unchecked Sendable {
     /// The tone correction applied to every tile's pixels after its warp (a pipeline map's
     /// `composite.tone`, as the composite applies it to the map's layer); nil for none.
     public let tone: ToneCorrection?
-    /// Block grids kept for the other tiles of a block.
+    /// Block grids kept for the other tiles of a block (each costs 1 of the cache's budget).
     static let gridCacheEntries = 64
     /// The revision of what ``render(_:)`` makes, raised with every change that gives other bytes
     /// for the same job, so that a source's version (ETags, TileJSON's `?v=`) changes with it and
@@ -48,7 +48,7 @@ public final class TileRenderer: @unchecked Sendable {
     public static let revision = 2
 
     private let idle = Locked<[Worker]>([])
-    private let grids = Locked(GridCache())
+    private let grids = LRUCache<Tile, BlockGrid>(byteBudget: gridCacheEntries)
 
     /// A renderer for `job`'s pyramid; `overviewBudget` bounds the reduced copies' memory;
     /// `lowerZoomKernel` overrides the kernel below the max zoom; `holdingLowerZooms` reserves
@@ -61,11 +61,11 @@ public final class TileRenderer: @unchecked Sendable {
         self.tone = tone
         let zooms = try job.zoomRange()
         guard let bounds = job.source.bounds else { throw PyramidError(.emptyFootprint, at: job.source.path, "empty footprint") }
-        plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.tilePixels)
+        plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.settings.tilePixels)
         metadata = job.metadata(plan: plan)
         overviews = try SourceOverviews(scan: job.source.scan, shared: job.source.shared, budgetBytes: overviewBudget,
                                          removal: job.source.removal)
-        self.lowerZoomKernel = lowerZoomKernel ?? job.resampling
+        self.lowerZoomKernel = lowerZoomKernel ?? job.settings.resampling
         levels = holdingLowerZooms && lowerZoomKernel == nil && !job.source.scan.isRemote
             ? HeldLevels(plan: plan, budget: levelBudget) : nil
     }
@@ -175,10 +175,10 @@ public final class TileRenderer: @unchecked Sendable {
     /// both make it; either is kept).
     func blockGrid(_ block: Tile, worker: Worker) -> BlockGrid {
         if let g = levels?.grid(block) { return g }
-        if let g = grids.withLock({ $0.get(block) }) { return g }
+        if let g = grids.value(for: block) { return g }
         let geo = plan.blockGeometry(block)
         let g = worker.max.grid(left: geo.left, top: geo.top, resolution: geo.resolution, width: geo.side, height: geo.side)
-        grids.withLock { $0.put(block, g, limit: Self.gridCacheEntries) }
+        grids.insert(g, cost: 1, for: block)
         return g
     }
 
@@ -201,28 +201,14 @@ public final class TileRenderer: @unchecked Sendable {
             worker = w
         } else {
             let s = job.source
-            worker = Worker(max: try BlockWarper(scan: s.scan, mapping: s.mapping, resampling: job.resampling,
+            worker = Worker(max: try BlockWarper(scan: s.scan, mapping: s.mapping, resampling: job.settings.resampling,
                                                  maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped, removal: s.removal),
                             lower: try BlockWarper(scan: s.scan, mapping: s.mapping, resampling: lowerZoomKernel,
                                                    maskFootprint: s.maskFootprint, shared: s.shared, overviews: overviews, mapped: s.mapped, removal: s.removal),
-                            encoder: TileEncoder(format: job.format, quality: job.quality, autoLossy: job.autoLossy,
-                                                 webpEffort: job.webpEffort))
+                            encoder: job.settings.encoding.encoder())
         }
         defer { idle.withLock { $0.append(worker) } }
         return try body(worker)
-    }
-
-    /// Block grids by block, oldest dropped first.
-    struct GridCache {
-        var grids: [Tile: BlockGrid] = [:]
-        var order: [Tile] = []
-        func get(_ t: Tile) -> BlockGrid? { grids[t] }
-        mutating func put(_ t: Tile, _ g: BlockGrid, limit: Int) {
-            guard grids[t] == nil else { return }
-            grids[t] = g
-            order.append(t)
-            if order.count > limit { grids[order.removeFirst()] = nil }
-        }
     }
 }
 

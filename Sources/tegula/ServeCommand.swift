@@ -96,12 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
         if (quality != nil || autoLossy != nil) && format == nil {
             throw ValidationError("--\(quality != nil ? "quality" : "auto-lossy") needs --format (the format it applies to)")
         }
-        if let quality, let format {
-            do { try TileFormat.checkQuality(quality, for: format) } catch { throw ValidationError("--\(error)") }
-        }
-        if let autoLossy, let format {
-            do { try AutoLossy.check(autoLossy, for: format) } catch { throw ValidationError("--\(error)") }
-        }
+        _ = try encoding()
         if removeColor == nil, removeThreshold != nil || removeHardness != nil {
             throw ValidationError("--remove-\(removeThreshold != nil ? "threshold" : "hardness") needs --remove-color (the paper colour it applies to)")
         }
@@ -119,6 +114,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let u = publicURL, !(u.hasPrefix("http://") || u.hasPrefix("https://")) {
             throw ValidationError("--public-url must start with http:// or https://, not '\(u)'")
         }
+    }
+
+    /// `--format` with its quality and auto-lossy format, checked; nil without it.
+    func encoding() throws -> TileEncoding? {
+        guard let format else { return nil }
+        do { return try TileEncoding(format: format, quality: quality, autoLossy: autoLossy) } catch { throw ValidationError("--\(error)") }
     }
 
     /// `--remove-color` and its threshold and hardness, parsed; nil without it.
@@ -172,10 +173,9 @@ struct ServeCommand: AsyncParsableCommand {
     /// everything else rendered on demand; and every scan (georeferenced or not: a scan with no
     /// georeference is served as an IIIF image alone) as an IIIF image.
     func load() async throws -> (Catalogue, [OnDemandSource], [ScanImage]) {
-        let encoding = format.map { TileOptions(format: $0, quality: quality, autoLossy: autoLossy) }
         let resolver = iiif.inputs()
         let inputs = OnDemandInputs(queue: RenderQueue(workers: server.renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
-                                    encoding: encoding, removeColor: try removal(), inputs: resolver,
+                                    encoding: try encoding(), removeColor: try removal(), inputs: resolver,
                                     log: { printError($0) })
         var entries: [CatalogueEntry] = []
         var rendered: [OnDemandSource] = []

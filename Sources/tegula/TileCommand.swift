@@ -70,39 +70,28 @@ struct TileCommand: ParsableCommand {
         + "A higher effort writes fewer bytes and takes longer; the benchmark scan's bytes and times at each effort are in BENCHMARKS.md."
 
     func validate() throws {
-        guard [256, 512].contains(tileSize) else { throw ValidationError("--tile-size must be 256 or 512, not \(tileSize)") }
-        guard [1, 2].contains(scale) else { throw ValidationError("--scale must be 1 or 2, not \(scale)") }
-        if let quality {
-            do { try TileFormat.checkQuality(quality, for: format) } catch { throw ValidationError("--\(error)") }
-        }
-        if let autoLossy {
-            do { try AutoLossy.check(autoLossy, for: format) } catch { throw ValidationError("--\(error)") }
-        }
-        if webpEffort != nil {
-            do { try WebPEffort.check(for: format, quality: quality) } catch { throw ValidationError("--\(error)") }
+        _ = try settings()
+    }
+
+    /// The options as the tile stage's settings, checked (``TileSettings``), a refusal worded for them.
+    func settings() throws -> TileSettings {
+        do {
+            return try TileSettings(zooms: ZoomRequest(zoom), tileSize: tileSize, scale: scale, layout: layout, resampling: resampling,
+                                    format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort)
+        } catch let error as TileSettingsError {
+            throw ValidationError(error.commandLine)
+        } catch {
+            throw ValidationError("--\(error)")
         }
     }
 
     func run() throws {
         try reportingErrors {
-            let zooms = zoom.range
             let source = try input.resolve()
-            if source.exceedsMercatorLimit {
-                printError("tegula: warning: the scan reaches beyond ±85.0511°; tiles are clipped there")
-            }
-            if let fold = source.foldWarning { printError("tegula: warning: \(fold)") }
+            for warning in source.warnings(making: .tiles) { printError("tegula: warning: \(warning)") }
             var job = TileJob(source: source, output: output,
-                              name: name ?? ((input.inputPath as NSString).lastPathComponent as NSString).deletingPathExtension)
-            job.minZoom = zooms?.min
-            job.maxZoom = zooms?.max
-            job.tileSize = tileSize
-            job.scale = scale
-            job.layout = layout
-            job.format = format
-            job.quality = quality
-            job.autoLossy = autoLossy ?? .default
-            job.webpEffort = webpEffort ?? .default
-            job.resampling = resampling
+                              name: name ?? ((input.inputPath as NSString).lastPathComponent as NSString).deletingPathExtension,
+                              settings: try settings())
             job.resume = resume
             job.waitForOtherWriter = false  // a second run on one output is refused with the holder's pid
             job.jobs = workers.jobs

@@ -50,10 +50,7 @@ struct WarpCommand: ParsableCommand {
                 printError(String(format: "tegula: zoom auto = %d (native %.2f m/px; zoom %d is %.2f m/px, the nearest in log scale)",
                                   z, native, z, WebMercator.resolution(zoom: z)))
             }
-            if source.exceedsMercatorLimit {
-                printError("tegula: warning: the scan reaches beyond ±85.0511°; the output is clipped there")
-            }
-            if let fold = source.foldWarning { printError("tegula: warning: \(fold)") }
+            for warning in source.warnings(making: .output) { printError("tegula: warning: \(warning)") }
             try input.checkOutput(output)
             let reporter = ProgressReporter(label: "warp", quiet: workers.quiet)
             let result = try WarpJob(source: source, zoom: z, resampling: resampling, cog: cog, jobs: workers.jobs)

@@ -298,8 +298,7 @@ struct EditorAPITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = WarpInput(path: Schagen1689.scan, gcpSet: try GCPReader.read(path: Schagen1689.points), fit: FitOptions())
         var job = TileJob(source: try input.resolve(), output: dir.appendingPathComponent("pyramid").path, name: "pyramid")
-        job.minZoom = z
-        job.maxZoom = maxZoom
+        job.settings = try TileSettings(zooms: ZoomRequest(min: z, max: maxZoom)!)
         _ = try job.run()
         var a = Agreement()
         for x in 0..<(1 << z) {

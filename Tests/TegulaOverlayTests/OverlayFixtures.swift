@@ -30,8 +30,7 @@ final class OverlayFixtures: @unchecked Sendable {
         pmtiles = dir.appendingPathComponent("scan-pm.pmtiles").path
         for out in [folder, mbtiles, pmtiles] {
             var job = TileJob(source: source, output: out, name: "scan")
-            job.minZoom = Self.zooms.lowerBound
-            job.maxZoom = Self.zooms.upperBound
+            job.settings = try TileSettings(zooms: ZoomRequest(min: Self.zooms.lowerBound, max: Self.zooms.upperBound)!)
             job.jobs = 2
             _ = try job.run()
         }

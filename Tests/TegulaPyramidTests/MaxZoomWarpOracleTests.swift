@@ -104,8 +104,7 @@ struct MaxZoomWarpOracleTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let (gdal, source, options) = try Self.input(input, in: dir)
         var job = TileJob(source: source, output: dir.appendingPathComponent("tiles").path, name: "t")
-        job.minZoom = zoom
-        job.maxZoom = zoom
+        job.settings = try TileSettings(zooms: ZoomRequest(min: zoom, max: zoom)!)
         job.jobs = 2
         _ = try job.run()
         let tiles = try PyramidFixtures.tiles(in: job.output)

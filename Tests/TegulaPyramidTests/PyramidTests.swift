@@ -17,8 +17,7 @@ struct PyramidTests {
         let src = try PyramidFixtures.geotiff(in: dir)
         let ours = dir.appendingPathComponent("ours").path
         var job = TileJob(source: try PyramidFixtures.source(src), output: ours, name: "t")
-        job.minZoom = 3
-        job.maxZoom = 7
+        job.settings = try TileSettings(zooms: ZoomRequest(min: 3, max: 7)!)
         let stats = try job.run()
         #expect(stats.tilesWritten > 50)
         let g2t = dir.appendingPathComponent("g2t").path
@@ -44,8 +43,7 @@ struct PyramidTests {
         let source = try PyramidFixtures.source(src)
         let folder = dir.appendingPathComponent("tiles").path
         var job = TileJob(source: source, output: folder, name: "t")
-        job.minZoom = 6
-        job.maxZoom = 7
+        job.settings = try TileSettings(zooms: ZoomRequest(min: 6, max: 7)!)
         _ = try job.run()
         let warped = dir.appendingPathComponent("warp.tif").path
         let result = try WarpJob(source: source, zoom: 7, jobs: 2).run(output: warped)
@@ -82,8 +80,7 @@ struct PyramidTests {
         let src = try PyramidFixtures.geotiff(in: dir)
         let folder = dir.appendingPathComponent("tiles").path
         var job = TileJob(source: try PyramidFixtures.source(src), output: folder, name: "t")
-        job.minZoom = 7
-        job.maxZoom = 7
+        job.settings = try TileSettings(zooms: ZoomRequest(min: 7, max: 7)!)
         let stats = try job.run()
         var rgb = 0, rgba = 0
         let written = try PyramidFixtures.tiles(in: folder)
@@ -110,8 +107,7 @@ struct PyramidTests {
         for (kind, name) in [("folder", "tiles"), ("mbtiles", "t.mbtiles"), ("pmtiles", "t.pmtiles")] {
             let out = dir.appendingPathComponent(name).path
             var job = TileJob(source: source, output: out, name: "t")
-            job.minZoom = 4
-            job.maxZoom = 6
+            job.settings = try TileSettings(zooms: ZoomRequest(min: 4, max: 6)!)
             _ = try job.run()
             outputs[kind] = out
         }

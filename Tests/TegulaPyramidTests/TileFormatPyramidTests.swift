@@ -16,12 +16,9 @@ struct TileFormatPyramidTests {
                     autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default) throws -> String {
         let out = dir.appendingPathComponent("\(format.name)-\(quality ?? 0)-\(autoLossy.name)-e\(webpEffort)").path
         var job = TileJob(source: source, output: out, name: "t")
-        job.minZoom = 5
-        job.maxZoom = 7
-        job.format = format
-        job.quality = quality
-        job.autoLossy = autoLossy
-        job.webpEffort = webpEffort
+        job.settings = try TileSettings(zooms: ZoomRequest(min: 5, max: 7)!, format: format, quality: quality,
+                                        autoLossy: format == .auto ? autoLossy : nil,
+                                        webpEffort: format == .webp && quality == nil ? webpEffort : nil)
         _ = try job.run()
         return out
     }

@@ -76,11 +76,8 @@ struct TileOracleTests {
                     format: TileFormat = .png, quality: Int? = nil) throws -> String {
         let out = dir.appendingPathComponent(name).path
         var job = TileJob(source: try PyramidFixtures.source(scan), output: out, name: name)
-        job.minZoom = zooms.lowerBound
-        job.maxZoom = zooms.upperBound
-        job.scale = scale
-        job.format = format
-        job.quality = quality
+        job.settings = try TileSettings(zooms: ZoomRequest(min: zooms.lowerBound, max: zooms.upperBound)!, scale: scale,
+                                        format: format, quality: quality)
         _ = try job.run()
         return out
     }

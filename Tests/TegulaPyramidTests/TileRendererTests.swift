@@ -27,9 +27,7 @@ struct TileRendererTests {
         case .geotransform, .average:
             let src = try PyramidFixtures.geotiff(in: dir)
             job = TileJob(source: try WarpInput(path: src).resolve(), output: folder, name: "t")
-            job.minZoom = 2
-            job.maxZoom = 6
-            if input == .average { job.resampling = .average }
+            job.settings = try TileSettings(zooms: ZoomRequest(min: 2, max: 6)!, resampling: input == .average ? .average : .default)
         case .tpsMask:
             let src = try PyramidFixtures.geotiff(in: dir)
             var gcps: [GCP] = []
@@ -42,14 +40,12 @@ struct TileRendererTests {
             var set = GCPSet(gcps: gcps, crs: .wgs84)
             set.mask = [PixelPoint(x: 20, y: 30), PixelPoint(x: 880, y: 10), PixelPoint(x: 870, y: 590), PixelPoint(x: 30, y: 560)]
             job = TileJob(source: try WarpInput(path: src, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "t")
-            job.minZoom = 2
-            job.maxZoom = 6
+            job.settings = try TileSettings(zooms: ZoomRequest(min: 2, max: 6)!)
         case .schagen:
             var set = try GCPReader.read(path: Schagen1689.points)
             set.mask = [PixelPoint(x: 8, y: 8), PixelPoint(x: 2692, y: 8), PixelPoint(x: 2692, y: 1342), PixelPoint(x: 8, y: 1342)]
             job = TileJob(source: try WarpInput(path: Schagen1689.scan, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "s")
-            job.minZoom = 0
-            job.maxZoom = 3
+            job.settings = try TileSettings(zooms: ZoomRequest(min: 0, max: 3)!)
         }
         job.jobs = 2
         return job

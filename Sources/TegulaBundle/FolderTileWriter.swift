@@ -55,7 +55,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
                 + "\(old.format.rawValue) tiles at scale \(old.scale); rerun with the same --layout/--format/--scale")
         }
         try FileIO.makeDirectory(path)
-        let marker = try JSONEncoder().encode(naming)
+        let marker = try JSONStyle.compact.encode(naming)
         try FileIO.writeAtomically(path + "/" + Self.markerName, [UInt8](marker))
     }
 

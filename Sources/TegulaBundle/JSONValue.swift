@@ -1,4 +1,5 @@
 import Foundation
+import TegulaSupport
 
 /// A JSON value: the free-form part of tileset metadata (footprints, GCP pins, vector layers).
 ///
@@ -74,9 +75,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
 
     /// Serialises with sorted keys (stable output for tests and ETags).
     public func serialized() -> [UInt8] {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? [UInt8](e.encode(self))) ?? Array("null".utf8)
+        (try? [UInt8](JSONStyle.compact.encode(self))) ?? Array("null".utf8)
     }
 
     /// The number as a Double, when this is a number.

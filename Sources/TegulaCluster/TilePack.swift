@@ -95,8 +95,7 @@ struct TilePack {
             Header(plan: plan, zooms: Dictionary(uniqueKeysWithValues: sections.map { ("\($0.key)", [UInt64(base + $0.value.start), $0.value.count]) }),
                    tiles: ids.count, digest: hex, first: ids.first, last: ids.last)
         }
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.sortedKeys]
+        let enc = JSONStyle.compact.encoder()  // no `/` in a header: the bytes it had with `/` escaped
         var base = magic.count + 4
         var json = try enc.encode(header(base: base))
         while base != magic.count + 4 + json.count {

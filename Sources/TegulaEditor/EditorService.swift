@@ -173,10 +173,8 @@ public final class EditorService: HTTPService, @unchecked Sendable {
     func pageConfig() -> String {
         let config = PageConfig(scan: (scanPath as NSString).lastPathComponent, width: pane.width, height: pane.height,
                                 maxzoom: pane.maxZoom, tilesize: ScanPane.tileSize, iiif: "/iiif/" + IIIFImageServer.percentEncoded(pane.id),
-                                output: output, basemaps: basemaps)
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = (try? e.encode(config)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                                output: output, basemaps: basemaps, reference: referenceConfig)
+        let json = (try? JSONStyle.compact.string(config)) ?? "{}"
         return PageTemplate.scriptSafe(json: json)
     }
 

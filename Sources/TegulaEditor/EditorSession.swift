@@ -182,9 +182,7 @@ public struct EditorSession: Codable, Sendable, Equatable {
 
     /// Pretty, key-sorted JSON (what the sidecar holds and `GET /api/session` answers).
     public func json() -> Data {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? e.encode(self)) ?? Data("{}".utf8)
+        (try? JSONStyle.readable.encode(self)) ?? Data("{}".utf8)
     }
 }
 

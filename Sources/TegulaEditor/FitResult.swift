@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeoreference
+import TegulaSupport
 
 /// The answer of `POST /api/fit` and `PUT /api/session`: the transform fitted, its RMSE, figures
 /// per point, warnings with stable codes, the six-transform comparison, and the fit's version
@@ -77,9 +78,7 @@ public struct FitResult: Codable, Sendable, Equatable {
 
     /// Pretty, key-sorted JSON.
     public func json() -> Data {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? e.encode(self)) ?? Data("{}".utf8)
+        (try? JSONStyle.readable.encode(self)) ?? Data("{}".utf8)
     }
 }
 

@@ -73,9 +73,7 @@ public enum PipelineTiesFile {
     static func scalar(_ s: String) -> String {
         let plain = s.range(of: "^[A-Za-z_][A-Za-z0-9_.-]*$", options: .regularExpression) != nil
         if plain, (try? Yams.load(yaml: s)) as? String == s { return s }
-        let e = JSONEncoder()
-        e.outputFormatting = [.withoutEscapingSlashes]
-        return String(decoding: (try? e.encode(s)) ?? Data("\"\"".utf8), as: UTF8.self)
+        return (try? JSONStyle.compact.string(s)) ?? "\"\""
     }
 
     /// Whole numbers without a fraction; others by Swift's shortest round-trip form.

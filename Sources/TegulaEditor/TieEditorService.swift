@@ -131,9 +131,7 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
                         iiif: "/iiif/" + IIIFImageServer.percentEncoded(p.id))
         }
         let config = PageConfig(a: sheet(paneA), b: sheet(paneB), pipeline: pair.pipelineFile, tieWeight: pair.tieWeight)
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = (try? e.encode(config)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let json = (try? JSONStyle.compact.string(config)) ?? "{}"
         return PageTemplate.scriptSafe(json: json)
     }
 }

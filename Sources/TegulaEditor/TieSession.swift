@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeometry
+import TegulaSupport
 
 /// One tie as the tie editor holds it: the same place on sheet A and on sheet B, in each scan's
 /// pixels (GDAL convention: (0,0) = top-left corner). On the wire `{"id", "a": [x, y], "b": [x, y]}`.
@@ -82,9 +83,7 @@ public struct TieSession: Codable, Sendable, Equatable {
 
     /// Pretty, key-sorted JSON (what `GET /api/ties` answers).
     public func json() -> Data {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? e.encode(self)) ?? Data("{}".utf8)
+        (try? JSONStyle.readable.encode(self)) ?? Data("{}".utf8)
     }
 }
 

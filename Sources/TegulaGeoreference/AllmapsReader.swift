@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGDAL
 import TegulaGeometry
+import TegulaSupport
 
 /// Reads Allmaps Georeference Annotations (W3C Web Annotation, motivation "georeferencing"):
 /// GCPs from `body.features` (`properties.resourceCoords` + a lon/lat Point), the mask from the
@@ -102,7 +103,7 @@ enum AllmapsReader {
         if let string = definition as? String {
             text = string.trimmingCharacters(in: .whitespacesAndNewlines)
         } else if JSONSerialization.isValidJSONObject(definition),
-                  let json = try? JSONSerialization.data(withJSONObject: definition, options: [.sortedKeys]) {
+                  let json = try? JSONSerialization.data(withJSONObject: definition, options: JSONStyle.compact.escapingSlashes.writingOptions) {
             text = String(decoding: json, as: UTF8.self)
         } else {
             throw GeoreferenceError(.unknownCRS, at: "\(place).definition", "must be a PROJ string, WKT, EPSG code or PROJJSON object")

@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGDAL
 import TegulaGeometry
+import TegulaSupport
 
 /// Writes GCP files, each the pair of a ``GCPReader`` format (``GCPFormat``): QGIS `.points`
 /// (``points(_:crs:residuals:)``, read by ``GCPReader/parsePoints(_:source:gcpCRS:)``),
@@ -118,7 +119,7 @@ public enum GCPWriter {
             "type": "Annotation", "motivation": "georeferencing", "target": target,
             "body": ["type": "FeatureCollection", "transformation": AllmapsTransformation.json(transform), "features": features],
         ]
-        let data = try JSONSerialization.data(withJSONObject: annotation, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let data = try JSONSerialization.data(withJSONObject: annotation, options: JSONStyle.readable.writingOptions)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaSupport
 
 /// What later stages and viewers need to know of a GCP fit once the scan is warped: its GCPs as
 /// pins with their honest errors, and the scan's outline (mask or border) on the ground. Made
@@ -42,8 +43,7 @@ public struct GeoreferenceSummary: Sendable, Hashable, Codable {
 
     /// The metadata items to store (JSON, keys sorted so the bytes are stable).
     public var metadataItems: [String: String] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        let encoder = JSONStyle.compact.escapingSlashes.encoder()
         var m: [String: String] = [:]
         if !pins.isEmpty, let d = try? encoder.encode(pins) { m[Self.pinsKey] = String(decoding: d, as: UTF8.self) }
         if footprint.count >= 4, let d = try? encoder.encode(footprint) { m[Self.footprintKey] = String(decoding: d, as: UTF8.self) }

@@ -120,10 +120,7 @@ public enum GeoreferenceWriter {
 
     /// The report as pretty, key-sorted JSON (non-finite numbers as strings).
     public static func reportJSON(_ report: GeoreferenceReport) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return try encoder.encode(report)
+        try JSONStyle.readable.nonFiniteAsStrings.encode(report)
     }
 
     /// Where a VRT's mask raster goes: `NAME.mask.tif` beside `NAME.vrt`.

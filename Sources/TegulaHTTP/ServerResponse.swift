@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import TegulaSupport
 
 /// A response as every Tegula server's logic produces it: status and header fields as
 /// swift-http-types has them, and the body; the HTTP layer (``HTTPServer``) copies it out verbatim.
@@ -40,9 +41,7 @@ public struct ServerResponse: Sendable, Equatable {
     /// Tegula server writes JSON), `Cache-Control` as given.
     public static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok,
                             cacheControl: String = "no-store") -> ServerResponse {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? e.encode(value)).map(Array.init) ?? Array("{}".utf8)
+        let body = (try? JSONStyle.compact.encode(value)).map(Array.init) ?? Array("{}".utf8)
         return ServerResponse(status: status, headers: [.contentType: "application/json", .cacheControl: cacheControl], body: body)
     }
 

@@ -78,7 +78,7 @@ public final class IIIFCache: Sendable {
         e.size = entry.body.count
         let p = path(of: e.key)
         do {
-            let header = try JSONEncoder().encode(e)
+            let header = try JSONStyle.compact.escapingSlashes.encode(e)
             let n = UInt32(header.count)
             let prefix: [UInt8] = [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)]
             try FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaSupport
 
 /// The Image API version an info.json declares, or a request is written for.
 public enum IIIFAPIVersion: String, Sendable, Hashable, CaseIterable {
@@ -405,8 +406,6 @@ extension IIIFImageInfo: Codable {
 
     /// The 3.0 info.json's bytes, keys sorted (the same description always gives the same bytes).
     public func json() -> [UInt8] {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? e.encode(self)) ?? Data())
+        Array((try? JSONStyle.compact.encode(self)) ?? Data())
     }
 }

@@ -73,9 +73,7 @@ extension PipelineRunner {
             // sharded run's shards only shard 0 writes it, as the index.
             if (options.shard?.index ?? 0) == 0 {
                 try? FileManager.default.createDirectory(atPath: compositeFolder, withIntermediateDirectories: true)
-                let e = JSONEncoder()
-                e.outputFormatting = [.sortedKeys, .prettyPrinted]
-                if let bytes = try? e.encode(tone) {
+                if let bytes = try? JSONStyle.readable.escapingSlashes.encode(tone) {
                     AtomicFile.removeAbandoned(of: tonePath)
                     try? AtomicFile.write(Array(bytes) + [0x0A], to: tonePath)
                 }

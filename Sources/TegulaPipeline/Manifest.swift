@@ -40,11 +40,9 @@ public struct Manifest: Codable, Sendable, Equatable {
 
     /// Write `folder/manifest.json` atomically (``AtomicFile``; what a killed run left goes first).
     public func save(folder: String) throws {
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let path = folder + "/manifest.json"
         AtomicFile.removeAbandoned(of: path)
-        try AtomicFile.write(Array(try enc.encode(self)), to: path)
+        try AtomicFile.write(Array(try JSONStyle.readable.encode(self)), to: path)
     }
 
     /// True when `stage` finished with `hash` and all its outputs are still there.

@@ -94,10 +94,7 @@ struct SheetIndex: Encodable {
 
     /// Key-sorted JSON, numbers as Swift prints them (shortest round-trip form).
     func json() throws -> [UInt8] {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return Array(try e.encode(self)) + [0x0A]
+        Array(try JSONStyle.compact.nonFiniteAsStrings.encode(self)) + [0x0A]
     }
 
     /// Write atomically to `path`, its folder made when missing.

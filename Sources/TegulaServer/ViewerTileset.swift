@@ -1,6 +1,7 @@
 import Foundation
 import TegulaBundle
 import TegulaHTTP
+import TegulaSupport
 
 /// One tileset as the viewer's script reads it (`Pages/viewer.js`): the catalogue in the viewer
 /// page is a JSON array of these.
@@ -54,8 +55,7 @@ struct ViewerTileset: Encodable {
     /// The catalogue as JSON text safe to put in the page's `<script type="application/json">`
     /// element: sorted keys, slashes unescaped, `<` written `\u003c` (``PageTemplate/scriptSafe(json:)``).
     static func scriptSafeJSON(_ c: Catalogue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONStyle.compact.encoder()
         // The maps of one pipeline rendered on demand share its index: its outlines drawn once.
         var drawn = Set<[UInt8]>()
         let tilesets = c.entries.map { e in

@@ -54,9 +54,7 @@ struct InfoCommand: ParsableCommand {
     }
 
     static func encoded<T: Encodable>(_ value: T) throws -> String {
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try enc.encode(value), as: UTF8.self)
+        try JSONStyle.readable.string(value)
     }
 }
 

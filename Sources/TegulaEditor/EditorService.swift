@@ -173,7 +173,7 @@ public final class EditorService: HTTPService, @unchecked Sendable {
     func pageConfig() -> String {
         let config = PageConfig(scan: (scanPath as NSString).lastPathComponent, width: pane.width, height: pane.height,
                                 maxzoom: pane.maxZoom, tilesize: ScanPane.tileSize, iiif: "/iiif/" + IIIFImageServer.percentEncoded(pane.id),
-                                output: output, basemaps: basemaps, reference: referenceConfig)
+                                output: output, basemaps: basemaps)
         let json = (try? JSONStyle.compact.string(config)) ?? "{}"
         return PageTemplate.scriptSafe(json: json)
     }

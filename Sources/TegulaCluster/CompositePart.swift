@@ -67,7 +67,9 @@ package struct CompositeParts {
 
     /// Write a record atomically.
     package static func save(_ record: PartRecord, to path: String) throws {
-        try AtomicFile.write(Array(try JSONStyle.readable.escapingSlashes.encode(record)), to: path)
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(Array(try enc.encode(record)), to: path)
     }
 }
 
@@ -136,8 +138,8 @@ package struct CompositePartBuilder {
             } else {
                 var upper: [UInt64: [UInt8]] = [:]
                 let parents = ParentBuilder(lowestZoom: split.cutZoom, tilePixels: layout.tilePixels,
-                                            format: builder.format, quality: builder.quality,
-                                            autoLossy: builder.autoLossy, webpEffort: builder.webpEffort) { t, data in
+                                            format: builder.encoding.format, quality: builder.encoding.quality,
+                                            autoLossy: builder.encoding.autoLossy, webpEffort: builder.encoding.webpEffort) { t, data in
                     upper[PMTilesID.id(of: t)] = data
                 }
                 for (file, _) in packs {

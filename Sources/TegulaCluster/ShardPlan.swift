@@ -31,9 +31,9 @@ public struct ShardPlan: Sendable {
 
     /// Plan `count` shards over a surveyed collection. `ownOutput` says, per map, whether it has
     /// an output of its own (a warp and tile stage to run); `composite` is the composite's tile
-    /// options, when there is one; `inputsHash` hashes what the composite's tiles depend on
+    /// settings, when there is one; `inputsHash` hashes what the composite's tiles depend on
     /// (``CompositeSplit/inputsHash``).
-    package init(count: Int, survey: CollectionSurvey, ownOutput: [Bool], composite: TileOptions?,
+    package init(count: Int, survey: CollectionSurvey, ownOutput: [Bool], composite: TileSettings?,
                  inputsHash: (CompositeLayout) -> String) {
         self.count = count
         failures = survey.failures
@@ -115,19 +115,18 @@ public struct CompositeLayout: Sendable {
 
     /// Max zoom: given, else the highest warp zoom; min zoom: given, else the zoom at which the
     /// whole collection is about one tile. Nil when no map has a footprint.
-    init?(tile: TileOptions, survey: CollectionSurvey) {
+    init?(tile: TileSettings, survey: CollectionSurvey) {
         let entries = survey.entries
         guard let first = entries.compactMap(\.bounds).first,
-              let maxZ = tile.maxZoom ?? entries.compactMap(\.warpZoom).max() else { return nil }
+              let maxZ = tile.zooms.max ?? entries.compactMap(\.warpZoom).max() else { return nil }
         var b = first
         for e in entries { if let x = e.bounds { b = b.union(x) } }
         bounds = b
         layerBounds = entries.map(\.bounds)
-        let tileSize = tile.tileSize ?? 256
-        minZoom = min(tile.minZoom ?? TileJob.autoMinZoom(bounds: b, maxZoom: maxZ, tileSize: tileSize), maxZ)
+        minZoom = min(tile.zooms.min ?? TileJob.autoMinZoom(bounds: b, maxZoom: maxZ, tileSize: tile.tileSize), maxZ)
         maxZoom = maxZ
         blockZoom = CompositeBuilder.blockZoom(maxZoom: maxZ, minZoom: minZoom)
-        tilePixels = tileSize * (tile.scale ?? 1)
+        tilePixels = tile.tilePixels
         blocks = CompositeBuilder.blocks(layerBounds: entries.map(\.bounds), maxZoom: maxZ, blockZoom: blockZoom)
     }
 }

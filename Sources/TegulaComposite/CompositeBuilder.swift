@@ -45,13 +45,8 @@ public final class CompositeBuilder: @unchecked Sendable {
     public let resampling: Resampling
     /// Worker threads.
     public let jobs: Int
-    /// The tiles' format and quality (``TileOptions/format``, ``TileOptions/quality``).
-    public let format: TileFormat
-    public let quality: Int?
-    /// The lossy format of `auto`'s opaque tiles (``TileOptions/autoLossy``).
-    public let autoLossy: AutoLossy
-    /// libwebp's effort for lossless WebP tiles (``TileOptions/webpEffort``).
-    public let webpEffort: WebPEffort
+    /// The tiles' format, quality, auto-lossy format and WebP effort (``TileSettings/encoding``).
+    public let encoding: TileEncoding
     /// How overlapping layers are joined (``SeamMode``; `over` by default).
     public let seam: SeamMode
     /// Each layer's place in the stacking order (bottom 0), nil for the layers' own order.
@@ -63,8 +58,7 @@ public final class CompositeBuilder: @unchecked Sendable {
 
     /// - Parameter sources: the layers' scans, resolved on first use and shared by the threads.
     public init(maxZoom: Int, blockZoom: Int, tilePixels: Int, resampling: Resampling, jobs: Int,
-                format: TileFormat = .png, quality: Int? = nil, autoLossy: AutoLossy = .default,
-                webpEffort: WebPEffort = .default, seam: SeamMode = .over, stacking: [Int]? = nil, tones: [ToneCorrection]? = nil, sources: LayerSources) {
+                encoding: TileEncoding = .png, seam: SeamMode = .over, stacking: [Int]? = nil, tones: [ToneCorrection]? = nil, sources: LayerSources) {
         self.seam = seam
         self.tones = tones
         self.stacking = stacking
@@ -73,10 +67,7 @@ public final class CompositeBuilder: @unchecked Sendable {
         self.tilePixels = tilePixels
         self.resampling = resampling
         self.jobs = max(1, jobs)
-        self.format = format
-        self.quality = quality
-        self.autoLossy = autoLossy
-        self.webpEffort = webpEffort
+        self.encoding = encoding
         self.sources = sources
     }
 
@@ -116,10 +107,10 @@ public final class CompositeBuilder: @unchecked Sendable {
     public func build(_ blocks: [Block], emit: @escaping @Sendable (Tile, [UInt8]) throws -> Void) throws -> Stats {
         let stats = Locked(Stats())
         let p = tilePixels, side = p << (maxZoom - blockZoom), maxZoom = self.maxZoom
-        let sources = self.sources, resampling = self.resampling, format = self.format, quality = self.quality,
-            autoLossy = self.autoLossy, webpEffort = self.webpEffort, seam = self.seam, stacking = self.stacking, tones = self.tones
+        let sources = self.sources, resampling = self.resampling, encoding = self.encoding, seam = self.seam, stacking = self.stacking,
+            tones = self.tones
         try ParallelWork.run(jobs: jobs, count: blocks.count, makeState: { _ in
-            Worker(encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort), side: side)
+            Worker(encoder: encoding.encoder(), side: side)
         }, process: { worker, i in
             let block = blocks[i]
             let g = PyramidPlan.blockGeometry(block.tile, side: side)

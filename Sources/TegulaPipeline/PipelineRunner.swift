@@ -71,7 +71,7 @@ public final class PipelineRunner: Sendable {
     /// The work folder of one map, with its manifest loaded.
     func work(for map: MapSpec) -> MapWork {
         let composite = pipeline.spec.composite
-        let warpDefault = map.output != nil ? (map.tile.maxZoom ?? composite?.tile.maxZoom) : composite?.tile.maxZoom
+        let warpDefault = map.output != nil ? (map.tile.settings.zooms.max ?? composite?.tile.settings.zooms.max) : composite?.tile.settings.zooms.max
         let work = MapWork(map: map, folder: pipeline.workFolder(for: map), scans: pipeline.inputs, defaultWarpZoom: warpDefault,
                            jobs: options.jobs, log: log, progress: progress)
         work.tied = pipeline.series.tied[map.name]
@@ -178,12 +178,9 @@ public final class PipelineRunner: Sendable {
     func compositeBuilder(_ composite: CompositeSpec, split: CompositeSplit, tones: [ToneCorrection]?) -> CompositeBuilder {
         let maps = pipeline.spec.maps
         let sources = LayerSources { [self] i in try work(for: maps[i]).georeference.sourceInMemory().withSharedPixels().removingColor(maps[i].removeColor) }
-        let l = split.layout
+        let l = split.layout, settings = composite.tile.settings
         return CompositeBuilder(maxZoom: l.maxZoom, blockZoom: l.blockZoom, tilePixels: l.tilePixels,
-                                resampling: composite.tile.resampling ?? .default, jobs: options.jobs,
-                                format: composite.tile.format ?? .default, quality: composite.tile.quality,
-                                autoLossy: composite.tile.autoLossy ?? .default,
-                                webpEffort: composite.tile.webpEffort ?? .default, seam: composite.seam,
+                                resampling: settings.resampling, jobs: options.jobs, encoding: settings.encoding, seam: composite.seam,
                                 stacking: composite.order.ranks(of: maps.map(\.name)), tones: tones, sources: sources)
     }
 
@@ -231,16 +228,15 @@ public final class PipelineRunner: Sendable {
 
     @discardableResult
     func reduce(_ composite: CompositeSpec, split: CompositeSplit, parts: CompositeParts, records: [PartRecord]) throws -> String {
-        let l = split.layout
+        let l = split.layout, settings = composite.tile.settings, e = settings.encoding
         let name = composite.tile.name ?? ((pipeline.file as NSString).lastPathComponent as NSString).deletingPathExtension
-        let metadata = TilesetMetadata(name: name, format: composite.tile.format ?? .default, bounds: WebMercator.unproject(l.bounds), minZoom: l.minZoom, maxZoom: l.maxZoom,
-                                       tileSize: composite.tile.tileSize ?? 256, scale: composite.tile.scale ?? 1,
+        let metadata = TilesetMetadata(name: name, format: e.format, bounds: WebMercator.unproject(l.bounds), minZoom: l.minZoom, maxZoom: l.maxZoom,
+                                       tileSize: settings.tileSize, scale: settings.scale,
                                        attribution: composite.tile.attribution,
                                        description: "composite of \(pipeline.spec.maps.count) maps, \(composite.joining)")
         let label = "composite reduce", progress = progress
         let r = try CompositeReduce(split: split, parts: parts, output: composite.output, metadata: metadata,
-                                    quality: composite.tile.quality, autoLossy: composite.tile.autoLossy ?? .default,
-                                    webpEffort: composite.tile.webpEffort ?? .default,
+                                    quality: e.quality, autoLossy: e.autoLossy, webpEffort: e.webpEffort,
                                     progress: { d, t in progress?(label, d, t) }).run(records)
         var m = Manifest.load(folder: compositeFolder)
         m.stages["composite"] = Manifest.Record(hash: split.inputsHash, outputs: [composite.output], zoom: l.maxZoom, minZoom: l.minZoom, finished: Manifest.now())

@@ -49,7 +49,7 @@ struct WarpStep: MapStage {
     /// resolution.
     func warpZoom(source: WarpSource, in work: MapWork) throws -> (zoom: Int, auto: Bool) {
         if let z = work.map.warp.zoom ?? work.defaultWarpZoom { return (z, false) }
-        return (try source.autoZoom(tileSize: work.map.tile.tileSize ?? 256), true)
+        return (try source.autoZoom(tileSize: work.map.tile.settings.tileSize), true)
     }
 
     /// The stage hash: the georeference's hash, the zoom and the kernel, and `remove_color:`

@@ -6,8 +6,9 @@ import TegulaScan
 /// within `threshold` of the paper colour (Euclidean RGB distance, channels 0–1, so at most √3)
 /// loses alpha as Allmaps' renderer does: alpha × smoothstep(threshold × hardness, threshold,
 /// distance); hardness 1 cuts at the threshold, 0 fades from the colour itself.
-/// ``resolve(scan:mapping:)`` turns it into the ``ColorRemoval`` the warp applies.
-public struct RemoveColorOptions: Sendable, Hashable, Codable {
+/// ``resolve(scan:mapping:)`` turns it into the ``ColorRemoval`` the warp applies. Its front ends
+/// are `tegula serve`'s options and the pipeline file's section (Codable in the pipeline module).
+public struct RemoveColorOptions: Sendable, Hashable {
     /// The paper colour: named, or `auto` (``MarginColor``: the dominant colour of the scan's
     /// margin around its mask).
     public enum Paper: Sendable, Hashable {
@@ -31,11 +32,6 @@ public struct RemoveColorOptions: Sendable, Hashable, Codable {
         self.hardness = hardness
     }
 
-    /// The keys a pipeline file may use under `remove_color:`.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case color, threshold, hardness
-    }
-
     /// Why `threshold` or `hardness` is out of range, or nil.
     public static func problem(threshold: Double, hardness: Double) -> String? {
         if !(threshold > 0 && threshold <= 3.0.squareRoot()) {
@@ -48,36 +44,6 @@ public struct RemoveColorOptions: Sendable, Hashable, Codable {
     /// The paper colour as written: `auto` or `#RRGGBB`; nil when it is neither.
     public static func paper(_ text: String) -> Paper? {
         text.lowercased() == "auto" ? .auto : RGBColor(hex: text).map(Paper.color)
-    }
-
-    /// Decode, naming what would be right when a value is wrong.
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let text = try c.decodeIfPresent(String.self, forKey: .color) ?? "auto"
-        guard let paper = Self.paper(text) else {
-            throw DecodingError.dataCorruptedError(forKey: .color, in: c, debugDescription:
-                "'\(text)' is not a colour; expected auto or \"#RRGGBB\" (quoted in YAML), e.g. \"#F2E8D0\"")
-        }
-        color = paper
-        threshold = try c.decodeIfPresent(Double.self, forKey: .threshold) ?? Self.defaultThreshold
-        hardness = try c.decodeIfPresent(Double.self, forKey: .hardness) ?? Self.defaultHardness
-        if let why = Self.problem(threshold: threshold, hardness: 0.5) {
-            throw DecodingError.dataCorruptedError(forKey: .threshold, in: c, debugDescription: why)
-        }
-        if let why = Self.problem(threshold: 0.5, hardness: hardness) {
-            throw DecodingError.dataCorruptedError(forKey: .hardness, in: c, debugDescription: why)
-        }
-    }
-
-    /// Encode with the same keys (for hashing and the plan).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        switch color {
-        case .auto: try c.encode("auto", forKey: .color)
-        case .color(let rgb): try c.encode(rgb.hex, forKey: .color)
-        }
-        try c.encode(threshold, forKey: .threshold)
-        try c.encode(hardness, forKey: .hardness)
     }
 
     /// The removal for one scan: `auto` measured on the scan (its margin around the mapping's

@@ -45,14 +45,14 @@ struct CollectionTests {
         #expect(p.spec.maps.map(\.name) == ["own", "s1", "s-2"])
         let own = p.spec.maps[0], s1 = p.spec.maps[1], s2 = p.spec.maps[2]
         #expect(own.output == f.folder + "/out/own-s3.mbtiles")
-        #expect(own.tile.maxZoom == 3 && own.tile.minZoom == 1)          // own key wins, default fills the rest
+        #expect(own.tile.settings.zooms.max == 3 && own.tile.settings.zooms.min == 1)          // own key wins, default fills the rest
         #expect(own.georeference?.transform == .polynomial1)
         #expect(s1.input == f.folder + "/scans/s1.tif")
         #expect(s1.georeference?.gcps == .file(f.folder + "/gcps/s1.csv"))
         #expect(s1.georeference?.transform == .polynomial1)
         #expect(s2.georeference?.transform == .helmert)                   // the row's column wins
         #expect(s2.output == f.folder + "/out/s-2.pmtiles")
-        #expect(s2.tile.maxZoom == 2)
+        #expect(s2.tile.settings.zooms.max == 2)
     }
 
     @Test func globWithGCPPattern() throws {

@@ -68,7 +68,7 @@ struct ValidationTests {
                 tile: *zooms
                 output: out/b
             """))
-        #expect(p.spec.maps.map(\.tile.maxZoom) == [1, 1])
+        #expect(p.spec.maps.map(\.tile.settings.zooms.max) == [1, 1])
         let c = AliasBudget.count(p.document.root)
         #expect(c.expanded - c.written == 7 + 5)   // the bounds mapping (key, list, 4 numbers) and the zooms (2 pairs)
     }
@@ -144,7 +144,7 @@ struct ValidationTests {
         let ok = try Pipeline.load(path: try f.pipeline(
             "version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [-180, -85, 180, 85]}\n    tile: {format: auto, auto_lossy: webp, quality: 70}\n    output: o\n",
             name: "ok.yml"))
-        #expect(ok.spec.maps[0].tile.autoLossy == .webp && ok.spec.maps[0].tile.quality == 70)
+        #expect(ok.spec.maps[0].tile.settings.encoding.autoLossy == .webp && ok.spec.maps[0].tile.settings.encoding.quality == 70)
         let png = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: {format: png, auto_lossy: webp}\n    output: o\n")
         #expect(png.contains("maps[0].tile.auto_lossy: auto-lossy applies to format auto only, not png"), "\(png)")
         let gif = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: {format: auto, auto_lossy: gif}\n    output: o\n")
@@ -160,7 +160,7 @@ struct ValidationTests {
         let ok = try Pipeline.load(path: try f.pipeline(
             "version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [-180, -85, 180, 85]}\n    tile: {format: webp, webp_effort: 7}\n    output: o\n",
             name: "ok.yml"))
-        #expect(ok.spec.maps[0].tile.webpEffort == WebPEffort(7))
+        #expect(ok.spec.maps[0].tile.settings.encoding.webpEffort == WebPEffort(7))
         for (tile, message) in [
             ("{format: webp, webp_effort: 10}", "maps[0].tile.webp_effort: webp effort 10 is out of range; expected 0–9"),
             ("{format: webp, webp_effort: -1}", "maps[0].tile.webp_effort: webp effort -1 is out of range; expected 0–9"),

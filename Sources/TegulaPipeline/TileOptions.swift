@@ -1,33 +1,34 @@
 import TegulaBundle
 import TegulaGeometry
+import TegulaPyramid
 import TegulaWarp
 
 /// The tile stage's settings as a pipeline file gives them (`tile:`): zooms, tile size, format,
 /// layout and metadata. Strict keys; see `pipelines/schema.json`. The keys given are kept as
-/// written (nil where left out: they are encoded for the stage hash as they were); decoding checks
-/// them into ``settings``, the front end's product.
+/// written, private (nil where left out: they are encoded for the stage hash as they were);
+/// decoding checks them into ``settings``, what the stages read.
 public struct TileOptions: Sendable, Hashable, Codable {
     /// Lowest zoom; nil = where the scan is about one tile.
-    public private(set) var minZoom: Int?
+    private var minZoom: Int?
     /// Highest zoom; nil = the warp stage's zoom.
-    public private(set) var maxZoom: Int?
+    private var maxZoom: Int?
     /// 256 or 512; nil = 256.
-    public private(set) var tileSize: Int?
+    private var tileSize: Int?
     /// 1 or 2 (`@2x` tiles); nil = 1.
-    public private(set) var scale: Int?
+    private var scale: Int?
     /// png, jpg, webp, png8 or auto; nil = png.
-    public private(set) var format: TileFormat?
+    private var format: TileFormat?
     /// 1–100 for jpg (nil = 85), lossy webp (nil = lossless) and auto's opaque tiles (nil = 85).
-    public private(set) var quality: Int?
+    private var quality: Int?
     /// jpeg or webp: what `auto` writes for opaque tiles; nil = jpeg. Only with format auto.
-    public private(set) var autoLossy: AutoLossy?
+    private var autoLossy: AutoLossy?
     /// libwebp's effort 0–9 for lossless webp; nil = ``WebPEffort/default``. Only with format
     /// webp and no quality.
-    public private(set) var webpEffort: WebPEffort?
+    private var webpEffort: WebPEffort?
     /// Folder row order; nil = xyz.
-    public private(set) var layout: TileOrigin?
+    private var layout: TileOrigin?
     /// Kernel at the max zoom; nil = bilinear.
-    public private(set) var resampling: Resampling?
+    private var resampling: Resampling?
     /// Tileset name in the metadata; nil = the map's name.
     public private(set) var name: String?
     /// Attribution in the metadata.

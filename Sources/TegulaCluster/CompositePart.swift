@@ -67,9 +67,7 @@ package struct CompositeParts {
 
     /// Write a record atomically.
     package static func save(_ record: PartRecord, to path: String) throws {
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(Array(try enc.encode(record)), to: path)
+        try AtomicFile.write(Array(try JSONStyle.readable.escapingSlashes.encode(record)), to: path)
     }
 }
 

@@ -7,11 +7,11 @@ import Darwin
 #endif
 
 /// The bundle's file calls: TegulaSupport's POSIX helpers with their failures reported as
-/// `BundleError.io` naming the path and call.
+/// `TilesetError.io` naming the path and call.
 enum FileIO {
-    /// Runs a TegulaSupport file call, wrapping its ``FileError`` whole in `BundleError.io`.
+    /// Runs a TegulaSupport file call, wrapping its ``FileError`` whole in `TilesetError.io`.
     static func mapped<R>(_ body: () throws -> R) throws -> R {
-        do { return try body() } catch let e as FileError { throw BundleError.io(e) }
+        do { return try body() } catch let e as FileError { throw TilesetError.io(e) }
     }
 
     /// Writes every byte to a file descriptor.
@@ -34,11 +34,11 @@ enum FileIO {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw BundleError.io(FileError(path: path, operation: "open", errno: errno))
+            throw TilesetError.io(FileError(path: path, operation: "open", errno: errno))
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw BundleError.io(FileError(path: path, operation: "fstat", errno: errno)) }
+        guard fstat(fd, &st) == 0 else { throw TilesetError.io(FileError(path: path, operation: "fstat", errno: errno)) }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return try pread(fd, count: Int(st.st_size), at: 0, path: path)
     }
@@ -51,7 +51,7 @@ enum FileIO {
     /// Creates a directory, succeeding when it already exists.
     static func makeDirectory(_ path: String) throws {
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw BundleError.io(FileError(path: path, operation: "mkdir", errno: errno))
+            throw TilesetError.io(FileError(path: path, operation: "mkdir", errno: errno))
         }
     }
 

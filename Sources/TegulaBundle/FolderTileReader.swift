@@ -14,18 +14,18 @@ final class FolderTileReader: TileReader, @unchecked Sendable {
 
     init(path: String) throws {
         root = path
-        guard let real = FileIO.realPath(path) else { throw BundleError.io(FileError(path: path, operation: "realpath", errno: errno)) }
+        guard let real = FileIO.realPath(path) else { throw TilesetError.io(FileError(path: path, operation: "realpath", errno: errno)) }
         realRoot = real
         let jsonPath = path + "/" + Tileset.folderDescriptionName
         guard let bytes = try FileIO.readFile(jsonPath) else {
-            throw BundleError.corrupt(path: path, detail: "no tiles.json (a folder tileset needs its TileJSON; "
+            throw TilesetError.corrupt(path: path, detail: "no tiles.json (a folder tileset needs its TileJSON; "
                 + "finish the writer or rerun `tegula tile --resume`)")
         }
         let json: JSONValue
         do { json = try JSONValue.parse(bytes) } catch {
-            throw BundleError.corrupt(path: jsonPath, detail: "not JSON: \(error)")
+            throw TilesetError.corrupt(path: jsonPath, detail: "not JSON: \(error)")
         }
-        guard let o = json.objectValue else { throw BundleError.corrupt(path: jsonPath, detail: "expected a JSON object") }
+        guard let o = json.objectValue else { throw TilesetError.corrupt(path: jsonPath, detail: "expected a JSON object") }
         metadata = try TilesetMetadata(jsonObject: o, source: jsonPath)
         let scheme = o["scheme"]?.stringValue ?? "xyz"
         let layout = TileOrigin.allCases.first { $0.name == scheme } ?? .topLeft

@@ -51,7 +51,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
         naming = FolderNaming(layout: layout, format: format, scale: scale)
         if !resume, Self.hasMarker(path) { try Tileset.removeFolder(path) }
         if resume, let old = Self.readMarker(path), old != naming {
-            throw BundleError.badTile(path: path, detail: "cannot resume: the folder holds \(old.layout.rawValue) "
+            throw TilesetError.badTile(path: path, detail: "cannot resume: the folder holds \(old.layout.rawValue) "
                 + "\(old.format.rawValue) tiles at scale \(old.scale); rerun with the same --layout/--format/--scale")
         }
         try FileIO.makeDirectory(path)
@@ -61,7 +61,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
 
     func write(_ tile: Tile, data: [UInt8]) throws {
         try validate(tile, path: root)
-        guard !done.withLock({ $0 }) else { throw BundleError.finished(path: root) }
+        guard !done.withLock({ $0 }) else { throw TilesetError.finished(path: root) }
         let zDir = "\(root)/\(tile.z)", xDir = "\(zDir)/\(tile.x)"
         if !madeDirs.withLock({ $0.contains(xDir) }) {
             try FileIO.makeDirectory(zDir)
@@ -71,7 +71,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
         if naming.format == .auto {  // a tile that changed format must not leave its old file behind
             for old in naming.relativePaths(tile) where !old.hasSuffix("." + naming.format.fileExtension(of: data)) {
                 if unlink(root + "/" + old) != 0 && errno != ENOENT {
-                    throw BundleError.io(FileError(path: root + "/" + old, operation: "remove the tile's other format", errno: errno))
+                    throw TilesetError.io(FileError(path: root + "/" + old, operation: "remove the tile's other format", errno: errno))
                 }
             }
         }
@@ -80,7 +80,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
 
     func finish(metadata: TilesetMetadata) throws {
         try done.withLock { d in
-            guard !d else { throw BundleError.finished(path: root) }
+            guard !d else { throw TilesetError.finished(path: root) }
             d = true
         }
         var m = metadata

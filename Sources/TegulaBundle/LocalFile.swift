@@ -19,12 +19,12 @@ public final class LocalFile: SynchronousByteSource, @unchecked Sendable {
     public init(path: String) throws {
         location = path
         fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw BundleError.io(FileError(path: path, operation: "open", errno: errno)) }
+        guard fd >= 0 else { throw TilesetError.io(FileError(path: path, operation: "open", errno: errno)) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let e = errno
             close(fd)
-            throw BundleError.io(FileError(path: path, operation: "fstat", errno: e))
+            throw TilesetError.io(FileError(path: path, operation: "fstat", errno: e))
         }
         size = UInt64(max(0, st.st_size))
     }

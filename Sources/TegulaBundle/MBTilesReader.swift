@@ -21,7 +21,7 @@ final class MBTilesReader: TileReader, @unchecked Sendable {
         self.path = path
         let first = try Connection(path: path)
         guard Self.hasTilesTable(first.db) else {
-            throw BundleError.corrupt(path: path, detail: "no `tiles` table (MBTiles 1.3 needs tiles(zoom_level, tile_column, tile_row, tile_data))")
+            throw TilesetError.corrupt(path: path, detail: "no `tiles` table (MBTiles 1.3 needs tiles(zoom_level, tile_column, tile_row, tile_data))")
         }
         metadata = try Self.readMetadata(first.db)
         pool = Locked([first])

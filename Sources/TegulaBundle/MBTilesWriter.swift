@@ -27,7 +27,7 @@ final class MBTilesWriter: TileWriter, @unchecked Sendable {
         self.scale = scale
         self.batchSize = batchSize
         if !resume, FileManager.default.fileExists(atPath: path) {
-            guard unlink(path) == 0 else { throw BundleError.io(FileError(path: path, operation: "unlink", errno: errno)) }
+            guard unlink(path) == 0 else { throw TilesetError.io(FileError(path: path, operation: "unlink", errno: errno)) }
             unlink(path + "-journal")
         }
         if !FileManager.default.fileExists(atPath: path) { try Self.create(path, format: format) }
@@ -61,14 +61,14 @@ final class MBTilesWriter: TileWriter, @unchecked Sendable {
         guard rename(tmp, path) == 0 else {
             let e = errno
             unlink(tmp)
-            throw BundleError.io(FileError(path: path, operation: "rename \(tmp) to", errno: e))
+            throw TilesetError.io(FileError(path: path, operation: "rename \(tmp) to", errno: e))
         }
     }
 
     func write(_ tile: Tile, data: [UInt8]) throws {
         try validate(tile, path: path)
         try state.withLock { s in
-            guard s.db != nil else { throw BundleError.finished(path: path) }
+            guard s.db != nil else { throw TilesetError.finished(path: path) }
             s.pending.append((tile, data))
             if s.pending.count >= batchSize { try flush(&s) }
         }
@@ -97,7 +97,7 @@ final class MBTilesWriter: TileWriter, @unchecked Sendable {
 
     func finish(metadata: TilesetMetadata) throws {
         try state.withLock { s in
-            guard let db = s.db else { throw BundleError.finished(path: path) }
+            guard let db = s.db else { throw TilesetError.finished(path: path) }
             try flush(&s)
             var m = metadata
             m.format = format

@@ -16,7 +16,7 @@ final class OutputLock: @unchecked Sendable {
     let path: String
     private var fd: Int32 = -1
 
-    /// Takes the lock for `output`, or throws `BundleError.locked` naming the live holder; with
+    /// Takes the lock for `output`, or throws `TilesetError.locked` naming the live holder; with
     /// `wait`, waits for the holder to finish instead (a pipeline run twice at once).
     init(for output: String, wait: Bool = false) throws {
         var out = output
@@ -28,15 +28,15 @@ final class OutputLock: @unchecked Sendable {
         while wait || attempts < 8 {
             attempts += 1
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw BundleError.io(FileError(path: path, operation: "create the lock file", errno: errno)) }
+            guard fd >= 0 else { throw TilesetError.io(FileError(path: path, operation: "create the lock file", errno: errno)) }
             var locked = flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB)
             while locked != 0 && wait && errno == EINTR { locked = flock(fd, LOCK_EX) }
             if locked != 0 {
                 let e = errno
                 let holder = Self.pid(in: fd)
                 close(fd)
-                if e == EWOULDBLOCK { throw BundleError.locked(path: out, lockFile: path, pid: holder) }
-                throw BundleError.io(FileError(path: path, operation: "lock", errno: e))
+                if e == EWOULDBLOCK { throw TilesetError.locked(path: out, lockFile: path, pid: holder) }
+                throw TilesetError.io(FileError(path: path, operation: "lock", errno: e))
             }
             var mine = stat(), named = stat()
             if fstat(fd, &mine) == 0, stat(path, &named) == 0, mine.st_ino == named.st_ino, mine.st_dev == named.st_dev {
@@ -48,7 +48,7 @@ final class OutputLock: @unchecked Sendable {
             }
             close(fd)
         }
-        throw BundleError.io(FileError(path: path, operation: "lock (the file kept changing under us)", errno: EAGAIN))
+        throw TilesetError.io(FileError(path: path, operation: "lock (the file kept changing under us)", errno: EAGAIN))
     }
 
     /// The pid written in the lock file, if any.

@@ -17,7 +17,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             let msg = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "code \(rc)"
             sqlite3_close(handle)
             handle = nil
-            throw BundleError.sqlite(path: path, call: "open", message: msg)
+            throw TilesetError.sqlite(path: path, call: "open", message: msg)
         }
         sqlite3_busy_timeout(handle, 5000)
     }
@@ -38,7 +38,7 @@ final class SQLiteDatabase: @unchecked Sendable {
         if sqlite3_exec(handle, sql, nil, nil, &err) != SQLITE_OK {
             let msg = err.map { Self.message(String(cString: $0), code: sqlite3_errcode(handle)) } ?? lastError
             sqlite3_free(err)
-            throw BundleError.sqlite(path: path, call: "exec \(sql.prefix(60))", message: msg)
+            throw TilesetError.sqlite(path: path, call: "exec \(sql.prefix(60))", message: msg)
         }
     }
 
@@ -46,7 +46,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     func prepare(_ sql: String) throws -> SQLiteStatement {
         var stmt: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else {
-            throw BundleError.sqlite(path: path, call: "prepare \(sql.prefix(60))", message: lastError)
+            throw TilesetError.sqlite(path: path, call: "prepare \(sql.prefix(60))", message: lastError)
         }
         return SQLiteStatement(db: self, stmt: stmt, sql: sql)
     }
@@ -92,7 +92,7 @@ final class SQLiteStatement {
         switch sqlite3_step(stmt) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw BundleError.sqlite(path: db.path, call: "step \(sql.prefix(60))", message: db.lastError)
+        default: throw TilesetError.sqlite(path: db.path, call: "step \(sql.prefix(60))", message: db.lastError)
         }
     }
 

@@ -21,7 +21,7 @@ public protocol TileReader: Sendable {
 /// Checks a tile lies on the pyramid (z 0…30, x and y below 2^z) before it is stored.
 func validate(_ tile: Tile, path: String) throws {
     guard tile.isValid else {
-        throw BundleError.badTile(path: path, detail: "tile z=\(tile.z) x=\(tile.x) y=\(tile.y) is off the pyramid; "
+        throw TilesetError.badTile(path: path, detail: "tile z=\(tile.z) x=\(tile.x) y=\(tile.y) is off the pyramid; "
             + "need 0 ≤ z ≤ 30 and 0 ≤ x, y < 2^z")
     }
 }

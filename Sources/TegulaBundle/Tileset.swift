@@ -65,11 +65,11 @@ public enum Tileset {
         var isDir: ObjCBool = false
         let exists = fm.fileExists(atPath: path, isDirectory: &isDir)
         let form = form(of: path)
-        if let found = refusal(at: path) { throw BundleError.notATileset(path: path, found: found) }
+        if let found = refusal(at: path) { throw TilesetError.notATileset(path: path, found: found) }
         let format = format.stored  // containers declare what the bytes are: PNG8 tiles are PNGs
         if format == .auto && form != .folder {
             // MBTiles 1.3 has one `format`, PMTiles v3 one tile type; MapTiler refuses the mix there too.
-            throw BundleError.formatNotHeld(path: path, format: format.name, container: form == .mbtiles ? "MBTiles" : "PMTiles")
+            throw TilesetError.formatNotHeld(path: path, format: format.name, container: form == .mbtiles ? "MBTiles" : "PMTiles")
         }
         removeLeftovers(of: path, inside: exists && isDir.boolValue)
         let writer: TileWriter
@@ -137,11 +137,11 @@ public enum Tileset {
     /// aside in one rename (see ``removeFolder(_:)``). What ``refusal(at:)`` refuses is left
     /// untouched, and so is `finished`.
     public static func replace(_ path: String, with finished: String) throws {
-        if let found = refusal(at: path) { throw BundleError.notATileset(path: path, found: found) }
+        if let found = refusal(at: path) { throw TilesetError.notATileset(path: path, found: found) }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue { try removeFolder(path) }
         guard rename(finished, path) == 0 else {
-            throw BundleError.io(FileError(path: path, operation: "move \(finished) into place at", errno: errno))
+            throw TilesetError.io(FileError(path: path, operation: "move \(finished) into place at", errno: errno))
         }
     }
 
@@ -151,7 +151,7 @@ public enum Tileset {
     static func removeFolder(_ path: String) throws {
         let aside = AtomicFile.temporaryName(beside: path)
         guard rename(path, aside) == 0 else {
-            throw BundleError.io(FileError(path: path, operation: "move the previous tileset aside", errno: errno))
+            throw TilesetError.io(FileError(path: path, operation: "move the previous tileset aside", errno: errno))
         }
         try? FileManager.default.removeItem(atPath: aside)
     }
@@ -165,13 +165,13 @@ public enum Tileset {
     public static func openReader(at path: String) throws -> TileReader {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw BundleError.io(FileError(path: path, operation: "open", errno: ENOENT))
+            throw TilesetError.io(FileError(path: path, operation: "open", errno: ENOENT))
         }
         if isDir.boolValue { return try FolderTileReader(path: path) }
         switch form(of: path) {
         case .mbtiles: return try MBTilesReader(path: path)
         case .pmtiles: return try PMTilesReader(path: path)
-        case .folder: throw BundleError.unknownForm(path: path)
+        case .folder: throw TilesetError.unknownForm(path: path)
         }
     }
 

@@ -108,7 +108,7 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
 
     /// Reads the JSON object form; `source` names the file in error messages.
     public init(jsonObject o: [String: JSONValue], source: String) throws {
-        func bad(_ key: String, _ expected: String) -> BundleError {
+        func bad(_ key: String, _ expected: String) -> TilesetError {
             .badMetadata(path: source, key: key, expected: expected)
         }
         guard let format = o["format"]?.stringValue.flatMap(TileFormat.init(name:)) else {

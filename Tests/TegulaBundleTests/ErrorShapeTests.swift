@@ -9,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-/// TileFormat.OptionError and BundleError's file errors in the one error shape: a reason to
+/// TileFormat.OptionError and TilesetError's file errors in the one error shape: a reason to
 /// branch on, and the same line as before.
 struct ErrorShapeTests {
     /// The option checks throw a reason and the exact line each printed when it was a message.
@@ -44,11 +44,11 @@ struct ErrorShapeTests {
         do {
             _ = try Tileset.openReader(at: path)
             Issue.record("opened \(path)")
-        } catch let BundleError.io(file) {
+        } catch let TilesetError.io(file) {
             #expect(file.path == path && file.errno == ENOENT && file.operation == "open")
-            #expect("\(BundleError.io(file))" == "\(path): open failed: \(String(cString: strerror(ENOENT))) (errno \(ENOENT))")
+            #expect("\(TilesetError.io(file))" == "\(path): open failed: \(String(cString: strerror(ENOENT))) (errno \(ENOENT))")
         }
-        let error = BundleError.io(FileError(path: "/t/out", operation: "mkdir", errno: EACCES))
+        let error = TilesetError.io(FileError(path: "/t/out", operation: "mkdir", errno: EACCES))
         #expect("\(error)" == "/t/out: mkdir failed: Permission denied (errno 13)")
     }
 }

@@ -100,7 +100,7 @@ struct FormatContainerTests {
     @Test func autoIsRefusedWhereOneFormatIsDeclared() throws {
         for (name, container) in [("out.mbtiles", "MBTiles"), ("out.pmtiles", "PMTiles")] {
             let path = try TemporaryFolder.make("formats").path + "/" + name
-            #expect(throws: BundleError.formatNotHeld(path: path, format: "auto", container: container)) {
+            #expect(throws: TilesetError.formatNotHeld(path: path, format: "auto", container: container)) {
                 _ = try Tileset.openWriter(at: path, format: .auto)
             }
             #expect(!FileManager.default.fileExists(atPath: path))

@@ -5,7 +5,7 @@ import TegulaGeometry
 import TegulaTestSupport
 
 /// Every input of the bundle's fuzz targets (FuzzInputs: seeds, campaign corpus, crashes), run
-/// through the targets' own bodies (FuzzBodies/): parsing may refuse with a ``BundleError`` that
+/// through the targets' own bodies (FuzzBodies/): parsing may refuse with a ``TilesetError`` that
 /// says the input is no tileset, within the CPU cap; anything else fails.
 struct FuzzReplayTests {
     /// Writes `bytes` as `name.ext` in a fresh folder and hands over its path.
@@ -18,7 +18,7 @@ struct FuzzReplayTests {
     }
 
     /// Refused as a tileset that is not one: never a file-system failure or a crash.
-    static func isInputRefusal(_ e: BundleError) -> Bool {
+    static func isInputRefusal(_ e: TilesetError) -> Bool {
         switch e {
         case .corrupt, .badMetadata, .badTile, .sqlite: return true
         default: return false
@@ -34,21 +34,21 @@ struct FuzzReplayTests {
     @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("pmtiles"))
     func pmtiles(_ name: String) throws {
         let replay = try FuzzReplay(name, PMTilesFuzz.run)
-        #expect(replay.problems(refusing: BundleError.self, Self.isInputRefusal) == [])
+        #expect(replay.problems(refusing: TilesetError.self, Self.isInputRefusal) == [])
     }
 
     @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("mbtiles"))
     func mbtiles(_ name: String) throws {
         let replay = try FuzzReplay(name, MBTilesFuzz.run)
-        #expect(replay.problems(refusing: BundleError.self, Self.isInputRefusal) == [])
+        #expect(replay.problems(refusing: TilesetError.self, Self.isInputRefusal) == [])
     }
 
     @Test(.timeLimit(.minutes(20)), arguments: try FuzzInputs.names("tilejson"))
     func tileJSON(_ name: String) throws {
-        // Not JSON: Foundation's DecodingError (JSONValue.parse); JSON but not metadata: BundleError.
+        // Not JSON: Foundation's DecodingError (JSONValue.parse); JSON but not metadata: TilesetError.
         let replay = try FuzzReplay(name, TileJSONFuzz.run)
         #expect(replay.problems(refusing: (any Error).self) { e in
-            e is DecodingError || (e as? BundleError).map(Self.isInputRefusal) == true
+            e is DecodingError || (e as? TilesetError).map(Self.isInputRefusal) == true
         } == [])
     }
 
@@ -57,8 +57,8 @@ struct FuzzReplayTests {
     @Test func aRunOfFourBillionTilesIsRefusedNotExpanded() throws {
         try Self.withFile(try FuzzInputs.bytes("Crashes/pmtiles/run-of-4-billion-tiles"), ext: "pmtiles") { path in
             let reader = try PMTilesReader(path: path)
-            #expect(throws: BundleError.self) { try reader.allTileIDs() }
-            #expect(throws: BundleError.self) { try reader.allTiles() }
+            #expect(throws: TilesetError.self) { try reader.allTileIDs() }
+            #expect(throws: TilesetError.self) { try reader.allTiles() }
         }
     }
 
@@ -69,13 +69,13 @@ struct FuzzReplayTests {
         #expect {
             try TilesetMetadata(jsonObject: o, source: "fuzz")
         } throws: { error in
-            guard case let .badMetadata(_, key, _)? = error as? BundleError else { return false }
+            guard case let .badMetadata(_, key, _)? = error as? TilesetError else { return false }
             return key == "center"
         }
         var sane = o
         sane["center"] = .array([.double(-4), .double(55), .int(3)])
         #expect(try TilesetMetadata(jsonObject: sane, source: "fuzz").center == MapCenter(longitude: -4, latitude: 55, zoom: 3))
         sane["center"] = .array([.double(-4), .double(55), .int(31)])
-        #expect(throws: BundleError.self) { try TilesetMetadata(jsonObject: sane, source: "fuzz") }
+        #expect(throws: TilesetError.self) { try TilesetMetadata(jsonObject: sane, source: "fuzz") }
     }
 }

@@ -129,7 +129,7 @@ struct PMTilesDirectoryTests {
             do {
                 _ = try Tileset.openReader(at: path)
                 Issue.record("internal compression \(byte) was accepted")
-            } catch let e as BundleError {
+            } catch let e as TilesetError {
                 guard case .corrupt(let p, let detail) = e else { Issue.record("\(e)"); continue }
                 #expect(p == path)
                 #expect(detail.contains("'\(name)'"), "\(detail)")

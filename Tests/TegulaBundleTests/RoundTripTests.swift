@@ -96,8 +96,8 @@ struct RoundTripTests {
     @Test func writerRefusesOffGridTiles() throws {
         for name in Self.forms {
             let w = try Tileset.openWriter(at: try TemporaryFolder.make("bundle").path + "/" + name)
-            #expect(throws: BundleError.self) { try w.write(Tile(x: 2, y: 0, z: 1), data: [1]) }
-            #expect(throws: BundleError.self) { try w.write(Tile(x: 0, y: -1, z: 1), data: [1]) }
+            #expect(throws: TilesetError.self) { try w.write(Tile(x: 2, y: 0, z: 1), data: [1]) }
+            #expect(throws: TilesetError.self) { try w.write(Tile(x: 0, y: -1, z: 1), data: [1]) }
         }
     }
 }

@@ -19,7 +19,7 @@ struct SafetyTests {
         do {
             _ = try Tileset.openWriter(at: path)
             Issue.record("opened a writer over \(name)")
-        } catch let e as BundleError {
+        } catch let e as TilesetError {
             guard case .notATileset = e else { Issue.record("wrong error \(e)"); return }
             #expect(e.description.contains(path) && e.description.contains("refusing"))
         }
@@ -173,11 +173,11 @@ struct SafetyTests {
     }
 
     @Test func errorsSayWhatWhereAndWhatWouldBeRight() throws {
-        let e = BundleError.badMetadata(path: "/x/tiles.json", key: "minzoom/maxzoom", expected: "integers")
+        let e = TilesetError.badMetadata(path: "/x/tiles.json", key: "minzoom/maxzoom", expected: "integers")
         #expect(e.description == "/x/tiles.json: metadata 'minzoom/maxzoom' is missing or malformed; expected integers")
         let dir = try TemporaryFolder.make("bundle").path
         try Data(#"{"format": "gif", "minzoom": 0, "maxzoom": 1}"#.utf8).write(to: URL(fileURLWithPath: dir + "/tiles.json"))
-        #expect(throws: BundleError.badMetadata(path: dir + "/tiles.json", key: "format", expected: "png, jpg, webp or auto")) {
+        #expect(throws: TilesetError.badMetadata(path: dir + "/tiles.json", key: "format", expected: "png, jpg, webp or auto")) {
             _ = try Tileset.openReader(at: dir)
         }
     }

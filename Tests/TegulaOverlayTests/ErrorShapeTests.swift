@@ -37,7 +37,7 @@ struct OverlayErrorShapeTests {
             #expect(error.reason == .bundleFailed)
             #expect(error.tile == nil)
             #expect(error.source == file)
-            let underlying = try #require(error.underlying as? BundleError)
+            let underlying = try #require(error.underlying as? TilesetError)
             #expect("\(error)" == "\(file): cannot open the tileset as an overlay: \(underlying);"
                 + " expected an .mbtiles or .pmtiles file or a z/x/y tiles folder")
         }

@@ -71,7 +71,7 @@ public final class PMTilesArchive<Source: ByteSource>: Sendable {
                 snap = try await reload(after: snap)
             }
         }
-        throw BundleError.corrupt(path: source.location, detail: "the file changed twice while tile \(t) was read; try again")
+        throw TilesetError.corrupt(path: source.location, detail: "the file changed twice while tile \(t) was read; try again")
     }
 
     // MARK: reading, awaited
@@ -132,7 +132,7 @@ public final class PMTilesArchive<Source: ByteSource>: Sendable {
     /// A leaf directory as stored, decoded and kept in the cache.
     private func decodedLeaf(_ raw: [UInt8], _ e: PMTilesEntry, in snap: PMTilesSnapshot) throws -> [PMTilesEntry] {
         guard let entries = PMTilesDirectory.deserialize(try PMTilesSnapshot.decompress(raw, snap.header, source.location)) else {
-            throw BundleError.corrupt(path: source.location, detail: "leaf directory at \(e.offset) is malformed")
+            throw TilesetError.corrupt(path: source.location, detail: "leaf directory at \(e.offset) is malformed")
         }
         leaves.keep(entries, at: e.offset, generation: snap.generation)
         return entries
@@ -185,14 +185,14 @@ extension PMTilesArchive: TileReader where Source: SynchronousByteSource {
                 if e.runLength > 0 {
                     addressed += Int(e.runLength)
                     guard addressed <= limit else {
-                        throw BundleError.corrupt(path: source.location, detail: "its runs address more than \(limit) tiles")
+                        throw TilesetError.corrupt(path: source.location, detail: "its runs address more than \(limit) tiles")
                     }
                     out.append(e)
                     continue
                 }
                 guard depth < 3 else { continue }
                 guard visited.insert(e.offset).inserted else {
-                    throw BundleError.corrupt(path: source.location, detail: "leaf directory at \(e.offset) is named twice (a cycle)")
+                    throw TilesetError.corrupt(path: source.location, detail: "leaf directory at \(e.offset) is named twice (a cycle)")
                 }
                 try walk(try leafNow(e, in: snap), depth: depth + 1)
             }

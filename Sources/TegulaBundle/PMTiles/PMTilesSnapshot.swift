@@ -34,7 +34,7 @@ struct PMTilesSnapshot: Sendable {
     init(first: RangeRead, header h: PMTilesHeader, root: [UInt8], metadata: [UInt8]?, generation: Int,
          name: String, location: String) throws {
         guard let r = PMTilesDirectory.deserialize(try Self.decompress(root, h, location)) else {
-            throw BundleError.corrupt(path: location, detail: "root directory is malformed")
+            throw TilesetError.corrupt(path: location, detail: "root directory is malformed")
         }
         header = h
         self.root = r
@@ -51,7 +51,7 @@ struct PMTilesSnapshot: Sendable {
         let what = !b.starts(with: Array("PMTiles".utf8)) ? "no 'PMTiles' magic in its first bytes"
             : b.count < PMTilesHeader.size ? "\(b.count) bytes, less than a header"
             : "PMTiles version \(b.count > 7 ? Int(b[7]) : 0)"
-        throw BundleError.corrupt(path: location, detail: "not a PMTiles v3 file (\(what))")
+        throw TilesetError.corrupt(path: location, detail: "not a PMTiles v3 file (\(what))")
     }
 
     /// The bytes at `offset` when the first read holds all `length` of them.
@@ -69,7 +69,7 @@ struct PMTilesSnapshot: Sendable {
         let (start, o1) = base.addingReportingOverflow(offset)
         let (end, o2) = start.addingReportingOverflow(length)
         guard !o1, !o2, end <= file.size else {
-            throw BundleError.corrupt(path: location, detail: "\(what) (\(length) bytes at \(base) + \(offset)) lies past the end of the \(file.size)-byte file")
+            throw TilesetError.corrupt(path: location, detail: "\(what) (\(length) bytes at \(base) + \(offset)) lies past the end of the \(file.size)-byte file")
         }
         return start
     }
@@ -79,7 +79,7 @@ struct PMTilesSnapshot: Sendable {
     /// if whole.
     static func whole(_ bytes: [UInt8], _ length: UInt64, at start: UInt64, what: String, location: String) throws -> [UInt8] {
         guard UInt64(bytes.count) == length else {
-            throw BundleError.corrupt(path: location, detail: "\(what) (\(length) bytes at \(start)) was cut short: the file ended after \(bytes.count) bytes of it")
+            throw TilesetError.corrupt(path: location, detail: "\(what) (\(length) bytes at \(start)) was cut short: the file ended after \(bytes.count) bytes of it")
         }
         return bytes
     }
@@ -93,10 +93,10 @@ struct PMTilesSnapshot: Sendable {
             do {
                 return try Gzip.decompress(b, limit: decompressedLimit)
             } catch {
-                throw BundleError.corrupt(path: path, detail: "a gzip directory or metadata block cannot be read: \(error)")
+                throw TilesetError.corrupt(path: path, detail: "a gzip directory or metadata block cannot be read: \(error)")
             }
         case .unknown, .brotli, .zstd:
-            throw BundleError.corrupt(path: path, detail: "directories and metadata are compressed with "
+            throw TilesetError.corrupt(path: path, detail: "directories and metadata are compressed with "
                                       + "'\(h.internalCompression)', which Tegula does not read (need none or gzip)")
         }
     }
@@ -110,7 +110,7 @@ struct PMTilesSnapshot: Sendable {
         }
         if o["format"]?.stringValue.flatMap(TileFormat.init(name:)) == nil {
             guard let f = TileFormat(pmtilesType: h.tileType) else {
-                throw BundleError.corrupt(path: path, detail: "tile type \(h.tileType) is not an image (need 2 png, 3 jpeg, 4 webp)")
+                throw TilesetError.corrupt(path: path, detail: "tile type \(h.tileType) is not an image (need 2 png, 3 jpeg, 4 webp)")
             }
             o["format"] = .string(f.rawValue)
         }

@@ -33,9 +33,9 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
             && FileManager.default.fileExists(atPath: indexPath)
         let trunc = continuing ? 0 : O_TRUNC
         let dfd = open(dataPath, O_RDWR | O_CREAT | O_CLOEXEC | trunc, 0o644)
-        guard dfd >= 0 else { throw BundleError.io(FileError(path: dataPath, operation: "create", errno: errno)) }
+        guard dfd >= 0 else { throw TilesetError.io(FileError(path: dataPath, operation: "create", errno: errno)) }
         let ifd = open(indexPath, O_RDWR | O_CREAT | O_CLOEXEC | trunc, 0o644)
-        guard ifd >= 0 else { close(dfd); throw BundleError.io(FileError(path: indexPath, operation: "create", errno: errno)) }
+        guard ifd >= 0 else { close(dfd); throw TilesetError.io(FileError(path: indexPath, operation: "create", errno: errno)) }
         state = Locked(State(dataFD: dfd, indexFD: ifd))
         if continuing { try recoverJournal() }
         // Resuming a finished archive copies its tiles into the journal first. A run killed
@@ -67,7 +67,7 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
                 good += 24
             }
             guard ftruncate(s.indexFD, off_t(good)) == 0, ftruncate(s.dataFD, off_t(end)) == 0 else {
-                throw BundleError.io(FileError(path: indexPath, operation: "truncate journal", errno: errno))
+                throw TilesetError.io(FileError(path: indexPath, operation: "truncate journal", errno: errno))
             }
             s.dataEnd = end
             var lengths: [UInt64: UInt32] = [:]
@@ -94,7 +94,7 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
         try validate(tile, path: path)
         let id = PMTilesID.id(of: tile), hash = Self.contentKey(data)
         try state.withLock { s in
-            guard !s.finished else { throw BundleError.finished(path: path) }
+            guard !s.finished else { throw TilesetError.finished(path: path) }
             var blob: Blob?
             for b in s.byHash[hash] ?? [] where Int(b.length) == data.count {
                 if try FileIO.pread(s.dataFD, count: data.count, at: b.offset, path: dataPath) == data { blob = b; break }
@@ -119,7 +119,7 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
 
     func finish(metadata: TilesetMetadata) throws {
         try state.withLock { s in
-            guard !s.finished else { throw BundleError.finished(path: path) }
+            guard !s.finished else { throw TilesetError.finished(path: path) }
             s.finished = true
             defer { close(s.dataFD); close(s.indexFD) }
             // Cluster: tile data in tile-id order, each distinct content once.

@@ -2,7 +2,7 @@ import TegulaSupport
 
 /// Everything that can go wrong writing or reading a tileset; each message says what, where,
 /// and what would be right.
-public enum BundleError: Error, CustomStringConvertible, Equatable {
+public enum TilesetError: Error, CustomStringConvertible, Equatable {
     /// OUT exists and is not a tileset; it was left untouched.
     case notATileset(path: String, found: String)
     /// A path has no tileset form we know.
@@ -11,7 +11,7 @@ public enum BundleError: Error, CustomStringConvertible, Equatable {
     case io(FileError)
     /// An SQLite call failed.
     case sqlite(path: String, call: String, message: String)
-    /// The file is not a valid bundle of its kind.
+    /// The file is not a valid tileset of its kind.
     case corrupt(path: String, detail: String)
     /// A metadata field is missing or has the wrong form.
     case badMetadata(path: String, key: String, expected: String)
@@ -53,3 +53,7 @@ public enum BundleError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+/// The name ``TilesetError`` had before the tileset was called a tileset everywhere (issue 41).
+@available(*, deprecated, renamed: "TilesetError")
+public typealias BundleError = TilesetError

@@ -195,7 +195,8 @@ let package = Package(
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaScan", "TegulaWarp", "TegulaPyramid",
             "TegulaBundle", "TegulaHTTP", "TegulaServer", "TegulaPipeline", "TegulaCluster", "TegulaSupport", "TegulaOnDemand", "TegulaRemote",
-            "TegulaEditor", "TegulaFetch", "TegulaIIIF", "TegulaIIIFSource", "TegulaInputs", "TegulaMatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "TegulaEditor", "TegulaFetch", "TegulaIIIF", "TegulaIIIFServer", "TegulaIIIFSource", "TegulaInputs", "TegulaMatch",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 

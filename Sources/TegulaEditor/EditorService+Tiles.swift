@@ -41,17 +41,17 @@ extension EditorService {
         case .empty, .outside:
             return ServerResponse(status: .ok, headers: [.contentType: "image/png", .cacheControl: immutable], body: emptyTile)
         case .cancelled:
-            throw ServerError.clientGone(tile: tile)
+            throw TileServerError.clientGone(tile: tile)
         case .failed(let why), .unavailable(let why, _):
-            throw ServerError.renderFailed(id: "overlay of fit \(version)", tile: tile, reason: why)
+            throw TileServerError.renderFailed(id: "overlay of fit \(version)", tile: tile, reason: why)
         }
     }
 
     /// The on-demand source of fit `version`, or a 404 (no such fit) or 500 (cannot render).
-    func overlay(_ version: String) throws(ServerError) -> OnDemandSource {
+    func overlay(_ version: String) throws -> OnDemandSource {
         let source: OnDemandSource?
         do { source = try overlaySource(version) } catch {
-            throw ServerError(.renderFailed, "the overlay of fit \(version) cannot be rendered: \(error)")
+            throw TileServerError(.renderFailed, "the overlay of fit \(version) cannot be rendered: \(error)")
         }
         guard let source else { throw ServerError(.noRoute, "no fit with version '\(version)': POST /api/fit first") }
         return source

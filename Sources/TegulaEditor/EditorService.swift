@@ -110,7 +110,7 @@ public final class EditorService: HTTPService, @unchecked Sendable {
                 return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
                                       body: Array(TiePage.scanTiles.utf8))
             case .leaflet(let name):
-                guard let a = leaflet[name] else { throw ServerError(.unknownAsset, "no such asset: /\(name)") }
+                guard let a = leaflet[name] else { throw TileServerError(.unknownAsset, "no such asset: /\(name)") }
                 return ServerResponse(status: .ok, headers: [.contentType: a.contentType, .cacheControl: "public, max-age=86400"], body: a.bytes)
             case .iiif:
                 return await pane.service.respond(request, isCancelled: isCancelled)
@@ -119,7 +119,7 @@ public final class EditorService: HTTPService, @unchecked Sendable {
             case let .overlayTile(version, tile):
                 return try await overlayTile(version, tile, isCancelled: isCancelled)
             case .basemap(let target):
-                guard let basemapService else { throw ServerError(.unknownTileset, "no local basemap tileset is served") }
+                guard let basemapService else { throw TileServerError(.unknownTileset, "no local basemap tileset is served") }
                 return await basemapService.respond(ServerRequest(method: request.method, target: target), isCancelled: isCancelled)
             case .session:
                 return request.method == .get ? .json(current, status: .ok)
@@ -135,15 +135,20 @@ public final class EditorService: HTTPService, @unchecked Sendable {
             var r = refuse(e)
             if e.reason == .methodNotAllowed, let allow = EditorRoute.table.allow(for: request.target) { r.headers[.allow] = allow }
             return r
+        } catch let e as any HTTPRefusal {
+            return refuse(e)
         } catch let e as EditorError {
             return Self.refusal(e)
         } catch {
-            return refuse(ServerError(.renderFailed, "\(error)"))
+            return refuse(TileServerError(.renderFailed, "\(error)"))
         }
     }
 
     /// A refusal as the editor answers it: `{"error": …}` with the error's status.
-    public func refuse(_ error: ServerError) -> ServerResponse {
+    public func refuse(_ error: ServerError) -> ServerResponse { refuse(error as any HTTPRefusal) }
+
+    /// Any server's refusal (the core's, the tile server's, the IIIF server's) as the editor answers it.
+    public func refuse(_ error: any HTTPRefusal) -> ServerResponse {
         .json(ErrorBody(error: error.description), status: error.status ?? .internalServerError)
     }
 

@@ -57,7 +57,7 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
                 return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
                                       body: Array((name == "ties.js" ? TiePage.script : TiePage.scanTiles).utf8))
             case .leaflet(let name):
-                guard let a = leaflet[name] else { throw ServerError(.unknownAsset, "no such asset: /\(name)") }
+                guard let a = leaflet[name] else { throw TileServerError(.unknownAsset, "no such asset: /\(name)") }
                 return ServerResponse(status: .ok, headers: [.contentType: a.contentType, .cacheControl: "public, max-age=86400"], body: a.bytes)
             case .iiif(let map):
                 let pane = map == paneA.id ? paneA : paneB
@@ -74,10 +74,12 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
             var r = refuse(e)
             if e.reason == .methodNotAllowed, let allow = TieRoute.table.allow(for: request.target) { r.headers[.allow] = allow }
             return r
+        } catch let e as any HTTPRefusal {
+            return refuse(e)
         } catch let e as EditorError {
             return EditorService.refusal(e)
         } catch {
-            return refuse(ServerError(.renderFailed, "\(error)"))
+            return refuse(TileServerError(.renderFailed, "\(error)"))
         }
     }
 
@@ -103,7 +105,10 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
     }
 
     /// A refusal as the editor answers it: `{"error": …}` with the error's status.
-    public func refuse(_ error: ServerError) -> ServerResponse {
+    public func refuse(_ error: ServerError) -> ServerResponse { refuse(error as any HTTPRefusal) }
+
+    /// Any server's refusal (the core's, the tile server's, the IIIF server's) as the editor answers it.
+    public func refuse(_ error: any HTTPRefusal) -> ServerResponse {
         .json(EditorService.ErrorBody(error: error.description), status: error.status ?? .internalServerError)
     }
 

@@ -77,7 +77,7 @@ public struct ServerResponse: Sendable, Equatable {
     /// The plain-text answer to a refused request: the error's status and its one-line description.
     /// The description may quote the request (a path segment, a tileset id); `nosniff` keeps any
     /// browser from reading it as HTML, so nothing a client sent is ever reflected as markup.
-    public static func refusal(_ error: ServerError) -> ServerResponse {
+    public static func refusal(_ error: any HTTPRefusal) -> ServerResponse {
         ServerResponse(status: error.status ?? .internalServerError,
                        headers: [.contentType: "text/plain; charset=utf-8", .xContentTypeOptions: "nosniff"],
                        body: Array((error.description + "\n").utf8))

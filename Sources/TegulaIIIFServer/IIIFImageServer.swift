@@ -9,7 +9,7 @@ import TegulaIIIF
 /// scan pane): `/iiif/{id}` redirects to `/iiif/{id}/info.json`;
 /// `/iiif/{id}/{region}/{size}/0/default.{jpg|png|webp}` answers any region (`full`, `square`,
 /// `x,y,w,h`, `pct:`) at any size (`max`, `w,`, `,h`, `w,h`, `!w,h`, `pct:`; above the region only
-/// after `^`) up to ``ServerConfiguration/imageMaxArea`` pixels. The request grammar and
+/// after `^`) up to ``IIIFServerConfiguration/maxArea`` pixels. The request grammar and
 /// `info.json` are ``TegulaIIIF``'s; the pixels are the source's (``IIIFImageSource``).
 ///
 /// A service of its own on the HTTP core (``respond(_:isCancelled:)``), and the pieces the tile
@@ -18,17 +18,21 @@ import TegulaIIIF
 public struct IIIFImageServer: HTTPService {
     /// The rasters served, by id.
     public let images: [String: any IIIFImageSource]
-    /// Response options: CORS, `Cache-Control`, the longest target, ``ServerConfiguration/imageMaxArea``.
+    /// The HTTP core's options: CORS, the base URL, the longest target.
     public let configuration: ServerConfiguration
+    /// The image answers' own: `Cache-Control`, ``IIIFServerConfiguration/maxArea``.
+    public let imageConfiguration: IIIFServerConfiguration
     /// Where requests (debug level: one line each) and failed renders (error level) are logged.
     public let logger: Logger
 
     /// A service over `images`, by id. Without `logger`, logs go to swift-log's default handler
     /// under `tegula.serve`.
     public init(images: [String: any IIIFImageSource], configuration: ServerConfiguration = ServerConfiguration(),
+                imageConfiguration: IIIFServerConfiguration = IIIFServerConfiguration(),
                 logger: Logger = Logger(label: "tegula.serve")) {
         self.images = images
         self.configuration = configuration
+        self.imageConfiguration = imageConfiguration
         self.logger = logger
     }
 
@@ -44,27 +48,11 @@ public struct IIIFImageServer: HTTPService {
     /// `Link` (RFC 8288), which swift-http-types does not name.
     static let link = HTTPField.Name("Link")!
 
-    /// What follows `/iiif/{id}`: the segment counts (1, 2 and 5 after `iiif`) differ from a
-    /// tile's (3 or 4 after a tileset id), so a tileset named `iiif` keeps its tiles.
-    public enum Path: Equatable, Sendable {
-        /// `/iiif/{id}`: redirected to its `info.json` (Image API 3.0 §2.2).
-        case base
-        /// `/iiif/{id}/info.json`.
-        case info
-        /// `{region}/{size}/{rotation}/{quality}.{format}`, as decoded segments.
-        case image(region: String, size: String, rotation: String, file: String)
-    }
+    /// What follows `/iiif/{id}` (``IIIFImagePath``).
+    public typealias Path = IIIFImagePath
 
-    /// The image server's routes: `iiif/{id}`, `iiif/{id}/info.json` and
-    /// `iiif/{id}/{region}/{size}/{rotation}/{file}`, all GET and HEAD (`tegula serve` tries them
-    /// before its own).
-    public static let routes = RouteTable<(id: String, path: Path)>([
-        HTTPRoute(["iiif", "{id}"]) { m in (m["id"], .base) },
-        HTTPRoute(["iiif", "{id}", "info.json"]) { m in (m["id"], .info) },
-        HTTPRoute(["iiif", "{id}", "{region}", "{size}", "{rotation}", "{file}"]) { m in
-            (m["id"], .image(region: m["region"], size: m["size"], rotation: m["rotation"], file: m["file"]))
-        },
-    ])
+    /// The image server's routes (``IIIFImagePath/routes``).
+    public static var routes: RouteTable<(id: String, path: Path)> { IIIFImagePath.routes }
 
     /// Answers one request: an IIIF route's answer with the window made off the event loop (the
     /// source's `isCancelled` says whether the client has gone), or the refusal of anything else,
@@ -99,6 +87,9 @@ public struct IIIFImageServer: HTTPService {
 
     /// The plain-text refusal every Tegula server but the editor's API gives (``ServerResponse/refusal(_:)``).
     public func refuse(_ error: ServerError) -> ServerResponse { .refusal(error) }
+
+    /// The plain-text refusal of an image request (``ServerResponse/refusal(_:)``).
+    public func refuse(_ error: IIIFServerError) -> ServerResponse { .refusal(error) }
 
     /// What an IIIF request comes to: an answer now (the redirect, `info.json`, a refusal, a
     /// 304), or a window to render with its ETag and canonical URL.
@@ -148,7 +139,7 @@ public struct IIIFImageServer: HTTPService {
         }
         guard let s = asked.size.pixels(ofRegion: r.width, r.height, in: info) else {
             return .answer(refuse(.badImageRequest("size \(parts.1) cannot be made of a \(r.width) × \(r.height) region: "
-                                                   + "above the region needs ^, and at most \(configuration.imageMaxArea) pixels are made")))
+                                                   + "above the region needs ^, and at most \(imageConfiguration.maxArea) pixels are made")))
         }
         let format: TileFormat = asked.format == .png ? .png : asked.format == .webp ? .webp : .jpeg
         let window = ImageWindow(x: r.x, y: r.y, width: r.width, height: r.height, outputWidth: s.width, outputHeight: s.height,
@@ -160,7 +151,7 @@ public struct IIIFImageServer: HTTPService {
             + "\(largest == s ? "max" : "\(s.width > r.width || s.height > r.height ? "^" : "")\(s.width),\(s.height)")/0/default.\(asked.format.rawValue)"
         let tag = "\"\(source.version)-\(window.x)-\(window.y)-\(window.width)-\(window.height)-\(window.outputWidth)-\(window.outputHeight)-\(asked.format.rawValue)\""
         if let inm = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch: inm, tag) {
-            return .answer(ServerResponse(status: .notModified, headers: [.eTag: tag, .cacheControl: configuration.cacheControl]))
+            return .answer(ServerResponse(status: .notModified, headers: [.eTag: tag, .cacheControl: imageConfiguration.cacheControl]))
         }
         return .render(source, window, tag: tag, canonical: canonical)
     }
@@ -180,16 +171,16 @@ public struct IIIFImageServer: HTTPService {
         case let .image(bytes, _, _):
             let links = "<http://iiif.io/api/image/3/\(Self.level.name).json>;rel=\"profile\", <\(canonical)>;rel=\"canonical\""
             return ServerResponse(status: .ok, headers: [.contentType: window.format.contentType, .eTag: tag,
-                                                         .cacheControl: configuration.cacheControl, .xContentTypeOptions: "nosniff",
+                                                         .cacheControl: imageConfiguration.cacheControl, .xContentTypeOptions: "nosniff",
                                                          Self.link: links],
                                   body: bytes)
         case .cancelled:
-            return refuse(ServerError(.clientGone, "the client went away before \(window) of '\(id)' was made"))
+            return refuse(.clientGone(window, id: id))
         case let .failed(why), let .unavailable(why, _):
             logger.error("tegula: IIIF image '\(id)': \(why)")
-            return refuse(ServerError(.renderFailed, "making \(window) of '\(id)' failed; see the server log"))
+            return refuse(.renderFailed(window, id: id, gaveNoImage: false))
         case .empty, .outside:
-            return refuse(ServerError(.renderFailed, "making \(window) of '\(id)' gave no image"))
+            return refuse(.renderFailed(window, id: id, gaveNoImage: true))
         }
     }
 
@@ -201,14 +192,14 @@ public struct IIIFImageServer: HTTPService {
     }
 
     /// The image's `info.json` under the service URI `id`: 512-px tiles at the source's scale
-    /// factors, the whole image at each of them as `sizes` (within ``ServerConfiguration/imageMaxArea``).
+    /// factors, the whole image at each of them as `sizes` (within ``IIIFServerConfiguration/maxArea``).
     public func info(_ source: any IIIFImageSource, id: String) -> IIIFImageInfo {
         let sizes = source.scaleFactors.reversed().map { f in
             IIIFSize(width: (source.width + f - 1) / f, height: (source.height + f - 1) / f)
-        }.filter { $0.width * $0.height <= configuration.imageMaxArea }
+        }.filter { $0.width * $0.height <= imageConfiguration.maxArea }
         return IIIFImageInfo(version: .v3, id: id, width: source.width, height: source.height, level: Self.level,
                              tiles: [IIIFTileSet(width: Self.tileSide, scaleFactors: source.scaleFactors)], sizes: sizes,
-                             maxArea: configuration.imageMaxArea, formats: Self.formats, features: Self.extraFeatures)
+                             maxArea: imageConfiguration.maxArea, formats: Self.formats, features: Self.extraFeatures)
     }
 
     /// A path segment percent-encoded: an id with reserved characters stays one segment.

@@ -54,7 +54,7 @@ public struct Catalogue: Sendable {
     private let byID: [String: CatalogueEntry]
 
     /// A catalogue of opened entries; ids must be unique.
-    public init(_ entries: [CatalogueEntry]) throws(ServerError) {
+    public init(_ entries: [CatalogueEntry]) throws(TileServerError) {
         var byID: [String: CatalogueEntry] = [:]
         for e in entries {
             if let first = byID[e.id] { throw .duplicateID(id: e.id, first: first.path, second: e.path) }
@@ -70,7 +70,7 @@ public struct Catalogue: Sendable {
     /// Opens every PATH: a tileset itself, or a folder whose children are tilesets (one level).
     /// What counts as a tileset, and its id, is `Tileset`'s rule (`Tileset.isReadable`,
     /// `Tileset.name`), so the server names files exactly as the bundle module writes them.
-    public static func load(paths: [String]) throws(ServerError) -> Catalogue {
+    public static func load(paths: [String]) throws(TileServerError) -> Catalogue {
         var entries: [CatalogueEntry] = []
         let fm = FileManager.default
         for path in paths {
@@ -101,7 +101,7 @@ public struct Catalogue: Sendable {
         return Tileset.name(of: name)
     }
 
-    static func open(_ path: String) throws(ServerError) -> CatalogueEntry {
+    static func open(_ path: String) throws(TileServerError) -> CatalogueEntry {
         let reader: any TileReader
         do { reader = try Tileset.openReader(at: path) } catch {
             throw .noTileset(path: path, reason: "\(error)")
@@ -111,7 +111,7 @@ public struct Catalogue: Sendable {
 
     /// The bytes of the sheet index beside a tileset, nil when there is none; one that exists but
     /// cannot be read refuses the start, as an unreadable tileset does.
-    static func sheetIndex(besideTileset path: String) throws(ServerError) -> [UInt8]? {
+    static func sheetIndex(besideTileset path: String) throws(TileServerError) -> [UInt8]? {
         let index = Tileset.sheetIndexPath(of: path)
         guard FileManager.default.fileExists(atPath: index) else { return nil }
         guard let data = FileManager.default.contents(atPath: index) else {

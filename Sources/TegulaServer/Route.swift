@@ -24,8 +24,8 @@ public enum Route: Equatable, Sendable {
     /// `/{id}/{z}/{x}/{y}[@2x].{ext}` or under `/{id}/tms/`.
     case tile(TileRequest)
     /// `/iiif/{id}`, `/iiif/{id}/info.json` or `/iiif/{id}/{region}/{size}/{rotation}/{quality}.{format}`:
-    /// the IIIF Image API service of a raster (the parameters parsed by ``IIIFImageServer``).
-    case iiif(id: String, IIIFImageServer.Path)
+    /// the IIIF Image API service of a raster (the parameters parsed by `IIIFImageServer`).
+    case iiif(id: String, IIIFImagePath)
     /// A target that cannot name anything (status 400 with the reason).
     case malformed(String)
     /// A well-formed target naming nothing we have.
@@ -55,7 +55,7 @@ public enum Route: Equatable, Sendable {
     /// `tegula serve`'s routes, tried in order, all GET and HEAD: the image server's `/iiif/` ones
     /// first (their segment counts, 2, 3 and 6, differ from a tile's, so a tileset named `iiif` keeps
     /// its tiles), then the pages, the tileset's files and its tiles.
-    public static let table = RouteTable<Route>(IIIFImageServer.routes.routes.map { $0.map { Route.iiif(id: $0.id, $0.path) } } + [
+    public static let table = RouteTable<Route>(IIIFImagePath.routes.routes.map { $0.map { Route.iiif(id: $0.id, $0.path) } } + [
         HTTPRoute([]) { _ in .viewer },
         HTTPRoute(["health"]) { _ in .health },
         HTTPRoute(["metrics"]) { _ in .metrics },

@@ -52,7 +52,7 @@ extension TileService {
         guard let inm = request.headers[.ifNoneMatch] else { return nil }
         let tag = Self.entityTag(version: source.version, tile)
         guard EntityTag.matches(ifNoneMatch: inm, tag) else { return nil }
-        return ServerResponse(status: .notModified, headers: [.eTag: tag, .cacheControl: configuration.cacheControl])
+        return ServerResponse(status: .notModified, headers: [.eTag: tag, .cacheControl: tileConfiguration.cacheControl])
     }
 
     /// The answer for what the source made.
@@ -67,7 +67,7 @@ extension TileService {
                 metrics?.cacheHit()
             }
             let tag = Self.entityTag(version: version, tile)
-            var headers: HTTPFields = [.eTag: tag, .cacheControl: configuration.cacheControl, .xContentTypeOptions: "nosniff",
+            var headers: HTTPFields = [.eTag: tag, .cacheControl: tileConfiguration.cacheControl, .xContentTypeOptions: "nosniff",
                                        Self.serverTiming: seconds.map { String(format: "render;dur=%.1f", $0 * 1000) } ?? "render;dur=0;desc=\"in memory\""]
             if let inm = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch: inm, tag) {
                 return ServerResponse(status: .notModified, headers: headers)
@@ -79,20 +79,20 @@ extension TileService {
             return missing(tile, in: id)
         case .outside:
             var r = refuse(.outsideFootprint(id: id, tile: tile))
-            r.headers.append(HTTPField(name: .cacheControl, value: configuration.cacheControl))
+            r.headers.append(HTTPField(name: .cacheControl, value: tileConfiguration.cacheControl))
             return r
         case .cancelled:
             return refuse(.clientGone(tile: tile))
         case let .unavailable(why, retryAfter):
             metrics?.cacheMiss()
-            let failure = ServerError.upstreamUnavailable(id: id, tile: tile, reason: why)
+            let failure = TileServerError.upstreamUnavailable(id: id, tile: tile, reason: why)
             logger.error("\(failure)")
             var r = refuse(failure)
             r.headers.append(HTTPField(name: .retryAfter, value: "\(retryAfter)"))
             return r
         case .failed(let why):
             metrics?.cacheMiss()
-            let failure = ServerError.renderFailed(id: id, tile: tile, reason: why)
+            let failure = TileServerError.renderFailed(id: id, tile: tile, reason: why)
             logger.error("\(failure)")
             return refuse(failure)
         }

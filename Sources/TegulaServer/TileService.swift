@@ -14,15 +14,17 @@ public struct TileService: HTTPService {
     public let catalogue: Catalogue
     /// The rasters served as IIIF Image API 3.0 services at `/iiif/{id}/`, and their responder.
     public let imageServer: IIIFImageServer
-    /// Response options.
+    /// The HTTP core's options: CORS, the base URL, the longest target, the connection limits.
     public let configuration: ServerConfiguration
+    /// The tiles' own: `Cache-Control`, the answer for a missing tile, the memory cache.
+    public let tileConfiguration: TileServerConfiguration
     /// The viewer page and its scripts and styles.
     public let assets: ViewerAssets
     /// Where requests (debug level: one line each) and errors (error level) are logged.
     public let logger: Logger
     /// The counters `/metrics` reports; nil: not counted, and `/metrics` is 404.
     public let metrics: ServerMetrics?
-    /// Tiles read once and kept (``ServerConfiguration/tileCacheBytes``).
+    /// Tiles read once and kept (``TileServerConfiguration/tileCacheBytes``).
     let tileCache: TileResponseCache
     /// Requests the event-loop fast path answered (for tests).
     let fastPathAnswers = AnswerCounter()
@@ -31,15 +33,18 @@ public struct TileService: HTTPService {
     /// Leaflet (nil: the viewer is served without Leaflet, as the editor's basemaps are). Without
     /// `logger`, logs go to swift-log's default handler under `tegula.serve`.
     public init(catalogue: Catalogue, images: [String: any IIIFImageSource] = [:], configuration: ServerConfiguration = ServerConfiguration(),
+                tileConfiguration: TileServerConfiguration = TileServerConfiguration(),
+                imageConfiguration: IIIFServerConfiguration = IIIFServerConfiguration(),
                 leafletDirectory: String? = ViewerAssets.debianLeaflet,
                 logger: Logger = Logger(label: "tegula.serve"), metrics: ServerMetrics? = nil) {
         self.catalogue = catalogue
-        imageServer = IIIFImageServer(images: images, configuration: configuration, logger: logger)
+        imageServer = IIIFImageServer(images: images, configuration: configuration, imageConfiguration: imageConfiguration, logger: logger)
         self.configuration = configuration
+        self.tileConfiguration = tileConfiguration
         self.logger = logger
         self.metrics = metrics
         assets = ViewerAssets(catalogue: catalogue, leafletDirectory: leafletDirectory)
-        tileCache = TileResponseCache(byteBudget: configuration.tileCacheBytes)
+        tileCache = TileResponseCache(byteBudget: tileConfiguration.tileCacheBytes)
     }
 
     /// The rasters served as IIIF images, by id.
@@ -144,7 +149,7 @@ public struct TileService: HTTPService {
             do { data = try e.reader.tile(tile) } catch {
                 // The log gets the reason; the client only that it failed: a reason names files
                 // and their state, which a stranger has no business learning (TiTiler #1422).
-                logger.error("\(ServerError.readFailed(id: t.id, tile: tile, reason: "\(error)"))")
+                logger.error("\(TileServerError.readFailed(id: t.id, tile: tile, reason: "\(error)"))")
                 return refuse(.readFailed(id: t.id, tile: tile, reason: "the tileset could not be read; see the server log"))
             }
             metrics?.recordRender(.now - start, source: .tileset)
@@ -153,21 +158,21 @@ public struct TileService: HTTPService {
             tileCache.insert(entry, for: key)
         }
         if let inm = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch: inm, entry.etag) {
-            return ServerResponse(status: .notModified, headers: [.eTag: entry.etag, .cacheControl: configuration.cacheControl,
+            return ServerResponse(status: .notModified, headers: [.eTag: entry.etag, .cacheControl: tileConfiguration.cacheControl,
                                                                   .xContentTypeOptions: "nosniff"])
         }
         let type = m.format == .auto
             ? m.format.contentType(of: entry.buffer.getBytes(at: entry.buffer.readerIndex, length: min(12, entry.buffer.readableBytes)) ?? [])
             : m.format.contentType
-        return ServerResponse(status: .ok, headers: [.contentType: type, .eTag: entry.etag, .cacheControl: configuration.cacheControl,
+        return ServerResponse(status: .ok, headers: [.contentType: type, .eTag: entry.etag, .cacheControl: tileConfiguration.cacheControl,
                                                      .xContentTypeOptions: "nosniff"],
                               buffer: entry.buffer)
     }
 
     /// The answer for an in-range tile the tileset does not have (``ServerConfiguration/missingTile``).
     func missing(_ tile: Tile, in id: String) -> ServerResponse {
-        var r = configuration.missingTile == .noContent ? ServerResponse(status: .noContent) : refuse(.missingTile(id: id, tile: tile))
-        r.headers.append(HTTPField(name: .cacheControl, value: configuration.cacheControl))
+        var r = tileConfiguration.missingTile == .noContent ? ServerResponse(status: .noContent) : refuse(.missingTile(id: id, tile: tile))
+        r.headers.append(HTTPField(name: .cacheControl, value: tileConfiguration.cacheControl))
         return r
     }
 
@@ -186,7 +191,7 @@ public struct TileService: HTTPService {
     /// Why tileset `id` with metadata `m` cannot have a tile named with `fileExtension` and
     /// (`retina`) `@2x` (404: another format or scale); nil when it may. The one rule, also for the
     /// editor's overlays.
-    public static func refusal(id: String, fileExtension: String, retina: Bool, _ m: TilesetMetadata) -> ServerError? {
+    public static func refusal(id: String, fileExtension: String, retina: Bool, _ m: TilesetMetadata) -> TileServerError? {
         // An `auto` tileset answers either extension; each tile says what it is in its Content-Type.
         guard m.format.tileFormats.contains(where: { $0.fileExtension == fileExtension }) else {
             return .wrongTileFormat(id: id, fileExtension: m.format.fileExtension)
@@ -202,6 +207,9 @@ public struct TileService: HTTPService {
 
     /// The plain-text answer to a refused request (``ServerResponse/refusal(_:)``).
     public func refuse(_ error: ServerError) -> ServerResponse { .refusal(error) }
+
+    /// The plain-text answer to a request the tile server refuses (``ServerResponse/refusal(_:)``).
+    public func refuse(_ error: TileServerError) -> ServerResponse { .refusal(error) }
 
     /// TileJSON 3.0.0 with absolute tile URLs from `--public-url`, else from the Host header, and
     /// the attribution as text and http(s) links only (``AttributionHTML``).

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TegulaBundle
 import TegulaGeometry
-import TegulaHTTP
+import TegulaServer
 import TegulaSupport
 import TegulaWarp
 
@@ -42,6 +42,6 @@ extension Resampling: ExpressibleByArgument {
 }
 
 /// `--missing 404|204`, by the status code.
-extension ServerConfiguration.MissingTile: ExpressibleByArgument {
+extension TileServerConfiguration.MissingTile: ExpressibleByArgument {
     public static var allValueStrings: [String] { ["404", "204"] }
 }

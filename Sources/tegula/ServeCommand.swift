@@ -8,6 +8,7 @@ import TegulaRemote
 import TegulaScan
 import TegulaSupport
 import TegulaHTTP
+import TegulaIIIFServer
 import TegulaInputs
 import TegulaServer
 import TegulaWarp
@@ -77,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
     var cacheControl: String = "public, max-age=3600"
 
     @Option(help: "Status for a missing tile within the tileset's zooms: 404 (default; MapLibre falls back to the parent) or 204.")
-    var missing: ServerConfiguration.MissingTile = .notFound
+    var missing: TileServerConfiguration.MissingTile = .notFound
 
     @Option(name: .customLong("idle-timeout"),
             help: ArgumentHelp("Seconds a connection may make no progress (nothing asked, or a request head left unfinished, as a slowloris client does) before it is closed; answers being made or sent do not count.",
@@ -142,13 +143,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let watcher = SourceWatcher(sources: rendered)
-        let config = ServerConfiguration(publicURL: publicURL, corsOrigin: cors == "off" ? nil : cors,
-                                         cacheControl: cacheControl,
-                                         missingTile: missing, idleTimeout: .seconds(idleTimeout))
+        let config = ServerConfiguration(publicURL: publicURL, corsOrigin: cors == "off" ? nil : cors, idleTimeout: .seconds(idleTimeout))
         var logger = Logger(label: "tegula.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level
         let service = TileService(catalogue: catalogue, images: Dictionary(uniqueKeysWithValues: images.map { ($0.id, $0) }),
-                                  configuration: config, leafletDirectory: server.leafletDir,
+                                  configuration: config, tileConfiguration: TileServerConfiguration(cacheControl: cacheControl, missingTile: missing),
+                                  imageConfiguration: IIIFServerConfiguration(cacheControl: cacheControl), leafletDirectory: server.leafletDir,
                                   logger: logger, metrics: metrics ? ServerMetrics() : nil)
         if service.assets.files["leaflet/leaflet.js"] == nil {
             printError("tegula: warning: Leaflet not found in \(server.leafletDir) (apt-get install libjs-leaflet); the viewer will not load")
@@ -209,7 +209,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let line = IIIFOptions.summary() { printError(line) }
         var seen: [String: String] = [:]
         for i in images {
-            if let first = seen[i.id] { throw ServerError.duplicateID(id: i.id, first: first, second: i.path) }
+            if let first = seen[i.id] { throw TileServerError.duplicateID(id: i.id, first: first, second: i.path) }
             seen[i.id] = i.path
         }
         return (try Catalogue(entries), rendered, images)

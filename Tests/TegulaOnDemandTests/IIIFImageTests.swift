@@ -39,7 +39,7 @@ struct IIIFImageTests {
                 """, path])
             if overviews { try ProgramRun.output("gdaladdo", ["-q", "-r", "average", path, "2", "4", "8"]) }
             image = try ScanImage(id: "scan", path: path, queue: RenderQueue(workers: 2))
-            service = IIIFImageServer(images: ["scan": image], configuration: ServerConfiguration(imageMaxArea: maxArea))
+            service = IIIFImageServer(images: ["scan": image], imageConfiguration: IIIFServerConfiguration(maxArea: maxArea))
         }
 
         deinit { try? FileManager.default.removeItem(at: dir) }

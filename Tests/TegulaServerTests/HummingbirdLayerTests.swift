@@ -18,7 +18,7 @@ struct HummingbirdLayerTests {
     /// `Connection` header, which the fast path passes on). (Once HummingbirdTesting's in-process
     /// `.router` mode, without sockets; now over loopback.)
     @Test func passThroughOfTilesConditionalsAndRefusals() async throws {
-        let service = f.service(ServerConfiguration(missingTile: .noContent))
+        let service = f.service(tiles: TileServerConfiguration(missingTile: .noContent))
         try await LiveServer.run(service) { server in
             let r = try await server.fetch("/blue/1/1/1.png")
             #expect(r.status == 200)

@@ -73,13 +73,13 @@ struct MetadataRouteTests {
     @Test func catalogueIdsAndErrors() throws {
         #expect(f.catalogue.entries.map(\.id) == ["blue", "schagen", "retina"])
         #expect(Catalogue.id(for: "/a/b/Old Map.pmtiles") == "Old Map")
-        #expect(throws: ServerError.self) { try Catalogue.load(paths: [f.dir + "/secret.txt"]) }
-        #expect(throws: ServerError.self) { try Catalogue.load(paths: [f.dir + "/nope.mbtiles"]) }
+        #expect(throws: TileServerError.self) { try Catalogue.load(paths: [f.dir + "/secret.txt"]) }
+        #expect(throws: TileServerError.self) { try Catalogue.load(paths: [f.dir + "/nope.mbtiles"]) }
         do {
             _ = try Catalogue.load(paths: [f.dir + "/blue", f.dir + "/blue"])
             Issue.record("duplicate ids accepted")
         } catch {
-            // `Catalogue.load` throws `ServerError` only (typed throws).
+            // `Catalogue.load` throws `TileServerError` only (typed throws).
             #expect(error == .duplicateID(id: "blue", first: f.dir + "/blue", second: f.dir + "/blue"))
             #expect(error.description.contains("two tilesets have the id 'blue'"))
         }

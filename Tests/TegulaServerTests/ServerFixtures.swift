@@ -71,9 +71,9 @@ final class ServerFixtures: @unchecked Sendable {
 
     /// A service with options; requests are logged to `logger` (default: nowhere) and counted
     /// in `metrics` when given.
-    func service(_ config: ServerConfiguration = ServerFixtures.configuration, logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
-                 metrics: ServerMetrics? = nil) -> TileService {
-        TileService(catalogue: catalogue, configuration: config, logger: logger, metrics: metrics)
+    func service(_ config: ServerConfiguration = ServerFixtures.configuration, tiles: TileServerConfiguration = TileServerConfiguration(),
+                 logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, metrics: ServerMetrics? = nil) -> TileService {
+        TileService(catalogue: catalogue, configuration: config, tileConfiguration: tiles, logger: logger, metrics: metrics)
     }
 }
 

@@ -66,7 +66,7 @@ struct SheetIndexRouteTests {
         let w = try Tileset.openWriter(at: dir + "/all.pmtiles")
         try w.write(Tile(x: 0, y: 0, z: 0), data: ServerFixtures.bytes("all", Tile(x: 0, y: 0, z: 0)))
         try w.finish(metadata: TilesetMetadata(name: "All", maxZoom: 0))
-        let e = #expect(throws: ServerError.self) { _ = try Catalogue.load(paths: [dir + "/all.pmtiles"]) }
+        let e = #expect(throws: TileServerError.self) { _ = try Catalogue.load(paths: [dir + "/all.pmtiles"]) }
         #expect(e?.description.contains("all.index.geojson cannot be read") == true, "\(e?.description ?? "")")
         #expect(e?.description.contains("\n") == false)
     }

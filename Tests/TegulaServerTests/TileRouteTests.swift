@@ -76,7 +76,7 @@ struct TileRouteTests {
         let path = "/schagen/\(t.z)/\(t.x)/\(t.y).png"
         let r404 = f.service().get(path)
         #expect(r404.status == 404 && r404.header("Cache-Control") != nil)
-        let r204 = f.service(ServerConfiguration(missingTile: .noContent)).get(path)
+        let r204 = f.service(tiles: TileServerConfiguration(missingTile: .noContent)).get(path)
         #expect(r204.status == 204 && r204.body.isEmpty && r204.header("Content-Length") == nil)
         #expect(f.service().get("/schagen/4/0/0.png").status == 404)  // in zoom range, outside bounds
     }
@@ -99,7 +99,7 @@ struct TileRouteTests {
     }
 
     @Test func cacheControlAndCORSAreConfigurable() {
-        let s = f.service(ServerConfiguration(corsOrigin: "https://maps.example.org", cacheControl: "public, max-age=60, immutable"))
+        let s = f.service(ServerConfiguration(corsOrigin: "https://maps.example.org"), tiles: TileServerConfiguration(cacheControl: "public, max-age=60, immutable"))
         let r = s.get("/blue/0/0/0.png")
         #expect(r.header("Cache-Control") == "public, max-age=60, immutable")
         #expect(r.header("Access-Control-Allow-Origin") == "https://maps.example.org" && r.header("Vary") == "Origin")
@@ -115,14 +115,14 @@ struct TileRouteTests {
         // Missing tiles are not cached; a zero budget caches nothing.
         let t = ServerFixtures.missing
         #expect(s.get("/schagen/\(t.z)/\(t.x)/\(t.y).png").status == 404 && s.tileCache.count == 1)
-        let off = f.service(ServerConfiguration(tileCacheBytes: 0))
+        let off = f.service(tiles: TileServerConfiguration(tileCacheBytes: 0))
         #expect(off.get("/blue/2/1/3.png") == first && off.tileCache.count == 0)
     }
 
     /// One cache: a hot tile's answer, from either path, is the very buffer the cache holds (no
     /// second copy per path), so `tileCacheBytes` bounds the memory tiles take.
     @Test func hotTileAnswersAreTheCachedBuffer() throws {
-        let s = f.service(ServerConfiguration(tileCacheBytes: 200))
+        let s = f.service(tiles: TileServerConfiguration(tileCacheBytes: 200))
         let request = ServerRequest(target: "/blue/2/1/3.png")
         let cold = s.respond(request)
         let entry = try #require(s.tileCache.entry(.init(id: "blue", tile: Tile(x: 1, y: 3, z: 2))))

@@ -57,7 +57,16 @@ let package = Package(
 
         // The support every layer needs (lock, thread pool, atomic write, little-endian bytes, the
         // one error shape, named values) on Foundation alone, and pure geometry on it: under everything.
-        .target(name: "TegulaGeometry", dependencies: ["TegulaSupport"]),
+        // The built-in tile matrix sets (morecantile's OGC documents, MIT; TileMatrixSets/README.md),
+        // compiled in as byte arrays like the viewer's pages.
+        .target(name: "TegulaGeometry", dependencies: ["TegulaSupport"],
+                exclude: ["TileMatrixSets/README.md", "TileMatrixSets/LICENSE-morecantile"], resources: [
+            .embedInCode("TileMatrixSets/CDB1GlobalGrid.json"), .embedInCode("TileMatrixSets/CanadianNAD83_LCC.json"), .embedInCode("TileMatrixSets/EuropeanETRS89_LAEAQuad.json"),
+            .embedInCode("TileMatrixSets/GNOSISGlobalGrid.json"), .embedInCode("TileMatrixSets/LINZAntarticaMapTilegrid.json"), .embedInCode("TileMatrixSets/NZTM2000Quad.json"),
+            .embedInCode("TileMatrixSets/UPSAntarcticWGS84Quad.json"), .embedInCode("TileMatrixSets/UPSArcticWGS84Quad.json"), .embedInCode("TileMatrixSets/UTM31WGS84Quad.json"),
+            .embedInCode("TileMatrixSets/WGS1984Quad.json"), .embedInCode("TileMatrixSets/WebMercatorQuad.json"), .embedInCode("TileMatrixSets/WorldCRS84Quad.json"),
+            .embedInCode("TileMatrixSets/WorldMercatorWGS84Quad.json"),
+        ]),
         .target(name: "TegulaSupport"),
         // The one HTTP client stack, on Foundation's URLSession (libcurl on Linux) and TegulaSupport
         // alone: a fetcher with an injected transport and a retry policy, one transport failure.
@@ -210,7 +219,8 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ], path: "Tests/TegulaTestSupport"),
 
-        .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry"]),
+        // TegulaTestSupport for its ProgramRun and SeededRandom: morecantile is the tile matrix sets' oracle.
+        .testTarget(name: "TegulaGeometryTests", dependencies: ["TegulaGeometry", "TegulaTestSupport"]),
         .testTarget(name: "TegulaSupportTests", dependencies: ["TegulaSupport"]),
         // The fetcher and its retry policy against nginx on loopback (503 and 429 with Retry-After,
         // a trickle, redirects), a refused port and a name that does not resolve.

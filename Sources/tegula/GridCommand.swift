@@ -12,7 +12,8 @@ struct GridCommand: ParsableCommand {
         arguments, `tile`, `bounds` and `quadkey` read one query per line from standard input and \
         answer one line per query, so they work in shell pipes.
         """,
-        subcommands: [TileSub.self, BoundsSub.self, QuadkeySub.self, CoverSub.self])
+        subcommands: [TileSub.self, BoundsSub.self, QuadkeySub.self, CoverSub.self, CustomSub.self],
+        defaultSubcommand: CustomSub.self)
 
     struct TileSub: ParsableCommand {
         static let configuration = CommandConfiguration(

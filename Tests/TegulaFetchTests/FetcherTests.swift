@@ -191,6 +191,7 @@ struct FetcherTests {
         let task = Task { () async throws(FetchError) -> HTTPResponse in
             try await fetcher.get(URL(string: server.base + "/slow/small.txt")!, maxBodyBytes: 100)
         }
+        // The pause is the point: the cancel is meant to land while the slow answer trickles in.
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
         let result = await task.result

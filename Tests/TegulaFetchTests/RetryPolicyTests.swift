@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TegulaSupport
+import TegulaTestSupport
 @testable import TegulaFetch
 
 /// The retry policy as a value: which answers and failures are retried, the backoff's doubling
@@ -68,20 +69,26 @@ struct RetryPolicyTests {
         }
     }
 
-    /// Ten requests through a gate of four: never more than four in flight, all served.
-    @Test func theHostGateKeepsAtMostItsLimitInFlight() async {
+    /// Ten requests through a gate of four: never more than four in flight, all served. Each
+    /// holds the gate until as many are in as the gate should let in (four while at least four
+    /// are left), so the peak is reached however slowly the tasks are scheduled.
+    @Test func theHostGateKeepsAtMostItsLimitInFlight() async throws {
         let gate = HostGate(limit: 4)
-        let peak = Locked((now: 0, max: 0))
-        await withTaskGroup(of: Void.self) { group in
+        let peak = Locked((now: 0, max: 0, left: 0))
+        try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<10 {
                 group.addTask {
                     await gate.enter("h")
                     peak.withLock { $0.now += 1; $0.max = max($0.max, $0.now) }
-                    try? await Task.sleep(for: .milliseconds(20))
-                    peak.withLock { $0.now -= 1 }
+                    try await Poll.until("min(4, requests not yet served) in flight at once (\(peak.current))") {
+                        let p = peak.current
+                        return p.now >= min(4, 10 - p.left)
+                    }
+                    peak.withLock { $0.now -= 1; $0.left += 1 }
                     await gate.leave("h")
                 }
             }
+            try await group.waitForAll()
         }
         #expect(peak.current.max == 4)
         #expect(await gate.inFlight("h") == 0)

@@ -28,10 +28,10 @@ struct IIIFCacheTests {
         let cache = try IIIFCache(folder: try TemporaryFolder.make("iiif-cache").path, capacity: 450_000)
         for k in ["a", "b", "c", "d"] {
             try cache.store(Self.entry(k, 100_000))
-            usleep(20_000)  // distinct modification times
+            try Poll.untilTheFileClockPasses(cache.path(of: k))  // distinct modification times
         }
         #expect(cache.load("a") != nil)  // a is now the most recently used
-        usleep(20_000)
+        try Poll.untilTheFileClockPasses(cache.path(of: "a"))
         try cache.store(Self.entry("e", 100_000))
         #expect(cache.load("b") == nil, "least recently used")
         #expect(cache.load("a") != nil && cache.load("c") != nil && cache.load("d") != nil && cache.load("e") != nil)

@@ -13,6 +13,8 @@ import Testing
 
 /// A scan and its GCP file served on demand by the real server on loopback: the same bytes as
 /// `tegula tile`, versioned ETags that follow edits, shared renders, cancellation, 404 outside.
+/// The watcher's timing, a client that leaves while its render waits and the queue's order, whose
+/// outcome depends on timing, are in ``TimingTests/RenderTimingTests``.
 @Suite(.serialized)
 struct OnDemandServerTests {
     /// Runs `body` against a live server for `service`; returns what it returns.
@@ -118,7 +120,7 @@ struct OnDemandServerTests {
             let tag = try require(before.headers["etag"])
             #expect(try await RawHTTP.fetch(port: port, path, headers: ["If-None-Match": tag]).status == 304)
             // Move a GCP by 0.3°: a new fit, a new version, a new tile.
-            try await pause(0.01)
+            try Poll.untilTheFileClockPasses(f.gcps)
             try OnDemandFixtures.writeGCPs(f.gcps, shift: 0.3)
             #expect(source.refresh())
             let after = try await RawHTTP.fetch(port: port, path)
@@ -142,19 +144,6 @@ struct OnDemandServerTests {
         }
     }
 
-    @Test func theWatcherNoticesAnEditWithinASecond() async throws {
-        let f = try OnDemandFixtures()
-        let (source, _) = try f.service(f.inputs())
-        let watcher = SourceWatcher(sources: [source], interval: 0.1)
-        let before = source.version
-        try await pause(0.01)
-        try OnDemandFixtures.writeGCPs(f.gcps, shift: 0.2)
-        let deadline = Date().addingTimeInterval(5)
-        while source.version == before && Date() < deadline { try await pause(0.05) }
-        #expect(source.version != before)
-        withExtendedLifetime(watcher) {}
-    }
-
     /// A live server with one render thread, held by a blocking render while `body` runs:
     /// `body` gets the port, a max-zoom tile of the scan, the inputs, and `release`, which lets
     /// the blocker finish and waits for it.
@@ -170,7 +159,7 @@ struct OnDemandServerTests {
                 gate.wait()
                 return .outside
             } }
-            while inputs.queue.done.rendered < 1 { try await pause(0.005) }
+            try await Poll.until("the blocker to hold the render thread") { inputs.queue.done.rendered >= 1 }
             try await body(port, t, inputs) {
                 gate.open()
                 _ = await blocker.value
@@ -187,10 +176,11 @@ struct OnDemandServerTests {
                 Thread { if let r = try? RawHTTP.get(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png") { answers.withLock { $0.append(r) } } }
             }
             threads.forEach { $0.start() }
-            let deadline = Date().addingTimeInterval(10)
-            while inputs.queue.done.shared - before.shared < 7 && Date() < deadline { try await pause(0.01) }
+            try await Poll.until("7 requests to wait for the first one's render (\(inputs.queue.done))", within: 10) {
+                inputs.queue.done.shared - before.shared >= 7
+            }
             await release()
-            while answers.withLock({ $0.count }) < 8 && Date() < deadline { try await pause(0.01) }
+            try await Poll.until("8 answers (\(answers.withLock { $0.count }) came)", within: 10) { answers.withLock { $0.count } >= 8 }
             let after = inputs.queue.done
             let got = answers.withLock { $0 }
             #expect(got.count == 8 && got.allSatisfy { $0.status == 200 && $0.body == got[0].body })
@@ -198,25 +188,6 @@ struct OnDemandServerTests {
             #expect(after.shared - before.shared == 7, "\(before) → \(after)")
             // A Server-Timing header gives the render time.
             #expect(got.allSatisfy { $0.headers["server-timing"]?.hasPrefix("render;dur=") == true })
-        }
-    }
-
-    @Test func aRequestWhoseClientLeftIsDroppedUnrendered() async throws {
-        try await Self.withHeldRenderThread { port, t, inputs, release in
-            // Ask for a tile, then hang up before it can be rendered.
-            let fd = try RawHTTP.connect(port: port)
-            RawHTTP.send(fd, "GET /scan/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n")
-            try await pause(0.2)
-            close(fd)
-            try await pause(0.2)
-            await release()
-            let deadline = Date().addingTimeInterval(5)
-            while inputs.queue.done.dropped < 1 && Date() < deadline { try await pause(0.01) }
-            #expect(inputs.queue.done.dropped == 1)
-            #expect(inputs.queue.done.rendered == 1, "only the blocker ran")
-            // The same tile asked again by a client that waits is rendered.
-            #expect(try await RawHTTP.fetch(port: port, "/scan/\(t.z)/\(t.x)/\(t.y).png").status == 200)
-            #expect(inputs.queue.done.rendered == 2)
         }
     }
 
@@ -235,24 +206,6 @@ struct OnDemandServerTests {
             #expect(try await RawHTTP.fetch(port: port, "/scan/99/0/0.png").status == 400)
             #expect(inputs.queue.done.rendered == 0)
         }
-    }
-
-    @Test func theNewestQueuedRenderGoesFirst() async throws {
-        let queue = RenderQueue(workers: 1)
-        let gate = Gate()
-        let order = Locked([Int]())
-        @Sendable func key(_ i: Int) -> TileMemo.Key { TileMemo.Key(source: "s", version: "v", tile: Tile(x: i, y: 0, z: 5)) }
-        let blocker = Task { await queue.submit(key(99), isCancelled: { false }) { gate.wait(); return .outside } }
-        while queue.done.rendered < 1 { try await pause(0.005) }
-        var tasks: [Task<DynamicTile, Never>] = []
-        for i in 0..<4 {
-            tasks.append(Task { await queue.submit(key(i), isCancelled: { false }) { order.withLock { $0.append(i) }; return .outside } })
-            try await pause(0.05)
-        }
-        gate.open()
-        _ = await blocker.value
-        for t in tasks { _ = await t.value }
-        #expect(order.withLock { $0 } == [3, 2, 1, 0])
     }
 
     @Test func aScanThatBreaksAfterStartUpGives500NotACrash() async throws {

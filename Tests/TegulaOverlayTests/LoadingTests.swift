@@ -56,22 +56,33 @@ struct LoadingTests {
         #expect(overlay.loadsStarted == 0)
     }
 
-    /// Counts loads and holds each one long enough for the others to pile up.
+    /// Counts loads and holds each one until `callers` tasks have asked for tiles, so they pile up
+    /// behind it however slowly they are scheduled.
     final class SlowOverlay: TileOverlay, @unchecked Sendable {
         let loads = Locked(0)
-        init() { super.init(template: nil) }
+        let asked = Locked(0)
+        let callers: Int
+        init(callers: Int) {
+            self.callers = callers
+            super.init(template: nil)
+        }
         override func loadTile(at path: TileOverlayPath) async throws -> Data {
             loads.withLock { $0 += 1 }
-            try await Task.sleep(for: .milliseconds(200))
+            try await Poll.until("\(callers) tasks to ask for tiles (\(asked.current) asked)") { asked.current >= callers }
             return Data("\(path)".utf8)
         }
     }
 
     @Test func concurrentDuplicateLoadsShareOneFetch() async throws {
-        let overlay = SlowOverlay()
+        let overlay = SlowOverlay(callers: 25)
         let path = TileOverlayPath(x: 3, y: 2, z: 2)
         let results = try await withThrowingTaskGroup(of: Data.self) { group in
-            for _ in 0..<25 { group.addTask { try await overlay.fetchTile(at: path) } }
+            for _ in 0..<25 {
+                group.addTask {
+                    overlay.asked.withLock { $0 += 1 }
+                    return try await overlay.fetchTile(at: path)
+                }
+            }
             return try await group.reduce(into: [Data]()) { $0.append($1) }
         }
         #expect(results.count == 25)

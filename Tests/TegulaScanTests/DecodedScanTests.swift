@@ -139,8 +139,7 @@ struct DecodedScanTests {
         try first.withUnsafeMutableBufferPointer {
             try scan.readRGBA(x: 0, y: 0, width: 300, height: 10, into: $0.baseAddress!, using: try SourceRaster(path: jpg))
         }
-        let deadline = Date().addingTimeInterval(5)
-        while scan.unitsDecoded < 16 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try Poll.untilBlocking("the read-ahead to decode 16 units (\(scan.unitsDecoded) decoded)") { scan.unitsDecoded >= 16 }
         #expect(scan.unitsDecoded == 16)
         // Two readers down the scan in rows of 40 px, each row split between them: nothing is left
         // to decode.

@@ -30,19 +30,10 @@ struct IIIFSourceCLITests {
     }
 
     /// An Allmaps Georeference Annotation (`target.source` an image service with its size) of
-    /// five GCPs putting the scan over about 0.2° × 0.12° near Leiden.
+    /// five GCPs putting the scan over about 0.2° × 0.12° near Leiden (its corners and centre).
     static func annotation(service: String, type: String = "ImageService2", width: Int = width, height: Int = height) -> String {
-        let gcps: [(Double, Double, Double, Double)] = [(0, 0, 4.40, 52.22), (1400, 0, 4.60, 52.21), (1400, 1000, 4.61, 52.10),
-                                                        (0, 1000, 4.41, 52.11), (700, 500, 4.505, 52.16)]
-        let features = gcps.map { g in
-            "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(g.0),\(g.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(g.2),\(g.3)]}}"
-        }.joined(separator: ",")
-        return """
-        {"@context":"http://iiif.io/api/extension/georef/1/context.json","id":"https://annotations.example.org/maps/leiden",
-         "type":"Annotation","motivation":"georeferencing",
-         "target":{"type":"SpecificResource","source":{"id":"\(service)","type":"\(type)","width":\(width),"height":\(height)}},
-         "body":{"type":"FeatureCollection","features":[\(features)]}}
-        """
+        AllmapsAnnotation.text(name: "leiden", service: service, type: type, width: width, height: height,
+                               gcps: AllmapsAnnotation.leiden(width: Self.width, height: Self.height, centre: true))
     }
 
     /// The lowest PSNR (dB) over the max-zoom tiles of two tile folders holding the same tiles,

@@ -46,19 +46,11 @@ struct InputsFixtures {
         try? FileManager.default.removeItem(at: dir)
     }
 
-    /// An Allmaps Georeference Annotation of `service` with id `…/maps/NAME`, made on an image of
-    /// `width` × `height`, with four GCPs near Leiden.
+    /// An Allmaps Georeference Annotation of `service` with id `…/maps/NAME`, declaring an image
+    /// of `width` × `height`, with the scan's four corners near Leiden as its GCPs.
     static func annotation(_ name: String, service: String, width: Int = width, height: Int = height) -> String {
-        let gcps: [(Int, Int, Double, Double)] = [(0, 0, 4.40, 52.22), (600, 0, 4.60, 52.21), (600, 400, 4.61, 52.10), (0, 400, 4.41, 52.11)]
-        let features = gcps.map { g in
-            "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(g.0),\(g.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(g.2),\(g.3)]}}"
-        }.joined(separator: ",")
-        return """
-        {"@context":"http://iiif.io/api/extension/georef/1/context.json","id":"https://annotations.example.org/maps/\(name)",
-         "type":"Annotation","motivation":"georeferencing",
-         "target":{"type":"SpecificResource","source":{"id":"\(service)","type":"ImageService2","width":\(width),"height":\(height)}},
-         "body":{"type":"FeatureCollection","features":[\(features)]}}
-        """
+        AllmapsAnnotation.text(name: name, service: service, width: width, height: height,
+                               gcps: AllmapsAnnotation.leiden(width: Self.width, height: Self.height))
     }
 
     /// An AnnotationPage of `annotations`.

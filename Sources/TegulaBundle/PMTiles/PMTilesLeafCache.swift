@@ -1,50 +1,48 @@
 import TegulaSupport
 
 /// The leaf directories a PMTiles reader keeps, per file generation (a re-read file's leaves
-/// never answer for the new one): at most ``leafLimit`` leaves and ``entryLimit`` entries in
-/// all, the oldest dropped first. Thread-safe.
+/// never answer for the new one), in an ``LRUCache`` whose budget holds at most ``leafLimit``
+/// leaves and ``entryLimit`` entries in all: the least recently used leaves go first.
+/// Thread-safe.
 final class PMTilesLeafCache: Sendable {
     /// Leaf directories kept: 256 covers 256 × 4,096 tiles or more (a leaf of go-pmtiles or
     /// Tegula holds at least 4,096 entries), a whole region of a large pyramid.
     static let leafLimit = 256
     /// Entries kept in all cached leaves: 2^20 entries of 24 bytes, 24 MiB, however large the
-    /// leaves of a file are (the oldest leaves are dropped first).
+    /// leaves of a file are. A single leaf larger than that is read again each time.
     static let entryLimit = 1 << 20
+    /// Bytes an entry is charged: `PMTilesEntry`'s tile id, offset, length and run length.
+    static let entryBytes = 24
 
-    private struct Key: Hashable {
+    private struct Key: Hashable, Sendable {
         var generation: Int
         var offset: UInt64
     }
 
-    private let state = Locked((entries: [Key: [PMTilesEntry]](), order: [Key](), held: 0))
+    private let cache = LRUCache<Key, [PMTilesEntry]>(byteBudget: entryLimit * entryBytes)
 
-    /// The leaf at `offset` of the leaf section of generation `generation`, when kept.
-    func leaf(at offset: UInt64, generation: Int) -> [PMTilesEntry]? {
-        state.withLock { $0.entries[Key(generation: generation, offset: offset)] }
+    /// What a leaf is charged: its entries' bytes, and at least a ``leafLimit``-th of the budget,
+    /// so that the budget holds no more than ``leafLimit`` leaves however small they are.
+    static func cost(of entries: [PMTilesEntry]) -> Int {
+        max(entries.count, entryLimit / leafLimit) * entryBytes
     }
 
-    /// Keeps a leaf, dropping the oldest past the limits (never the one just kept).
+    /// The leaf at `offset` of the leaf section of generation `generation`, when kept; now the most
+    /// recently used.
+    func leaf(at offset: UInt64, generation: Int) -> [PMTilesEntry]? {
+        cache.value(for: Key(generation: generation, offset: offset))
+    }
+
+    /// Keeps a leaf as the most recently used, dropping the least recently used past the budget.
     func keep(_ entries: [PMTilesEntry], at offset: UInt64, generation: Int) {
-        let key = Key(generation: generation, offset: offset)
-        state.withLock { c in
-            guard c.entries.updateValue(entries, forKey: key) == nil else { return }
-            c.order.append(key)
-            c.held += entries.count
-            while c.entries.count > Self.leafLimit || (c.held > Self.entryLimit && c.order.count > 1) {
-                c.held -= c.entries.removeValue(forKey: c.order.removeFirst())?.count ?? 0
-            }
-        }
+        cache.insert(entries, cost: Self.cost(of: entries), for: Key(generation: generation, offset: offset))
     }
 
     /// Drops every leaf of a generation other than `generation`.
     func dropAll(but generation: Int) {
-        state.withLock { c in
-            c.entries = c.entries.filter { $0.key.generation == generation }
-            c.order = c.order.filter { $0.generation == generation }
-            c.held = c.entries.values.reduce(0) { $0 + $1.count }
-        }
+        cache.removeAll { $0.generation != generation }
     }
 
     /// Leaves kept now.
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { cache.count }
 }

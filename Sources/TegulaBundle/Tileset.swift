@@ -30,11 +30,12 @@ public enum Tileset {
         return Form.allCases.first { $0.fileExtension == ext } ?? .folder
     }
 
-    /// A tileset's name: the path's last component without the extension of its form, so
-    /// `maps/Old Map.pmtiles` and the folder `maps/Old Map` are both "Old Map".
+    /// A tileset's name, the id it is served under: ``ServedID`` of its path or URL, keeping any
+    /// extension but a tileset file's, so `maps/Old Map.pmtiles` and the folder `maps/Old Map`
+    /// are both "Old Map", `https://host/a.pmtiles?X-Amz-Expires=60` is "a" and `.` is the current
+    /// folder's name.
     public static func name(of path: String) -> String {
-        let last = (path as NSString).lastPathComponent
-        return form(of: last) == .folder ? last : (last as NSString).deletingPathExtension
+        ServedID.of(path) { ext in !Form.allCases.contains { $0.fileExtension == ext.lowercased() } }
     }
 
     /// True when `openReader(at:)` can be tried on `path`: a folder holding

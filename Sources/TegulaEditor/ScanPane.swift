@@ -48,9 +48,8 @@ public struct ScanPane: Sendable {
         } catch {
             throw EditorError(.unreadableInput, at: path, "cannot read the scan: \(error)")
         }
-        let named = remote && path.hasSuffix("/info.json") ? String(path.dropLast("/info.json".count)) : path
         do {
-            image = try ScanImage(id: id ?? OnDemandInputs.id(of: named), scan: scans.open(path), queue: queue)
+            image = try ScanImage(id: id ?? ServedID.of(path), scan: scans.open(path), queue: queue)
         } catch let e as GDALError {
             throw EditorError(.unreadableInput, at: path, e.message)
         } catch let e as EditorError {

@@ -76,7 +76,7 @@ public struct OnDemandInputs: Sendable {
         }
         let (scan, gcps) = Self.split(path)
         guard FileManager.default.fileExists(atPath: scan) else { throw OnDemandError.noScan(scan) }
-        return [try source(scan: scan, gcps: gcps, id: Self.id(of: scan))]
+        return [try source(scan: scan, gcps: gcps, id: ServedID.of(scan))]
     }
 
     /// The sheet index of a pipeline file, as `tegula run` writes it (`PipelineRunner.sheetIndexJSON()`);
@@ -95,11 +95,6 @@ public struct OnDemandInputs: Sendable {
             let source = try WarpInput(path: scan, gcpFile: gcps).resolve(opening: inputs).removingColor(removeColor)
             return OnDemandSource.Loaded(job: prepared(TileJob(source: source, output: "", name: id), id: id), files: gcps.map { [$0] } ?? [])
         }
-    }
-
-    /// The id of a scan: its file name without extension.
-    public static func id(of scan: String) -> String {
-        ((scan as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
     /// `job` with ``encoding`` (format, quality, auto-lossy format and WebP effort) when one is

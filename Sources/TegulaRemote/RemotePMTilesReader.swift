@@ -10,13 +10,7 @@ extension PMTilesArchive where Source == HTTPRangeSource {
     /// Opens the PMTiles file at an http:// or https:// URL (one read of its first 16 KiB),
     /// reading through `fetcher` (``HTTPRangeSource/fetcher(on:timeout:)`` on the program's transport).
     public static func open(url: String, fetcher: HTTPFetcher) async throws -> RemotePMTilesReader {
-        try await open(try HTTPRangeSource(url: url, fetcher: fetcher), name: name(of: url))
-    }
-
-    /// A tileset name from a URL: its last path segment without `.pmtiles`, query left out.
-    public static func name(of url: String) -> String {
-        let path = URLComponents(string: url)?.path ?? url
-        return Tileset.name(of: path.isEmpty ? url : path)
+        try await open(try HTTPRangeSource(url: url, fetcher: fetcher), name: Tileset.name(of: url))
     }
 
     /// Range reads made so far (opening included).

@@ -93,20 +93,12 @@ public struct Catalogue: Sendable {
         return try Catalogue(entries)
     }
 
-    /// The id a path gets: its tileset name (`Tileset.name`); `.` or an empty path is named
-    /// after the current folder.
-    public static func id(for path: String) -> String {
-        let name = (path as NSString).lastPathComponent
-        if name.isEmpty || name == "." { return (FileManager.default.currentDirectoryPath as NSString).lastPathComponent }
-        return Tileset.name(of: name)
-    }
-
     static func open(_ path: String) throws(TileServerError) -> CatalogueEntry {
         let reader: any TileReader
         do { reader = try Tileset.openReader(at: path) } catch {
             throw .noTileset(path: path, reason: "\(error)")
         }
-        return CatalogueEntry(id: id(for: path), path: path, reader: reader, sheetIndex: try sheetIndex(besideTileset: path))
+        return CatalogueEntry(id: Tileset.name(of: path), path: path, reader: reader, sheetIndex: try sheetIndex(besideTileset: path))
     }
 
     /// The bytes of the sheet index beside a tileset, nil when there is none; one that exists but

@@ -183,13 +183,13 @@ struct ServeCommand: AsyncParsableCommand {
         for path in paths {
             let location = Location(path)
             if let scan = try await iiifScan(location, resolver: resolver) {
-                let id = Self.id(ofRemote: path)
+                let id = ServedID.of(path)
                 let source = try inputs.source(scan: scan.scan, gcps: scan.gcps, id: id)
                 rendered.append(source)
                 entries.append(CatalogueEntry(id: id, path: path, source: source))
             } else if location.isURL {
                 let reader = try await RemotePMTilesReader.open(url: path, fetcher: HTTPRangeSource.fetcher(on: Network.transport))
-                entries.append(CatalogueEntry(id: RemotePMTilesReader.name(of: path), path: path,
+                entries.append(CatalogueEntry(id: Tileset.name(of: path), path: path,
                                               source: RemoteTileSource(reader: reader)))
             } else if OnDemandInputs.isTilesetPath(path) {
                 entries += try Catalogue.load(paths: [path]).entries
@@ -202,7 +202,7 @@ struct ServeCommand: AsyncParsableCommand {
                         images.append(try ScanImage(id: source.id, scan: source.renderer.job.source.scan, queue: inputs.queue))
                     }
                 } catch let e as WarpError where e.reason == .notGeoreferenced {
-                    images.append(try ScanImage(id: OnDemandInputs.id(of: path), path: path, queue: inputs.queue))
+                    images.append(try ScanImage(id: ServedID.of(path), path: path, queue: inputs.queue))
                 }
             }
         }
@@ -228,13 +228,5 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIFailure.iiifWithoutGeoreference(path)
         }
         return scan
-    }
-
-    /// The id of an annotation or IIIF image PATH: its last path component without extension
-    /// (`…/maps/a1db818f` → `a1db818f`, `annotation.json` → `annotation`, `…/scan/info.json` → `scan`).
-    static func id(ofRemote path: String) -> String {
-        var parts = path.split(separator: "/").map(String.init)
-        if parts.last == "info.json" { parts.removeLast() }
-        return ((parts.last ?? path) as NSString).deletingPathExtension
     }
 }

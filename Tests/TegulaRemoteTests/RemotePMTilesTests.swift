@@ -102,7 +102,7 @@ struct RemotePMTilesTests {
         defer { s3.stop() }
         let url = try s3.s3Put(file, bucket: "maps", key: "sheets/a.pmtiles")
         try await Self.expectSameAsLocal(url, file)
-        #expect(RemotePMTilesReader.name(of: url + "?X-Amz-Expires=60") == "a")
+        #expect(Tileset.name(of: url + "?X-Amz-Expires=60") == "a")
     }
 
     @Test func nginxServesTheSameTilesAsTheLocalFile() async throws {

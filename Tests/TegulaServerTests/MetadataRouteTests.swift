@@ -72,7 +72,7 @@ struct MetadataRouteTests {
 
     @Test func catalogueIdsAndErrors() throws {
         #expect(f.catalogue.entries.map(\.id) == ["blue", "schagen", "retina"])
-        #expect(Catalogue.id(for: "/a/b/Old Map.pmtiles") == "Old Map")
+        #expect(Tileset.name(of: "/a/b/Old Map.pmtiles") == "Old Map")
         #expect(throws: TileServerError.self) { try Catalogue.load(paths: [f.dir + "/secret.txt"]) }
         #expect(throws: TileServerError.self) { try Catalogue.load(paths: [f.dir + "/nope.mbtiles"]) }
         do {

@@ -274,38 +274,57 @@ extension IIIFImageInfo: Codable {
     }
 
     /// Decodes a 2.0, 2.1 or 3.0 info.json; the version comes from `@context` (else from `id`
-    /// against `@id`).
+    /// against `@id`). Each part is checked in the order the keys are listed here, so a file
+    /// wrong in two places is refused for the first.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
-        let contexts: [String]
-        if let one = try? c.decode(String.self, forKey: Key("@context")) {
-            contexts = [one]
-        } else {
-            contexts = (try? c.decode([String].self, forKey: Key("@context"))) ?? []
-        }
-        let version: IIIFAPIVersion
-        if contexts.contains(where: { $0.contains("iiif.io/api/image/3") }) {
-            version = .v3
-        } else if contexts.contains(where: { $0.contains("iiif.io/api/image/2") }) {
-            version = .v2
-        } else if contexts.isEmpty, c.contains(Key("id")) {
-            version = .v3
-        } else if contexts.isEmpty, c.contains(Key("@id")) {
-            version = .v2
-        } else {
-            throw IIIFError(.badInfo, at: "@context", "\(contexts.first ?? "missing"); expected \(IIIFAPIVersion.v2.context) or \(IIIFAPIVersion.v3.context)")
-        }
+        let version = try Self.version(c)
+        let id = try Self.serviceID(c, version)
+        let (width, height) = try Self.fullSize(c)
+        let (level, details) = try Self.profile(c, version)
+        let extras = version == .v3 ? try Extras(c) : try Extras(details)
+        try extras.checkLimits()
+        self.init(version: version, id: id, width: width, height: height, level: level,
+                  tiles: try c.decodeIfPresent([IIIFTileSet].self, forKey: Key("tiles")) ?? [],
+                  sizes: try c.decodeIfPresent([IIIFSize].self, forKey: Key("sizes")) ?? [],
+                  maxWidth: extras.maxWidth, maxHeight: extras.maxHeight, maxArea: extras.maxArea, formats: extras.formats,
+                  preferredFormats: extras.preferred, qualities: extras.qualities,
+                  features: Set(extras.featureNames.compactMap(IIIFFeature.init(rawValue:))))
+    }
+
+    /// The version from `@context` (one URI or a list), else from which of `id` and `@id` is given.
+    static func version(_ c: KeyedDecodingContainer<Key>) throws -> IIIFAPIVersion {
+        let contexts = (try? c.decode(String.self, forKey: Key("@context"))).map { [$0] }
+            ?? (try? c.decode([String].self, forKey: Key("@context"))) ?? []
+        if contexts.contains(where: { $0.contains("iiif.io/api/image/3") }) { return .v3 }
+        if contexts.contains(where: { $0.contains("iiif.io/api/image/2") }) { return .v2 }
+        if contexts.isEmpty, c.contains(Key("id")) { return .v3 }
+        if contexts.isEmpty, c.contains(Key("@id")) { return .v2 }
+        throw IIIFError(.badInfo, at: "@context", "\(contexts.first ?? "missing"); expected \(IIIFAPIVersion.v2.context) or \(IIIFAPIVersion.v3.context)")
+    }
+
+    /// The service's base URI (`id`, 2.x `@id`): an http:// or https:// URI.
+    static func serviceID(_ c: KeyedDecodingContainer<Key>, _ version: IIIFAPIVersion) throws -> String {
         let idKey = Key(version == .v3 ? "id" : "@id")
         let id = try c.decode(String.self, forKey: idKey)
         guard id.hasPrefix("http://") || id.hasPrefix("https://") else {
             throw IIIFError(.badInfo, at: idKey.stringValue, "'\(id)'; expected the service's http:// or https:// URI")
         }
+        return id
+    }
+
+    /// The full-resolution `width` and `height`, both positive.
+    static func fullSize(_ c: KeyedDecodingContainer<Key>) throws -> (Int, Int) {
         let width = try c.decode(Int.self, forKey: Key("width")), height = try c.decode(Int.self, forKey: Key("height"))
         guard width > 0, height > 0 else {
             throw IIIFError(.badInfo, at: "width", "\(width) × \(height); expected positive pixels")
         }
+        return (width, height)
+    }
 
-        // profile: 3.0 "levelN"; 2.x a URI, or [URI, {formats, qualities, supports, maxWidth, …}, …].
+    /// The compliance level and the 2.x profile's objects: 3.0 `"levelN"`; 2.x a URI, or
+    /// `[URI, {formats, qualities, supports, maxWidth, …}, …]`.
+    static func profile(_ c: KeyedDecodingContainer<Key>, _ version: IIIFAPIVersion) throws -> (IIIFComplianceLevel, [ProfileDetails]) {
         var levelName: String?
         var details: [ProfileDetails] = []
         if let s = try? c.decode(String.self, forKey: Key("profile")) {
@@ -326,8 +345,49 @@ extension IIIFImageInfo: Codable {
             throw IIIFError(.badInfo, at: "profile", "\(levelName ?? "no level"); expected "
                             + (version == .v3 ? "level0, level1 or level2" : "http://iiif.io/api/image/2/levelN.json"))
         }
+        return (level, details)
+    }
 
-        func formats(_ names: [String], _ key: String) throws -> [IIIFFormat] {
+    /// What a description lists beyond its level: 3.0's `extra…` keys, `preferredFormats` and
+    /// limits at the top level, or 2.x's in the profile's objects (a later object's limit wins).
+    struct Extras {
+        var formats: [IIIFFormat] = [], qualities: [IIIFQuality] = [], featureNames: [String] = []
+        var preferred: [IIIFFormat] = []
+        var maxWidth: Int?, maxHeight: Int?, maxArea: Int?
+
+        /// A 3.0 description's.
+        init(_ c: KeyedDecodingContainer<Key>) throws {
+            func strings(_ key: String) throws -> [String] { try c.decodeIfPresent([String].self, forKey: Key(key)) ?? [] }
+            formats = try Self.formats(try strings("extraFormats"), "extraFormats")
+            qualities = try Self.qualities(try strings("extraQualities"), "extraQualities")
+            featureNames = try strings("extraFeatures")
+            preferred = try Self.formats(try strings("preferredFormats"), "preferredFormats")
+            maxWidth = try c.decodeIfPresent(Int.self, forKey: Key("maxWidth"))
+            maxHeight = try c.decodeIfPresent(Int.self, forKey: Key("maxHeight"))
+            maxArea = try c.decodeIfPresent(Int.self, forKey: Key("maxArea"))
+        }
+
+        /// A 2.x description's, from its profile's objects.
+        init(_ details: [ProfileDetails]) throws {
+            for d in details {
+                formats += try Self.formats(d.formats ?? [], "profile.formats")
+                qualities += try Self.qualities(d.qualities ?? [], "profile.qualities")
+                featureNames += d.supports ?? []
+                maxWidth = d.maxWidth ?? maxWidth
+                maxHeight = d.maxHeight ?? maxHeight
+                maxArea = d.maxArea ?? maxArea
+            }
+        }
+
+        /// Refuses a limit that is not positive.
+        func checkLimits() throws {
+            for (name, value) in [("maxWidth", maxWidth), ("maxHeight", maxHeight), ("maxArea", maxArea)] {
+                if let value, value <= 0 { throw IIIFError(.badInfo, at: name, "\(value); expected a positive whole number") }
+            }
+        }
+
+        /// The formats named at `key`, each one the Image API knows.
+        static func formats(_ names: [String], _ key: String) throws -> [IIIFFormat] {
             try names.map { name in
                 guard let f = IIIFFormat(rawValue: name) else {
                     throw IIIFError(.badInfo, at: key, "unknown format '\(name)'; the Image API's formats are "
@@ -336,7 +396,9 @@ extension IIIFImageInfo: Codable {
                 return f
             }
         }
-        func qualities(_ names: [String], _ key: String) throws -> [IIIFQuality] {
+
+        /// The qualities named at `key`, each one the Image API knows.
+        static func qualities(_ names: [String], _ key: String) throws -> [IIIFQuality] {
             try names.map { name in
                 guard let q = IIIFQuality(rawValue: name) else {
                     throw IIIFError(.badInfo, at: key, "unknown quality '\(name)'; expected default, color, gray or bitonal")
@@ -344,38 +406,6 @@ extension IIIFImageInfo: Codable {
                 return q
             }
         }
-        func strings(_ key: String) throws -> [String] { try c.decodeIfPresent([String].self, forKey: Key(key)) ?? [] }
-
-        var listedFormats: [IIIFFormat] = [], listedQualities: [IIIFQuality] = [], featureNames: [String] = []
-        var maxWidth: Int?, maxHeight: Int?, maxArea: Int?
-        var preferred: [IIIFFormat] = []
-        if version == .v3 {
-            listedFormats = try formats(try strings("extraFormats"), "extraFormats")
-            listedQualities = try qualities(try strings("extraQualities"), "extraQualities")
-            featureNames = try strings("extraFeatures")
-            preferred = try formats(try strings("preferredFormats"), "preferredFormats")
-            maxWidth = try c.decodeIfPresent(Int.self, forKey: Key("maxWidth"))
-            maxHeight = try c.decodeIfPresent(Int.self, forKey: Key("maxHeight"))
-            maxArea = try c.decodeIfPresent(Int.self, forKey: Key("maxArea"))
-        } else {
-            for d in details {
-                listedFormats += try formats(d.formats ?? [], "profile.formats")
-                listedQualities += try qualities(d.qualities ?? [], "profile.qualities")
-                featureNames += d.supports ?? []
-                maxWidth = d.maxWidth ?? maxWidth
-                maxHeight = d.maxHeight ?? maxHeight
-                maxArea = d.maxArea ?? maxArea
-            }
-        }
-        for (name, value) in [("maxWidth", maxWidth), ("maxHeight", maxHeight), ("maxArea", maxArea)] {
-            if let value, value <= 0 { throw IIIFError(.badInfo, at: name, "\(value); expected a positive whole number") }
-        }
-        self.init(version: version, id: id, width: width, height: height, level: level,
-                  tiles: try c.decodeIfPresent([IIIFTileSet].self, forKey: Key("tiles")) ?? [],
-                  sizes: try c.decodeIfPresent([IIIFSize].self, forKey: Key("sizes")) ?? [],
-                  maxWidth: maxWidth, maxHeight: maxHeight, maxArea: maxArea, formats: listedFormats,
-                  preferredFormats: preferred, qualities: listedQualities,
-                  features: Set(featureNames.compactMap(IIIFFeature.init(rawValue:))))
     }
 
     /// Encodes the description as an Image API 3.0 info.json (§5), whatever version it was read

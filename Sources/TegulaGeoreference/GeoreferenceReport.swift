@@ -1,5 +1,6 @@
-/// Everything measured about one fit, as written to `--report` JSON: residuals in ground metres
-/// and source pixels, leave-one-out errors, RMSE with its divisor, distortion, round trips.
+/// Everything measured about one fit, as written to `--report` JSON (keys in snake_case):
+/// residuals in ground metres and source pixels, leave-one-out errors, RMSE with its divisor,
+/// distortion, round trips.
 ///
 /// Distances on the ground are great-circle metres on the mean Earth sphere (R = 6371008.8 m)
 /// between longitude/latitude positions, whatever the fitting CRS; pixel distances are in source
@@ -46,6 +47,14 @@ public struct GeoreferenceReport: Sendable, Codable {
                    residualMetres: transform == .tps ? (g.leaveOneOutMetres ?? g.residualMetres) : g.residualMetres)
         }
     }
+
+    /// Keys in snake_case, as the editor's API and the tiles' metadata write theirs.
+    enum CodingKeys: String, CodingKey {
+        case transform, chosenBy = "chosen_by", fitSRS = "fit_srs", gcpSRS = "gcp_srs",
+             imageWidth = "image_width", imageHeight = "image_height", gcps, rmse, leaveOneOutRMSE = "leave_one_out_rmse",
+             outlierRule = "outlier_rule", distortion, roundTripMaxPixels = "round_trip_max_pixels",
+             roundTripFailures = "round_trip_failures", sampling, footprint, warnings
+    }
 }
 
 /// One GCP's figures in a ``GeoreferenceReport``.
@@ -74,8 +83,14 @@ public struct GCPResidual: Sendable, Codable, Equatable {
     public var leaveOneOutPixels: Double?
     /// `[dx, dy]` of the leave-one-out pixel error.
     public var leaveOneOutPixelVector: [Double]?
-    /// Flagged by the report's `outlierRule`.
+    /// Flagged by the report's `outlier_rule`.
     public var outlier: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id, enabled, pixel, ground, lon, lat, residualMetres = "residual_metres", residualPixels = "residual_pixels",
+             residualPixelVector = "residual_pixel_vector", leaveOneOutMetres = "leave_one_out_metres",
+             leaveOneOutPixels = "leave_one_out_pixels", leaveOneOutPixelVector = "leave_one_out_pixel_vector", outlier
+    }
 }
 
 /// A root mean square error with its divisor stated.
@@ -88,6 +103,10 @@ public struct RMSE: Sendable, Codable, Equatable {
     public var divisor: Int
     /// What the divisor is, e.g. "n (enabled GCPs); QGIS divides by n − m".
     public var divisorIs: String
+
+    enum CodingKeys: String, CodingKey {
+        case metres, pixels, divisor, divisorIs = "divisor_is"
+    }
 }
 
 /// Distortion of the fitted map, from its Jacobian in local east/north metres:
@@ -105,6 +124,12 @@ public struct Distortion: Sendable, Codable, Equatable {
     public var meanAngularDistortionDegrees: Double
     /// Samples where det J has the sign opposite to the majority: the map folds over there.
     public var foldOverSamples: Int
+
+    enum CodingKeys: String, CodingKey {
+        case samples, scaleMetresPerPixel = "scale_metres_per_pixel", areaScaleRatio = "area_scale_ratio",
+             maxAngularDistortionDegrees = "max_angular_distortion_degrees",
+             meanAngularDistortionDegrees = "mean_angular_distortion_degrees", foldOverSamples = "fold_over_samples"
+    }
 }
 
 /// A GCP as a pin for the tile viewer's metadata (`gcps` key: name, lon, lat, residual_m).

@@ -50,7 +50,7 @@ struct EditCLITests {
         let rmse = try #require((report["rmse"] as? [String: Any])?["metres"] as? Double)
         let shownRMSE = try #require(shown["rmse_m"] as? Double)
         #expect(abs(rmse - shownRMSE) <= 1e-6 * shownRMSE, "georef RMSE \(rmse) m, the page showed \(shownRMSE) m")
-        let loo = (report["leaveOneOutRMSE"] as? [String: Any])?["metres"] as? Double
+        let loo = (report["leave_one_out_rmse"] as? [String: Any])?["metres"] as? Double
         #expect(loo.map { abs($0 - (shown["loo_rmse_m"] as? Double ?? .nan)) <= 1e-6 * $0 } ?? (shown["loo_rmse_m"] == nil))
         let saved = try Self.json(output)
         let selector = ((saved["target"] as? [String: Any])?["selector"] as? [String: Any])?["value"] as? String

@@ -75,7 +75,7 @@ struct IIIFCommandsCLITests {
                                       "--picture", path("remote.svg"), "--iiif-cache", cache])
         #expect(r.status == 0, "\(r.stderr)")
         let a = try Self.object(path("local.report.json")), b = try Self.object(path("remote.report.json"))
-        for key in ["transform", "rmse", "leaveOneOutRMSE", "footprint", "gcps", "imageWidth", "imageHeight"] {
+        for key in ["transform", "rmse", "leave_one_out_rmse", "footprint", "gcps", "image_width", "image_height"] {
             #expect((a[key] as? NSObject) == (b[key] as? NSObject), "\(key): \(a[key] ?? "none") vs \(b[key] ?? "none")")
         }
         let written = try Self.object(path("remote.json"))

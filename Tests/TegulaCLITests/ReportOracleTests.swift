@@ -128,7 +128,7 @@ struct ReportOracleTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let points = try Self.points(in: dir)
         let report = try Self.report(points, ["--transform", transform], in: dir)
-        #expect(report["transform"] as? String == transform && (report["fitSRS"] as? String)?.contains("3857") == true, "\(report["fitSRS"] ?? "")")
+        #expect(report["transform"] as? String == transform && (report["fit_srs"] as? String)?.contains("3857") == true, "\(report["fit_srs"] ?? "")")
         let out = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", Self.numpyOracle, points, "\(order)"])
         let oracle = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any], "\(out)")
         let mine = try #require(report["gcps"] as? [[String: Any]]), theirs = try #require(oracle["gcps"] as? [[String: Any]])
@@ -139,17 +139,17 @@ struct ReportOracleTests {
             let id = g["id"] as? String ?? "#\(i + 1)"
             #expect(g["pixel"] as? [Double] == [rows[i].x, rows[i].y], "\(id): pixel")
             #expect(g["enabled"] as? Bool == rows[i].enabled && rows[i].enabled == !Self.disabled.contains(i + 1), "\(id)")
-            for (key, theirKey) in [("residualMetres", "residual_m"), ("residualPixels", "residual_px"),
-                                    ("leaveOneOutMetres", "loo_m"), ("leaveOneOutPixels", "loo_px")] {
+            for (key, theirKey) in [("residual_metres", "residual_m"), ("residual_pixels", "residual_px"),
+                                    ("leave_one_out_metres", "loo_m"), ("leave_one_out_pixels", "loo_px")] {
                 let r = Self.relative(g[key] as? Double, o[theirKey] as? Double)
                 worst[key] = max(worst[key] ?? 0, r.isNaN ? .infinity : r)
                 #expect(r <= 1e-6, "\(transform) \(id): \(key) \(g[key] ?? "missing"), numpy \(o[theirKey] ?? "missing")")
             }
             if !rows[i].enabled {
-                #expect(g["leaveOneOutMetres"] as? Double == g["residualMetres"] as? Double, "\(id): disabled, so its leave-one-out error is its residual")
+                #expect(g["leave_one_out_metres"] as? Double == g["residual_metres"] as? Double, "\(id): disabled, so its leave-one-out error is its residual")
             }
         }
-        let rmse = report["rmse"] as? [String: Any], loo = report["leaveOneOutRMSE"] as? [String: Any]
+        let rmse = report["rmse"] as? [String: Any], loo = report["leave_one_out_rmse"] as? [String: Any]
         #expect(rmse?["divisor"] as? Int == 22, "the enabled GCPs")
         for (figure, key, theirKey) in [(rmse, "metres", "residual_m"), (rmse, "pixels", "residual_px"), (loo, "metres", "loo_m"), (loo, "pixels", "loo_px")] {
             let r = Self.relative(figure?[key] as? Double, oracle[theirKey] as? Double)
@@ -190,16 +190,16 @@ struct ReportOracleTests {
         let all = try gdaltransform(enabled, Array(rows.indices))
         for i in rows.indices {
             let id = mine[i]["id"] as? String ?? "#\(i + 1)"
-            let residual = metres(i, all[i]), ours = mine[i]["residualMetres"] as? Double ?? .nan
+            let residual = metres(i, all[i]), ours = mine[i]["residual_metres"] as? Double ?? .nan
             // TPS: both about zero (GDAL's solve leaves ~1e-9 degrees), so an absolute bound.
             let r = transform == "tps" && rows[i].enabled ? abs(ours - residual) : Self.relative(ours, residual)
             worstResidual = max(worstResidual, r.isNaN ? .infinity : r)
             #expect(transform == "tps" && rows[i].enabled ? r <= 1e-3 : r <= tolerance, "\(transform) \(id): residual \(ours) m, gdaltransform \(residual) m")
             guard rows[i].enabled else { continue }
             let loo = metres(i, try gdaltransform(enabled.filter { $0 != i }, [i])[0])
-            let l = Self.relative(mine[i]["leaveOneOutMetres"] as? Double, loo)
+            let l = Self.relative(mine[i]["leave_one_out_metres"] as? Double, loo)
             worstLOO = max(worstLOO, l.isNaN ? .infinity : l)
-            #expect(l <= tolerance, "\(transform) \(id): leave-one-out \(mine[i]["leaveOneOutMetres"] ?? "missing") m, gdaltransform on the other \(enabled.count - 1) GCPs \(loo) m")
+            #expect(l <= tolerance, "\(transform) \(id): leave-one-out \(mine[i]["leave_one_out_metres"] ?? "missing") m, gdaltransform on the other \(enabled.count - 1) GCPs \(loo) m")
         }
         print("\(transform) report vs gdaltransform \(method.joined(separator: " ")) (fit in the GCPs' CRS): leave-one-out errors agree to \(String(format: "%.1e", worstLOO)) relative (\(enabled.count) refits), residuals to \(String(format: "%.1e", worstResidual))")
     }

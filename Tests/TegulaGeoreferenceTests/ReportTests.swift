@@ -90,17 +90,35 @@ struct ReportTests {
     @Test func reportEncodesTheAgreedKeys() throws {
         let g = try Self.fit(GeoreferenceFixtures.synthetic(12))
         let json = try JSONSerialization.jsonObject(with: GeoreferenceWriter.reportJSON(g.report)) as! [String: Any]
-        for key in ["transform", "chosenBy", "fitSRS", "gcpSRS", "gcps", "rmse", "leaveOneOutRMSE", "distortion",
-                    "roundTripMaxPixels", "footprint"] {
+        for key in ["transform", "chosen_by", "fit_srs", "gcp_srs", "gcps", "rmse", "leave_one_out_rmse", "distortion",
+                    "round_trip_max_pixels", "footprint"] {
             #expect(json[key] != nil, "missing \(key)")
         }
         let first = (json["gcps"] as! [[String: Any]])[0]
-        for key in ["id", "pixel", "ground", "lon", "lat", "residualMetres", "residualPixels", "leaveOneOutMetres", "outlier"] {
+        for key in ["id", "pixel", "ground", "lon", "lat", "residual_metres", "residual_pixels", "leave_one_out_metres", "outlier"] {
             #expect(first[key] != nil, "missing gcps[0].\(key)")
         }
         let rmse = json["rmse"] as! [String: Any]
         #expect(rmse["divisor"] as? Int == 12)
-        #expect((rmse["divisorIs"] as? String)?.contains("n") == true)
-        #expect(json["fitSRS"] as? String == "EPSG:3857")
+        #expect((rmse["divisor_is"] as? String)?.contains("n") == true)
+        #expect(json["fit_srs"] as? String == "EPSG:3857")
+    }
+
+    /// The report's keys are snake_case at every depth, as the editor's API and the tiles'
+    /// metadata write theirs (`--report` wrote camelCase before issue 41).
+    @Test func everyKeyOfTheReportIsSnakeCase() throws {
+        let g = try Self.fit(GeoreferenceFixtures.synthetic(12))
+        var keys: [String] = []
+        func collect(_ value: Any) {
+            if let object = value as? [String: Any] {
+                for (key, inner) in object { keys.append(key); collect(inner) }
+            } else if let array = value as? [Any] {
+                array.forEach(collect)
+            }
+        }
+        collect(try JSONSerialization.jsonObject(with: GeoreferenceWriter.reportJSON(g.report)))
+        #expect(keys.count > 40, "\(keys.count) keys")
+        let notSnake = Set(keys.filter { $0.range(of: "^[a-z][a-z0-9]*(_[a-z0-9]+)*$", options: .regularExpression) == nil })
+        #expect(notSnake.isEmpty, "not snake_case: \(notSnake.sorted())")
     }
 }

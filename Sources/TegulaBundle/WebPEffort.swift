@@ -4,12 +4,9 @@ import TegulaSupport
 /// the level of `WebPConfigLosslessPreset`, 0 (fastest) to 9 (fewest bytes), which sets its
 /// `method` and `quality`. Only lossless WebP tiles take it: lossy WebP is set by its quality.
 ///
-/// The default is chosen by measurement on the benchmark scan (`scripts/bench-webp`, the curve in
-/// BENCHMARKS.md, "Lossless WebP effort"): the level with the fewest bytes whose whole pyramid
-/// stays at least twice as fast as gdal2tiles' own lossless WebP. Level 3: 0.625× gdal2tiles' PNG
-/// bytes (level 1 0.674×) at 2.8× gdal2tiles' speed; level 4 saves 0.05 % more in 8 % more
-/// encode time, and 5 (0.613×) ran at 1.55×. gdal2tiles' 0.568× comes from its pixels, not its encoder: its own
-/// PNG tiles through this encoder at level 6 give the same 0.568×.
+/// The default is chosen by measurement on the benchmark scan (`scripts/bench-webp`; the curve and
+/// its figures in BENCHMARKS.md): the level with the fewest bytes whose whole pyramid stays at
+/// least twice as fast as gdal2tiles' own lossless WebP.
 public struct WebPEffort: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The preset level, within ``levels``.
     public let level: Int

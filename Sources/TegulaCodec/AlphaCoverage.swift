@@ -11,8 +11,8 @@ public enum AlphaCoverage: Sendable, Equatable {
     /// The coverage of `pixelCount` RGBA pixels; stops at the first stretch that proves `partial`.
     public init(rgba px: UnsafePointer<UInt8>, pixelCount: Int) {
         // Two pixels per little-endian 64-bit word, whose top byte of each half is an alpha: the
-        // alphas AND-ed (all 255?) and OR-ed (any not 0?), 64 pixels a stretch. A byte at a time
-        // this was 2.75 % of the benchmark pyramid.
+        // alphas AND-ed (all 255?) and OR-ed (any not 0?), 64 pixels a stretch, not a byte at a
+        // time (its share of the pyramid then in BENCHMARKS.md).
         let alphas = UInt64(littleEndian: 0xFF00_0000_FF00_0000)
         let raw = UnsafeRawPointer(px)
         var all = alphas, any: UInt64 = 0

@@ -5,17 +5,11 @@ import CImageQuant
 /// `liq_write_remapped_image`); the libdeflate PNG writer stores the indices with PLTE and tRNS,
 /// so transparency is kept. One per thread.
 ///
-/// Each knob was measured alone on every 5th tile of the benchmark pyramid (484 of 2420 tiles,
-/// BENCHMARKS.md "PNG8 knobs"; bytes, PSNR over opaque pixels against the lossless tiles).
-/// From 256 colours, full dithering, level 6, no filter (19.58 MB, 41.7 dB): dithering 0.5 →
-/// 18.78 MB, 43.2 dB and 0 → 17.68 MB, 43.8 dB (dither noise costs deflate bytes and PSNR);
-/// at most 64 / 32 colours → 13.69 MB, 37.7 dB / 10.98 MB, 35.6 dB; quality cap 80 → 12.01 MB,
-/// 36.8 dB (51 colours on average); level 12 → 18.74 MB for 1.5× the CPU, level 9 no smaller;
-/// filters Sub / Up / Paeth → 14–21 % more bytes than none; speed 3 → 18.00 MB for 11× the CPU.
-/// Together, no dithering and quality cap 85 (75 colours on average): 11.47 MB, 39.9 dB; on all
-/// 2420 tiles 57.2 MB, 0.41× gdal2tiles's PNG bytes at 39.85 dB (was 98.2 MB, 0.71×, 41.8 dB).
-/// Packing ≤ 16-colour tiles into 4 bits saved 0.1 % there (few tiles have so few colours) and
-/// one palette per tile costs at most 780 bytes of PLTE (1.4 % of these bytes): both left as is.
+/// Each knob was measured alone on every 5th tile of the benchmark pyramid (`scripts/png8-knobs`;
+/// bytes, and PSNR over opaque pixels against the lossless tiles; BENCHMARKS.md, "Figures behind the code"): no dithering
+/// (dither noise costs deflate bytes and PSNR) and a quality cap of 85 give the fewest bytes for
+/// the PSNR; a higher deflate level, a PNG filter or a slower quantizer cost CPU or bytes for
+/// nothing, and 4-bit packing of small palettes or one shared palette would save almost nothing.
 public final class PNG8Encoder {
     private let attr: OpaquePointer
     private let png: PNGEncoder

@@ -14,11 +14,10 @@ public enum GDALRuntime {
         // small cache keeps memory flat whatever the input size.
         if getenv("GDAL_CACHEMAX") == nil { CPLSetConfigOption("GDAL_CACHEMAX", "64") }
         // An uncompressed GeoTIFF's window is read straight from the file, not through whole
-        // strips in that cache. A scan in one-row strips (gdal_translate's default) was read 18
-        // times over by the benchmark pyramid's blocks, a tenth of each strip used each time:
-        // 99,169 reads of 32 KB. Same pixels (2420 tile MD5s); warp 2.13 → 1.6 thread-s, peak RSS
-        // 160 → 99 MB; tiles on demand, a cold pass 20.7 → 32.5 tiles/s, peak RSS 343 → 250 MB
-        // (BENCHMARKS.md). GDAL ignores it for compressed files and resampled reads.
+        // strips in that cache: a scan in one-row strips (gdal_translate's default) was read many
+        // times over by the pyramid's blocks, a tenth of each strip used each time. Same pixels,
+        // less time and memory (BENCHMARKS.md, "Figures behind the code"). GDAL ignores it for compressed files and
+        // resampled reads.
         if getenv("GTIFF_DIRECT_IO") == nil { CPLSetConfigOption("GTIFF_DIRECT_IO", "YES") }
     }()
 

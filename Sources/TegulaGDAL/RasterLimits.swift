@@ -17,8 +17,8 @@ public enum RasterLimits {
     public static let maximumCopiedBytes = 1 << 34
 
     /// Pixels of a scan served on demand: 2^34 (e.g. 131,072²). Its reduced copies for the lower
-    /// zooms read every pixel once when it is served (the 43,200² benchmark scan, 1.9 G px, in
-    /// 13.4 s); a VRT claiming 10⁶ × 10⁶ px would read for hours before its first z4 tile.
+    /// zooms read every pixel once when it is served (seconds for the 43,200² benchmark scan,
+    /// BENCHMARKS.md, "Figures behind the code"); a VRT claiming 10⁶ × 10⁶ px would read for hours before its first z4 tile.
     public static let maximumOnDemandPixels = 1 << 34
 
     /// Refuses serving on demand a raster of more than ``maximumOnDemandPixels`` pixels.

@@ -10,25 +10,23 @@ import NIOCore
 ///
 /// The generic path is `@inlinable`, down to the responder, the channel and the fast path, so it is
 /// specialized in the module that names the service: unspecialized, every request ran through
-/// witness tables (hot tiles at 0.80× the req/s of the concrete code, BENCHMARKS.md).
+/// witness tables, hot tiles well below the concrete code's req/s (BENCHMARKS.md, "Figures behind the code").
 public enum HTTPServer {
     /// The `Server` header's value.
     @usableFromInline static let serverName = "tegula"
 
     /// Connections the kernel may hold completed but not yet accepted. Hummingbird's default,
-    /// 256, overflowed when 2,000 clients connected at once (`scripts/serve-fairness`, wrk
-    /// -c2000: 5,535 listen overflows in one 6 s run, counted by `nstat`), each a dropped
-    /// handshake the client retries after 1 s, then 3 s; with 4,096 there were none, and 1,000
-    /// clients connecting while the server is stopped all get in (`ServeConnectionTests`).
+    /// 256, overflowed when 2,000 clients connected at once (`scripts/serve-fairness`; counted by
+    /// `nstat`, BENCHMARKS.md, "Figures behind the code"), each a dropped handshake the client retries after 1 s, then 3 s;
+    /// 4,096 lets 1,000 clients connecting while the server is stopped all in (`ServeConnectionTests`).
     /// Linux caps the value at `net.core.somaxconn` (4,096 on Debian 12).
     @usableFromInline static let backlog = 4096
 
     /// Connections accepted per wake-up of the listening socket. NIO's default, 4, with the
     /// back-pressure Hummingbird's accept loop applies (at most 10 accepted connections waiting
-    /// for its task), let 2,000 clients connecting at once in only a few per event-loop turn; under
-    /// load a turn takes ~100 ms, so most connections sat in the kernel's queue, their first
-    /// request unanswered, for seconds (`scripts/serve-fairness`: per connection, the median
-    /// served 1 request in a 6 s run, the busiest 162, and wrk saw 210–408 requests over 2 s).
+    /// for its task), let 2,000 clients connecting at once in only a few per event-loop turn, so
+    /// most connections sat in the kernel's queue, their first request unanswered, for seconds
+    /// (`scripts/serve-fairness`, BENCHMARKS.md, "Figures behind the code").
     @usableFromInline static let acceptsPerWakeup: UInt = 1024
 
     /// The application serving `service` on host:port (not yet running).

@@ -149,8 +149,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         let renderer = try TileRenderer(job: job, tone: loaded.tone, holdingLowerZooms: true)
         // What the lower zooms are rendered from is made now, off the request path: the
         // pyramid's own lower zooms when they fit the budget (``HeldLevels``), else the reduced
-        // copies (which the first tile below the max zoom built, 1.5 s for the benchmark scan at
-        // load 11).
+        // copies (which the first tile below the max zoom used to build, for seconds: BENCHMARKS.md).
         DispatchQueue.global(qos: .utility).async {
             do {
                 let line = try renderer.holdLowerZooms()

@@ -5,7 +5,7 @@ enum Downsampler {
     /// `src` is `width` × `height` (both even); writes `width/2` × `height/2` into `dst`.
     static func half(_ src: UnsafePointer<UInt8>, width: Int, height: Int, into dst: UnsafeMutablePointer<UInt8>) {
         // In C for its SSE2 lanes: Swift turned the opaque case's vector loads into byte
-        // extractions (perf annotate), and this loop was 3–5 % of the benchmark pyramid.
+        // extractions (perf annotate; its share of the pyramid in BENCHMARKS.md).
         tegula_halve(src, width, height, dst)
     }
 

@@ -10,10 +10,9 @@ import TegulaSupport
 ///
 /// Each worker reading its windows through GDAL kept its own copy of the blocks in GDAL's cache
 /// (a dataset per worker), and neighbouring pyramid blocks, which go to different workers, read
-/// the same file blocks: `perf` of the benchmark pyramid from the DEFLATE-tiled scan had
-/// libdeflate's decompression at 18 % of all samples, about 5 times the file's one decode. A
-/// JPEG file is read by GDAL in rows from the top, and a window above the rows last read started
-/// its decoding over from the first row: libjpeg took 33 % of the plain-JPEG pyramid's samples.
+/// the same file blocks, so a block was decompressed several times over. A JPEG file is read by
+/// GDAL in rows from the top, and a window above the rows last read started its decoding over
+/// from the first row (the profiles in BENCHMARKS.md, "Figures behind the code").
 ///
 /// A unit of the cache is one block of the file (a TIFF tile), or whole-width blocks (strips,
 /// JPEG scanlines) grouped into about ``rowsPerWideUnit`` rows, held as the file's bands

@@ -5,9 +5,8 @@ import TegulaSupport
 /// An uncompressed RGB or RGBA scan read through a file mapping (``VirtualMemory``), shared by
 /// the workers, instead of one GDAL read per row of each window.
 ///
-/// GDAL read the benchmark scan (one-row strips) in 110,480 reads and 66,181 seeks of about
-/// 3 KB for its 2,420 tiles; 157,300 such rows took it 0.8–1.0 CPU-s (a Python loop of window
-/// reads), where faulting the whole file into a mapping took 0.03 s. So that memory stays flat
+/// GDAL read a scan of one-row strips in many small reads and seeks, each window's rows again,
+/// where faulting the whole file into a mapping costs a fraction of that (BENCHMARKS.md, "Figures behind the code"). So that memory stays flat
 /// whatever the scan's size, the mapping is kept resident in chunks of about 2 MB of rows, at
 /// most ``budgetBytes`` over every mapped scan of the process, least recently read dropped
 /// first (a dropped chunk is mapped again from the page cache when read; a reader on another
@@ -15,12 +14,10 @@ import TegulaSupport
 /// copy, which is then an error (``VirtualMemory/copyRGBA(x:y:width:height:into:)``).
 ///
 /// Reading the scan in chunks of whole rows with `pread` instead, with no fault to guard,
-/// copied whole rows where a window needs a tenth of each: warp 0.89–0.96 thread-s and peak RSS
-/// 244–266 MB at a 96 MB budget, 1.08–1.11 s and 159 MB at 32 MB.
+/// copied whole rows where a window needs a tenth of each: slower and larger at every budget.
 public final class MappedScan: @unchecked Sendable {
-    /// The most the mapped scans of a process keep resident together. On the benchmark pyramid
-    /// (tmpfs output, 3 runs each): 32 MB, warp 0.82–0.84 thread-s, peak RSS 127 MB; 96 MB,
-    /// 0.74–0.77 s, 193 MB; 256 MB, 0.73–0.78 s, 266 MB (GDAL's reads: 1.31 s, 99 MB).
+    /// The most the mapped scans of a process keep resident together: the smallest budget measured,
+    /// a little slower than larger ones for much less memory (BENCHMARKS.md, "Figures behind the code").
     public static let budgetBytes = 32 << 20
     /// Rows per residency chunk: about `chunkBytes` of them, at least one.
     let chunkRows: Int

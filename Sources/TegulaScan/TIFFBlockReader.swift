@@ -4,10 +4,9 @@ import TegulaDeflate
 import TegulaGDAL
 
 /// A GeoTIFF's LZW or DEFLATE blocks read from its file and decoded here, for ``DecodedScan``:
-/// LZW by CKernels' `tiff_lzw.c`, DEFLATE by libdeflate directly. libtiff's LZW decoder was 14 %
-/// of the LZW-tiled benchmark pyramid's samples (0.85 thread-s for the file's 946 tiles, where
-/// this one takes 0.36 s for the same bytes); for both, GDAL's block cache and its copy into the
-/// caller's buffer (`GDALCopyWords`, about 2 %) are left out.
+/// LZW by CKernels' `tiff_lzw.c`, DEFLATE by libdeflate directly, in less time than libtiff's
+/// LZW decoder took for the same bytes (BENCHMARKS.md, "Figures behind the code"); for both, GDAL's block cache and its copy into
+/// the caller's buffer (`GDALCopyWords`) are left out.
 final class TIFFBlockReader: @unchecked Sendable {
     let blocks: TIFFBlocks
     /// Bytes a pixel: the file's bands, all in each block.

@@ -8,9 +8,9 @@
 /// reference to another (no cycle to leak when the cache goes).
 ///
 /// Inlinable: from another module an unspecialised generic cache hashes and copies its keys and
-/// values through metadata and witness tables. `tegula serve`'s hot tiles spent 3.6 % of their
-/// time in `value(for:)`, with the runtime's generic-metadata lookups among the top symbols, when
-/// the cache moved here from TegulaServer (perf, 64 connections, 2026-11-27).
+/// values through metadata and witness tables; `tegula serve`'s hot tiles showed the runtime's
+/// generic-metadata lookups among their top symbols when the cache moved here from TegulaServer
+/// (BENCHMARKS.md, "Figures behind the code").
 public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     @usableFromInline struct Slot {
         @usableFromInline var key: Key

@@ -125,9 +125,11 @@ let package = Package(
         // window touches, decoded once (TegulaScan's ScanReader over TegulaIIIF's client).
         .target(name: "TegulaIIIFSource", dependencies: ["TegulaIIIF", "TegulaScan", "TegulaCodec", "TegulaSupport"]),
         // Inputs opened by a value: the input resolver a program makes once at its edge (its IIIF
-        // client, each image opened once), Georeference Annotations looked through to their image.
+        // client, each image opened once), Georeference Annotations looked through to their image,
+        // match references opened (tilesets by URL through its fetcher, an annotation's IIIF image).
         .target(name: "TegulaInputs", dependencies: [
             "TegulaIIIF", "TegulaIIIFSource", "TegulaGeoreference", "TegulaScan", "TegulaSupport",
+            "TegulaBundle", "TegulaFetch", "TegulaGeometry", "TegulaMatch", "TegulaWarp",
         ]),
         // The HTTP core under every server (tiles, IIIF images, the editor): typed requests and
         // responses, the one target parser, errors that carry their status, and the Hummingbird

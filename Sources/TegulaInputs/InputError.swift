@@ -15,4 +15,9 @@ public enum InputErrorReason: String, Sendable, Hashable {
     case mapNotChosen
     /// The annotation was made on an image of another size than the service describes.
     case sizeMismatch
+    /// A URL given as a tileset answers no TileJSON (or a tile of it fails).
+    case notATileset
+    /// A match reference that cannot be used as given (a bare URL template without bounds, GCPs
+    /// beside a tileset, an IIIF image without an annotation).
+    case badReference
 }

@@ -1,3 +1,4 @@
+import TegulaFetch
 import TegulaIIIF
 import TegulaIIIFSource
 import TegulaScan
@@ -8,7 +9,9 @@ import TegulaSupport
 /// an injected client: local files through GDAL, IIIF images through its IIIF client (made on
 /// first use, so a run of local scans makes no cache folder), each image opened once and shared by
 /// every stage given this resolver. Georeference Annotations are looked through to the image they
-/// name by ``resolve(_:gcps:mapID:)``. A resolver made without a client refuses a URL in one line.
+/// name by ``resolve(_:gcps:mapID:)``, and match references opened by
+/// ``reference(_:options:scanWidth:scanHeight:)`` (a tileset by URL through its HTTP fetcher). A
+/// resolver made without a client refuses a URL in one line.
 public final class InputResolver: ScanOpener, Sendable {
     private struct State {
         var client: IIIFClient?
@@ -16,20 +19,36 @@ public final class InputResolver: ScanOpener, Sendable {
     }
 
     private let makeClient: (@Sendable () throws -> IIIFClient)?
+    /// Fetches the tiles of a reference tileset given by URL; nil refuses such a URL.
+    private let tileFetcher: HTTPFetcher?
     private let state = Locked(State())
 
-    /// A resolver of local files alone: a URL is refused.
-    public init() { makeClient = nil }
+    /// A resolver of local files alone (and tilesets by URL through `fetcher`, when given): an
+    /// IIIF image URL is refused.
+    public init(fetcher: HTTPFetcher? = nil) {
+        makeClient = nil
+        tileFetcher = fetcher
+    }
 
-    /// A resolver reading IIIF images through `client`.
-    public init(client: IIIFClient) {
+    /// A resolver reading IIIF images through `client` (and tilesets by URL through `fetcher`).
+    public init(client: IIIFClient, fetcher: HTTPFetcher? = nil) {
         makeClient = { client }
+        tileFetcher = fetcher
     }
 
     /// A resolver whose client `makeClient` makes when the first IIIF image or annotation URL is
-    /// read (a cache folder made then, not before).
-    public init(client makeClient: @escaping @Sendable () throws -> IIIFClient) {
+    /// read (a cache folder made then, not before), and tilesets by URL through `fetcher`.
+    public init(client makeClient: @escaping @Sendable () throws -> IIIFClient, fetcher: HTTPFetcher? = nil) {
         self.makeClient = makeClient
+        tileFetcher = fetcher
+    }
+
+    /// The fetcher of tilesets by URL; a resolver without one refuses `url` in one line.
+    func fetcher(for url: String) throws -> HTTPFetcher {
+        guard let tileFetcher else {
+            throw ScanError(.unreadable, at: url, "a URL, but this program reads no remote tilesets; give a local file")
+        }
+        return tileFetcher
     }
 
     /// True when this resolver reaches servers (it has an IIIF client, made or to be made).

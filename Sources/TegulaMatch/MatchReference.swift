@@ -58,8 +58,14 @@ public struct MatchReference {
             throw MatchError(.noGeoreference, at: path, "the reference has no georeference (no geotransform with a CRS, no GCPs); "
                 + "give a georeferenced GeoTIFF or VRT, a tileset, or the image's GCP file (--reference-gcps FILE)")
         }
-        let crs = fitted.gcps.crs
-        return MatchReference(reader: reader, crs: crs, name: path) { try fitted.pixelsToGround($0, crs: crs) }
+        return MatchReference.fitted(fitted, reader: reader, name: path)
+    }
+
+    /// An image read through `reader` (a local file, an IIIF image) and georeferenced by the fit
+    /// of its GCPs, `georeference`, in their CRS; `name` names it in errors.
+    public static func fitted(_ georeference: Georeference, reader: any ScanReader, name: String) -> MatchReference {
+        let crs = georeference.gcps.crs
+        return MatchReference(reader: reader, crs: crs, name: name) { try georeference.pixelsToGround($0, crs: crs) }
     }
 
     /// A tileset at `path` (a tile folder with `tiles.json`, an MBTiles or a PMTiles, through

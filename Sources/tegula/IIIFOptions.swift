@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TegulaFetch
 import TegulaIIIF
 import TegulaInputs
 import TegulaSupport
@@ -43,10 +44,10 @@ struct IIIFOptions: ParsableArguments {
 
     /// The command's input resolver, made once in its `run()` and passed to every stage: IIIF
     /// images and annotations through this process's client, made on first use, so a command on
-    /// local scans makes no cache folder.
+    /// local scans makes no cache folder; reference tilesets by URL through the one transport.
     func inputs() -> InputResolver {
         let folder = cacheFolder, retries = retries
-        return InputResolver { try Self.client(cacheFolder: folder, retries: retries) }
+        return InputResolver(client: { try Self.client(cacheFolder: folder, retries: retries) }, fetcher: HTTPFetcher(transport: Network.transport))
     }
 
     /// One line of what was fetched, when anything was asked of a server or the cache.

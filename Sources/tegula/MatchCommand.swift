@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import TegulaBundle
-import TegulaFetch
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaInputs
 import TegulaMatch
 import TegulaScan
 import TegulaSupport
@@ -18,9 +18,11 @@ struct MatchCommand: ParsableCommand {
         discussion: """
         The reference is a GeoTIFF or VRT with a geotransform or GCPs (a `tegula georef` output \
         too), another scan of the same map with its GCP file (--reference-gcps): a re-scan, \
-        another copy or edition, or a tileset of a georeferenced map (a tile folder with \
-        tiles.json, an MBTiles, a PMTiles, or a TileJSON URL), read at the zoom whose pixels \
-        are nearest the scan's (its lower zooms for the reduced copy), points in EPSG:3857. \
+        another copy or edition, an IIIF image with its Georeference Annotation (the annotation, \
+        a file or URL), or a tileset of a georeferenced map (a tile folder with tiles.json, an \
+        MBTiles, a PMTiles, a TileJSON URL, or an XYZ URL template with --reference-bounds), \
+        read at the zoom whose pixels are nearest the scan's (its lower zooms for the reduced \
+        copy), points in EPSG:3857. \
         SIFT features are matched on reduced copies (ratio test, mutual nearest neighbours, \
         MAGSAC++), then each point is refined at full resolution by cross-correlation in a \
         small window; one point per cell of a grid over the matched area, 12 to 36 points. The \
@@ -35,8 +37,15 @@ struct MatchCommand: ParsableCommand {
     @Argument(help: "The scan to georeference: any raster GDAL reads (a local file).")
     var scan: String
 
-    @Option(help: "A georeferenced image of the same map: GeoTIFF or VRT (geotransform or GCPs), a scan with --reference-gcps, or a tileset (folder with tiles.json, .mbtiles, .pmtiles, or a TileJSON URL).")
+    @Option(help: "A georeferenced image of the same map: GeoTIFF or VRT (geotransform or GCPs), a scan with --reference-gcps, a Georeference Annotation of an IIIF image (file or URL), or a tileset (folder with tiles.json, .mbtiles, .pmtiles, a TileJSON URL, or an XYZ URL template with --reference-bounds).")
     var reference: String
+
+    @Option(help: ArgumentHelp("The area the scan shows, in degrees, when the reference is an XYZ URL template (which says no bounds): the zoom read is the one whose pixels over it are nearest the scan's.",
+                               valueName: "WEST,SOUTH,EAST,NORTH"))
+    var referenceBounds: GeoBoundsArgument?
+
+    @OptionGroup(title: "IIIF images (a reference annotation's image)")
+    var iiif: IIIFOptions
 
     @Option(help: ArgumentHelp("The reference's GCP file (.points, .vrt, .csv, GDAL text, ArcGIS CSV or TSV, Allmaps .json) when it is a plain scan.", valueName: "FILE"))
     var referenceGcps: String?
@@ -67,8 +76,11 @@ struct MatchCommand: ParsableCommand {
             // Local files alone: a URL is refused in one line.
             let scans = LocalScans()
             let scanReader = try scans.open(scan).reader()
-            let georeferenced = try Self.reference(reference, gcpFile: referenceGcps, scanWidth: scanReader.width, scanHeight: scanReader.height,
-                                                   image: { try scans.open(reference).reader() })
+            if let gcpFile = referenceGcps, Location(reference).isURL || Tileset.isReadable(at: reference) {
+                throw CLIFailure(.badOption, at: "--reference-gcps \(gcpFile)", "\(reference) is a tileset, georeferenced by its tile grid; give GCPs for a plain scan only")
+            }
+            let options = ReferenceOptions(gcpFile: referenceGcps, bounds: referenceBounds?.bounds)
+            let georeferenced = try iiif.inputs().reference(reference, options: options, scanWidth: scanReader.width, scanHeight: scanReader.height)
             if let summary = georeferenced.summary { printError("tegula: reference: \(summary)") }
             let verdict = try Matcher.match(scan: scanReader, reference: georeferenced.reader)
             guard case .matched(let points, let figures) = verdict else {
@@ -91,20 +103,6 @@ struct MatchCommand: ParsableCommand {
             for w in r.warnings { printError("tegula: warning: \(w)") }
             printError("tegula: \(GeorefCommand.summary(r))")
         }
-    }
-
-    /// The reference REF names: a tileset (a folder with tiles.json, OUT.mbtiles, OUT.pmtiles, or
-    /// a TileJSON URL) read at the zoom nearest the scan's pixels, or an image read through `image`.
-    static func reference(_ path: String, gcpFile: String?, scanWidth: Int, scanHeight: Int,
-                          image: () throws -> any ScanReader) throws -> MatchReference {
-        let isURL = Location(path).isURL
-        guard isURL || Tileset.isReadable(at: path) else { return try MatchReference.image(at: path, gcpFile: gcpFile, reader: image()) }
-        if let gcpFile {
-            throw CLIFailure(.badOption, at: "--reference-gcps \(gcpFile)", "\(path) is a tileset, georeferenced by its tile grid; give GCPs for a plain scan only")
-        }
-        guard isURL else { return try MatchReference.tileset(at: path, scanWidth: scanWidth, scanHeight: scanHeight) }
-        let tiles = try TileJSONTiles.open(path, fetcher: HTTPFetcher(transport: Network.transport))
-        return try MatchReference.tileset(tiles, name: path, scanWidth: scanWidth, scanHeight: scanHeight)
     }
 
     /// A point's name: its number and match score, as every format can carry it.

@@ -177,7 +177,7 @@ let package = Package(
         ]),
         // The pipeline file (document, specs, strict decoding), its stages and the runner.
         .target(name: "TegulaPipeline", dependencies: [
-            "TegulaCluster", "TegulaComposite", "TegulaCrypto", "TegulaGeoreference", "TegulaInputs", "TegulaScan", "TegulaWarp", "TegulaPyramid",
+            "TegulaCluster", "TegulaComposite", "TegulaCrypto", "TegulaGeoreference", "TegulaInputs", "TegulaMatch", "TegulaScan", "TegulaWarp", "TegulaPyramid",
             "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", .product(name: "Yams", package: "Yams"),
         ]),
         // Tiles on demand: scans and pipeline maps rendered per request behind the server's

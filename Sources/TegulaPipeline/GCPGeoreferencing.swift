@@ -8,9 +8,10 @@ import TegulaWarp
 /// ``Georeferencer/fit(_:imageWidth:imageHeight:options:)`` and write what `tegula georef`
 /// writes (``GeoreferenceWriter``): `georef.vrt`, `report.json`, `residuals.svg`.
 enum GCPGeoreferencing {
-    /// The GCPs of a map's section: a file in any format, or the inline list (`gcp_srs`, default
-    /// EPSG:4326); the section's mask, when given, replaces one the file carries.
-    static func gcpSet(_ g: GeoreferenceSpec, mask: [PixelPoint]?) throws -> GCPSet {
+    /// The GCPs of a map's section: a file in any format, the inline list (`gcp_srs`, default
+    /// EPSG:4326), or those matched against a reference (``ReferenceMatch``, made or read back in
+    /// `step`'s folder); the section's mask, when given, replaces one the file carries.
+    static func gcpSet(_ g: GeoreferenceSpec, mask: [PixelPoint]?, step: GeoreferenceStep) throws -> GCPSet {
         var set: GCPSet
         switch g.gcps {
         case .file(let p):
@@ -21,6 +22,8 @@ enum GCPGeoreferencing {
                     ground: GroundPoint(x: p.ground[0], y: p.ground[1]), enabled: p.enabled ?? true)
             }
             set = GCPSet(gcps: points, crs: g.gcpCRS ?? .wgs84)
+        case .match(let reference):
+            set = try step.match(reference).gcpSet(folder: step.folder, scan: step.map.input)
         case nil:
             throw PipelineError(.notGeoreferenced, "the georeference section has no GCPs")
         }
@@ -31,7 +34,7 @@ enum GCPGeoreferencing {
     /// The map's scan with its GCPs, as the warp stage takes it: the one path every fit goes through.
     static func input(map: MapSpec, step: GeoreferenceStep) throws -> WarpInput {
         let g = map.georeference!
-        var set = try gcpSet(g, mask: try step.mask())
+        var set = try gcpSet(g, mask: try step.mask(), step: step)
         // A tied sheet: its GCPs plus its tie pins, fitted with the joint fit's transform.
         if let tied = step.tied { set.gcps += tied.pins }
         return WarpInput(path: map.input, gcpSet: set, fit: FitOptions(transform: step.tied?.kind ?? g.transform, fitCRS: g.fitCRS))

@@ -12,6 +12,10 @@ public struct GeoreferenceSpec: Sendable, Hashable {
         case file(String)
         /// Points written in the pipeline file.
         case inline([InlineGCP])
+        /// Points proposed by matching the scan against a georeferenced reference (`match:`: an
+        /// image, a tileset, an annotation; a path, absolute after loading, or a URL):
+        /// ``ReferenceMatch``.
+        case match(String)
     }
 
     /// A neatline polygon in scan pixels.
@@ -22,7 +26,7 @@ public struct GeoreferenceSpec: Sendable, Hashable {
         case inline([PixelPoint])
     }
 
-    /// The GCPs, or nil when `bounds` georeference the scan.
+    /// The GCPs (given, or matched), or nil when `bounds` georeference the scan.
     public var gcps: GCPSource?
     /// Which map of an Allmaps AnnotationPage holding several (`map`: its id or the id's last
     /// path component), as `--map` on the command line; nil for a file of one map.
@@ -41,7 +45,7 @@ public struct GeoreferenceSpec: Sendable, Hashable {
     public var srs: CRS?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case gcps, mapID = "map", gcpCRS = "gcp_srs", transform, fitCRS = "fit_srs", mask, bounds, srs
+        case gcps, match, mapID = "map", gcpCRS = "gcp_srs", transform, fitCRS = "fit_srs", mask, bounds, srs
     }
 }
 
@@ -75,7 +79,20 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
                 gcps = .inline(list)
             }
         }
+        if let reference = try c.decodeIfPresent(String.self, forKey: .match) {
+            guard gcps == nil else {
+                throw DecodingError.dataCorruptedError(forKey: .match, in: c, debugDescription:
+                    "give either gcps or match, not both: match proposes the GCPs from a reference")
+            }
+            gcps = .match(reference)
+        }
         mapID = try c.decodeIfPresent(String.self, forKey: .mapID)
+        if case .match? = gcps {
+            for (key, present) in [(CodingKeys.mapID, mapID != nil), (.gcpCRS, try c.decodeIfPresent(CRS.self, forKey: .gcpCRS) != nil)] where present {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription:
+                    "\(key.stringValue) applies to a GCP file; matched GCPs are in the reference's CRS")
+            }
+        }
         if mapID != nil, case .inline = gcps {
             throw DecodingError.dataCorruptedError(forKey: .mapID, in: c, debugDescription:
                 "map chooses one map of an Allmaps AnnotationPage file; inline gcps need none")
@@ -108,7 +125,7 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
         if gcps == nil {
             if bounds == nil {
                 throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription:
-                    "needs gcps (a GCP file or a list) or bounds ([west, south, east, north]); leave georeference out for an already georeferenced input"))
+                    "needs gcps (a GCP file or a list), match (a georeferenced reference) or bounds ([west, south, east, north]); leave georeference out for an already georeferenced input"))
             }
             for (key, present) in [(CodingKeys.transform, transform != nil), (.fitCRS, fitCRS != nil), (.gcpCRS, gcpCRS != nil),
                                    (.mapID, mapID != nil)] where present {
@@ -127,6 +144,7 @@ extension GeoreferenceSpec: Encodable {
         switch gcps {
         case .file(let p): try c.encode(p, forKey: .gcps)
         case .inline(let list): try c.encode(list, forKey: .gcps)
+        case .match(let reference): try c.encode(reference, forKey: .match)
         case nil: break
         }
         try c.encodeIfPresent(mapID, forKey: .mapID)

@@ -31,7 +31,8 @@ struct GeoreferenceStep: MapStage {
     var reportPath: String { folder + "/report.json" }
     var picturePath: String { folder + "/residuals.svg" }
 
-    /// SHA-256 over the scan's bytes, the section as written and the bytes of every file it names.
+    /// SHA-256 over the scan's bytes, the section as written and the bytes of every file it names
+    /// (a match reference's: its file, every file of its folder, or its URL).
     func hash() -> String {
         var h = ContentHash()
         h.update("georeference/1")
@@ -40,6 +41,7 @@ struct GeoreferenceStep: MapStage {
             h.update(PipelineHashing.json(g))
             if case .file(let p) = g.gcps { h.update(digests.digest(of: p, opening: scans)) }
             if case .file(let p) = g.mask { h.update(digests.digest(of: p, opening: scans)) }
+            if case .match(let r) = g.gcps { h.update(ReferenceMatch.referenceDigest(r, digests: digests, scans: scans)) }
         }
         if let tied { h.update(PipelineHashing.json(tied.pins)); h.update(tied.kind.name) }
         return h.finalize()
@@ -65,6 +67,7 @@ struct GeoreferenceStep: MapStage {
             switch g.gcps {
             case .file(let p): n = "GCPs from \((p as NSString).lastPathComponent)"
             case .inline(let l): n = "\(l.count) inline GCPs"
+            case .match(let r): n = "GCPs matched against \(Location(r).isURL ? r : (r as NSString).lastPathComponent)"
             case nil: n = "no GCPs"
             }
             s = "\(n)\(tied.map { " + \($0.pins.count) tie pins" } ?? ""), transform \(tied?.kind.name ?? g.transform?.name ?? "auto"), fit in \(g.fitCRS ?? .webMercator)"
@@ -92,7 +95,15 @@ struct GeoreferenceStep: MapStage {
         try work.record(key: plan.key, hash: plan.hash.isEmpty ? hash() : plan.hash, outputs: outputs)
         let written = outputs.isEmpty ? "nothing to write" : outputs.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
         let fit = fitted.map { "; fitted " + GCPGeoreferencing.describe($0.report) } ?? ""
-        return "\(summary())\(fit) → \(written)"
+        var matched = ""
+        if case .match? = map.georeference?.gcps, let record = ReferenceMatch.recorded(in: folder) { matched = "; " + record.summary }
+        return "\(summary())\(matched)\(fit) → \(written)"
+    }
+
+    /// The match of the scan against `reference` (``ReferenceMatch``): recorded in the map's
+    /// folder, made when it was not.
+    func match(_ reference: String) throws -> ReferenceMatch {
+        try ReferenceMatch.of(map, reference: reference, folder: folder, digests: digests, scans: scans)
     }
 
     /// Write the stage's outputs; returns the files written and the GCP fit, when there is one.
@@ -130,6 +141,7 @@ struct GeoreferenceStep: MapStage {
             outputs += [vrtPath, reportPath, picturePath]
             fitted = georeference
         }
+        if case .match = g.gcps { outputs += [ReferenceMatch.recordPath(in: folder), ReferenceMatch.pointsPath(in: folder)] }
         return (outputs, fitted)
     }
 

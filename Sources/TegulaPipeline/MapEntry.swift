@@ -70,7 +70,8 @@ struct MapEntry {
 
     /// The map with `defaults` merged under it: a map's keys win; within the georeference, warp
     /// and tile sections they win key by key. A map without a georeference section (an input
-    /// georeferenced already) stays without one.
+    /// georeferenced already) stays without one, unless the defaults' section matches a
+    /// reference (`match:`), which every scan of a collection of re-scans can take.
     func merged(under defaults: Node?) -> Node {
         guard let d = defaults?.mapping, let ownMapping = node.mapping else { return node }
         var own = ownMapping.map { ($0.key, $0.value) }
@@ -84,7 +85,7 @@ struct MapEntry {
                     section.append((dk, dv))
                 }
                 own[i].1 = Node(section)
-            } else if k != "georeference" {
+            } else if k != "georeference" || value.mapping?["match"] != nil {
                 own.append((key, value))
             }
         }

@@ -46,6 +46,9 @@ extension Pipeline {
             if case .file(let p) = g.gcps {
                 g.gcps = .file(try existingFile(p, at: [.key("georeference"), .key("gcps")], what: "GCP file", entry: entry, base: base, fail: fail))
             }
+            if case .match(let r) = g.gcps, !Location(r).isURL {
+                g.gcps = .match(try existingReference(r, at: [.key("georeference"), .key("match")], entry: entry, base: base, fail: fail))
+            }
             if case .file(let p) = g.mask {
                 g.mask = .file(try existingFile(p, at: [.key("georeference"), .key("mask")], what: "mask file", entry: entry, base: base, fail: fail))
             }
@@ -62,6 +65,17 @@ extension Pipeline {
                              fail: MapFailure) throws -> String {
         let file = absolute(path, base: entry.base(for: steps, pipelineFolder: base))
         if let why = requireFile(file, what: what) { throw fail(steps, why) }
+        return file
+    }
+
+    /// A local match reference, given at `steps`, made absolute as a file is; a file or a
+    /// folder (a tile folder), refused when nothing is there.
+    static func existingReference(_ path: String, at steps: [PipelineDocument.Step], entry: MapEntry, base: String,
+                                  fail: MapFailure) throws -> String {
+        let file = absolute(path, base: entry.base(for: steps, pipelineFolder: base))
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw fail(steps, "match reference \(file) does not exist (give a georeferenced image, a tileset or an annotation, or a URL)")
+        }
         return file
     }
 

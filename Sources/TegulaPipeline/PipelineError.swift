@@ -20,6 +20,8 @@ public enum PipelineErrorReason: String, Sendable, Hashable {
     case missingRecord
     /// The map's input has no georeference and the file gives none.
     case notGeoreferenced
+    /// The map's scan does not match its `georeference.match` reference surely enough.
+    case noMatch
     /// An output cannot be moved into place.
     case writeFailed
     /// The stages were folded out of order (a bug, not bad input).

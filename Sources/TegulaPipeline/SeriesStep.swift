@@ -103,7 +103,7 @@ enum SeriesStep {
         let fit: SeriesFit
         do {
             fit = try SeriesFit.fit(sheets: sheets, ties: ties.map { Tie(sheetA: local[$0.1]!, pixelA: $0.2.pixelA, sheetB: local[$0.3]!, pixelB: $0.2.pixelB) },
-                                    tieWeight: pipeline.spec.tieWeight ?? 1)
+                                    tieWeight: pipeline.spec.tieWeight ?? SeriesFit.defaultTieWeight)
         } catch let e as GeoreferenceError {
             throw pipeline.document.error([.key("ties")], "\(e)")
         }
@@ -124,19 +124,29 @@ enum SeriesStep {
             seams[t.mapB, default: []].append(f)
         }
         return maps.map { map in
-            guard let g = map.georeference else { return SheetFigures(name: map.name, georeference: "own") }
-            if g.bounds != nil { return SheetFigures(name: map.name, georeference: "bounds") }
-            if let t = series.tied[map.name] {
-                return SheetFigures(name: map.name, report: t.after.report, pins: Set(t.pins.map(\.id)), seams: seams[map.name] ?? [])
+            var f = figures(pipeline, map: map, series: series, seams: seams)
+            if case .match(let reference)? = map.georeference?.gcps,
+               let record = ReferenceMatch.recorded(in: pipeline.workFolder(for: map)), record.reference == reference {
+                f.join(record)
             }
-            let step = GeoreferenceStep(map: map, folder: pipeline.workFolder(for: map), digests: FileDigests(stamps: [:]), scans: pipeline.inputs)
-            do {
-                return SheetFigures(name: map.name, report: try GCPGeoreferencing.fit(map: map, step: step).report, pins: [], seams: [])
-            } catch {
-                var f = SheetFigures(name: map.name, georeference: "gcps")
-                f.error = "\(error)"
-                return f
-            }
+            return f
+        }
+    }
+
+    /// One map's figures: its fit (joint or alone), its ties' seams.
+    static func figures(_ pipeline: Pipeline, map: MapSpec, series: PipelineSeries, seams: [String: [TieFigures]]) -> SheetFigures {
+        guard let g = map.georeference else { return SheetFigures(name: map.name, georeference: "own") }
+        if g.bounds != nil { return SheetFigures(name: map.name, georeference: "bounds") }
+        if let t = series.tied[map.name] {
+            return SheetFigures(name: map.name, report: t.after.report, pins: Set(t.pins.map(\.id)), seams: seams[map.name] ?? [])
+        }
+        let step = GeoreferenceStep(map: map, folder: pipeline.workFolder(for: map), digests: FileDigests(stamps: [:]), scans: pipeline.inputs)
+        do {
+            return SheetFigures(name: map.name, report: try GCPGeoreferencing.fit(map: map, step: step).report, pins: [], seams: [])
+        } catch {
+            var f = SheetFigures(name: map.name, georeference: "gcps")
+            f.error = "\(error)"
+            return f
         }
     }
 }

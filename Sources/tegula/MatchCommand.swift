@@ -29,8 +29,8 @@ struct MatchCommand: ParsableCommand {
         verdict comes from the geometry: enough consistent matches, points that agree under \
         leave-one-out and spread over the matched area (thresholds in docs/matching.md). The \
         points are written in the \
-        format OUT's extension names (.points, .csv, or .json for an Allmaps annotation), each \
-        named with its match score; the fit report is the one `tegula georef` prints. When the \
+        form --gcp-format names or OUT's extension does (.points, .csv, .txt for GDAL text, or \
+        .json for an Allmaps annotation), each named with its match score; the fit report is the one `tegula georef` prints. When the \
         images do not show the same map: one line on stderr, exit code 3, nothing written.
         """)
 
@@ -50,16 +50,18 @@ struct MatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The reference's GCP file (.points, .vrt, .csv, GDAL text, ArcGIS CSV or TSV, Allmaps .json) when it is a plain scan.", valueName: "FILE"))
     var referenceGcps: String?
 
-    @Option(name: .shortAndLong, help: "Where to write the points: OUT.points (QGIS), OUT.csv, or OUT.json (an Allmaps annotation naming the scan).")
+    @Option(name: .shortAndLong, help: "Where to write the points: OUT.points (QGIS), OUT.csv, OUT.txt (GDAL text), or OUT.json (an Allmaps annotation naming the scan).")
     var output: String
+
+    @Option(help: ArgumentHelp("The form -o is written in: qgis, csv, gdal, arcgis-csv, arcgis-tsv, allmaps (default: the one OUT's extension names).", valueName: "FORM"))
+    var gcpFormat: GCPFormat?
 
     /// Exit code of a pair that does not match.
     static let noMatchExitCode: Int32 = 3
 
     func validate() throws {
-        let ext = (output as NSString).pathExtension.lowercased()
-        guard ["points", "csv", "json"].contains(ext) else {
-            throw ValidationError("-o \(output): write .points, .csv or .json (an Allmaps annotation)")
+        guard (try? GCPFileOutput(path: output, format: gcpFormat)) != nil else {
+            throw ValidationError("-o \(output): write .points, .csv, .txt (GDAL text) or .json (an Allmaps annotation), or name the form with --gcp-format")
         }
     }
 
@@ -95,7 +97,8 @@ struct MatchCommand: ParsableCommand {
             // Fitted in the reference's CRS, where its pixels are a plane (as gdalwarp fits GCPs).
             let set = GCPSet(gcps: gcps, crs: georeferenced.crs, source: output)
             let fitted = try Georeferencer.fit(set, imageWidth: scanReader.width, imageHeight: scanReader.height, options: FitOptions(fitCRS: .gcp))
-            try AtomicFile.write(Array(try text(gcps, crs: georeferenced.crs, points: points, transform: fitted.kind, width: scanReader.width, height: scanReader.height).utf8), to: output)
+            try GCPFileOutput.write(try file(gcps, crs: georeferenced.crs, points: points, transform: fitted.kind,
+                                             width: scanReader.width, height: scanReader.height))
             printError(String(format: "tegula: %d points, one per cell of the matched area (score %.2f–%.2f); the reference covers %.0f%% of the scan; points' leave-one-out RMS %.2f px of the coarser image (%.2f scan px); %d consistent feature matches of %d",
                               points.count, points.map(\.score).min() ?? 0, points.map(\.score).max() ?? 0, 100 * (figures.coverage ?? 0),
                               figures.leaveOneOutRMS ?? 0, figures.leaveOneOutScanPixels ?? 0, figures.inliers, figures.tentative))
@@ -110,15 +113,12 @@ struct MatchCommand: ParsableCommand {
         String(format: "m%02d score=%.3f", i + 1, score)
     }
 
-    /// The file's text in the format the extension names.
-    func text(_ gcps: [GCP], crs: CRS, points: [ProposedPoint], transform: TransformKind, width: Int, height: Int) throws -> String {
-        switch (output as NSString).pathExtension.lowercased() {
-        case "points": return GCPWriter.points(gcps, crs: crs)
-        case "csv": return GCPWriter.csv(gcps, crs: crs)
-        default:
-            let notes = Dictionary(uniqueKeysWithValues: zip(gcps.map(\.id), points.map { String(format: "match score %.3f", $0.score) }))
-            return try GCPWriter.allmapsAnnotation(gcps, crs: crs, notes: notes, transform: transform, mask: nil,
-                                                   scanPath: (scan as NSString).standardizingPath, width: width, height: height)
-        }
+    /// The output's bytes in the form ``GCPFileOutput`` chooses (--gcp-format, else OUT's
+    /// extension), each point named with its score (an annotation's notes carry it too); no fit
+    /// sidecar: the points are proposed, to be fitted by whoever reads them.
+    func file(_ gcps: [GCP], crs: CRS, points: [ProposedPoint], transform: TransformKind, width: Int, height: Int) throws -> [(path: String, data: Data)] {
+        let notes = Dictionary(uniqueKeysWithValues: zip(gcps.map(\.id), points.map { String(format: "match score %.3f", $0.score) }))
+        return try GCPFileOutput(path: output, format: gcpFormat).files(gcps, crs: crs, transform: transform, stored: nil, notes: notes, mask: nil,
+                                                                        scanPath: (scan as NSString).standardizingPath, width: width, height: height)
     }
 }

@@ -173,7 +173,7 @@ struct EditCLITests {
             ([broken], "broken.jpg"),
             ([Schagen1689.scan, "--gcps", garbage], "bad.points:2"),
             ([Schagen1689.scan, "--gcps", dir + "/missing.points"], "no such GCP file"),
-            ([Schagen1689.scan, "-o", dir + "/out.txt"], ".points, .csv, .json"),
+            ([Schagen1689.scan, "-o", dir + "/out.tif"], ".points, .csv, .txt (GDAL text), .json"),
             ([Schagen1689.scan, "-o", dir + "/no/such/folder/out.points"], "does not exist"),
             ([Schagen1689.scan, "-o", dir + "/o.points", "--basemap", dir + "/nothing"], "neither a URL template"),
         ]

@@ -9,7 +9,7 @@ import TegulaSupport
 /// fetcher: a TileJSON's first `tiles` template with the document's bounds, zooms, tile size and
 /// scale (``tileJSON(_:fetcher:)``; relative templates resolved against its URL; `{-y}` or
 /// `"scheme": "tms"` counts rows from the bottom), or a bare XYZ template, which says neither
-/// bounds nor zooms, with the bounds its caller gives (``template(_:bounds:fetcher:)``). A tile
+/// bounds nor zooms, with the bounds its caller gives (``template(_:bounds:zoom:fetcher:)``). A tile
 /// answered 404 or 204 is missing.
 struct TemplateTiles: TileReader {
     private(set) var metadata: TilesetMetadata

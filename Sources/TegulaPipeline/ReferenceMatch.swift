@@ -13,7 +13,7 @@ import TegulaSupport
 /// the reference's content digests) is unchanged is read back, so loading's gate, the sheet index
 /// and the georeference stage match a scan once, and a rerun not at all.
 struct ReferenceMatch: Codable, Sendable, Equatable {
-    /// The digests it was made under (``key(map:digests:scans:)``).
+    /// The digests it was made under (``key(map:reference:digests:scans:)``).
     var key: String
     /// The reference, as the pipeline gives it (absolute).
     var reference: String

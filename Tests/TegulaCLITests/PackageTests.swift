@@ -182,4 +182,26 @@ struct PackageTests {
         let copyright = try text("usr/share/doc/tegula/copyright")
         #expect(copyright.hasPrefix("tegula \(version)") && copyright.contains("Apache License"))
     }
+
+    /// The packaged binary is linked apart from the tested one (scripts/release-build; in
+    /// scripts/test a relink of the test build that SwiftPM does not make itself), so one real
+    /// command runs on it: a fresh GeoTIFF tiled into a fresh folder gives the tiles, byte for byte,
+    /// of the build the suite checks against its oracles.
+    @Test func packagedBinaryTilesAFreshScanAsTheTestedBuildDoes() throws {
+        let dir = try Self.unpacked()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scan = dir.appendingPathComponent("scan.tif").path
+        try SyntheticGeoTIFF.write(to: scan)
+        func tiles(_ binary: String, into name: String) throws -> (digest: String, tiles: Int) {
+            let out = dir.appendingPathComponent(name).path
+            let r = try ProgramRun.run(binary, ["tile", scan, "-o", out, "--zoom", "0-6", "--quiet"])
+            try #require(r.status == 0, "\(binary) tile: \(r.stderr)")
+            return try TilesetDigest.of(out)
+        }
+        let packaged = try tiles(dir.appendingPathComponent("usr/bin/tegula").path, into: "packaged")
+        let tested = try tiles(try BuiltTegula.path(), into: "tested")
+        // 32: the tiles mercantile lists over the scan's bounds (lon 5…23, lat 41…53) at zooms 0–6.
+        #expect(packaged.tiles == tested.tiles && packaged.tiles == 32)
+        #expect(packaged.digest == tested.digest)
+    }
 }

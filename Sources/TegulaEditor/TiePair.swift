@@ -16,7 +16,7 @@ public struct TiePair: Sendable {
     public let scanA: String, scanB: String
     /// Each fitted on its own GCPs: what the seam error is measured from.
     public let fitA: Georeference, fitB: Georeference
-    /// The pipeline's `tie_weight` (default 1).
+    /// The pipeline's `tie_weight` (default 100, `SeriesFit.defaultTieWeight`).
     public let tieWeight: Double
     /// The ties the pipeline's `ties:` list holds between the two maps (B→A ties turned round).
     public let ties: [EditorTie]
@@ -54,7 +54,7 @@ public struct TiePair: Sendable {
         do {
             fitB = try Georeferencer.fit(sheetB.gcps, imageWidth: sheetB.width, imageHeight: sheetB.height, options: sheetB.options)
         } catch { throw EditorError(.fitFailed, at: "map '\(mapB)'", "cannot be fitted on its own GCPs: \(error)") }
-        tieWeight = pipeline.spec.tieWeight ?? 1
+        tieWeight = pipeline.spec.tieWeight ?? SeriesFit.defaultTieWeight
         var ties: [EditorTie] = []
         for (i, t) in pipeline.spec.ties.enumerated() {
             let pair: (PixelPoint, PixelPoint)?

@@ -56,6 +56,13 @@ public struct SeriesFit: Sendable {
     /// Conjugate-gradient iterations per group.
     public let iterations: [Int]
 
+    /// The tie weight of a pipeline that names none (`tie_weight:`): each image of a tie point
+    /// weighs as 100 GCPs, so a tie holds. A tie says two sheets show the same place; at weight 1
+    /// (a tie point as one GCP) the GCPs' errors pulled the sheets apart again and a series with
+    /// GCPs 4 px off kept seams of about half their size, at 100 every seam of a made series
+    /// falls under half a pixel of the max zoom (`SeriesTests`).
+    public static let defaultTieWeight = 100.0
+
     /// Fit. Throws a ``GeoreferenceError`` naming the sheet or the tie when a sheet cannot be
     /// fitted on its own GCPs (ties add no GCPs), tied sheets fit in different CRSs, a tie pixel
     /// lies outside its scan, or a group's system does not converge.

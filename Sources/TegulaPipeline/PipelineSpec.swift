@@ -22,7 +22,7 @@ public struct PipelineSpec: Sendable, Hashable {
     /// `ties_from:`: a CSV file of more ties (``TieList``); after loading its ties follow those
     /// of `ties:` in ``ties`` and the path is absolute.
     public var tiesFrom: String?
-    /// `tie_weight:`: how many GCPs each image of a tie point weighs (default 1).
+    /// `tie_weight:`: how many GCPs each image of a tie point weighs (default 100, `SeriesFit.defaultTieWeight`).
     public var tieWeight: Double?
     /// `quality:`: limits every sheet's fit must keep.
     public var quality: QualitySpec?

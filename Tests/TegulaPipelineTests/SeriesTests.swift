@@ -64,7 +64,8 @@ import TegulaTestSupport
 
     /// Every tie's seam before and after the joint fit, and its joint ground point, against numpy
     /// solving the problem the other way round: the series' own files (the .points GCPs, the
-    /// `ties:` and `tie_weight:` of series.yml) into one dense least-squares system with every
+    /// `ties:` and `tie_weight:` of series.yml, or the weight given after the folder when it
+    /// names none) into one dense least-squares system with every
     /// tie's ground point as two unknowns beside the sheets' affine parameters, tie rows weighed
     /// √w (`numpy.linalg.lstsq`), then EPSG:3857 to degrees and the great-circle metres on the
     /// mean sphere (R 6371008.8 m) that the seams are defined in.
@@ -73,7 +74,8 @@ import TegulaTestSupport
         import numpy as np
         folder = sys.argv[1]
         yml = open(os.path.join(folder, "series.yml")).read()
-        w = float(re.search(r"^tie_weight: (\\S+)$", yml, re.M).group(1))
+        named = re.search(r"^tie_weight: (\\S+)$", yml, re.M)
+        w = float(named.group(1)) if named else float(sys.argv[2])  # the default, when series.yml names none
         num = r"(-?[0-9.]+(?:e-?[0-9]+)?)"
         ties = [(m[0], (float(m[1]), float(m[2])), m[3], (float(m[4]), float(m[5]))) for m in
                 re.findall(r"^  - \\[(\\w+), \\[" + num + ", " + num + r"\\], (\\w+), \\[" + num + ", " + num + r"\\]\\]$", yml, re.M)]
@@ -162,6 +164,37 @@ import TegulaTestSupport
             #expect(apart <= 1e-3, "tie \(t.index): joint point \(apart) m from numpy's")
         }
         print(String(format: "joint fit vs numpy lstsq, 48 ties: seams agree to %.2e relative, joint points to %.2e m", worstRelative.value, worstGround.value))
+    }
+
+    /// Ties hold by default (issue 43, item 0): a 3 × 2 series with GCPs 4 px off, its two hand
+    /// ties per shared edge and no `tie_weight:` has every seam within half a pixel of the max
+    /// zoom, and numpy's least squares at the default weight finds the same seams. At the former
+    /// default of 1 the same series kept seams of about half their size.
+    @Test func withTheDefaultTieWeightEverySeamOfASeriesWithFourPixelGCPErrorsIsWithinHalfAPixel() throws {
+        let (folder, file) = try Self.series("default-weight", cols: 3, rows: 2)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let named = try String(contentsOfFile: file, encoding: .utf8)
+        try named.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("tie_weight:") }
+            .joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let pipeline = try Pipeline.load(path: file)
+        try #require(pipeline.spec.tieWeight == nil && named.contains("tie_weight:"), "series.yml still names a tie weight")
+        let ties = pipeline.series.ties
+        #expect(ties.count == 14, "3 × 2 sheets: 7 neighbour pairs, two shared corners each")
+        let before = ties.map { Self.pixels($0.seamBeforeMetres, latitude: $0.ground[1]) }
+        let after = ties.map { Self.pixels($0.seamAfterMetres, latitude: $0.ground[1]) }
+        let worstBefore = try #require(WorstError.of(before)), worstAfter = try #require(WorstError.of(after))
+        print(String(format: "default tie weight %g, 3 × 2 series: seams before max %.2f px, after max %.4f px (zoom 7 pixels, %d ties)",
+                     SeriesFit.defaultTieWeight, worstBefore, worstAfter, ties.count))
+        #expect(worstBefore > 2, "GCP errors of 4 px must show as seams before the joint fit")
+        #expect(worstAfter <= 0.5, "with the default tie weight a seam is \(worstAfter) px")
+        // The same seams from numpy, told the default weight.
+        let out = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", Self.seamOracle, folder, "\(SeriesFit.defaultTieWeight)"])
+        let oracle = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [[String: Any]], "\(out)")
+        try #require(oracle.count == ties.count, "numpy read \(oracle.count) ties")
+        for t in ties {
+            let numpy = try #require(oracle[t.index]["seam_after_m"] as? Double)
+            #expect(abs(t.seamAfterMetres - numpy) <= 1e-6 * numpy, "tie \(t.index): \(t.seamAfterMetres) m, numpy \(numpy) m")
+        }
     }
 
     @Test func aSheetInNoTieKeepsItsIndependentFitToTheByte() throws {

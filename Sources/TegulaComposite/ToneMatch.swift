@@ -17,7 +17,9 @@ import TegulaWarp
 /// 2. **The solve** (``solve(sheets:overlaps:anchor:)``), per channel, over each connected group
 ///    of sheets (sheets joined by an overlap of at least ``minimumPixels`` pixels): gains first,
 ///    from the spreads — `log gᵢ − log gⱼ = log(σⱼ / σᵢ)` for each overlap whose spreads are both at
-///    least ``minimumSpread`` levels — then offsets, from the means with those gains —
+///    least ``minimumSpread`` levels, and from the means (`log(μⱼ / μᵢ)`, at ``flatWeight``) for a
+///    flat one that joins sheets no overlap with contrast joins (over sea or blank paper) — then
+///    offsets, from the means with those gains —
 ///    `oᵢ − oⱼ = gⱼ μⱼ − gᵢ μᵢ` — each a least-squares problem over the group's overlaps (a
 ///    weighted graph Laplacian), the offsets' weighed by pixel counts, the gains' by pixel counts
 ///    times the smaller of the two variances (an overlap of 2 levels' spread had a gain ratio
@@ -79,9 +81,23 @@ public enum ToneMatch {
 
     /// Overlaps with fewer opaque pixels than this join no sheets (too few to measure a tone).
     public static let minimumPixels = 64
-    /// A spread (standard deviation, levels) below which an overlap says nothing of the gains:
-    /// a flat overlap (paper, sea) only ties the offsets.
-    public static let minimumSpread = 1.0
+    /// A spread (standard deviation, levels) below which an overlap's spreads say nothing of the
+    /// gains: a flat overlap (paper, sea) ties the gains by its means instead, at ``flatWeight``.
+    /// Whole levels make a small spread a poor measure: at 1 level, a 64-sheet made series' sea
+    /// overlaps (spreads of 0.3–1.9 levels) put sheets' gains up to 14 % off; at 4, the 3 × 3
+    /// made series of `ToneTests` lost the overlaps of 2–4 levels that join its sheets' green
+    /// (gains 10 % off, 0.3 % with them).
+    public static let minimumSpread = 2.0
+    /// The weight per pixel of a flat overlap's gain equation (`log gᵢ − log gⱼ = log(μⱼ / μᵢ)`),
+    /// against at least 1 (pixels × a variance of at least 1) per pixel of an overlap with
+    /// contrast. Flat overlaps enter the gains only between sheets that no chain of overlaps with
+    /// contrast joins (a sheet over open sea, groups that meet only over sea), and weigh so little
+    /// that they hardly bend the gains the spreads fixed within each such part. Left out, those
+    /// sheets kept gain 1 or were matched only among themselves, and `tone: match` spread the
+    /// tones of a 64-sheet made series wider than they were (10.9 % → 14.6 %).
+    public static let flatWeight = 1e-4
+    /// The least mean (levels) a flat overlap needs in both sheets to give a gain ratio.
+    public static let minimumMean = 1.0
     /// How far a resampling kernel reaches, in source pixels (lanczos's 3, the widest): pixels
     /// nearer a mask edge than this plus one sample are left out of an overlap's sums. On an 8 × 8
     /// made series with GCPs 4 px off, fitted jointly, the paper within it left the corrected
@@ -101,13 +117,19 @@ public enum ToneMatch {
             // Gains from the overlaps with contrast in both sheets.
             // Weighed by pixels × the smaller variance: rounding to whole levels moves a spread
             // by about 1/σ² of itself, so an overlap of little contrast says least of the gains.
-            var edges: [(Int, Int, Double, Double)] = []
+            var edges: [(Int, Int, Double, Double)] = [], flat: [(Int, Int, Double, Double)] = []
             for o in used {
                 let (ma, mb) = (o.moments(c, first: true), o.moments(c, first: false))
-                guard ma.spread >= minimumSpread, mb.spread >= minimumSpread else { continue }
-                let contrast = min(ma.spread, mb.spread)
-                edges.append((o.a, o.b, Double(o.pixels) * contrast * contrast, log(mb.spread / ma.spread)))
+                if ma.spread >= minimumSpread, mb.spread >= minimumSpread {
+                    let contrast = min(ma.spread, mb.spread)
+                    edges.append((o.a, o.b, Double(o.pixels) * contrast * contrast, log(mb.spread / ma.spread)))
+                } else if ma.mean >= minimumMean, mb.mean >= minimumMean {
+                    flat.append((o.a, o.b, Double(o.pixels) * flatWeight, log(mb.mean / ma.mean)))
+                }
             }
+            // Flat overlaps join only sheets that no chain of overlaps with contrast joins.
+            let joined = Laplacian.roots(sheets: sheets, edges: edges)
+            edges += flat.filter { joined[$0.0] != joined[$0.1] }
             let logGain = Laplacian(sheets: sheets, edges: edges).solve(anchor: anchor)
             for i in 0..<sheets { gains[i][c] = exp(logGain[i]) }
             // Offsets from the means, with those gains.
@@ -130,16 +152,22 @@ public enum ToneMatch {
         let sheets: Int
         let edges: [(Int, Int, Double, Double)]
 
-        func solve(anchor: Int?) -> [Double] {
-            var x = [Double](repeating: 0, count: sheets)
-            // Groups by union–find, each in ascending sheet order.
+        /// Each sheet's group (connected by `edges`) as its smallest sheet, by union–find.
+        static func roots(sheets: Int, edges: [(Int, Int, Double, Double)]) -> [Int] {
             var parent = Array(0..<sheets)
             func root(_ i: Int) -> Int { var i = i; while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }; return i }
             for e in edges { let (ra, rb) = (root(e.0), root(e.1)); if ra != rb { parent[max(ra, rb)] = min(ra, rb) } }
+            return (0..<sheets).map(root)
+        }
+
+        func solve(anchor: Int?) -> [Double] {
+            var x = [Double](repeating: 0, count: sheets)
+            // Groups, each in ascending sheet order.
+            let root = Laplacian.roots(sheets: sheets, edges: edges)
             var groups: [Int: [Int]] = [:]
-            for i in 0..<sheets { groups[root(i), default: []].append(i) }
+            for i in 0..<sheets { groups[root[i], default: []].append(i) }
             var edgesOf: [Int: [(Int, Int, Double, Double)]] = [:]
-            for e in edges { edgesOf[root(e.0), default: []].append(e) }
+            for e in edges { edgesOf[root[e.0], default: []].append(e) }
             for key in groups.keys.sorted() {
                 let members = groups[key]!
                 guard members.count > 1, let es = edgesOf[key] else { continue }

@@ -82,6 +82,24 @@ import TegulaTestSupport
         #expect(unrelated["quality"] as? String == "skipped")
     }
 
+    @Test func badMatchSectionsAreRefusedInOneLineNamingTheKey() throws {
+        let folder = try TemporaryFolder.make("match-pipeline-bad")
+        let tegula = try BuiltTegula.path()
+        let cases = [("{match: \(Schagen1689.scan), gcps: \(Schagen1689.points)}", "maps[0].georeference.match", "give either gcps or match"),
+                     ("{match: \(Schagen1689.scan), gcp_srs: EPSG:4326}", "maps[0].georeference.gcp_srs", "matched GCPs are in the reference's CRS"),
+                     ("{match: nowhere.tif}", "maps[0].georeference.match", "match reference \(folder.path)/nowhere.tif does not exist")]
+        for (i, (section, key, words)) in cases.enumerated() {
+            let file = folder.appendingPathComponent("bad\(i).yml").path
+            try "version: 1\nmaps:\n  - {name: a, input: \(Schagen1689.scan), output: out/a, georeference: \(section)}\n"
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let run = try ProgramRun.run(tegula, ["run", file, "--dry-run"])
+            #expect(run.status == 1, "\(section): \(run.stderr)")
+            let lines = run.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains(key) && lines[0].contains(words), "\(section): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".tegula").path))
+        }
+    }
+
     @Test func theStageHashCoversTheReferencesBytes() throws {
         let folder = try TemporaryFolder.make("match-pipeline-hash")
         let (file, a, _) = try Self.pipeline(in: folder)

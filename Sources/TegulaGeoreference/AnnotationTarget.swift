@@ -9,8 +9,12 @@ import Foundation
 public struct AnnotationTarget: Sendable, Hashable {
     /// The map's id (the annotation's or map's `id`), when it has one.
     public var mapID: String?
-    /// The IIIF image service's id (no `/info.json`); nil when the target names no service.
+    /// The IIIF image service's id (no `/info.json`); nil when the target names no service. A
+    /// GeoreferencedMap's `resource` id is taken as it is, whether a URL or not.
     public var service: String?
+    /// The service's Allmaps type, `ImageService2` or `ImageService3`, as the annotation names it
+    /// (its `type`, else its `profile`'s API version); nil when it does not say.
+    public var serviceType: String?
     /// The image size the GCPs are in, when the annotation says.
     public var width: Int?
     public var height: Int?
@@ -43,15 +47,18 @@ public struct AnnotationTarget: Sendable, Hashable {
         let target = map["target"] as? [String: Any]
         if let resource = (map["resource"] ?? map["image"]) as? [String: Any] {
             t.service = resource["id"] as? String ?? resource["@id"] as? String ?? resource["uri"] as? String
+            t.serviceType = serviceType(of: resource)
             (t.width, t.height) = (int(resource["width"]), int(resource["height"]))
         } else if let source = target?["source"] as? [String: Any] {
             let type = source["type"] as? String ?? source["@type"] as? String ?? ""
             if type.hasPrefix("ImageService") || type.hasPrefix("iiif:Image") {
                 t.service = source["id"] as? String ?? source["@id"] as? String
+                t.serviceType = serviceType(of: source)
             }
             (t.width, t.height) = (int(source["width"]), int(source["height"]))
         } else if target?["source"] is String, let services = target?["service"] as? [[String: Any]], let first = services.first {
             t.service = first["@id"] as? String ?? first["id"] as? String
+            t.serviceType = serviceType(of: first)
         }
         if t.width == nil || t.height == nil,
            let selector = target?["selector"] as? [String: Any], let svg = selector["value"] as? String {
@@ -59,6 +66,17 @@ public struct AnnotationTarget: Sendable, Hashable {
             t.height = t.height ?? attribute("height", in: svg)
         }
         return t
+    }
+
+    /// `ImageService2` or `ImageService3` from a service's `type` (`@type`) or its `profile`'s
+    /// API version (`…/image/2/level1.json`); nil when neither says.
+    static func serviceType(of service: [String: Any]) -> String? {
+        let type = service["type"] as? String ?? service["@type"] as? String ?? ""
+        if type.hasSuffix("ImageService2") || type.hasSuffix("ImageService3") { return String(type.suffix(13)) }
+        let profiles = (service["profile"] as? [Any] ?? [service["profile"] as Any]).compactMap { $0 as? String }
+        if profiles.contains(where: { $0.contains("/image/2/") }) { return "ImageService2" }
+        if profiles.contains(where: { $0.contains("/image/3/") }) { return "ImageService3" }
+        return nil
     }
 
     static func int(_ v: Any?) -> Int? {

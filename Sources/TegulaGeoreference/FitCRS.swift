@@ -1,15 +1,17 @@
 import TegulaGDAL
 
 /// The CRS a GCP fit is made in. It changes the map (a polynomial in degrees bends differently
-/// from one in metres), so it is an explicit, reported choice: EPSG:3857 by default (as Allmaps),
-/// ``gcp`` for the GCPs' own CRS (as gdalwarp), or any CRS PROJ knows.
+/// from one in metres), so it is an explicit, reported choice: by default the GCPs' own CRS when
+/// it is projected (as QGIS, GDAL and Allmaps) and EPSG:3857 for GCPs in longitude and latitude
+/// (as Allmaps; ``GCPSet/fitCRSChoice(given:)``), ``gcp`` for the GCPs' own CRS whatever it is
+/// (as gdalwarp), or any CRS PROJ knows.
 public enum FitCRS: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The GCPs' own CRS, whatever it is.
     case gcp
     /// One named CRS.
     case crs(CRS)
 
-    /// EPSG:3857, the default.
+    /// EPSG:3857, the default for GCPs in longitude and latitude.
     public static var webMercator: FitCRS { .crs(.webMercator) }
 
     /// Parse `gcp` (any case) or a CRS definition; an unknown CRS is a ``GeoreferenceError``

@@ -52,10 +52,22 @@ public struct GCPSet: Sendable, Hashable {
     /// The GCPs that take part in fits.
     public var enabled: [GCP] { gcps.filter(\.enabled) }
 
-    /// The CRS a fit of these GCPs is made in: `given` (`--fit-srs`, `fit_srs:`), else the file's
-    /// hint (a stored fit's, an Allmaps `resourceCrs`), else EPSG:3857, as Allmaps fits.
+    /// The CRS a fit of these GCPs is made in (``fitCRSChoice(given:)``).
     public func fitCRS(given: FitCRS?) -> CRS {
-        (given ?? fitCRSHint ?? .webMercator).resolved(gcpCRS: crs)
+        fitCRSChoice(given: given).crs
+    }
+
+    /// The CRS a fit of these GCPs is made in, and why: `given` (`--fit-srs`, `fit_srs:`), else
+    /// the file's hint (a stored fit's, an Allmaps `resourceCrs`), else the GCPs' own CRS when it
+    /// is projected (as QGIS, GDAL and Allmaps fit), else EPSG:3857 for GCPs in longitude and
+    /// latitude (as Allmaps fits).
+    public func fitCRSChoice(given: FitCRS?) -> (crs: CRS, reason: String) {
+        if let given { return (given.resolved(gcpCRS: crs), "given (--fit-srs, fit_srs)") }
+        if let fitCRSHint { return (fitCRSHint.resolved(gcpCRS: crs), "the GCP file's own (an Allmaps resourceCrs or a stored fit)") }
+        if crs.isGeographic {
+            return (.webMercator, "the default for GCPs in longitude and latitude, as Allmaps fits")
+        }
+        return (crs, "the GCPs' own CRS, which is projected, as QGIS, GDAL and Allmaps fit")
     }
 
     /// Check what can be checked without fitting: finite numbers, geographic ranges, pixels inside

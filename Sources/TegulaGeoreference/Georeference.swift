@@ -81,6 +81,27 @@ public struct Georeference: Sendable {
                  width: Double(imageWidth), height: Double(imageHeight), scope: scope)
     }
 
+    /// The mask (else the scan's border) through the fit, `[lon, lat]`, closed, its edges refined
+    /// by `refinement` where the fit bends them (``FitFootprint``); the report holds it refined
+    /// by Allmaps' settings unless ``refiningFootprint(_:)`` said otherwise.
+    public func footprint(_ refinement: EdgeRefinement = .allmaps) throws -> [[Double]] {
+        try FitFootprint.ring(mask: gcps.mask, width: imageWidth, height: imageHeight, transform: transform,
+                              fitCRS: fitCRS, refinement: refinement)
+    }
+
+    /// This fit with its report's footprint refined by `refinement`, so the report, the sheet
+    /// index and `--footprint` hold one polygon.
+    public func refiningFootprint(_ refinement: EdgeRefinement) -> Georeference {
+        guard refinement != .allmaps else { return self }
+        let base = self
+        return Georeference(gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform, imageWidth: imageWidth,
+                            imageHeight: imageHeight, analysis: LazyReport {
+            var r = base.report
+            if let ring = try? base.footprint(refinement) { r.footprint = ring }
+            return r
+        })
+    }
+
     /// What a georeferenced output stores beside its GCPs so that Tegula reproduces this fit.
     public var stored: StoredFit {
         StoredFit(transform: kind, fitCRS: .crs(fitCRS), mask: gcps.mask.flatMap { $0.count >= 3 ? $0 : nil })

@@ -12,6 +12,9 @@ public struct GeoreferenceReport: Sendable, Codable {
     public var chosenBy: String
     /// The CRS the transform was fitted in.
     public var fitSRS: String
+    /// Why the fit was made in ``fitSRS``: given, the GCP file's own, the GCPs' own projected
+    /// CRS, or EPSG:3857 for GCPs in longitude and latitude.
+    public var fitSRSChosenBy: String
     /// The CRS of the GCP ground coordinates.
     public var gcpSRS: String
     /// Source image width in pixels.
@@ -50,7 +53,7 @@ public struct GeoreferenceReport: Sendable, Codable {
 
     /// Keys in snake_case, as the editor's API and the tiles' metadata write theirs.
     enum CodingKeys: String, CodingKey {
-        case transform, chosenBy = "chosen_by", fitSRS = "fit_srs", gcpSRS = "gcp_srs",
+        case transform, chosenBy = "chosen_by", fitSRS = "fit_srs", fitSRSChosenBy = "fit_srs_chosen_by", gcpSRS = "gcp_srs",
              imageWidth = "image_width", imageHeight = "image_height", gcps, rmse, leaveOneOutRMSE = "leave_one_out_rmse",
              outlierRule = "outlier_rule", distortion, roundTripMaxPixels = "round_trip_max_pixels",
              roundTripFailures = "round_trip_failures", sampling, footprint, warnings

@@ -20,14 +20,16 @@ public enum GeoreferenceWriter {
     /// and `tegula tile` reproduce the same fit; GDAL and QGIS open it as a raster with GCPs. The
     /// mask is also a per-dataset mask band, so GDAL and QGIS crop to it too: inside a GeoTIFF,
     /// or for a VRT a `<MaskBand>` reading the sidecar `NAME.mask.tif` written beside it.
-    /// `gcpFile`: the GCPs also as a GCP file in the form it names (``GCPFileOutput``).
+    /// `gcpFile`: the GCPs also as a GCP file in the form it names (``GCPFileOutput``);
+    /// `footprint`: the fit's outline as GeoJSON (``FootprintOutput``).
     public static func write(imagePath: String, georeference: Georeference, output: String,
-                             report: String?, picture: String?, gcpFile: GCPFileOutput? = nil) throws {
+                             report: String?, picture: String?, gcpFile: GCPFileOutput? = nil,
+                             footprint: FootprintOutput? = nil) throws {
         let ext = (output as NSString).pathExtension.lowercased()
         guard ["vrt", "tif", "tiff"].contains(ext) else {
             throw GeoreferenceError(.writeFailed, at: output, "the output must end in .vrt or .tif")
         }
-        try checkPaths(output: output, report: report, picture: picture, gcpFile: gcpFile)
+        try checkPaths(output: output, report: report, picture: picture, gcpFile: gcpFile, footprint: footprint)
         // Refused from the header, before a byte is copied or a mask raster allocated.
         do {
             let scan = try Dataset(path: imagePath)
@@ -67,6 +69,9 @@ public enum GeoreferenceWriter {
             for file in try gcpFile?.files(georeference, scanPath: imagePath, service: nil, serviceType: "ImageService3") ?? [] {
                 try file.data.write(to: URL(fileURLWithPath: try stage(file.path)))
             }
+            if let file = try footprint?.file(georeference) {
+                try file.data.write(to: URL(fileURLWithPath: try stage(file.path)))
+            }
         } catch let e as GeoreferenceError {
             throw e
         } catch {
@@ -87,11 +92,11 @@ public enum GeoreferenceWriter {
     /// output must end in `.json`.
     public static func writeAnnotation(service: String, serviceType: String, georeference: Georeference, output: String,
                                        report: String?, picture: String?, gcpFile: GCPFileOutput? = nil,
-                                       thumbnail: @escaping ScanThumbnail) throws {
+                                       footprint: FootprintOutput? = nil, thumbnail: @escaping ScanThumbnail) throws {
         guard (output as NSString).pathExtension.lowercased() == "json" else {
             throw GeoreferenceError(.writeFailed, at: output, "an IIIF image is neither copied nor referenced by a VRT; write OUT.json, a Georeference Annotation naming the image")
         }
-        try checkPaths(output: output, report: report, picture: picture, gcpFile: gcpFile)
+        try checkPaths(output: output, report: report, picture: picture, gcpFile: gcpFile, footprint: footprint)
         let g = georeference
         var files: [(String, Data)] = [(output, Data(try GCPWriter.allmapsAnnotation(
             g.gcps.enabled, crs: g.gcps.crs, transform: g.kind, mask: g.gcps.mask, scanPath: service, service: service,
@@ -103,6 +108,7 @@ public enum GeoreferenceWriter {
         for file in try gcpFile?.files(g, scanPath: service, service: service, serviceType: serviceType) ?? [] {
             files.append((file.path, file.data))
         }
+        if let file = try footprint?.file(g) { files.append(file) }
         var staged: [AtomicFile] = []
         do {
             for (path, data) in files {
@@ -220,8 +226,9 @@ public enum GeoreferenceWriter {
 
     /// Every output's folder exists, and no two outputs (the GCP file's sidecar included) are
     /// one file.
-    static func checkPaths(output: String, report: String?, picture: String?, gcpFile: GCPFileOutput?) throws {
-        var paths = [output, report, picture].compactMap { $0 }
+    static func checkPaths(output: String, report: String?, picture: String?, gcpFile: GCPFileOutput?,
+                           footprint: FootprintOutput? = nil) throws {
+        var paths = [output, report, picture, footprint?.path].compactMap { $0 }
         if let gcpFile {
             paths.append(gcpFile.path)
             if !gcpFile.format.holdsTheFit { paths.append(StoredFit.sidecarPath(forGCPFile: gcpFile.path)) }

@@ -14,7 +14,7 @@ public enum Georeferencer {
     public static func fit(_ gcps: GCPSet, imageWidth: Int, imageHeight: Int,
                            options: FitOptions) throws -> Georeference {
         try gcps.validate(imageWidth: imageWidth, imageHeight: imageHeight, geographic: gcps.crs.isGeographic)
-        let fitCRS = gcps.fitCRS(given: options.fitCRS)
+        let (fitCRS, fitCRSReason) = gcps.fitCRSChoice(given: options.fitCRS)
         let context = try FitContext(gcps: gcps, fitCRS: fitCRS, width: imageWidth, height: imageHeight)
         let n = context.pixels.count
         let kind: TransformKind
@@ -43,7 +43,7 @@ public enum Georeferencer {
         }
         // The report is made on first use; the CRS conversions it needs are checked now, so a
         // fit that cannot be reported on fails here as before.
-        let analysis = QualityAnalysis(context: context, kind: kind, transform: transform)
+        let analysis = QualityAnalysis(context: context, kind: kind, transform: transform, fitCRSReason: fitCRSReason)
         try analysis.checkConversions()
         return Georeference(gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform,
                             imageWidth: imageWidth, imageHeight: imageHeight, analysis: LazyReport { analysis.reportOrNote(chosenBy: chosenBy) })

@@ -7,6 +7,8 @@ struct QualityAnalysis {
     let context: FitContext
     let kind: TransformKind
     let transform: any PixelTransform
+    /// Why the fit is made in ``FitContext/fitCRS`` (``GCPSet/fitCRSChoice(given:)``).
+    var fitCRSReason = ""
 
     /// Mean Earth radius (IUGG) for great-circle distances.
     static let earthRadius = 6371008.8
@@ -25,7 +27,7 @@ struct QualityAnalysis {
     func reportOrNote(chosenBy: String) -> GeoreferenceReport {
         do { return try report(chosenBy: chosenBy) } catch {
             let none = RMSE(metres: nil, pixels: nil, divisor: 0, divisorIs: "n")
-            return GeoreferenceReport(transform: kind, chosenBy: chosenBy, fitSRS: context.fitCRS.label, gcpSRS: context.gcps.crs.label,
+            return GeoreferenceReport(transform: kind, chosenBy: chosenBy, fitSRS: context.fitCRS.label, fitSRSChosenBy: fitCRSReason, gcpSRS: context.gcps.crs.label,
                 imageWidth: context.width, imageHeight: context.height, gcps: [], rmse: none, leaveOneOutRMSE: none,
                 outlierRule: "", distortion: Distortion(samples: 0, scaleMetresPerPixel: [], areaScaleRatio: 0,
                                                         maxAngularDistortionDegrees: 0, meanAngularDistortionDegrees: 0, foldOverSamples: 0),
@@ -93,12 +95,12 @@ struct QualityAnalysis {
         }
         let side = Self.gridSide
         return GeoreferenceReport(
-            transform: kind, chosenBy: chosenBy, fitSRS: context.fitCRS.definition, gcpSRS: set.crs.definition,
+            transform: kind, chosenBy: chosenBy, fitSRS: context.fitCRS.definition, fitSRSChosenBy: fitCRSReason, gcpSRS: set.crs.definition,
             imageWidth: context.width, imageHeight: context.height, gcps: rows, rmse: rmse, leaveOneOutRMSE: loo,
             outlierRule: "enabled GCP whose leave-one-out error exceeds 3× the median leave-one-out error (needs ≥ 5 such errors)",
             distortion: distortion, roundTripMaxPixels: roundTrip, roundTripFailures: failures,
             sampling: "\(side) × \(side) grid over the image, corners and edges included",
-            footprint: footprint(toLonLat), warnings: warnings)
+            footprint: try footprint(), warnings: warnings)
     }
 
     /// Refit without enabled GCP `index` and predict it.
@@ -181,16 +183,11 @@ struct QualityAnalysis {
         return (d, worst, failures)
     }
 
-    /// The mask (or image border), densified, through the forward transform, in degrees, closed.
-    func footprint(_ toLonLat: CRSConversion) -> [[Double]] {
-        let w = Double(context.width), h = Double(context.height)
-        let ring = context.gcps.mask.flatMap { $0.count >= 3 ? $0 : nil }
-            ?? [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)]
-        let pts = EdgeDensifier.densify(ring.map { ($0.x, $0.y) }, steps: ring.count > 16 ? 1 : 32)
-            .map { PixelPoint(x: $0.x, y: $0.y) }
-        var out = lonLat(pts.map(transform.forward), toLonLat).filter { $0.x.isFinite && $0.y.isFinite }.map { [$0.x, $0.y] }
-        if let first = out.first { out.append(first) }
-        return out
+    /// The mask (or image border) through the forward transform, in degrees, closed, its edges
+    /// refined by Allmaps' settings (``FitFootprint``).
+    func footprint() throws -> [[Double]] {
+        try FitFootprint.ring(mask: context.gcps.mask, width: context.width, height: context.height, transform: transform,
+                              fitCRS: context.fitCRS, refinement: .allmaps)
     }
 
     func lonLat(_ g: [GroundPoint], _ c: CRSConversion) -> [GroundPoint] {

@@ -16,6 +16,12 @@ extension WarpInput {
 
     /// The GCP fit for a remote scan: from the inline GCPs or the GCP file; nil when there are none.
     func fit(_ remote: any RemoteScan) throws -> Georeference? {
+        try georeference(imageWidth: remote.width, imageHeight: remote.height)
+    }
+
+    /// The GCP fit for an image of `imageWidth` × `imageHeight` pixels that is not opened (one an
+    /// annotation describes): from the inline GCPs or the GCP file; nil when there are none.
+    public func georeference(imageWidth: Int, imageHeight: Int) throws -> Georeference? {
         var set: GCPSet
         if let gcpSet {
             set = gcpSet
@@ -26,6 +32,6 @@ extension WarpInput {
             return nil
         }
         if let mask { set.mask = mask }
-        return try Georeferencer.fit(set, imageWidth: remote.width, imageHeight: remote.height, options: fit)
+        return try Georeferencer.fit(set, imageWidth: imageWidth, imageHeight: imageHeight, options: fit)
     }
 }

@@ -12,7 +12,7 @@ struct FitArguments: ParsableArguments {
     @Option(help: "CRS of the GCP coordinates when the file does not say (e.g. EPSG:4326).")
     var gcpSrs: String?
 
-    @Option(help: "CRS to fit the transform in: EPSG:3857 (default), `gcp` (the GCPs' own CRS, as gdalwarp), or any CRS PROJ knows.")
+    @Option(help: "CRS to fit the transform in: `gcp` (the GCPs' own CRS, as gdalwarp), or any CRS PROJ knows. Default: the GCP file's own (an Allmaps resourceCrs), else the GCPs' CRS when it is projected (as QGIS, GDAL and Allmaps), else EPSG:3857.")
     var fitSrs: String?
 
     /// The transform and fitting CRS.

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import TegulaGDAL
+import TegulaGeometry
 import TegulaGeoreference
 import TegulaInputs
 import TegulaScan
@@ -18,8 +20,9 @@ struct GeorefCommand: ParsableCommand {
         polynomial1/affine (≥3), projective (≥4), polynomial2 (≥6), polynomial3 (≥10), tps (≥3), \
         straight (Allmaps': scale and shift, no rotation; ≥2, only when named); each is inverted \
         exactly. Without --transform: the file's own (Allmaps), else the lowest leave-one-out \
-        RMSE. The fit happens in EPSG:3857 unless --fit-srs says otherwise (`gcp`: the GCPs' \
-        CRS, as gdalwarp). The output carries the GCPs and TEGULA_TRANSFORM / TEGULA_FIT_SRS / \
+        RMSE. The fit happens in the GCPs' CRS when it is projected (as QGIS, GDAL and Allmaps), \
+        in EPSG:3857 for GCPs in longitude and latitude, unless --fit-srs says otherwise \
+        (`gcp`: the GCPs' CRS, as gdalwarp); the summary says which and why. The output carries the GCPs and TEGULA_TRANSFORM / TEGULA_FIT_SRS / \
         TEGULA_MASK metadata, so `tegula warp` and `tegula tile` reproduce this fit. An IIIF \
         image service URL (with --gcps) or a Georeference Annotation (file or URL) whose target \
         is one is fitted the same way, fetching nothing but its info.json (and, for --picture, \
@@ -44,30 +47,39 @@ struct GeorefCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The form --write-gcps writes: qgis, csv, gdal, arcgis-csv, arcgis-tsv, allmaps.", valueName: "FORM"))
     var writeGcpsFormat: GCPFormat?
 
+    @Option(help: ArgumentHelp("Also write the footprint (the mask, else the scan's border, through the fit) as a GeoJSON polygon in longitude and latitude, its edges refined where the fit bends them; the report holds the same polygon.", valueName: "FILE"))
+    var footprint: String?
+
+    @Option(help: ArgumentHelp("How many times the footprint's edges may be halved where the fit bends them (Allmaps' default).", valueName: "N"))
+    var footprintMaxDepth = EdgeRefinement.allmaps.maxDepth
+
+    @Option(help: ArgumentHelp("An edge is halved when its mapped midpoint lies further than this fraction of its length from the straight edge (Allmaps' default).", valueName: "RATIO"))
+    var footprintMinOffsetRatio = EdgeRefinement.allmaps.minOffsetRatio
+
     func validate() throws {
         if writeGcpsFormat != nil && writeGcps == nil {
             throw ValidationError("--write-gcps-format names the form of --write-gcps FILE; give the file too")
         }
+        guard (0...12).contains(footprintMaxDepth) else {
+            throw ValidationError("--footprint-max-depth \(footprintMaxDepth): must be 0…12 (each step may double an edge's points)")
+        }
+        guard footprintMinOffsetRatio.isFinite, footprintMinOffsetRatio >= 0 else {
+            throw ValidationError("--footprint-min-offset-ratio \(footprintMinOffsetRatio): must be a number ≥ 0 (0 halves every edge down to the depth)")
+        }
+    }
+
+    /// How the footprint's edges are refined.
+    var refinement: EdgeRefinement {
+        EdgeRefinement(maxDepth: footprintMaxDepth, minOffsetRatio: footprintMinOffsetRatio)
     }
 
     func run() throws {
         try reportingErrors {
             let gcpFile = try writeGcps.map { try GCPFileOutput(path: $0, format: writeGcpsFormat) }
+            let footprintFile = footprint.map { FootprintOutput(path: $0, refinement: refinement) }
             let inputs = input.iiif.inputs()
-            let scan = try input.warpInput(inputs)
-            guard let fitted = try scan.georeference(opening: inputs) else {
-                throw CLIFailure.noGCPs(input.inputPath)
-            }
-            let opened = try inputs.open(scan.path)
-            if let image = opened.remote {
-                try GeoreferenceWriter.writeAnnotation(service: image.sourceID, serviceType: image.sourceType, georeference: fitted,
-                                                       output: output, report: report, picture: picture, gcpFile: gcpFile) { w, h in
-                    try opened.thumbnail(width: w, height: h)
-                }
-            } else {
-                try GeoreferenceWriter.write(imagePath: scan.path, georeference: fitted, output: output,
-                                             report: report, picture: picture, gcpFile: gcpFile)
-            }
+            let fitted = try writeDescribed(inputs, gcpFile: gcpFile, footprint: footprintFile)
+                ?? writeOpened(inputs, gcpFile: gcpFile, footprint: footprintFile)
             let r = fitted.report
             for w in r.warnings { printError("tegula: warning: \(w)") }
             printError("tegula: \(Self.summary(r))")
@@ -78,13 +90,47 @@ struct GeorefCommand: ParsableCommand {
         }
     }
 
+    /// For an annotation that says its image's size, when no picture is asked for: fitted,
+    /// reported and written without fetching anything of the image; nil for any other input.
+    func writeDescribed(_ inputs: InputResolver, gcpFile: GCPFileOutput?, footprint: FootprintOutput?) throws -> Georeference? {
+        guard picture == nil, let (image, scan) = try input.described(inputs) else { return nil }
+        guard let fit = try scan.georeference(imageWidth: image.width, imageHeight: image.height) else {
+            throw CLIFailure.noGCPs(input.inputPath)
+        }
+        let fitted = fit.refiningFootprint(refinement)
+        try GeoreferenceWriter.writeAnnotation(service: image.id, serviceType: image.type, georeference: fitted, output: output,
+                                               report: report, picture: nil, gcpFile: gcpFile, footprint: footprint) { _, _ in [] }
+        return fitted
+    }
+
+    /// Any other input: the scan opened (an IIIF image's description fetched), fitted and written.
+    func writeOpened(_ inputs: InputResolver, gcpFile: GCPFileOutput?, footprint: FootprintOutput?) throws -> Georeference {
+        let scan = try input.warpInput(inputs)
+        guard let fit = try scan.georeference(opening: inputs) else {
+            throw CLIFailure.noGCPs(input.inputPath)
+        }
+        let fitted = fit.refiningFootprint(refinement)
+        let opened = try inputs.open(scan.path)
+        if let image = opened.remote {
+            try GeoreferenceWriter.writeAnnotation(service: image.sourceID, serviceType: image.sourceType, georeference: fitted,
+                                                   output: output, report: report, picture: picture, gcpFile: gcpFile,
+                                                   footprint: footprint) { w, h in
+                try opened.thumbnail(width: w, height: h)
+            }
+        } else {
+            try GeoreferenceWriter.write(imagePath: scan.path, georeference: fitted, output: output,
+                                         report: report, picture: picture, gcpFile: gcpFile, footprint: footprint)
+        }
+        return fitted
+    }
+
     /// One line: transform, how it was chosen, RMSE and leave-one-out RMSE, worst round trip.
     static func summary(_ r: GeoreferenceReport) -> String {
         func fig(_ e: RMSE) -> String {
             guard let m = e.metres, let p = e.pixels else { return "n/a" }
             return String(format: "%.0f m (%.2f px)", m, p)
         }
-        return "\(r.transform.rawValue) (\(r.chosenBy == "given" ? "given" : "chosen by \(r.chosenBy)")) fitted in \(r.fitSRS) from \(r.rmse.divisor) GCPs: RMSE \(fig(r.rmse)), leave-one-out RMSE \(fig(r.leaveOneOutRMSE)), round trip ≤ \(String(format: "%.2g", r.roundTripMaxPixels)) px"
+        return "\(r.transform.rawValue) (\(r.chosenBy == "given" ? "given" : "chosen by \(r.chosenBy)")) fitted in \((try? CRS(r.fitSRS))?.label ?? r.fitSRS) (\(r.fitSRSChosenBy)) from \(r.rmse.divisor) GCPs: RMSE \(fig(r.rmse)), leave-one-out RMSE \(fig(r.leaveOneOutRMSE)), round trip ≤ \(String(format: "%.2g", r.roundTripMaxPixels)) px"
     }
 }
 

@@ -47,6 +47,18 @@ struct SourceOptions: ParsableArguments {
         return input
     }
 
+    /// The input as an annotation that says its image's size (``InputResolver/described(_:gcps:mapID:)``),
+    /// with the fit's input, for a command that needs no pixels: nothing of the image is fetched.
+    /// Nil for any other input.
+    func described(_ inputs: InputResolver) throws -> (image: DescribedImage, input: WarpInput)? {
+        try checkFiles()
+        guard let image = try inputs.described(inputPath, gcps: gcps, mapID: mapID) else { return nil }
+        var input = WarpInput(path: image.id, gcpFile: image.annotation, gcpCRS: try fit.gcpCRS(), fit: try fit.options(),
+                              mask: try mask.map { try MaskReader.read(path: $0) })
+        input.mapID = mapID
+        return (image, input)
+    }
+
     /// Open the input (through the command's resolver, made here) and work out how its pixels
     /// map to EPSG:3857.
     func resolve() throws -> WarpSource {

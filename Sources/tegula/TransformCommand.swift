@@ -3,6 +3,7 @@ import Foundation
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import TegulaInputs
 
 /// `tegula transform`: pixel → map (or map → pixel) for points on stdin, like gdaltransform.
 struct TransformCommand: ParsableCommand {
@@ -14,7 +15,8 @@ struct TransformCommand: ParsableCommand {
         inverse (--inverse: map X Y in the GCPs' CRS in, pixel/line out). Extra columns after x y \
         are ignored; blank lines and lines starting with # are skipped. All input is read and \
         checked before anything is printed. Without --image the image is taken to span 0…max \
-        GCP pixel in each direction. Where the fit folds over (a polynomial 3 beyond its GCPs), \
+        GCP pixel in each direction (an Allmaps annotation's own size when it gives one; nothing \
+        is fetched). Where the fit folds over (a polynomial 3 beyond its GCPs), \
         a ground point has more than one preimage: --inverse answers the one on the GCPs' side \
         of the fold, prints an empty line where there is none, and warns naming the fold's \
         pixels.
@@ -74,13 +76,15 @@ struct TransformCommand: ParsableCommand {
         }
     }
 
-    /// The image size: from --image, else the GCP pixels' extent.
+    /// The image size: from --image, else the size an Allmaps annotation says its image has
+    /// (nothing fetched), else the GCP pixels' extent.
     func size(_ set: GCPSet) throws -> (Int, Int) {
         if let image {
             guard FileManager.default.fileExists(atPath: image) else { throw CLIFailure.noSuchFile(image) }
             let ds = try Dataset(path: image)
             return (ds.width, ds.height)
         }
+        if let annotated = try InputResolver.annotatedSize(gcps, mapID: mapID) { return annotated }
         let xs = set.gcps.map(\.pixel.x).filter(\.isFinite), ys = set.gcps.map(\.pixel.y).filter(\.isFinite)
         return (max(1, Int((xs.max() ?? 1).rounded(.up))), max(1, Int((ys.max() ?? 1).rounded(.up))))
     }

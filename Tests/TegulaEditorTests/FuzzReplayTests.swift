@@ -32,6 +32,7 @@ struct FuzzReplayTests {
         edge.mask = [PixelPoint(x: -150, y: -20), PixelPoint(x: 4100, y: 0), PixelPoint(x: 4000, y: 3050), PixelPoint(x: 0, y: 2999)]
         let fit = try SessionFit(edge, scanPath: "/scan.tif", width: 4000, height: 3000)
         #expect(fit.check.mask?.count == 4)
-        #expect(fit.georeference.report.footprint.count == 4 * 32 + 1)
+        // The mask's 4 corners, refined where the fit bends its edges (at most 2^5 − 1 points more an edge).
+        #expect(fit.georeference.report.footprint.count >= 5 && fit.georeference.report.footprint.count <= 4 * 32 + 1)
     }
 }

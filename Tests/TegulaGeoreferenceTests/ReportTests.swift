@@ -81,7 +81,8 @@ struct ReportTests {
     @Test func footprintIsTheImageBorderInDegrees() throws {
         let g = try Self.fit(GeoreferenceFixtures.synthetic(12), .polynomial2)
         let f = g.report.footprint
-        #expect(f.count == 4 * 32 + 1)
+        // Allmaps' refinement: the 4 corners, at most 2^5 − 1 points more an edge where the fit bends it.
+        #expect(f.count > 5 && f.count <= 4 * 32 + 1, "\(f.count)")
         #expect(f.first == f.last)
         let corner = try g.pixelsToGround([PixelPoint(x: 0, y: 0)], crs: .wgs84)[0]
         #expect(abs(f[0][0] - corner.x) < 1e-9 && abs(f[0][1] - corner.y) < 1e-9)

@@ -58,8 +58,8 @@ public struct SeriesFit: Sendable {
 
     /// The tie weight of a pipeline that names none (`tie_weight:`): each image of a tie point
     /// weighs as 100 GCPs, so a tie holds. A tie says two sheets show the same place; at weight 1
-    /// (a tie point as one GCP) the GCPs' errors pulled the sheets apart again and a series with
-    /// GCPs 4 px off kept seams of about half their size, at 100 every seam of a made series
+    /// (a tie point as one GCP) the GCPs' errors pulled the sheets apart again: a made 3 × 2
+    /// series with GCPs 4 px off kept a seam of 3.7 px (16.4 px fitted alone); at 100 every seam
     /// falls under half a pixel of the max zoom (`SeriesTests`).
     public static let defaultTieWeight = 100.0
 

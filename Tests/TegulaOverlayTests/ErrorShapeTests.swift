@@ -31,7 +31,7 @@ struct OverlayErrorShapeTests {
         try Data("not sqlite".utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
         do {
-            _ = try BundleTileOverlay(bundle: URL(fileURLWithPath: file))
+            _ = try TilesetOverlay(tileset: URL(fileURLWithPath: file))
             Issue.record("opened \(file)")
         } catch {
             #expect(error.reason == .bundleFailed)

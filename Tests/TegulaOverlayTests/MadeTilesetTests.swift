@@ -9,14 +9,14 @@ import TegulaTestSupport
 import Testing
 
 /// Loading through `TileOverlay` from tilesets the pyramid stage really made: an MBTiles and a
-/// PMTiles read in place (`BundleTileOverlay`), and the same tiles from `tegula serve`'s server
+/// PMTiles read in place (`TilesetOverlay`), and the same tiles from `tegula serve`'s server
 /// on loopback; overzoom pixels cut from a real max-zoom tile.
 struct MadeTilesetTests {
     let m = OverlayFixtures.shared
 
     @Test(arguments: ["mbtiles", "pmtiles"]) func bundleOverlayGivesTheFolderBytes(kind: String) async throws {
         let path = kind == "mbtiles" ? m.mbtiles : m.pmtiles
-        let overlay = try BundleTileOverlay(bundle: URL(fileURLWithPath: path))
+        let overlay = try TilesetOverlay(tileset: URL(fileURLWithPath: path))
         #expect(overlay.minimumZ == 4 && overlay.maximumZ == 6 && overlay.maximumNativeZ == nil)
         #expect(overlay.tileSize == TileSize(width: 256, height: 256))
         // Bounds from the metadata: lon 5…23, lat 41…53 (to the precision metadata stores).
@@ -39,7 +39,7 @@ struct MadeTilesetTests {
     }
 
     @Test func flippedBundleOverlayReadsTheSameTiles() async throws {
-        let overlay = try BundleTileOverlay(bundle: URL(fileURLWithPath: m.mbtiles))
+        let overlay = try TilesetOverlay(tileset: URL(fileURLWithPath: m.mbtiles))
         overlay.isGeometryFlipped = true
         let (tile, bytes) = m.tiles.first { $0.key.z == 5 }!
         let path = overlay.path(for: tile)
@@ -47,9 +47,9 @@ struct MadeTilesetTests {
         #expect(try await overlay.fetchTile(at: path) == bytes)
     }
 
-    @Test func notATilesetIsABundleError() {
-        #expect(throws: TileOverlayError.self) { try BundleTileOverlay(bundle: m.dir.appendingPathComponent("src.tif")) }
-        #expect(throws: TileOverlayError.self) { try BundleTileOverlay(bundle: URL(string: "http://example.org/a.mbtiles")!) }
+    @Test func notATilesetIsRefusedAsAnOverlayError() {
+        #expect(throws: TileOverlayError.self) { try TilesetOverlay(tileset: m.dir.appendingPathComponent("src.tif")) }
+        #expect(throws: TileOverlayError.self) { try TilesetOverlay(tileset: URL(string: "http://example.org/a.mbtiles")!) }
     }
 
     @Test func loadsFromTheTileServerOnLoopback() async throws {
@@ -79,7 +79,7 @@ struct MadeTilesetTests {
     }
 
     @Test func overzoomPixelsAreBlocksOfTheAncestorsPixels() async throws {
-        let overlay = try BundleTileOverlay(bundle: URL(fileURLWithPath: m.pmtiles), overzoomTo: 8)
+        let overlay = try TilesetOverlay(tileset: URL(fileURLWithPath: m.pmtiles), overzoomTo: 8)
         #expect(overlay.maximumZ == 8 && overlay.maximumNativeZ == 6)
         let ancestor = m.opaqueMaxZoomTile
         let parent = try PNGDecoder.decode([UInt8](m.tiles[ancestor]!)).rgba

@@ -191,6 +191,7 @@ let package = Package(
         // the page and API served beside on-demand overlay tiles.
         .target(name: "TegulaEditor", dependencies: [
             "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaIIIFServer", "TegulaPipeline", "TegulaGeoreference", "TegulaScan", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec",
+            "TegulaMatch",
             "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
@@ -199,7 +200,7 @@ let package = Package(
             // scan, ties between two sheets of a pipeline, and the scan pane's IIIF tiles both use.
             .embedInCode("Pages/editor.html"), .embedInCode("Pages/editor.css"), .embedInCode("Pages/editor.js"),
             .embedInCode("Pages/ties.html"), .embedInCode("Pages/ties.css"), .embedInCode("Pages/ties.js"),
-            .embedInCode("Pages/scan-tiles.js"),
+            .embedInCode("Pages/scan-tiles.js"), .embedInCode("Pages/editing.js"),
         ]),
 
         // The thin CLI on top.

@@ -11,6 +11,8 @@ enum EditorRoute: Equatable {
     case script
     /// `/scan-tiles.js`: the scan pane's IIIF tiles, shared with the tie editor.
     case scanTiles
+    /// `/editing.js`: what the editor pages share (``EditingScript``).
+    case editing
     /// `/leaflet/…`: Leaflet from Debian's libjs-leaflet.
     case leaflet(String)
     /// `/iiif/{id}/…`: the raw scan as an IIIF Image API 3.0 service (``ScanPane``), answered by
@@ -31,6 +33,15 @@ enum EditorRoute: Equatable {
     case predict
     /// `GET /api/convert`.
     case convert
+    /// `/reference.json`: the reference layer's zooms, bounds and tile template.
+    case referenceInfo
+    /// `/reference/…`: the reference layer's tiles, the rest of the target (`/{z}/{x}/{y}.png` of a
+    /// warped image, parsed; a tileset's own paths).
+    case referenceTile(target: String, TilePath?)
+    /// `GET /api/suggest`: the pairs matching proposes.
+    case suggest
+    /// `GET /api/snap`: the twin of a scan pixel on the reference.
+    case snap
 
     /// The routes, tried in order: pages and files read (GET with HEAD), the API takes what each
     /// endpoint does. The overlay's other paths are refused with the form of its tiles (400).
@@ -38,6 +49,7 @@ enum EditorRoute: Equatable {
         HTTPRoute([]) { _ in .page },
         HTTPRoute(["editor.js"]) { _ in .script },
         HTTPRoute(["scan-tiles.js"]) { _ in .scanTiles },
+        HTTPRoute(["editing.js"]) { _ in .editing },
         HTTPRoute(["leaflet", .rest()]) { m in .leaflet(m.path) },
         HTTPRoute(["iiif", .rest(listed: "{id}/…")]) { _ in .iiif },
         HTTPRoute(["overlay", "{version}.json"]) { m in .overlayInfo(version: m["version"]) },
@@ -55,6 +67,13 @@ enum EditorRoute: Equatable {
         HTTPRoute(["api", "fit"], [.post]) { _ in .fit },
         HTTPRoute(["api", "predict"], [.get]) { _ in .predict },
         HTTPRoute(["api", "convert"], [.get]) { _ in .convert },
+        HTTPRoute(["reference.json"]) { _ in .referenceInfo },
+        HTTPRoute(["reference", .tile(listed: "{z}/{x}/{y}.png")]) { m throws(ServerError) in
+            .referenceTile(target: String(m.raw.dropFirst("/reference".count)), try m.tile())
+        },
+        HTTPRoute(["reference", .rest()], listed: false) { m in .referenceTile(target: String(m.raw.dropFirst("/reference".count)), nil) },
+        HTTPRoute(["api", "suggest"], [.get]) { _ in .suggest },
+        HTTPRoute(["api", "snap"], [.get]) { _ in .snap },
     ])
 
     /// The route of `request` (``table``); throws a ``ServerError`` carrying its status (400, 404,

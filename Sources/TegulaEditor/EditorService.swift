@@ -35,6 +35,9 @@ public final class EditorService: HTTPService, @unchecked Sendable {
     let scans: any ScanOpener
     /// Basemaps the page offers, in order (the first is shown).
     public let basemaps: [Basemap]
+    /// The georeferenced image of the same map Suggest and snap match against, shown as a layer.
+    public let reference: EditorReference?
+    let referenceTiles: ReferenceTiles?
     let basemapService: TileService?
     let leaflet: [String: ViewerAssets.Asset]
     let session: Locked<EditorSession>
@@ -57,9 +60,10 @@ public final class EditorService: HTTPService, @unchecked Sendable {
     /// autosave sidecar beside `output`; with one, the sidecar's session is restored.
     /// `scanService` names the remote image service `scanPath` reads, for Save; `scans` opens the
     /// scan for its pane and its overlays (the program's resolver; local files alone by default).
+    /// `reference`, when given, is matched against by Suggest and snap and shown on the map.
     public init(scanPath: String, output: String, initial: EditorSession, basemaps: [Basemap], basemapTilesets: Catalogue?,
                 leafletDirectory: String = ViewerAssets.debianLeaflet, renderThreads: Int = 2, cacheBytes: Int = 128 << 20,
-                scanService: (id: String, type: String)? = nil, scans: any ScanOpener = LocalScans(),
+                scanService: (id: String, type: String)? = nil, scans: any ScanOpener = LocalScans(), reference: EditorReference? = nil,
                 log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.scanPath = scanPath
         self.scans = scans
@@ -81,6 +85,8 @@ public final class EditorService: HTTPService, @unchecked Sendable {
         session = Locked(start)
         memo = TileMemo(byteBudget: cacheBytes)
         self.log = log
+        self.reference = reference
+        referenceTiles = try ReferenceTiles.make(reference, scans: scans, queue: queue, memo: memo, log: log)
         let clear = [UInt8](repeating: 0, count: 256 * 256 * 4)
         emptyTile = clear.withUnsafeBufferPointer { PNGEncoder().encode(pixels: $0.baseAddress!, width: 256, height: 256, channels: 4) }
     }
@@ -109,6 +115,9 @@ public final class EditorService: HTTPService, @unchecked Sendable {
             case .scanTiles:
                 return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
                                       body: Array(TiePage.scanTiles.utf8))
+            case .editing:
+                return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                                      body: Array(EditingScript.source.utf8))
             case .leaflet(let name):
                 guard let a = leaflet[name] else { throw TileServerError(.unknownAsset, "no such asset: /\(name)") }
                 return ServerResponse(status: .ok, headers: [.contentType: a.contentType, .cacheControl: "public, max-age=86400"], body: a.bytes)
@@ -130,6 +139,14 @@ public final class EditorService: HTTPService, @unchecked Sendable {
                 return try predict(try RequestTarget(request.target))
             case .convert:
                 return try convert(try RequestTarget(request.target))
+            case .referenceInfo:
+                return try referenceInfo()
+            case let .referenceTile(target, path):
+                return try await referenceTile(request, target: target, path: path, isCancelled: isCancelled)
+            case .suggest:
+                return try suggest()
+            case .snap:
+                return try snap(try RequestTarget(request.target))
             }
         } catch let e as ServerError {
             var r = refuse(e)
@@ -172,13 +189,15 @@ public final class EditorService: HTTPService, @unchecked Sendable {
         var iiif: String
         var output: String
         var basemaps: [Basemap]
+        /// The reference Suggest and snap match against; absent without one.
+        var reference: ReferenceConfig?
     }
 
     /// The page's configuration as JSON safe to embed in a `<script>` element.
     func pageConfig() -> String {
         let config = PageConfig(scan: (scanPath as NSString).lastPathComponent, width: pane.width, height: pane.height,
                                 maxzoom: pane.maxZoom, tilesize: ScanPane.tileSize, iiif: "/iiif/" + IIIFImageServer.percentEncoded(pane.id),
-                                output: output, basemaps: basemaps)
+                                output: output, basemaps: basemaps, reference: referenceConfig)
         let json = (try? JSONStyle.compact.string(config)) ?? "{}"
         return PageTemplate.scriptSafe(json: json)
     }

@@ -54,8 +54,9 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
                 return ServerResponse(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
                                       body: Array(TiePage.html(config: pageConfig()).utf8))
             case .script(let name):
+                let source = name == "ties.js" ? TiePage.script : name == "editing.js" ? EditingScript.source : TiePage.scanTiles
                 return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
-                                      body: Array((name == "ties.js" ? TiePage.script : TiePage.scanTiles).utf8))
+                                      body: Array(source.utf8))
             case .leaflet(let name):
                 guard let a = leaflet[name] else { throw TileServerError(.unknownAsset, "no such asset: /\(name)") }
                 return ServerResponse(status: .ok, headers: [.contentType: a.contentType, .cacheControl: "public, max-age=86400"], body: a.bytes)

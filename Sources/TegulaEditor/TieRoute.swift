@@ -6,7 +6,7 @@ import TegulaHTTP
 enum TieRoute: Equatable {
     /// `/`: the page.
     case page
-    /// `/ties.js`, `/scan-tiles.js`.
+    /// `/ties.js`, `/scan-tiles.js`, `/editing.js`.
     case script(String)
     /// `/leaflet/…`: Leaflet from Debian's libjs-leaflet.
     case leaflet(String)
@@ -25,6 +25,7 @@ enum TieRoute: Equatable {
         HTTPRoute([]) { _ in .page },
         HTTPRoute(["ties.js"]) { _ in .script("ties.js") },
         HTTPRoute(["scan-tiles.js"]) { _ in .script("scan-tiles.js") },
+        HTTPRoute(["editing.js"]) { _ in .script("editing.js") },
         HTTPRoute(["leaflet", .rest()]) { m in .leaflet(m.path) },
         HTTPRoute(["iiif", .rest(listed: "{map}/…")]) { m in .iiif(map: m.segments.count > 1 ? m.segments[1] : "") },
         HTTPRoute(["api", "ties"], [.get, .put]) { _ in .ties },

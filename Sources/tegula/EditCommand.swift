@@ -1,13 +1,16 @@
 import ArgumentParser
 import Foundation
+import TegulaBundle
 import TegulaEditor
 import TegulaGDAL
 import TegulaGeoreference
 import TegulaInputs
+import TegulaMatch
 import TegulaOnDemand
 import TegulaSupport
 import TegulaHTTP
 import TegulaServer
+import TegulaWarp
 
 /// `tegula edit`: the georeferencing editor for one scan, served to a browser.
 struct EditCommand: AsyncParsableCommand {
@@ -28,6 +31,12 @@ struct EditCommand: AsyncParsableCommand {
         service URL or a Georeference Annotation (file or URL) whose target is one: the scan \
         pane reads only the regions it shows, the annotation's points are the start, and a \
         .json save names that image service.
+
+        With --reference REF (a georeferenced image of the same map, as `tegula match` takes it): \
+        a local reference is a layer on the map; Suggest proposes the pairs matching finds, each \
+        kept or dropped one by one; `t` snaps the selected point's ground (or completes a point \
+        placed on the scan alone) to the twin of its scan pixel on the reference, found by \
+        matching a small window around it. A match that is not sure proposes nothing and says so.
 
         Ties between two sheets of a series: `tegula edit PIPELINE.yml --map A --tie-with B` \
         shows the two maps' scans side by side; click a place on one and the same place on the \
@@ -54,6 +63,12 @@ struct EditCommand: AsyncParsableCommand {
     @Option(help: "A basemap: a URL template with {z}/{x}/{y} (and an optional attribution after a space-separated '|'), or a local tileset. Repeatable; default OpenStreetMap.")
     var basemap: [String] = []
 
+    @Option(help: ArgumentHelp("A georeferenced image of the same map to match against, as tegula match takes it (GeoTIFF or VRT, a scan with --reference-gcps, a tileset, a Georeference Annotation): a local file is shown as a layer, and Suggest and snap propose pairs from it.", valueName: "REF"))
+    var reference: String?
+
+    @Option(help: ArgumentHelp("The reference's GCP file when it is a plain scan.", valueName: "FILE"))
+    var referenceGcps: String?
+
     @Option(name: .customLong("gcp-srs"), help: "CRS of the GCPs' ground coordinates when the file does not say (default EPSG:4326); other CRSs are converted to longitude/latitude for the map.")
     var gcpSrs: String?
 
@@ -64,7 +79,8 @@ struct EditCommand: AsyncParsableCommand {
     func validate() throws {
         guard tieWith != nil else { return }
         guard mapID != nil else { throw ValidationError("--tie-with needs --map: the two pipeline maps to tie (tegula edit PIPELINE.yml --map A --tie-with B)") }
-        let unused = [("--gcps", gcps != nil), ("-o", output != nil), ("--basemap", !basemap.isEmpty), ("--gcp-srs", gcpSrs != nil)].filter(\.1).map(\.0)
+        let unused = [("--gcps", gcps != nil), ("-o", output != nil), ("--basemap", !basemap.isEmpty), ("--gcp-srs", gcpSrs != nil),
+                      ("--reference", reference != nil), ("--reference-gcps", referenceGcps != nil)].filter(\.1).map(\.0)
         guard unused.isEmpty else {
             throw ValidationError("\(unused.joined(separator: ", ")) does not apply with --tie-with: the tie editor reads the maps' GCPs from the pipeline and saves into its ties: list")
         }
@@ -155,8 +171,26 @@ struct EditCommand: AsyncParsableCommand {
         }
         if maps.isEmpty { maps = [.openStreetMap] }
         let service = image.map { (id: $0.sourceID, type: $0.sourceType) }
+        let matched = try reference.map { try editorReference($0, scan: resolved.scan, inputs: inputs) }
         return try EditorService(scanPath: resolved.scan, output: out, initial: initial, basemaps: maps, basemapTilesets: catalogue,
                                  leafletDirectory: server.leafletDir, renderThreads: server.renderThreads, scanService: service,
-                                 scans: inputs, log: { printError($0) })
+                                 scans: inputs, reference: matched, log: { printError($0) })
+    }
+
+    /// The reference `ref`, opened for matching the scan by the one place that tells the kinds
+    /// apart (``InputResolver/reference(_:options:scanWidth:scanHeight:)``, as `tegula match`
+    /// opens it), and its layer: a local tileset as it is, another local image warped on demand;
+    /// a URL or an annotation is matched against but not shown.
+    func editorReference(_ ref: String, scan: String, inputs: InputResolver) throws -> EditorReference {
+        guard Location(ref).isURL || FileManager.default.fileExists(atPath: ref) else { throw CLIFailure.noSuchFile(ref, "reference") }
+        let reader = try inputs.open(scan).reader()
+        let match = try inputs.reference(ref, options: ReferenceOptions(gcpFile: referenceGcps), scanWidth: reader.width, scanHeight: reader.height)
+        let layer: EditorReference.Layer
+        if Location(ref).isURL || (referenceGcps == nil && (ref as NSString).pathExtension.lowercased() == "json") {
+            layer = .none
+        } else {
+            layer = Tileset.isReadable(at: ref) ? .tileset(ref) : .warped(WarpInput(path: ref, gcpFile: referenceGcps))
+        }
+        return EditorReference(name: ref, reference: match, scan: reader, layer: layer)
     }
 }

@@ -65,9 +65,10 @@ struct RouteTableTests {
         let (editor, _) = try EditorAPITests.service()
         let missing = await editor.respond(ServerRequest(target: "/nope"), isCancelled: { false })
         #expect(missing.status == .notFound)
-        #expect(String(decoding: missing.body, as: UTF8.self) == #"{"error":"no such route: /nope; routes: /, /editor.js, /scan-tiles.js, "#
+        #expect(String(decoding: missing.body, as: UTF8.self) == #"{"error":"no such route: /nope; routes: /, /editor.js, /scan-tiles.js, /editing.js, "#
             + #"/leaflet/…, /iiif/{id}/…, /overlay/{version}.json, /overlay/{version}/{z}/{x}/{y}.png, /basemap/…, GET /api/session, "#
-            + #"PUT /api/session, POST /api/fit, GET /api/predict, GET /api/convert"}"#)
+            + #"PUT /api/session, POST /api/fit, GET /api/predict, GET /api/convert, /reference.json, /reference/{z}/{x}/{y}.png, "#
+            + #"GET /api/suggest, GET /api/snap"}"#)
         let refused = await editor.respond(ServerRequest(method: .delete, target: "/api/session"), isCancelled: { false })
         #expect(refused.status == .methodNotAllowed && refused.headers[.allow] == "GET, PUT")
         #expect(String(decoding: refused.body, as: UTF8.self) == #"{"error":"DELETE is not allowed on /api/session: use GET or PUT"}"#)

@@ -8,14 +8,12 @@
 var cfg = JSON.parse(document.getElementById('config').textContent);
 var pane = window.tegulaScanTiles(cfg);  // scan-tiles.js: the scan's IIIF tiles in pixel space
 var toLL = pane.toLL, toPx = pane.toPx, inScan = pane.inScan;
-function round(p) { return [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100]; }
-function clone(x) { return JSON.parse(JSON.stringify(x)); }
-function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]; }); }
-function $(id) { return document.getElementById(id); }
+var E = window.tegulaEditing;  // editing.js: what both editor pages share
+var round = E.round, clone = E.clone, esc = E.esc, $ = E.$, fmt = E.fmt, flash = E.flash;
 
 var state = { session: null, fit: null, fitError: null, pending: null, predicted: null, selected: null,
               mode: 'side', masking: false, overlayOn: true, link: false, undo: [], redo: [], seq: 0, fitting: false,
-              saved: null, overlayVersion: null, ready: false };
+              saved: null, overlayVersion: null, ready: false, proposals: [], suggesting: false, snapping: false };
 window.tegulaEditor = state;
 
 // The scan, in pixel space, read through its IIIF Image API 3.0 service (cfg.iiif; scan-tiles.js).
@@ -30,7 +28,7 @@ cfg.basemaps.forEach(function (b) {
   if (!firstBase) firstBase = l;
 });
 if (firstBase) firstBase.addTo(groundMap);
-if (cfg.basemaps.length > 1) L.control.layers(bases, {}).addTo(groundMap);
+var layers = cfg.basemaps.length > 1 || cfg.reference ? L.control.layers(cfg.basemaps.length > 1 ? bases : {}, {}).addTo(groundMap) : null;
 groundMap.setView([20, 0], 1);
 var overlayLayer = null;
 
@@ -43,7 +41,6 @@ function icon(cls, label) {
 }
 function find(s, id) { for (var i = 0; i < s.gcps.length; i++) if (s.gcps[i].id === id) return s.gcps[i]; return null; }
 function figures() { var f = {}; if (state.fit) state.fit.gcps.forEach(function (g) { f[g.id] = g; }); return f; }
-function fmt(v, d) { return v === null || v === undefined ? '–' : v.toFixed(d); }
 
 // Size class of a point's error relative to the fit's: the residual for most transforms, the
 // leave-one-out error for tps (whose residuals are zero).
@@ -55,16 +52,12 @@ function sizeClass(f) {
   return v <= ref ? 'ok' : v <= 2 * ref ? 'warn' : 'bad';
 }
 
-// ---- editing: every change is an operation with the session before and after it ----
-function edit(label, fn) {
-  var before = clone(state.session);
-  fn(state.session);
-  state.undo.push({ op: label, before: before, after: clone(state.session) });
-  state.redo = [];
-  changed();
-}
-function undo() { var op = state.undo.pop(); if (!op) return; state.redo.push(op); state.session = clone(op.before); changed(); flash('undid ' + op.op); }
-function redo() { var op = state.redo.pop(); if (!op) return; state.undo.push(op); state.session = clone(op.after); changed(); flash('redid ' + op.op); }
+// ---- editing: every change is an operation with the session (and the pairs Suggest proposed)
+// before and after it (editing.js) ----
+var history = E.history(state, changed,
+  function () { return { session: clone(state.session), proposals: clone(state.proposals) }; },
+  function (s) { state.session = clone(s.session); state.proposals = clone(s.proposals); });
+var edit = history.edit, undo = history.undo, redo = history.redo;
 function changed() {
   if (state.selected && !find(state.session, state.selected)) state.selected = null;
   render();
@@ -94,7 +87,7 @@ function refit() {
   state.fitting = true;
   status();
   return fetch('/api/fit', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body() })
-    .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
+    .then(E.answer)
     .then(function (a) {
       if (seq !== state.seq) return;
       state.fitting = false;
@@ -107,7 +100,7 @@ function refit() {
 function save() {
   flash('saving…');
   return fetch('/api/session', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: body() })
-    .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
+    .then(E.answer)
     .then(function (a) {
       if (a.ok) { state.saved = a.j; state.fit = a.j; flash('saved to ' + cfg.output); }
       else { flash('not saved: ' + a.j.error, true); }
@@ -126,7 +119,7 @@ function render() {
     wire(L.marker(toLL(g.pixel), { icon: icon('scan ' + cls, label), draggable: !state.masking, keyboard: false }).addTo(scanLayer), g.id, 'pixel');
     wire(L.marker([g.ground[1], g.ground[0]], { icon: icon('ground ' + cls, label), draggable: true, keyboard: false }).addTo(groundLayer), g.id, 'ground');
   });
-  arrows(figs); drawMask(); drawPending(); table(figs); summary(); status();
+  arrows(figs); drawMask(); drawPending(); drawProposals(); table(figs); summary(); status();
   document.body.classList.toggle('overlay', state.mode === 'overlay');
   document.body.classList.toggle('masking', state.masking);
   $('mode-side').classList.toggle('on', state.mode === 'side');
@@ -228,7 +221,6 @@ function status() {
   if (state.fitting) { s.textContent = 'fitting…'; s.className = ''; }
   else if (s.textContent === 'fitting…') s.textContent = '';
 }
-function flash(text, isError) { var s = $('status'); s.textContent = text; s.className = isError ? 'error' : ''; }
 
 // The point table; while a field in it has the focus only the figures are updated.
 function table(figs) {
@@ -286,7 +278,7 @@ tbody.addEventListener('change', function (e) {
     var m = /^\s*(\S+?)[\s,;]+(\S+?)[\s,;]+((?:EPSG|ESRI|IGNF):\d+)\s*$/i.exec(t.value);
     if (m) {  // easting, northing in a projected CRS: converted by the server
       fetch('/api/convert?crs=' + encodeURIComponent(m[3]) + '&x=' + encodeURIComponent(m[1]) + '&y=' + encodeURIComponent(m[2]))
-        .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
+        .then(E.answer)
         .then(function (a) {
           if (!a.ok) return fieldError(t, a.j.error);
           fieldError(t, null); t.blur();
@@ -393,13 +385,9 @@ scanMap.on('moveend', function () {
 
 // ---- keys (none while typing in a field) ----
 document.addEventListener('keydown', function (e) {
-  var t = e.target;
-  if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
-  var k = e.key, ctrl = e.ctrlKey || e.metaKey;
-  if (ctrl && (k === 'z' || k === 'Z')) { e.preventDefault(); if (e.shiftKey) redo(); else undo(); return; }
-  if (ctrl && (k === 'y' || k === 'Y')) { e.preventDefault(); redo(); return; }
-  if (ctrl && (k === 's' || k === 'S')) { e.preventDefault(); save(); return; }
-  if (ctrl || e.altKey) return;
+  if (E.typing(e) || E.controlKeys(e, history, save)) return;
+  var k = e.key;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
   switch (k) {
   case '?': document.body.classList.toggle('help'); break;
   case 'Escape':
@@ -418,11 +406,94 @@ document.addEventListener('keydown', function (e) {
   case '[': opacity(-0.1); break;
   case ']': opacity(0.1); break;
   case 'm': state.masking = !state.masking; render(); break;
+  case 't': snap(); break;
   case 'l': state.link = !state.link; flash(state.link ? 'map linked to the scan' : 'views unlinked'); break;
   case 's': save(); break;
   default: return;
   }
 });
+
+// ---- the reference (tegula edit --reference): its layer, Suggest and snap ----
+var proposalLayers = [L.layerGroup().addTo(scanMap), L.layerGroup().addTo(groundMap)];
+function findProposal(id) { return state.proposals.filter(function (q) { return q.id === id; })[0] || null; }
+function drawProposals() {
+  proposalLayers.forEach(function (l) { l.clearLayers(); });
+  state.proposals.forEach(function (q) {
+    L.marker(toLL(q.pixel), { icon: icon('proposed', q.id), interactive: false, keyboard: false }).addTo(proposalLayers[0]);
+    L.marker([q.ground[1], q.ground[0]], { icon: icon('proposed', q.id), interactive: false, keyboard: false }).addTo(proposalLayers[1]);
+  });
+  $('proposal-table').style.display = state.proposals.length ? '' : 'none';
+  document.querySelector('#proposal-table tbody').innerHTML = state.proposals.map(function (q) {
+    return '<tr data-id="' + esc(q.id) + '"><td class="id">' + esc(q.id) + '</td><td class="score">' + q.score.toFixed(3) + '</td>' +
+      '<td>' + q.pixel[0].toFixed(2) + ', ' + q.pixel[1].toFixed(2) + '</td><td>' + q.ground[0].toFixed(6) + ', ' + q.ground[1].toFixed(6) + '</td>' +
+      '<td><button class="keep">Keep</button> <button class="drop">Drop</button></td></tr>';
+  }).join('');
+}
+function suggestMessage(text, none) { var m = $('suggest-message'); m.textContent = text; m.classList.toggle('none', !!none); }
+function suggest() {
+  if (!cfg.reference || state.suggesting) return;
+  state.suggesting = true;
+  flash('matching the scan against ' + cfg.reference.name + '…');
+  return fetch('/api/suggest').then(E.answer).then(function (a) {
+    state.suggesting = false;
+    var text = a.ok ? a.j.message : 'no suggestion: ' + a.j.error;
+    suggestMessage(text, !a.ok || !a.j.matched);
+    flash(text, !a.ok || !a.j.matched);
+    if (!a.ok || !a.j.matched) return;
+    edit('suggest ' + a.j.pairs.length + ' pairs', function () {
+      state.proposals = a.j.pairs.map(function (q, i) { return { id: 's' + (i + 1), pixel: q.pixel, ground: q.ground, score: q.score }; });
+    });
+  });
+}
+// Keep a proposed pair as a point of the session, or drop it: each an edit.
+function keep(id) {
+  var q = findProposal(id), gid = nextId();
+  if (!q) return;
+  edit('keep ' + id + ' as ' + gid, function (s) {
+    s.gcps.push({ id: gid, pixel: round(q.pixel), ground: q.ground, enabled: true, note: 'match ' + q.score.toFixed(3) });
+    state.proposals = state.proposals.filter(function (r) { return r.id !== id; });
+  });
+}
+function drop(id) {
+  if (findProposal(id)) edit('drop ' + id, function () { state.proposals = state.proposals.filter(function (r) { return r.id !== id; }); });
+}
+document.querySelector('#proposal-table tbody').addEventListener('click', function (e) {
+  var tr = e.target.closest('tr'), id = tr && tr.getAttribute('data-id');
+  if (!id) return;
+  if (e.target.classList.contains('keep')) keep(id);
+  else if (e.target.classList.contains('drop')) drop(id);
+});
+// Snap: a point placed on the scan alone is completed with the twin of its scan pixel on the
+// reference; else the selected point's ground moves to that twin. Either is an edit.
+function snap() {
+  if (!cfg.reference || state.snapping) return;
+  var p = state.pending && state.pending.pixel && !state.pending.ground ? state.pending : null;
+  var id = p ? null : state.selected, g = id && find(state.session, id);
+  var pixel = p ? p.pixel : g ? g.pixel : null;
+  if (!pixel) { flash('select a point, or place one on the scan, to snap it to its twin on the reference', true); return; }
+  state.snapping = true;
+  flash('matching around scan pixel ' + pixel[0].toFixed(1) + ', ' + pixel[1].toFixed(1) + '…');
+  return fetch('/api/snap?x=' + pixel[0] + '&y=' + pixel[1]).then(E.answer).then(function (a) {
+    state.snapping = false;
+    if (!a.ok || !a.j.matched) { flash(a.ok ? a.j.message : a.j.error, true); return; }
+    if (g && find(state.session, id)) edit('snap ' + id, function (s) { find(s, id).ground = a.j.ground; });
+    else if (!g && state.pending === p) addPair(p.pixel, a.j.ground);
+    flash(a.j.message);
+  });
+}
+$('suggest').onclick = suggest;
+$('snap').onclick = snap;
+if (cfg.reference) {
+  document.body.classList.add('reference');
+  if (cfg.reference.info) fetch(cfg.reference.info).then(function (r) { return r.ok ? r.json() : null; }).then(function (j) {
+    if (!j) return;
+    var bounds = L.latLngBounds([j.bounds[1], j.bounds[0]], [j.bounds[3], j.bounds[2]]);
+    var layer = L.tileLayer(j.tiles, { minNativeZoom: j.minzoom, maxNativeZoom: j.maxzoom, maxZoom: 22, bounds: bounds, noWrap: true,
+                                       className: 'reference-tiles', zIndex: 4 }).addTo(groundMap);
+    layers.addOverlay(layer, 'reference: ' + esc(cfg.reference.name));
+    if (!state.session || state.session.gcps.length < 2) groundMap.fitBounds(bounds);
+  });
+}
 
 window.addEventListener('resize', function () { scanMap.invalidateSize(); groundMap.invalidateSize(); });
 

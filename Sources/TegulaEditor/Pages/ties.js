@@ -6,11 +6,8 @@
 (function () {
 'use strict';
 var cfg = JSON.parse(document.getElementById('config').textContent);
-function $(id) { return document.getElementById(id); }
-function clone(x) { return JSON.parse(JSON.stringify(x)); }
-function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]; }); }
-function round(p) { return [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100]; }
-function fmt(v, d) { return v === null || v === undefined ? '–' : v.toFixed(d); }
+var E = window.tegulaEditing;  // editing.js: what both editor pages share
+var $ = E.$, esc = E.esc, round = E.round, fmt = E.fmt, flash = E.flash;
 
 var state = { session: null, figures: null, error: null, pending: null, predicted: null, selected: null,
               undo: [], redo: [], seq: 0, busy: false, saved: null, ready: false };
@@ -30,16 +27,9 @@ function icon(cls, label) {
 function find(s, id) { for (var i = 0; i < s.ties.length; i++) if (s.ties[i].id === id) return s.ties[i]; return null; }
 function other(k) { return k === 'a' ? 'b' : 'a'; }
 
-// ---- editing: every change is an operation with the session before and after it ----
-function edit(label, fn) {
-  var before = clone(state.session);
-  fn(state.session);
-  state.undo.push({ op: label, before: before, after: clone(state.session) });
-  state.redo = [];
-  changed();
-}
-function undo() { var op = state.undo.pop(); if (!op) return; state.redo.push(op); state.session = clone(op.before); changed(); flash('undid ' + op.op); }
-function redo() { var op = state.redo.pop(); if (!op) return; state.undo.push(op); state.session = clone(op.after); changed(); flash('redid ' + op.op); }
+// ---- editing: every change is an operation with the session before and after it (editing.js) ----
+var history = E.history(state, changed);
+var edit = history.edit, undo = history.undo, redo = history.redo;
 function changed() {
   if (state.selected && !find(state.session, state.selected)) state.selected = null;
   render();
@@ -65,7 +55,7 @@ function figure() {
   var seq = ++state.seq;
   state.busy = true;
   return fetch('/api/seams', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(state.session) })
-    .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
+    .then(E.answer)
     .then(function (a) {
       if (seq !== state.seq) return;
       state.busy = false;
@@ -78,7 +68,7 @@ function figure() {
 function save() {
   flash('saving…');
   return fetch('/api/ties', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(state.session) })
-    .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
+    .then(E.answer)
     .then(function (a) {
       if (a.ok) { state.saved = a.j; state.figures = a.j; flash('saved ' + state.session.ties.length + ' ties to ' + a.j.saved); }
       else flash('not saved: ' + a.j.error, true);
@@ -139,7 +129,6 @@ function summary() {
   $('summary').textContent = n + ' ties: largest seam ' + worst.toFixed(1) + ' m on the sheets\' own fits, ' + after.toFixed(1) +
     ' m fitted together (tie_weight ' + f.tie_weight + ')';
 }
-function flash(text, isError) { var s = $('status'); s.textContent = text; s.className = isError ? 'error' : ''; }
 
 document.querySelector('#tie-table tbody').addEventListener('click', function (e) {
   var tr = e.target.closest('tr'), id = tr && tr.getAttribute('data-id');
@@ -187,13 +176,9 @@ $('save').onclick = save;
 $('help-button').onclick = function () { document.body.classList.toggle('help'); };
 
 document.addEventListener('keydown', function (e) {
-  var t = e.target;
-  if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
-  var k = e.key, ctrl = e.ctrlKey || e.metaKey;
-  if (ctrl && (k === 'z' || k === 'Z')) { e.preventDefault(); if (e.shiftKey) redo(); else undo(); return; }
-  if (ctrl && (k === 'y' || k === 'Y')) { e.preventDefault(); redo(); return; }
-  if (ctrl && (k === 's' || k === 'S')) { e.preventDefault(); save(); return; }
-  if (ctrl || e.altKey) return;
+  if (E.typing(e) || E.controlKeys(e, history, save)) return;
+  var k = e.key;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
   switch (k) {
   case '?': document.body.classList.toggle('help'); break;
   case 'Escape':

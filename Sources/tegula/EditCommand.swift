@@ -22,8 +22,8 @@ struct EditCommand: AsyncParsableCommand {
         beside a basemap. Click the scan and the map (either first) to add a pair; drag to move; \
         the fit, residuals, leave-one-out errors and warnings update on every edit; `o` shows the \
         scan warped by the current fit over the basemap; `?` lists the keys. Save writes the \
-        output atomically in the format its extension names: .points (QGIS), .csv, .json \
-        (Allmaps annotation) or .vrt; the session is autosaved beside it (OUTPUT.session.json) \
+        output atomically in the format its extension names: .points (QGIS), .csv, .txt (GDAL \
+        text), .json (Allmaps annotation) or .vrt; the session is autosaved beside it (OUTPUT.session.json) \
         on every edit and restored when the editor starts again. Basemaps: URL templates with \
         {z}/{x}/{y} (default: OpenStreetMap) or local tilesets (folders, .mbtiles, .pmtiles), \
         which work offline. The HTTP API (GET /api/session, POST /api/fit, PUT /api/session, \
@@ -57,7 +57,7 @@ struct EditCommand: AsyncParsableCommand {
     @Option(help: "GCPs to start from (.points, .csv, Allmaps .json, .vrt or a raster with GCPs).")
     var gcps: String?
 
-    @Option(name: .shortAndLong, help: "Where Save writes: .points, .csv, .json (Allmaps) or .vrt (default: the --gcps file or the annotation file, else SCAN.points; needed for an IIIF image or an annotation by URL).")
+    @Option(name: .shortAndLong, help: "Where Save writes: .points, .csv, .txt (GDAL text), .json (Allmaps) or .vrt (default: the --gcps file or the annotation file, else SCAN.points; needed for an IIIF image or an annotation by URL).")
     var output: String?
 
     @Option(help: "A basemap: a URL template with {z}/{x}/{y} (and an optional attribution after a space-separated '|'), or a local tileset. Repeatable; default OpenStreetMap.")

@@ -20,8 +20,15 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
     public var orderedAxes: [String]?
     /// The well-known scale set it follows, if any.
     public var wellKnownScaleSet: String?
-    /// The levels, sorted by zoom.
-    public var tileMatrices: [TileMatrix]
+    /// The levels, sorted by zoom, consecutive.
+    public private(set) var tileMatrices: [TileMatrix]
+    /// The first zoom (the first level's id), kept so that the grid functions parse no id.
+    public let minZoom: Int
+
+    /// The document's keys (``minZoom`` is derived, not written).
+    enum CodingKeys: String, CodingKey {
+        case id, title, uri, crs, orderedAxes, wellKnownScaleSet, tileMatrices
+    }
 
     /// Why a document is not a tile matrix set Tegula can use, in one line. Self-contained, as a
     /// type of a library product (like ``ZoomSpec/Failure``).
@@ -54,6 +61,7 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
         self.orderedAxes = orderedAxes
         self.wellKnownScaleSet = wellKnownScaleSet
         self.tileMatrices = try Self.sortedByZoom(tileMatrices)
+        minZoom = Int(self.tileMatrices[0].id)!
     }
 
     /// A set read from a TMS 2.0 JSON document; the `crs` must be a URI string or `{"uri": …}`.
@@ -95,10 +103,8 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
 
     // MARK: Zooms and axes
 
-    /// The first zoom (the first level's id).
-    public var minZoom: Int { Int(tileMatrices[0].id)! }
     /// The last zoom.
-    public var maxZoom: Int { Int(tileMatrices[tileMatrices.count - 1].id)! }
+    public var maxZoom: Int { minZoom + tileMatrices.count - 1 }
     /// Every zoom the set has.
     public var zooms: ClosedRange<Int> { minZoom...maxZoom }
 

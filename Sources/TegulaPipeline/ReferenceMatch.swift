@@ -118,9 +118,7 @@ struct ReferenceMatch: Codable, Sendable, Equatable {
             record.minScore = scores.min()
             record.maxScore = scores.max()
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(Array(try encoder.encode(record)) + [0x0A], to: recordPath(in: folder))
+        try AtomicFile.write(Array(try JSONStyle.readable.encode(record)) + [0x0A], to: recordPath(in: folder))
         return record
     }
 

@@ -64,7 +64,7 @@ struct ResidualPicture {
             return String(format: "RMSE %.1f px, %.0f m", p, m)
         }
         let lines = [
-            "\(r.transform.rawValue) fitted in \(r.fitSRS), \(r.rmse.divisor) GCPs",
+            "\(r.transform.rawValue) fitted in \((try? CRS(r.fitSRS))?.label ?? r.fitSRS), \(r.rmse.divisor) GCPs",
             "red: residual × \(Self.f(scale)) (\(figure(r.rmse)))",
             "blue: leave-one-out error × \(Self.f(scale)) (\(figure(r.leaveOneOutRMSE)))",
             "white: GCP, magenta: likely outlier, grey: disabled, yellow: mask",

@@ -26,8 +26,11 @@ struct GeorefCommand: ParsableCommand {
         TEGULA_MASK metadata, so `tegula warp` and `tegula tile` reproduce this fit. An IIIF \
         image service URL (with --gcps) or a Georeference Annotation (file or URL) whose target \
         is one is fitted the same way, fetching nothing but its info.json (and, for --picture, \
-        a reduced copy); its output is OUT.json, an Allmaps annotation naming the image with \
-        the fitted transform and mask. Nothing is written when anything fails.
+        a reduced copy); an annotation or GeoreferencedMap that says its image's size needs no \
+        network at all unless --picture is given. Its output is OUT.json, an Allmaps annotation \
+        naming the image with the fitted transform and mask. --footprint writes the mask (else \
+        the border) through the fit as GeoJSON, refined as Allmaps refines it. Nothing is \
+        written when anything fails.
         """)
 
     @OptionGroup var input: SourceOptions

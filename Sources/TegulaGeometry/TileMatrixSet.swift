@@ -15,15 +15,19 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
     /// The set's registered URI, for the OGC's well-known sets.
     public var uri: String?
     /// The CRS, as a URI (`http://www.opengis.net/def/crs/EPSG/0/3857`, `urn:ogc:def:crs:EPSG::2193`).
-    public var crs: String
+    public private(set) var crs: String
     /// The CRS's axes in order (`["Lat", "Lon"]`): says whether points are given northing first.
-    public var orderedAxes: [String]?
+    public private(set) var orderedAxes: [String]?
     /// The well-known scale set it follows, if any.
     public var wellKnownScaleSet: String?
     /// The levels, sorted by zoom, consecutive.
     public private(set) var tileMatrices: [TileMatrix]
     /// The first zoom (the first level's id), kept so that the grid functions parse no id.
     public let minZoom: Int
+    /// True when the CRS gives the northing (or latitude) first: `orderedAxes` starting with Y,
+    /// Lat or N (morecantile `ordered_axis_inverted`), or, with none, an EPSG:4326 CRS. Kept, like
+    /// ``minZoom``, so that the grid functions compare no text.
+    public let northingFirst: Bool
 
     /// The document's keys (``minZoom`` is derived, not written).
     enum CodingKeys: String, CodingKey {
@@ -62,6 +66,7 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
         self.wellKnownScaleSet = wellKnownScaleSet
         self.tileMatrices = try Self.sortedByZoom(tileMatrices)
         minZoom = Int(self.tileMatrices[0].id)!
+        northingFirst = Self.northingFirst(orderedAxes: orderedAxes, crs: crs)
     }
 
     /// A set read from a TMS 2.0 JSON document; the `crs` must be a URI string or `{"uri": …}`.
@@ -122,9 +127,8 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
         return tileMatrices[zoom - minZoom]
     }
 
-    /// True when the CRS gives the northing (or latitude) first: `orderedAxes` starting with Y,
-    /// Lat or N (morecantile `ordered_axis_inverted`), or, with none, an EPSG:4326 CRS.
-    public var northingFirst: Bool {
+    /// Whether axes so ordered (or, with none, this CRS) give the northing first.
+    static func northingFirst(orderedAxes: [String]?, crs: String) -> Bool {
         guard let first = orderedAxes?.first else { return crs.hasSuffix("/EPSG/0/4326") || crs.hasSuffix("EPSG::4326") }
         return ["Y", "LAT", "N"].contains(first.uppercased())
     }

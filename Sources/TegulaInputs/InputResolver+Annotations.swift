@@ -48,6 +48,10 @@ extension InputResolver {
             throw InputError(.noImageService, at: annotation,
                              "the annotation's target is no IIIF image service; give the scan itself: SCAN --gcps \(annotation)")
         }
+        guard Location(service).isURL else {
+            throw InputError(.noImageService, at: annotation,
+                             "the annotation's image '\(service)' is named by no URL, so its pixels cannot be fetched; give the scan itself: SCAN --gcps \(annotation)")
+        }
         let image = try await open(url: service)
         try Self.checkSize(annotation: annotation, mapID: mapID, image: image)
         return ResolvedInput(scan: service, gcps: annotation, image: image)

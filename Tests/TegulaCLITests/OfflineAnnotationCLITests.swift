@@ -66,6 +66,11 @@ struct OfflineAnnotationCLITests {
             #expect(back.status == 0 && back.stdout.hasPrefix("4.5"), "\(file): \(back.stdout) \(back.stderr)")
             for written in [out, report, footprint] { try FileManager.default.removeItem(atPath: written) }
         }
+        // Pixels of an image named by no URL cannot be had: one line asking for the scan itself.
+        let picture = try TegulaBinary.run(["georef", map, "-o", dir.appendingPathComponent("out.json").path,
+                                            "--picture", dir.appendingPathComponent("fit.svg").path])
+        #expect(picture.status != 0 && picture.stderr.split(separator: "\n").count == 1
+                && picture.stderr.contains("'scans/sheet-12.jpg'") && picture.stderr.contains("SCAN --gcps \(map)"), "\(picture.stderr)")
     }
 
     @Test func anImageThatCannotBeHadFailsAtOnceInOneLineWhenItsPixelsAreNeeded() throws {

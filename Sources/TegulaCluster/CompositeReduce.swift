@@ -94,7 +94,7 @@ package struct CompositeReduce {
         let ordered = records.sorted { $0.cutRange[0] < $1.cutRange[0] }
         var digests: [String: ContentHash] = [:]
         var counts: [String: Int] = [:]
-        let parents = ParentBuilder(lowestZoom: layout.minZoom, tilePixels: layout.tilePixels,
+        let parents = ParentBuilder(lowestZoom: layout.zooms.min, tilePixels: layout.tilePixels,
                                     format: metadata.format, quality: quality, autoLossy: autoLossy,
                                     webpEffort: webpEffort) { t, data in
             try writer.write(t, data: data)
@@ -102,7 +102,7 @@ package struct CompositeReduce {
             result.bytes += data.count
         }
         let cutBase = PMTilesID.id(of: Tile(x: 0, y: 0, z: split.cutZoom))
-        let zooms = Array(split.cutZoom...layout.maxZoom)
+        let zooms = Array(split.cutZoom...layout.zooms.max)
         var last: UInt64?
         for (step, z) in zooms.enumerated() {
             for record in ordered {

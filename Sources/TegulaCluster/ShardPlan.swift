@@ -79,8 +79,8 @@ public struct ShardPlan: Sendable {
         var lines: [String] = []
         if let c = composite {
             let l = c.layout
-            lines.append("composite: zooms \(l.minZoom)-\(l.maxZoom), cut at zoom \(c.cutZoom) (\(c.cutTiles) tiles there hold blocks), "
-                         + "\(l.blocks.count) blocks of \(1 << (l.maxZoom - l.blockZoom))×\(1 << (l.maxZoom - l.blockZoom)) tiles at zoom \(l.blockZoom), plan \(c.hash.prefix(12))")
+            lines.append("composite: zooms \(l.zooms.min)-\(l.zooms.max), cut at zoom \(c.cutZoom) (\(c.cutTiles) tiles there hold blocks), "
+                         + "\(l.blocks.count) blocks of \(1 << (l.zooms.max - l.blockZoom))×\(1 << (l.zooms.max - l.blockZoom)) tiles at zoom \(l.blockZoom), plan \(c.hash.prefix(12))")
         }
         lines.append("shard  maps   map Mpx  cut tiles   blocks  composite Mpx  total Mpx")
         let l = loads
@@ -101,8 +101,7 @@ public struct ShardPlan: Sendable {
 /// The composite's zooms, blocks and bounds, from the survey.
 public struct CompositeLayout: Sendable {
     /// The composite's zooms, and the zoom of its blocks (`CompositeBuilder.blockZoom(maxZoom:minZoom:)`).
-    public let minZoom: Int
-    public let maxZoom: Int
+    public let zooms: ZoomRange
     public let blockZoom: Int
     /// Pixels per tile side (tile size × scale).
     public let tilePixels: Int
@@ -123,9 +122,10 @@ public struct CompositeLayout: Sendable {
         for e in entries { if let x = e.bounds { b = b.union(x) } }
         bounds = b
         layerBounds = entries.map(\.bounds)
-        minZoom = min(tile.zooms.min ?? TileJob.autoMinZoom(bounds: b, maxZoom: maxZ, tileSize: tile.tileSize), maxZ)
-        maxZoom = maxZ
-        blockZoom = CompositeBuilder.blockZoom(maxZoom: maxZ, minZoom: minZoom)
+        let minZ = min(tile.zooms.min ?? TileJob.autoMinZoom(bounds: b, maxZoom: maxZ, tileSize: tile.tileSize), maxZ)
+        guard let zooms = ZoomRange(min: minZ, max: maxZ) else { return nil }
+        self.zooms = zooms
+        blockZoom = CompositeBuilder.blockZoom(maxZoom: maxZ, minZoom: minZ)
         tilePixels = tile.tilePixels
         blocks = CompositeBuilder.blocks(layerBounds: entries.map(\.bounds), maxZoom: maxZ, blockZoom: blockZoom)
     }
@@ -163,9 +163,9 @@ public struct CompositeSplit: Sendable {
         // cut tile holds more than 1/(8N) of the work, so a run of them splits evenly.
         var cut = layout.blockZoom
         if count == 1 {
-            cut = layout.minZoom
+            cut = layout.zooms.min
         } else {
-            for z in layout.minZoom...layout.blockZoom {
+            for z in layout.zooms.min...layout.blockZoom {
                 var per: [UInt64: Int] = [:]
                 for (b, c) in zip(layout.blocks, blockCost) { per[CompositeSplit.hilbert(b.tile, at: z), default: 0] += c }
                 if (per.values.max() ?? 0) * 8 * count <= total { cut = z; break }

@@ -70,7 +70,7 @@ public struct PipelinePlan: Sendable {
         if let c = pipeline.spec.composite {
             let split = self.shards?.composite ?? ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: runner, jobs: options.jobs), count: 1).composite
             if let l = split?.layout {
-                composite = "\(pipeline.spec.maps.count) maps, \(c.joining), zooms \(l.minZoom)-\(l.maxZoom), "
+                composite = "\(pipeline.spec.maps.count) maps, \(c.joining), zooms \(l.zooms.min)-\(l.zooms.max), "
                     + "\(l.blocks.count) blocks at zoom \(l.blockZoom), png → \(c.output)"
             } else {
                 composite = "cannot be planned (a map fails; see above) → \(c.output)"

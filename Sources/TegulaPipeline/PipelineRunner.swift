@@ -179,7 +179,7 @@ public final class PipelineRunner: Sendable {
         let maps = pipeline.spec.maps
         let sources = LayerSources { [self] i in try work(for: maps[i]).georeference.sourceInMemory().withSharedPixels().removingColor(maps[i].removeColor) }
         let l = split.layout, settings = composite.tile.settings
-        return CompositeBuilder(maxZoom: l.maxZoom, blockZoom: l.blockZoom, tilePixels: l.tilePixels,
+        return CompositeBuilder(maxZoom: l.zooms.max, blockZoom: l.blockZoom, tilePixels: l.tilePixels,
                                 resampling: settings.resampling, jobs: options.jobs, encoding: settings.encoding, seam: composite.seam,
                                 stacking: composite.order.ranks(of: maps.map(\.name)), tones: tones, sources: sources)
     }
@@ -223,14 +223,14 @@ public final class PipelineRunner: Sendable {
     public func checkReduce(shards: Int?) throws -> String {
         let (composite, split, parts, records) = try reducible(shards: shards)
         return "reduce: \(records.count) parts of \(split.ranges.count) from \(parts.folder), \(records.reduce(0) { $0 + $1.tiles }) tiles at zooms "
-            + "\(split.cutZoom)-\(split.layout.maxZoom); zooms \(split.layout.minZoom)-\(split.cutZoom - 1) to build → \(composite.output)"
+            + "\(split.cutZoom)-\(split.layout.zooms.max); zooms \(split.layout.zooms.min)-\(split.cutZoom - 1) to build → \(composite.output)"
     }
 
     @discardableResult
     func reduce(_ composite: CompositeSpec, split: CompositeSplit, parts: CompositeParts, records: [PartRecord]) throws -> String {
         let l = split.layout, settings = composite.tile.settings, e = settings.encoding
         let name = composite.tile.name ?? ((pipeline.file as NSString).lastPathComponent as NSString).deletingPathExtension
-        let metadata = TilesetMetadata(name: name, format: e.format, bounds: WebMercator.unproject(l.bounds), minZoom: l.minZoom, maxZoom: l.maxZoom,
+        let metadata = TilesetMetadata(name: name, format: e.format, bounds: WebMercator.unproject(l.bounds), minZoom: l.zooms.min, maxZoom: l.zooms.max,
                                        tileSize: settings.tileSize, scale: settings.scale,
                                        attribution: composite.tile.attribution,
                                        description: "composite of \(pipeline.spec.maps.count) maps, \(composite.joining)")
@@ -239,7 +239,7 @@ public final class PipelineRunner: Sendable {
                                     quality: e.quality, autoLossy: e.autoLossy, webpEffort: e.webpEffort,
                                     progress: { d, t in progress?(label, d, t) }).run(records)
         var m = Manifest.load(folder: compositeFolder)
-        m.stages["composite"] = Manifest.Record(hash: split.inputsHash, outputs: [composite.output], zoom: l.maxZoom, minZoom: l.minZoom, finished: Manifest.now())
+        m.stages["composite"] = Manifest.Record(hash: split.inputsHash, outputs: [composite.output], zoom: l.zooms.max, minZoom: l.zooms.min, finished: Manifest.now())
         try FileManager.default.createDirectory(atPath: compositeFolder, withIntermediateDirectories: true)
         try m.save(folder: compositeFolder)
         // The parts are merged: they go (records first, so a half-removed part is never taken for whole).

@@ -32,7 +32,7 @@ extension CompositeSplit {
             h.update(PipelineHashing.json(c.tile))
             if !c.joinText.isEmpty { h.update(c.joinText) }
         }
-        h.update("zooms \(layout.minZoom)-\(layout.maxZoom) block \(layout.blockZoom) px \(layout.tilePixels)")
+        h.update("zooms \(layout.zooms.min)-\(layout.zooms.max) block \(layout.blockZoom) px \(layout.tilePixels)")
         for m in pipeline.spec.maps {
             h.update(m.name)
             h.update(m.input)

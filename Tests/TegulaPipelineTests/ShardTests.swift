@@ -57,7 +57,7 @@ import TegulaTestSupport
             let ranges = (0..<n).map { split.blockRange(of: $0) }
             #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == split.layout.blocks.count)
             for (r, next) in zip(ranges, ranges.dropFirst()) { #expect(r.upperBound == next.lowerBound) }
-            #expect(split.cutZoom >= split.layout.minZoom && split.cutZoom <= split.layout.blockZoom)
+            #expect(split.cutZoom >= split.layout.zooms.min && split.cutZoom <= split.layout.blockZoom)
             let total: Int = a.loads.reduce(0, +), parts: Int = a.mapCosts.reduce(0, +) + split.costs.reduce(0, +)
             #expect(total == parts)
         }

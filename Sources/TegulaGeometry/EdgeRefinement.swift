@@ -11,11 +11,18 @@ public struct EdgeRefinement: Sendable, Hashable {
     /// The mapped midpoint's distance from the mapped chord's midpoint, over the chord's length,
     /// above which an edge is split.
     public var minOffsetRatio: Double
+    /// The widest a mapped edge may be along x before it is halved whatever its bend (still at
+    /// most ``maxDepth`` times; nil: no limit). A footprint in longitude and latitude sets 90°, so
+    /// that an edge of a sheet spanning the world, whose midpoint happens to fall near its chord's,
+    /// is not one step of more than 180°, which a reader that unwraps longitudes (the `/maps`
+    /// lookup, GeoJSON viewers) would take across the antimeridian.
+    public var maxStepX: Double?
 
-    /// A refinement from its two settings.
-    public init(maxDepth: Int, minOffsetRatio: Double) {
+    /// A refinement from its settings.
+    public init(maxDepth: Int, minOffsetRatio: Double, maxStepX: Double? = nil) {
         self.maxDepth = maxDepth
         self.minOffsetRatio = minOffsetRatio
+        self.maxStepX = maxStepX
     }
 
     /// Allmaps' settings for the outline of a warped map (@allmaps/render's `WarpedMap`, whose
@@ -45,7 +52,8 @@ public struct EdgeRefinement: Sendable, Hashable {
         let image = map(source)
         let chord = hypot(b.1.x - a.1.x, b.1.y - a.1.y)
         let offset = hypot(image.x - (a.1.x + b.1.x) / 2, image.y - (a.1.y + b.1.y) / 2)
-        guard chord > 0, offset / chord > minOffsetRatio else { return }
+        let tooWide = maxStepX.map { abs(b.1.x - a.1.x) > $0 } ?? false
+        guard chord > 0, offset / chord > minOffsetRatio || tooWide else { return }
         split(a, (source, image), depth: depth + 1, map: map, into: &out)
         out.append(image)
         split((source, image), b, depth: depth + 1, map: map, into: &out)

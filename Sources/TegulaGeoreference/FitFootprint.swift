@@ -8,6 +8,11 @@ import TegulaGeometry
 /// `transform resource-mask` does). The one footprint: the report holds it, the sheet index and
 /// the tiles' metadata take it from the report, and `tegula georef --footprint` writes it.
 enum FitFootprint {
+    /// The widest step in longitude between neighbouring points of a footprint (see
+    /// ``EdgeRefinement/maxStepX``): a world map's top edge is then never one chord across the
+    /// antimeridian's side of the world.
+    static let maxLongitudeStep = 90.0
+
     /// The closed ring of `[lon, lat]` pairs; points the fit or PROJ cannot map are left out.
     static func ring(mask: [PixelPoint]?, width: Int, height: Int, transform: any PixelTransform,
                      fitCRS: CRS, refinement: EdgeRefinement) throws -> [[Double]] {
@@ -15,6 +20,8 @@ enum FitFootprint {
         let outline = mask.flatMap { $0.count >= 3 ? $0 : nil }
             ?? [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)]
         let toLonLat = try CRSConversion(from: fitCRS, to: .wgs84)
+        var refinement = refinement
+        refinement.maxStepX = refinement.maxStepX ?? maxLongitudeStep
         let points = refinement.refine(outline.map { ($0.x, $0.y) }) { p in
             let g = transform.forward(PixelPoint(x: p.x, y: p.y))
             var x = [g.x], y = [g.y]

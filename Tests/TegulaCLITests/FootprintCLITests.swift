@@ -161,4 +161,33 @@ struct FootprintCLITests {
         }
         #expect((truth[8] ?? 0) >= 0.999 && (truth[5] ?? 0) > (truth[0] ?? 1) && (truth[8] ?? 0) > (truth[5] ?? 1), "\(truth)")
     }
+    /// A world map's border bends little at its edges' midpoints, so Allmaps' rule alone would
+    /// leave its top edge one chord of about 290° of longitude, which the `/maps` lookup and
+    /// GeoJSON readers take across the antimeridian. Every step stays under 90°; the oracle for
+    /// where the scan lies is `gdaltransform -tps` of its centre, which the footprint must hold.
+    @Test func aWorldMapsFootprintNeverStepsHalfWayRoundTheWorld() throws {
+        let dir = try TemporaryFolder.make("cli-footprint")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let footprint = dir.appendingPathComponent("footprint.geojson").path
+        let r = try TegulaBinary.run(["georef", Schagen1689.scan, "--gcps", Schagen1689.points, "--transform", "tps",
+                                      "-o", dir.appendingPathComponent("out.vrt").path, "--footprint", footprint])
+        #expect(r.status == 0, "\(r.stderr)")
+        let f = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: footprint))) as? [String: Any])
+        let ring = try #require(((f["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first)
+        let widest = zip(ring, ring.dropFirst()).map { abs($1[0] - $0[0]) }.max() ?? .infinity
+        let span = (ring.map { $0[0] }.max() ?? 0) - (ring.map { $0[0] }.min() ?? 0)
+        #expect(widest <= 90 && span > 270, "widest step \(widest)°, span \(span)°")
+        let centre = try ProgramRun.output("python3", ["-c", """
+            import json, subprocess, sys
+            from osgeo import ogr
+            gcps = [l.split(",") for l in open(sys.argv[1]) if l[0].isdigit() or l[0] == "-"]
+            args = sum((["-gcp", g[2], str(-float(g[3])), g[0], g[1]] for g in gcps), [])
+            w, h = 2700, 1350
+            x, y = subprocess.run(["gdaltransform", "-tps", "-output_xy"] + args, input=f"{w / 2} {h / 2}\\n",
+                                  capture_output=True, text=True, check=True).stdout.split()[:2]
+            poly = ogr.CreateGeometryFromJson(json.dumps(json.load(open(sys.argv[2]))["geometry"]))
+            print(poly.Contains(ogr.CreateGeometryFromWkt(f"POINT ({x} {y})")))
+            """, Schagen1689.points, footprint])
+        #expect(centre.trimmingCharacters(in: .whitespacesAndNewlines) == "True", "\(centre)")
+    }
 }

@@ -33,7 +33,8 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_check import Checks, chromium, wait  # noqa: E402  (beside this script)
+import browser_check  # noqa: E402  (beside this script)
+from browser_check import Checks, chromium, wait  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -56,12 +57,7 @@ def settled():
 
 
 def click_at(map_id, point):
-    """A real click at a container point of a map (Selenium offsets are from the element's centre)."""
-    el = driver.find_element(By.ID, map_id)
-    inside = 0 <= point["x"] < el.size["width"] and 0 <= point["y"] < el.size["height"]
-    check(inside, "the point to click is in view on #%s: %s in %s" % (map_id, point, el.size)) if not inside else None
-    ActionChains(driver).move_to_element_with_offset(el, point["x"] - el.size["width"] / 2,
-                                                     point["y"] - el.size["height"] / 2).click().perform()
+    browser_check.click_at(driver, check, map_id, point)
 
 
 def click_scan(pixel):
@@ -87,13 +83,7 @@ def press(*keys):
 
 
 def ctrl(key, shift=False):
-    chain = ActionChains(driver).key_down(Keys.CONTROL)
-    if shift:
-        chain = chain.key_down(Keys.SHIFT)
-    chain = chain.send_keys(key)
-    if shift:
-        chain = chain.key_up(Keys.SHIFT)
-    chain.key_up(Keys.CONTROL).perform()
+    browser_check.ctrl(driver, key, shift)
 
 
 def session():

@@ -18,10 +18,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_check import Checks, chromium, wait  # noqa: E402  (beside this script)
+import browser_check  # noqa: E402  (beside this script)
+from browser_check import Checks, chromium, wait  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
 
 url, out, phase = sys.argv[1], sys.argv[2], sys.argv[3]
 driver = chromium(1400, 950)
@@ -37,19 +37,11 @@ def settled():
 
 
 def click_at(map_id, point):
-    el = driver.find_element(By.ID, map_id)
-    ActionChains(driver).move_to_element_with_offset(el, point["x"] - el.size["width"] / 2,
-                                                     point["y"] - el.size["height"] / 2).click().perform()
+    browser_check.click_at(driver, check, map_id, point)
 
 
 def ctrl(key, shift=False):
-    chain = ActionChains(driver).key_down(Keys.CONTROL)
-    if shift:
-        chain = chain.key_down(Keys.SHIFT)
-    chain = chain.send_keys(key)
-    if shift:
-        chain = chain.key_up(Keys.SHIFT)
-    chain.key_up(Keys.CONTROL).perform()
+    browser_check.ctrl(driver, key, shift)
 
 
 def state(name):

@@ -12,7 +12,7 @@ let package = Package(
         .executable(name: "tegula", targets: ["tegula"]),
         .library(name: "TegulaGeometry", targets: ["TegulaGeometry"]),
         .library(name: "TegulaOverlay", targets: ["TegulaOverlay"]),
-        .library(name: "TegulaBundleOverlay", targets: ["TegulaBundleOverlay"]),
+        .library(name: "TegulaTilesetOverlay", targets: ["TegulaTilesetOverlay"]),
         // The HTTP client under TegulaOverlay's loader, for an app that injects its own transport.
         .library(name: "TegulaFetch", targets: ["TegulaFetch"]),
     ],
@@ -84,7 +84,7 @@ let package = Package(
             "CKernels", "CPNG", "CTurboJPEG", "CWebP", "CImageQuant", "TegulaDeflate", "TegulaSupport",
         ]),
         // Tilesets (folders, MBTiles through SQLite, PMTiles over byte sources): no image codec.
-        .target(name: "TegulaBundle", dependencies: ["CSQLite", "TegulaDeflate", "TegulaGeometry", "TegulaSupport"]),
+        .target(name: "TegulaTileset", dependencies: ["CSQLite", "TegulaDeflate", "TegulaGeometry", "TegulaSupport"]),
         // SHA-256 through libcrypto: the content hash of the stages' manifests and the cluster's
         // packs (TegulaSupport's FNV1a is the non-cryptographic one, on Foundation alone).
         .target(name: "TegulaCrypto", dependencies: ["CLibCrypto"]),
@@ -101,22 +101,22 @@ let package = Package(
         .target(name: "TegulaScan", dependencies: ["CKernels", "CMappedRows", "TegulaDeflate", "TegulaGDAL", "TegulaSupport"]),
         .target(name: "TegulaWarp", dependencies: ["CKernels", "TegulaScan", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaPyramid", dependencies: [
-            "CKernels", "TegulaScan", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
+            "CKernels", "TegulaScan", "TegulaWarp", "TegulaCodec", "TegulaTileset", "TegulaGeometry", "TegulaSupport",
         ]),
         // Control points proposed by matching a scan against a georeferenced reference (`tegula match`):
         // an image with a geotransform or GCPs, or a tileset read at one zoom.
         .target(name: "TegulaMatch", dependencies: [
-            "CMatch", "COpenCV", "TegulaScan", "TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaBundle", "TegulaCodec",
+            "CMatch", "COpenCV", "TegulaScan", "TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaTileset", "TegulaCodec",
             "TegulaGeometry", "TegulaSupport",
         ]),
         // MapKit's tile-overlay model on URL templates: no image codec, no SQLite
         // (scripts/check-as-dependency checks the probe app's ldd).
         .target(name: "TegulaOverlay", dependencies: ["TegulaFetch", "TegulaGeometry", "TegulaSupport"]),
         // Overlays that need Tegula's bundles and codecs: a tileset read in place, overzoom decoding.
-        .target(name: "TegulaBundleOverlay", dependencies: ["TegulaOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry"]),
+        .target(name: "TegulaTilesetOverlay", dependencies: ["TegulaOverlay", "TegulaTileset", "TegulaCodec", "TegulaGeometry"]),
         // Tilesets read by HTTP range requests (S3 and S3-compatible stores, nginx): the transport
-        // under TegulaBundle's PMTiles reader, below the server (which serves a remote file with it).
-        .target(name: "TegulaRemote", dependencies: ["TegulaBundle", "TegulaFetch", "TegulaSupport"]),
+        // under TegulaTileset's PMTiles reader, below the server (which serves a remote file with it).
+        .target(name: "TegulaRemote", dependencies: ["TegulaTileset", "TegulaFetch", "TegulaSupport"]),
         // The IIIF Image API (2.1, 3.0): info.json and request models, and a polite, caching client
         // that fetches only what a server can answer. Under the server (which serves the same
         // models), so it imports no later stage.
@@ -129,7 +129,7 @@ let package = Package(
         // match references opened (tilesets by URL through its fetcher, an annotation's IIIF image).
         .target(name: "TegulaInputs", dependencies: [
             "TegulaIIIF", "TegulaIIIFSource", "TegulaGeoreference", "TegulaScan", "TegulaSupport",
-            "TegulaBundle", "TegulaFetch", "TegulaGeometry", "TegulaMatch", "TegulaWarp",
+            "TegulaTileset", "TegulaFetch", "TegulaGeometry", "TegulaMatch", "TegulaWarp",
         ]),
         // The HTTP core under every server (tiles, IIIF images, the editor): typed requests and
         // responses, the one target parser, errors that carry their status, and the Hummingbird
@@ -148,13 +148,13 @@ let package = Package(
         // The IIIF Image API 3.0 server on the HTTP core: rasters by id, no tile catalogue (served
         // by `tegula serve` under /iiif/ and by the editor's scan pane).
         .target(name: "TegulaIIIFServer", dependencies: [
-            "TegulaBundle", "TegulaHTTP", "TegulaIIIF", "TegulaSupport",
+            "TegulaTileset", "TegulaHTTP", "TegulaIIIF", "TegulaSupport",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // `tegula serve`: the tile catalogue and its service on the HTTP core, the viewer, metrics.
         .target(name: "TegulaServer", dependencies: [
-            "TegulaBundle", "TegulaGeometry", "TegulaHTTP", "TegulaIIIFServer", "TegulaRemote", "TegulaSupport",
+            "TegulaTileset", "TegulaGeometry", "TegulaHTTP", "TegulaIIIFServer", "TegulaRemote", "TegulaSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -168,29 +168,29 @@ let package = Package(
         // A collection of maps as one: blended into one pyramid, block by block, from every map
         // that reaches each block.
         .target(name: "TegulaComposite", dependencies: [
-            "TegulaPyramid", "TegulaWarp", "TegulaCodec", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
+            "TegulaPyramid", "TegulaWarp", "TegulaCodec", "TegulaTileset", "TegulaGeometry", "TegulaSupport",
         ]),
         // A collection run on a cluster: the shards (`--shard I/N`, array engines) and their plan,
         // each shard's part of the composite in tile packs, the reduce into one tileset.
         .target(name: "TegulaCluster", dependencies: [
-            "TegulaComposite", "TegulaPyramid", "TegulaCrypto", "TegulaBundle", "TegulaGeometry", "TegulaSupport",
+            "TegulaComposite", "TegulaPyramid", "TegulaCrypto", "TegulaTileset", "TegulaGeometry", "TegulaSupport",
         ]),
         // The pipeline file (document, specs, strict decoding), its stages and the runner.
         .target(name: "TegulaPipeline", dependencies: [
             "TegulaCluster", "TegulaComposite", "TegulaCrypto", "TegulaGeoreference", "TegulaInputs", "TegulaMatch", "TegulaScan", "TegulaWarp", "TegulaPyramid",
-            "TegulaBundle", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", .product(name: "Yams", package: "Yams"),
+            "TegulaTileset", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", .product(name: "Yams", package: "Yams"),
         ]),
         // Tiles on demand: scans and pipeline maps rendered per request behind the server's
         // DynamicTileSource (the server module itself links no GDAL).
         .target(name: "TegulaOnDemand", dependencies: [
             "TegulaServer", "TegulaIIIFServer", "TegulaInputs", "TegulaPipeline", "TegulaPyramid", "TegulaScan", "TegulaWarp", "TegulaGeoreference",
-            "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
+            "TegulaTileset", "TegulaCodec", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
         ]),
 
         // The georeferencing editor (`tegula edit`): a session model, its fit and save formats, and
         // the page and API served beside on-demand overlay tiles.
         .target(name: "TegulaEditor", dependencies: [
-            "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaIIIFServer", "TegulaPipeline", "TegulaGeoreference", "TegulaScan", "TegulaWarp", "TegulaPyramid", "TegulaBundle", "TegulaCodec",
+            "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaIIIFServer", "TegulaPipeline", "TegulaGeoreference", "TegulaScan", "TegulaWarp", "TegulaPyramid", "TegulaTileset", "TegulaCodec",
             "TegulaMatch",
             "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -206,7 +206,7 @@ let package = Package(
         // The thin CLI on top.
         .executableTarget(name: "tegula", dependencies: [
             "TegulaGeometry", "TegulaGDAL", "TegulaGeoreference", "TegulaScan", "TegulaWarp", "TegulaPyramid",
-            "TegulaBundle", "TegulaHTTP", "TegulaServer", "TegulaPipeline", "TegulaCluster", "TegulaSupport", "TegulaOnDemand", "TegulaRemote",
+            "TegulaTileset", "TegulaHTTP", "TegulaServer", "TegulaPipeline", "TegulaCluster", "TegulaSupport", "TegulaOnDemand", "TegulaRemote",
             "TegulaEditor", "TegulaFetch", "TegulaIIIF", "TegulaIIIFServer", "TegulaIIIFSource", "TegulaInputs", "TegulaMatch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -217,7 +217,7 @@ let package = Package(
 
         // Fixtures more than one test suite writes.
         .target(name: "TegulaTestSupport", dependencies: [
-            "TegulaGDAL", "TegulaBundle", "TegulaCrypto", "TegulaHTTP",
+            "TegulaGDAL", "TegulaTileset", "TegulaCrypto", "TegulaHTTP",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
         ], path: "Tests/TegulaTestSupport"),
@@ -232,8 +232,8 @@ let package = Package(
         .testTarget(name: "TegulaCodecTests", dependencies: [
             "TegulaCodec", "TegulaDeflate", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
         ]),
-        .testTarget(name: "TegulaBundleTests", dependencies: [
-            "TegulaBundle", "TegulaCodec", "TegulaDeflate", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
+        .testTarget(name: "TegulaTilesetTests", dependencies: [
+            "TegulaTileset", "TegulaCodec", "TegulaDeflate", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaGeoreferenceTests", dependencies: [
             "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
@@ -245,33 +245,33 @@ let package = Package(
             "CKernels", "TegulaWarp", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaPyramidTests", dependencies: [
-            "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
+            "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaTileset", "TegulaCodec", "TegulaGDAL", "TegulaGeometry",
             "TegulaSupport", "TegulaTestSupport",
         ]),
         // Overlay tests load tilesets made by the pyramid stage and served by the server stage.
         .testTarget(name: "TegulaOverlayTests", dependencies: [
-            "TegulaOverlay", "TegulaBundleOverlay", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
+            "TegulaOverlay", "TegulaTilesetOverlay", "TegulaTileset", "TegulaCodec", "TegulaGeometry", "TegulaPyramid", "TegulaWarp", "TegulaGDAL",
             "TegulaServer", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaOnDemandTests", dependencies: [
-            "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaIIIFServer", "TegulaPyramid", "TegulaBundle", "TegulaCodec", "TegulaGDAL",
+            "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaIIIFServer", "TegulaPyramid", "TegulaTileset", "TegulaCodec", "TegulaGDAL",
             "TegulaGeometry", "TegulaSupport", "TegulaTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .testTarget(name: "TegulaServerTests", dependencies: [
-            "TegulaServer", "TegulaHTTP", "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
+            "TegulaServer", "TegulaHTTP", "TegulaTileset", "TegulaGeometry", "TegulaTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
-            "TegulaPipeline", "TegulaCluster", "TegulaComposite", "TegulaCrypto", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaBundle",
+            "TegulaPipeline", "TegulaCluster", "TegulaComposite", "TegulaCrypto", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaTileset",
             "TegulaCodec", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         // Remote PMTiles against real servers started by the tests: moto's S3 and nginx.
         .testTarget(name: "TegulaRemoteTests", dependencies: [
-            "TegulaRemote", "TegulaBundle", "TegulaFetch", "TegulaGeometry", "TegulaServer", "TegulaTestSupport",
+            "TegulaRemote", "TegulaTileset", "TegulaFetch", "TegulaGeometry", "TegulaServer", "TegulaTestSupport",
         ]),
         // The IIIF client against real servers started by the tests: iiif_static.py's files under
         // nginx (level 0, and behind a 429 front), iiif_testserver.py (level 1).
@@ -285,11 +285,11 @@ let package = Package(
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
             "TegulaEditor", "TegulaPipeline", "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",
-            "TegulaBundle", "TegulaGeometry", "TegulaTestSupport",
+            "TegulaTileset", "TegulaGeometry", "TegulaTestSupport",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .testTarget(name: "TegulaMatchTests", dependencies: [
-            "TegulaMatch", "TegulaScan", "TegulaWarp", "TegulaGeoreference", "TegulaBundle", "TegulaCodec", "TegulaGeometry", "TegulaTestSupport",
+            "TegulaMatch", "TegulaScan", "TegulaWarp", "TegulaGeoreference", "TegulaTileset", "TegulaCodec", "TegulaGeometry", "TegulaTestSupport",
         ]),
         // Runs the built `tegula` executable (`swift test` builds it) and other programs.
         .testTarget(name: "TegulaCLITests", dependencies: ["TegulaTestSupport"]),

@@ -1,5 +1,5 @@
 // libFuzzer target `mbtiles` (scripts/fuzz): a whole MBTiles (SQLite) file opened and read. Its
-// body, Tests/TegulaBundleTests/FuzzBodies/MBTilesFuzz.swift, is compiled in beside this entry and
+// body, Tests/TegulaTilesetTests/FuzzBodies/MBTilesFuzz.swift, is compiled in beside this entry and
 // run by FuzzReplayTests on every committed input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMBTiles(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {

@@ -1,5 +1,5 @@
 // libFuzzer target `tilejson` (scripts/fuzz): TileJSON / metadata JSON read and written back. Its
-// body, Tests/TegulaBundleTests/FuzzBodies/TileJSONFuzz.swift, is compiled in beside this entry and
+// body, Tests/TegulaTilesetTests/FuzzBodies/TileJSONFuzz.swift, is compiled in beside this entry and
 // run by FuzzReplayTests on every committed input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTileJSON(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {

@@ -1,10 +1,10 @@
 import Foundation
-import TegulaBundle
 import TegulaComposite
 import TegulaCrypto
 import TegulaGeometry
 import TegulaPyramid
 import TegulaSupport
+import TegulaTileset
 
 /// What a shard's finished part holds, written last (`part-IIII-of-NNNN.json` beside its packs):
 /// the plan it was built for, its run of cut-zoom tiles, its tile count and id range, and the
@@ -86,8 +86,10 @@ package struct CompositePartBuilder {
 
     /// The part of `shard` under `split`, its blocks built by `builder` and committed
     /// `blocksPerPack` at a time; `force` rebuilds packs and a record that match the plan.
-    package init(split: CompositeSplit, shard: Shard, parts: CompositeParts, builder: CompositeBuilder,
-                 blocksPerPack: Int, force: Bool, progress: (@Sendable (Int, Int) -> Void)?) {
+    package init(
+        split: CompositeSplit, shard: Shard, parts: CompositeParts, builder: CompositeBuilder,
+        blocksPerPack: Int, force: Bool, progress: (@Sendable (Int, Int) -> Void)?
+    ) {
         self.split = split
         self.shard = shard
         self.parts = parts
@@ -102,11 +104,12 @@ package struct CompositePartBuilder {
         let recordPath = parts.recordPath(shard), dir = parts.packFolder(shard)
         let name = CompositeParts.name(shard)
         if !force, let data = FileManager.default.contents(atPath: recordPath),
-           let r = try? JSONDecoder().decode(PartRecord.self, from: data), r.plan == split.hash,
-           r.packs.allSatisfy({ FileManager.default.fileExists(atPath: dir + "/" + $0.file) }) {
+            let r = try? JSONDecoder().decode(PartRecord.self, from: data), r.plan == split.hash,
+            r.packs.allSatisfy({ FileManager.default.fileExists(atPath: dir + "/" + $0.file) })
+        {
             return "part \(shard) unchanged, \(r.tiles) tiles → \(name)"
         }
-        unlink(recordPath)   // a part being built has no record
+        unlink(recordPath)  // a part being built has no record
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let blocks = Array(split.layout.blocks[split.blockRange(of: shard.index)])
         let layout = split.layout
@@ -135,9 +138,11 @@ package struct CompositePartBuilder {
                 packs.insert((file, pack.header), at: 0)
             } else {
                 var upper: [UInt64: [UInt8]] = [:]
-                let parents = ParentBuilder(lowestZoom: split.cutZoom, tilePixels: layout.tilePixels,
-                                            format: builder.encoding.format, quality: builder.encoding.quality,
-                                            autoLossy: builder.encoding.autoLossy, webpEffort: builder.encoding.webpEffort) { t, data in
+                let parents = ParentBuilder(
+                    lowestZoom: split.cutZoom, tilePixels: layout.tilePixels,
+                    format: builder.encoding.format, quality: builder.encoding.quality,
+                    autoLossy: builder.encoding.autoLossy, webpEffort: builder.encoding.webpEffort
+                ) { t, data in
                     upper[PMTilesID.id(of: t)] = data
                 }
                 for (file, _) in packs {
@@ -153,12 +158,13 @@ package struct CompositePartBuilder {
         var digest = ContentHash()
         for p in packs { digest.update(p.header.digest) }
         let r = split.ranges[shard.index]
-        let record = PartRecord(plan: split.hash, shard: shard.index, shards: shard.count, cutZoom: split.cutZoom,
-                                cutRange: [r.lowerBound, r.upperBound], tiles: packs.reduce(0) { $0 + $1.header.tiles },
-                                firstTile: packs.compactMap(\.header.first).min(), lastTile: packs.compactMap(\.header.last).max(),
-                                digest: digest.finalize(),
-                                packs: packs.map { PartRecord.Pack(file: $0.file, tiles: $0.header.tiles, digest: $0.header.digest) },
-                                finished: ISO8601DateFormatter().string(from: Date()))
+        let record = PartRecord(
+            plan: split.hash, shard: shard.index, shards: shard.count, cutZoom: split.cutZoom,
+            cutRange: [r.lowerBound, r.upperBound], tiles: packs.reduce(0) { $0 + $1.header.tiles },
+            firstTile: packs.compactMap(\.header.first).min(), lastTile: packs.compactMap(\.header.last).max(),
+            digest: digest.finalize(),
+            packs: packs.map { PartRecord.Pack(file: $0.file, tiles: $0.header.tiles, digest: $0.header.digest) },
+            finished: ISO8601DateFormatter().string(from: Date()))
         try CompositeParts.save(record, to: recordPath)
         let resumed = kept > 0 ? ", \(kept) kept from an earlier run" : ""
         return "part \(shard): \(blocks.count) blocks (\(blended) blended) in \(groups.count) packs\(resumed), \(record.tiles) tiles → \(name)"
@@ -173,8 +179,9 @@ package struct CompositePartBuilder {
             if f.hasSuffix(".pack") && !keeping.contains(f) {
                 unlink(path)
             } else if f.hasPrefix("."), f.contains(".tmp-"),
-                      let date = (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                      Date().timeIntervalSince(date) > 86_400 {
+                let date = (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                Date().timeIntervalSince(date) > 86_400
+            {
                 unlink(path)
             }
         }

@@ -1,8 +1,8 @@
 import Foundation
-import TegulaBundle
 import TegulaCrypto
 import TegulaGeometry
 import TegulaPyramid
+import TegulaTileset
 
 /// `tegula run FILE --stage reduce`: the shards' parts merged into the composite. The parts are
 /// checked first (one line naming every part missing, duplicated, overlapping or written for
@@ -24,9 +24,11 @@ package struct CompositeReduce {
     let progress: (@Sendable (Int, Int) -> Void)?
 
     /// The reduce of `parts` under `split` into `output`, described by `metadata`.
-    package init(split: CompositeSplit, parts: CompositeParts, output: String, metadata: TilesetMetadata,
-                 quality: Int?, autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default,
-                 progress: (@Sendable (Int, Int) -> Void)?) {
+    package init(
+        split: CompositeSplit, parts: CompositeParts, output: String, metadata: TilesetMetadata,
+        quality: Int?, autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) {
         self.split = split
         self.parts = parts
         self.output = output
@@ -50,9 +52,13 @@ package struct CompositeReduce {
         }
         let stale = found.filter { $0.record.map { $0.plan != split.hash } ?? false }
         if !stale.isEmpty {
-            problems.append((.staleParts, "stale parts \(stale.map { ($0.file as NSString).deletingPathExtension }.joined(separator: ", ")) "
-                             + "(written for another plan: the pipeline file, its inputs or the shard count changed; current plan \(split.hash.prefix(12)) for \(n) shards); "
-                             + "rerun those shards or delete them from \(parts.folder)"))
+            problems.append(
+                (
+                    .staleParts,
+                    "stale parts \(stale.map { ($0.file as NSString).deletingPathExtension }.joined(separator: ", ")) "
+                        + "(written for another plan: the pipeline file, its inputs or the shard count changed; current plan \(split.hash.prefix(12)) for \(n) shards); "
+                        + "rerun those shards or delete them from \(parts.folder)"
+                ))
         }
         let current = found.compactMap { f in f.record.flatMap { $0.plan == split.hash ? (f.file, $0) : nil } }
         var byShard: [Int: [String]] = [:]
@@ -62,9 +68,15 @@ package struct CompositeReduce {
         }
         let missing = (0..<n).filter { byShard[$0] == nil }
         if !missing.isEmpty {
-            let list = missing.count > 12 ? missing.prefix(12).map(String.init).joined(separator: ", ") + " and \(missing.count - 12) more"
+            let list =
+                missing.count > 12
+                ? missing.prefix(12).map(String.init).joined(separator: ", ") + " and \(missing.count - 12) more"
                 : missing.map(String.init).joined(separator: ", ")
-            problems.append((.missingParts, "missing parts \(list) of \(n) (run tegula run FILE --shard I/\(n) for each; found \(n - missing.count) in \(parts.folder))"))
+            problems.append(
+                (
+                    .missingParts,
+                    "missing parts \(list) of \(n) (run tegula run FILE --shard I/\(n) for each; found \(n - missing.count) in \(parts.folder))"
+                ))
         }
         let sorted = current.sorted { ($0.1.cutRange.first ?? 0, $0.1.shard) < ($1.1.cutRange.first ?? 0, $1.1.shard) }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.1.shard != b.1.shard {
@@ -94,9 +106,11 @@ package struct CompositeReduce {
         let ordered = records.sorted { $0.cutRange[0] < $1.cutRange[0] }
         var digests: [String: ContentHash] = [:]
         var counts: [String: Int] = [:]
-        let parents = ParentBuilder(lowestZoom: layout.zooms.min, tilePixels: layout.tilePixels,
-                                    format: metadata.format, quality: quality, autoLossy: autoLossy,
-                                    webpEffort: webpEffort) { t, data in
+        let parents = ParentBuilder(
+            lowestZoom: layout.zooms.min, tilePixels: layout.tilePixels,
+            format: metadata.format, quality: quality, autoLossy: autoLossy,
+            webpEffort: webpEffort
+        ) { t, data in
             try writer.write(t, data: data)
             result.built += 1
             result.bytes += data.count
@@ -110,7 +124,10 @@ package struct CompositeReduce {
                 for p in record.packs {
                     let key = dir + "/" + p.file
                     guard let pack = TilePack.open(key), pack.header.digest == p.digest else {
-                        throw ShardError(.corruptPart, at: key, "reduce refused: the pack is missing or does not match the record of \(CompositeParts.name(Shard(index: record.shard, count: record.shards)!))")
+                        throw ShardError(
+                            .corruptPart, at: key,
+                            "reduce refused: the pack is missing or does not match the record of \(CompositeParts.name(Shard(index: record.shard, count: record.shards)!))"
+                        )
                     }
                     var digest = digests[key] ?? ContentHash()
                     for (id, data) in try pack.tiles(zoom: z) {
@@ -143,7 +160,10 @@ package struct CompositeReduce {
                 let key = dir + "/" + p.file
                 let d = digests[key] ?? ContentHash()
                 guard d.finalize() == p.digest, counts[key, default: 0] == p.tiles else {
-                    throw ShardError(.corruptPart, at: key, "reduce refused: its tiles do not match their digest in the record of \(CompositeParts.name(Shard(index: record.shard, count: record.shards)!))")
+                    throw ShardError(
+                        .corruptPart, at: key,
+                        "reduce refused: its tiles do not match their digest in the record of \(CompositeParts.name(Shard(index: record.shard, count: record.shards)!))"
+                    )
                 }
             }
         }

@@ -46,11 +46,14 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     public static func fromEngine(_ environment: [String: String], shards: Int?) throws -> (shard: Shard, engine: ArrayEngine) {
         let engines = ArrayEngine.allCases.filter { environment[$0.indexVariable] != nil }
         guard let engine = engines.first else {
-            throw ShardError(.noEngine, "--shard auto: no array index in the environment (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX "
-                             + "or AWS_BATCH_JOB_ARRAY_INDEX); run in a Slurm array, a Kubernetes Indexed Job or an AWS Batch array job, or give --shard I/N")
+            throw ShardError(
+                .noEngine,
+                "--shard auto: no array index in the environment (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX "
+                    + "or AWS_BATCH_JOB_ARRAY_INDEX); run in a Slurm array, a Kubernetes Indexed Job or an AWS Batch array job, or give --shard I/N")
         }
         guard engines.count == 1 else {
-            throw ShardError(.badEnvironment, "--shard auto: both \(engines.map(\.indexVariable).joined(separator: " and ")) are set; give --shard I/N")
+            throw ShardError(
+                .badEnvironment, "--shard auto: both \(engines.map(\.indexVariable).joined(separator: " and ")) are set; give --shard I/N")
         }
         func number(_ name: String) throws -> Int? {
             guard let text = environment[name] else { return nil }
@@ -67,7 +70,9 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
             index -= try number("SLURM_ARRAY_TASK_MIN") ?? 0
             count = try number("SLURM_ARRAY_TASK_COUNT")
             if count == nil {
-                throw ShardError(.badEnvironment, "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (Slurm sets both for sbatch --array)")
+                throw ShardError(
+                    .badEnvironment, "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (Slurm sets both for sbatch --array)"
+                )
             }
         case .kubernetes:
             count = nil
@@ -79,7 +84,8 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
         }
         guard let n = count ?? shards else {
             let hint = engine == .kubernetes ? "the Job's completions" : "the array size"
-            throw ShardError(.badEnvironment, "--shard auto: \(engine) gives the index (\(variable)=\(index)) but not the count; pass --shards N (\(hint))")
+            throw ShardError(
+                .badEnvironment, "--shard auto: \(engine) gives the index (\(variable)=\(index)) but not the count; pass --shards N (\(hint))")
         }
         guard let shard = Shard(index: index, count: n) else {
             throw ShardError(.badEnvironment, "--shard auto: \(engine) index \(index) is not in 0..<\(n) (an array must run indices MIN..MIN+N−1)")

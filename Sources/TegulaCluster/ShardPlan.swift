@@ -1,9 +1,9 @@
 import Foundation
-import TegulaBundle
 import TegulaComposite
 import TegulaCrypto
 import TegulaGeometry
 import TegulaPyramid
+import TegulaTileset
 
 /// How N shards share a collection, computed alike by every shard from the same file (no
 /// coordinator). Each map with an output of its own belongs to one shard. The composite is cut
@@ -33,8 +33,10 @@ public struct ShardPlan: Sendable {
     /// an output of its own (a warp and tile stage to run); `composite` is the composite's tile
     /// settings, when there is one; `inputsHash` hashes what the composite's tiles depend on
     /// (``CompositeSplit/inputsHash``).
-    package init(count: Int, survey: CollectionSurvey, ownOutput: [Bool], composite: TileSettings?,
-                 inputsHash: (CompositeLayout) -> String) {
+    package init(
+        count: Int, survey: CollectionSurvey, ownOutput: [Bool], composite: TileSettings?,
+        inputsHash: (CompositeLayout) -> String
+    ) {
         self.count = count
         failures = survey.failures
         let mapCosts = ownOutput.indices.map { i in
@@ -42,7 +44,8 @@ public struct ShardPlan: Sendable {
         }
         self.mapCosts = mapCosts
         if let c = composite, failures.isEmpty,
-           let layout = CompositeLayout(tile: c, survey: survey) {
+            let layout = CompositeLayout(tile: c, survey: survey)
+        {
             self.composite = CompositeSplit(layout: layout, count: count, inputsHash: inputsHash(layout))
         } else {
             self.composite = nil
@@ -79,8 +82,10 @@ public struct ShardPlan: Sendable {
         var lines: [String] = []
         if let c = composite {
             let l = c.layout
-            lines.append("composite: zooms \(l.zooms.min)-\(l.zooms.max), cut at zoom \(c.cutZoom) (\(c.cutTiles) tiles there hold blocks), "
-                         + "\(l.blocks.count) blocks of \(1 << (l.zooms.max - l.blockZoom))×\(1 << (l.zooms.max - l.blockZoom)) tiles at zoom \(l.blockZoom), plan \(c.hash.prefix(12))")
+            lines.append(
+                "composite: zooms \(l.zooms.min)-\(l.zooms.max), cut at zoom \(c.cutZoom) (\(c.cutTiles) tiles there hold blocks), "
+                    + "\(l.blocks.count) blocks of \(1 << (l.zooms.max - l.blockZoom))×\(1 << (l.zooms.max - l.blockZoom)) tiles at zoom \(l.blockZoom), plan \(c.hash.prefix(12))"
+            )
         }
         lines.append("shard  maps   map Mpx  cut tiles   blocks  composite Mpx  total Mpx")
         let l = loads
@@ -117,7 +122,8 @@ public struct CompositeLayout: Sendable {
     init?(tile: TileSettings, survey: CollectionSurvey) {
         let entries = survey.entries
         guard let first = entries.compactMap(\.bounds).first,
-              let maxZ = tile.zooms.max ?? entries.compactMap(\.warpZoom).max() else { return nil }
+            let maxZ = tile.zooms.max ?? entries.compactMap(\.warpZoom).max()
+        else { return nil }
         var b = first
         for e in entries { if let x = e.bounds { b = b.union(x) } }
         bounds = b

@@ -1,8 +1,8 @@
 import Foundation
-import TegulaBundle
 import TegulaCrypto
 import TegulaGeometry
 import TegulaSupport
+import TegulaTileset
 
 /// A file of tiles in PMTiles id order, the unit a shard commits: `TEGULA-PACK/1\n`, a 4-byte
 /// little-endian length and a JSON header (the plan hash, each zoom's byte offset and tile
@@ -32,10 +32,12 @@ struct TilePack {
         guard let fh = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? fh.close() }
         guard let head = try? fh.read(upToCount: magic.count + 4), head.count == magic.count + 4,
-              Array(head.prefix(magic.count)) == magic else { return nil }
+            Array(head.prefix(magic.count)) == magic
+        else { return nil }
         let n = head.suffix(4).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
         guard n < 1 << 24, let json = try? fh.read(upToCount: n), json.count == n,
-              let header = try? JSONDecoder().decode(Header.self, from: json) else { return nil }
+            let header = try? JSONDecoder().decode(Header.self, from: json)
+        else { return nil }
         return TilePack(path: path, header: header)
     }
 
@@ -92,8 +94,9 @@ struct TilePack {
         let hex = digest.finalize()
         // The header's length depends on the offsets it holds: lay out until it is stable.
         func header(base: Int) -> Header {
-            Header(plan: plan, zooms: Dictionary(uniqueKeysWithValues: sections.map { ("\($0.key)", [UInt64(base + $0.value.start), $0.value.count]) }),
-                   tiles: ids.count, digest: hex, first: ids.first, last: ids.last)
+            Header(
+                plan: plan, zooms: Dictionary(uniqueKeysWithValues: sections.map { ("\($0.key)", [UInt64(base + $0.value.start), $0.value.count]) }),
+                tiles: ids.count, digest: hex, first: ids.first, last: ids.last)
         }
         let enc = JSONStyle.compact.encoder()  // no `/` in a header: the bytes it had with `/` escaped
         var base = magic.count + 4
@@ -110,7 +113,9 @@ struct TilePack {
         // machine that wrote it.
         try AtomicFile.write(to: path) { f in
             try f.write(file)
-            guard fsync(f.descriptor) == 0 else { throw ShardError(.writeFailed, at: f.temporaryPath, "cannot flush: \(String(cString: strerror(errno)))") }
+            guard fsync(f.descriptor) == 0 else {
+                throw ShardError(.writeFailed, at: f.temporaryPath, "cannot flush: \(String(cString: strerror(errno)))")
+            }
         }
         return header(base: base)
     }

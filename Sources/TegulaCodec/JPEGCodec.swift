@@ -24,8 +24,9 @@ public final class JPEGEncoder {
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
         let format = channels == 4 ? tegula_tjpf_rgba : tegula_tjpf_rgb
-        let rc = tjCompress2(handle, pixels, Int32(width), Int32(width * channels), Int32(height), format,
-                             &out, &size, tegula_tjsamp_420, Int32(quality), 0)
+        let rc = tjCompress2(
+            handle, pixels, Int32(width), Int32(width * channels), Int32(height), format,
+            &out, &size, tegula_tjsamp_420, Int32(quality), 0)
         defer { if let out { tjFree(out) } }
         guard rc == 0, let out else {
             throw CodecError(.encodeFailed, "tjCompress2 failed: \(String(cString: tjGetErrorStr2(handle)))")
@@ -57,8 +58,9 @@ public enum JPEGDecoder {
         var pixels = [UInt8](repeating: 255, count: Int(width) * Int(height) * 4)
         let rc = data.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
-                tjDecompress2(handle, src.baseAddress, UInt(src.count), dst.baseAddress, width, width * 4, height,
-                              tegula_tjpf_rgba, 0)
+                tjDecompress2(
+                    handle, src.baseAddress, UInt(src.count), dst.baseAddress, width, width * 4, height,
+                    tegula_tjpf_rgba, 0)
             }
         }
         guard rc == 0 else {

@@ -26,8 +26,9 @@ public final class PNG8Encoder {
     ///   colours (its minimum is 0, so no image is refused); dithering: 0–1; speed:
     ///   libimagequant's 1 (best) – 10 (fastest); level: the libdeflate level for the indices.
     public init(maxColors: Int = 256, quality: Int = 85, dithering: Float = 0, speed: Int = 8, level: Int = 6) {
-        precondition((2...256).contains(maxColors) && (0...100).contains(quality) && (0...1).contains(dithering)
-                     && (1...10).contains(speed))
+        precondition(
+            (2...256).contains(maxColors) && (0...100).contains(quality) && (0...1).contains(dithering)
+                && (1...10).contains(speed))
         self.maxColors = maxColors
         self.quality = quality
         self.dithering = dithering

@@ -29,15 +29,18 @@ public final class PNGEncoder {
     /// Encode `channels`-sample pixels (3 = RGB, 4 = RGBA), row-major.
     public func encode(pixels: UnsafePointer<UInt8>, width: Int, height: Int, channels: Int) -> [UInt8] {
         precondition(channels == 3 || channels == 4)
-        return write(pixels: pixels, width: width, height: height, bpp: channels, colorType: channels == 4 ? 6 : 2,
-                     filter: filter, chunks: [])
+        return write(
+            pixels: pixels, width: width, height: height, bpp: channels, colorType: channels == 4 ? 6 : 2,
+            filter: filter, chunks: [])
     }
 
     /// Encode palette indices (PNG colour type 3, 8 bits): `palette` holds up to 256 RGBA
     /// entries; alphas below 255 go into a tRNS chunk (PNG spec §11.3.2.1), trailing opaque
     /// entries left out. Rows are not filtered (filter type 0, as the spec recommends for palettes).
-    public func encodeIndexed(indices: UnsafePointer<UInt8>, width: Int, height: Int,
-                              palette: [(r: UInt8, g: UInt8, b: UInt8, a: UInt8)]) -> [UInt8] {
+    public func encodeIndexed(
+        indices: UnsafePointer<UInt8>, width: Int, height: Int,
+        palette: [(r: UInt8, g: UInt8, b: UInt8, a: UInt8)]
+    ) -> [UInt8] {
         precondition((1...256).contains(palette.count), "a PNG palette has 1–256 entries")
         let plte = palette.flatMap { [$0.r, $0.g, $0.b] }
         let lastTranslucent = palette.lastIndex { $0.a != 255 }
@@ -50,8 +53,10 @@ public final class PNGEncoder {
     /// `droppingAlpha`, `pixels` are RGBA (all opaque) written as RGB (`bpp` 3): each row loses
     /// its alpha into a row buffer just before it is filtered, instead of a whole RGB copy of
     /// the image first.
-    private func write(pixels: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, colorType: UInt8,
-                       filter: Filter, chunks: [(String, [UInt8])], droppingAlpha: Bool = false) -> [UInt8] {
+    private func write(
+        pixels: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, colorType: UInt8,
+        filter: Filter, chunks: [(String, [UInt8])], droppingAlpha: Bool = false
+    ) -> [UInt8] {
         let stride = width * bpp
         let rawCount = (stride + 1) * height
         if filtered.count < rawCount { filtered = [UInt8](repeating: 0, count: rawCount) }
@@ -64,8 +69,9 @@ public final class PNGEncoder {
                         // Straight from the RGBA rows (CKernels: SSSE3, 2.5–2.9 % of a pyramid's
                         // samples as the copy below and then the filter).
                         dst[0] = Filter.up.rawValue
-                        tegula_png_up_rgb_from_rgba(pixels + row * width * 4, row > 0 ? pixels + (row - 1) * width * 4 : nil,
-                                                    width, dst + 1)
+                        tegula_png_up_rgb_from_rgba(
+                            pixels + row * width * 4, row > 0 ? pixels + (row - 1) * width * 4 : nil,
+                            width, dst + 1)
                     } else if droppingAlpha {
                         // Two row buffers, used in turn: this row's RGB and the one before.
                         let cur = rows.baseAddress! + (row & 1) * stride, src = pixels + row * width * 4
@@ -86,8 +92,9 @@ public final class PNGEncoder {
         if compressed.count < bound { compressed = [UInt8](repeating: 0, count: bound) }
         let size = filtered.withUnsafeBytes { src in
             compressed.withUnsafeMutableBytes { dst in
-                compressor.compress(UnsafeRawBufferPointer(rebasing: src[0..<rawCount]),
-                                    into: UnsafeMutableRawBufferPointer(rebasing: dst[0..<bound]))
+                compressor.compress(
+                    UnsafeRawBufferPointer(rebasing: src[0..<rawCount]),
+                    into: UnsafeMutableRawBufferPointer(rebasing: dst[0..<bound]))
             }
         }
         var png: [UInt8] = []
@@ -115,14 +122,17 @@ public final class PNGEncoder {
 
     /// Encode RGBA pixels as `tegula tile` writes tiles: as RGB when every pixel is opaque
     /// (smaller and faster), else as RGBA. Pass `coverage` when already known to skip the scan.
-    public func encodeDroppingOpaqueAlpha(rgba pixels: UnsafePointer<UInt8>, width: Int, height: Int,
-                                          coverage: AlphaCoverage? = nil) -> [UInt8] {
+    public func encodeDroppingOpaqueAlpha(
+        rgba pixels: UnsafePointer<UInt8>, width: Int, height: Int,
+        coverage: AlphaCoverage? = nil
+    ) -> [UInt8] {
         let count = width * height
         guard (coverage ?? AlphaCoverage(rgba: pixels, pixelCount: count)) == .opaque else {
             return encode(pixels: pixels, width: width, height: height, channels: 4)
         }
-        return write(pixels: pixels, width: width, height: height, bpp: 3, colorType: 2, filter: filter, chunks: [],
-                     droppingAlpha: true)
+        return write(
+            pixels: pixels, width: width, height: height, bpp: 3, colorType: 2, filter: filter, chunks: [],
+            droppingAlpha: true)
     }
 
     /// Encode an image, as RGB when it is RGBA and fully opaque.
@@ -143,8 +153,10 @@ public final class PNGEncoder {
     }
 
     @inline(__always)
-    static func filterRow(_ f: Filter, cur: UnsafePointer<UInt8>, prev: UnsafePointer<UInt8>?, count: Int, bpp: Int,
-                          into dst: UnsafeMutablePointer<UInt8>) {
+    static func filterRow(
+        _ f: Filter, cur: UnsafePointer<UInt8>, prev: UnsafePointer<UInt8>?, count: Int, bpp: Int,
+        into dst: UnsafeMutablePointer<UInt8>
+    ) {
         dst[0] = f.rawValue
         let out = dst + 1
         switch (f, prev) {

@@ -50,8 +50,10 @@ public struct WebPEncoder: Sendable {
         picture.pointee.use_argb = quality == nil ? 1 : 0
         defer { WebPPictureFree(picture) }
         let stride = Int32(width * channels)
-        let imported = channels == 4 ? WebPPictureImportRGBA(picture, pixels, stride)
-                                     : WebPPictureImportRGB(picture, pixels, stride)
+        let imported =
+            channels == 4
+            ? WebPPictureImportRGBA(picture, pixels, stride)
+            : WebPPictureImportRGB(picture, pixels, stride)
         guard imported != 0 else { throw CodecError(.encodeFailed, "WebPPictureImport failed (out of memory)") }
         _ = tegula_webp_memory_writer_init(writer)
         defer { WebPMemoryWriterClear(writer) }

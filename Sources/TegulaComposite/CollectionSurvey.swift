@@ -38,10 +38,12 @@ package struct CollectionSurvey: Sendable {
     package init(count: Int, jobs: Int, survey: @escaping @Sendable (Int) -> Entry) {
         let out = Locked([Entry](repeating: Entry(error: "not surveyed"), count: count))
         // Errors are per map; ParallelWork itself never fails here.
-        try? ParallelWork.run(jobs: jobs, count: count, makeState: { _ in () }, process: { _, i in
-            let e = survey(i)
-            out.withLock { $0[i] = e }
-        })
+        try? ParallelWork.run(
+            jobs: jobs, count: count, makeState: { _ in () },
+            process: { _, i in
+                let e = survey(i)
+                out.withLock { $0[i] = e }
+            })
         entries = out.withLock { $0 }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
-import TegulaBundle
 import TegulaGeometry
 import TegulaPyramid
 import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 /// The blended pyramid of several scans, block by block. A block is one tile at the block zoom
@@ -57,8 +57,10 @@ public final class CompositeBuilder: @unchecked Sendable {
     let sources: LayerSources
 
     /// - Parameter sources: the layers' scans, resolved on first use and shared by the threads.
-    public init(maxZoom: Int, blockZoom: Int, tilePixels: Int, resampling: Resampling, jobs: Int,
-                encoding: TileEncoding = .png, seam: SeamMode = .over, stacking: [Int]? = nil, tones: [ToneCorrection]? = nil, sources: LayerSources) {
+    public init(
+        maxZoom: Int, blockZoom: Int, tilePixels: Int, resampling: Resampling, jobs: Int,
+        encoding: TileEncoding = .png, seam: SeamMode = .over, stacking: [Int]? = nil, tones: [ToneCorrection]? = nil, sources: LayerSources
+    ) {
         self.seam = seam
         self.tones = tones
         self.stacking = stacking
@@ -109,56 +111,63 @@ public final class CompositeBuilder: @unchecked Sendable {
         let p = tilePixels, side = p << (maxZoom - blockZoom), maxZoom = self.maxZoom
         let sources = self.sources, resampling = self.resampling, encoding = self.encoding, seam = self.seam, stacking = self.stacking,
             tones = self.tones
-        try ParallelWork.run(jobs: jobs, count: blocks.count, makeState: { _ in
-            Worker(encoder: encoding.encoder(), side: side)
-        }, process: { worker, i in
-            let block = blocks[i]
-            let g = PyramidPlan.blockGeometry(block.tile, side: side)
-            let layers = stacking.map { rank in block.layers.sorted { rank[$0] < rank[$1] } } ?? block.layers
-            if seam != .over, layers.count > 1 {
-                // Every layer apart, then joined pixel by pixel with its distance to its mask edge.
-                let buffers = worker.buffers(layers.count, side: side)
-                var distances: [EdgeDistance] = []
-                for (k, layer) in layers.enumerated() {
+        try ParallelWork.run(
+            jobs: jobs, count: blocks.count,
+            makeState: { _ in
+                Worker(encoder: encoding.encoder(), side: side)
+            },
+            process: { worker, i in
+                let block = blocks[i]
+                let g = PyramidPlan.blockGeometry(block.tile, side: side)
+                let layers = stacking.map { rank in block.layers.sorted { rank[$0] < rank[$1] } } ?? block.layers
+                if seam != .over, layers.count > 1 {
+                    // Every layer apart, then joined pixel by pixel with its distance to its mask edge.
+                    let buffers = worker.buffers(layers.count, side: side)
+                    var distances: [EdgeDistance] = []
+                    for (k, layer) in layers.enumerated() {
+                        let warper = try worker.warper(layer, sources: sources, resampling: resampling)
+                        try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: buffers[k])
+                        tones?[layer].apply(to: buffers[k], count: side * side)
+                        let cap: Double
+                        if case .feather(let px) = seam { cap = px } else { cap = .infinity }
+                        distances.append(
+                            EdgeDistance(
+                                ring: try sources.source(layer).footprint, left: g.left, top: g.top,
+                                resolution: g.resolution, side: side, cap: cap))
+                    }
+                    worker.image.withUnsafeMutableBufferPointer {
+                        SeamBlender.blend(buffers.map { UnsafePointer($0) }, distances: distances, mode: seam, side: side, into: $0.baseAddress!)
+                    }
+                }
+                for (k, layer) in layers.enumerated() where seam == .over || layers.count == 1 {
                     let warper = try worker.warper(layer, sources: sources, resampling: resampling)
-                    try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: buffers[k])
-                    tones?[layer].apply(to: buffers[k], count: side * side)
-                    let cap: Double
-                    if case .feather(let px) = seam { cap = px } else { cap = .infinity }
-                    distances.append(EdgeDistance(ring: try sources.source(layer).footprint, left: g.left, top: g.top,
-                                                  resolution: g.resolution, side: side, cap: cap))
-                }
-                worker.image.withUnsafeMutableBufferPointer {
-                    SeamBlender.blend(buffers.map { UnsafePointer($0) }, distances: distances, mode: seam, side: side, into: $0.baseAddress!)
-                }
-            }
-            for (k, layer) in layers.enumerated() where seam == .over || layers.count == 1 {
-                let warper = try worker.warper(layer, sources: sources, resampling: resampling)
-                if k == 0 {
-                    try worker.image.withUnsafeMutableBufferPointer {
-                        try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: $0.baseAddress!)
-                        tones?[layer].apply(to: $0.baseAddress!, count: side * side)
-                    }
-                } else {
-                    try worker.layer.withUnsafeMutableBufferPointer { l in
-                        try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: l.baseAddress!)
-                        tones?[layer].apply(to: l.baseAddress!, count: side * side)
-                        worker.image.withUnsafeMutableBufferPointer { Compositor.over(l.baseAddress!, onto: $0.baseAddress!, pixels: side * side) }
+                    if k == 0 {
+                        try worker.image.withUnsafeMutableBufferPointer {
+                            try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: $0.baseAddress!)
+                            tones?[layer].apply(to: $0.baseAddress!, count: side * side)
+                        }
+                    } else {
+                        try worker.layer.withUnsafeMutableBufferPointer { l in
+                            try warper.warp(left: g.left, top: g.top, resolution: g.resolution, width: side, height: side, into: l.baseAddress!)
+                            tones?[layer].apply(to: l.baseAddress!, count: side * side)
+                            worker.image.withUnsafeMutableBufferPointer {
+                                Compositor.over(l.baseAddress!, onto: $0.baseAddress!, pixels: side * side)
+                            }
+                        }
                     }
                 }
-            }
-            var written = 0, bytes = 0
-            _ = try BlockTiles.walk(image: worker.image, block: block.tile, maxZoom: maxZoom, tilePixels: p) { t, pixels in
-                guard let data = try pixels.withUnsafeBufferPointer({ try worker.encoder.encode($0.baseAddress!, size: p) }) else { return }
-                try emit(t, data)
-                written += 1
-                bytes += data.count
-            }
-            stats.withLock {
-                $0.tiles += written; $0.bytes += bytes; $0.blocks += 1
-                if block.layers.count > 1 { $0.blended += 1 }
-            }
-        })
+                var written = 0, bytes = 0
+                _ = try BlockTiles.walk(image: worker.image, block: block.tile, maxZoom: maxZoom, tilePixels: p) { t, pixels in
+                    guard let data = try pixels.withUnsafeBufferPointer({ try worker.encoder.encode($0.baseAddress!, size: p) }) else { return }
+                    try emit(t, data)
+                    written += 1
+                    bytes += data.count
+                }
+                stats.withLock {
+                    $0.tiles += written; $0.bytes += bytes; $0.blocks += 1
+                    if block.layers.count > 1 { $0.blended += 1 }
+                }
+            })
         return stats.withLock { $0 }
     }
 
@@ -188,10 +197,11 @@ public final class CompositeBuilder: @unchecked Sendable {
 
         func warper(_ layer: Int, sources: LayerSources, resampling: Resampling) throws -> BlockWarper {
             if let w = warpers[layer] { return w }
-            if warpers.count >= 32 { warpers.removeAll() }   // bound the open datasets per thread
+            if warpers.count >= 32 { warpers.removeAll() }  // bound the open datasets per thread
             let s = try sources.source(layer)
-            let w = try BlockWarper(scan: s.scan, mapping: s.mapping, resampling: resampling,
-                                    maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped, removal: s.removal)
+            let w = try BlockWarper(
+                scan: s.scan, mapping: s.mapping, resampling: resampling,
+                maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped, removal: s.removal)
             warpers[layer] = w
             return w
         }
@@ -237,7 +247,8 @@ public final class LayerSources: @unchecked Sendable {
         entries[layer] = (source, size, clock)
         bytes += size
         while bytes > budget, entries.count > 1,
-              let oldest = entries.filter({ $0.key != layer }).min(by: { $0.value.used < $1.value.used }) {
+            let oldest = entries.filter({ $0.key != layer }).min(by: { $0.value.used < $1.value.used })
+        {
             bytes -= oldest.value.bytes
             entries[oldest.key] = nil
         }

@@ -13,8 +13,10 @@ enum SeamBlender {
 
     /// Blend `layers` (RGBA, straight alpha, `side` × `side`, bottom of the stacking order
     /// first) into `out`, with each layer's distance to its mask edge from `distances`.
-    static func blend(_ layers: [UnsafePointer<UInt8>], distances: [EdgeDistance], mode: SeamMode, side: Int,
-                      into out: UnsafeMutablePointer<UInt8>) {
+    static func blend(
+        _ layers: [UnsafePointer<UInt8>], distances: [EdgeDistance], mode: SeamMode, side: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
         let n = layers.count
         var covering = [Int](repeating: 0, count: n)
         var d = [Double](repeating: 0, count: n)

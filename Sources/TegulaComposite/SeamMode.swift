@@ -42,14 +42,19 @@ extension SeamMode: Decodable {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a seam; expected \(SeamMode.accepted)"))
         }
         for key in keyed.allKeys where key.stringValue != "feather" {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [key], debugDescription:
-                "'\(key.stringValue)' is not a seam; expected \(SeamMode.accepted)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath + [key],
+                    debugDescription:
+                        "'\(key.stringValue)' is not a seam; expected \(SeamMode.accepted)"))
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let px = try c.decode(Double.self, forKey: .feather)
         guard px > 0, px.isFinite, px <= 4096 else {
-            throw DecodingError.dataCorruptedError(forKey: .feather, in: c, debugDescription:
-                "feather \(px) is out of range; expected a band width in pixels of the max zoom, 0 < PX ≤ 4096")
+            throw DecodingError.dataCorruptedError(
+                forKey: .feather, in: c,
+                debugDescription:
+                    "feather \(px) is out of range; expected a band width in pixels of the max zoom, 0 < PX ≤ 4096")
         }
         self = .feather(px)
     }

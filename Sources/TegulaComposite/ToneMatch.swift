@@ -1,8 +1,8 @@
 import Foundation
-import TegulaBundle
 import TegulaGeometry
 import TegulaPyramid
 import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 /// Tone matching of overlapping sheets (`composite.tone: match`): a gain and an offset per
@@ -239,43 +239,47 @@ extension CompositeBuilder {
         let pairs = found, sources = self.sources
         let out = Locked([ToneMatch.Overlap?](repeating: nil, count: pairs.count)), resampling = self.resampling
         let resolution0 = WebMercator.tileExtent(zoom: maxZoom) / Double(tilePixels)
-        try ParallelWork.run(jobs: jobs, count: pairs.count, makeState: { _ in
-            Worker(encoder: TileEncoder(format: .png), side: 0)
-        }, process: { worker, k in
-            let (a, b, box) = pairs[k]
-            // The overlap on the max zoom's pixel grid, coarsened until it is small enough.
-            var resolution = resolution0
-            let h = WebMercator.halfCircumference
-            func window() -> (left: Double, top: Double, width: Int, height: Int) {
-                let x0 = ((box.left + h) / resolution).rounded(.down), x1 = ((box.right + h) / resolution).rounded(.up)
-                let y0 = ((h - box.top) / resolution).rounded(.down), y1 = ((h - box.bottom) / resolution).rounded(.up)
-                return (x0 * resolution - h, h - y0 * resolution, Int(x1 - x0), Int(y1 - y0))
-            }
-            var w = window()
-            while w.width * w.height > ToneMatch.samplePixels { resolution *= 2; w = window() }
-            let count = w.width * w.height
-            let pa = UnsafeMutablePointer<UInt8>.allocate(capacity: count * 4), pb = UnsafeMutablePointer<UInt8>.allocate(capacity: count * 4)
-            defer { pa.deallocate(); pb.deallocate() }
-            try worker.warper(a, sources: sources, resampling: resampling)
-                .warp(left: w.left, top: w.top, resolution: resolution, width: w.width, height: w.height, into: pa)
-            try worker.warper(b, sources: sources, resampling: resampling)
-                .warp(left: w.left, top: w.top, resolution: resolution, width: w.width, height: w.height, into: pb)
-            // Pixels nearer either sheet's mask edge than its kernel's reach mix in the paper
-            // beyond the mask (a sheet fitted a fraction of a pixel off its neighbour sees it
-            // there): left out, their alpha set to 0 here.
-            for (layer, pixels) in [(a, pa), (b, pb)] {
-                let s = try sources.source(layer)
-                let reach = (ToneMatch.kernelReach * (try s.nativeResolution()) + resolution) / resolution
-                let edge = EdgeDistance(ring: s.footprint, left: w.left, top: w.top, resolution: resolution,
-                                        side: max(w.width, w.height), cap: reach)
-                for y in 0..<w.height {
-                    for x in 0..<w.width where edge.at(x, y) < reach { pixels[(y * w.width + x) * 4 + 3] = 0 }
+        try ParallelWork.run(
+            jobs: jobs, count: pairs.count,
+            makeState: { _ in
+                Worker(encoder: TileEncoder(format: .png), side: 0)
+            },
+            process: { worker, k in
+                let (a, b, box) = pairs[k]
+                // The overlap on the max zoom's pixel grid, coarsened until it is small enough.
+                var resolution = resolution0
+                let h = WebMercator.halfCircumference
+                func window() -> (left: Double, top: Double, width: Int, height: Int) {
+                    let x0 = ((box.left + h) / resolution).rounded(.down), x1 = ((box.right + h) / resolution).rounded(.up)
+                    let y0 = ((h - box.top) / resolution).rounded(.down), y1 = ((h - box.bottom) / resolution).rounded(.up)
+                    return (x0 * resolution - h, h - y0 * resolution, Int(x1 - x0), Int(y1 - y0))
                 }
-            }
-            var o = ToneMatch.Overlap(a: a, b: b)
-            o.add(pa, pb, count: count)
-            out.withLock { $0[k] = o }
-        })
+                var w = window()
+                while w.width * w.height > ToneMatch.samplePixels { resolution *= 2; w = window() }
+                let count = w.width * w.height
+                let pa = UnsafeMutablePointer<UInt8>.allocate(capacity: count * 4), pb = UnsafeMutablePointer<UInt8>.allocate(capacity: count * 4)
+                defer { pa.deallocate(); pb.deallocate() }
+                try worker.warper(a, sources: sources, resampling: resampling)
+                    .warp(left: w.left, top: w.top, resolution: resolution, width: w.width, height: w.height, into: pa)
+                try worker.warper(b, sources: sources, resampling: resampling)
+                    .warp(left: w.left, top: w.top, resolution: resolution, width: w.width, height: w.height, into: pb)
+                // Pixels nearer either sheet's mask edge than its kernel's reach mix in the paper
+                // beyond the mask (a sheet fitted a fraction of a pixel off its neighbour sees it
+                // there): left out, their alpha set to 0 here.
+                for (layer, pixels) in [(a, pa), (b, pb)] {
+                    let s = try sources.source(layer)
+                    let reach = (ToneMatch.kernelReach * (try s.nativeResolution()) + resolution) / resolution
+                    let edge = EdgeDistance(
+                        ring: s.footprint, left: w.left, top: w.top, resolution: resolution,
+                        side: max(w.width, w.height), cap: reach)
+                    for y in 0..<w.height {
+                        for x in 0..<w.width where edge.at(x, y) < reach { pixels[(y * w.width + x) * 4 + 3] = 0 }
+                    }
+                }
+                var o = ToneMatch.Overlap(a: a, b: b)
+                o.add(pa, pb, count: count)
+                out.withLock { $0[k] = o }
+            })
         return out.withLock { $0 }.compactMap { $0 }
     }
 }

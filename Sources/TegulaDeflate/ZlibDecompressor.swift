@@ -25,8 +25,10 @@ public final class ZlibDecompressor {
     /// Decompress the zlib stream `source` into `destination`.
     public func decompress(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Outcome {
         var written = 0
-        switch libdeflate_zlib_decompress(decompressor, source.baseAddress, source.count, destination.baseAddress,
-                                          destination.count, &written) {
+        switch libdeflate_zlib_decompress(
+            decompressor, source.baseAddress, source.count, destination.baseAddress,
+            destination.count, &written)
+        {
         case LIBDEFLATE_SUCCESS: return .decompressed(written)
         case LIBDEFLATE_INSUFFICIENT_SPACE: return .tooLong
         default: return .corrupt

@@ -50,14 +50,16 @@ public final class EditorReference: @unchecked Sendable {
             let verdict = try matched()
             guard case .matched(let points, let figures) = verdict else {
                 guard case .noMatch(let why, _) = verdict else { return Suggestions(matched: false, message: "", pairs: []) }
-                return Suggestions(matched: false, message: "no suggestion: the scan and \(shownName) do not show the same map surely enough: \(why)",
-                                   pairs: [])
+                return Suggestions(
+                    matched: false, message: "no suggestion: the scan and \(shownName) do not show the same map surely enough: \(why)",
+                    pairs: [])
             }
             let grounds = try lonLat(points.map(\.reference))
             let pairs = zip(points, grounds).map { p, g in Suggestions.Pair(pixel: [p.scan.x, p.scan.y], ground: [g.x, g.y], score: p.score) }
             let scores = points.map(\.score)
-            let message = String(format: "%d pairs proposed (scores %.2f–%.2f); the reference covers %.0f%% of the scan",
-                                 pairs.count, scores.min() ?? 0, scores.max() ?? 0, 100 * (figures.coverage ?? 0))
+            let message = String(
+                format: "%d pairs proposed (scores %.2f–%.2f); the reference covers %.0f%% of the scan",
+                pairs.count, scores.min() ?? 0, scores.max() ?? 0, 100 * (figures.coverage ?? 0))
             return Suggestions(matched: true, message: message, pairs: pairs)
         }
     }
@@ -71,12 +73,16 @@ public final class EditorReference: @unchecked Sendable {
                 return Twin(matched: false, message: "no twin: the scan and \(shownName) do not show the same map surely enough (Suggest says why)")
             }
             guard let found = try finder.twin(of: p) else {
-                return Twin(matched: false, message: String(format: "no sure twin of pixel (%.1f, %.1f) on the reference: the window around it is "
-                                                                + "flat, leaves an image or correlates below %.2f", p.x, p.y, settings.verdict.minimumCorrelation))
+                return Twin(
+                    matched: false,
+                    message: String(
+                        format: "no sure twin of pixel (%.1f, %.1f) on the reference: the window around it is "
+                            + "flat, leaves an image or correlates below %.2f", p.x, p.y, settings.verdict.minimumCorrelation))
             }
             let g = try lonLat([found.reference])[0]
-            return Twin(matched: true, message: String(format: "snapped to its twin on the reference (score %.3f)", found.score),
-                        pixel: [p.x, p.y], ground: [g.x, g.y], score: found.score)
+            return Twin(
+                matched: true, message: String(format: "snapped to its twin on the reference (score %.3f)", found.score),
+                pixel: [p.x, p.y], ground: [g.x, g.y], score: found.score)
         }
     }
 

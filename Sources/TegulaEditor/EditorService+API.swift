@@ -33,9 +33,10 @@ extension EditorService {
                 if list.count > 32 { list.removeFirst(list.count - 32) }
             }
             if let service {
-                try SessionFormat(output: output).write(fit, session: s, scanPath: scanPath, service: service,
-                                                        serviceType: scanService?.type ?? "ImageService3", width: pane.width, height: pane.height,
-                                                        to: output)
+                try SessionFormat(output: output).write(
+                    fit, session: s, scanPath: scanPath, service: service,
+                    serviceType: scanService?.type ?? "ImageService3", width: pane.width, height: pane.height,
+                    to: output)
                 log("tegula: saved \(s.gcps.count) points (\(fit.result.transform)) to \(output)")
             }
             return .json(fit.result)

@@ -17,17 +17,20 @@ extension EditorService {
         case onDemand(OnDemandSource)
 
         /// The tiles of `reference`'s layer; nil when it has none.
-        static func make(_ reference: EditorReference?, scans: any ScanOpener, queue: RenderQueue, memo: TileMemo,
-                         log: @escaping @Sendable (String) -> Void) throws -> ReferenceTiles? {
+        static func make(
+            _ reference: EditorReference?, scans: any ScanOpener, queue: RenderQueue, memo: TileMemo,
+            log: @escaping @Sendable (String) -> Void
+        ) throws -> ReferenceTiles? {
             switch reference?.layer {
             case .tileset(let path):
                 let catalogue = try Catalogue.load(paths: [path])
                 guard let entry = catalogue.entries.first else { return nil }
                 return .tileset(TileService(catalogue: catalogue, leafletDirectory: nil), entry)
             case .warped(let input):
-                return .onDemand(try OnDemandSource(id: "reference", queue: queue, memo: memo, log: log) {
-                    OnDemandSource.Loaded(job: TileJob(source: try input.resolve(opening: scans), output: "", name: "reference"))
-                })
+                return .onDemand(
+                    try OnDemandSource(id: "reference", queue: queue, memo: memo, log: log) {
+                        OnDemandSource.Loaded(job: TileJob(source: try input.resolve(opening: scans), output: "", name: "reference"))
+                    })
             case .none?, nil:
                 return nil
             }
@@ -51,8 +54,10 @@ extension EditorService {
         switch try referenceLayer() {
         case let .tileset(_, e):
             let m = e.metadata, b = m.bounds
-            return .json(OverlayInfo(minzoom: m.minZoom, maxzoom: m.maxZoom, bounds: [b.west, b.south, b.east, b.north],
-                                     tiles: "/reference/" + TileService.tilePathTemplate(e)))
+            return .json(
+                OverlayInfo(
+                    minzoom: m.minZoom, maxzoom: m.maxZoom, bounds: [b.west, b.south, b.east, b.north],
+                    tiles: "/reference/" + TileService.tilePathTemplate(e)))
         case .onDemand(let source):
             return .json(Self.info(of: source, at: "/reference"))
         }
@@ -60,8 +65,10 @@ extension EditorService {
 
     /// A tile of the layer: `/reference/{z}/{x}/{y}.png` of a warped image, or the rest of the
     /// target as the tileset's own ``TileService`` answers it.
-    func referenceTile(_ request: ServerRequest, target: String, path: TilePath?,
-                       isCancelled: @escaping @Sendable () -> Bool) async throws -> ServerResponse {
+    func referenceTile(
+        _ request: ServerRequest, target: String, path: TilePath?,
+        isCancelled: @escaping @Sendable () -> Bool
+    ) async throws -> ServerResponse {
         switch try referenceLayer() {
         case .tileset(let service, _):
             return await service.respond(ServerRequest(method: request.method, target: target), isCancelled: isCancelled)

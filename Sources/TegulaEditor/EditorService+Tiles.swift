@@ -26,28 +26,33 @@ extension EditorService {
     /// The zooms, bounds and tile template of an on-demand source whose tiles are under `prefix`.
     static func info(of source: OnDemandSource, at prefix: String) -> OverlayInfo {
         let m = source.metadata, b = m.bounds
-        return OverlayInfo(minzoom: m.minZoom, maxzoom: m.maxZoom, bounds: [b.west, b.south, b.east, b.north],
-                           tiles: "\(prefix)/{z}/{x}/{y}.\(m.format.fileExtension)")
+        return OverlayInfo(
+            minzoom: m.minZoom, maxzoom: m.maxZoom, bounds: [b.west, b.south, b.east, b.north],
+            tiles: "\(prefix)/{z}/{x}/{y}.\(m.format.fileExtension)")
     }
 
     /// `/overlay/{version}/{z}/{x}/{y}.png`: the scan warped by the fit of that version, rendered
     /// on demand by ``OnDemandSource``. The URL names the fit, so tiles are immutable. Another
     /// extension or `@2x` is refused as `tegula serve` refuses it of a tileset (404).
     func overlayTile(_ version: String, _ path: TilePath, isCancelled: @escaping @Sendable () -> Bool) async throws -> ServerResponse {
-        try await tile(path, of: try overlay(version), id: "overlay of fit \(version)", cacheControl: "public, max-age=31536000, immutable",
-                       isCancelled: isCancelled)
+        try await tile(
+            path, of: try overlay(version), id: "overlay of fit \(version)", cacheControl: "public, max-age=31536000, immutable",
+            isCancelled: isCancelled)
     }
 
     /// A tile of an on-demand source (a fit's overlay, the reference), named `id` in refusals,
     /// sent with `cacheControl`; a tile with nothing on it is a clear PNG.
-    func tile(_ path: TilePath, of source: OnDemandSource, id: String, cacheControl: String,
-              isCancelled: @escaping @Sendable () -> Bool) async throws -> ServerResponse {
+    func tile(
+        _ path: TilePath, of source: OnDemandSource, id: String, cacheControl: String,
+        isCancelled: @escaping @Sendable () -> Bool
+    ) async throws -> ServerResponse {
         if let refused = TileService.refusal(id: id, fileExtension: path.fileExtension, retina: path.retina, source.metadata) { throw refused }
         let tile = Tile(x: path.x, y: path.y, z: path.z)
         switch await source.tile(tile, isCancelled: isCancelled) {
         case let .image(bytes, _, _):
-            return ServerResponse(status: .ok, headers: [.contentType: source.metadata.format.contentType(of: bytes), .cacheControl: cacheControl],
-                                  body: bytes)
+            return ServerResponse(
+                status: .ok, headers: [.contentType: source.metadata.format.contentType(of: bytes), .cacheControl: cacheControl],
+                body: bytes)
         case .empty, .outside:
             return ServerResponse(status: .ok, headers: [.contentType: "image/png", .cacheControl: cacheControl], body: emptyTile)
         case .cancelled:

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Logging
-import TegulaBundle
 import TegulaCodec
 import TegulaGDAL
 import TegulaGeometry
@@ -13,6 +12,7 @@ import TegulaPyramid
 import TegulaScan
 import TegulaServer
 import TegulaSupport
+import TegulaTileset
 
 /// The editor's server logic, one function from request to response on the HTTP core (served by
 /// ``HTTPServer``, which only moves bytes): the page and Leaflet, the session API, the raw scan as
@@ -61,10 +61,12 @@ public final class EditorService: HTTPService, @unchecked Sendable {
     /// `scanService` names the remote image service `scanPath` reads, for Save; `scans` opens the
     /// scan for its pane and its overlays (the program's resolver; local files alone by default).
     /// `reference`, when given, is matched against by Suggest and snap and shown on the map.
-    public init(scanPath: String, output: String, initial: EditorSession, basemaps: [Basemap], basemapTilesets: Catalogue?,
-                leafletDirectory: String = ViewerAssets.debianLeaflet, renderThreads: Int = 2, cacheBytes: Int = 128 << 20,
-                scanService: (id: String, type: String)? = nil, scans: any ScanOpener = LocalScans(), reference: EditorReference? = nil,
-                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    public init(
+        scanPath: String, output: String, initial: EditorSession, basemaps: [Basemap], basemapTilesets: Catalogue?,
+        leafletDirectory: String = ViewerAssets.debianLeaflet, renderThreads: Int = 2, cacheBytes: Int = 128 << 20,
+        scanService: (id: String, type: String)? = nil, scans: any ScanOpener = LocalScans(), reference: EditorReference? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
         self.scanPath = scanPath
         self.scans = scans
         self.scanService = scanService
@@ -107,17 +109,21 @@ public final class EditorService: HTTPService, @unchecked Sendable {
         do {
             switch try EditorRoute(request) {
             case .page:
-                return ServerResponse(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-                                      body: Array(EditorPage.html(config: pageConfig()).utf8))
+                return ServerResponse(
+                    status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                    body: Array(EditorPage.html(config: pageConfig()).utf8))
             case .script:
-                return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
-                                      body: Array(EditorScript.source.utf8))
+                return ServerResponse(
+                    status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                    body: Array(EditorScript.source.utf8))
             case .scanTiles:
-                return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
-                                      body: Array(TiePage.scanTiles.utf8))
+                return ServerResponse(
+                    status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                    body: Array(TiePage.scanTiles.utf8))
             case .editing:
-                return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
-                                      body: Array(EditingScript.source.utf8))
+                return ServerResponse(
+                    status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                    body: Array(EditingScript.source.utf8))
             case .leaflet(let name):
                 guard let a = leaflet[name] else { throw TileServerError(.unknownAsset, "no such asset: /\(name)") }
                 return ServerResponse(status: .ok, headers: [.contentType: a.contentType, .cacheControl: "public, max-age=86400"], body: a.bytes)
@@ -131,7 +137,8 @@ public final class EditorService: HTTPService, @unchecked Sendable {
                 guard let basemapService else { throw TileServerError(.unknownTileset, "no local basemap tileset is served") }
                 return await basemapService.respond(ServerRequest(method: request.method, target: target), isCancelled: isCancelled)
             case .session:
-                return request.method == .get ? .json(current, status: .ok)
+                return request.method == .get
+                    ? .json(current, status: .ok)
                     : try fitting(request.body, save: scanService?.id ?? pane.service.serviceID(pane.id, for: request))
             case .fit:
                 return try fitting(request.body, save: nil)
@@ -195,9 +202,10 @@ public final class EditorService: HTTPService, @unchecked Sendable {
 
     /// The page's configuration as JSON safe to embed in a `<script>` element.
     func pageConfig() -> String {
-        let config = PageConfig(scan: (scanPath as NSString).lastPathComponent, width: pane.width, height: pane.height,
-                                maxzoom: pane.maxZoom, tilesize: ScanPane.tileSize, iiif: "/iiif/" + IIIFImageServer.percentEncoded(pane.id),
-                                output: output, basemaps: basemaps, reference: referenceConfig)
+        let config = PageConfig(
+            scan: (scanPath as NSString).lastPathComponent, width: pane.width, height: pane.height,
+            maxzoom: pane.maxZoom, tilesize: ScanPane.tileSize, iiif: "/iiif/" + IIIFImageServer.percentEncoded(pane.id),
+            output: output, basemaps: basemaps, reference: referenceConfig)
         let json = (try? JSONStyle.compact.string(config)) ?? "{}"
         return PageTemplate.scriptSafe(json: json)
     }
@@ -229,16 +237,18 @@ public struct Basemap: Sendable, Equatable, Encodable {
     }
 
     /// OpenStreetMap's standard tiles, with the attribution their usage policy asks for.
-    public static let openStreetMap = Basemap(name: "OpenStreetMap", url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
-                                              attribution: "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors",
-                                              minZoom: 0, maxZoom: 19)
+    public static let openStreetMap = Basemap(
+        name: "OpenStreetMap", url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+        attribution: "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors",
+        minZoom: 0, maxZoom: 19)
 
     /// The basemaps of local tilesets, served under `/basemap/`.
     public static func local(_ c: Catalogue) -> [Basemap] {
         c.entries.map { e in
             let m = e.metadata
-            return Basemap(name: m.name.isEmpty ? e.id : m.name, url: "/basemap/" + TileService.tilePathTemplate(e),
-                           attribution: AttributionHTML.sanitized(m.attribution ?? ""), minZoom: m.minZoom, maxZoom: m.maxZoom)
+            return Basemap(
+                name: m.name.isEmpty ? e.id : m.name, url: "/basemap/" + TileService.tilePathTemplate(e),
+                attribution: AttributionHTML.sanitized(m.attribution ?? ""), minZoom: m.minZoom, maxZoom: m.maxZoom)
         }
     }
 }

@@ -80,8 +80,10 @@ public struct EditorSession: Codable, Sendable, Equatable {
     public static let auto = "auto"
 
     /// A session from its parts.
-    public init(gcps: [EditorGCP] = [], gcpSRS: CRS = .wgs84, transform: TransformKind? = nil,
-                mask: [PixelPoint]? = nil, output: String) {
+    public init(
+        gcps: [EditorGCP] = [], gcpSRS: CRS = .wgs84, transform: TransformKind? = nil,
+        mask: [PixelPoint]? = nil, output: String
+    ) {
         self.gcps = gcps
         self.gcpSRS = gcpSRS
         self.transform = transform
@@ -108,7 +110,8 @@ public struct EditorSession: Codable, Sendable, Equatable {
         } else if let k = TransformKind(name: name) {
             transform = k
         } else {
-            throw EditorError(.badTransform, at: "transform", "unknown transform '\(name)': expected auto, \(TransformKind.names.joined(separator: ", "))")
+            throw EditorError(
+                .badTransform, at: "transform", "unknown transform '\(name)': expected auto, \(TransformKind.names.joined(separator: ", "))")
         }
         gcps = try c.decode([EditorGCP].self, forKey: .gcps)
         mask = try c.decodeIfPresent([[Double]].self, forKey: .mask).map { m in
@@ -166,7 +169,10 @@ public struct EditorSession: Codable, Sendable, Equatable {
         do { return try JSONDecoder().decode(EditorSession.self, from: data) } catch let e as EditorError {
             throw e
         } catch let DecodingError.keyNotFound(key, ctx) {
-            throw EditorError(.badSession, at: path(ctx.codingPath + [key]), "missing; a session is {\"gcps\": [{\"id\", \"pixel\": [x, y], \"ground\": [lon, lat], \"enabled\", \"note\"}], \"gcp_srs\", \"transform\", \"mask\", \"output\"}")
+            throw EditorError(
+                .badSession, at: path(ctx.codingPath + [key]),
+                "missing; a session is {\"gcps\": [{\"id\", \"pixel\": [x, y], \"ground\": [lon, lat], \"enabled\", \"note\"}], \"gcp_srs\", \"transform\", \"mask\", \"output\"}"
+            )
         } catch let DecodingError.typeMismatch(_, ctx) {
             throw EditorError(.badSession, at: path(ctx.codingPath), "wrong type: \(ctx.debugDescription)")
         } catch let DecodingError.valueNotFound(_, ctx) {

@@ -73,7 +73,7 @@ public struct FitResult: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case transform, chosenBy = "chosen_by", rmseM = "rmse_m", rmsePx = "rmse_px", looRmseM = "loo_rmse_m", gcps, warnings,
-             comparison, version
+            comparison, version
     }
 
     /// Pretty, key-sorted JSON.

@@ -17,7 +17,8 @@ public enum PipelineTiesFile {
         let root: Node?
         do { root = try Yams.compose(yaml: text) } catch { throw EditorError(.unreadableInput, at: file, "not YAML: \(error)") }
         guard let mapping = root?.mapping, mapping.style != .flow, mapping.keys.allSatisfy({ $0.mark?.column == 1 }) else {
-            throw EditorError(.writeFailed, at: file, "the pipeline's top level is not a block mapping (keys at the start of lines); add the ties by hand")
+            throw EditorError(
+                .writeFailed, at: file, "the pipeline's top level is not a block mapping (keys at the start of lines); add the ties by hand")
         }
         var lines = text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
@@ -57,9 +58,10 @@ public enum PipelineTiesFile {
     /// `ties:` and one `- [A, [x, y], B, [x, y]]` line per tie; `ties: []` for none.
     static func listLines(_ ties: [TieSpec]) -> [String] {
         guard !ties.isEmpty else { return ["ties: []"] }
-        return ["ties:"] + ties.map { t in
-            "  - [\(scalar(t.mapA)), [\(number(t.pixelA.x)), \(number(t.pixelA.y))], \(scalar(t.mapB)), [\(number(t.pixelB.x)), \(number(t.pixelB.y))]]"
-        }
+        return ["ties:"]
+            + ties.map { t in
+                "  - [\(scalar(t.mapA)), [\(number(t.pixelA.x)), \(number(t.pixelA.y))], \(scalar(t.mapB)), [\(number(t.pixelB.x)), \(number(t.pixelB.y))]]"
+            }
     }
 
     /// A blank line or a comment: kept with the key that follows.
@@ -82,14 +84,17 @@ public enum PipelineTiesFile {
     }
 
     static func verify(_ text: String, against before: Node.Mapping, ties: [TieSpec], file: String) throws {
-        func fail(_ why: String) -> EditorError { EditorError(.writeFailed, at: file, "the ties: list cannot be rewritten in place (\(why)); nothing was written") }
+        func fail(_ why: String) -> EditorError {
+            EditorError(.writeFailed, at: file, "the ties: list cannot be rewritten in place (\(why)); nothing was written")
+        }
         guard let after = (try? Yams.compose(yaml: text))?.mapping else { throw fail("the result is not a mapping") }
         func others(_ m: Node.Mapping) -> [Node: Node] {
             var d: [Node: Node] = [:]
             for (k, v) in m where k.string != "ties" { d[k] = v }
             return d
         }
-        guard others(after) == others(before), Array(after.keys.filter { $0.string != "ties" }) == Array(before.keys.filter { $0.string != "ties" }) else {
+        guard others(after) == others(before), Array(after.keys.filter { $0.string != "ties" }) == Array(before.keys.filter { $0.string != "ties" })
+        else {
             throw fail("another key would change")
         }
         let written = try? after["ties"].map { try YAMLDecoder().decode([TieSpec].self, from: $0) }

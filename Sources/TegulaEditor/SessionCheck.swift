@@ -34,16 +34,18 @@ public struct SessionCheck: Sendable {
             let p = g.pixel
             guard p.x.isFinite, p.y.isFinite else { throw EditorError.notAPoint(.pixelOutsideScan, at: "\(place).pixel (\(g.id))", "[x, y]") }
             guard (0...Double(width)).contains(p.x), (0...Double(height)).contains(p.y) else {
-                throw EditorError(.pixelOutsideScan, at: "\(place).pixel (\(g.id))",
-                                  "(\(p.x), \(p.y)) is outside the \(width) × \(height) scan: x must be 0…\(width), y 0…\(height)")
+                throw EditorError(
+                    .pixelOutsideScan, at: "\(place).pixel (\(g.id))",
+                    "(\(p.x), \(p.y)) is outside the \(width) × \(height) scan: x must be 0…\(width), y 0…\(height)")
             }
             let q = g.ground
             guard q.x.isFinite, q.y.isFinite else {
                 throw EditorError.notAPoint(.invalidGround, at: "\(place).ground (\(g.id))", "[x, y] (lon, lat)")
             }
             if crs.isGeographic, abs(q.y) > 90 || abs(q.x) > 180 {
-                throw EditorError(.invalidGround, at: "\(place).ground (\(g.id))",
-                                  "longitude \(q.x), latitude \(q.y) out of range: longitude −180…180, latitude −90…90 (swapped?)")
+                throw EditorError(
+                    .invalidGround, at: "\(place).ground (\(g.id))",
+                    "longitude \(q.x), latitude \(q.y) out of range: longitude −180…180, latitude −90…90 (swapped?)")
             }
             var enabled = g.enabled
             if enabled {
@@ -59,15 +61,19 @@ public struct SessionCheck: Sendable {
         }
         var mask: [PixelPoint]?
         if let m = session.mask, !m.isEmpty {
-            guard m.count >= 3 else { throw EditorError(.badMask, at: "mask", "a mask needs at least 3 vertices, got \(m.count); delete it or add more") }
+            guard m.count >= 3 else {
+                throw EditorError(.badMask, at: "mask", "a mask needs at least 3 vertices, got \(m.count); delete it or add more")
+            }
             // A vertex may lie outside the scan (a mask drawn past its edge), but within one scan
             // size of it: one 10^12 px away made the fit's footprint extrapolate to 10^16 m (find 7).
             let w = Double(width), h = Double(height)
             mask = try m.enumerated().map { i, v -> PixelPoint in
                 guard v.x.isFinite, v.y.isFinite else { throw EditorError.notAPoint(.badMask, at: "mask[\(i)]", "[x, y]") }
                 guard (-w...2 * w).contains(v.x), (-h...2 * h).contains(v.y) else {
-                    throw EditorError(.badMask, at: "mask[\(i)]", "(\(v.x), \(v.y)) is more than a scan size outside the \(width) × \(height) "
-                                      + "scan: x must be \(-width)…\(2 * width), y \(-height)…\(2 * height)")
+                    throw EditorError(
+                        .badMask, at: "mask[\(i)]",
+                        "(\(v.x), \(v.y)) is more than a scan size outside the \(width) × \(height) "
+                            + "scan: x must be \(-width)…\(2 * width), y \(-height)…\(2 * height)")
                 }
                 return v
             }

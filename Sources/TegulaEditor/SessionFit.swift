@@ -33,41 +33,65 @@ public struct SessionFit: Sendable {
         let report = fitted.report
         var warnings: [FitResult.Warning] = []
         for d in check.duplicates {
-            warnings.append(.init(code: "duplicate", message: "point \(d.id) has the same pixel or ground position as \(d.of); left out of the fit", id: d.id))
+            warnings.append(
+                .init(code: "duplicate", message: "point \(d.id) has the same pixel or ground position as \(d.of); left out of the fit", id: d.id))
         }
         let enabled = check.set.enabled
         if report.leaveOneOutRMSE.divisor == 0 {
-            warnings.append(.init(code: "too_few_points",
-                                  message: "\(enabled.count) points leave none to spare for \(fitted.kind.rawValue): no leave-one-out error; add points"))
+            warnings.append(
+                .init(
+                    code: "too_few_points",
+                    message: "\(enabled.count) points leave none to spare for \(fitted.kind.rawValue): no leave-one-out error; add points"))
         }
         if let ratio = Self.spread(enabled.map(\.pixel)), ratio < 0.02 {
-            warnings.append(.init(code: "collinear", message: String(format: "the enabled points lie almost on a line (spread across it %.1f%% of along it): the fit is poorly determined away from it; add points off the line", ratio * 100)))
+            warnings.append(
+                .init(
+                    code: "collinear",
+                    message: String(
+                        format:
+                            "the enabled points lie almost on a line (spread across it %.1f%% of along it): the fit is poorly determined away from it; add points off the line",
+                        ratio * 100)))
         }
         if report.distortion.foldOverSamples > 0 {
-            warnings.append(.init(code: "fold_over", message: "the map folds over at \(report.distortion.foldOverSamples) of \(report.distortion.samples) sample points: \(fitted.kind.rawValue) is not one-to-one over this scan"))
+            warnings.append(
+                .init(
+                    code: "fold_over",
+                    message:
+                        "the map folds over at \(report.distortion.foldOverSamples) of \(report.distortion.samples) sample points: \(fitted.kind.rawValue) is not one-to-one over this scan"
+                ))
         }
         if fitted.kind == .tps {
-            warnings.append(.init(code: "tps_interpolates", message: "tps passes through every point: its residuals are zero by construction; read the leave-one-out figures"))
+            warnings.append(
+                .init(
+                    code: "tps_interpolates",
+                    message: "tps passes through every point: its residuals are zero by construction; read the leave-one-out figures"))
         }
         let rows = Dictionary(report.gcps.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for r in report.gcps where r.outlier {
-            warnings.append(.init(code: "outlier", message: String(format: "point %@ looks like an outlier: leave-one-out error %.0f m, over 3× the median", r.id, r.leaveOneOutMetres ?? 0), id: r.id))
+            warnings.append(
+                .init(
+                    code: "outlier",
+                    message: String(
+                        format: "point %@ looks like an outlier: leave-one-out error %.0f m, over 3× the median", r.id, r.leaveOneOutMetres ?? 0),
+                    id: r.id))
         }
         let figures = check.set.gcps.map { g -> FitResult.Figures in
             let r = rows[g.id]
             let v = r?.residualPixelVector ?? []
-            return FitResult.Figures(id: g.id, residualPx: (r?.residualPixels).finite, residualM: (r?.residualMetres).finite,
-                                     looM: (r?.leaveOneOutMetres).finite, dxPx: v.first.finite, dyPx: v.dropFirst().first.finite,
-                                     enabled: g.enabled, outlier: r?.outlier ?? false)
+            return FitResult.Figures(
+                id: g.id, residualPx: (r?.residualPixels).finite, residualM: (r?.residualMetres).finite,
+                looM: (r?.leaveOneOutMetres).finite, dxPx: v.first.finite, dyPx: v.dropFirst().first.finite,
+                enabled: g.enabled, outlier: r?.outlier ?? false)
         }
         let comparison = (try? Georeferencer.compare(check.set, imageWidth: width, imageHeight: height)) ?? []
         let line = comparison.map { c in
             c.looMetres.map { String(format: "%@ %.4g m", c.kind.rawValue, $0) } ?? "\(c.kind.rawValue) –"
         }.joined(separator: ", ")
-        result = FitResult(transform: fitted.kind, chosenBy: report.chosenBy, rmseM: report.rmse.metres.finite,
-                           rmsePx: report.rmse.pixels.finite, looRmseM: report.leaveOneOutRMSE.metres.finite, gcps: figures,
-                           warnings: warnings, comparison: "leave-one-out RMSE: " + line,
-                           version: FitIdentity(scan: scanPath, georeference: fitted).version)
+        result = FitResult(
+            transform: fitted.kind, chosenBy: report.chosenBy, rmseM: report.rmse.metres.finite,
+            rmsePx: report.rmse.pixels.finite, looRmseM: report.leaveOneOutRMSE.metres.finite, gcps: figures,
+            warnings: warnings, comparison: "leave-one-out RMSE: " + line,
+            version: FitIdentity(scan: scanPath, georeference: fitted).version)
     }
 
     /// Minor over major axis of the points' spread (square roots of the covariance's

@@ -31,12 +31,16 @@ public enum SessionFormat: Sendable {
     /// URI), all at once: every file goes to a temporary name beside its destination and is
     /// renamed into place only when all were written, so a failure replaces nothing. The points
     /// are the session's as the user left them (a duplicate the fit left out stays enabled).
-    public func write(_ fit: SessionFit, session: EditorSession, scanPath: String, service: String? = nil,
-                      serviceType: String = "ImageService3", width: Int, height: Int, to output: String) throws {
+    public func write(
+        _ fit: SessionFit, session: EditorSession, scanPath: String, service: String? = nil,
+        serviceType: String = "ImageService3", width: Int, height: Int, to output: String
+    ) throws {
         let g = fit.georeference
         guard case .gcpFile(let file) = self else {
             if Location(scanPath).isURL {
-                throw EditorError(.writeFailed, at: output, "a VRT cannot reference an IIIF image; save as .json (a Georeference Annotation naming it), .points or .csv")
+                throw EditorError(
+                    .writeFailed, at: output,
+                    "a VRT cannot reference an IIIF image; save as .json (a Georeference Annotation naming it), .points or .csv")
             }
             do {
                 try GeoreferenceWriter.write(imagePath: scanPath, georeference: g, output: output, report: nil, picture: nil)
@@ -45,15 +49,17 @@ public enum SessionFormat: Sendable {
             }
             return
         }
-        let residuals = Dictionary(fit.result.gcps.map { ($0.id, GCPWriter.Residual(dx: $0.dxPx, dy: $0.dyPx, pixels: $0.residualPx)) },
-                                   uniquingKeysWith: { a, _ in a })
+        let residuals = Dictionary(
+            fit.result.gcps.map { ($0.id, GCPWriter.Residual(dx: $0.dxPx, dy: $0.dyPx, pixels: $0.residualPx)) },
+            uniquingKeysWith: { a, _ in a })
         let notes = Dictionary(session.gcps.map { ($0.id, $0.note) }, uniquingKeysWith: { a, _ in a })
         let files: [(path: String, data: Data)]
         do {
-            files = try file.files(session.gcps.map(\.gcp), crs: fit.check.set.crs, transform: g.kind,
-                                   stored: StoredFit(transform: g.kind, fitCRS: nil, mask: fit.check.mask), residuals: residuals, notes: notes,
-                                   mask: fit.check.mask, scanPath: scanPath, service: service.flatMap(Self.absolute), serviceType: serviceType,
-                                   width: width, height: height)
+            files = try file.files(
+                session.gcps.map(\.gcp), crs: fit.check.set.crs, transform: g.kind,
+                stored: StoredFit(transform: g.kind, fitCRS: nil, mask: fit.check.mask), residuals: residuals, notes: notes,
+                mask: fit.check.mask, scanPath: scanPath, service: service.flatMap(Self.absolute), serviceType: serviceType,
+                width: width, height: height)
         } catch let e as GeoreferenceError {
             throw EditorError(.writeFailed, at: session.output, e.message)
         }

@@ -32,8 +32,10 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
     public let logger = Logger(label: "tegula.edit")
 
     /// A service for the two maps of `pair`.
-    public init(pair: TiePair, leafletDirectory: String = ViewerAssets.debianLeaflet, renderThreads: Int = 2,
-                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    public init(
+        pair: TiePair, leafletDirectory: String = ViewerAssets.debianLeaflet, renderThreads: Int = 2,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
         self.pair = pair
         let queue = RenderQueue(workers: renderThreads)
         paneA = try ScanPane(path: pair.scanA, id: pair.sheetA.name, queue: queue, logger: logger)
@@ -51,12 +53,14 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
         do {
             switch try TieRoute(request) {
             case .page:
-                return ServerResponse(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-                                      body: Array(TiePage.html(config: pageConfig()).utf8))
+                return ServerResponse(
+                    status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                    body: Array(TiePage.html(config: pageConfig()).utf8))
             case .script(let name):
                 let source = name == "ties.js" ? TiePage.script : name == "editing.js" ? EditingScript.source : TiePage.scanTiles
-                return ServerResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
-                                      body: Array(source.utf8))
+                return ServerResponse(
+                    status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                    body: Array(source.utf8))
             case .leaflet(let name):
                 guard let a = leaflet[name] else { throw TileServerError(.unknownAsset, "no such asset: /\(name)") }
                 return ServerResponse(status: .ok, headers: [.contentType: a.contentType, .cacheControl: "public, max-age=86400"], body: a.bytes)
@@ -133,8 +137,9 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
 
     func pageConfig() -> String {
         func sheet(_ p: ScanPane) -> SheetConfig {
-            SheetConfig(name: p.id, width: p.width, height: p.height, maxzoom: p.maxZoom, tilesize: ScanPane.tileSize,
-                        iiif: "/iiif/" + IIIFImageServer.percentEncoded(p.id))
+            SheetConfig(
+                name: p.id, width: p.width, height: p.height, maxzoom: p.maxZoom, tilesize: ScanPane.tileSize,
+                iiif: "/iiif/" + IIIFImageServer.percentEncoded(p.id))
         }
         let config = PageConfig(a: sheet(paneA), b: sheet(paneB), pipeline: pair.pipelineFile, tieWeight: pair.tieWeight)
         let json = (try? JSONStyle.compact.string(config)) ?? "{}"

@@ -58,11 +58,19 @@ public struct TiePair: Sendable {
         var ties: [EditorTie] = []
         for (i, t) in pipeline.spec.ties.enumerated() {
             let pair: (PixelPoint, PixelPoint)?
-            if t.mapA == mapA && t.mapB == mapB { pair = (t.pixelA, t.pixelB) } else if t.mapA == mapB && t.mapB == mapA { pair = (t.pixelB, t.pixelA) } else { pair = nil }
+            if t.mapA == mapA && t.mapB == mapB {
+                pair = (t.pixelA, t.pixelB)
+            } else if t.mapA == mapB && t.mapB == mapA {
+                pair = (t.pixelB, t.pixelA)
+            } else {
+                pair = nil
+            }
             guard let (pa, pb) = pair else { continue }
             if case .file(let file, let line, _) = pipeline.tieOrigins[i] {
-                throw EditorError(.badSession, at: "\(file):\(line)",
-                                  "ties '\(mapA)' and '\(mapB)' in the ties_from: file, which the editor does not write; move their ties to the pipeline's ties: list to edit them")
+                throw EditorError(
+                    .badSession, at: "\(file):\(line)",
+                    "ties '\(mapA)' and '\(mapB)' in the ties_from: file, which the editor does not write; move their ties to the pipeline's ties: list to edit them"
+                )
             }
             ties.append(EditorTie(id: "t\(ties.count + 1)", a: pa, b: pb))
         }
@@ -72,15 +80,20 @@ public struct TiePair: Sendable {
     /// Refuse a session that is not of this pair, has a repeated id, or a pixel outside its scan.
     func check(_ s: TieSession) throws {
         guard s.mapA == sheetA.name, s.mapB == sheetB.name else {
-            throw EditorError(.badSession, at: "map_a", "the session ties '\(s.mapA)' and '\(s.mapB)', but this editor ties '\(sheetA.name)' and '\(sheetB.name)'")
+            throw EditorError(
+                .badSession, at: "map_a", "the session ties '\(s.mapA)' and '\(s.mapB)', but this editor ties '\(sheetA.name)' and '\(sheetB.name)'")
         }
         var ids = Set<String>()
         for (i, t) in s.ties.enumerated() {
-            guard ids.insert(t.id).inserted else { throw EditorError(.badSession, at: "ties[\(i)].id", "'\(t.id)' appears twice; ids must be unique") }
+            guard ids.insert(t.id).inserted else {
+                throw EditorError(.badSession, at: "ties[\(i)].id", "'\(t.id)' appears twice; ids must be unique")
+            }
             for (key, p, sheet) in [("a", t.a, sheetA), ("b", t.b, sheetB)] {
                 guard p.x >= 0, p.y >= 0, p.x <= Double(sheet.width), p.y <= Double(sheet.height) else {
-                    throw EditorError(.pixelOutsideScan, at: "ties[\(i)].\(key) (\(t.id))",
-                                      "[\(p.x), \(p.y)] is outside '\(sheet.name)' (\(sheet.width) × \(sheet.height) pixels: x must be 0…\(sheet.width), y 0…\(sheet.height))")
+                    throw EditorError(
+                        .pixelOutsideScan, at: "ties[\(i)].\(key) (\(t.id))",
+                        "[\(p.x), \(p.y)] is outside '\(sheet.name)' (\(sheet.width) × \(sheet.height) pixels: x must be 0…\(sheet.width), y 0…\(sheet.height))"
+                    )
                 }
             }
         }
@@ -93,8 +106,9 @@ public struct TiePair: Sendable {
         guard !s.ties.isEmpty else { return SeamFigures(ties: [], tieWeight: tieWeight) }
         let joint: SeriesFit
         do {
-            joint = try SeriesFit.fit(sheets: [sheetA, sheetB], ties: s.ties.map { Tie(sheetA: 0, pixelA: $0.a, sheetB: 1, pixelB: $0.b) },
-                                      tieWeight: tieWeight)
+            joint = try SeriesFit.fit(
+                sheets: [sheetA, sheetB], ties: s.ties.map { Tie(sheetA: 0, pixelA: $0.a, sheetB: 1, pixelB: $0.b) },
+                tieWeight: tieWeight)
         } catch {
             throw EditorError(.fitFailed, at: "ties", "\(error)")
         }

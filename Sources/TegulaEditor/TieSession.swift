@@ -70,8 +70,9 @@ public struct TieSession: Codable, Sendable, Equatable {
         do { return try JSONDecoder().decode(TieSession.self, from: data) } catch let e as EditorError {
             throw e
         } catch let DecodingError.keyNotFound(key, ctx) {
-            throw EditorError(.badSession, at: EditorSession.path(ctx.codingPath + [key]),
-                              "missing; a tie session is {\"map_a\", \"map_b\", \"ties\": [{\"id\", \"a\": [x, y], \"b\": [x, y]}]}")
+            throw EditorError(
+                .badSession, at: EditorSession.path(ctx.codingPath + [key]),
+                "missing; a tie session is {\"map_a\", \"map_b\", \"ties\": [{\"id\", \"a\": [x, y], \"b\": [x, y]}]}")
         } catch let DecodingError.typeMismatch(_, ctx) {
             throw EditorError(.badSession, at: EditorSession.path(ctx.codingPath), "wrong type: \(ctx.debugDescription)")
         } catch let DecodingError.valueNotFound(_, ctx) {

@@ -18,8 +18,10 @@ public struct HTTPFetcher: Sendable {
 
     /// A fetcher on `transport`; `requestsPerHost` caps this fetcher's requests in flight to one
     /// host (nil: the transport's connection limit alone).
-    public init(transport: any HTTPTransport, retry: RetryPolicy = .none, userAgent: String? = nil,
-                timeout: Duration = .seconds(30), maxRedirects: Int = 5, requestsPerHost: Int? = nil) {
+    public init(
+        transport: any HTTPTransport, retry: RetryPolicy = .none, userAgent: String? = nil,
+        timeout: Duration = .seconds(30), maxRedirects: Int = 5, requestsPerHost: Int? = nil
+    ) {
         self.transport = transport
         self.retry = retry
         self.userAgent = userAgent
@@ -31,7 +33,8 @@ public struct HTTPFetcher: Sendable {
     /// True for http:// and https:// URLs with a host: the only ones fetched.
     public static func isFetchable(_ url: String) -> Bool {
         guard let c = URLComponents(string: url), let scheme = c.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              c.host?.isEmpty == false else { return false }
+            c.host?.isEmpty == false
+        else { return false }
         return true
     }
 
@@ -68,13 +71,15 @@ public struct HTTPFetcher: Sendable {
                     wait = after
                 case .giveUp:
                     let waited = ContinuousClock.now - start
-                    throw FetchError(.gaveUp(status: answer.status, attempts: attempt), at: location,
-                                     "\(HTTPStatus.line(answer.status)) after \(attempt) attempts over \(TransportFailure.seconds(waited)); "
-                                     + "the server keeps refusing: try later, or with fewer connections")
+                    throw FetchError(
+                        .gaveUp(status: answer.status, attempts: attempt), at: location,
+                        "\(HTTPStatus.line(answer.status)) after \(attempt) attempts over \(TransportFailure.seconds(waited)); "
+                            + "the server keeps refusing: try later, or with fewer connections")
                 case let .waitTooLong(asked):
-                    throw FetchError(.waitTooLong(status: answer.status, asked: asked, attempts: attempt), at: location,
-                                     "\(HTTPStatus.line(answer.status)) asking to retry after \(TransportFailure.seconds(asked)); "
-                                     + "more than the \(TransportFailure.seconds(retry.maxRetryAfter)) tegula waits: try later")
+                    throw FetchError(
+                        .waitTooLong(status: answer.status, asked: asked, attempts: attempt), at: location,
+                        "\(HTTPStatus.line(answer.status)) asking to retry after \(TransportFailure.seconds(asked)); "
+                            + "more than the \(TransportFailure.seconds(retry.maxRetryAfter)) tegula waits: try later")
                 }
             case let .failure(failure):
                 guard case let .retry(after) = retry.verdict(failure: failure, attempt: attempt) else {

@@ -15,8 +15,10 @@ public struct HTTPRequest: Sendable, Hashable {
     public var maxBodyBytes: Int
 
     /// A GET of `url`.
-    public init(url: URL, headers: [String: String] = [:], timeout: Duration = .seconds(30), maxRedirects: Int = 5,
-                maxBodyBytes: Int = 16 << 20) {
+    public init(
+        url: URL, headers: [String: String] = [:], timeout: Duration = .seconds(30), maxRedirects: Int = 5,
+        maxBodyBytes: Int = 16 << 20
+    ) {
         self.url = url
         self.headers = headers
         self.timeout = timeout
@@ -43,8 +45,10 @@ public struct HTTPResponse: Sendable, Hashable {
     public var attempts = 1
 
     /// An answer of `status` for `url`.
-    public init(url: String, status: Int, headers: [String: String], body: [UInt8], isTruncated: Bool = false,
-                maxBodyBytes: Int = .max) {
+    public init(
+        url: String, status: Int, headers: [String: String], body: [UInt8], isTruncated: Bool = false,
+        maxBodyBytes: Int = .max
+    ) {
         self.url = url
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { "\($0), \($1)" })

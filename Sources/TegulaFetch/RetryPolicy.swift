@@ -25,9 +25,11 @@ public struct RetryPolicy: Sendable, Hashable {
     public var retriesLostConnections: Bool
 
     /// A policy; by default one attempt that retries nothing.
-    public init(maxAttempts: Int = 1, initialBackoff: Duration = .milliseconds(500), maxBackoff: Duration = .seconds(30),
-                maxRetryAfter: Duration = .seconds(120), retriedStatuses: Set<Int> = [], retriesTimeouts: Bool = false,
-                retriesLostConnections: Bool = false) {
+    public init(
+        maxAttempts: Int = 1, initialBackoff: Duration = .milliseconds(500), maxBackoff: Duration = .seconds(30),
+        maxRetryAfter: Duration = .seconds(120), retriedStatuses: Set<Int> = [], retriesTimeouts: Bool = false,
+        retriesLostConnections: Bool = false
+    ) {
         self.maxAttempts = maxAttempts
         self.initialBackoff = initialBackoff
         self.maxBackoff = maxBackoff
@@ -43,8 +45,9 @@ public struct RetryPolicy: Sendable, Hashable {
     /// A polite client of someone else's server (IIIF's default): 6 attempts; 429 and 503, timeouts
     /// and dropped connections retried after 0.5 s doubled up to 30 s, or the server's
     /// `Retry-After` up to 120 s.
-    public static let polite = RetryPolicy(maxAttempts: 6, retriedStatuses: [429, 503], retriesTimeouts: true,
-                                           retriesLostConnections: true)
+    public static let polite = RetryPolicy(
+        maxAttempts: 6, retriedStatuses: [429, 503], retriesTimeouts: true,
+        retriesLostConnections: true)
 
     /// What to do after an attempt.
     public enum Verdict: Sendable, Hashable {
@@ -73,11 +76,12 @@ public struct RetryPolicy: Sendable, Hashable {
     /// retries that kind of failure and attempts are left; given up otherwise (a refused
     /// connection and an unresolvable host at once).
     public func verdict(failure: TransportFailure, attempt: Int) -> Verdict {
-        let retried = switch failure {
-        case .timedOut: retriesTimeouts
-        case .connectionLost: retriesLostConnections
-        default: false
-        }
+        let retried =
+            switch failure {
+            case .timedOut: retriesTimeouts
+            case .connectionLost: retriesLostConnections
+            default: false
+            }
         return retried && attempt < maxAttempts ? .retry(after: backoff(after: attempt)) : .giveUp
     }
 

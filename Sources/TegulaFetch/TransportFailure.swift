@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Why an HTTP exchange got no usable answer, the one description every client of Tegula's gives
@@ -75,7 +76,7 @@ public enum TransportFailure: Error, Sendable, Hashable, CustomStringConvertible
         case .httpTooManyRedirects: self = .tooManyRedirects(max: maxRedirects)
         case .cancelled: self = .cancelled
         case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
-             .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired:
+            .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired:
             self = .tls(Self.oneLine(e.localizedDescription))
         default: self = .other(Self.oneLine(e.localizedDescription))
         }

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import TegulaSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// ``HTTPTransport`` on Foundation's URLSession (libcurl underneath on Linux, through
 /// FoundationNetworking): one session, its connections kept alive and shared by every request,
@@ -107,8 +108,12 @@ final class Exchange: @unchecked Sendable {
         }
         if let early { return continuation.resume(returning: .failure(early)) }
         let timeout = request.timeout
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000
-                                                                          + Int(timeout.components.attoseconds / 1_000_000_000))) {
+        DispatchQueue.global().asyncAfter(
+            deadline: .now()
+                + .nanoseconds(
+                    Int(timeout.components.seconds) * 1_000_000_000
+                        + Int(timeout.components.attoseconds / 1_000_000_000))
+        ) {
             [weak self] in self?.finish(failing: .timedOut(after: timeout))
         }
         task.resume()
@@ -167,8 +172,9 @@ final class Exchange: @unchecked Sendable {
             guard let r = s.response ?? s.task?.response as? HTTPURLResponse else { return (c, s.task, .failure(.connectionLost)) }
             var headers: [String: String] = [:]
             for (k, v) in r.allHeaderFields { headers["\(k)"] = "\(v)" }
-            let answer = HTTPResponse(url: request.url.absoluteString, status: r.statusCode, headers: headers, body: s.body,
-                                      isTruncated: truncated, maxBodyBytes: request.maxBodyBytes)
+            let answer = HTTPResponse(
+                url: request.url.absoluteString, status: r.statusCode, headers: headers, body: s.body,
+                isTruncated: truncated, maxBodyBytes: request.maxBodyBytes)
             return (c, s.task, .success(answer))
         }
         guard let (continuation, task, outcome) = taken else { return }
@@ -199,8 +205,10 @@ final class Exchanges: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     private func exchange(_ task: URLSessionTask) -> Exchange? { table.withLock { $0[task.taskIdentifier] } }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         exchange(dataTask)?.received(response)
         completionHandler(.allow)
     }
@@ -209,8 +217,10 @@ final class Exchanges: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         exchange(dataTask)?.received(data)
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         let follow = exchange(task)?.redirect(to: request.url) ?? false
         completionHandler(follow ? request : nil)
     }
@@ -219,8 +229,10 @@ final class Exchanges: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         exchange(task)?.completed(error)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse,
-                    completionHandler: @escaping @Sendable (CachedURLResponse?) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse,
+        completionHandler: @escaping @Sendable (CachedURLResponse?) -> Void
+    ) {
         completionHandler(nil)
     }
 }

@@ -63,8 +63,10 @@ public struct CRS: Sendable, Hashable, CustomStringConvertible, Codable {
         let c = try decoder.singleValueContainer()
         let text = try c.decode(String.self)
         do { try self.init(text) } catch {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription:
-                "unknown CRS '\(text.prefix(80))': expected e.g. EPSG:4326, EPSG:3857, a WKT or a PROJ string")
+            throw DecodingError.dataCorruptedError(
+                in: c,
+                debugDescription:
+                    "unknown CRS '\(text.prefix(80))': expected e.g. EPSG:4326, EPSG:3857, a WKT or a PROJ string")
         }
     }
 

@@ -13,8 +13,9 @@ public final class CoordinateTransformation {
         GDALRuntime.initialize()
         CPLErrorReset()
         guard let h = OCTNewCoordinateTransformation(source.handle, target.handle) else {
-            throw GDALError.last("OCTNewCoordinateTransformation", path: nil,
-                                 fallback: "no transformation from \(source.label) to \(target.label)")
+            throw GDALError.last(
+                "OCTNewCoordinateTransformation", path: nil,
+                fallback: "no transformation from \(source.label) to \(target.label)")
         }
         handle = h
         self.source = source
@@ -43,7 +44,7 @@ public final class CoordinateTransformation {
         var result = [Bool](repeating: true, count: n)
         for i in 0..<n where !(abs(x[i]) <= Self.coordinateLimit && abs(y[i]) <= Self.coordinateLimit) {
             result[i] = false
-            x[i] = 0; y[i] = 0   // a harmless stand-in, failed below
+            x[i] = 0; y[i] = 0  // a harmless stand-in, failed below
         }
         x.withUnsafeMutableBufferPointer { xp in
             y.withUnsafeMutableBufferPointer { yp in

@@ -79,9 +79,10 @@ public final class Dataset {
         guard n > 0, let list = GDALGetGCPs(handle) else { return [] }
         return (0..<n).map { i in
             let g = list[i]
-            return GCPRecord(id: g.pszId.map { String(cString: $0) } ?? "\(i + 1)",
-                             info: g.pszInfo.map { String(cString: $0) } ?? "",
-                             pixel: g.dfGCPPixel, line: g.dfGCPLine, x: g.dfGCPX, y: g.dfGCPY, z: g.dfGCPZ)
+            return GCPRecord(
+                id: g.pszId.map { String(cString: $0) } ?? "\(i + 1)",
+                info: g.pszInfo.map { String(cString: $0) } ?? "",
+                pixel: g.dfGCPPixel, line: g.dfGCPLine, x: g.dfGCPX, y: g.dfGCPY, z: g.dfGCPZ)
         }
     }
 
@@ -101,13 +102,14 @@ public final class Dataset {
             let interp = GDALGetRasterColorInterpretation(b)
             var bx: Int32 = 0, by: Int32 = 0
             GDALGetBlockSize(b, &bx, &by)
-            return BandInfo(index: i,
-                            dataType: String(cString: GDALGetDataTypeName(type)),
-                            colorInterpretation: String(cString: GDALGetColorInterpretationName(interp)),
-                            noData: has != 0 ? nodata : nil,
-                            blockWidth: Int(bx), blockHeight: Int(by),
-                            hasColorTable: GDALGetRasterColorTable(b) != nil,
-                            isByte: type == GDT_Byte, isAlpha: interp == GCI_AlphaBand)
+            return BandInfo(
+                index: i,
+                dataType: String(cString: GDALGetDataTypeName(type)),
+                colorInterpretation: String(cString: GDALGetColorInterpretationName(interp)),
+                noData: has != 0 ? nodata : nil,
+                blockWidth: Int(bx), blockHeight: Int(by),
+                hasColorTable: GDALGetRasterColorTable(b) != nil,
+                isByte: type == GDT_Byte, isAlpha: interp == GCI_AlphaBand)
         }
     }
 
@@ -132,10 +134,12 @@ public final class Dataset {
     /// e.g. 4 to read RGB straight into an RGBA buffer, its alpha bytes untouched.
     ///
     /// Any GDAL warning during the read is an error (e.g. a truncated JPEG).
-    public func readBytes(x: Int, y: Int, width: Int, height: Int,
-                          bufferWidth: Int? = nil, bufferHeight: Int? = nil,
-                          bands: [Int], resampling: ReadResampling = .nearest, pixelSpacing: Int? = nil,
-                          into buffer: UnsafeMutablePointer<UInt8>) throws {
+    public func readBytes(
+        x: Int, y: Int, width: Int, height: Int,
+        bufferWidth: Int? = nil, bufferHeight: Int? = nil,
+        bands: [Int], resampling: ReadResampling = .nearest, pixelSpacing: Int? = nil,
+        into buffer: UnsafeMutablePointer<UInt8>
+    ) throws {
         let bw = bufferWidth ?? width, bh = bufferHeight ?? height
         var map = bands.map { Int32($0) }
         var extra = GDALRasterIOExtraArg()
@@ -143,9 +147,10 @@ public final class Dataset {
         extra.eResampleAlg = resampling.gdalValue
         CPLErrorReset()
         let n = bands.count, spacing = pixelSpacing ?? n
-        let err = GDALDatasetRasterIOEx(handle, GF_Read, Int32(x), Int32(y), Int32(width), Int32(height),
-                                        buffer, Int32(bw), Int32(bh), GDT_Byte, Int32(n), &map,
-                                        Int64(spacing), Int64(bw * spacing), 1, &extra)
+        let err = GDALDatasetRasterIOEx(
+            handle, GF_Read, Int32(x), Int32(y), Int32(width), Int32(height),
+            buffer, Int32(bw), Int32(bh), GDT_Byte, Int32(n), &map,
+            Int64(spacing), Int64(bw * spacing), 1, &extra)
         if err != CE_None {
             throw GDALError.last("GDALDatasetRasterIOEx", path: path, fallback: "read failed")
         }

@@ -16,8 +16,9 @@ extension Dataset {
         }
         var buffer = mask
         let err = buffer.withUnsafeMutableBytes { p in
-            GDALRasterIO(m, GF_Write, 0, 0, Int32(width), Int32(height), p.baseAddress,
-                         Int32(width), Int32(height), GDT_Byte, 0, 0)
+            GDALRasterIO(
+                m, GF_Write, 0, 0, Int32(width), Int32(height), p.baseAddress,
+                Int32(width), Int32(height), GDT_Byte, 0, 0)
         }
         if err != CE_None { throw GDALError.last("GDALRasterIO", path: path, fallback: "cannot write the mask") }
     }

@@ -21,8 +21,9 @@ extension Dataset {
         let bw = min(width, 64), bh = min(height, 64)
         var buffer = [UInt8](repeating: 0, count: bw * bh)
         try buffer.withUnsafeMutableBufferPointer { p in
-            try readBytes(x: 0, y: 0, width: width, height: height, bufferWidth: bw, bufferHeight: bh,
-                          bands: [1], into: p.baseAddress!)
+            try readBytes(
+                x: 0, y: 0, width: width, height: height, bufferWidth: bw, bufferHeight: bh,
+                bands: [1], into: p.baseAddress!)
         }
     }
 
@@ -40,8 +41,11 @@ extension Dataset {
                         // A block never written (sparse) has no offset and reads as empty.
                         guard let e = blocks.extent(band: b, column: bx, row: by) else { continue }
                         guard e.offset + e.size <= fileBytes else {
-                            throw GDALError(call: "verifyReadable", path: path,
-                                            message: "block (\(bx), \(by)) of band \(b) ends at byte \(e.offset + e.size), past the file's end (\(fileBytes) bytes): the file is cut short")
+                            throw GDALError(
+                                call: "verifyReadable", path: path,
+                                message:
+                                    "block (\(bx), \(by)) of band \(b) ends at byte \(e.offset + e.size), past the file's end (\(fileBytes) bytes): the file is cut short"
+                            )
                         }
                     }
                 }
@@ -52,8 +56,9 @@ extension Dataset {
         for (bx, by) in [(0, 0), (blocks.columns - 1, blocks.rows - 1)] {
             let x = bx * bw, y = by * bh
             try buffer.withUnsafeMutableBufferPointer { p in
-                try readBytes(x: x, y: y, width: min(bw, width - x), height: min(bh, height - y),
-                              bands: Array(1...bandCount), into: p.baseAddress!)
+                try readBytes(
+                    x: x, y: y, width: min(bw, width - x), height: min(bh, height - y),
+                    bands: Array(1...bandCount), into: p.baseAddress!)
             }
         }
     }

@@ -3,8 +3,10 @@ import CGDAL
 /// Creating and writing rasters.
 extension Dataset {
     /// Create a new 8-bit raster with a driver that supports `GDALCreate` (GTiff, MEM, …).
-    public static func create(path: String, driver: String, width: Int, height: Int, bands: Int,
-                              options: [String] = []) throws -> Dataset {
+    public static func create(
+        path: String, driver: String, width: Int, height: Int, bands: Int,
+        options: [String] = []
+    ) throws -> Dataset {
         GDALRuntime.initialize()
         CPLErrorReset()
         guard let d = GDALGetDriverByName(driver) else {
@@ -32,14 +34,17 @@ extension Dataset {
     }
 
     /// Write pixel-interleaved 8-bit samples into a window of the given bands.
-    public func writeBytes(x: Int, y: Int, width: Int, height: Int, bands: [Int],
-                           from buffer: UnsafePointer<UInt8>) throws {
+    public func writeBytes(
+        x: Int, y: Int, width: Int, height: Int, bands: [Int],
+        from buffer: UnsafePointer<UInt8>
+    ) throws {
         var map = bands.map { Int32($0) }
         let n = bands.count
         CPLErrorReset()
-        let err = GDALDatasetRasterIO(handle, GF_Write, Int32(x), Int32(y), Int32(width), Int32(height),
-                                      UnsafeMutableRawPointer(mutating: buffer), Int32(width), Int32(height),
-                                      GDT_Byte, Int32(n), &map, Int32(n), Int32(width * n), 1)
+        let err = GDALDatasetRasterIO(
+            handle, GF_Write, Int32(x), Int32(y), Int32(width), Int32(height),
+            UnsafeMutableRawPointer(mutating: buffer), Int32(width), Int32(height),
+            GDT_Byte, Int32(n), &map, Int32(n), Int32(width * n), 1)
         if err != CE_None { throw GDALError.last("GDALDatasetRasterIO", path: path, fallback: "write failed") }
     }
 
@@ -64,8 +69,9 @@ extension Dataset {
         let infos = gcps.map { strdup($0.info) }
         defer { (ids + infos).forEach { free($0) } }
         var list = gcps.enumerated().map { i, g in
-            GDAL_GCP(pszId: ids[i], pszInfo: infos[i], dfGCPPixel: g.pixel, dfGCPLine: g.line,
-                     dfGCPX: g.x, dfGCPY: g.y, dfGCPZ: g.z)
+            GDAL_GCP(
+                pszId: ids[i], pszInfo: infos[i], dfGCPPixel: g.pixel, dfGCPLine: g.line,
+                dfGCPX: g.x, dfGCPY: g.y, dfGCPZ: g.z)
         }
         if GDALSetGCPs2(handle, Int32(list.count), &list, srs.handle) != CE_None {
             throw GDALError.last("GDALSetGCPs2", path: path, fallback: "cannot set GCPs")
@@ -105,8 +111,10 @@ extension Dataset {
 
     /// Encode an 8-bit image (1–4 bands, pixel-interleaved) with a GDAL driver into memory,
     /// e.g. "JPEG" or "WEBP" tiles, via /vsimem/.
-    public static func encode(pixels: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int,
-                              driver: String, options: [String]) throws -> [UInt8] {
+    public static func encode(
+        pixels: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int,
+        driver: String, options: [String]
+    ) throws -> [UInt8] {
         GDALRuntime.initialize()
         let memPath = "/vsimem/tegula-\(UInt64.random(in: 0...UInt64.max)).img"
         let mem = try create(path: "", driver: "MEM", width: width, height: height, bands: bands)

@@ -56,8 +56,10 @@ public enum GDALRuntime {
     }
 
     /// Run `body` with a CSL built from `items`, destroyed afterwards.
-    static func withStringList<R>(_ items: [String],
-                                  _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) throws -> R) rethrows -> R {
+    static func withStringList<R>(
+        _ items: [String],
+        _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) throws -> R
+    ) rethrows -> R {
         let list = stringList(items)
         defer { CSLDestroy(list) }
         return try body(list)

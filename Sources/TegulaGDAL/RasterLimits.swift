@@ -25,15 +25,19 @@ public enum RasterLimits {
     public static func checkOnDemand(_ ds: Dataset) throws {
         let (px, overflow) = ds.width.multipliedReportingOverflow(by: ds.height)
         guard overflow || px > maximumOnDemandPixels else { return }
-        throw GDALError(call: "GDALGetRasterXSize", path: ds.path, message:
-            "\(ds.width) × \(ds.height) px is past the 2^34 pixels served on demand; cut it with `tegula tile` and serve the tileset")
+        throw GDALError(
+            call: "GDALGetRasterXSize", path: ds.path,
+            message:
+                "\(ds.width) × \(ds.height) px is past the 2^34 pixels served on demand; cut it with `tegula tile` and serve the tileset")
     }
 
     /// Refuses more than ``maximumBands`` bands.
     public static func checkBands(_ ds: Dataset) throws {
         guard ds.bandCount <= maximumBands else {
-            throw GDALError(call: "GDALGetRasterCount", path: ds.path, message:
-                "\(ds.bandCount) bands, past the \(maximumBands) a scan may have; keep its colour bands (gdal_translate -b 1 -b 2 -b 3)")
+            throw GDALError(
+                call: "GDALGetRasterCount", path: ds.path,
+                message:
+                    "\(ds.bandCount) bands, past the \(maximumBands) a scan may have; keep its colour bands (gdal_translate -b 1 -b 2 -b 3)")
         }
     }
 
@@ -43,8 +47,11 @@ public enum RasterLimits {
         let (bytes, overflow) = ds.width.multipliedReportingOverflow(by: ds.height)
         let (total, overflow2) = bytes.multipliedReportingOverflow(by: bytesPerPixel)
         guard overflow || overflow2 || total > maximumHeldBytes else { return }
-        throw GDALError(call: "GDALGetRasterXSize", path: ds.path, message:
-            "\(ds.width) × \(ds.height) px would take \(gibibytes(overflow || overflow2 ? Int.max : total)) in memory for \(purpose), past its \(gibibytes(maximumHeldBytes)); \(instead)")
+        throw GDALError(
+            call: "GDALGetRasterXSize", path: ds.path,
+            message:
+                "\(ds.width) × \(ds.height) px would take \(gibibytes(overflow || overflow2 ? Int.max : total)) in memory for \(purpose), past its \(gibibytes(maximumHeldBytes)); \(instead)"
+        )
     }
 
     /// Refuses copying a raster whose pixels (all bands, at their sample size) pass
@@ -60,8 +67,11 @@ public enum RasterLimits {
             overflow = overflow || o1 || o2 || o3
         }
         guard overflow || bytes > maximumCopiedBytes else { return }
-        throw GDALError(call: "GDALGetRasterXSize", path: ds.path, message:
-            "\(ds.width) × \(ds.height) px × \(ds.bandCount) bands would copy \(gibibytes(overflow ? Int.max : bytes)), past the \(gibibytes(maximumCopiedBytes)) a copy may take; \(instead)")
+        throw GDALError(
+            call: "GDALGetRasterXSize", path: ds.path,
+            message:
+                "\(ds.width) × \(ds.height) px × \(ds.bandCount) bands would copy \(gibibytes(overflow ? Int.max : bytes)), past the \(gibibytes(maximumCopiedBytes)) a copy may take; \(instead)"
+        )
     }
 
     static func gibibytes(_ n: Int) -> String {

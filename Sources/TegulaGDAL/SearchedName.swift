@@ -28,13 +28,14 @@ struct SearchedName {
         guard fields.count >= 3, !isParsedWithoutSearch else { return false }
         let urn = Array("urn".utf8)
         if fields.count == 3, fields[1].split(separator: UInt8(ascii: "+"), omittingEmptySubsequences: false).count == 2 {
-            return false   // AUTH:CODE+AUTH:CODE
+            return false  // AUTH:CODE+AUTH:CODE
         }
-        if fields.count == 7, fields[0].map(lower).elementsEqual(urn) { return false }   // urn:ogc:def:crs:EPSG::4326
-        if fields.count == 6, fields[0].elementsEqual(urn) { return false }              // urn:opengis:crs:EPSG:0:4326
+        if fields.count == 7, fields[0].map(lower).elementsEqual(urn) { return false }  // urn:ogc:def:crs:EPSG::4326
+        if fields.count == 6, fields[0].elementsEqual(urn) { return false }  // urn:opengis:crs:EPSG:0:4326
         if fields.count > 7, fields[0].elementsEqual(urn), fields[4].elementsEqual("OGC".utf8),
-           fields[6].map(lower).starts(with: "auto".utf8) {
-            return false   // urn:ogc:def:crs:OGC::AUTO42001:-117:33
+            fields[6].map(lower).starts(with: "auto".utf8)
+        {
+            return false  // urn:ogc:def:crs:OGC::AUTO42001:-117:33
         }
         return true
     }
@@ -46,12 +47,15 @@ struct SearchedName {
         if isWKT { return true }
         let plain = bytes.first == UInt8(ascii: "+") ? bytes.dropFirst() : bytes[...]
         if ["proj=", "init=", "title="].contains(where: { plain.starts(with: $0.utf8) })
-            || [" +proj=", " proj=", " +init=", " init="].contains(where: { bytes.holds($0) }) {
+            || [" +proj=", " proj=", " +init=", " init="].contains(where: { bytes.holds($0) })
+        {
             return true
         }
-        if ["http://opengis.net/def/crs", "https://opengis.net/def/crs", "http://www.opengis.net/def/crs",
+        if [
+            "http://opengis.net/def/crs", "https://opengis.net/def/crs", "http://www.opengis.net/def/crs",
             "https://www.opengis.net/def/crs", "www.opengis.net/def/crs", "urn:ogc:def:crs,",
-            "urn:ogc:def:coordinateOperation,"].contains(where: { bytes.starts(with: $0.utf8) }) {
+            "urn:ogc:def:coordinateOperation,",
+        ].contains(where: { bytes.starts(with: $0.utf8) }) {
             return true
         }
         return bytes.map(lower).starts(with: "auto:".utf8)

@@ -1,6 +1,7 @@
 import CGDAL
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A coordinate reference system known to PROJ, owning its OGR handle.
@@ -33,8 +34,9 @@ public final class SpatialReference {
         if trimmed.isEmpty || OSRSetFromUserInput(h, trimmed) != OGRERR_NONE {
             OSRDestroySpatialReference(h)
             CPLErrorReset()
-            throw GDALError(call: "OSRSetFromUserInput", path: nil,
-                            message: "unknown CRS '\(trimmed.prefix(80))': expected e.g. EPSG:4326, EPSG:3857, a WKT or a PROJ string")
+            throw GDALError(
+                call: "OSRSetFromUserInput", path: nil,
+                message: "unknown CRS '\(trimmed.prefix(80))': expected e.g. EPSG:4326, EPSG:3857, a WKT or a PROJ string")
         }
         OSRSetAxisMappingStrategy(h, OAMS_TRADITIONAL_GIS_ORDER)
         handle = h
@@ -56,9 +58,12 @@ public final class SpatialReference {
         if t.hasPrefix("/vsi") {
             source = "is a GDAL virtual file to read"
         } else if let scheme = t.range(of: "://"), scheme.lowerBound > t.startIndex,
-           t[..<scheme.lowerBound].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }),
-           !["http://www.opengis.net/def/crs/", "https://www.opengis.net/def/crs/", "http://opengis.net/def/crs/",
-             "https://opengis.net/def/crs/"].contains(where: { t.hasPrefix($0) }) {
+            t[..<scheme.lowerBound].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }),
+            ![
+                "http://www.opengis.net/def/crs/", "https://www.opengis.net/def/crs/", "http://opengis.net/def/crs/",
+                "https://opengis.net/def/crs/",
+            ].contains(where: { t.hasPrefix($0) })
+        {
             source = "is a URL to fetch"
         } else {
             var st = stat()
@@ -72,7 +77,8 @@ public final class SpatialReference {
     }
 
     /// Why a text PROJ would search `proj.db` for in vain is refused (``SearchedName``).
-    static let unmatchable = "is no CRS PROJ knows: not AUTH:CODE, AUTH:CODE+AUTH:CODE, an OGC URN or URL, a WKT or a "
+    static let unmatchable =
+        "is no CRS PROJ knows: not AUTH:CODE, AUTH:CODE+AUTH:CODE, an OGC URN or URL, a WKT or a "
         + "PROJ string, and no CRS name has two colons: give e.g. EPSG:4326, a WKT or a PROJ string"
 
     /// Why GDAL must not open the VRT at `path`, or nil (also for any file that is no VRT).

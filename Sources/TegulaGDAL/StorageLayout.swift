@@ -21,7 +21,8 @@ extension Dataset {
     func storedFile() -> Dataset? {
         guard driverName == "VRT" else { return self }
         guard let inner = vrtPassThroughFile(), let opened = try? Dataset(path: inner),
-              opened.width == width, opened.height == height, opened.bandCount == bandCount else { return nil }
+            opened.width == width, opened.height == height, opened.bandCount == bandCount
+        else { return nil }
         return opened
     }
 }

@@ -72,7 +72,8 @@ extension Dataset {
         guard let file = storedFile(), file.driverName == "GTiff" else { return nil }
         let structure = file.metadata(domain: "IMAGE_STRUCTURE")
         guard let compression = structure["COMPRESSION"], compression != "NONE",
-              let first = file.bands.first, first.blockWidth > 0, first.blockHeight > 0 else { return nil }
+            let first = file.bands.first, first.blockWidth > 0, first.blockHeight > 0
+        else { return nil }
         let bw = first.blockWidth, bh = first.blockHeight
         let columns = (file.width + bw - 1) / bw, rows = (file.height + bh - 1) / bh
         let pixelInterleaved = structure["INTERLEAVE"] != "BAND"
@@ -84,7 +85,8 @@ extension Dataset {
             for by in 0..<rows {
                 for bx in 0..<columns {
                     if let offset = GDALGetMetadataItem(h, "BLOCK_OFFSET_\(bx)_\(by)", "TIFF").flatMap({ Int(String(cString: $0)) }),
-                       let size = GDALGetMetadataItem(h, "BLOCK_SIZE_\(bx)_\(by)", "TIFF").flatMap({ Int(String(cString: $0)) }) {
+                        let size = GDALGetMetadataItem(h, "BLOCK_SIZE_\(bx)_\(by)", "TIFF").flatMap({ Int(String(cString: $0)) })
+                    {
                         out.append(TIFFBlocks.Extent(offset: offset, size: size))
                     } else {
                         out.append(nil)
@@ -93,12 +95,13 @@ extension Dataset {
             }
             return out
         }
-        return TIFFBlocks(path: file.path, compression: TIFFBlocks.Compression(gdalName: compression),
-                          predictor: Int(structure["PREDICTOR"] ?? "1") ?? 1,
-                          blockWidth: bw, blockHeight: bh, columns: columns, rows: rows,
-                          width: file.width, height: file.height, bandCount: file.bandCount,
-                          pixelInterleaved: pixelInterleaved,
-                          plainBytes: file.bands.allSatisfy(\.isByte) && structure["SOURCE_COLOR_SPACE"] == nil,
-                          extents: extents)
+        return TIFFBlocks(
+            path: file.path, compression: TIFFBlocks.Compression(gdalName: compression),
+            predictor: Int(structure["PREDICTOR"] ?? "1") ?? 1,
+            blockWidth: bw, blockHeight: bh, columns: columns, rows: rows,
+            width: file.width, height: file.height, bandCount: file.bandCount,
+            pixelInterleaved: pixelInterleaved,
+            plainBytes: file.bands.allSatisfy(\.isByte) && structure["SOURCE_COLOR_SPACE"] == nil,
+            extents: extents)
     }
 }

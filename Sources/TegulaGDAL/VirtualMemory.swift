@@ -65,9 +65,10 @@ extension Dataset {
     public func mappedPixels() -> VirtualMemory? {
         let n = bandCount
         guard n >= 1, bands.allSatisfy(\.isByte), let filePath = passThroughFile(),
-              let file = try? Dataset(path: filePath),
-              file.width == width, file.height == height, file.bandCount == n,
-              let band = GDALGetRasterBand(file.handle, 1) else { return nil }
+            let file = try? Dataset(path: filePath),
+            file.width == width, file.height == height, file.bandCount == n,
+            let band = GDALGetRasterBand(file.handle, 1)
+        else { return nil }
         var pixelSpace: Int32 = 0
         var lineSpace: GIntBig = 0
         let mem = GDALRuntime.withStringList(["USE_DEFAULT_IMPLEMENTATION=NO"]) {
@@ -78,8 +79,9 @@ extension Dataset {
             CPLVirtualMemFree(mem)
             return nil
         }
-        let mapped = VirtualMemory(memory: mem, base: UnsafePointer(addr.assumingMemoryBound(to: UInt8.self)),
-                                   file: file, pixelSpace: n, lineSpace: Int(lineSpace))
+        let mapped = VirtualMemory(
+            memory: mem, base: UnsafePointer(addr.assumingMemoryBound(to: UInt8.self)),
+            file: file, pixelSpace: n, lineSpace: Int(lineSpace))
         return readsAlike(mapped) ? mapped : nil
     }
 
@@ -97,14 +99,15 @@ extension Dataset {
         for i in 1...bandCount {
             // The band's sources as "source_N=<xml>" items (GDAL answers no single item here).
             guard let b = GDALGetRasterBand(handle, Int32(i)), let list = GDALGetMetadata(b, "vrt_sources"),
-                  CSLCount(list) == 1, let item = list[0], let eq = strchr(item, 61 /* = */),
-                  let node = CPLParseXMLString(eq + 1) else { return nil }
+                CSLCount(list) == 1, let item = list[0], let eq = strchr(item, 61 /* = */),
+                let node = CPLParseXMLString(eq + 1)
+            else { return nil }
             defer { CPLDestroyXMLNode(node) }
             func value(_ key: String) -> String? { CPLGetXMLValue(node, key, nil).map { String(cString: $0) } }
             let whole = ["0", "0", "\(width)", "\(height)"]
             guard String(cString: node.pointee.pszValue) == "SimpleSource", value("SourceBand") == "\(i)",
-                  ["xOff", "yOff", "xSize", "ySize"].map({ value("SrcRect.\($0)") }) == whole,
-                  ["xOff", "yOff", "xSize", "ySize"].map({ value("DstRect.\($0)") }) == whole
+                ["xOff", "yOff", "xSize", "ySize"].map({ value("SrcRect.\($0)") }) == whole,
+                ["xOff", "yOff", "xSize", "ySize"].map({ value("DstRect.\($0)") }) == whole
             else { return nil }
         }
         return file

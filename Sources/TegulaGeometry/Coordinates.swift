@@ -82,14 +82,16 @@ public struct ProjectedBounds: Hashable, Sendable, CustomStringConvertible {
 
     /// The smallest box holding both.
     public func union(_ other: ProjectedBounds) -> ProjectedBounds {
-        ProjectedBounds(left: min(left, other.left), bottom: min(bottom, other.bottom),
-                        right: max(right, other.right), top: max(top, other.top))
+        ProjectedBounds(
+            left: min(left, other.left), bottom: min(bottom, other.bottom),
+            right: max(right, other.right), top: max(top, other.top))
     }
 
     /// The overlap, or nil when the boxes do not overlap.
     public func intersection(_ other: ProjectedBounds) -> ProjectedBounds? {
-        let box = ProjectedBounds(left: max(left, other.left), bottom: max(bottom, other.bottom),
-                                  right: min(right, other.right), top: min(top, other.top))
+        let box = ProjectedBounds(
+            left: max(left, other.left), bottom: max(bottom, other.bottom),
+            right: min(right, other.right), top: min(top, other.top))
         return box.left < box.right && box.bottom < box.top ? box : nil
     }
 

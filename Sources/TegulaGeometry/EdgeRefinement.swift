@@ -33,7 +33,8 @@ public struct EdgeRefinement: Sendable, Hashable {
     /// order, not closed. Points `map` cannot map (NaN) are kept as NaN; an edge with such an end
     /// is not split.
     public func refine(_ ring: [(x: Double, y: Double)], through map: ((x: Double, y: Double)) -> (x: Double, y: Double))
-        -> [(x: Double, y: Double)] {
+        -> [(x: Double, y: Double)]
+    {
         let mapped = ring.map(map)
         var out: [(x: Double, y: Double)] = []
         for i in ring.indices {
@@ -45,8 +46,10 @@ public struct EdgeRefinement: Sendable, Hashable {
     }
 
     /// The points strictly between `a` and `b` (each a source point and its image), appended.
-    func split(_ a: ((x: Double, y: Double), (x: Double, y: Double)), _ b: ((x: Double, y: Double), (x: Double, y: Double)),
-               depth: Int, map: ((x: Double, y: Double)) -> (x: Double, y: Double), into out: inout [(x: Double, y: Double)]) {
+    func split(
+        _ a: ((x: Double, y: Double), (x: Double, y: Double)), _ b: ((x: Double, y: Double), (x: Double, y: Double)),
+        depth: Int, map: ((x: Double, y: Double)) -> (x: Double, y: Double), into out: inout [(x: Double, y: Double)]
+    ) {
         guard depth < maxDepth else { return }
         let source = ((a.0.x + b.0.x) / 2, (a.0.y + b.0.y) / 2)
         let image = map(source)

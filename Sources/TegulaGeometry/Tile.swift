@@ -68,8 +68,10 @@ public struct Tile: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// bottom-left.
     public var children: [Tile] {
         let cx = x * 2, cy = y * 2, cz = z + 1
-        return [Tile(x: cx, y: cy, z: cz), Tile(x: cx + 1, y: cy, z: cz),
-                Tile(x: cx + 1, y: cy + 1, z: cz), Tile(x: cx, y: cy + 1, z: cz)]
+        return [
+            Tile(x: cx, y: cy, z: cz), Tile(x: cx + 1, y: cy, z: cz),
+            Tile(x: cx + 1, y: cy + 1, z: cz), Tile(x: cx, y: cy + 1, z: cz),
+        ]
     }
 
     // MARK: Row numbering

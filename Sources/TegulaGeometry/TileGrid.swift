@@ -35,8 +35,10 @@ public enum TileGrid {
     public static func tiles(covering box: GeoBounds, zoom: Int) -> [Tile] {
         let parts: [GeoBounds]
         if box.crossesAntimeridian {
-            parts = [GeoBounds(west: -180, south: box.south, east: box.east, north: box.north),
-                     GeoBounds(west: box.west, south: box.south, east: 180, north: box.north)]
+            parts = [
+                GeoBounds(west: -180, south: box.south, east: box.east, north: box.north),
+                GeoBounds(west: box.west, south: box.south, east: 180, north: box.north),
+            ]
         } else {
             parts = [box]
         }
@@ -45,8 +47,9 @@ public enum TileGrid {
             let w = max(-180, part.west), s = max(-coverLatitude, part.south)
             let e = min(180, part.east), n = min(coverLatitude, part.north)
             let ul = tile(containing: Coordinate(longitude: w, latitude: n), zoom: zoom)
-            let lr = tile(containing: Coordinate(longitude: e - boxEpsilon, latitude: s + boxEpsilon),
-                          zoom: zoom)
+            let lr = tile(
+                containing: Coordinate(longitude: e - boxEpsilon, latitude: s + boxEpsilon),
+                zoom: zoom)
             guard ul.x <= lr.x, ul.y <= lr.y else { continue }
             for x in ul.x...lr.x {
                 for y in ul.y...lr.y { result.append(Tile(x: x, y: y, z: zoom)) }

@@ -46,9 +46,11 @@ public struct TileMatrix: Codable, Hashable, Sendable {
     }
 
     /// A level from its fields, `topLeft` and no coalesced rows unless given.
-    public init(id: String, scaleDenominator: Double, cellSize: Double, cornerOfOrigin: Corner? = nil,
-                pointOfOrigin: [Double], tileWidth: Int, tileHeight: Int, matrixWidth: Int, matrixHeight: Int,
-                variableMatrixWidths: [VariableMatrixWidth]? = nil) {
+    public init(
+        id: String, scaleDenominator: Double, cellSize: Double, cornerOfOrigin: Corner? = nil,
+        pointOfOrigin: [Double], tileWidth: Int, tileHeight: Int, matrixWidth: Int, matrixHeight: Int,
+        variableMatrixWidths: [VariableMatrixWidth]? = nil
+    ) {
         self.id = id
         self.scaleDenominator = scaleDenominator
         self.cellSize = cellSize

@@ -10,8 +10,10 @@ extension TileMatrixSet {
     /// numbers are Tegula's Web Mercator grid's; the others are decoded from their documents.
     public static func named(_ name: String) throws -> TileMatrixSet {
         guard let key = builtInNames.first(where: { $0.lowercased() == name.lowercased() }) else {
-            throw Failure(reason: .unknownName, description: "no built-in tile matrix set '\(name)': expected one of "
-                + builtInNames.joined(separator: ", ") + ", or a TMS 2.0 JSON file")
+            throw Failure(
+                reason: .unknownName,
+                description: "no built-in tile matrix set '\(name)': expected one of "
+                    + builtInNames.joined(separator: ", ") + ", or a TMS 2.0 JSON file")
         }
         if key == "WebMercatorQuad" { return webMercatorQuad }
         return try document(named: key)
@@ -50,13 +52,15 @@ extension TileMatrixSet {
         let h = WebMercator.halfCircumference
         let levels = (0...WebMercator.maxZoom).map { z in
             let cell = WebMercator.resolution(zoom: z)
-            return TileMatrix(id: "\(z)", scaleDenominator: cell / 0.00028, cellSize: cell, cornerOfOrigin: .topLeft,
-                              pointOfOrigin: [-h, h], tileWidth: 256, tileHeight: 256, matrixWidth: 1 << z, matrixHeight: 1 << z)
+            return TileMatrix(
+                id: "\(z)", scaleDenominator: cell / 0.00028, cellSize: cell, cornerOfOrigin: .topLeft,
+                pointOfOrigin: [-h, h], tileWidth: 256, tileHeight: 256, matrixWidth: 1 << z, matrixHeight: 1 << z)
         }
-        return try! TileMatrixSet(id: "WebMercatorQuad", title: "Google Maps Compatible for the World",
-                                  uri: "http://www.opengis.net/def/tilematrixset/OGC/1.0/WebMercatorQuad",
-                                  crs: "http://www.opengis.net/def/crs/EPSG/0/3857", orderedAxes: ["X", "Y"],
-                                  wellKnownScaleSet: "http://www.opengis.net/def/wkss/OGC/1.0/GoogleMapsCompatible",
-                                  tileMatrices: levels)
+        return try! TileMatrixSet(
+            id: "WebMercatorQuad", title: "Google Maps Compatible for the World",
+            uri: "http://www.opengis.net/def/tilematrixset/OGC/1.0/WebMercatorQuad",
+            crs: "http://www.opengis.net/def/crs/EPSG/0/3857", orderedAxes: ["X", "Y"],
+            wellKnownScaleSet: "http://www.opengis.net/def/wkss/OGC/1.0/GoogleMapsCompatible",
+            tileMatrices: levels)
     }()
 }

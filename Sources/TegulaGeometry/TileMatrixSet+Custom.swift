@@ -28,17 +28,20 @@ extension TileMatrixSet {
     /// A quadtree over `extent` (in the CRS, x/y order): at zoom z, matrixScale × 2^z tiles and the
     /// cell size that fits the extent's longer side, from `corner` (morecantile `custom` with its
     /// defaults: 0.28 mm pixels, decimation base 2).
-    public static func custom(extent: GridBounds, crs: CustomCRS, zooms: ClosedRange<Int> = 0...24,
-                              tileWidth: Int = 256, tileHeight: Int = 256, matrixScale: (Int, Int) = (1, 1),
-                              corner: TileMatrix.Corner = .topLeft, id: String? = nil, title: String? = nil) throws -> TileMatrixSet {
+    public static func custom(
+        extent: GridBounds, crs: CustomCRS, zooms: ClosedRange<Int> = 0...24,
+        tileWidth: Int = 256, tileHeight: Int = 256, matrixScale: (Int, Int) = (1, 1),
+        corner: TileMatrix.Corner = .topLeft, id: String? = nil, title: String? = nil
+    ) throws -> TileMatrixSet {
         let origin = originPoint(extent, corner: corner, northingFirst: crs.northingFirst)
         let width = abs(extent.right - extent.left), height = abs(extent.top - extent.bottom)
         let levels = zooms.map { z -> TileMatrix in
             let scale = pow(2.0, Double(z))
             let cell = max(width / Double(tileWidth * matrixScale.0) / scale, height / Double(tileHeight * matrixScale.1) / scale)
-            return TileMatrix(id: "\(z)", scaleDenominator: cell * crs.metersPerUnit / 0.28e-3, cellSize: cell,
-                              cornerOfOrigin: corner, pointOfOrigin: origin, tileWidth: tileWidth, tileHeight: tileHeight,
-                              matrixWidth: matrixScale.0 << z, matrixHeight: matrixScale.1 << z)
+            return TileMatrix(
+                id: "\(z)", scaleDenominator: cell * crs.metersPerUnit / 0.28e-3, cellSize: cell,
+                cornerOfOrigin: corner, pointOfOrigin: origin, tileWidth: tileWidth, tileHeight: tileHeight,
+                matrixWidth: matrixScale.0 << z, matrixHeight: matrixScale.1 << z)
         }
         return try TileMatrixSet(id: id ?? "Custom", title: title, crs: crs.uri, orderedAxes: crs.axes, tileMatrices: levels)
     }

@@ -56,8 +56,10 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
     }
 
     /// A set from its fields; the levels are sorted by zoom and checked as ``init(json:)`` does.
-    public init(id: String, title: String? = nil, uri: String? = nil, crs: String, orderedAxes: [String]? = nil,
-                wellKnownScaleSet: String? = nil, tileMatrices: [TileMatrix]) throws {
+    public init(
+        id: String, title: String? = nil, uri: String? = nil, crs: String, orderedAxes: [String]? = nil,
+        wellKnownScaleSet: String? = nil, tileMatrices: [TileMatrix]
+    ) throws {
         self.id = id
         self.title = title
         self.uri = uri
@@ -76,19 +78,22 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
         } catch let failure as Failure {
             throw failure
         } catch {
-            throw Failure(reason: .malformed, description: "not a TMS 2.0 tile matrix set (\(Self.decodingSummary(error))): "
-                + "expected an object with id, crs (a URI) and tileMatrices")
+            throw Failure(
+                reason: .malformed,
+                description: "not a TMS 2.0 tile matrix set (\(Self.decodingSummary(error))): "
+                    + "expected an object with id, crs (a URI) and tileMatrices")
         }
     }
 
     /// Decodes the JSON form (a set without an id, which TMS 2.0 allows, is called `Custom`), checking the levels as ``init(id:title:uri:crs:orderedAxes:wellKnownScaleSet:tileMatrices:)`` does.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(id: try c.decodeIfPresent(String.self, forKey: .id) ?? "Custom", title: try c.decodeIfPresent(String.self, forKey: .title),
-                      uri: try c.decodeIfPresent(String.self, forKey: .uri), crs: try c.decode(CRSField.self, forKey: .crs).uri,
-                      orderedAxes: try c.decodeIfPresent([String].self, forKey: .orderedAxes),
-                      wellKnownScaleSet: try c.decodeIfPresent(String.self, forKey: .wellKnownScaleSet),
-                      tileMatrices: try c.decode([TileMatrix].self, forKey: .tileMatrices))
+        try self.init(
+            id: try c.decodeIfPresent(String.self, forKey: .id) ?? "Custom", title: try c.decodeIfPresent(String.self, forKey: .title),
+            uri: try c.decodeIfPresent(String.self, forKey: .uri), crs: try c.decode(CRSField.self, forKey: .crs).uri,
+            orderedAxes: try c.decodeIfPresent([String].self, forKey: .orderedAxes),
+            wellKnownScaleSet: try c.decodeIfPresent(String.self, forKey: .wellKnownScaleSet),
+            tileMatrices: try c.decode([TileMatrix].self, forKey: .tileMatrices))
     }
 
     /// The document's `crs`: a URI, or an object holding one (`{"uri": …}`); a CRS given only as
@@ -145,7 +150,8 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
     static func sortedByZoom(_ levels: [TileMatrix]) throws -> [TileMatrix] {
         guard !levels.isEmpty else { throw Failure(reason: .malformed, description: "tileMatrices is empty: a set needs at least one level") }
         for m in levels where Int(m.id) == nil || m.pointOfOrigin.count != 2 {
-            throw Failure(reason: .zoomIdentifiers, description: "tile matrix '\(m.id)' needs an integer id (its zoom) and a two-number pointOfOrigin")
+            throw Failure(
+                reason: .zoomIdentifiers, description: "tile matrix '\(m.id)' needs an integer id (its zoom) and a two-number pointOfOrigin")
         }
         let sorted = levels.sorted { Int($0.id)! < Int($1.id)! }
         for (a, b) in zip(sorted, sorted.dropFirst()) where Int(b.id)! != Int(a.id)! + 1 {

@@ -44,8 +44,10 @@ public struct ZoomRange: Sendable, Hashable, CustomStringConvertible, Codable {
         let c = try decoder.singleValueContainer()
         let text = try (try? c.decode(Int.self)).map(String.init) ?? c.decode(String.self)
         guard let r = ZoomRange(parsing: text) else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription:
-                "zoom range '\(text)': expected MIN-MAX with 0 ≤ MIN ≤ MAX ≤ \(WebMercator.maxZoom), or one zoom")
+            throw DecodingError.dataCorruptedError(
+                in: c,
+                debugDescription:
+                    "zoom range '\(text)': expected MIN-MAX with 0 ≤ MIN ≤ MAX ≤ \(WebMercator.maxZoom), or one zoom")
         }
         self = r
     }

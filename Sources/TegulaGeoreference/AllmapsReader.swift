@@ -19,14 +19,16 @@ enum AllmapsReader {
         // The Allmaps CLI prints GeoreferencedMaps as an array; one GCP file georeferences one scan.
         if let maps = root as? [Any] {
             guard maps.count == 1 else {
-                throw GeoreferenceError(.unknownFormat, at: source,
-                                        "an array of \(maps.count) georeferenced maps; a GCP file describes one scan: keep one map (e.g. jq '.[0]')")
+                throw GeoreferenceError(
+                    .unknownFormat, at: source,
+                    "an array of \(maps.count) georeferenced maps; a GCP file describes one scan: keep one map (e.g. jq '.[0]')")
             }
             root = maps[0]
         }
         guard var annotation = root as? [String: Any] else {
-            throw GeoreferenceError(.unknownFormat, at: source,
-                                    "expected a JSON object (an Allmaps Georeference Annotation or GeoreferencedMap)")
+            throw GeoreferenceError(
+                .unknownFormat, at: source,
+                "expected a JSON object (an Allmaps Georeference Annotation or GeoreferencedMap)")
         }
         if let form = try GeoreferencedMapReader.form(of: annotation, source: source) {
             return try GeoreferencedMapReader.parse(annotation, form: form, source: source, gcpCRS: gcpCRS)
@@ -41,33 +43,41 @@ enum AllmapsReader {
             func matches(_ id: String, _ wanted: String) -> Bool { id == wanted || id.split(separator: "/").last.map(String.init) == wanted }
             if let mapID {
                 guard let i = ids.firstIndex(where: { matches($0, mapID) }) else {
-                    throw GeoreferenceError(.unknownFormat, at: "\(source): items",
-                                            "no map '\(mapID)' in this AnnotationPage; it holds \(ids.joined(separator: ", "))")
+                    throw GeoreferenceError(
+                        .unknownFormat, at: "\(source): items",
+                        "no map '\(mapID)' in this AnnotationPage; it holds \(ids.joined(separator: ", "))")
                 }
                 annotation = items[i]
             } else if items.count > 1 {
-                throw GeoreferenceError(.unknownFormat, at: "\(source): items",
-                                        "the AnnotationPage holds \(items.count) maps (\(ids.joined(separator: ", "))); a GCP file georeferences one scan: choose it with --map ID (in a pipeline file, `map: ID` in the georeference section)")
+                throw GeoreferenceError(
+                    .unknownFormat, at: "\(source): items",
+                    "the AnnotationPage holds \(items.count) maps (\(ids.joined(separator: ", "))); a GCP file georeferences one scan: choose it with --map ID (in a pipeline file, `map: ID` in the georeference section)"
+                )
             } else {
                 annotation = items[0]
             }
         }
         guard let body = annotation["body"] as? [String: Any],
-              let features = body["features"] as? [[String: Any]] else {
-            throw GeoreferenceError(.unknownFormat, at: "\(source): body.features",
-                                    "missing: expected an Allmaps Georeference Annotation with a GeoJSON FeatureCollection body (or a GeoreferencedMap: \"type\": \"GeoreferencedMap\", or \"version\": 1 with gcps)")
+            let features = body["features"] as? [[String: Any]]
+        else {
+            throw GeoreferenceError(
+                .unknownFormat, at: "\(source): body.features",
+                "missing: expected an Allmaps Georeference Annotation with a GeoJSON FeatureCollection body (or a GeoreferencedMap: \"type\": \"GeoreferencedMap\", or \"version\": 1 with gcps)"
+            )
         }
         var gcps: [GCP] = []
         for (i, f) in features.enumerated() {
             let place = "\(source): body.features[\(i)]"
             let props = f["properties"] as? [String: Any] ?? [:]
             guard let rc = (props["resourceCoords"] ?? props["pixelCoords"]) as? [Any], rc.count >= 2,
-                  let x = number(rc[0]), let y = number(rc[1]) else {
+                let x = number(rc[0]), let y = number(rc[1])
+            else {
                 throw GeoreferenceError(.unparseableRow, at: place, "properties.resourceCoords must be [x, y] numbers")
             }
             guard let geometry = f["geometry"] as? [String: Any], geometry["type"] as? String == "Point",
-                  let c = geometry["coordinates"] as? [Any], c.count >= 2,
-                  let lon = number(c[0]), let lat = number(c[1]) else {
+                let c = geometry["coordinates"] as? [Any], c.count >= 2,
+                let lon = number(c[0]), let lat = number(c[1])
+            else {
                 throw GeoreferenceError(.unparseableRow, at: place, "geometry must be a GeoJSON Point [lon, lat]")
             }
             let id = (f["id"] as? String) ?? (props["id"] as? String) ?? "\(i + 1)"
@@ -75,8 +85,9 @@ enum AllmapsReader {
         }
         var mask: [PixelPoint]?
         if let target = annotation["target"] as? [String: Any],
-           let selector = target["selector"] as? [String: Any],
-           let svg = selector["value"] as? String {
+            let selector = target["selector"] as? [String: Any],
+            let svg = selector["value"] as? String
+        {
             mask = try MaskReader.parse(svg, source: "\(source): target.selector.value")
             // The whole image is what Allmaps (and Tegula) write for a map without a mask.
             let t = AnnotationTarget.target(of: annotation)
@@ -84,9 +95,10 @@ enum AllmapsReader {
                 mask = nil
             }
         }
-        return GCPSet(gcps: gcps, crs: gcpCRS ?? .wgs84, mask: mask,
-                      transformHint: transformation(body["transformation"]),
-                      fitCRSHint: try resourceCRS(body["resourceCrs"], at: "\(source): body.resourceCrs"), source: source)
+        return GCPSet(
+            gcps: gcps, crs: gcpCRS ?? .wgs84, mask: mask,
+            transformHint: transformation(body["transformation"]),
+            fitCRSHint: try resourceCRS(body["resourceCrs"], at: "\(source): body.resourceCrs"), source: source)
     }
 
     /// `resourceCrs` `{definition, name?, id?}`: the projection the scan is drawn in, which
@@ -96,21 +108,24 @@ enum AllmapsReader {
     static func resourceCRS(_ value: Any?, at place: String) throws -> FitCRS? {
         guard let value, !(value is NSNull) else { return nil }
         guard let crs = value as? [String: Any], let definition = crs["definition"], !(definition is NSNull) else {
-            throw GeoreferenceError(.unknownCRS, at: place,
-                                    "expected {\"definition\": a PROJ string, WKT, EPSG code or PROJJSON object}")
+            throw GeoreferenceError(
+                .unknownCRS, at: place,
+                "expected {\"definition\": a PROJ string, WKT, EPSG code or PROJJSON object}")
         }
         let text: String
         if let string = definition as? String {
             text = string.trimmingCharacters(in: .whitespacesAndNewlines)
         } else if JSONSerialization.isValidJSONObject(definition),
-                  let json = try? JSONSerialization.data(withJSONObject: definition, options: JSONStyle.compact.escapingSlashes.writingOptions) {
+            let json = try? JSONSerialization.data(withJSONObject: definition, options: JSONStyle.compact.escapingSlashes.writingOptions)
+        {
             text = String(decoding: json, as: UTF8.self)
         } else {
             throw GeoreferenceError(.unknownCRS, at: "\(place).definition", "must be a PROJ string, WKT, EPSG code or PROJJSON object")
         }
         do { return .crs(try CRS(text)) } catch {
-            throw GeoreferenceError(.unknownCRS, at: "\(place).definition",
-                                    "PROJ cannot read '\(text.prefix(80))': expected a PROJ string, WKT, EPSG code or PROJJSON")
+            throw GeoreferenceError(
+                .unknownCRS, at: "\(place).definition",
+                "PROJ cannot read '\(text.prefix(80))': expected a PROJ string, WKT, EPSG code or PROJJSON")
         }
     }
 
@@ -143,7 +158,8 @@ public enum MaskReader {
         if let r = text.range(of: "points=") {
             let rest = text[r.upperBound...]
             guard let q = rest.first, q == "\"" || q == "'",
-                  let end = rest.dropFirst().firstIndex(of: q) else {
+                let end = rest.dropFirst().firstIndex(of: q)
+            else {
                 throw GeoreferenceError(.badMask, at: source, "SVG polygon points attribute is not quoted")
             }
             body = String(rest[rest.index(after: rest.startIndex)..<end])

@@ -61,7 +61,8 @@ public struct AnnotationTarget: Sendable, Hashable {
             t.serviceType = serviceType(of: first)
         }
         if t.width == nil || t.height == nil,
-           let selector = target?["selector"] as? [String: Any], let svg = selector["value"] as? String {
+            let selector = target?["selector"] as? [String: Any], let svg = selector["value"] as? String
+        {
             t.width = t.width ?? attribute("width", in: svg)
             t.height = t.height ?? attribute("height", in: svg)
         }

@@ -35,12 +35,15 @@ enum ColumnGCPReader {
         let place = "\(source):\(first.line)"
         if comma {
             guard texts.count == 5 else {
-                throw GeoreferenceError(.unknownFormat, at: place,
-                                        "a CSV of \(texts.count) columns without a header: expected \(GCPFormat.arcgisCSV.label), or a header naming the columns (\(GCPFormat.csv.label))")
+                throw GeoreferenceError(
+                    .unknownFormat, at: place,
+                    "a CSV of \(texts.count) columns without a header: expected \(GCPFormat.arcgisCSV.label), or a header naming the columns (\(GCPFormat.csv.label))"
+                )
             }
         } else if !(4...5).contains(texts.count) {
-            throw GeoreferenceError(.unknownFormat, at: place,
-                                    "\(texts.count) numbers a line without a header: expected \(GCPFormat.gdal.label) or \(GCPFormat.arcgisTSV.label)")
+            throw GeoreferenceError(
+                .unknownFormat, at: place,
+                "\(texts.count) numbers a line without a header: expected \(GCPFormat.gdal.label) or \(GCPFormat.arcgisTSV.label)")
         }
         let rows = try records.map { try row($0, comma: comma, source: source) }
         let form = try Self.form(rows, comma: comma, source: source)
@@ -49,8 +52,10 @@ enum ColumnGCPReader {
         for r in rows {
             let ground = GroundPoint(x: r.values[2], y: r.values[3])
             if gcpCRS == nil, abs(ground.y) > 90 || abs(ground.x) > 540 {
-                throw GeoreferenceError(.unknownCRS, at: "\(source):\(r.line)",
-                                        "X \(r.values[2]), Y \(r.values[3]) are not longitude and latitude, and \(form.label) holds no CRS: give it with --gcp-srs (e.g. EPSG:3857)")
+                throw GeoreferenceError(
+                    .unknownCRS, at: "\(source):\(r.line)",
+                    "X \(r.values[2]), Y \(r.values[3]) are not longitude and latitude, and \(form.label) holds no CRS: give it with --gcp-srs (e.g. EPSG:3857)"
+                )
             }
             let y = form == .gdal ? r.values[1] : -r.values[1]
             gcps.append(GCP(id: r.id ?? "\(gcps.count + 1)", pixel: PixelPoint(x: r.values[0], y: y), ground: ground))
@@ -77,8 +82,9 @@ enum ColumnGCPReader {
         let w = words(record.raw)
         let form = tabbed ? GCPFormat.arcgisTSV : .gdal
         guard (4...5).contains(w.count) else {
-            throw GeoreferenceError(.unparseableRow, at: place,
-                                    "\(form.label): expected 4 numbers \(tabbed ? "x y X Y" : "PIXEL LINE X Y (and an optional elevation)"), got '\(line)'")
+            throw GeoreferenceError(
+                .unparseableRow, at: place,
+                "\(form.label): expected 4 numbers \(tabbed ? "x y X Y" : "PIXEL LINE X Y (and an optional elevation)"), got '\(line)'")
         }
         let names = tabbed ? ["x", "y", "X", "Y", "Z"] : ["PIXEL", "LINE", "X", "Y", "elevation"]
         let values = try w.indices.map { try GCPReader.number(w[$0], names[$0], place) }
@@ -94,22 +100,29 @@ enum ColumnGCPReader {
         let signs = negative ? "negative" : positive ? "positive" : ys.allSatisfy { $0 == 0 } ? "all 0" : "of both signs"
         if comma {
             if negative { return .arcgisCSV }
-            throw GeoreferenceError(.unknownFormat, at: source,
-                                    "\(GCPFormat.arcgisCSV.label) with rows (y) \(signs) could be read two ways: rows counted down from the top (an export with the y axis down) or up from the bottom-left corner (an export with that origin); Tegula does not guess: export with ArcGIS' top-left origin (rows negative), or write a CSV with a header x,y,lon,lat and rows counted down")
+            throw GeoreferenceError(
+                .unknownFormat, at: source,
+                "\(GCPFormat.arcgisCSV.label) with rows (y) \(signs) could be read two ways: rows counted down from the top (an export with the y axis down) or up from the bottom-left corner (an export with that origin); Tegula does not guess: export with ArcGIS' top-left origin (rows negative), or write a CSV with a header x,y,lon,lat and rows counted down"
+            )
         }
         let tabbed = rows.allSatisfy(\.tabbed)
         if tabbed && negative { return .arcgisTSV }
         if !tabbed && positive { return .gdal }
         let why: String
         if tabbed && positive {
-            why = "tab-separated as ArcGIS writes it, but with rows (y) positive as GDAL text has them: it could be read two ways, as \(GCPFormat.gdal.label) with rows counted down from the top, or as \(GCPFormat.arcgisTSV.label) exported from a bottom-left origin (rows counted up)"
+            why =
+                "tab-separated as ArcGIS writes it, but with rows (y) positive as GDAL text has them: it could be read two ways, as \(GCPFormat.gdal.label) with rows counted down from the top, or as \(GCPFormat.arcgisTSV.label) exported from a bottom-left origin (rows counted up)"
         } else if negative {
-            why = "separated by spaces as GDAL text is, but with rows (y) negative as ArcGIS writes them: it could be read two ways, as \(GCPFormat.gdal.label) (every point above the image) or as \(GCPFormat.arcgisTSV.label)"
+            why =
+                "separated by spaces as GDAL text is, but with rows (y) negative as ArcGIS writes them: it could be read two ways, as \(GCPFormat.gdal.label) (every point above the image) or as \(GCPFormat.arcgisTSV.label)"
         } else {
-            why = "its rows (y) are \(signs): it could be read two ways, as \(GCPFormat.gdal.label) with rows counted down or as \(GCPFormat.arcgisTSV.label), and either puts points off the image"
+            why =
+                "its rows (y) are \(signs): it could be read two ways, as \(GCPFormat.gdal.label) with rows counted down or as \(GCPFormat.arcgisTSV.label), and either puts points off the image"
         }
-        throw GeoreferenceError(.unknownFormat, at: source,
-                                "\(why); Tegula does not guess: write GDAL text with spaces and rows counted down from the top, or ArcGIS' export with tabs and rows negative")
+        throw GeoreferenceError(
+            .unknownFormat, at: source,
+            "\(why); Tegula does not guess: write GDAL text with spaces and rows counted down from the top, or ArcGIS' export with tabs and rows negative"
+        )
     }
 
     /// The whitespace-separated words of a line.

@@ -59,8 +59,9 @@ extension CRS {
     /// (`unknownCRS`) naming the definition and what would be right.
     public static func parse(_ definition: String, at location: String? = nil) throws -> CRS {
         do { return try CRS(definition) } catch {
-            throw GeoreferenceError(.unknownCRS, at: location,
-                                    "unknown CRS '\(definition.prefix(80))': expected e.g. EPSG:4326, EPSG:3857, `gcp`, a WKT or a PROJ string")
+            throw GeoreferenceError(
+                .unknownCRS, at: location,
+                "unknown CRS '\(definition.prefix(80))': expected e.g. EPSG:4326, EPSG:3857, `gcp`, a WKT or a PROJ string")
         }
     }
 }

@@ -14,10 +14,13 @@ enum FitFootprint {
     static let maxLongitudeStep = 90.0
 
     /// The closed ring of `[lon, lat]` pairs; points the fit or PROJ cannot map are left out.
-    static func ring(mask: [PixelPoint]?, width: Int, height: Int, transform: any PixelTransform,
-                     fitCRS: CRS, refinement: EdgeRefinement) throws -> [[Double]] {
+    static func ring(
+        mask: [PixelPoint]?, width: Int, height: Int, transform: any PixelTransform,
+        fitCRS: CRS, refinement: EdgeRefinement
+    ) throws -> [[Double]] {
         let w = Double(width), h = Double(height)
-        let outline = mask.flatMap { $0.count >= 3 ? $0 : nil }
+        let outline =
+            mask.flatMap { $0.count >= 3 ? $0 : nil }
             ?? [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)]
         let toLonLat = try CRSConversion(from: fitCRS, to: .wgs84)
         var refinement = refinement

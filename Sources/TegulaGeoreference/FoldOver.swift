@@ -90,14 +90,17 @@ public struct FoldOver: Sendable {
                 if !onSheet[m] && dets[m] * sign > 0 { onSheet[m] = true; queue.append(m) }
             }
         }
-        let image = scope == .image ? PixelBox(minX: 0, minY: 0, maxX: width, maxY: height)
+        let image =
+            scope == .image
+            ? PixelBox(minX: 0, minY: 0, maxX: width, maxY: height)
             : PixelBox(minX: -width / 4, minY: -height / 4, maxX: width * 1.25, maxY: height * 1.25)
         // The folded nodes within the scope's box, for the warning.
         var region: PixelBox?
         for k in onSheet.indices where !onSheet[k] && image.contains(node(k % n, k / n)) {
             let p = node(k % n, k / n)
-            region = PixelBox(minX: min(region?.minX ?? p.x, p.x), minY: min(region?.minY ?? p.y, p.y),
-                              maxX: max(region?.maxX ?? p.x, p.x), maxY: max(region?.maxY ?? p.y, p.y))
+            region = PixelBox(
+                minX: min(region?.minX ?? p.x, p.x), minY: min(region?.minY ?? p.y, p.y),
+                maxX: max(region?.maxX ?? p.x, p.x), maxY: max(region?.maxY ?? p.y, p.y))
         }
         // A fold only beyond the scope's box still has answers past it checked on the plane.
         if region == nil && scope == .plane, let k = onSheet.indices.first(where: { !onSheet[$0] }) {
@@ -105,7 +108,8 @@ public struct FoldOver: Sendable {
             region = PixelBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)
             for m in onSheet.indices where !onSheet[m] {
                 let q = node(m % n, m / n)
-                region = PixelBox(minX: min(region!.minX, q.x), minY: min(region!.minY, q.y), maxX: max(region!.maxX, q.x), maxY: max(region!.maxY, q.y))
+                region = PixelBox(
+                    minX: min(region!.minX, q.x), minY: min(region!.minY, q.y), maxX: max(region!.maxX, q.x), maxY: max(region!.maxY, q.y))
             }
         }
         guard let region else { return nil }
@@ -125,8 +129,9 @@ public struct FoldOver: Sendable {
         self.seeds = seeds
         self.gcpCentroid = PixelPoint(x: cx, y: cy)
         self.region = region
-        self.gcpBox = PixelBox(minX: gcpPixels.map(\.x).min()!, minY: gcpPixels.map(\.y).min()!,
-                               maxX: gcpPixels.map(\.x).max()!, maxY: gcpPixels.map(\.y).max()!)
+        self.gcpBox = PixelBox(
+            minX: gcpPixels.map(\.x).min()!, minY: gcpPixels.map(\.y).min()!,
+            maxX: gcpPixels.map(\.x).max()!, maxY: gcpPixels.map(\.y).max()!)
     }
 
     /// The answer for ground point `g`, given what the inverse `found` for it: `found` when it

@@ -22,7 +22,6 @@ public struct GCP: Sendable, Hashable, Codable {
     }
 }
 
-
 /// A set of GCPs with their CRS and what the file said about masks and transforms.
 public struct GCPSet: Sendable, Hashable {
     /// The points in file order.
@@ -39,8 +38,10 @@ public struct GCPSet: Sendable, Hashable {
     public var source: String
 
     /// A set from its parts; `source` "inline" for GCPs not read from a file.
-    public init(gcps: [GCP], crs: CRS, mask: [PixelPoint]? = nil,
-                transformHint: TransformKind? = nil, fitCRSHint: FitCRS? = nil, source: String = "inline") {
+    public init(
+        gcps: [GCP], crs: CRS, mask: [PixelPoint]? = nil,
+        transformHint: TransformKind? = nil, fitCRSHint: FitCRS? = nil, source: String = "inline"
+    ) {
         self.gcps = gcps
         self.crs = crs
         self.fitCRSHint = fitCRSHint
@@ -77,22 +78,28 @@ public struct GCPSet: Sendable, Hashable {
         for g in gcps {
             let place = "\(source): GCP \(g.id)"
             guard g.pixel.x.isFinite, g.pixel.y.isFinite, g.ground.x.isFinite, g.ground.y.isFinite else {
-                throw GeoreferenceError(.invalidCoordinate, at: place,
-                                        "coordinates must be finite numbers, got pixel \(g.pixel) ground \(g.ground)")
+                throw GeoreferenceError(
+                    .invalidCoordinate, at: place,
+                    "coordinates must be finite numbers, got pixel \(g.pixel) ground \(g.ground)")
             }
             if geographic, abs(g.ground.y) > 90 || abs(g.ground.x) > 540 {
-                throw GeoreferenceError(.invalidCoordinate, at: place,
-                                        "longitude \(g.ground.x), latitude \(g.ground.y) out of range (latitude must be within ±90; are longitude and latitude swapped or the CRS wrong?)")
+                throw GeoreferenceError(
+                    .invalidCoordinate, at: place,
+                    "longitude \(g.ground.x), latitude \(g.ground.y) out of range (latitude must be within ±90; are longitude and latitude swapped or the CRS wrong?)"
+                )
             }
             if let w = imageWidth, let h = imageHeight,
-               g.pixel.x < 0 || g.pixel.y < 0 || g.pixel.x > Double(w) || g.pixel.y > Double(h) {
-                throw GeoreferenceError(.gcpOutsideImage, at: place,
-                                        "pixel \(g.pixel) is outside the \(w) × \(h) image (x must be 0…\(w), y 0…\(h); QGIS .points store the row negated)")
+                g.pixel.x < 0 || g.pixel.y < 0 || g.pixel.x > Double(w) || g.pixel.y > Double(h)
+            {
+                throw GeoreferenceError(
+                    .gcpOutsideImage, at: place,
+                    "pixel \(g.pixel) is outside the \(w) × \(h) image (x must be 0…\(w), y 0…\(h); QGIS .points store the row negated)")
             }
             guard g.enabled else { continue }
             if let other = seen[g.pixel] {
-                throw GeoreferenceError(.duplicateGCPs, at: place,
-                                        "same pixel \(g.pixel) as GCP \(other); remove or disable one of them")
+                throw GeoreferenceError(
+                    .duplicateGCPs, at: place,
+                    "same pixel \(g.pixel) as GCP \(other); remove or disable one of them")
             }
             seen[g.pixel] = g.id
         }

@@ -70,7 +70,8 @@ public enum GCPFormat: String, CaseIterable, NamedValue {
     public var holdsTheCRS: Bool { self == .qgis || self == .allmaps }
 
     /// Every form a GCP file may take, for errors and help: the text forms and GDAL's rasters.
-    public static let readable = "QGIS .points, GDAL .vrt (or a raster with GCPs), CSV x,y,lon,lat, GDAL text PIXEL LINE X Y, ArcGIS CSV id,x,y,X,Y or TSV x y X Y (rows negative), Allmaps .json"
+    public static let readable =
+        "QGIS .points, GDAL .vrt (or a raster with GCPs), CSV x,y,lon,lat, GDAL text PIXEL LINE X Y, ArcGIS CSV id,x,y,X,Y or TSV x y X Y (rows negative), Allmaps .json"
 
     /// The canonical name (the raw value).
     public var name: String { rawValue }

@@ -64,9 +64,11 @@ public enum GCPReader {
                 if names.contains("mapx") {
                     func col(_ a: String, _ b: String) -> Int? { names.firstIndex(of: a) ?? names.firstIndex(of: b) }
                     guard let mx = names.firstIndex(of: "mapx"), let my = names.firstIndex(of: "mapy"),
-                          let sx = col("sourcex", "pixelx"), let sy = col("sourcey", "pixely") else {
-                        throw GeoreferenceError(.unparseableRow, at: place,
-                                                "header '\(line)' lacks columns: expected mapX,mapY,sourceX,sourceY,enable")
+                        let sx = col("sourcex", "pixelx"), let sy = col("sourcey", "pixely")
+                    else {
+                        throw GeoreferenceError(
+                            .unparseableRow, at: place,
+                            "header '\(line)' lacks columns: expected mapX,mapY,sourceX,sourceY,enable")
                     }
                     columns = ["mapX": mx, "mapY": my, "sourceX": sx, "sourceY": sy]
                     if let e = names.firstIndex(of: "enable") { columns?["enable"] = e }
@@ -78,8 +80,9 @@ public enum GCPReader {
             let c = columns!
             let need = [c["mapX"]!, c["mapY"]!, c["sourceX"]!, c["sourceY"]!].max()! + 1
             guard fields.count >= need else {
-                throw GeoreferenceError(.unparseableRow, at: place,
-                                        "expected at least \(need) values (mapX,mapY,sourceX,sourceY,enable), got '\(line)'")
+                throw GeoreferenceError(
+                    .unparseableRow, at: place,
+                    "expected at least \(need) values (mapX,mapY,sourceX,sourceY,enable), got '\(line)'")
             }
             let mapX = try number(fields[c["mapX"]!], "mapX", place)
             let mapY = try number(fields[c["mapY"]!], "mapY", place)
@@ -94,8 +97,10 @@ public enum GCPReader {
                 enabled = flag != 0
             }
             let name = c["name"].flatMap { $0 < fields.count && !fields[$0].isEmpty ? fields[$0] : nil }
-            gcps.append(GCP(id: name ?? "\(gcps.count + 1)", pixel: PixelPoint(x: sx, y: -sy),
-                            ground: GroundPoint(x: mapX, y: mapY), enabled: enabled))
+            gcps.append(
+                GCP(
+                    id: name ?? "\(gcps.count + 1)", pixel: PixelPoint(x: sx, y: -sy),
+                    ground: GroundPoint(x: mapX, y: mapY), enabled: enabled))
         }
         return GCPSet(gcps: gcps, crs: crs ?? .wgs84, source: source)
     }
@@ -112,24 +117,29 @@ public enum GCPReader {
             .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"' ")) }
         let lower = header.map { $0.lowercased() }
         guard let xi = header.firstIndex(of: "x") ?? lower.firstIndex(of: "pixel_x"),
-              let yi = header.firstIndex(of: "y") ?? lower.firstIndex(of: "pixel_y") else {
-            throw GeoreferenceError(.unparseableRow, at: "\(source):\(headerLine)",
-                                    "header '\(headerText)': expected x,y,lon,lat[,name] or x,y,X,Y[,name]")
+            let yi = header.firstIndex(of: "y") ?? lower.firstIndex(of: "pixel_y")
+        else {
+            throw GeoreferenceError(
+                .unparseableRow, at: "\(source):\(headerLine)",
+                "header '\(headerText)': expected x,y,lon,lat[,name] or x,y,X,Y[,name]")
         }
         var crs = gcpCRS ?? .wgs84
         let gx: Int, gy: Int
         if let lo = lower.firstIndex(where: { $0 == "lon" || $0 == "lng" || $0 == "longitude" }),
-           let la = lower.firstIndex(where: { $0 == "lat" || $0 == "latitude" }) {
+            let la = lower.firstIndex(where: { $0 == "lat" || $0 == "latitude" })
+        {
             gx = lo; gy = la
         } else if let X = header.firstIndex(of: "X"), let Y = header.firstIndex(of: "Y") {
             guard let gcpCRS else {
-                throw GeoreferenceError(.unknownCRS, at: "\(source):\(headerLine)",
-                                        "columns X,Y need their CRS: pass --gcp-srs (e.g. EPSG:28992), or name them lon,lat")
+                throw GeoreferenceError(
+                    .unknownCRS, at: "\(source):\(headerLine)",
+                    "columns X,Y need their CRS: pass --gcp-srs (e.g. EPSG:28992), or name them lon,lat")
             }
             gx = X; gy = Y; crs = gcpCRS
         } else {
-            throw GeoreferenceError(.unparseableRow, at: "\(source):\(headerLine)",
-                                    "header '\(headerText)': expected lon,lat or X,Y columns after x,y")
+            throw GeoreferenceError(
+                .unparseableRow, at: "\(source):\(headerLine)",
+                "header '\(headerText)': expected lon,lat or X,Y columns after x,y")
         }
         let ni = lower.firstIndex(where: { $0 == "name" || $0 == "id" })
         var gcps: [GCP] = []
@@ -138,11 +148,14 @@ public enum GCPReader {
             let place = "\(source):\(record.line)"
             let f = record.texts.map { $0.trimmingCharacters(in: .whitespaces) }
             guard f.count > max(xi, yi, gx, gy) else {
-                throw GeoreferenceError(.unparseableRow, at: place, "expected \(header.count) values (\(header.joined(separator: ","))), got '\(line)'")
+                throw GeoreferenceError(
+                    .unparseableRow, at: place, "expected \(header.count) values (\(header.joined(separator: ","))), got '\(line)'")
             }
             let id = ni.flatMap { $0 < f.count && !f[$0].isEmpty ? f[$0] : nil } ?? "\(gcps.count + 1)"
-            gcps.append(GCP(id: id, pixel: PixelPoint(x: try number(f[xi], "x", place), y: try number(f[yi], "y", place)),
-                            ground: GroundPoint(x: try number(f[gx], header[gx], place), y: try number(f[gy], header[gy], place))))
+            gcps.append(
+                GCP(
+                    id: id, pixel: PixelPoint(x: try number(f[xi], "x", place), y: try number(f[yi], "y", place)),
+                    ground: GroundPoint(x: try number(f[gx], header[gx], place), y: try number(f[gy], header[gy], place))))
         }
         return GCPSet(gcps: gcps, crs: crs, source: source)
     }
@@ -166,13 +179,15 @@ public enum GCPReader {
         }
         let swap = !ds.gcpsAreEastingFirst
         let gcps = records.map { r in
-            GCP(id: r.id, pixel: PixelPoint(x: r.pixel, y: r.line),
+            GCP(
+                id: r.id, pixel: PixelPoint(x: r.pixel, y: r.line),
                 ground: swap ? GroundPoint(x: r.y, y: r.x) : GroundPoint(x: r.x, y: r.y))
         }
         let crs = gcpCRS ?? ds.gcpSpatialReference.map { CRS($0) } ?? .wgs84
         let stored = try StoredFit(metadata: ds.metadata(), source: path)
-        return GCPSet(gcps: gcps, crs: crs, mask: stored.mask, transformHint: stored.transform,
-                      fitCRSHint: stored.fitCRS, source: path)
+        return GCPSet(
+            gcps: gcps, crs: crs, mask: stored.mask, transformHint: stored.transform,
+            fitCRSHint: stored.fitCRS, source: path)
     }
 
     /// A `.points` or CSV set with the fit its ``StoredFit`` sidecar keeps (transform, fitting

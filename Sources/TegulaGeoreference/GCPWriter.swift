@@ -84,9 +84,11 @@ public enum GCPWriter {
     /// from `crs` to WGS 84 lon/lat) and their `notes` by id, the mask as an SVG selector (the whole image without one, as Allmaps' schema requires a selector), the
     /// transform as `body.transformation` (``AllmapsTransformation``). Pretty, key-sorted JSON
     /// with a final line end; a ``GeoreferenceError`` when `crs` has no conversion to WGS 84.
-    public static func allmapsAnnotation(_ gcps: [GCP], crs: CRS, notes: [String: String] = [:], transform: TransformKind,
-                                         mask: [PixelPoint]?, scanPath: String, service: String? = nil, serviceType: String = "ImageService3",
-                                         width: Int, height: Int) throws -> String {
+    public static func allmapsAnnotation(
+        _ gcps: [GCP], crs: CRS, notes: [String: String] = [:], transform: TransformKind,
+        mask: [PixelPoint]?, scanPath: String, service: String? = nil, serviceType: String = "ImageService3",
+        width: Int, height: Int
+    ) throws -> String {
         var xs = gcps.map(\.ground.x), ys = gcps.map(\.ground.y)
         if !crs.isSame(as: .wgs84) {
             do {
@@ -100,20 +102,26 @@ public enum GCPWriter {
         for (i, g) in gcps.enumerated() where g.enabled {
             var props: [String: Any] = ["resourceCoords": [g.pixel.x, g.pixel.y]]
             if let note = notes[g.id], !note.isEmpty { props["note"] = note }
-            features.append(["type": "Feature", "id": g.id, "properties": props,
-                             "geometry": ["type": "Point", "coordinates": [xs[i], ys[i]]]])
+            features.append([
+                "type": "Feature", "id": g.id, "properties": props,
+                "geometry": ["type": "Point", "coordinates": [xs[i], ys[i]]],
+            ])
         }
         var target: [String: Any] = [
             "type": "SpecificResource",
-            "source": ["id": service ?? URL(fileURLWithPath: scanPath).absoluteString, "type": service == nil ? "Image" : serviceType,
-                       "width": width, "height": height],
+            "source": [
+                "id": service ?? URL(fileURLWithPath: scanPath).absoluteString, "type": service == nil ? "Image" : serviceType,
+                "width": width, "height": height,
+            ],
         ]
         // Allmaps' schema requires the selector (TargetSchema); without a mask it is the whole
         // image, as Allmaps writes it, which the reader takes back as no mask.
         let outline = mask ?? wholeImage(width: width, height: height)
         let points = outline.map { "\(svgNumber($0.x)),\(svgNumber($0.y))" }.joined(separator: " ")
-        target["selector"] = ["type": "SvgSelector",
-                              "value": "<svg width=\"\(width)\" height=\"\(height)\"><polygon points=\"\(points)\" /></svg>"]
+        target["selector"] = [
+            "type": "SvgSelector",
+            "value": "<svg width=\"\(width)\" height=\"\(height)\"><polygon points=\"\(points)\" /></svg>",
+        ]
         let annotation: [String: Any] = [
             "@context": ["http://iiif.io/api/extension/georef/1/context.json", "http://iiif.io/api/presentation/3/context.json"],
             "type": "Annotation", "motivation": "georeferencing", "target": target,
@@ -126,8 +134,10 @@ public enum GCPWriter {
     /// The outline of a whole `width` × `height` image, clockwise from the top-left corner: the
     /// selector Allmaps writes for a map without a mask.
     public static func wholeImage(width: Int, height: Int) -> [PixelPoint] {
-        [PixelPoint(x: 0, y: 0), PixelPoint(x: Double(width), y: 0),
-         PixelPoint(x: Double(width), y: Double(height)), PixelPoint(x: 0, y: Double(height))]
+        [
+            PixelPoint(x: 0, y: 0), PixelPoint(x: Double(width), y: 0),
+            PixelPoint(x: Double(width), y: Double(height)), PixelPoint(x: 0, y: Double(height)),
+        ]
     }
 
     /// A coordinate as Allmaps' selector pattern takes it (`-?\d+(\.\d+)?`): an integer without

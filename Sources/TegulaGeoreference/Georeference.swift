@@ -23,14 +23,19 @@ public struct Georeference: Sendable {
     public var report: GeoreferenceReport { analysis.value }
 
     /// A georeference from its parts (the report is normally computed by ``Georeferencer``).
-    public init(gcps: GCPSet, kind: TransformKind, fitCRS: CRS, transform: any PixelTransform,
-                report: GeoreferenceReport) {
-        self.init(gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform,
-                  imageWidth: report.imageWidth, imageHeight: report.imageHeight, analysis: LazyReport { report })
+    public init(
+        gcps: GCPSet, kind: TransformKind, fitCRS: CRS, transform: any PixelTransform,
+        report: GeoreferenceReport
+    ) {
+        self.init(
+            gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform,
+            imageWidth: report.imageWidth, imageHeight: report.imageHeight, analysis: LazyReport { report })
     }
 
-    init(gcps: GCPSet, kind: TransformKind, fitCRS: CRS, transform: any PixelTransform,
-         imageWidth: Int, imageHeight: Int, analysis: LazyReport) {
+    init(
+        gcps: GCPSet, kind: TransformKind, fitCRS: CRS, transform: any PixelTransform,
+        imageWidth: Int, imageHeight: Int, analysis: LazyReport
+    ) {
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
         self.gcps = gcps
@@ -77,16 +82,18 @@ public struct Georeference: Sendable {
     /// Where this fit folds over within `scope` of its image, nil when it folds nowhere there
     /// (helmert and polynomial1 never do).
     public func foldOver(_ scope: FoldOver.Scope) -> FoldOver? {
-        FoldOver(transform: transform, gcpPixels: gcps.gcps.filter(\.enabled).map(\.pixel),
-                 width: Double(imageWidth), height: Double(imageHeight), scope: scope)
+        FoldOver(
+            transform: transform, gcpPixels: gcps.gcps.filter(\.enabled).map(\.pixel),
+            width: Double(imageWidth), height: Double(imageHeight), scope: scope)
     }
 
     /// The mask (else the scan's border) through the fit, `[lon, lat]`, closed, its edges refined
     /// by `refinement` where the fit bends them (``FitFootprint``); the report holds it refined
     /// by Allmaps' settings unless ``refiningFootprint(_:)`` said otherwise.
     public func footprint(_ refinement: EdgeRefinement = .allmaps) throws -> [[Double]] {
-        try FitFootprint.ring(mask: gcps.mask, width: imageWidth, height: imageHeight, transform: transform,
-                              fitCRS: fitCRS, refinement: refinement)
+        try FitFootprint.ring(
+            mask: gcps.mask, width: imageWidth, height: imageHeight, transform: transform,
+            fitCRS: fitCRS, refinement: refinement)
     }
 
     /// This fit with its report's footprint refined by `refinement`, so the report, the sheet
@@ -94,12 +101,14 @@ public struct Georeference: Sendable {
     public func refiningFootprint(_ refinement: EdgeRefinement) -> Georeference {
         guard refinement != .allmaps else { return self }
         let base = self
-        return Georeference(gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform, imageWidth: imageWidth,
-                            imageHeight: imageHeight, analysis: LazyReport {
-            var r = base.report
-            if let ring = try? base.footprint(refinement) { r.footprint = ring }
-            return r
-        })
+        return Georeference(
+            gcps: gcps, kind: kind, fitCRS: fitCRS, transform: transform, imageWidth: imageWidth,
+            imageHeight: imageHeight,
+            analysis: LazyReport {
+                var r = base.report
+                if let ring = try? base.footprint(refinement) { r.footprint = ring }
+                return r
+            })
     }
 
     /// What a georeferenced output stores beside its GCPs so that Tegula reproduces this fit.

@@ -46,17 +46,18 @@ public struct GeoreferenceReport: Sendable, Codable {
     /// residuals are zero; the residual otherwise).
     public var pins: [GCPPin] {
         gcps.map { g in
-            GCPPin(name: g.id, longitude: g.lon, latitude: g.lat,
-                   residualMetres: transform == .tps ? (g.leaveOneOutMetres ?? g.residualMetres) : g.residualMetres)
+            GCPPin(
+                name: g.id, longitude: g.lon, latitude: g.lat,
+                residualMetres: transform == .tps ? (g.leaveOneOutMetres ?? g.residualMetres) : g.residualMetres)
         }
     }
 
     /// Keys in snake_case, as the editor's API and the tiles' metadata write theirs.
     enum CodingKeys: String, CodingKey {
         case transform, chosenBy = "chosen_by", fitSRS = "fit_srs", fitSRSChosenBy = "fit_srs_chosen_by", gcpSRS = "gcp_srs",
-             imageWidth = "image_width", imageHeight = "image_height", gcps, rmse, leaveOneOutRMSE = "leave_one_out_rmse",
-             outlierRule = "outlier_rule", distortion, roundTripMaxPixels = "round_trip_max_pixels",
-             roundTripFailures = "round_trip_failures", sampling, footprint, warnings
+            imageWidth = "image_width", imageHeight = "image_height", gcps, rmse, leaveOneOutRMSE = "leave_one_out_rmse",
+            outlierRule = "outlier_rule", distortion, roundTripMaxPixels = "round_trip_max_pixels",
+            roundTripFailures = "round_trip_failures", sampling, footprint, warnings
     }
 }
 
@@ -91,8 +92,8 @@ public struct GCPResidual: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id, enabled, pixel, ground, lon, lat, residualMetres = "residual_metres", residualPixels = "residual_pixels",
-             residualPixelVector = "residual_pixel_vector", leaveOneOutMetres = "leave_one_out_metres",
-             leaveOneOutPixels = "leave_one_out_pixels", leaveOneOutPixelVector = "leave_one_out_pixel_vector", outlier
+            residualPixelVector = "residual_pixel_vector", leaveOneOutMetres = "leave_one_out_metres",
+            leaveOneOutPixels = "leave_one_out_pixels", leaveOneOutPixelVector = "leave_one_out_pixel_vector", outlier
     }
 }
 
@@ -130,8 +131,8 @@ public struct Distortion: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case samples, scaleMetresPerPixel = "scale_metres_per_pixel", areaScaleRatio = "area_scale_ratio",
-             maxAngularDistortionDegrees = "max_angular_distortion_degrees",
-             meanAngularDistortionDegrees = "mean_angular_distortion_degrees", foldOverSamples = "fold_over_samples"
+            maxAngularDistortionDegrees = "max_angular_distortion_degrees",
+            meanAngularDistortionDegrees = "mean_angular_distortion_degrees", foldOverSamples = "fold_over_samples"
     }
 }
 

@@ -22,9 +22,11 @@ public enum GeoreferenceWriter {
     /// or for a VRT a `<MaskBand>` reading the sidecar `NAME.mask.tif` written beside it.
     /// `gcpFile`: the GCPs also as a GCP file in the form it names (``GCPFileOutput``);
     /// `footprint`: the fit's outline as GeoJSON (``FootprintOutput``).
-    public static func write(imagePath: String, georeference: Georeference, output: String,
-                             report: String?, picture: String?, gcpFile: GCPFileOutput? = nil,
-                             footprint: FootprintOutput? = nil) throws {
+    public static func write(
+        imagePath: String, georeference: Georeference, output: String,
+        report: String?, picture: String?, gcpFile: GCPFileOutput? = nil,
+        footprint: FootprintOutput? = nil
+    ) throws {
         let ext = (output as NSString).pathExtension.lowercased()
         guard ["vrt", "tif", "tiff"].contains(ext) else {
             throw GeoreferenceError(.writeFailed, at: output, "the output must end in .vrt or .tif")
@@ -36,8 +38,9 @@ public enum GeoreferenceWriter {
             try RasterLimits.checkBands(scan)
             if ext != "vrt" { try RasterLimits.checkCopied(scan, instead: "write OUT.vrt, which references the scan") }
             if let mask = georeference.gcps.mask, mask.count >= 3 {
-                try RasterLimits.checkHeld(scan, bytesPerPixel: 1, for: "its mask raster",
-                                           instead: "georeference it without the mask, and give the mask to tegula warp or tile")
+                try RasterLimits.checkHeld(
+                    scan, bytesPerPixel: 1, for: "its mask raster",
+                    instead: "georeference it without the mask, and give the mask to tegula warp or tile")
             }
         }
         // Every file goes to a temporary name beside its destination; all are renamed into
@@ -57,8 +60,9 @@ public enum GeoreferenceWriter {
                 try writeMaskRaster(mask, imagePath: imagePath, to: try stage(final))
                 maskFile = (final as NSString).lastPathComponent
             }
-            try writeRaster(imagePath: imagePath, georeference: georeference, to: try stage(output), vrt: ext == "vrt",
-                            maskFile: maskFile)
+            try writeRaster(
+                imagePath: imagePath, georeference: georeference, to: try stage(output), vrt: ext == "vrt",
+                maskFile: maskFile)
             if let report {
                 try reportJSON(georeference.report).write(to: URL(fileURLWithPath: try stage(report)))
             }
@@ -90,17 +94,28 @@ public enum GeoreferenceWriter {
     /// writes them, the scan in the picture read by `thumbnail`; all or nothing. A VRT cannot
     /// reference an IIIF image and a copy would defeat reading only what a zoom needs, so the
     /// output must end in `.json`.
-    public static func writeAnnotation(service: String, serviceType: String, georeference: Georeference, output: String,
-                                       report: String?, picture: String?, gcpFile: GCPFileOutput? = nil,
-                                       footprint: FootprintOutput? = nil, thumbnail: @escaping ScanThumbnail) throws {
+    public static func writeAnnotation(
+        service: String, serviceType: String, georeference: Georeference, output: String,
+        report: String?, picture: String?, gcpFile: GCPFileOutput? = nil,
+        footprint: FootprintOutput? = nil, thumbnail: @escaping ScanThumbnail
+    ) throws {
         guard (output as NSString).pathExtension.lowercased() == "json" else {
-            throw GeoreferenceError(.writeFailed, at: output, "an IIIF image is neither copied nor referenced by a VRT; write OUT.json, a Georeference Annotation naming the image")
+            throw GeoreferenceError(
+                .writeFailed, at: output,
+                "an IIIF image is neither copied nor referenced by a VRT; write OUT.json, a Georeference Annotation naming the image")
         }
         try checkPaths(output: output, report: report, picture: picture, gcpFile: gcpFile, footprint: footprint)
         let g = georeference
-        var files: [(String, Data)] = [(output, Data(try GCPWriter.allmapsAnnotation(
-            g.gcps.enabled, crs: g.gcps.crs, transform: g.kind, mask: g.gcps.mask, scanPath: service, service: service,
-            serviceType: serviceType, width: g.imageWidth, height: g.imageHeight).utf8))]
+        var files: [(String, Data)] = [
+            (
+                output,
+                Data(
+                    try GCPWriter.allmapsAnnotation(
+                        g.gcps.enabled, crs: g.gcps.crs, transform: g.kind, mask: g.gcps.mask, scanPath: service, service: service,
+                        serviceType: serviceType, width: g.imageWidth, height: g.imageHeight
+                    ).utf8)
+            )
+        ]
         if let report { files.append((report, try reportJSON(g.report))) }
         if let picture {
             files.append((picture, Data(try ResidualPicture(imagePath: service, georeference: g, reader: thumbnail).svg().utf8)))
@@ -138,8 +153,9 @@ public enum GeoreferenceWriter {
     static func writeMaskRaster(_ mask: [PixelPoint], imagePath: String, to path: String) throws {
         let size = try Dataset(path: imagePath)
         let (w, h) = (size.width, size.height)
-        let ds = try Dataset.create(path: path, driver: "GTiff", width: w, height: h, bands: 1,
-                                    options: ["TILED=YES", "COMPRESS=DEFLATE"])
+        let ds = try Dataset.create(
+            path: path, driver: "GTiff", width: w, height: h, bands: 1,
+            options: ["TILED=YES", "COMPRESS=DEFLATE"])
         try rasterize(mask, width: w, height: h).withUnsafeBufferPointer {
             try ds.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1], from: $0.baseAddress!)
         }
@@ -148,13 +164,16 @@ public enum GeoreferenceWriter {
 
     /// Copy the scan (VRT: a reference to it; GeoTIFF: its pixels) and add GCPs and metadata;
     /// `maskFile` (VRT only) is the mask raster's name in the VRT's folder.
-    static func writeRaster(imagePath: String, georeference: Georeference, to path: String, vrt: Bool,
-                            maskFile: String? = nil) throws {
+    static func writeRaster(
+        imagePath: String, georeference: Georeference, to path: String, vrt: Bool,
+        maskFile: String? = nil
+    ) throws {
         let absolute = URL(fileURLWithPath: imagePath).standardizedFileURL.path
         do {
             let source = try Dataset(path: absolute)
-            try source.copy(to: path, driver: vrt ? "VRT" : "GTiff",
-                            options: vrt ? [] : ["TILED=YES", "COMPRESS=DEFLATE", "PREDICTOR=2"])
+            try source.copy(
+                to: path, driver: vrt ? "VRT" : "GTiff",
+                options: vrt ? [] : ["TILED=YES", "COMPRESS=DEFLATE", "PREDICTOR=2"])
         }
         let ds = try Dataset(updating: path)
         let records = georeference.gcps.enabled.map {
@@ -180,11 +199,13 @@ public enum GeoreferenceWriter {
         let vrtFolder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
         let imageURL = URL(fileURLWithPath: image)
         if imageURL.deletingLastPathComponent().path == vrtFolder {
-            text = text.replacingOccurrences(of: "<SourceFilename relativeToVRT=\"0\">\(image)</SourceFilename>",
-                                             with: "<SourceFilename relativeToVRT=\"1\">\(imageURL.lastPathComponent)</SourceFilename>")
+            text = text.replacingOccurrences(
+                of: "<SourceFilename relativeToVRT=\"0\">\(image)</SourceFilename>",
+                with: "<SourceFilename relativeToVRT=\"1\">\(imageURL.lastPathComponent)</SourceFilename>")
         }
         guard let open = text.range(of: "<GCPList"), let openEnd = text[open.upperBound...].range(of: ">"),
-              let close = text.range(of: "</GCPList>") else {
+            let close = text.range(of: "</GCPList>")
+        else {
             throw GeoreferenceError(.writeFailed, at: path, "GDAL wrote no <GCPList>")
         }
         let indent = "\n    "
@@ -197,16 +218,16 @@ public enum GeoreferenceWriter {
                 throw GeoreferenceError(.writeFailed, at: path, "GDAL wrote no </VRTDataset>")
             }
             let band = """
-              <MaskBand>
-                <VRTRasterBand dataType="Byte">
-                  <SimpleSource>
-                    <SourceFilename relativeToVRT="1">\(XMLText.escape(maskFile))</SourceFilename>
-                    <SourceBand>1</SourceBand>
-                  </SimpleSource>
-                </VRTRasterBand>
-              </MaskBand>
+                  <MaskBand>
+                    <VRTRasterBand dataType="Byte">
+                      <SimpleSource>
+                        <SourceFilename relativeToVRT="1">\(XMLText.escape(maskFile))</SourceFilename>
+                        <SourceBand>1</SourceBand>
+                      </SimpleSource>
+                    </VRTRasterBand>
+                  </MaskBand>
 
-            """
+                """
             out.replaceSubrange(end, with: band + "</VRTDataset>")
         }
         try Data(out.utf8).write(to: URL(fileURLWithPath: path))
@@ -226,8 +247,10 @@ public enum GeoreferenceWriter {
 
     /// Every output's folder exists, and no two outputs (the GCP file's sidecar included) are
     /// one file.
-    static func checkPaths(output: String, report: String?, picture: String?, gcpFile: GCPFileOutput?,
-                           footprint: FootprintOutput? = nil) throws {
+    static func checkPaths(
+        output: String, report: String?, picture: String?, gcpFile: GCPFileOutput?,
+        footprint: FootprintOutput? = nil
+    ) throws {
         var paths = [output, report, picture, footprint?.path].compactMap { $0 }
         if let gcpFile {
             paths.append(gcpFile.path)

@@ -34,8 +34,9 @@ enum GeoreferencedMapReader {
         guard object["type"] == nil else { return nil }
         if let version = object["version"] {
             guard let v = AllmapsReader.number(version), v == 1 else {
-                throw GeoreferenceError(.unknownFormat, at: "\(source): version",
-                                        "\(version) is not a version of Allmaps' map: expected 1 (or \"type\": \"GeoreferencedMap\" for version 2)")
+                throw GeoreferenceError(
+                    .unknownFormat, at: "\(source): version",
+                    "\(version) is not a version of Allmaps' map: expected 1 (or \"type\": \"GeoreferencedMap\" for version 2)")
             }
             return .v1
         }
@@ -46,8 +47,9 @@ enum GeoreferencedMapReader {
     static func parse(_ map: [String: Any], form: Form, source: String, gcpCRS: CRS?) throws -> GCPSet {
         let shape = "{\"\(form.pixel)\": [x, y], \"\(form.ground)\": [lon, lat]}"
         guard let list = map["gcps"] else {
-            throw GeoreferenceError(.unknownFormat, at: "\(source): gcps",
-                                    "missing: a GeoreferencedMap lists its GCPs as [\(shape), …]")
+            throw GeoreferenceError(
+                .unknownFormat, at: "\(source): gcps",
+                "missing: a GeoreferencedMap lists its GCPs as [\(shape), …]")
         }
         guard let items = list as? [Any] else {
             throw GeoreferenceError(.unparseableRow, at: "\(source): gcps", "must be an array of \(shape) objects")
@@ -63,10 +65,11 @@ enum GeoreferencedMapReader {
             let id = (gcp["id"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "\(i + 1)"
             gcps.append(GCP(id: id, pixel: PixelPoint(x: pixel.0, y: pixel.1), ground: GroundPoint(x: ground.0, y: ground.1)))
         }
-        return GCPSet(gcps: gcps, crs: gcpCRS ?? .wgs84, mask: try mask(map[form.mask], at: "\(source): \(form.mask)"),
-                      transformHint: AllmapsReader.transformation(map["transformation"]),
-                      fitCRSHint: try AllmapsReader.resourceCRS(map["resourceCrs"], at: "\(source): resourceCrs"),
-                      source: source)
+        return GCPSet(
+            gcps: gcps, crs: gcpCRS ?? .wgs84, mask: try mask(map[form.mask], at: "\(source): \(form.mask)"),
+            transformHint: AllmapsReader.transformation(map["transformation"]),
+            fitCRSHint: try AllmapsReader.resourceCRS(map["resourceCrs"], at: "\(source): resourceCrs"),
+            source: source)
     }
 
     /// A mask of at least three `[x, y]` pixel points at `place`; absent = no mask.
@@ -87,8 +90,10 @@ enum GeoreferencedMapReader {
     }
 
     /// Two finite numbers `[a, b]`, else a located error saying what `what` should be.
-    static func pair(_ value: Any?, at place: String, _ what: String,
-                     reason: GeoreferenceErrorReason = .unparseableRow) throws -> (Double, Double) {
+    static func pair(
+        _ value: Any?, at place: String, _ what: String,
+        reason: GeoreferenceErrorReason = .unparseableRow
+    ) throws -> (Double, Double) {
         guard let a = value as? [Any], a.count == 2, let x = AllmapsReader.number(a[0]), let y = AllmapsReader.number(a[1]) else {
             throw GeoreferenceError(reason, at: place, value == nil ? "missing; expected \(what)" : "must be \(what)")
         }

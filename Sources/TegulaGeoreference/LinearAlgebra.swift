@@ -6,8 +6,10 @@ enum LinearAlgebra {
     /// Minimise ‖A·x − b‖ for each right-hand side column; A is `rows` × `cols`, row-major.
     /// Returns one solution per right-hand side, or nil when A is rank-deficient (relative
     /// tolerance `rankTolerance` on the diagonal of R).
-    static func leastSquares(_ a: [Double], rows m: Int, cols n: Int, rhs: [[Double]],
-                             rankTolerance: Double = 1e-10) -> [[Double]]? {
+    static func leastSquares(
+        _ a: [Double], rows m: Int, cols n: Int, rhs: [[Double]],
+        rankTolerance: Double = 1e-10
+    ) -> [[Double]]? {
         guard m >= n, n > 0 else { return nil }
         var r = a
         var bs = rhs

@@ -62,8 +62,9 @@ extension PixelTransform {
         let h = 1e-3
         let a = forward(PixelPoint(x: p.x + h, y: p.y)), b = forward(PixelPoint(x: p.x - h, y: p.y))
         let c = forward(PixelPoint(x: p.x, y: p.y + h)), d = forward(PixelPoint(x: p.x, y: p.y - h))
-        return Jacobian(xx: (a.x - b.x) / (2 * h), xy: (c.x - d.x) / (2 * h),
-                        yx: (a.y - b.y) / (2 * h), yy: (c.y - d.y) / (2 * h))
+        return Jacobian(
+            xx: (a.x - b.x) / (2 * h), xy: (c.x - d.x) / (2 * h),
+            yx: (a.y - b.y) / (2 * h), yy: (c.y - d.y) / (2 * h))
     }
 }
 
@@ -76,8 +77,10 @@ struct NewtonInverter: Sendable {
     let samples: [(PixelPoint, GroundPoint)]
 
     /// Build the seeds for `forward` over `domain` (min x, min y, max x, max y in pixels).
-    init(seed: AffineMap, domain: (Double, Double, Double, Double),
-         forward: (PixelPoint) -> GroundPoint) {
+    init(
+        seed: AffineMap, domain: (Double, Double, Double, Double),
+        forward: (PixelPoint) -> GroundPoint
+    ) {
         self.seed = seed
         var s: [(PixelPoint, GroundPoint)] = []
         let steps = 16
@@ -86,8 +89,9 @@ struct NewtonInverter: Sendable {
         // Sample a margin of half the domain around it so points outside the image invert too.
         for j in 0...steps {
             for i in 0...steps {
-                let p = PixelPoint(x: x0 - w / 2 + 2 * w * Double(i) / Double(steps),
-                                   y: y0 - h / 2 + 2 * h * Double(j) / Double(steps))
+                let p = PixelPoint(
+                    x: x0 - w / 2 + 2 * w * Double(i) / Double(steps),
+                    y: y0 - h / 2 + 2 * h * Double(j) / Double(steps))
                 s.append((p, forward(p)))
             }
         }
@@ -118,8 +122,10 @@ struct NewtonInverter: Sendable {
     }
 
     /// Damped Newton iteration from `start`.
-    static func newton(from start: PixelPoint, target g: GroundPoint,
-                       evaluate: (PixelPoint) -> (GroundPoint, Jacobian)) -> PixelPoint? {
+    static func newton(
+        from start: PixelPoint, target g: GroundPoint,
+        evaluate: (PixelPoint) -> (GroundPoint, Jacobian)
+    ) -> PixelPoint? {
         newton(from: Self.start(start, evaluate), target: g, evaluate: evaluate)?.point
     }
 
@@ -131,8 +137,10 @@ struct NewtonInverter: Sendable {
     /// on a thin-plate spline (NewtonRowTests) cost 2.0 evaluations a point continued this way,
     /// 3.0 with the 1e-10 px stop alone, 4.0 seeded from the last answer (evaluated there first)
     /// with that stop, and so 5.0 as it was (it also evaluated where the final step landed).
-    static func newton(from start: NewtonStart, target g: GroundPoint,
-                       evaluate: (PixelPoint) -> (GroundPoint, Jacobian)) -> (point: PixelPoint, last: NewtonStart)? {
+    static func newton(
+        from start: NewtonStart, target g: GroundPoint,
+        evaluate: (PixelPoint) -> (GroundPoint, Jacobian)
+    ) -> (point: PixelPoint, last: NewtonStart)? {
         var p = start.pixel
         var f = start.ground, j = start.jacobian
         var err = length(f.x - g.x, f.y - g.y)
@@ -199,8 +207,11 @@ struct AffineMap: Sendable, Equatable {
             let (u, v) = norm.apply(x, y)
             rows += [1, u, v]
         }
-        guard let c = LinearAlgebra.leastSquares(rows, rows: from.count, cols: 3,
-                                                 rhs: [to.map(\.0), to.map(\.1)]) else { return nil }
+        guard
+            let c = LinearAlgebra.leastSquares(
+                rows, rows: from.count, cols: 3,
+                rhs: [to.map(\.0), to.map(\.1)])
+        else { return nil }
         // Fold the normalisation back: u = (x − mx)/s.
         let s = norm.scale
         func unfold(_ k: [Double]) -> (Double, Double, Double) {

@@ -23,8 +23,10 @@ public struct PolynomialTransform: PixelTransform {
     static func termCount(_ order: Int) -> Int { (order + 1) * (order + 2) / 2 }
 
     /// Least-squares fit; nil when the GCPs do not determine it (too few or collinear).
-    init?(order: Int, pixels: [PixelPoint], grounds: [GroundPoint],
-          domain: (Double, Double, Double, Double)) {
+    init?(
+        order: Int, pixels: [PixelPoint], grounds: [GroundPoint],
+        domain: (Double, Double, Double, Double)
+    ) {
         precondition((1...3).contains(order))
         let n = Self.termCount(order)
         guard pixels.count >= n else { return nil }
@@ -53,8 +55,11 @@ public struct PolynomialTransform: PixelTransform {
                 b: (norm.meanY - s * (ib1 * cx[0] + ib2 * cy[0]), s * ib1, s * ib2))
             inverter = nil
         } else {
-            guard let seed = AffineMap.fit(from: grounds.map { ($0.x, $0.y) },
-                                           to: pixels.map { ($0.x, $0.y) }) else { return nil }
+            guard
+                let seed = AffineMap.fit(
+                    from: grounds.map { ($0.x, $0.y) },
+                    to: pixels.map { ($0.x, $0.y) })
+            else { return nil }
             affineInverse = nil
             let copy = (norm, cx, cy, order)
             inverter = NewtonInverter(seed: seed, domain: domain) { p in
@@ -72,8 +77,10 @@ public struct PolynomialTransform: PixelTransform {
         }
     }
 
-    static func evaluate(_ p: PixelPoint, norm: Normalization, cx: [Double], cy: [Double],
-                         order: Int) -> GroundPoint {
+    static func evaluate(
+        _ p: PixelPoint, norm: Normalization, cx: [Double], cy: [Double],
+        order: Int
+    ) -> GroundPoint {
         let (u, v) = norm.apply(p.x, p.y)
         let t = terms(u, v, order: order)
         var x = 0.0, y = 0.0
@@ -109,7 +116,8 @@ public struct PolynomialTransform: PixelTransform {
     /// Ground → pixel by Newton from `seed` when given (orders 2 and 3), else as ``inverse(_:)``.
     public func inverse(_ g: GroundPoint, near seed: PixelPoint?) -> PixelPoint? {
         if let seed, inverter != nil, seed.x.isFinite, seed.y.isFinite,
-           let p = NewtonInverter.newton(from: seed, target: g, evaluate: { (forward($0), jacobian(at: $0)) }) {
+            let p = NewtonInverter.newton(from: seed, target: g, evaluate: { (forward($0), jacobian(at: $0)) })
+        {
             return p
         }
         return inverse(g)

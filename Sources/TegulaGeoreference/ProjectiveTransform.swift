@@ -40,14 +40,17 @@ public struct ProjectiveTransform: PixelTransform {
     }
 
     static func invert3(_ m: [Double]) -> [Double]? {
-        let det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6])
+        let det =
+            m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6])
             + m[2] * (m[3] * m[7] - m[4] * m[6])
         guard det != 0, det.isFinite else { return nil }
-        return [(m[4] * m[8] - m[5] * m[7]) / det, (m[2] * m[7] - m[1] * m[8]) / det,
-                (m[1] * m[5] - m[2] * m[4]) / det, (m[5] * m[6] - m[3] * m[8]) / det,
-                (m[0] * m[8] - m[2] * m[6]) / det, (m[2] * m[3] - m[0] * m[5]) / det,
-                (m[3] * m[7] - m[4] * m[6]) / det, (m[1] * m[6] - m[0] * m[7]) / det,
-                (m[0] * m[4] - m[1] * m[3]) / det]
+        return [
+            (m[4] * m[8] - m[5] * m[7]) / det, (m[2] * m[7] - m[1] * m[8]) / det,
+            (m[1] * m[5] - m[2] * m[4]) / det, (m[5] * m[6] - m[3] * m[8]) / det,
+            (m[0] * m[8] - m[2] * m[6]) / det, (m[2] * m[3] - m[0] * m[5]) / det,
+            (m[3] * m[7] - m[4] * m[6]) / det, (m[1] * m[6] - m[0] * m[7]) / det,
+            (m[0] * m[4] - m[1] * m[3]) / det,
+        ]
     }
 
     /// Pixel → ground.
@@ -64,8 +67,9 @@ public struct ProjectiveTransform: PixelTransform {
         let w = h[6] * u + h[7] * v + h[8]
         let nx = h[0] * u + h[1] * v + h[2], ny = h[3] * u + h[4] * v + h[5]
         let f = groundNorm.scale / pixelNorm.scale / (w * w)
-        return Jacobian(xx: f * (h[0] * w - nx * h[6]), xy: f * (h[1] * w - nx * h[7]),
-                        yx: f * (h[3] * w - ny * h[6]), yy: f * (h[4] * w - ny * h[7]))
+        return Jacobian(
+            xx: f * (h[0] * w - nx * h[6]), xy: f * (h[1] * w - nx * h[7]),
+            yx: f * (h[3] * w - ny * h[6]), yy: f * (h[4] * w - ny * h[7]))
     }
 
     /// Closed-form inverse; nil on the horizon.
@@ -73,8 +77,9 @@ public struct ProjectiveTransform: PixelTransform {
         let (X, Y) = groundNorm.apply(g.x, g.y)
         let w = hInverse[6] * X + hInverse[7] * Y + hInverse[8]
         guard w != 0, w.isFinite else { return nil }
-        let (x, y) = pixelNorm.undo((hInverse[0] * X + hInverse[1] * Y + hInverse[2]) / w,
-                                    (hInverse[3] * X + hInverse[4] * Y + hInverse[5]) / w)
+        let (x, y) = pixelNorm.undo(
+            (hInverse[0] * X + hInverse[1] * Y + hInverse[2]) / w,
+            (hInverse[3] * X + hInverse[4] * Y + hInverse[5]) / w)
         return PixelPoint(x: x, y: y)
     }
 }

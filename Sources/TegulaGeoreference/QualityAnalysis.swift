@@ -27,10 +27,13 @@ struct QualityAnalysis {
     func reportOrNote(chosenBy: String) -> GeoreferenceReport {
         do { return try report(chosenBy: chosenBy) } catch {
             let none = RMSE(metres: nil, pixels: nil, divisor: 0, divisorIs: "n")
-            return GeoreferenceReport(transform: kind, chosenBy: chosenBy, fitSRS: context.fitCRS.label, fitSRSChosenBy: fitCRSReason, gcpSRS: context.gcps.crs.label,
+            return GeoreferenceReport(
+                transform: kind, chosenBy: chosenBy, fitSRS: context.fitCRS.label, fitSRSChosenBy: fitCRSReason, gcpSRS: context.gcps.crs.label,
                 imageWidth: context.width, imageHeight: context.height, gcps: [], rmse: none, leaveOneOutRMSE: none,
-                outlierRule: "", distortion: Distortion(samples: 0, scaleMetresPerPixel: [], areaScaleRatio: 0,
-                                                        maxAngularDistortionDegrees: 0, meanAngularDistortionDegrees: 0, foldOverSamples: 0),
+                outlierRule: "",
+                distortion: Distortion(
+                    samples: 0, scaleMetresPerPixel: [], areaScaleRatio: 0,
+                    maxAngularDistortionDegrees: 0, meanAngularDistortionDegrees: 0, foldOverSamples: 0),
                 roundTripMaxPixels: 0, roundTripFailures: 0, sampling: "not sampled", footprint: [],
                 warnings: ["the report could not be computed: \(error)"])
         }
@@ -51,10 +54,11 @@ struct QualityAnalysis {
             let metres = Self.distance(lon[i], lat[i], predicted[i].x, predicted[i].y)
             let back = transform.inverse(GroundPoint(x: fx[i], y: fy[i]))
             let v = back.map { [$0.x - g.pixel.x, $0.y - g.pixel.y] } ?? [.nan, .nan]
-            var row = GCPResidual(id: g.id, enabled: g.enabled, pixel: [g.pixel.x, g.pixel.y],
-                                  ground: [g.ground.x, g.ground.y], lon: lon[i], lat: lat[i],
-                                  residualMetres: metres, residualPixels: hypot(v[0], v[1]),
-                                  residualPixelVector: v, outlier: false)
+            var row = GCPResidual(
+                id: g.id, enabled: g.enabled, pixel: [g.pixel.x, g.pixel.y],
+                ground: [g.ground.x, g.ground.y], lon: lon[i], lat: lat[i],
+                residualMetres: metres, residualPixels: hypot(v[0], v[1]),
+                residualPixelVector: v, outlier: false)
             if g.enabled {
                 if let loo = leaveOneOut(enabledIndex, toLonLat: toLonLat, lon: lon[i], lat: lat[i]) {
                     row.leaveOneOutMetres = loo.metres
@@ -72,11 +76,13 @@ struct QualityAnalysis {
         }
         let enabled = rows.filter(\.enabled)
         let divisorIs = "n, the number of enabled GCPs (QGIS divides by n − m, m = parameters per axis)"
-        let rmse = RMSE(metres: Self.rms(enabled.map(\.residualMetres)), pixels: Self.rms(enabled.map(\.residualPixels)),
-                        divisor: enabled.count, divisorIs: divisorIs)
+        let rmse = RMSE(
+            metres: Self.rms(enabled.map(\.residualMetres)), pixels: Self.rms(enabled.map(\.residualPixels)),
+            divisor: enabled.count, divisorIs: divisorIs)
         let looM = enabled.compactMap(\.leaveOneOutMetres), looP = enabled.compactMap(\.leaveOneOutPixels)
-        let loo = RMSE(metres: Self.rms(looM), pixels: Self.rms(looP), divisor: looM.count,
-                       divisorIs: "the enabled GCPs whose leave-one-out refit was possible")
+        let loo = RMSE(
+            metres: Self.rms(looM), pixels: Self.rms(looP), divisor: looM.count,
+            divisorIs: "the enabled GCPs whose leave-one-out refit was possible")
         let median = looM.sorted().dropFirst(looM.count / 2).first ?? 0
         if looM.count >= 5, median > 0 {
             for i in rows.indices where rows[i].enabled {
@@ -87,11 +93,16 @@ struct QualityAnalysis {
         if kind == .tps { warnings.append("tps interpolates every GCP: its residuals are zero by construction; read the leave-one-out figures") }
         if looM.isEmpty { warnings.append("\(enabled.count) GCPs leave none to spare for \(kind.rawValue): no leave-one-out error; add GCPs") }
         for r in rows where r.outlier {
-            warnings.append(String(format: "GCP %@ looks like an outlier: leave-one-out error %.0f m, over 3× the median %.0f m", r.id, r.leaveOneOutMetres ?? 0, median))
+            warnings.append(
+                String(
+                    format: "GCP %@ looks like an outlier: leave-one-out error %.0f m, over 3× the median %.0f m", r.id, r.leaveOneOutMetres ?? 0,
+                    median))
         }
         let (distortion, roundTrip, failures) = sampleGrid(toLonLat)
         if distortion.foldOverSamples > 0 {
-            warnings.append("the map folds over at \(distortion.foldOverSamples) of \(distortion.samples) sample points: \(kind.rawValue) is not one-to-one over this image")
+            warnings.append(
+                "the map folds over at \(distortion.foldOverSamples) of \(distortion.samples) sample points: \(kind.rawValue) is not one-to-one over this image"
+            )
         }
         let side = Self.gridSide
         return GeoreferenceReport(
@@ -105,7 +116,8 @@ struct QualityAnalysis {
 
     /// Refit without enabled GCP `index` and predict it.
     func leaveOneOut(_ index: Int, toLonLat: CRSConversion, lon: Double, lat: Double)
-        -> (metres: Double, pixels: Double, vector: [Double])? {
+        -> (metres: Double, pixels: Double, vector: [Double])?
+    {
         var pixels = context.pixels, grounds = context.fitGrounds
         let p = pixels.remove(at: index), g = grounds.remove(at: index)
         guard let t = Georeferencer.fitTransform(kind, pixels: pixels, grounds: grounds, domain: context.domain)
@@ -119,7 +131,8 @@ struct QualityAnalysis {
     /// Leave-one-out RMSE in metres of `kind` on a context (for choosing); nil when not computable.
     static func leaveOneOutRMSE(_ context: FitContext, kind: TransformKind) -> Double? {
         guard let t = Georeferencer.fitTransform(kind, pixels: context.pixels, grounds: context.fitGrounds, domain: context.domain),
-              let toLonLat = try? CRSConversion(from: context.fitCRS, to: .wgs84) else { return nil }
+            let toLonLat = try? CRSConversion(from: context.fitCRS, to: .wgs84)
+        else { return nil }
         let a = QualityAnalysis(context: context, kind: kind, transform: t)
         var lon = context.enabled.map(\.ground.x), lat = context.enabled.map(\.ground.y)
         guard (try? CRSConversion(from: context.gcps.crs, to: .wgs84).apply(x: &lon, y: &lat)) != nil else { return nil }
@@ -174,20 +187,22 @@ struct QualityAnalysis {
         }
         let positive = dets.filter { $0 > 0 }.count, negative = dets.filter { $0 < 0 }.count
         let sorted = scales.sorted()
-        let d = Distortion(samples: pts.count,
-                           scaleMetresPerPixel: sorted.isEmpty ? [] : [sorted[0], sorted[sorted.count / 2], sorted[sorted.count - 1]],
-                           areaScaleRatio: (areas.max() ?? 0) / max(areas.min() ?? 1, .leastNormalMagnitude),
-                           maxAngularDistortionDegrees: angles.max() ?? 0,
-                           meanAngularDistortionDegrees: angles.isEmpty ? 0 : angles.reduce(0, +) / Double(angles.count),
-                           foldOverSamples: min(positive, negative))
+        let d = Distortion(
+            samples: pts.count,
+            scaleMetresPerPixel: sorted.isEmpty ? [] : [sorted[0], sorted[sorted.count / 2], sorted[sorted.count - 1]],
+            areaScaleRatio: (areas.max() ?? 0) / max(areas.min() ?? 1, .leastNormalMagnitude),
+            maxAngularDistortionDegrees: angles.max() ?? 0,
+            meanAngularDistortionDegrees: angles.isEmpty ? 0 : angles.reduce(0, +) / Double(angles.count),
+            foldOverSamples: min(positive, negative))
         return (d, worst, failures)
     }
 
     /// The mask (or image border) through the forward transform, in degrees, closed, its edges
     /// refined by Allmaps' settings (``FitFootprint``).
     func footprint() throws -> [[Double]] {
-        try FitFootprint.ring(mask: context.gcps.mask, width: context.width, height: context.height, transform: transform,
-                              fitCRS: context.fitCRS, refinement: .allmaps)
+        try FitFootprint.ring(
+            mask: context.gcps.mask, width: context.width, height: context.height, transform: transform,
+            fitCRS: context.fitCRS, refinement: .allmaps)
     }
 
     func lonLat(_ g: [GroundPoint], _ c: CRSConversion) -> [GroundPoint] {

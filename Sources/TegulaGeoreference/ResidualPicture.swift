@@ -26,14 +26,14 @@ struct ResidualPicture {
         let total = h + legendHeight
         let pictureHeight = Int((Double(thumb.height) * total / h).rounded())
         var s = """
-        <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 \(w) \(Self.f(total))" width="\(thumb.width)" height="\(pictureHeight)">
-        <defs>
-        <marker id="red" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#e0201c"/></marker>
-        <marker id="blue" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#1c5ce0"/></marker>
-        </defs>
-        <image x="0" y="0" width="\(w)" height="\(h)" preserveAspectRatio="none" xlink:href="data:image/jpeg;base64,\(Data(thumb.jpeg).base64EncodedString())"/>
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 \(w) \(Self.f(total))" width="\(thumb.width)" height="\(pictureHeight)">
+            <defs>
+            <marker id="red" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#e0201c"/></marker>
+            <marker id="blue" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#1c5ce0"/></marker>
+            </defs>
+            <image x="0" y="0" width="\(w)" height="\(h)" preserveAspectRatio="none" xlink:href="data:image/jpeg;base64,\(Data(thumb.jpeg).base64EncodedString())"/>
 
-        """
+            """
         if let mask = georeference.gcps.mask, mask.count >= 3 {
             let pts = mask.map { "\(Self.f($0.x)),\(Self.f($0.y))" }.joined(separator: " ")
             s += "<polygon points=\"\(pts)\" fill=\"none\" stroke=\"#f0c000\" stroke-width=\(q(2 * unit)) stroke-dasharray=\(q(6 * unit))/>\n"
@@ -44,7 +44,8 @@ struct ResidualPicture {
             if let v = g.leaveOneOutPixelVector { s += arrow(x, y, v, scale, "blue", unit) }
             let colour = !g.enabled ? "#888888" : g.outlier ? "#ff00ff" : "#ffffff"
             s += "<circle cx=\(q(x)) cy=\(q(y)) r=\(q(4 * unit)) fill=\"none\" stroke=\"\(colour)\" stroke-width=\(q(1.5 * unit))/>\n"
-            s += "<text x=\(q(x + 5 * unit)) y=\(q(y - 5 * unit)) font-size=\(q(11 * unit)) font-family=\"sans-serif\" fill=\"\(colour)\" stroke=\"#000\" stroke-width=\(q(0.3 * unit))>\(XMLText.escape(g.id))</text>\n"
+            s +=
+                "<text x=\(q(x + 5 * unit)) y=\(q(y - 5 * unit)) font-size=\(q(11 * unit)) font-family=\"sans-serif\" fill=\"\(colour)\" stroke=\"#000\" stroke-width=\(q(0.3 * unit))>\(XMLText.escape(g.id))</text>\n"
         }
         s += legendSVG
         return s + "</svg>\n"
@@ -53,7 +54,8 @@ struct ResidualPicture {
     func arrow(_ x: Double, _ y: Double, _ v: [Double], _ scale: Double, _ colour: String, _ unit: Double) -> String {
         guard v.count == 2, v[0].isFinite, v[1].isFinite, hypot(v[0], v[1]) * scale > unit else { return "" }
         let hex = colour == "red" ? "#e0201c" : "#1c5ce0"
-        return "<line x1=\(q(x)) y1=\(q(y)) x2=\(q(x + v[0] * scale)) y2=\(q(y + v[1] * scale)) stroke=\"\(hex)\" stroke-width=\(q(2 * unit)) marker-end=\"url(#\(colour))\"/>\n"
+        return
+            "<line x1=\(q(x)) y1=\(q(y)) x2=\(q(x + v[0] * scale)) y2=\(q(y + v[1] * scale)) stroke=\"\(hex)\" stroke-width=\(q(2 * unit)) marker-end=\"url(#\(colour))\"/>\n"
     }
 
     /// The legend as a strip `width` wide from `top` down, and its height.
@@ -75,7 +77,8 @@ struct ResidualPicture {
         let height = Double(lines.count) * size * 1.4 + 2 * pad
         var s = "<rect x=\"0\" y=\(q(top)) width=\(q(width)) height=\(q(height)) fill=\"#222\"/>\n"
         for (i, line) in lines.enumerated() {
-            s += "<text x=\(q(pad)) y=\(q(top + pad + size * (1.4 * Double(i) + 1))) font-size=\(q(size)) font-family=\"sans-serif\" fill=\"#fff\">\(XMLText.escape(line))</text>\n"
+            s +=
+                "<text x=\(q(pad)) y=\(q(top + pad + size * (1.4 * Double(i) + 1))) font-size=\(q(size)) font-family=\"sans-serif\" fill=\"#fff\">\(XMLText.escape(line))</text>\n"
         }
         return (s, height)
     }
@@ -98,12 +101,14 @@ struct ResidualPicture {
         let bands = ds.bandCount >= 3 ? [1, 2, 3] : [1]
         var px = [UInt8](repeating: 0, count: tw * th * bands.count)
         try px.withUnsafeMutableBufferPointer { p in
-            try ds.readBytes(x: 0, y: 0, width: ds.width, height: ds.height, bufferWidth: tw, bufferHeight: th,
-                             bands: bands, resampling: .average, into: p.baseAddress!)
+            try ds.readBytes(
+                x: 0, y: 0, width: ds.width, height: ds.height, bufferWidth: tw, bufferHeight: th,
+                bands: bands, resampling: .average, into: p.baseAddress!)
         }
         let jpeg = try px.withUnsafeBufferPointer { p in
-            try Dataset.encode(pixels: p.baseAddress!, width: tw, height: th, bands: bands.count,
-                               driver: "JPEG", options: ["QUALITY=80"])
+            try Dataset.encode(
+                pixels: p.baseAddress!, width: tw, height: th, bands: bands.count,
+                driver: "JPEG", options: ["QUALITY=80"])
         }
         return (jpeg, tw, th)
     }

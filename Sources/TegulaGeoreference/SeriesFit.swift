@@ -68,18 +68,21 @@ public struct SeriesFit: Sendable {
     /// lies outside its scan, or a group's system does not converge.
     public static func fit(sheets: [SeriesSheet], ties: [Tie], tieWeight: Double) throws -> SeriesFit {
         guard tieWeight > 0, tieWeight.isFinite else {
-            throw GeoreferenceError(.fitFailed, at: "tie_weight", "tie weight \(tieWeight) must be a positive number (1 = a tie point weighs as one GCP)")
+            throw GeoreferenceError(
+                .fitFailed, at: "tie_weight", "tie weight \(tieWeight) must be a positive number (1 = a tie point weighs as one GCP)")
         }
         for (i, t) in ties.enumerated() {
             for (s, p) in [(t.sheetA, t.pixelA), (t.sheetB, t.pixelB)] {
                 let sh = sheets[s]
                 guard p.x.isFinite, p.y.isFinite, p.x >= 0, p.y >= 0, p.x <= Double(sh.width), p.y <= Double(sh.height) else {
-                    throw GeoreferenceError(.gcpOutsideImage, at: "ties[\(i)]",
-                                            "pixel \(p) is outside sheet '\(sh.name)' (\(sh.width) × \(sh.height) pixels: x must be 0…\(sh.width), y 0…\(sh.height))")
+                    throw GeoreferenceError(
+                        .gcpOutsideImage, at: "ties[\(i)]",
+                        "pixel \(p) is outside sheet '\(sh.name)' (\(sh.width) × \(sh.height) pixels: x must be 0…\(sh.width), y 0…\(sh.height))")
                 }
             }
             if t.sheetA == t.sheetB {
-                throw GeoreferenceError(.fitFailed, at: "ties[\(i)]", "ties sheet '\(sheets[t.sheetA].name)' to itself; a tie joins two different sheets")
+                throw GeoreferenceError(
+                    .fitFailed, at: "ties[\(i)]", "ties sheet '\(sheets[t.sheetA].name)' to itself; a tie joins two different sheets")
             }
         }
         let groups = Self.groups(count: sheets.count, ties: ties)
@@ -111,7 +114,8 @@ public struct SeriesFit: Sendable {
     }
 
     static func fitGroup(_ group: [Int], sheets: [SeriesSheet], ties allTies: [Tie], weight: Double) throws
-        -> ([(Int, SheetFit)], [TieFigures], Int) {
+        -> ([(Int, SheetFit)], [TieFigures], Int)
+    {
         let members = Set(group)
         let local = Dictionary(uniqueKeysWithValues: group.enumerated().map { ($1, $0) })
         let ties = allTies.enumerated().filter { members.contains($0.element.sheetA) }
@@ -119,28 +123,35 @@ public struct SeriesFit: Sendable {
         var before: [Georeference] = []
         for s in group {
             let sh = sheets[s]
-            do { before.append(try Georeferencer.fit(sh.gcps, imageWidth: sh.width, imageHeight: sh.height, options: sh.options)) } catch let e as GeoreferenceError {
+            do { before.append(try Georeferencer.fit(sh.gcps, imageWidth: sh.width, imageHeight: sh.height, options: sh.options)) } catch let e
+                as GeoreferenceError
+            {
                 throw GeoreferenceError(e.reason, at: "sheet '\(sh.name)'", "cannot be fitted on its own GCPs (ties add none): \(e)")
             }
         }
         let fitCRS = before[0].fitCRS
         for (i, b) in before.enumerated() where !b.fitCRS.isSame(as: fitCRS) {
-            throw GeoreferenceError(.fitFailed, at: "sheet '\(sheets[group[i]].name)'",
-                                    "is fitted in \(b.fitCRS.label) but the sheet '\(sheets[group[0]].name)' it is tied to in \(fitCRS.label); tied sheets need one fit_srs")
+            throw GeoreferenceError(
+                .fitFailed, at: "sheet '\(sheets[group[i]].name)'",
+                "is fitted in \(b.fitCRS.label) but the sheet '\(sheets[group[0]].name)' it is tied to in \(fitCRS.label); tied sheets need one fit_srs"
+            )
         }
         // GCPs in the group's fitting CRS, centred on their mean.
         let contexts = try group.map { try FitContext(gcps: sheets[$0].gcps, fitCRS: fitCRS, width: sheets[$0].width, height: sheets[$0].height) }
         let all = contexts.flatMap(\.fitGrounds)
         let cx = all.map(\.x).reduce(0, +) / Double(all.count), cy = all.map(\.y).reduce(0, +) / Double(all.count)
         let systemSheets = zip(group, contexts).enumerated().map { i, pair in
-            JointSystem.Sheet(kind: before[i].kind, width: Double(sheets[pair.0].width), height: Double(sheets[pair.0].height),
-                              pixels: pair.1.pixels, grounds: pair.1.fitGrounds.map { GroundPoint(x: $0.x - cx, y: $0.y - cy) })
+            JointSystem.Sheet(
+                kind: before[i].kind, width: Double(sheets[pair.0].width), height: Double(sheets[pair.0].height),
+                pixels: pair.1.pixels, grounds: pair.1.fitGrounds.map { GroundPoint(x: $0.x - cx, y: $0.y - cy) })
         }
-        let system = JointSystem(sheets: systemSheets, ties: ties.map { (local[$0.element.sheetA]!, $0.element.pixelA, local[$0.element.sheetB]!, $0.element.pixelB) },
-                                 weight: weight)
+        let system = JointSystem(
+            sheets: systemSheets, ties: ties.map { (local[$0.element.sheetA]!, $0.element.pixelA, local[$0.element.sheetB]!, $0.element.pixelB) },
+            weight: weight)
         guard let (theta, iterations) = system.solve() else {
-            throw GeoreferenceError(.fitFailed, at: "sheets " + group.map { "'\(sheets[$0].name)'" }.joined(separator: ", "),
-                                    "the joint fit of these tied sheets does not converge; check the ties for a sheet tied to the wrong place")
+            throw GeoreferenceError(
+                .fitFailed, at: "sheets " + group.map { "'\(sheets[$0].name)'" }.joined(separator: ", "),
+                "the joint fit of these tied sheets does not converge; check the ties for a sheet tied to the wrong place")
         }
         func placed(_ l: Int, _ p: PixelPoint) -> GroundPoint {
             let o = system.offsets[l]
@@ -179,8 +190,9 @@ public struct SeriesFit: Sendable {
             let kind = before[l].kind
             let fitted: Georeference
             do {
-                fitted = try Georeferencer.fit(set, imageWidth: sh.width, imageHeight: sh.height,
-                                               options: FitOptions(transform: kind, fitCRS: sh.options.fitCRS))
+                fitted = try Georeferencer.fit(
+                    set, imageWidth: sh.width, imageHeight: sh.height,
+                    options: FitOptions(transform: kind, fitCRS: sh.options.fitCRS))
             } catch let e as GeoreferenceError {
                 throw GeoreferenceError(e.reason, at: "sheet '\(sh.name)'", "cannot be refitted with its tie points: \(e)")
             }
@@ -197,8 +209,10 @@ public struct SeriesFit: Sendable {
             try CRSConversion(from: fitCRS, to: .wgs84).apply(x: &gx, y: &gy)
             func d(_ p: GroundPoint, _ q: GroundPoint) -> Double { QualityAnalysis.distance(p.x, p.y, q.x, q.y) }
             let g = GroundPoint(x: gx[0], y: gy[0])
-            figures.append(TieFigures(index: index, ground: [g.x, g.y], seamBeforeMetres: d(ba, bb), seamAfterMetres: d(aa, ab),
-                                      residualAMetres: d(aa, g), residualBMetres: d(ab, g)))
+            figures.append(
+                TieFigures(
+                    index: index, ground: [g.x, g.y], seamBeforeMetres: d(ba, bb), seamAfterMetres: d(aa, ab),
+                    residualAMetres: d(aa, g), residualBMetres: d(ab, g)))
         }
         return (results, figures, iterations)
     }

@@ -32,8 +32,9 @@ public struct StoredFit: Sendable, Hashable {
     public init(metadata: [String: String], source: String) throws {
         transform = try metadata[Self.transformKey].map { name in
             guard let k = TransformKind(name: name) else {
-                throw GeoreferenceError(.unknownTransform, at: "\(source): \(Self.transformKey)",
-                                        "unknown transform '\(name)': expected \(TransformKind.accepted)")
+                throw GeoreferenceError(
+                    .unknownTransform, at: "\(source): \(Self.transformKey)",
+                    "unknown transform '\(name)': expected \(TransformKind.accepted)")
             }
             return k
         }

@@ -69,8 +69,10 @@ public struct ThinPlateSplineTransform: PixelTransform {
         return r2 > 0 ? r2 * log(r2) : 0
     }
 
-    static func evaluate(_ p: PixelPoint, norm: Normalization, us: [Double], vs: [Double],
-                         wx: [Double], wy: [Double]) -> GroundPoint {
+    static func evaluate(
+        _ p: PixelPoint, norm: Normalization, us: [Double], vs: [Double],
+        wx: [Double], wy: [Double]
+    ) -> GroundPoint {
         let (u, v) = norm.apply(p.x, p.y)
         let n = us.count
         var x = wx[n] + wx[n + 1] * u + wx[n + 2] * v
@@ -115,8 +117,10 @@ public struct ThinPlateSplineTransform: PixelTransform {
     func valueAndJacobian(_ p: PixelPoint) -> (GroundPoint, Jacobian) {
         let (u, v) = norm.apply(p.x, p.y)
         let n = us.count
-        let base = (value: SIMD2(wx[n] + wx[n + 1] * u + wx[n + 2] * v, wy[n] + wy[n + 1] * u + wy[n + 2] * v),
-                    du: SIMD2(wx[n + 1], wy[n + 1]), dv: SIMD2(wx[n + 2], wy[n + 2]))
+        let base = (
+            value: SIMD2(wx[n] + wx[n + 1] * u + wx[n + 2] * v, wy[n] + wy[n + 1] * u + wy[n + 2] * v),
+            du: SIMD2(wx[n + 1], wy[n + 1]), dv: SIMD2(wx[n + 2], wy[n + 2])
+        )
         // (X, Y) of the value, of ∂/∂u and of ∂/∂v; kept in the closures (a sum captured from
         // outside them lived on the stack).
         let (value, du, dv) = withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { buffer in
@@ -149,7 +153,8 @@ public struct ThinPlateSplineTransform: PixelTransform {
     /// Ground → pixel by Newton from `seed` when given, else as ``inverse(_:)``.
     public func inverse(_ g: GroundPoint, near seed: PixelPoint?) -> PixelPoint? {
         if let seed, seed.x.isFinite, seed.y.isFinite,
-           let p = NewtonInverter.newton(from: seed, target: g, evaluate: { valueAndJacobian($0) }) {
+            let p = NewtonInverter.newton(from: seed, target: g, evaluate: { valueAndJacobian($0) })
+        {
             return p
         }
         return inverse(g)

@@ -112,7 +112,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         refused = true
-        let failure: ServerError = lines.longestTarget > maxHeaderBytes
+        let failure: ServerError =
+            lines.longestTarget > maxHeaderBytes
             ? .targetTooLong(limit: maxHeaderBytes) : .headersTooLarge(limit: maxHeaderBytes)
         let body = Array((failure.description + "\n").utf8)
         var headers = HTTPHeaders()
@@ -121,8 +122,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         headers.add(name: "Content-Length", value: String(body.count))
         headers.add(name: "Connection", value: "close")
         headers.add(name: "Server", value: serverName)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: failure.status?.code ?? 400),
-                                                             headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(
+                .head(
+                    HTTPResponseHead(
+                        version: .http1_1, status: HTTPResponseStatus(statusCode: failure.status?.code ?? 400),
+                        headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         // Lingering close, as nginx does: the client may still be sending the rest of its head,
         // and closing with unread bytes makes the kernel send a reset that can destroy the answer

@@ -49,8 +49,10 @@ final class FastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// A fast path over a service's answers from memory and its counter of them: the closures are
     /// made where the service's type is known (``ServerChannel``, specialized in its caller).
-    init(respondFromMemory: @escaping @Sendable (ServerRequest) -> ServerResponse?, countAnswer: @escaping @Sendable () -> Void,
-         serverName: String) {
+    init(
+        respondFromMemory: @escaping @Sendable (ServerRequest) -> ServerResponse?, countAnswer: @escaping @Sendable () -> Void,
+        serverName: String
+    ) {
         self.respondFromMemory = respondFromMemory
         self.countAnswer = countAnswer
         self.serverName = serverName
@@ -67,8 +69,12 @@ final class FastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 for field in r.headers { headers.add(name: field.name.rawName, value: field.value) }
                 headers.add(name: "Date", value: date.now())
                 headers.add(name: "Server", value: serverName)
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: r.status.code),
-                                                                     headers: headers))), promise: nil)
+                context.write(
+                    wrapOutboundOut(
+                        .head(
+                            HTTPResponseHead(
+                                version: .http1_1, status: HTTPResponseStatus(statusCode: r.status.code),
+                                headers: headers))), promise: nil)
                 if r.bodyCount > 0 {
                     context.write(wrapOutboundOut(.body(.byteBuffer(r.bodyBuffer))), promise: nil)
                 }

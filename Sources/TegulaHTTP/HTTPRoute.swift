@@ -21,8 +21,10 @@ public struct HTTPRoute<Answer>: Sendable {
     public static var read: [HTTPRequest.Method] { [.get, .head] }
 
     /// A route on `pattern` taking `methods` (GET and HEAD unless given), answered by `make`.
-    public init(_ pattern: RoutePattern, _ methods: [HTTPRequest.Method] = read, listed: Bool = true,
-                _ make: @escaping @Sendable (RouteMatch) throws(ServerError) -> Answer) {
+    public init(
+        _ pattern: RoutePattern, _ methods: [HTTPRequest.Method] = read, listed: Bool = true,
+        _ make: @escaping @Sendable (RouteMatch) throws(ServerError) -> Answer
+    ) {
         self.pattern = pattern
         self.methods = methods
         self.listed = listed

@@ -1,7 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import HTTPTypes
 import NIOCore
 
 /// The one Hummingbird adapter of every Tegula server (`tegula serve`, `tegula edit`): any
@@ -31,31 +31,40 @@ public enum HTTPServer {
 
     /// The application serving `service` on host:port (not yet running).
     @inlinable
-    public static func application<Service: HTTPService>(service: Service, host: String, port: Int,
-                                   onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
-        -> some ApplicationProtocol {
+    public static func application<Service: HTTPService>(
+        service: Service, host: String, port: Int,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    )
+        -> some ApplicationProtocol
+    {
         let responder = ServiceResponder(service: service)
         let limit = service.configuration.maxHeaderBytes
-        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(maxHeaderFieldSize: limit, maxHeaderListSize: limit,
-                                                                      maxHeaderFieldCount: 100)
-        return Application(responder: responder,
-                    server: HTTPServerBuilder { hummingbird in
-                        ServerChannel(http1: HTTP1Channel(responder: hummingbird, configuration: .init(httpDecoderConfiguration: decoder)),
-                                    responder: responder, serverName: serverName)
-                    },
-                    configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName,
-                                                           backlog: backlog),
-                    onServerRunning: { channel in
-                        // Hummingbird's configuration has no way to set this before binding.
-                        try? await channel.setOption(ChannelOptions.maxMessagesPerRead, value: acceptsPerWakeup).get()
-                        await onServerRunning(channel)
-                    }, logger: service.logger)
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+            maxHeaderFieldSize: limit, maxHeaderListSize: limit,
+            maxHeaderFieldCount: 100)
+        return Application(
+            responder: responder,
+            server: HTTPServerBuilder { hummingbird in
+                ServerChannel(
+                    http1: HTTP1Channel(responder: hummingbird, configuration: .init(httpDecoderConfiguration: decoder)),
+                    responder: responder, serverName: serverName)
+            },
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port), serverName: serverName,
+                backlog: backlog),
+            onServerRunning: { channel in
+                // Hummingbird's configuration has no way to set this before binding.
+                try? await channel.setOption(ChannelOptions.maxMessagesPerRead, value: acceptsPerWakeup).get()
+                await onServerRunning(channel)
+            }, logger: service.logger)
     }
 
     /// Serves until SIGINT/SIGTERM.
     @inlinable
-    public static func run<Service: HTTPService>(service: Service, host: String, port: Int,
-                           onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) async throws {
+    public static func run<Service: HTTPService>(
+        service: Service, host: String, port: Int,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) async throws {
         try await application(service: service, host: host, port: port, onServerRunning: onServerRunning)
             .runService()
     }

@@ -32,7 +32,9 @@ final class RequestLineTracker: ChannelInboundHandler, RemovableChannelHandler {
                 } else {
                     lineLength += 1
                     if inRequestLine && part < 2 {
-                        if b == 32 { part += 1 } else if part == 1 {
+                        if b == 32 {
+                            part += 1
+                        } else if part == 1 {
                             target += 1
                             if target > longestTarget { longestTarget = target }
                         }

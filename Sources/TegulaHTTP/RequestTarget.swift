@@ -45,7 +45,8 @@ public struct RequestTarget: Equatable, Sendable {
         for pair in rawQuery.utf8.split(separator: UInt8(ascii: "&")) {
             let kv = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard let k = Self.percentDecode(Substring(kv[0]).utf8), !k.isEmpty,
-                  let v = kv.count > 1 ? Self.percentDecode(Substring(kv[1]).utf8) : "" else { continue }
+                let v = kv.count > 1 ? Self.percentDecode(Substring(kv[1]).utf8) : ""
+            else { continue }
             if out[k] == nil { out[k] = v }
         }
         return out

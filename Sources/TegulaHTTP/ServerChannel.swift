@@ -29,8 +29,9 @@ struct ServerChannel<Service: HTTPService>: ServerChildChannel {
         let service = responder.service
         let (config, serverName) = (service.configuration, serverName)
         return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            try Self.addHandlers(channel, configuration: config, serverName: serverName,
-                                 respondFromMemory: { service.respondFromMemory($0) }, countAnswer: { service.countFastPathAnswer() })
+            try Self.addHandlers(
+                channel, configuration: config, serverName: serverName,
+                respondFromMemory: { service.respondFromMemory($0) }, countAnswer: { service.countFastPathAnswer() })
             return value
         }
     }
@@ -38,16 +39,19 @@ struct ServerChannel<Service: HTTPService>: ServerChildChannel {
     /// Adds the connection's handlers around Hummingbird's codec. Not generic: the service is
     /// reached through the two closures, made in ``setup(channel:logger:)`` where its type is known.
     @usableFromInline
-    static func addHandlers(_ channel: any Channel, configuration config: ServerConfiguration, serverName: String,
-                            respondFromMemory: @escaping @Sendable (ServerRequest) -> ServerResponse?,
-                            countAnswer: @escaping @Sendable () -> Void) throws {
+    static func addHandlers(
+        _ channel: any Channel, configuration config: ServerConfiguration, serverName: String,
+        respondFromMemory: @escaping @Sendable (ServerRequest) -> ServerResponse?,
+        countAnswer: @escaping @Sendable () -> Void
+    ) throws {
         let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
         let lines = RequestLineTracker()
         try channel.pipeline.syncOperations.addHandler(lines, position: .first)
         // decoder → guard → fast path → Hummingbird's codec: the guard sees both paths' responses.
         try channel.pipeline.syncOperations.addHandler(
-            ConnectionGuard(idleTimeout: TimeAmount(config.idleTimeout), maxHeaderBytes: config.maxHeaderBytes, lines: lines,
-                            serverName: serverName), position: .before(codec))
+            ConnectionGuard(
+                idleTimeout: TimeAmount(config.idleTimeout), maxHeaderBytes: config.maxHeaderBytes, lines: lines,
+                serverName: serverName), position: .before(codec))
         try channel.pipeline.syncOperations.addHandler(
             FastPath(respondFromMemory: respondFromMemory, countAnswer: countAnswer, serverName: serverName), position: .before(codec))
         try channel.pipeline.syncOperations.addHandler(ClientHangUp(), position: .first)

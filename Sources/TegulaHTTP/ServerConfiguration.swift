@@ -24,15 +24,18 @@ public struct ServerConfiguration: Sendable, Equatable {
     public func baseURL(_ request: ServerRequest) -> String {
         if let base = publicURL, !base.isEmpty { return base }
         if let host = request.headers[ServerRequest.host],
-           host.utf8.allSatisfy({ $0 < 128 && (isalnum(Int32($0)) != 0 || ".:-[]_".utf8.contains($0)) }) {
+            host.utf8.allSatisfy({ $0 < 128 && (isalnum(Int32($0)) != 0 || ".:-[]_".utf8.contains($0)) })
+        {
             return "http://" + host
         }
         return ""
     }
 
     /// The defaults of `tegula serve`.
-    public init(publicURL: String? = nil, corsOrigin: String? = "*", maxTargetLength: Int = 2048,
-                idleTimeout: Duration = .seconds(60), maxHeaderBytes: Int = 16 << 10) {
+    public init(
+        publicURL: String? = nil, corsOrigin: String? = "*", maxTargetLength: Int = 2048,
+        idleTimeout: Duration = .seconds(60), maxHeaderBytes: Int = 16 << 10
+    ) {
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.corsOrigin = corsOrigin
         self.maxTargetLength = maxTargetLength

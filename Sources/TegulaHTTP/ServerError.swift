@@ -65,8 +65,10 @@ extension LocatedError where Reason == ServerErrorReason {
     /// A method the route of `path` does not take; `allowed` are those it takes, named without
     /// HEAD, which follows GET: `PUT is not allowed on /api/fit: use POST`.
     public static func methodNotAllowed(method: HTTPRequest.Method, path: String, allowed: [HTTPRequest.Method]) -> ServerError {
-        ServerError(.methodNotAllowed, "\(method.rawValue) is not allowed on \(path): use "
-            + allowed.filter { $0 != .head }.map(\.rawValue).joined(separator: " or "))
+        ServerError(
+            .methodNotAllowed,
+            "\(method.rawValue) is not allowed on \(path): use "
+                + allowed.filter { $0 != .head }.map(\.rawValue).joined(separator: " or "))
     }
 
     /// A target that cannot name anything; `reason` comes from the parser that refused it

@@ -39,8 +39,10 @@ public struct ServerResponse: Sendable, Equatable {
 
     /// A JSON answer: `value` encoded with sorted keys and unescaped slashes (the one way every
     /// Tegula server writes JSON), `Cache-Control` as given.
-    public static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok,
-                            cacheControl: String = "no-store") -> ServerResponse {
+    public static func json(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok,
+        cacheControl: String = "no-store"
+    ) -> ServerResponse {
         let body = (try? JSONStyle.compact.encode(value)).map(Array.init) ?? Array("{}".utf8)
         return ServerResponse(status: status, headers: [.contentType: "application/json", .cacheControl: cacheControl], body: body)
     }
@@ -78,9 +80,10 @@ public struct ServerResponse: Sendable, Equatable {
     /// The description may quote the request (a path segment, a tileset id); `nosniff` keeps any
     /// browser from reading it as HTML, so nothing a client sent is ever reflected as markup.
     public static func refusal(_ error: any HTTPRefusal) -> ServerResponse {
-        ServerResponse(status: error.status ?? .internalServerError,
-                       headers: [.contentType: "text/plain; charset=utf-8", .xContentTypeOptions: "nosniff"],
-                       body: Array((error.description + "\n").utf8))
+        ServerResponse(
+            status: error.status ?? .internalServerError,
+            headers: [.contentType: "text/plain; charset=utf-8", .xContentTypeOptions: "nosniff"],
+            body: Array((error.description + "\n").utf8))
     }
 
     /// 200 with `body` and a strong ETag of it (``EntityTag``), or 304 when the request's

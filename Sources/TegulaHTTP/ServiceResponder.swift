@@ -1,5 +1,5 @@
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import NIOCore
 
 /// The thin Hummingbird layer: a request (its body collected up to the service's

@@ -37,7 +37,8 @@ public struct TilePath: Equatable, Sendable {
         let retina = stem.count >= 3 && stem.suffix(3).elementsEqual("@2x".utf8)
         if retina { stem = stem.dropLast(3) }
         guard let zn = RequestTarget.number(z, maxDigits: 2), let xn = RequestTarget.number(x, maxDigits: 10),
-              let yn = RequestTarget.number(stem, maxDigits: 10) else {
+            let yn = RequestTarget.number(stem, maxDigits: 10)
+        else {
             throw .malformedTarget(reason: "z, x and y must be plain decimal numbers")
         }
         guard zn <= WebMercator.maxZoom else { throw .malformedTarget(reason: "zoom \(zn) is beyond \(WebMercator.maxZoom)") }

@@ -1,9 +1,10 @@
 import Foundation
 import TegulaSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the IIIF client fetched, on disk: one file per answer (its URL, validators and body),
@@ -36,7 +37,8 @@ public final class IIIFCache: Sendable {
     /// The user's cache folder for IIIF answers: `~/.cache/tegula/iiif` (XDG's cache folder when
     /// set), `~/Library/Caches/tegula/iiif` on macOS.
     public static var defaultFolder: String {
-        let base = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+        let base =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
             ?? URL(fileURLWithPath: NSTemporaryDirectory())
         return base.appendingPathComponent("tegula/iiif").path
     }
@@ -46,7 +48,8 @@ public final class IIIFCache: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw IIIFError(.cache, at: folder, "cannot make the IIIF cache folder: \(error.localizedDescription); give another with --iiif-cache DIR")
+            throw IIIFError(
+                .cache, at: folder, "cannot make the IIIF cache folder: \(error.localizedDescription); give another with --iiif-cache DIR")
         }
         self.folder = folder
         self.capacity = capacity
@@ -66,7 +69,8 @@ public final class IIIFCache: Sendable {
         let bytes = [UInt8](data)
         let n = Int(UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24)
         guard n <= bytes.count - 4, var entry = try? JSONDecoder().decode(Entry.self, from: Data(bytes[4..<(4 + n)])),
-              entry.key == key, entry.size == bytes.count - 4 - n else { return nil }
+            entry.key == key, entry.size == bytes.count - 4 - n
+        else { return nil }
         entry.body = Array(bytes[(4 + n)...])
         utimes(p, nil)  // last use: now
         return entry
@@ -126,9 +130,9 @@ public final class IIIFCache: Sendable {
                 var st = stat()
                 guard name.hasSuffix(".iiif"), stat("\(dir)/\(name)", &st) == 0 else { continue }
                 #if canImport(Darwin)
-                let used = Double(st.st_mtimespec.tv_sec) + Double(st.st_mtimespec.tv_nsec) / 1e9
+                    let used = Double(st.st_mtimespec.tv_sec) + Double(st.st_mtimespec.tv_nsec) / 1e9
                 #else
-                let used = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
+                    let used = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
                 #endif
                 out.append(("\(dir)/\(name)", Int(st.st_size), used))
             }

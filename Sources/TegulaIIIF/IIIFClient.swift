@@ -15,8 +15,10 @@ public final class IIIFClient: Sendable {
 
     /// A client sending its requests through `transport` (made once where the program starts and
     /// shared), with these caps, manners and cache.
-    public init(transport: any HTTPTransport, limits: IIIFLimits = IIIFLimits(), politeness: IIIFPoliteness = IIIFPoliteness(),
-                cache: IIIFCache?) {
+    public init(
+        transport: any HTTPTransport, limits: IIIFLimits = IIIFLimits(), politeness: IIIFPoliteness = IIIFPoliteness(),
+        cache: IIIFCache?
+    ) {
         self.limits = limits
         self.politeness = politeness
         self.cache = cache
@@ -52,8 +54,10 @@ public final class IIIFClient: Sendable {
         let info = try IIIFImageInfo.decode(body, from: infoURL)
         try limits.check(info, at: infoURL)
         if answer.status == 200 {  // only a valid description is kept
-            try cache?.store(IIIFCache.Entry(key: infoURL, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
-                                             contentType: answer.header("Content-Type"), size: body.count, body: body))
+            try cache?.store(
+                IIIFCache.Entry(
+                    key: infoURL, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
+                    contentType: answer.header("Content-Type"), size: body.count, body: body))
         }
         var digest = FNV1a()
         digest.update(body)
@@ -75,8 +79,10 @@ public final class IIIFClient: Sendable {
         guard answer.status == 200 else {
             throw IIIFError(.status(answer.status), at: url, "HTTP \(answer.status); expected 200 and a JSON document")
         }
-        try cache?.store(IIIFCache.Entry(key: url, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
-                                         contentType: answer.header("Content-Type"), size: answer.body.count, body: answer.body))
+        try cache?.store(
+            IIIFCache.Entry(
+                key: url, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
+                contentType: answer.header("Content-Type"), size: answer.body.count, body: answer.body))
         return answer.body
     }
 
@@ -92,8 +98,10 @@ public final class IIIFClient: Sendable {
             throw IIIFError(.status(answer.status), at: url, "HTTP \(answer.status) to an unconditional request; expected 200")
         }
         try check(answer.body, answer.header("Content-Type"))
-        try cache?.store(IIIFCache.Entry(key: key, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
-                                         contentType: answer.header("Content-Type"), size: answer.body.count, body: answer.body))
+        try cache?.store(
+            IIIFCache.Entry(
+                key: key, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
+                contentType: answer.header("Content-Type"), size: answer.body.count, body: answer.body))
         return answer.body
     }
 }

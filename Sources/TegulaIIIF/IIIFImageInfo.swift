@@ -107,8 +107,9 @@ public struct IIIFTileSet: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(width: try c.decode(Int.self, forKey: .width), height: try c.decodeIfPresent(Int.self, forKey: .height),
-                  scaleFactors: try c.decode([Int].self, forKey: .scaleFactors))
+        self.init(
+            width: try c.decode(Int.self, forKey: .width), height: try c.decodeIfPresent(Int.self, forKey: .height),
+            scaleFactors: try c.decode([Int].self, forKey: .scaleFactors))
         let at = IIIFImageInfo.keyPath(decoder.codingPath)
         guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16 else {
             throw IIIFError(.badInfo, at: at, "tile size \(width) × \(height); expected 1 to 65536 pixels a side")
@@ -173,10 +174,12 @@ public struct IIIFImageInfo: Sendable, Hashable {
     public var features: Set<IIIFFeature>
 
     /// A description; formats, qualities and features the level implies are added.
-    public init(version: IIIFAPIVersion = .v3, id: String, width: Int, height: Int, level: IIIFComplianceLevel,
-                tiles: [IIIFTileSet] = [], sizes: [IIIFSize] = [], maxWidth: Int? = nil, maxHeight: Int? = nil,
-                maxArea: Int? = nil, formats: [IIIFFormat] = [], preferredFormats: [IIIFFormat] = [],
-                qualities: [IIIFQuality] = [], features: Set<IIIFFeature> = []) {
+    public init(
+        version: IIIFAPIVersion = .v3, id: String, width: Int, height: Int, level: IIIFComplianceLevel,
+        tiles: [IIIFTileSet] = [], sizes: [IIIFSize] = [], maxWidth: Int? = nil, maxHeight: Int? = nil,
+        maxArea: Int? = nil, formats: [IIIFFormat] = [], preferredFormats: [IIIFFormat] = [],
+        qualities: [IIIFQuality] = [], features: Set<IIIFFeature> = []
+    ) {
         self.version = version
         var id = id
         while id.hasSuffix("/") { id.removeLast() }
@@ -213,8 +216,9 @@ public struct IIIFImageInfo: Sendable, Hashable {
         } catch let e as IIIFError {
             throw IIIFError(e.reason, at: e.location.map { "\(location) \($0)" } ?? location, e.message)
         } catch let DecodingError.keyNotFound(key, context) {
-            throw IIIFError(.badInfo, at: "\(location) \(keyPath(context.codingPath + [key]))",
-                            "missing; an Image API info.json needs @context, id (2.x @id), width, height and profile")
+            throw IIIFError(
+                .badInfo, at: "\(location) \(keyPath(context.codingPath + [key]))",
+                "missing; an Image API info.json needs @context, id (2.x @id), width, height and profile")
         } catch let DecodingError.typeMismatch(type, context) {
             throw IIIFError(.badInfo, at: "\(location) \(keyPath(context.codingPath))", "expected \(describe(type))")
         } catch let DecodingError.valueNotFound(type, context) {
@@ -284,23 +288,26 @@ extension IIIFImageInfo: Codable {
         let (level, details) = try Self.profile(c, version)
         let extras = version == .v3 ? try Extras(c) : try Extras(details)
         try extras.checkLimits()
-        self.init(version: version, id: id, width: width, height: height, level: level,
-                  tiles: try c.decodeIfPresent([IIIFTileSet].self, forKey: Key("tiles")) ?? [],
-                  sizes: try c.decodeIfPresent([IIIFSize].self, forKey: Key("sizes")) ?? [],
-                  maxWidth: extras.maxWidth, maxHeight: extras.maxHeight, maxArea: extras.maxArea, formats: extras.formats,
-                  preferredFormats: extras.preferred, qualities: extras.qualities,
-                  features: Set(extras.featureNames.compactMap(IIIFFeature.init(rawValue:))))
+        self.init(
+            version: version, id: id, width: width, height: height, level: level,
+            tiles: try c.decodeIfPresent([IIIFTileSet].self, forKey: Key("tiles")) ?? [],
+            sizes: try c.decodeIfPresent([IIIFSize].self, forKey: Key("sizes")) ?? [],
+            maxWidth: extras.maxWidth, maxHeight: extras.maxHeight, maxArea: extras.maxArea, formats: extras.formats,
+            preferredFormats: extras.preferred, qualities: extras.qualities,
+            features: Set(extras.featureNames.compactMap(IIIFFeature.init(rawValue:))))
     }
 
     /// The version from `@context` (one URI or a list), else from which of `id` and `@id` is given.
     static func version(_ c: KeyedDecodingContainer<Key>) throws -> IIIFAPIVersion {
-        let contexts = (try? c.decode(String.self, forKey: Key("@context"))).map { [$0] }
+        let contexts =
+            (try? c.decode(String.self, forKey: Key("@context"))).map { [$0] }
             ?? (try? c.decode([String].self, forKey: Key("@context"))) ?? []
         if contexts.contains(where: { $0.contains("iiif.io/api/image/3") }) { return .v3 }
         if contexts.contains(where: { $0.contains("iiif.io/api/image/2") }) { return .v2 }
         if contexts.isEmpty, c.contains(Key("id")) { return .v3 }
         if contexts.isEmpty, c.contains(Key("@id")) { return .v2 }
-        throw IIIFError(.badInfo, at: "@context", "\(contexts.first ?? "missing"); expected \(IIIFAPIVersion.v2.context) or \(IIIFAPIVersion.v3.context)")
+        throw IIIFError(
+            .badInfo, at: "@context", "\(contexts.first ?? "missing"); expected \(IIIFAPIVersion.v2.context) or \(IIIFAPIVersion.v3.context)")
     }
 
     /// The service's base URI (`id`, 2.x `@id`): an http:// or https:// URI.
@@ -342,8 +349,10 @@ extension IIIFImageInfo: Codable {
             _ = try c.decode(String.self, forKey: Key("profile"))
         }
         guard let levelName, let level = IIIFComplianceLevel(profile: levelName) else {
-            throw IIIFError(.badInfo, at: "profile", "\(levelName ?? "no level"); expected "
-                            + (version == .v3 ? "level0, level1 or level2" : "http://iiif.io/api/image/2/levelN.json"))
+            throw IIIFError(
+                .badInfo, at: "profile",
+                "\(levelName ?? "no level"); expected "
+                    + (version == .v3 ? "level0, level1 or level2" : "http://iiif.io/api/image/2/levelN.json"))
         }
         return (level, details)
     }
@@ -390,8 +399,10 @@ extension IIIFImageInfo: Codable {
         static func formats(_ names: [String], _ key: String) throws -> [IIIFFormat] {
             try names.map { name in
                 guard let f = IIIFFormat(rawValue: name) else {
-                    throw IIIFError(.badInfo, at: key, "unknown format '\(name)'; the Image API's formats are "
-                                    + IIIFFormat.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw IIIFError(
+                        .badInfo, at: key,
+                        "unknown format '\(name)'; the Image API's formats are "
+                            + IIIFFormat.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 return f
             }

@@ -139,8 +139,10 @@ public struct IIIFImageRequest: Sendable, Hashable {
     public var quality: IIIFQuality
     public var format: IIIFFormat
 
-    public init(region: IIIFRegion = .full, size: IIIFSizeRequest = IIIFSizeRequest(.max), rotation: IIIFRotation = .none,
-                quality: IIIFQuality = .default, format: IIIFFormat) {
+    public init(
+        region: IIIFRegion = .full, size: IIIFSizeRequest = IIIFSizeRequest(.max), rotation: IIIFRotation = .none,
+        quality: IIIFQuality = .default, format: IIIFFormat
+    ) {
         self.region = region
         self.size = size
         self.rotation = rotation
@@ -198,7 +200,8 @@ public struct IIIFImageRequest: Sendable, Hashable {
         case "square": return .square
         default:
             if s.hasPrefix("pct:") {
-                guard let n = numbers(s.dropFirst(4), { Double($0) }), n.count == 4, n.allSatisfy({ $0 >= 0 && $0.isFinite }), n[2] > 0, n[3] > 0 else {
+                guard let n = numbers(s.dropFirst(4), { Double($0) }), n.count == 4, n.allSatisfy({ $0 >= 0 && $0.isFinite }), n[2] > 0, n[3] > 0
+                else {
                     throw IIIFError(.badRequest, at: s, "bad region; expected pct:x,y,w,h with w and h above 0")
                 }
                 return .percent(x: n[0], y: n[1], width: n[2], height: n[3])
@@ -211,8 +214,10 @@ public struct IIIFImageRequest: Sendable, Hashable {
     }
 
     static func size(_ s: String, _ version: IIIFAPIVersion) throws(IIIFError) -> IIIFSizeRequest {
-        let right = version == .v3 ? "max, w,, ,h, w,h, !w,h or pct:n, each optionally after ^"
-                                   : "full, max, w,, ,h, w,h, !w,h or pct:n"
+        let right =
+            version == .v3
+            ? "max, w,, ,h, w,h, !w,h or pct:n, each optionally after ^"
+            : "full, max, w,, ,h, w,h, !w,h or pct:n"
         var body = Substring(s)
         let upscaling = body.hasPrefix("^")
         if upscaling {

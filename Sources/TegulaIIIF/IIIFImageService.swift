@@ -37,8 +37,10 @@ public struct IIIFImageService: Sendable {
         } else if info.sizes.contains(IIIFSize(width: info.width, height: info.height)) {
             grid = IIIFTileSet(width: info.width, height: info.height, scaleFactors: [1])  // one request: the full image
         } else {
-            throw IIIFError(.outOfBounds, at: infoURL, "a level 0 service without tiles at scale factor 1 or a full-size entry in sizes; "
-                            + "its full resolution cannot be fetched")
+            throw IIIFError(
+                .outOfBounds, at: infoURL,
+                "a level 0 service without tiles at scale factor 1 or a full-size entry in sizes; "
+                    + "its full resolution cannot be fetched")
         }
     }
 

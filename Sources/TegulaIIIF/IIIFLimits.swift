@@ -20,15 +20,19 @@ public struct IIIFLimits: Sendable, Hashable {
     /// `info`'s dimensions and tile grids within the caps, else one line naming `location`.
     public func check(_ info: IIIFImageInfo, at location: String) throws(IIIFError) {
         guard info.width <= maxSide, info.height <= maxSide, info.width * info.height <= maxPixels else {
-            throw IIIFError(.overLimit, at: location, "claims \(info.width) × \(info.height) pixels; tegula reads IIIF images "
-                            + "of at most \(maxSide) pixels a side and \(maxPixels) pixels in all")
+            throw IIIFError(
+                .overLimit, at: location,
+                "claims \(info.width) × \(info.height) pixels; tegula reads IIIF images "
+                    + "of at most \(maxSide) pixels a side and \(maxPixels) pixels in all")
         }
         for t in info.tiles {
             for s in t.scaleFactors {
                 let g = t.gridSize(scaleFactor: s, imageWidth: info.width, imageHeight: info.height)
                 guard g.columns * g.rows <= maxTiles else {
-                    throw IIIFError(.overLimit, at: location, "\(g.columns * g.rows) tiles of \(t.width) × \(t.height) at scale factor \(s); "
-                                    + "at most \(maxTiles) are fetched for one scale factor")
+                    throw IIIFError(
+                        .overLimit, at: location,
+                        "\(g.columns * g.rows) tiles of \(t.width) × \(t.height) at scale factor \(s); "
+                            + "at most \(maxTiles) are fetched for one scale factor")
                 }
             }
         }

@@ -15,8 +15,10 @@ public struct IIIFTile: Sendable, Hashable {
     /// else `x,y,w,h`; size `w,` in 2.x and `w,h` in 3.0 (the forms a level-0 server's files are named by).
     public func request(in info: IIIFImageInfo, format: IIIFFormat) -> IIIFImageRequest {
         let whole = x == 0 && y == 0 && width == info.width && height == info.height
-        let size = info.version == .v2 ? IIIFSizeRequest(.width(self.size.width))
-                                       : IIIFSizeRequest(.exact(width: self.size.width, height: self.size.height))
+        let size =
+            info.version == .v2
+            ? IIIFSizeRequest(.width(self.size.width))
+            : IIIFSizeRequest(.exact(width: self.size.width, height: self.size.height))
         return IIIFImageRequest(region: whole ? .full : .pixels(x: x, y: y, width: width, height: height), size: size, format: format)
     }
 }
@@ -45,8 +47,9 @@ extension IIIFTileSet {
     public func tile(column n: Int, row m: Int, scaleFactor s: Int, imageWidth: Int, imageHeight: Int) -> IIIFTile {
         let x = n * width * s, y = m * height * s
         let w = min(width * s, imageWidth - x), h = min(height * s, imageHeight - y)
-        return IIIFTile(column: n, row: m, scaleFactor: s, x: x, y: y, width: w, height: h,
-                        size: IIIFSize(width: (w + s - 1) / s, height: (h + s - 1) / s))
+        return IIIFTile(
+            column: n, row: m, scaleFactor: s, x: x, y: y, width: w, height: h,
+            size: IIIFSize(width: (w + s - 1) / s, height: (h + s - 1) / s))
     }
 }
 
@@ -59,8 +62,10 @@ extension IIIFTileSet {
 
     /// The tiles at scale factor `s` that a window of full-resolution pixels (`x`, `y`, `width` ×
     /// `height`, clipped to the image) touches, row by row: only what a read of that window needs.
-    public func tiles(covering x: Int, _ y: Int, _ width: Int, _ height: Int, scaleFactor s: Int,
-                      imageWidth: Int, imageHeight: Int) -> [IIIFTile] {
+    public func tiles(
+        covering x: Int, _ y: Int, _ width: Int, _ height: Int, scaleFactor s: Int,
+        imageWidth: Int, imageHeight: Int
+    ) -> [IIIFTile] {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(imageWidth, x + width), y1 = min(imageHeight, y + height)
         guard x1 > x0, y1 > y0 else { return [] }
         let tw = self.width * s, th = self.height * s

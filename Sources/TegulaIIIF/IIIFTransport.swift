@@ -41,9 +41,10 @@ struct IIIFTransport: Sendable {
     let counts = Locked(IIIFFetchCounts())
 
     init(on transport: any HTTPTransport, politeness: IIIFPoliteness, limits: IIIFLimits) {
-        fetcher = HTTPFetcher(transport: transport, retry: politeness.retry, userAgent: politeness.userAgent,
-                              timeout: politeness.timeout, maxRedirects: limits.maxRedirects,
-                              requestsPerHost: politeness.connectionsPerHost)
+        fetcher = HTTPFetcher(
+            transport: transport, retry: politeness.retry, userAgent: politeness.userAgent,
+            timeout: politeness.timeout, maxRedirects: limits.maxRedirects,
+            requestsPerHost: politeness.connectionsPerHost)
     }
 
     /// GETs `url` with `headers`, reading at most `maxBytes`; 200 and 304 are answers (a 200
@@ -71,8 +72,10 @@ struct IIIFTransport: Sendable {
         case 304:
             return answer
         default:
-            throw IIIFError(.status(answer.status), at: url, HTTPStatus.line(answer.status)
-                            + (answer.status == 404 ? "; check the URL (an image service's id, or its info.json)" : ""))
+            throw IIIFError(
+                .status(answer.status), at: url,
+                HTTPStatus.line(answer.status)
+                    + (answer.status == 404 ? "; check the URL (an image service's id, or its info.json)" : ""))
         }
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
 import Logging
-import TegulaBundle
 import TegulaHTTP
 import TegulaIIIF
+import TegulaTileset
 
 /// Rasters served as IIIF Image API 3.0 services, level 1 and more (`tegula serve`, the editor's
 /// scan pane): `/iiif/{id}` redirects to `/iiif/{id}/info.json`;
@@ -27,9 +27,11 @@ public struct IIIFImageServer: HTTPService {
 
     /// A service over `images`, by id. Without `logger`, logs go to swift-log's default handler
     /// under `tegula.serve`.
-    public init(images: [String: any IIIFImageSource], configuration: ServerConfiguration = ServerConfiguration(),
-                imageConfiguration: IIIFServerConfiguration = IIIFServerConfiguration(),
-                logger: Logger = Logger(label: "tegula.serve")) {
+    public init(
+        images: [String: any IIIFImageSource], configuration: ServerConfiguration = ServerConfiguration(),
+        imageConfiguration: IIIFServerConfiguration = IIIFServerConfiguration(),
+        logger: Logger = Logger(label: "tegula.serve")
+    ) {
         self.images = images
         self.configuration = configuration
         self.imageConfiguration = imageConfiguration
@@ -39,8 +41,10 @@ public struct IIIFImageServer: HTTPService {
     /// The compliance level claimed: everything level 1 needs, plus what `extraFeatures` lists.
     public static let level = IIIFComplianceLevel.level1
     /// The features beyond level 1 answered here (Image API 3.0 §5.3).
-    public static let extraFeatures: Set<IIIFFeature> = [.regionByPct, .sizeByPct, .sizeByConfinedWh, .sizeUpscaling,
-                                                         .profileLinkHeader, .canonicalLinkHeader]
+    public static let extraFeatures: Set<IIIFFeature> = [
+        .regionByPct, .sizeByPct, .sizeByConfinedWh, .sizeUpscaling,
+        .profileLinkHeader, .canonicalLinkHeader,
+    ]
     /// The formats answered: JPEG (level 1's own), PNG and WebP.
     public static let formats: [IIIFFormat] = [.jpg, .png, .webp]
     /// The side of the tiles `info.json` lists (512, as iiif_testserver.py and most servers use).
@@ -131,25 +135,34 @@ public struct IIIFImageServer: HTTPService {
             return .answer(refuse(.badImageRequest("quality \(asked.quality.rawValue) is not offered; ask for default")))
         }
         guard Self.formats.contains(asked.format) else {
-            return .answer(refuse(.badImageRequest("format \(asked.format.rawValue) is not offered; ask for "
-                                                   + Self.formats.map(\.rawValue).joined(separator: ", "))))
+            return .answer(
+                refuse(
+                    .badImageRequest(
+                        "format \(asked.format.rawValue) is not offered; ask for "
+                            + Self.formats.map(\.rawValue).joined(separator: ", "))))
         }
         guard let r = asked.region.pixels(inImage: source.width, source.height) else {
             return .answer(refuse(.badImageRequest("region \(parts.0) is outside the \(source.width) × \(source.height) image")))
         }
         guard let s = asked.size.pixels(ofRegion: r.width, r.height, in: info) else {
-            return .answer(refuse(.badImageRequest("size \(parts.1) cannot be made of a \(r.width) × \(r.height) region: "
-                                                   + "above the region needs ^, and at most \(imageConfiguration.maxArea) pixels are made")))
+            return .answer(
+                refuse(
+                    .badImageRequest(
+                        "size \(parts.1) cannot be made of a \(r.width) × \(r.height) region: "
+                            + "above the region needs ^, and at most \(imageConfiguration.maxArea) pixels are made")))
         }
         let format: TileFormat = asked.format == .png ? .png : asked.format == .webp ? .webp : .jpeg
-        let window = ImageWindow(x: r.x, y: r.y, width: r.width, height: r.height, outputWidth: s.width, outputHeight: s.height,
-                                 format: format)
+        let window = ImageWindow(
+            x: r.x, y: r.y, width: r.width, height: r.height, outputWidth: s.width, outputHeight: s.height,
+            format: format)
         // The canonical form (§4.7): full for the whole image, w,h for the size unless it is max.
         let whole = r.x == 0 && r.y == 0 && r.width == source.width && r.height == source.height
         let largest = info.maxSize(ofRegion: r.width, r.height)
-        let canonical = "\(service)/\(whole ? "full" : "\(r.x),\(r.y),\(r.width),\(r.height)")/"
+        let canonical =
+            "\(service)/\(whole ? "full" : "\(r.x),\(r.y),\(r.width),\(r.height)")/"
             + "\(largest == s ? "max" : "\(s.width > r.width || s.height > r.height ? "^" : "")\(s.width),\(s.height)")/0/default.\(asked.format.rawValue)"
-        let tag = "\"\(source.version)-\(window.x)-\(window.y)-\(window.width)-\(window.height)-\(window.outputWidth)-\(window.outputHeight)-\(asked.format.rawValue)\""
+        let tag =
+            "\"\(source.version)-\(window.x)-\(window.y)-\(window.width)-\(window.height)-\(window.outputWidth)-\(window.outputHeight)-\(asked.format.rawValue)\""
         if let inm = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch: inm, tag) {
             return .answer(ServerResponse(status: .notModified, headers: [.eTag: tag, .cacheControl: imageConfiguration.cacheControl]))
         }
@@ -170,10 +183,14 @@ public struct IIIFImageServer: HTTPService {
         switch made {
         case let .image(bytes, _, _):
             let links = "<http://iiif.io/api/image/3/\(Self.level.name).json>;rel=\"profile\", <\(canonical)>;rel=\"canonical\""
-            return ServerResponse(status: .ok, headers: [.contentType: window.format.contentType, .eTag: tag,
-                                                         .cacheControl: imageConfiguration.cacheControl, .xContentTypeOptions: "nosniff",
-                                                         Self.link: links],
-                                  body: bytes)
+            return ServerResponse(
+                status: .ok,
+                headers: [
+                    .contentType: window.format.contentType, .eTag: tag,
+                    .cacheControl: imageConfiguration.cacheControl, .xContentTypeOptions: "nosniff",
+                    Self.link: links,
+                ],
+                body: bytes)
         case .cancelled:
             return refuse(.clientGone(window, id: id))
         case let .failed(why), let .unavailable(why, _):
@@ -197,9 +214,10 @@ public struct IIIFImageServer: HTTPService {
         let sizes = source.scaleFactors.reversed().map { f in
             IIIFSize(width: (source.width + f - 1) / f, height: (source.height + f - 1) / f)
         }.filter { $0.width * $0.height <= imageConfiguration.maxArea }
-        return IIIFImageInfo(version: .v3, id: id, width: source.width, height: source.height, level: Self.level,
-                             tiles: [IIIFTileSet(width: Self.tileSide, scaleFactors: source.scaleFactors)], sizes: sizes,
-                             maxArea: imageConfiguration.maxArea, formats: Self.formats, features: Self.extraFeatures)
+        return IIIFImageInfo(
+            version: .v3, id: id, width: source.width, height: source.height, level: Self.level,
+            tiles: [IIIFTileSet(width: Self.tileSide, scaleFactors: source.scaleFactors)], sizes: sizes,
+            maxArea: imageConfiguration.maxArea, formats: Self.formats, features: Self.extraFeatures)
     }
 
     /// A path segment percent-encoded: an id with reserved characters stays one segment.

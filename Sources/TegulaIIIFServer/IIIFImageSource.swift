@@ -1,4 +1,4 @@
-import TegulaBundle
+import TegulaTileset
 
 /// A raster served as an IIIF Image API 3.0 service at `/iiif/{id}/` (``IIIFImageServer``): its size,
 /// the scale factors of the reduced copies it reads cheaply, and any window of it at any size,

@@ -1,7 +1,7 @@
 import HTTPTypes
-import TegulaBundle
 import TegulaHTTP
 import TegulaSupport
+import TegulaTileset
 
 /// What the IIIF image server refuses or fails at, per request, in Tegula's one error shape; the
 /// HTTP core's own refusals (a long target, a method, a malformed target) stay ``ServerError``s.

@@ -16,8 +16,10 @@ final class IIIFScanReader: ScanReader {
 
     init(scan: IIIFScan) { self.scan = scan }
 
-    func readRGBA(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
-                  into out: UnsafeMutablePointer<UInt8>) throws {
+    func readRGBA(
+        x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) throws {
         let grid = scan.service.grid
         let s = bw >= w && bh >= h ? 1 : grid.scaleFactor(forDownsampling: min(Double(w) / Double(bw), Double(h) / Double(bh)))
         // The window on the grid of scale factor s: cells of s × s full-resolution pixels.
@@ -43,17 +45,20 @@ final class IIIFScanReader: ScanReader {
             }
         }
         guard !direct else { return }
-        Self.resample(assembled, width: gw, height: gh, originX: gx0, originY: gy0, scale: s,
-                      window: (x, y, w, h), into: out, bufferWidth: bw, bufferHeight: bh)
+        Self.resample(
+            assembled, width: gw, height: gh, originX: gx0, originY: gy0, scale: s,
+            window: (x, y, w, h), into: out, bufferWidth: bw, bufferHeight: bh)
     }
 
     /// The window (`x`, `y`, `w` × `h` full-resolution pixels) from `src` (cells of `scale`
     /// pixels from cell (`originX`, `originY`)) into `bw` × `bh`: each output pixel the mean of
     /// the cells its footprint covers (at least the one under its centre), weighted by alpha
     /// (premultiplied), so transparency never darkens.
-    static func resample(_ src: UnsafePointer<UInt8>, width sw: Int, height sh: Int, originX: Int, originY: Int, scale s: Int,
-                         window: (x: Int, y: Int, w: Int, h: Int), into out: UnsafeMutablePointer<UInt8>,
-                         bufferWidth bw: Int, bufferHeight bh: Int) {
+    static func resample(
+        _ src: UnsafePointer<UInt8>, width sw: Int, height sh: Int, originX: Int, originY: Int, scale s: Int,
+        window: (x: Int, y: Int, w: Int, h: Int), into out: UnsafeMutablePointer<UInt8>,
+        bufferWidth bw: Int, bufferHeight bh: Int
+    ) {
         func span(_ i: Int, origin: Int, start: Int, length: Int, buffer: Int, cells: Int) -> Range<Int> {
             let a = Double(start) + Double(i) * Double(length) / Double(buffer)
             let b = Double(start) + Double(i + 1) * Double(length) / Double(buffer)

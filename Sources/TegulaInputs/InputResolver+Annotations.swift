@@ -45,12 +45,15 @@ extension InputResolver {
         guard let annotation else { return ResolvedInput(scan: input, gcps: gcps) }
         let target = try Self.chosen(annotation, mapID: mapID)
         guard let service = target.service else {
-            throw InputError(.noImageService, at: annotation,
-                             "the annotation's target is no IIIF image service; give the scan itself: SCAN --gcps \(annotation)")
+            throw InputError(
+                .noImageService, at: annotation,
+                "the annotation's target is no IIIF image service; give the scan itself: SCAN --gcps \(annotation)")
         }
         guard Location(service).isURL else {
-            throw InputError(.noImageService, at: annotation,
-                             "the annotation's image '\(service)' is named by no URL, so its pixels cannot be fetched; give the scan itself: SCAN --gcps \(annotation)")
+            throw InputError(
+                .noImageService, at: annotation,
+                "the annotation's image '\(service)' is named by no URL, so its pixels cannot be fetched; give the scan itself: SCAN --gcps \(annotation)"
+            )
         }
         let image = try await open(url: service)
         try Self.checkSize(annotation: annotation, mapID: mapID, image: image)
@@ -115,8 +118,9 @@ extension InputResolver {
             return t
         }
         guard targets.count == 1 else {
-            throw InputError(.mapNotChosen, at: annotation,
-                             "\(targets.count) maps (\(targets.compactMap(\.name).joined(separator: ", "))); choose one with --map ID")
+            throw InputError(
+                .mapNotChosen, at: annotation,
+                "\(targets.count) maps (\(targets.compactMap(\.name).joined(separator: ", "))); choose one with --map ID")
         }
         return targets[0]
     }
@@ -124,11 +128,13 @@ extension InputResolver {
     /// The annotation's image size against the image's: a re-scanned image is refused in one line.
     static func checkSize(annotation: String, mapID: String?, image: any RemoteScan) throws {
         guard isJSON(annotation), let target = try? chosen(annotation, mapID: mapID),
-              let w = target.width, let h = target.height else { return }
+            let w = target.width, let h = target.height
+        else { return }
         guard w == image.width, h == image.height else {
-            throw InputError(.sizeMismatch, at: annotation,
-                             "georeferenced on an image of \(w) × \(h) pixels, but \(IIIFClient.infoURL(image.name)) "
-                             + "describes \(image.width) × \(image.height) (re-scanned?); georeference the image again, or give the scan it was made on")
+            throw InputError(
+                .sizeMismatch, at: annotation,
+                "georeferenced on an image of \(w) × \(h) pixels, but \(IIIFClient.infoURL(image.name)) "
+                    + "describes \(image.width) × \(image.height) (re-scanned?); georeference the image again, or give the scan it was made on")
         }
     }
 }

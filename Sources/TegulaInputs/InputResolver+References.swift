@@ -1,5 +1,4 @@
 import Foundation
-import TegulaBundle
 import TegulaFetch
 import TegulaGeometry
 import TegulaGeoreference
@@ -7,6 +6,7 @@ import TegulaIIIFSource
 import TegulaMatch
 import TegulaScan
 import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 /// What a match reference is given with besides its name: the GCP file of a plain scan, and the
@@ -36,11 +36,14 @@ extension InputResolver {
         case .url(let url):
             if TemplateTiles.isTemplate(url) {
                 guard let bounds = options.bounds else {
-                    throw InputError(.badReference, at: ref, "a URL template says no bounds; give the area the scan shows "
-                                     + "(--reference-bounds WEST,SOUTH,EAST,NORTH in degrees), or the tileset's TileJSON URL")
+                    throw InputError(
+                        .badReference, at: ref,
+                        "a URL template says no bounds; give the area the scan shows "
+                            + "(--reference-bounds WEST,SOUTH,EAST,NORTH in degrees), or the tileset's TileJSON URL")
                 }
-                let zoom = MatchReference.bestZoom(bounds: WebMercator.project(bounds), tilePixels: 256, zooms: 0...TemplateTiles.deepestZoom,
-                                                   scanPixels: Double(scanWidth) * Double(scanHeight))
+                let zoom = MatchReference.bestZoom(
+                    bounds: WebMercator.project(bounds), tilePixels: 256, zooms: 0...TemplateTiles.deepestZoom,
+                    scanPixels: Double(scanWidth) * Double(scanHeight))
                 let template = try TemplateTiles.template(url, bounds: bounds, zoom: zoom, fetcher: try fetcher(for: ref))
                 return try tiles(template, ref, options, scanWidth, scanHeight)
             }
@@ -67,7 +70,8 @@ extension InputResolver {
     /// (a TileJSON, an image's info.json).
     func annotationReference(_ url: String) throws -> String? {
         guard readsRemote, !url.hasSuffix("/info.json"),
-              let saved = try Blocking.run({ try await self.annotationFile(url) }) else { return nil }
+            let saved = try Blocking.run({ try await self.annotationFile(url) })
+        else { return nil }
         // A TileJSON is JSON too, and no annotation.
         let tileJSON = (try? JSONValue.parse(Array(FileManager.default.contents(atPath: saved) ?? Data())))?.objectValue?["tiles"] != nil
         return tileJSON ? nil : saved
@@ -78,7 +82,8 @@ extension InputResolver {
     func fittedReference(_ ref: String, annotation: String) throws -> MatchReference {
         let resolved = try resolveBlocking(annotation, gcps: nil, mapID: nil)
         guard let gcps = resolved.gcps,
-              let fitted = try WarpInput(path: resolved.scan, gcpFile: gcps).georeference(opening: self) else {
+            let fitted = try WarpInput(path: resolved.scan, gcpFile: gcps).georeference(opening: self)
+        else {
             throw InputError(.badReference, at: ref, "the annotation holds no GCPs; give a georeferenced annotation, image or tileset")
         }
         return MatchReference.fitted(fitted, reader: try open(resolved.scan).reader(), name: ref)

@@ -1,9 +1,9 @@
 import Foundation
-import TegulaBundle
 import TegulaFetch
 import TegulaGeometry
 import TegulaIIIFSource
 import TegulaSupport
+import TegulaTileset
 
 /// A tileset read over HTTP by a URL template, each tile fetched through the program's one
 /// fetcher: a TileJSON's first `tiles` template with the document's bounds, zooms, tile size and
@@ -25,12 +25,14 @@ struct TemplateTiles: TileReader {
         guard let address = URL(string: url) else { throw InputError(.notATileset, at: url, "not a URL") }
         let answer = try Blocking.run { try await fetcher.get(address, maxBodyBytes: maxDocumentBytes) }
         guard answer.status == 200, !answer.isTruncated else {
-            throw InputError(.notATileset, at: url,
-                             "answered \(answer.status)\(answer.isTruncated ? " with a body over 4 MB" : ""); give the URL of a tileset's TileJSON")
+            throw InputError(
+                .notATileset, at: url,
+                "answered \(answer.status)\(answer.isTruncated ? " with a body over 4 MB" : ""); give the URL of a tileset's TileJSON")
         }
         guard var o = (try? JSONValue.parse(answer.body))?.objectValue,
-              let first = o["tiles"]?.arrayValue?.first?.stringValue,
-              let resolved = URL(string: first, relativeTo: address)?.absoluteString else {
+            let first = o["tiles"]?.arrayValue?.first?.stringValue,
+            let resolved = URL(string: first, relativeTo: address)?.absoluteString
+        else {
             throw InputError(.notATileset, at: url, "not a TileJSON (no \"tiles\" templates); give the URL of a tileset's TileJSON")
         }
         // TileJSON names no format; tiles are decoded by their bytes.
@@ -38,8 +40,9 @@ struct TemplateTiles: TileReader {
         let metadata = try TilesetMetadata(jsonObject: o, source: url)
         // The template's braces as written, not percent-encoded by URL.
         let template = resolved.replacingOccurrences(of: "%7B", with: "{").replacingOccurrences(of: "%7D", with: "}")
-        return TemplateTiles(metadata: metadata, template: template,
-                             rowsFromBottom: template.contains("{-y}") || o["scheme"]?.stringValue == "tms", fetcher: fetcher)
+        return TemplateTiles(
+            metadata: metadata, template: template,
+            rowsFromBottom: template.contains("{-y}") || o["scheme"]?.stringValue == "tms", fetcher: fetcher)
     }
 
     /// True when `url` is an XYZ template: it holds `{z}`, `{x}` and `{y}` (or `{-y}`).
@@ -56,13 +59,16 @@ struct TemplateTiles: TileReader {
     /// bounds' centre (one request a zoom); the zooms below it give the reduced copy. A template
     /// that holds that tile at no zoom is refused in one line.
     static func template(_ url: String, bounds: GeoBounds, zoom: Int, fetcher: HTTPFetcher) throws -> TemplateTiles {
-        var tiles = TemplateTiles(metadata: TilesetMetadata(name: url, bounds: bounds, minZoom: 0, maxZoom: zoom), template: url,
-                                  rowsFromBottom: url.contains("{-y}"), fetcher: fetcher)
+        var tiles = TemplateTiles(
+            metadata: TilesetMetadata(name: url, bounds: bounds, minZoom: 0, maxZoom: zoom), template: url,
+            rowsFromBottom: url.contains("{-y}"), fetcher: fetcher)
         var z = zoom
         while try tiles.tile(TileGrid.tile(containing: bounds.center, zoom: z)) == nil {
             guard z > 0 else {
-                throw InputError(.notATileset, at: url, "answers no tile at the centre of --reference-bounds (\(bounds)) at zooms 0–\(zoom); "
-                                 + "check the template and the bounds")
+                throw InputError(
+                    .notATileset, at: url,
+                    "answers no tile at the centre of --reference-bounds (\(bounds)) at zooms 0–\(zoom); "
+                        + "check the template and the bounds")
             }
             z -= 1
         }

@@ -10,13 +10,16 @@ struct GreyImage {
     /// The window (`x`, `y`, `width` × `height` full-resolution pixels, inside the scan) reduced
     /// to `bufferWidth` × `bufferHeight`, as luma (ITU-R BT.601 weights); transparent pixels read
     /// as white paper.
-    static func read(_ reader: any ScanReader, x: Int, y: Int, width: Int, height: Int,
-                     bufferWidth: Int, bufferHeight: Int) throws -> GreyImage {
+    static func read(
+        _ reader: any ScanReader, x: Int, y: Int, width: Int, height: Int,
+        bufferWidth: Int, bufferHeight: Int
+    ) throws -> GreyImage {
         let count = bufferWidth * bufferHeight
         var rgba = [UInt8](repeating: 0, count: count * 4)
         try rgba.withUnsafeMutableBufferPointer {
-            try reader.readRGBA(x: x, y: y, width: width, height: height, bufferWidth: bufferWidth, bufferHeight: bufferHeight,
-                                into: $0.baseAddress!)
+            try reader.readRGBA(
+                x: x, y: y, width: width, height: height, bufferWidth: bufferWidth, bufferHeight: bufferHeight,
+                into: $0.baseAddress!)
         }
         var grey = [UInt8](repeating: 0, count: count)
         for i in 0..<count {

@@ -41,9 +41,11 @@ public struct Homography: Sendable, Hashable {
         let c0 = a[4] * a[8] - a[5] * a[7], c1 = a[5] * a[6] - a[3] * a[8], c2 = a[3] * a[7] - a[4] * a[6]
         let det = a[0] * c0 + a[1] * c1 + a[2] * c2
         guard det.isFinite, abs(det) > 1e-300 else { return nil }
-        let adj = [c0, a[2] * a[7] - a[1] * a[8], a[1] * a[5] - a[2] * a[4],
-                   c1, a[0] * a[8] - a[2] * a[6], a[2] * a[3] - a[0] * a[5],
-                   c2, a[1] * a[6] - a[0] * a[7], a[0] * a[4] - a[1] * a[3]]
+        let adj = [
+            c0, a[2] * a[7] - a[1] * a[8], a[1] * a[5] - a[2] * a[4],
+            c1, a[0] * a[8] - a[2] * a[6], a[2] * a[3] - a[0] * a[5],
+            c2, a[1] * a[6] - a[0] * a[7], a[0] * a[4] - a[1] * a[3],
+        ]
         return Homography(adj.map { $0 / det })
     }
 

@@ -30,19 +30,22 @@ enum MatchEngine {
         var pairs = [cmatch_pair](repeating: cmatch_pair(), count: capacity)
         var h = [Double](repeating: 0, count: 9)
         var tentative: Int32 = 0
-        let params = cmatch_params(max_features: Int32(settings.maximumFeatures), ratio: settings.ratio,
-                                   threshold: settings.magsacThreshold, max_iterations: 10_000)
+        let params = cmatch_params(
+            max_features: Int32(settings.maximumFeatures), ratio: settings.ratio,
+            threshold: settings.magsacThreshold, max_iterations: 10_000)
         let n = a.pixels.withUnsafeBufferPointer { pa in
             b.pixels.withUnsafeBufferPointer { pb in
-                cmatch_features(cmatch_image(pixels: pa.baseAddress, width: Int32(a.width), height: Int32(a.height), stride: Int32(a.width)),
-                                cmatch_image(pixels: pb.baseAddress, width: Int32(b.width), height: Int32(b.height), stride: Int32(b.width)),
-                                params, &h, &pairs, Int32(capacity), &tentative)
+                cmatch_features(
+                    cmatch_image(pixels: pa.baseAddress, width: Int32(a.width), height: Int32(a.height), stride: Int32(a.width)),
+                    cmatch_image(pixels: pb.baseAddress, width: Int32(b.width), height: Int32(b.height), stride: Int32(b.width)),
+                    params, &h, &pairs, Int32(capacity), &tentative)
             }
         }
         guard n >= 0 else { throw MatchError(.engineFailed, "OpenCV failed in the feature match (cmatch_features)") }
         let kept = pairs.prefix(min(Int(n), capacity)).map {
-            Pair(a: PixelPoint(x: $0.ax + 0.5, y: $0.ay + 0.5), b: PixelPoint(x: $0.bx + 0.5, y: $0.by + 0.5),
-                 distinctiveness: $0.distinctiveness)
+            Pair(
+                a: PixelPoint(x: $0.ax + 0.5, y: $0.ay + 0.5), b: PixelPoint(x: $0.bx + 0.5, y: $0.by + 0.5),
+                distinctiveness: $0.distinctiveness)
         }
         // OpenCV's model maps pixel centres; in GDAL's convention it is shifted by half a pixel.
         let model = n > 0 ? Homography.scaling(1, 1, moving: 0.5, 0.5).after(Homography(h)).after(.scaling(1, 1, moving: -0.5, -0.5)) : nil
@@ -55,8 +58,9 @@ enum MatchEngine {
         var out = [UInt8](repeating: 0, count: width * height)
         let cv = Homography.scaling(1, 1, moving: -0.5, -0.5).after(h).after(.scaling(1, 1, moving: 0.5, 0.5))
         let status = source.pixels.withUnsafeBufferPointer { ps in
-            cmatch_warp(cmatch_image(pixels: ps.baseAddress, width: Int32(source.width), height: Int32(source.height), stride: Int32(source.width)),
-                        cv.m, blur, &out, Int32(width), Int32(height))
+            cmatch_warp(
+                cmatch_image(pixels: ps.baseAddress, width: Int32(source.width), height: Int32(source.height), stride: Int32(source.width)),
+                cv.m, blur, &out, Int32(width), Int32(height))
         }
         guard status == 0 else { throw MatchError(.engineFailed, "OpenCV failed to warp a template (cmatch_warp)") }
         return GreyImage(width: width, height: height, pixels: out)
@@ -68,9 +72,10 @@ enum MatchEngine {
         var x = 0.0, y = 0.0, score = 0.0
         let status = search.pixels.withUnsafeBufferPointer { ps in
             template.pixels.withUnsafeBufferPointer { pt in
-                cmatch_locate(cmatch_image(pixels: ps.baseAddress, width: Int32(search.width), height: Int32(search.height), stride: Int32(search.width)),
-                              cmatch_image(pixels: pt.baseAddress, width: Int32(template.width), height: Int32(template.height), stride: Int32(template.width)),
-                              &x, &y, &score)
+                cmatch_locate(
+                    cmatch_image(pixels: ps.baseAddress, width: Int32(search.width), height: Int32(search.height), stride: Int32(search.width)),
+                    cmatch_image(pixels: pt.baseAddress, width: Int32(template.width), height: Int32(template.height), stride: Int32(template.width)),
+                    &x, &y, &score)
             }
         }
         guard status >= 0 else { throw MatchError(.engineFailed, "OpenCV failed to correlate a template (cmatch_locate)") }

@@ -1,9 +1,9 @@
 import Foundation
-import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaScan
+import TegulaTileset
 import TegulaWarp
 
 /// A georeferenced image of a map to match a scan against: its pixels (a ``ScanReader``) and
@@ -22,8 +22,10 @@ public struct MatchReference {
     private let toGround: ([PixelPoint]) throws -> [GroundPoint]
 
     /// A reference from its parts: `toGround` maps its pixels (GDAL's convention) into `crs`.
-    public init(reader: any ScanReader, crs: CRS, summary: String? = nil, name: String,
-                toGround: @escaping ([PixelPoint]) throws -> [GroundPoint]) {
+    public init(
+        reader: any ScanReader, crs: CRS, summary: String? = nil, name: String,
+        toGround: @escaping ([PixelPoint]) throws -> [GroundPoint]
+    ) {
         self.reader = reader
         self.crs = crs
         self.summary = summary
@@ -55,8 +57,10 @@ public struct MatchReference {
             }
         }
         guard let fitted = try WarpInput(path: path, gcpFile: gcpFile).georeference() else {
-            throw MatchError(.noGeoreference, at: path, "the reference has no georeference (no geotransform with a CRS, no GCPs); "
-                + "give a georeferenced GeoTIFF or VRT, a tileset, or the image's GCP file (--reference-gcps FILE)")
+            throw MatchError(
+                .noGeoreference, at: path,
+                "the reference has no georeference (no geotransform with a CRS, no GCPs); "
+                    + "give a georeferenced GeoTIFF or VRT, a tileset, or the image's GCP file (--reference-gcps FILE)")
         }
         return MatchReference.fitted(fitted, reader: reader, name: path)
     }
@@ -69,7 +73,7 @@ public struct MatchReference {
     }
 
     /// A tileset at `path` (a tile folder with `tiles.json`, an MBTiles or a PMTiles, through
-    /// TegulaBundle's readers), read at `zoom` or else at ``bestZoom(bounds:tilePixels:zooms:scanPixels:)``
+    /// TegulaTileset's readers), read at `zoom` or else at ``bestZoom(bounds:tilePixels:zooms:scanPixels:)``
     /// for a scan of `scanWidth` × `scanHeight`.
     public static func tileset(at path: String, scanWidth: Int, scanHeight: Int, zoom: Int? = nil) throws -> MatchReference {
         try tileset(Tileset.openReader(at: path), name: path, scanWidth: scanWidth, scanHeight: scanHeight, zoom: zoom)
@@ -85,7 +89,8 @@ public struct MatchReference {
         let bounds = WebMercator.project(m.bounds)
         let z = zoom ?? bestZoom(bounds: bounds, tilePixels: tilePixels, zooms: zooms, scanPixels: Double(scanWidth) * Double(scanHeight))
         guard zooms.contains(z) else {
-            throw MatchError(.unreadableReference, at: name, "zoom \(z) is not in the tileset, which holds zooms \(zooms.lowerBound)–\(zooms.upperBound)")
+            throw MatchError(
+                .unreadableReference, at: name, "zoom \(z) is not in the tileset, which holds zooms \(zooms.lowerBound)–\(zooms.upperBound)")
         }
         guard let window = PixelWindow(covering: bounds, zoom: z, tileSize: tilePixels) else {
             throw MatchError(.unreadableReference, at: name, "the tileset's bounds (\(m.bounds)) hold no pixel at zoom \(z)")

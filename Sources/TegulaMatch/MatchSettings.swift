@@ -17,8 +17,10 @@ public struct MatchSettings: Sendable, Hashable {
     public var verdict: VerdictThresholds
 
     /// The defaults: what BENCHMARKS.md measures.
-    public init(reducedLongSide: Int = 1200, maximumFeatures: Int = 4000, ratio: Double = 0.8, magsacThreshold: Double = 3,
-                templateHalfSide: Int = 15, maximumPoints: Int = 36, verdict: VerdictThresholds = VerdictThresholds()) {
+    public init(
+        reducedLongSide: Int = 1200, maximumFeatures: Int = 4000, ratio: Double = 0.8, magsacThreshold: Double = 3,
+        templateHalfSide: Int = 15, maximumPoints: Int = 36, verdict: VerdictThresholds = VerdictThresholds()
+    ) {
         self.reducedLongSide = reducedLongSide
         self.maximumFeatures = maximumFeatures
         self.ratio = ratio
@@ -45,8 +47,10 @@ public struct VerdictThresholds: Sendable, Hashable {
     public var maximumLeaveOneOut: Double
 
     /// The defaults.
-    public init(minimumInliers: Int = 20, minimumPoints: Int = 12, minimumCorrelation: Double = 0.6,
-                minimumSpread: Double = 0.2, maximumLeaveOneOut: Double = 1.0) {
+    public init(
+        minimumInliers: Int = 20, minimumPoints: Int = 12, minimumCorrelation: Double = 0.6,
+        minimumSpread: Double = 0.2, maximumLeaveOneOut: Double = 1.0
+    ) {
         self.minimumInliers = minimumInliers
         self.minimumPoints = minimumPoints
         self.minimumCorrelation = minimumCorrelation

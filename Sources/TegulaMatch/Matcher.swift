@@ -21,7 +21,9 @@ public enum Matcher {
         figures.tentative = features.tentative
         figures.inliers = features.inliers.count
         guard let reducedModel = features.homography, features.inliers.count >= settings.verdict.minimumInliers else {
-            return .noMatch("\(features.inliers.count) consistent feature matches of \(features.tentative) candidates; at least \(settings.verdict.minimumInliers) are needed", figures)
+            return .noMatch(
+                "\(features.inliers.count) consistent feature matches of \(features.tentative) candidates; at least \(settings.verdict.minimumInliers) are needed",
+                figures)
         }
         // Full resolution: scan → reduced scan → reduced reference → reference.
         let toScan = Homography.scaling(1 / scanFactor.x, 1 / scanFactor.y)
@@ -41,8 +43,9 @@ public enum Matcher {
         // One point per cell of a grid over the matched features, the most distinctive that refines.
         let candidates = features.inliers.map { (point: toScan.apply($0.a), rank: $0.distinctiveness) }
         let coarse = scale <= 1 ? referenceFactor.x : scanFactor.x
-        let refiner = PointRefiner(scan: scan, reference: reference, homography: model, inverse: inverse, settings: settings,
-                                   searchRadius: max(4, Int(ceil(2.5 / coarse)) + 1))
+        let refiner = PointRefiner(
+            scan: scan, reference: reference, homography: model, inverse: inverse, settings: settings,
+            searchRadius: max(4, Int(ceil(2.5 / coarse)) + 1))
         var points: [ProposedPoint] = []
         for cell in grid(candidates.map(\.point), cells: settings.maximumPoints) {
             let ranked = cell.map { (candidates[$0].point, candidates[$0].rank) }.sorted { $0.1 > $1.1 }
@@ -56,11 +59,15 @@ public enum Matcher {
         // Once more from the homography through the refined points: the reduced level's model
         // warps each template slightly wrong, which biases the correlation peak by a fraction of a
         // pixel; the second pass starts from full-resolution agreement.
-        if points.count >= settings.verdict.minimumPoints, let better = MatchEngine.homography(points.map {
-            MatchEngine.Pair(a: $0.scan, b: $0.reference, distinctiveness: 0)
-        }), let betterInverse = better.inverse {
-            let second = PointRefiner(scan: scan, reference: reference, homography: better, inverse: betterInverse, settings: settings,
-                                      searchRadius: 4)
+        if points.count >= settings.verdict.minimumPoints,
+            let better = MatchEngine.homography(
+                points.map {
+                    MatchEngine.Pair(a: $0.scan, b: $0.reference, distinctiveness: 0)
+                }), let betterInverse = better.inverse
+        {
+            let second = PointRefiner(
+                scan: scan, reference: reference, homography: better, inverse: betterInverse, settings: settings,
+                searchRadius: 4)
             points = try points.compactMap { p in
                 try second.refine(scanPoint: p.scan).map { ProposedPoint(scan: $0.scan, reference: $0.reference, score: $0.score) }
             }
@@ -78,10 +85,15 @@ public enum Matcher {
         figures.leaveOneOutScanPixels = rms / toCoarse / scale
         figures.spread = min(1, MatchEngine.hullArea(points.map(\.scan)) / overlap)
         guard rms <= settings.verdict.maximumLeaveOneOut else {
-            return .noMatch(String(format: "the points disagree: leave-one-out RMS %.2f px, at most %.2f allowed", rms, settings.verdict.maximumLeaveOneOut), figures)
+            return .noMatch(
+                String(format: "the points disagree: leave-one-out RMS %.2f px, at most %.2f allowed", rms, settings.verdict.maximumLeaveOneOut),
+                figures)
         }
         guard let spread = figures.spread, spread >= settings.verdict.minimumSpread else {
-            return .noMatch(String(format: "the points cover %.0f%% of the matched area, at least %.0f%% needed", 100 * (figures.spread ?? 0), 100 * settings.verdict.minimumSpread), figures)
+            return .noMatch(
+                String(
+                    format: "the points cover %.0f%% of the matched area, at least %.0f%% needed", 100 * (figures.spread ?? 0),
+                    100 * settings.verdict.minimumSpread), figures)
         }
         return .matched(points.sorted { ($0.scan.y, $0.scan.x) < ($1.scan.y, $1.scan.x) }, figures)
     }
@@ -99,7 +111,8 @@ public enum Matcher {
     /// bounding box, row by row; empty cells left out.
     static func grid(_ points: [PixelPoint], cells: Int) -> [[Int]] {
         guard let minX = points.map(\.x).min(), let maxX = points.map(\.x).max(),
-              let minY = points.map(\.y).min(), let maxY = points.map(\.y).max() else { return [] }
+            let minY = points.map(\.y).min(), let maxY = points.map(\.y).max()
+        else { return [] }
         let w = max(maxX - minX, 1), h = max(maxY - minY, 1)
         let cols = max(1, min(cells, Int((Double(cells) * w / h).squareRoot().rounded())))
         let rows = max(1, cells / cols)
@@ -134,7 +147,8 @@ public enum Matcher {
             let errors = leaveOneOut(kept).map { $0 * toCoarse }
             let median = errors.sorted()[errors.count / 2]
             guard let worst = errors.indices.max(by: { errors[$0] < errors[$1] }),
-                  errors[worst] > max(3 * median, settings.maximumLeaveOneOut) else { break }
+                errors[worst] > max(3 * median, settings.maximumLeaveOneOut)
+            else { break }
             kept.remove(at: worst)
         }
         return kept

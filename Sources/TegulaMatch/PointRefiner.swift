@@ -31,8 +31,10 @@ struct PointRefiner {
     }
 
     /// Where the content of `template` image at `mapping(c)` lies in `image`, near `c`.
-    private func locate(around c: PixelPoint, in image: any ScanReader, template other: any ScanReader,
-                        mapping g: Homography) throws -> (PixelPoint, Double)? {
+    private func locate(
+        around c: PixelPoint, in image: any ScanReader, template other: any ScanReader,
+        mapping g: Homography
+    ) throws -> (PixelPoint, Double)? {
         let t = settings.templateHalfSide, r = searchRadius
         let cx = Int(floor(c.x)), cy = Int(floor(c.y))
         let sx = cx - t - r, sy = cy - t - r, side = 2 * (t + r) + 1
@@ -41,8 +43,10 @@ struct PointRefiner {
 
         // The template: pixel (i, j) shows what `other` has at g(cx − t + i, cy − t + j).
         let bx = Double(cx - t), by = Double(cy - t), tside = 2 * t + 1
-        let corners = [PixelPoint(x: bx, y: by), PixelPoint(x: bx + Double(tside), y: by),
-                       PixelPoint(x: bx, y: by + Double(tside)), PixelPoint(x: bx + Double(tside), y: by + Double(tside))].map(g.apply)
+        let corners = [
+            PixelPoint(x: bx, y: by), PixelPoint(x: bx + Double(tside), y: by),
+            PixelPoint(x: bx, y: by + Double(tside)), PixelPoint(x: bx + Double(tside), y: by + Double(tside)),
+        ].map(g.apply)
         guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
         let scale = g.localScale(at: c)
         let margin = 3 + Int(ceil(2 * scale))
@@ -55,7 +59,8 @@ struct PointRefiner {
         let template = try MatchEngine.warp(window, toWindow, blur: blur, width: tside, height: tside)
 
         guard let peak = try MatchEngine.locate(template, in: search),
-              peak.score >= settings.verdict.minimumCorrelation else { return nil }
+            peak.score >= settings.verdict.minimumCorrelation
+        else { return nil }
         // Unmoved, the template's corner sits at (r, r) of the search.
         return (PixelPoint(x: c.x + peak.x - Double(r), y: c.y + peak.y - Double(r)), peak.score)
     }

@@ -1,9 +1,9 @@
 import Foundation
-import TegulaBundle
 import TegulaCodec
 import TegulaGeometry
 import TegulaScan
 import TegulaSupport
+import TegulaTileset
 
 /// One zoom of a Web Mercator tileset read as a scan: the pixels of the tiles covering a window
 /// of that zoom's global pixel grid (``PixelWindow``), so the matcher reads a tileset as it reads
@@ -55,8 +55,10 @@ public final class TileScanReader: ScanReader {
 
     /// The window's pixels at (`x`, `y`), `w` × `h`, into `bw` × `bh` RGBA: copied from the tiles
     /// at full resolution, else box-averaged from the lowest zoom that has a pixel per buffer pixel.
-    public func readRGBA(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
-                         into out: UnsafeMutablePointer<UInt8>) throws {
+    public func readRGBA(
+        x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) throws {
         // The lowest zoom that still has a pixel per buffer pixel.
         let reduction = min(Double(w) / Double(bw), Double(h) / Double(bh))
         var k = 0
@@ -75,8 +77,9 @@ public final class TileScanReader: ScanReader {
         try source.withUnsafeMutableBufferPointer {
             try region(level: level, column: c0, row: r0, width: sw, height: sh, into: $0.baseAddress!)
         }
-        Self.areaAverage(source, width: sw, height: sh, x0: x0 - Double(c0), x1: x1 - Double(c0), y0: y0 - Double(r0), y1: y1 - Double(r0),
-                         into: out, width: bw, height: bh)
+        Self.areaAverage(
+            source, width: sw, height: sh, x0: x0 - Double(c0), x1: x1 - Double(c0), y0: y0 - Double(r0), y1: y1 - Double(r0),
+            into: out, width: bw, height: bh)
     }
 
     /// The `width` × `height` pixels at (`column`, `row`) of zoom `level`'s global grid, as RGBA;
@@ -116,8 +119,9 @@ public final class TileScanReader: ScanReader {
                 throw MatchError(.unreadableReference, at: name, "tile \(tile) does not decode: \(error)")
             }
             guard image.width == tilePixels, image.height == tilePixels else {
-                throw MatchError(.unreadableReference, at: name,
-                                 "tile \(tile) is \(image.width) × \(image.height) pixels; the tileset's metadata says \(tilePixels)")
+                throw MatchError(
+                    .unreadableReference, at: name,
+                    "tile \(tile) is \(image.width) × \(image.height) pixels; the tileset's metadata says \(tilePixels)")
             }
             pixels = image.pixels
         }
@@ -128,8 +132,10 @@ public final class TileScanReader: ScanReader {
 
     /// The box average of the part [`x0`, `x1`) × [`y0`, `y1`) of an RGBA picture (fractional
     /// edges weighted by their share), premultiplied by alpha, into `width` × `height` pixels.
-    static func areaAverage(_ source: [UInt8], width sw: Int, height sh: Int, x0: Double, x1: Double, y0: Double, y1: Double,
-                            into out: UnsafeMutablePointer<UInt8>, width bw: Int, height bh: Int) {
+    static func areaAverage(
+        _ source: [UInt8], width sw: Int, height sh: Int, x0: Double, x1: Double, y0: Double, y1: Double,
+        into out: UnsafeMutablePointer<UInt8>, width bw: Int, height bh: Int
+    ) {
         let columns = weights(from: x0, to: x1, count: bw, limit: sw), rows = weights(from: y0, to: y1, count: bh, limit: sh)
         // Rows of the source averaged across into `bw` premultiplied pixels.
         var across = [Float](repeating: 0, count: bw * sh * 4)

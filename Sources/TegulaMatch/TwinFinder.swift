@@ -16,8 +16,9 @@ public struct TwinFinder {
         let pairs = points.map { MatchEngine.Pair(a: $0.scan, b: $0.reference, distinctiveness: 0) }
         guard points.count >= 4, let h = MatchEngine.homography(pairs), let inverse = h.inverse else { return nil }
         homography = h
-        refiner = PointRefiner(scan: scan, reference: reference, homography: h, inverse: inverse, settings: settings,
-                               searchRadius: Self.searchRadius)
+        refiner = PointRefiner(
+            scan: scan, reference: reference, homography: h, inverse: inverse, settings: settings,
+            searchRadius: Self.searchRadius)
     }
 
     /// How far from where the homography puts it the twin is searched for, in pixels of the

@@ -31,8 +31,10 @@ public struct OnDemandInputs: Sendable {
     public let inputs: InputResolver
 
     /// Inputs sharing one queue and one memo.
-    public init(queue: RenderQueue, memo: TileMemo, encoding: TileEncoding? = nil, removeColor: RemoveColorOptions? = nil,
-                inputs: InputResolver = InputResolver(), log: @escaping @Sendable (String) -> Void) {
+    public init(
+        queue: RenderQueue, memo: TileMemo, encoding: TileEncoding? = nil, removeColor: RemoveColorOptions? = nil,
+        inputs: InputResolver = InputResolver(), log: @escaping @Sendable (String) -> Void
+    ) {
         self.queue = queue
         self.memo = memo
         self.encoding = encoding
@@ -114,7 +116,6 @@ public struct OnDemandInputs: Sendable {
         return (String(path[..<colon]), String(path[path.index(after: colon)...]))
     }
 }
-
 
 /// Re-reads sources whose files changed, checking every `interval` seconds on its own thread
 /// (never on a request's path, so no request waits for a re-fit).

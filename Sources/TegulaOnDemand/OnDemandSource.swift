@@ -1,12 +1,12 @@
 import Foundation
-import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
-import TegulaSupport
 import TegulaPyramid
 import TegulaScan
 import TegulaServer
+import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 /// A georeferenced scan served as tiles made on request: the pyramid `tegula tile` would cut
@@ -55,8 +55,10 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
     }
 
     /// Reads the source once; an error here means it cannot be served (refused at start-up).
-    public init(id: String, queue: RenderQueue, memo: TileMemo, log: @escaping @Sendable (String) -> Void,
-                load: @escaping @Sendable () throws -> Loaded) throws {
+    public init(
+        id: String, queue: RenderQueue, memo: TileMemo, log: @escaping @Sendable (String) -> Void,
+        load: @escaping @Sendable () throws -> Loaded
+    ) throws {
         self.id = id
         self.queue = queue
         self.memo = memo
@@ -159,16 +161,21 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
             }
         }
         let fit = job.source.georeference.map { FitIdentity(scan: job.source.path, georeference: $0) }
-        return Current(renderer: renderer, version: version(files: files, stamps: stamps, fit: fit, job: job, plan: renderer.plan, tone: loaded.tone,
-                                                            heldLevels: renderer.levels != nil),
-                       fit: fit, files: files, stamps: stamps)
+        return Current(
+            renderer: renderer,
+            version: version(
+                files: files, stamps: stamps, fit: fit, job: job, plan: renderer.plan, tone: loaded.tone,
+                heldLevels: renderer.levels != nil),
+            fit: fit, files: files, stamps: stamps)
     }
 
     /// 16 hex digits of ``FNV1a`` over the files' identities, the fit's identity, the mask, the
     /// options and the renderer's revision. A file is written `PATH SIZE MODIFIED_NS`, `PATH -1 -1` when it cannot be
     /// stat'ed.
-    static func version(files: [String], stamps: [FileIdentity?], fit: FitIdentity?, job: TileJob, plan: PyramidPlan,
-                        tone: ToneCorrection? = nil, heldLevels: Bool = false) -> String {
+    static func version(
+        files: [String], stamps: [FileIdentity?], fit: FitIdentity?, job: TileJob, plan: PyramidPlan,
+        tone: ToneCorrection? = nil, heldLevels: Bool = false
+    ) -> String {
         var text = zip(files, stamps).map { f, s in "\(f) \(s?.size ?? -1) \(s?.modified ?? -1)" }.joined(separator: "\n")
         if let fit { text += "\nfit " + fit.text }
         if let mask = job.source.mapping.mask { text += "\nmask " + mask.map { "\($0.x),\($0.y)" }.joined(separator: " ") }

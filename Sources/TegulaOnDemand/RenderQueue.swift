@@ -1,5 +1,5 @@
 import Foundation
-import TegulaBundle
+import TegulaTileset
 
 /// The threads that make tiles, one per core, apart from NIO's event loops and Swift's
 /// cooperative pool (a render blocks its thread for milliseconds).
@@ -57,8 +57,10 @@ public final class RenderQueue: @unchecked Sendable {
 
     /// The result of `work` for `key`, run on a worker (or shared with a run already queued or
     /// running for the same key); `.cancelled` when dropped because every requester had gone.
-    public func submit(_ key: some Hashable & Sendable, isCancelled: @escaping @Sendable () -> Bool,
-                       work: @escaping @Sendable () -> DynamicTile) async -> DynamicTile {
+    public func submit(
+        _ key: some Hashable & Sendable, isCancelled: @escaping @Sendable () -> Bool,
+        work: @escaping @Sendable () -> DynamicTile
+    ) async -> DynamicTile {
         await withCheckedContinuation { (c: CheckedContinuation<DynamicTile, Never>) in
             let key = AnyHashable(key)
             condition.lock()

@@ -1,10 +1,10 @@
 import Foundation
-import TegulaBundle
 import TegulaCodec
 import TegulaGDAL
 import TegulaIIIFServer
 import TegulaScan
 import TegulaSupport
+import TegulaTileset
 
 /// A scan served as an IIIF image (``IIIFImageSource``): any window of it at any size, read as
 /// RGBA through its ``ScanReader`` (a file through GDAL, where a reduced size is an averaged read
@@ -97,8 +97,9 @@ public final class ScanImage: IIIFImageSource, @unchecked Sendable {
         defer { idle.withLock { $0.append(raster) } }
         var rgba = [UInt8](repeating: 0, count: w.outputWidth * w.outputHeight * 4)
         try rgba.withUnsafeMutableBufferPointer { p in
-            try raster.readRGBA(x: w.x, y: w.y, width: w.width, height: w.height,
-                                bufferWidth: w.outputWidth, bufferHeight: w.outputHeight, into: p.baseAddress!)
+            try raster.readRGBA(
+                x: w.x, y: w.y, width: w.width, height: w.height,
+                bufferWidth: w.outputWidth, bufferHeight: w.outputHeight, into: p.baseAddress!)
         }
         return try Self.encode(RGBAImage(width: w.outputWidth, height: w.outputHeight, pixels: rgba), as: w.format)
     }

@@ -33,8 +33,10 @@ public struct OverzoomCrop: Hashable, Sendable {
     /// the split is finer than a pixel).
     public func cropRect(width: Int, height: Int) -> (x: Double, y: Double, width: Double, height: Double) {
         let s = Double(scale)
-        return (Double(column) * Double(width) / s, Double(row) * Double(height) / s,
-                Double(width) / s, Double(height) / s)
+        return (
+            Double(column) * Double(width) / s, Double(row) * Double(height) / s,
+            Double(width) / s, Double(height) / s
+        )
     }
 
     /// The tile's pixels: the crop of the ancestor's RGBA8 pixels (row-major, `width × height`)

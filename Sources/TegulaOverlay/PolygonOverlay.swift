@@ -29,11 +29,14 @@ public struct PolygonOverlay: MapOverlay, MapAnnotation, Hashable, Sendable {
 
     /// The rectangle of a geographic box (a scan's footprint), corners from the north-west clockwise.
     public init(bounds b: GeoBounds, title: String? = nil, subtitle: String? = nil) {
-        self.init(coordinates: [Coordinate(longitude: b.west, latitude: b.north),
-                                Coordinate(longitude: b.east, latitude: b.north),
-                                Coordinate(longitude: b.east, latitude: b.south),
-                                Coordinate(longitude: b.west, latitude: b.south)],
-                  title: title, subtitle: subtitle)
+        self.init(
+            coordinates: [
+                Coordinate(longitude: b.west, latitude: b.north),
+                Coordinate(longitude: b.east, latitude: b.north),
+                Coordinate(longitude: b.east, latitude: b.south),
+                Coordinate(longitude: b.west, latitude: b.south),
+            ],
+            title: title, subtitle: subtitle)
     }
 
     /// The smallest map rect holding every vertex (MapKit `boundingMapRect`); empty for no vertices.

@@ -56,7 +56,8 @@ extension TileOverlay {
     private func resolve(_ path: TileOverlayPath) async throws -> Data {
         if let native = maximumNativeZ, let crop = OverzoomCrop(tile: tile(for: path), nativeZoom: native) {
             guard let renderer = overzoomRenderer else {
-                throw TileOverlayError.imageFailed(path: path, reason: "no overzoomRenderer is set (TegulaBundleOverlay's PNGOverzoomRenderer decodes and encodes tiles)")
+                throw TileOverlayError.imageFailed(
+                    path: path, reason: "no overzoomRenderer is set (TegulaTilesetOverlay's PNGOverzoomRenderer decodes and encodes tiles)")
             }
             let ancestorPath = self.path(for: crop.ancestor, contentScaleFactor: path.contentScaleFactor)
             let ancestor: Data

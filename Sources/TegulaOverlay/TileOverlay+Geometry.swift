@@ -6,8 +6,9 @@ import TegulaGeometry
 extension TileOverlay {
     /// The overlay path of an XYZ tile: the row flipped to TMS when `isGeometryFlipped`.
     public func path(for tile: Tile, contentScaleFactor: Double = 1) -> TileOverlayPath {
-        TileOverlayPath(x: tile.x, y: origin.row(forXYZRow: tile.y, zoom: tile.z), z: tile.z,
-                        contentScaleFactor: contentScaleFactor)
+        TileOverlayPath(
+            x: tile.x, y: origin.row(forXYZRow: tile.y, zoom: tile.z), z: tile.z,
+            contentScaleFactor: contentScaleFactor)
     }
 
     /// The XYZ tile an overlay path names (inverse of `path(for:contentScaleFactor:)`).
@@ -35,12 +36,14 @@ extension TileOverlay {
     /// The paths to request to draw `visible` at `zoomScale`, row by row from the north-west:
     /// only tiles that overlap both `visible` and `boundingMapRect`, none when the level is
     /// outside `minimumZ...maximumZ`. `contentScaleFactor` is copied into every path.
-    public func tilePaths(in visible: MapRect, zoomScale: Double,
-                          contentScaleFactor: Double = 1) -> [TileOverlayPath] {
+    public func tilePaths(
+        in visible: MapRect, zoomScale: Double,
+        contentScaleFactor: Double = 1
+    ) -> [TileOverlayPath] {
         let z = zoomLevel(forZoomScale: zoomScale)
         guard z >= minimumZ, z <= maximumZ, z >= 0, z <= WebMercator.maxZoom,
-              let area = visible.intersection(boundingMapRect),
-              let range = TileGrid.tileRange(covering: area.projectedBounds, zoom: z)
+            let area = visible.intersection(boundingMapRect),
+            let range = TileGrid.tileRange(covering: area.projectedBounds, zoom: z)
         else { return [] }
         var paths: [TileOverlayPath] = []
         paths.reserveCapacity(range.x.count * range.y.count)

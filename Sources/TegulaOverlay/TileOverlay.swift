@@ -39,8 +39,10 @@ open class TileOverlay: MapOverlay, @unchecked Sendable {
     public let loader: TileURLLoader
 
     /// An overlay on a checked template, or nil for a subclass that makes its own URLs or data.
-    public init(template: TileURLTemplate?, cache: TileCache = TileCache(byteBudget: 32 << 20),
-                loader: TileURLLoader = TileURLLoader()) {
+    public init(
+        template: TileURLTemplate?, cache: TileCache = TileCache(byteBudget: 32 << 20),
+        loader: TileURLLoader = TileURLLoader()
+    ) {
         settings = Locked(Settings(templateString: template?.string, template: template))
         self.cache = cache
         self.loader = loader
@@ -124,7 +126,7 @@ open class TileOverlay: MapOverlay, @unchecked Sendable {
     }
     /// What makes a tile past ``maximumNativeZ`` from its ancestor's bytes (decode, crop,
     /// encode). nil by default: this module links no image codec, so such tiles fail with
-    /// `.imageFailed` until one is set (TegulaBundleOverlay's `PNGOverzoomRenderer`).
+    /// `.imageFailed` until one is set (TegulaTilesetOverlay's `PNGOverzoomRenderer`).
     public var overzoomRenderer: (any OverzoomRendering)? {
         get { settings.withLock { $0.overzoomRenderer } }
         set { settings.withLock { $0.overzoomRenderer = newValue } }

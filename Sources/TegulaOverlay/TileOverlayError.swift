@@ -24,8 +24,10 @@ public struct TileOverlayError: Error, CustomStringConvertible, Sendable, Equata
     public var message: String
 
     /// An error of `reason` about `tile` from `source`, caused by `underlying`, saying `message`.
-    public init(_ reason: TileOverlayErrorReason, tile: TileOverlayPath? = nil, source: String? = nil,
-                underlying: (any Error)? = nil, _ message: String) {
+    public init(
+        _ reason: TileOverlayErrorReason, tile: TileOverlayPath? = nil, source: String? = nil,
+        underlying: (any Error)? = nil, _ message: String
+    ) {
         self.reason = reason
         self.tile = tile
         self.source = source
@@ -81,27 +83,33 @@ extension TileOverlayError {
 
     /// `{name}` at character `offset` of `template` is not among `allowed`.
     public static func unknownPlaceholder(name: String, template: String, offset: Int, allowed: [String]) -> TileOverlayError {
-        TileOverlayError(.unknownPlaceholder, "unknown placeholder {\(name)} at character \(offset) of URL template \"\(template)\";"
-            + " expected one of \(allowed.map { "{\($0)}" }.joined(separator: " "))"
-            + " (extra placeholders need `placeholders: .extended(subdomains: […])`)")
+        TileOverlayError(
+            .unknownPlaceholder,
+            "unknown placeholder {\(name)} at character \(offset) of URL template \"\(template)\";"
+                + " expected one of \(allowed.map { "{\($0)}" }.joined(separator: " "))"
+                + " (extra placeholders need `placeholders: .extended(subdomains: […])`)")
     }
 
     /// A `{` at character `offset` of `template` is never closed.
     public static func unclosedPlaceholder(template: String, offset: Int) -> TileOverlayError {
-        TileOverlayError(.unclosedPlaceholder,
-                         "unclosed \"{\" at character \(offset) of URL template \"\(template)\"; close it with \"}\"")
+        TileOverlayError(
+            .unclosedPlaceholder,
+            "unclosed \"{\" at character \(offset) of URL template \"\(template)\"; close it with \"}\"")
     }
 
     /// `template` uses `{s}` without subdomains.
     public static func missingSubdomains(template: String) -> TileOverlayError {
-        TileOverlayError(.missingSubdomains, "URL template \"\(template)\" uses {s} but no subdomains were given;"
-            + " pass `.extended(subdomains: [\"a\", \"b\", \"c\"])`")
+        TileOverlayError(
+            .missingSubdomains,
+            "URL template \"\(template)\" uses {s} but no subdomains were given;"
+                + " pass `.extended(subdomains: [\"a\", \"b\", \"c\"])`")
     }
 
     /// `template` holds none of the placeholders `needed`.
     public static func missingPlaceholder(template: String, needed: [String]) -> TileOverlayError {
-        TileOverlayError(.missingPlaceholder,
-                         "URL template \"\(template)\" needs one of \(needed.map { "{\($0)}" }.joined(separator: " "))")
+        TileOverlayError(
+            .missingPlaceholder,
+            "URL template \"\(template)\" needs one of \(needed.map { "{\($0)}" }.joined(separator: " "))")
     }
 
     /// The template filled for `path` (`string`) is not a URL.
@@ -111,14 +119,18 @@ extension TileOverlayError {
 
     /// No template and no overriding hook for `path`.
     public static func noTemplate(path: TileOverlayPath) -> TileOverlayError {
-        TileOverlayError(.noTemplate, tile: path, "tile \(path): the overlay has no URL template;"
-            + " give one, or override url(forTilePath:) or loadTile(at:) in a subclass")
+        TileOverlayError(
+            .noTemplate, tile: path,
+            "tile \(path): the overlay has no URL template;"
+                + " give one, or override url(forTilePath:) or loadTile(at:) in a subclass")
     }
 
     /// `path` lies outside `minimumZ...maximumZ` or its zoom's grid.
     public static func pathOutOfRange(path: TileOverlayPath, minimumZ: Int, maximumZ: Int) -> TileOverlayError {
-        TileOverlayError(.pathOutOfRange, tile: path, "tile \(path) is outside the overlay: zoom must be \(minimumZ)...\(maximumZ)"
-            + " and x, y within 0..<2^z")
+        TileOverlayError(
+            .pathOutOfRange, tile: path,
+            "tile \(path) is outside the overlay: zoom must be \(minimumZ)...\(maximumZ)"
+                + " and x, y within 0..<2^z")
     }
 
     /// The tile at `path` does not exist at `source`.
@@ -127,26 +139,32 @@ extension TileOverlayError {
     }
 
     /// Loading `path` from `source` failed with `reason` (the words of `underlying`, if any).
-    public static func loadFailed(path: TileOverlayPath, source: String, reason: String,
-                                  underlying: (any Error)? = nil) -> TileOverlayError {
+    public static func loadFailed(
+        path: TileOverlayPath, source: String, reason: String,
+        underlying: (any Error)? = nil
+    ) -> TileOverlayError {
         TileOverlayError(.loadFailed, tile: path, source: source, underlying: underlying, "tile \(path): loading failed: \(reason)")
     }
 
     /// `url` has a scheme the loader does not speak.
     public static func unsupportedScheme(_ url: URL) -> TileOverlayError {
-        TileOverlayError(.unsupportedScheme, source: url.absoluteString,
-                         "cannot load: scheme \"\(url.scheme ?? "")\" is not file, http or https")
+        TileOverlayError(
+            .unsupportedScheme, source: url.absoluteString,
+            "cannot load: scheme \"\(url.scheme ?? "")\" is not file, http or https")
     }
 
     /// The overzoom image step failed for `path` with `reason` (the words of `underlying`, if any).
     public static func imageFailed(path: TileOverlayPath, reason: String, underlying: (any Error)? = nil) -> TileOverlayError {
-        TileOverlayError(.imageFailed, tile: path, underlying: underlying, "tile \(path): overzoom image step failed: \(reason); overzoom needs PNG tiles")
+        TileOverlayError(
+            .imageFailed, tile: path, underlying: underlying, "tile \(path): overzoom image step failed: \(reason); overzoom needs PNG tiles")
     }
 
     /// The tileset at `path` (the source) cannot be opened as an overlay, with `reason` (the
     /// words of `underlying`, if any).
     public static func bundleFailed(path: String, reason: String, underlying: (any Error)? = nil) -> TileOverlayError {
-        TileOverlayError(.bundleFailed, source: path, underlying: underlying, "cannot open the tileset as an overlay: \(reason);"
-            + " expected an .mbtiles or .pmtiles file or a z/x/y tiles folder")
+        TileOverlayError(
+            .bundleFailed, source: path, underlying: underlying,
+            "cannot open the tileset as an overlay: \(reason);"
+                + " expected an .mbtiles or .pmtiles file or a z/x/y tiles folder")
     }
 }

@@ -35,9 +35,11 @@ public final class TileRequestScheduler: @unchecked Sendable {
     private let state: Locked<State>
 
     /// A scheduler with a stack of `capacity` requests (use twice the visible tile count).
-    public init(overlay: TileOverlay, capacity: Int, maximumConcurrentLoads: Int = 4,
-                onTile: @escaping @Sendable (TileOverlayPath, Result<Data, any Error>) -> Void,
-                onDropped: @escaping @Sendable (TileRedrawRequest) -> Void) {
+    public init(
+        overlay: TileOverlay, capacity: Int, maximumConcurrentLoads: Int = 4,
+        onTile: @escaping @Sendable (TileOverlayPath, Result<Data, any Error>) -> Void,
+        onDropped: @escaping @Sendable (TileRedrawRequest) -> Void
+    ) {
         self.overlay = overlay
         self.maximumConcurrentLoads = max(1, maximumConcurrentLoads)
         self.onTile = onTile
@@ -55,8 +57,10 @@ public final class TileRequestScheduler: @unchecked Sendable {
         }
         for path in dropped {
             let z = path.z
-            onDropped(TileRedrawRequest(path: path, mapRect: overlay.mapRect(for: path),
-                                        zoomScale: overlay.zoomScale(forZoomLevel: z)))
+            onDropped(
+                TileRedrawRequest(
+                    path: path, mapRect: overlay.mapRect(for: path),
+                    zoomScale: overlay.zoomScale(forZoomLevel: z)))
         }
         pump()
     }

@@ -78,13 +78,15 @@ public struct TileURLTemplate: Hashable, Sendable, CustomStringConvertible {
             guard chars[i] == "{" else { literal.append(chars[i]); i += 1; continue }
             // A "{" before the next "}" means this one was never closed ("{z/{x}").
             guard let close = chars[(i + 1)...].firstIndex(where: { $0 == "}" || $0 == "{" }),
-                  chars[close] == "}" else {
+                chars[close] == "}"
+            else {
                 throw .unclosedPlaceholder(template: string, offset: i)
             }
             let name = String(chars[(i + 1)..<close])
             guard let p = Placeholder(rawValue: name), allowed.contains(p) else {
-                throw .unknownPlaceholder(name: name, template: string, offset: i,
-                                          allowed: allowed.map(\.rawValue))
+                throw .unknownPlaceholder(
+                    name: name, template: string, offset: i,
+                    allowed: allowed.map(\.rawValue))
             }
             if p == .subdomain, case let .extended(subdomains) = placeholders, subdomains.isEmpty {
                 throw .missingSubdomains(template: string)

@@ -66,9 +66,10 @@ enum AliasBudget {
         let c = count(root)
         guard c.expanded - c.written > maximumAdded else { return }
         let expanded = c.expanded == Int.max ? "more than \(Int.max)" : "\(c.expanded)"
-        throw PipelineError(.syntax, file: file, line: c.worst?.line, column: c.worst?.column,
-                            "its aliases (*name) would expand \(c.written) written values to \(expanded), more than the "
-                            + "\(maximumAdded) that aliases may add (a YAML alias bomb?); refused before expanding them: "
-                            + "write the values out, or share them through map_defaults")
+        throw PipelineError(
+            .syntax, file: file, line: c.worst?.line, column: c.worst?.column,
+            "its aliases (*name) would expand \(c.written) written values to \(expanded), more than the "
+                + "\(maximumAdded) that aliases may add (a YAML alias bomb?); refused before expanding them: "
+                + "write the values out, or share them through map_defaults")
     }
 }

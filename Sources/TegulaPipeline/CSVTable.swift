@@ -47,26 +47,30 @@ struct CSVTable {
         for (i, cell) in first.fields.enumerated() {
             let name = cell.text.trimmingCharacters(in: .whitespaces)
             guard kind.knownColumns.contains(name) else {
-                let hint = KeySuggestion.nearest(to: name, in: kind.knownColumns).map { "did you mean '\($0)'?" }
+                let hint =
+                    KeySuggestion.nearest(to: name, in: kind.knownColumns).map { "did you mean '\($0)'?" }
                     ?? "known columns: \(kind.knownColumns.joined(separator: ", "))"
                 throw PipelineError(.invalid, file: path, line: first.line, column: cell.column, "unknown column '\(name)'; \(hint)")
             }
             if let j = header.firstIndex(of: name) {
-                throw PipelineError(.invalid, file: path, line: first.line, column: cell.column, "column '\(name)' appears twice (columns \(j + 1) and \(i + 1))")
+                throw PipelineError(
+                    .invalid, file: path, line: first.line, column: cell.column, "column '\(name)' appears twice (columns \(j + 1) and \(i + 1))")
             }
             header.append(name)
         }
         for required in kind.requiredColumns where !header.contains(required) {
-            throw PipelineError(.invalid, file: path, line: first.line, column: 1,
-                                "the header lacks column '\(required)'; a \(kind.name) needs \(kind.expected)")
+            throw PipelineError(
+                .invalid, file: path, line: first.line, column: 1,
+                "the header lacks column '\(required)'; a \(kind.name) needs \(kind.expected)")
         }
         self.header = header
         var rows: [Row] = []
         for record in records.dropFirst() {
             if record.fields.count == 1 && record.fields[0].text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             guard record.fields.count == header.count else {
-                throw PipelineError(.invalid, file: path, line: record.line, column: 1,
-                                    "\(record.fields.count) fields where the header has \(header.count) (\(header.joined(separator: ",")))")
+                throw PipelineError(
+                    .invalid, file: path, line: record.line, column: 1,
+                    "\(record.fields.count) fields where the header has \(header.count) (\(header.joined(separator: ",")))")
             }
             var row = Row(line: record.line, values: [:], columns: [:])
             for (name, cell) in zip(header, record.fields) {

@@ -57,8 +57,9 @@ extension PipelineRunner {
         var how = "read from \(tonePath)"
         var tone: CompositeTone
         if let data = FileManager.default.contents(atPath: tonePath),
-           let stored = try? JSONDecoder().decode(CompositeTone.self, from: data), stored.plan == hash,
-           stored.sheets.map(\.name) == pipeline.spec.maps.map(\.name) {
+            let stored = try? JSONDecoder().decode(CompositeTone.self, from: data), stored.plan == hash,
+            stored.sheets.map(\.name) == pipeline.spec.maps.map(\.name)
+        {
             tone = stored
         } else {
             let maps = pipeline.spec.maps
@@ -66,8 +67,9 @@ extension PipelineRunner {
             var anchor: Int?
             if case .match(let name?) = composite.tone { anchor = maps.firstIndex { $0.name == name } }
             let solved = ToneMatch.solve(sheets: maps.count, overlaps: sums, anchor: anchor)
-            tone = CompositeTone(plan: hash, overlaps: sums.filter { $0.pixels >= ToneMatch.minimumPixels }.count,
-                                 sheets: zip(maps, solved).map { CompositeTone.Sheet(name: $0.name, gain: $1.gain, offset: $1.offset) })
+            tone = CompositeTone(
+                plan: hash, overlaps: sums.filter { $0.pixels >= ToneMatch.minimumPixels }.count,
+                sheets: zip(maps, solved).map { CompositeTone.Sheet(name: $0.name, gain: $1.gain, offset: $1.offset) })
             how = "measured on \(tone.overlaps) overlaps"
             // Stored for the processes that come after (all would compute the same); of a
             // sharded run's shards only shard 0 writes it, as the index.

@@ -18,7 +18,8 @@ enum GCPGeoreferencing {
             set = try GCPReader.read(path: p, gcpCRS: g.gcpCRS, mapID: g.mapID)
         case .inline(let list):
             let points = list.enumerated().map { i, p in
-                GCP(id: p.id ?? "\(i + 1)", pixel: PixelPoint(x: p.pixel[0], y: p.pixel[1]),
+                GCP(
+                    id: p.id ?? "\(i + 1)", pixel: PixelPoint(x: p.pixel[0], y: p.pixel[1]),
                     ground: GroundPoint(x: p.ground[0], y: p.ground[1]), enabled: p.enabled ?? true)
             }
             set = GCPSet(gcps: points, crs: g.gcpCRS ?? .wgs84)
@@ -42,7 +43,9 @@ enum GCPGeoreferencing {
 
     /// Fit the map's GCPs for its scan.
     static func fit(map: MapSpec, step: GeoreferenceStep) throws -> Georeference {
-        guard let fitted = try input(map: map, step: step).georeference(opening: step.scans) else { throw PipelineError(.notGeoreferenced, "the georeference section has no GCPs") }
+        guard let fitted = try input(map: map, step: step).georeference(opening: step.scans) else {
+            throw PipelineError(.notGeoreferenced, "the georeference section has no GCPs")
+        }
         return fitted
     }
 

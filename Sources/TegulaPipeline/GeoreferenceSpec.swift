@@ -73,29 +73,38 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
             } else {
                 let list = try c.decode([Strict<InlineGCP>].self, forKey: .gcps).map(\.value)
                 for (i, g) in list.enumerated() where g.pixel.count != 2 || g.ground.count != 2 {
-                    throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.gcps, AnyKey(intValue: i)],
-                        debugDescription: "pixel and ground must each be two numbers, e.g. {pixel: [1200, 340], ground: [4.9, 52.4]}"))
+                    throw DecodingError.dataCorrupted(
+                        .init(
+                            codingPath: c.codingPath + [CodingKeys.gcps, AnyKey(intValue: i)],
+                            debugDescription: "pixel and ground must each be two numbers, e.g. {pixel: [1200, 340], ground: [4.9, 52.4]}"))
                 }
                 gcps = .inline(list)
             }
         }
         if let reference = try c.decodeIfPresent(String.self, forKey: .match) {
             guard gcps == nil else {
-                throw DecodingError.dataCorruptedError(forKey: .match, in: c, debugDescription:
-                    "give either gcps or match, not both: match proposes the GCPs from a reference")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .match, in: c,
+                    debugDescription:
+                        "give either gcps or match, not both: match proposes the GCPs from a reference")
             }
             gcps = .match(reference)
         }
         mapID = try c.decodeIfPresent(String.self, forKey: .mapID)
         if case .match? = gcps {
-            for (key, present) in [(CodingKeys.mapID, mapID != nil), (.gcpCRS, try c.decodeIfPresent(CRS.self, forKey: .gcpCRS) != nil)] where present {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription:
-                    "\(key.stringValue) applies to a GCP file; matched GCPs are in the reference's CRS")
+            for (key, present) in [(CodingKeys.mapID, mapID != nil), (.gcpCRS, try c.decodeIfPresent(CRS.self, forKey: .gcpCRS) != nil)] where present
+            {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c,
+                    debugDescription:
+                        "\(key.stringValue) applies to a GCP file; matched GCPs are in the reference's CRS")
             }
         }
         if mapID != nil, case .inline = gcps {
-            throw DecodingError.dataCorruptedError(forKey: .mapID, in: c, debugDescription:
-                "map chooses one map of an Allmaps AnnotationPage file; inline gcps need none")
+            throw DecodingError.dataCorruptedError(
+                forKey: .mapID, in: c,
+                debugDescription:
+                    "map chooses one map of an Allmaps AnnotationPage file; inline gcps need none")
         }
         gcpCRS = try c.decodeIfPresent(CRS.self, forKey: .gcpCRS)
         transform = try c.decodeIfPresent(TransformKind.self, forKey: .transform)
@@ -106,30 +115,43 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
             } else {
                 let pairs = try c.decode([[Double]].self, forKey: .mask)
                 guard pairs.count >= 3, pairs.allSatisfy({ $0.count == 2 }) else {
-                    throw DecodingError.dataCorruptedError(forKey: .mask, in: c, debugDescription:
-                        "a mask is a file path or at least 3 [x, y] pixel pairs")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .mask, in: c,
+                        debugDescription:
+                            "a mask is a file path or at least 3 [x, y] pixel pairs")
                 }
                 mask = .inline(pairs.map { PixelPoint(x: $0[0], y: $0[1]) })
             }
         }
         bounds = try c.decodeIfPresent([Double].self, forKey: .bounds)
         if let b = bounds, b.count != 4 || !(b[0] < b[2] && b[1] < b[3]) {
-            throw DecodingError.dataCorruptedError(forKey: .bounds, in: c, debugDescription:
-                "bounds must be [west, south, east, north] with west < east and south < north, e.g. [-180, -90, 180, 90]")
+            throw DecodingError.dataCorruptedError(
+                forKey: .bounds, in: c,
+                debugDescription:
+                    "bounds must be [west, south, east, north] with west < east and south < north, e.g. [-180, -90, 180, 90]")
         }
         srs = try c.decodeIfPresent(CRS.self, forKey: .srs)
         if gcps != nil && bounds != nil {
-            throw DecodingError.dataCorruptedError(forKey: .bounds, in: c, debugDescription:
-                "give either gcps or bounds, not both")
+            throw DecodingError.dataCorruptedError(
+                forKey: .bounds, in: c,
+                debugDescription:
+                    "give either gcps or bounds, not both")
         }
         if gcps == nil {
             if bounds == nil {
-                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription:
-                    "needs gcps (a GCP file or a list), match (a georeferenced reference) or bounds ([west, south, east, north]); leave georeference out for an already georeferenced input"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: c.codingPath,
+                        debugDescription:
+                            "needs gcps (a GCP file or a list), match (a georeferenced reference) or bounds ([west, south, east, north]); leave georeference out for an already georeferenced input"
+                    ))
             }
-            for (key, present) in [(CodingKeys.transform, transform != nil), (.fitCRS, fitCRS != nil), (.gcpCRS, gcpCRS != nil),
-                                   (.mapID, mapID != nil)] where present {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(key.stringValue) applies to gcps only; bounds need none")
+            for (key, present) in [
+                (CodingKeys.transform, transform != nil), (.fitCRS, fitCRS != nil), (.gcpCRS, gcpCRS != nil),
+                (.mapID, mapID != nil),
+            ] where present {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c, debugDescription: "\(key.stringValue) applies to gcps only; bounds need none")
             }
         } else if srs != nil {
             throw DecodingError.dataCorruptedError(forKey: .srs, in: c, debugDescription: "srs is the CRS of bounds; for GCPs use gcp_srs")

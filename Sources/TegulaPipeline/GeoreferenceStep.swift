@@ -70,7 +70,8 @@ struct GeoreferenceStep: MapStage {
             case .match(let r): n = "GCPs matched against \(Location(r).isURL ? r : (r as NSString).lastPathComponent)"
             case nil: n = "no GCPs"
             }
-            s = "\(n)\(tied.map { " + \($0.pins.count) tie pins" } ?? ""), transform \(tied?.kind.name ?? g.transform?.name ?? "auto"), fit in \(g.fitCRS ?? .webMercator)"
+            s =
+                "\(n)\(tied.map { " + \($0.pins.count) tie pins" } ?? ""), transform \(tied?.kind.name ?? g.transform?.name ?? "auto"), fit in \(g.fitCRS ?? .webMercator)"
         }
         if let m = g.mask {
             switch m {
@@ -85,9 +86,10 @@ struct GeoreferenceStep: MapStage {
     /// scan's bytes) is left for ``run(_:in:)`` to compute: a plan of many new maps reads no scan.
     func plan(after previous: PlannedStage?, in work: MapWork) throws -> PlannedStage {
         let hash = work.manifest[.georeference] == nil ? "" : hash()
-        return PlannedStage(stage: .georeference, key: Stage.georeference.rawValue, hash: hash,
-                         current: !hash.isEmpty && work.manifest.isCurrent(.georeference, hash: hash),
-                         detail: summary() + (map.georeference == nil ? "" : isRemote ? " → georef.json" : " → georef.vrt"), skippedDetail: summary())
+        return PlannedStage(
+            stage: .georeference, key: Stage.georeference.rawValue, hash: hash,
+            current: !hash.isEmpty && work.manifest.isCurrent(.georeference, hash: hash),
+            detail: summary() + (map.georeference == nil ? "" : isRemote ? " → georef.json" : " → georef.vrt"), skippedDetail: summary())
     }
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
@@ -128,16 +130,19 @@ struct GeoreferenceStep: MapStage {
             for stale in [reportPath, picturePath] { try? FileManager.default.removeItem(atPath: stale) }
         } else if isRemote, let remote = try scans.open(map.input).remote {
             let georeference = try GCPGeoreferencing.fit(map: map, step: self)
-            try GeoreferenceWriter.writeAnnotation(service: remote.sourceID, serviceType: remote.sourceType, georeference: georeference,
-                                                   output: annotationPath, report: reportPath, picture: picturePath) { w, h in
+            try GeoreferenceWriter.writeAnnotation(
+                service: remote.sourceID, serviceType: remote.sourceType, georeference: georeference,
+                output: annotationPath, report: reportPath, picture: picturePath
+            ) { w, h in
                 try OpenedScan(remote: remote).thumbnail(width: w, height: h)
             }
             outputs += [annotationPath, reportPath, picturePath]
             fitted = georeference
         } else {
             let georeference = try GCPGeoreferencing.fit(map: map, step: self)
-            try GeoreferenceWriter.write(imagePath: map.input, georeference: georeference, output: vrtPath,
-                                         report: reportPath, picture: picturePath)
+            try GeoreferenceWriter.write(
+                imagePath: map.input, georeference: georeference, output: vrtPath,
+                report: reportPath, picture: picturePath)
             outputs += [vrtPath, reportPath, picturePath]
             fitted = georeference
         }
@@ -154,9 +159,10 @@ struct GeoreferenceStep: MapStage {
         }
         if let b = g.bounds {
             let ds = try Dataset(path: map.input)
-            let mapping = try GeoTransformMapping(width: ds.width, height: ds.height,
-                                                  geoTransform: geoTransform(bounds: b, width: ds.width, height: ds.height),
-                                                  crs: g.srs ?? .wgs84, mask: try mask()?.map { (x: $0.x, y: $0.y) })
+            let mapping = try GeoTransformMapping(
+                width: ds.width, height: ds.height,
+                geoTransform: geoTransform(bounds: b, width: ds.width, height: ds.height),
+                crs: g.srs ?? .wgs84, mask: try mask()?.map { (x: $0.x, y: $0.y) })
             return try WarpSource(path: map.input, mapping: mapping, sharePixels: readingPixels)
         }
         return try GCPGeoreferencing.sourceInMemory(map: map, step: self, readingPixels: readingPixels)
@@ -176,8 +182,10 @@ struct GeoreferenceStep: MapStage {
     func requireOwnGeoreference() throws {
         let ds = try Dataset(path: map.input)
         if (ds.geoTransform != nil && ds.spatialReference != nil) || !ds.gcps.isEmpty { return }
-        throw PipelineError(.notGeoreferenced, "\(map.input) has no georeference of its own (no geotransform with a CRS, no GCPs); "
-                         + "add a georeference section with gcps or bounds")
+        throw PipelineError(
+            .notGeoreferenced,
+            "\(map.input) has no georeference of its own (no geotransform with a CRS, no GCPs); "
+                + "add a georeference section with gcps or bounds")
     }
 
     func geoTransform(bounds b: [Double], width: Int, height: Int) -> GeoTransform {

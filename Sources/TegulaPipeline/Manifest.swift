@@ -34,7 +34,8 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// Read `folder/manifest.json`; an empty manifest when there is none or it is unreadable.
     public static func load(folder: String) -> Manifest {
         guard let data = FileManager.default.contents(atPath: folder + "/manifest.json"),
-              let m = try? JSONDecoder().decode(Manifest.self, from: data) else { return Manifest() }
+            let m = try? JSONDecoder().decode(Manifest.self, from: data)
+        else { return Manifest() }
         return m
     }
 

@@ -38,7 +38,9 @@ enum MapCollection {
         case .annotationPage(let page)?:
             let file: String
             if Location(page).isURL {
-                guard inputs.readsRemote else { throw doc.error([.key("maps_from")], "\(page): an AnnotationPage by URL needs the IIIF client of `tegula run`") }
+                guard inputs.readsRemote else {
+                    throw doc.error([.key("maps_from")], "\(page): an AnnotationPage by URL needs the IIIF client of `tegula run`")
+                }
                 do { file = try inputs.document(page) } catch { throw doc.error([.key("maps_from")], "\(error)") }
             } else {
                 file = Pipeline.absolute(page, base: folder)

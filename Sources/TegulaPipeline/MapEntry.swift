@@ -125,8 +125,10 @@ struct MapEntry {
 
     /// An error about the value at `steps` (relative to the map): located in the map's own
     /// source when it holds the value, else in `map_defaults` when that does.
-    func error(doc: PipelineDocument, defaults: Node?, _ steps: [PipelineDocument.Step], atKey: Bool = false,
-               _ message: String) -> PipelineError {
+    func error(
+        doc: PipelineDocument, defaults: Node?, _ steps: [PipelineDocument.Step], atKey: Bool = false,
+        _ message: String
+    ) -> PipelineError {
         let own = PipelineDocument.node(steps, in: node) != nil
         if !own, let defaults, !steps.isEmpty, PipelineDocument.node(steps, in: defaults) != nil {
             let name = node.mapping?["name"]?.string.map { "map '\($0)'" } ?? "the map"
@@ -138,8 +140,9 @@ struct MapEntry {
         case .row(let file, let row):
             let column = MapEntry.columnPaths.first { !steps.isEmpty && steps.starts(with: $0.value) }?.key
             let name = row.values["name"].map { "map '\($0)': " } ?? ""
-            return PipelineError(.invalid, file: file, line: row.line, column: column.flatMap { row.columns[$0] },
-                                 keyPath: column, name + message)
+            return PipelineError(
+                .invalid, file: file, line: row.line, column: column.flatMap { row.columns[$0] },
+                keyPath: column, name + message)
         case .match(let file):
             let key = steps.first == .key("georeference") ? "gcps" : "glob"
             return doc.error([.key("maps_from"), .key(key)], "\(file): \(message)")

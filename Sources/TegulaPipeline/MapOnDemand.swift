@@ -9,8 +9,9 @@ extension Pipeline {
     public func tileJob(for map: MapSpec) throws -> TileJob {
         let source = try GeoreferenceStep(map: map, folder: workFolder(for: map), digests: FileDigests(stamps: [:]), scans: inputs)
             .sourceInMemory(readingPixels: true).removingColor(map.removeColor)
-        var job = TileJob(source: source, output: map.output ?? "", name: map.tile.name ?? map.name,
-                          settings: map.tile.settings(defaultMaxZoom: map.warp.zoom))
+        var job = TileJob(
+            source: source, output: map.output ?? "", name: map.tile.name ?? map.name,
+            settings: map.tile.settings(defaultMaxZoom: map.warp.zoom))
         job.attribution = map.tile.attribution
         return job
     }

@@ -30,8 +30,10 @@ extension MapSpec: Decodable, StrictDecodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }), !name.hasPrefix(".") else {
-            throw DecodingError.dataCorruptedError(forKey: .name, in: c, debugDescription:
-                "'\(name)' cannot name a folder; use letters, digits, '-', '_' and '.' (not first)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .name, in: c,
+                debugDescription:
+                    "'\(name)' cannot name a folder; use letters, digits, '-', '_' and '.' (not first)")
         }
         input = try c.decode(String.self, forKey: .input)
         georeference = try c.decodeStrict(GeoreferenceSpec.self, forKey: .georeference)

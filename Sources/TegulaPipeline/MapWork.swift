@@ -1,8 +1,8 @@
 import Foundation
-import TegulaBundle
 import TegulaGeoreference
 import TegulaPyramid
 import TegulaScan
+import TegulaTileset
 
 /// What one stage did.
 public struct StageOutcome: Sendable, Equatable {
@@ -37,8 +37,10 @@ final class MapWork: @unchecked Sendable {
 
     var warpedPath: String { folder + "/warped.tif" }
 
-    init(map: MapSpec, folder: String, scans: any ScanOpener, defaultWarpZoom: Int?, jobs: Int,
-         log: @escaping @Sendable (String) -> Void, progress: (@Sendable (String, Int, Int) -> Void)?) {
+    init(
+        map: MapSpec, folder: String, scans: any ScanOpener, defaultWarpZoom: Int?, jobs: Int,
+        log: @escaping @Sendable (String) -> Void, progress: (@Sendable (String, Int, Int) -> Void)?
+    ) {
         self.map = map
         self.folder = folder
         self.scans = scans
@@ -99,7 +101,9 @@ final class MapWork: @unchecked Sendable {
         switch stage {
         case .georeference:
             guard let r = manifest[.georeference], r.outputs.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) else {
-                throw PipelineError(.missingRecord, "no recorded georeference output in \(folder); run the georeference stage first (tegula run FILE --stage georeference)")
+                throw PipelineError(
+                    .missingRecord,
+                    "no recorded georeference output in \(folder); run the georeference stage first (tegula run FILE --stage georeference)")
             }
             if r.hash != georeference.hash() {
                 log("warning: map '\(map.name)': the georeference inputs changed since \(folder)/georef.vrt was written; using the recorded output")
@@ -107,7 +111,8 @@ final class MapWork: @unchecked Sendable {
             return PlannedStage(stage: stage, key: stage.rawValue, hash: r.hash, current: true, detail: "", skippedDetail: "")
         case .warp, .tile:
             guard let r = manifest[.warp], FileManager.default.fileExists(atPath: warpedPath) else {
-                throw PipelineError(.missingRecord, "no recorded warp output (\(warpedPath)); run the warp stage first (tegula run FILE --stage warp)")
+                throw PipelineError(
+                    .missingRecord, "no recorded warp output (\(warpedPath)); run the warp stage first (tegula run FILE --stage warp)")
             }
             return PlannedStage(stage: .warp, key: Stage.warp.rawValue, hash: r.hash, current: true, detail: "", skippedDetail: "", zoom: r.zoom)
         }

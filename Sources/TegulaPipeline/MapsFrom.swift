@@ -30,15 +30,19 @@ struct GlobSource: Decodable, StrictDecodable {
         glob = try c.decode(String.self, forKey: .glob)
         gcps = try c.decode(String.self, forKey: .gcps)
         guard glob.contains("*") || glob.contains("?") || glob.contains("[") else {
-            throw DecodingError.dataCorruptedError(forKey: .glob, in: c, debugDescription:
-                "'\(glob)' has no wildcard; a glob such as scans/*.tif names many scans (for one scan use maps:)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .glob, in: c,
+                debugDescription:
+                    "'\(glob)' has no wildcard; a glob such as scans/*.tif names many scans (for one scan use maps:)")
         }
         do { _ = try PathPattern(gcps).expand(name: "x", stem: "x") } catch let e as PipelineError {
             throw DecodingError.dataCorruptedError(forKey: .gcps, in: c, debugDescription: e.message)
         }
         guard gcps.contains("{") else {
-            throw DecodingError.dataCorruptedError(forKey: .gcps, in: c, debugDescription:
-                "'\(gcps)' names one file for every scan; use a pattern such as gcps/{stem}.points")
+            throw DecodingError.dataCorruptedError(
+                forKey: .gcps, in: c,
+                debugDescription:
+                    "'\(gcps)' names one file for every scan; use a pattern such as gcps/{stem}.points")
         }
     }
 }
@@ -51,9 +55,12 @@ extension MapsFrom: Decodable {
                 return
             }
             guard path.lowercased().hasSuffix(".csv") else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-                    "'\(path)' is neither a .csv sheet list nor an AnnotationPage (.json or URL); give a CSV file (name,input,gcps), "
-                    + "page.json, or {glob: \"scans/*.tif\", gcps: \"gcps/{stem}.points\"}"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription:
+                            "'\(path)' is neither a .csv sheet list nor an AnnotationPage (.json or URL); give a CSV file (name,input,gcps), "
+                            + "page.json, or {glob: \"scans/*.tif\", gcps: \"gcps/{stem}.points\"}"))
             }
             self = .sheetList(path)
             return

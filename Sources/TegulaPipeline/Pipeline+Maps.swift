@@ -50,7 +50,8 @@ extension Pipeline {
                 g.gcps = .match(try existingReference(r, at: [.key("georeference"), .key("match")], entry: entry, base: base, fail: fail))
             }
             if case .file(let p) = g.mask {
-                g.mask = .file(try existingFile(p, at: [.key("georeference"), .key("mask")], what: "mask file", entry: entry, base: base, fail: fail))
+                g.mask = .file(
+                    try existingFile(p, at: [.key("georeference"), .key("mask")], what: "mask file", entry: entry, base: base, fail: fail))
             }
             m.georeference = g
         }
@@ -61,8 +62,10 @@ extension Pipeline {
 
     /// `path`, given at `steps` of the map, made absolute against the folder the entry gives
     /// there; refused when it is no file.
-    static func existingFile(_ path: String, at steps: [PipelineDocument.Step], what: String, entry: MapEntry, base: String,
-                             fail: MapFailure) throws -> String {
+    static func existingFile(
+        _ path: String, at steps: [PipelineDocument.Step], what: String, entry: MapEntry, base: String,
+        fail: MapFailure
+    ) throws -> String {
         let file = absolute(path, base: entry.base(for: steps, pipelineFolder: base))
         if let why = requireFile(file, what: what) { throw fail(steps, why) }
         return file
@@ -70,8 +73,10 @@ extension Pipeline {
 
     /// A local match reference, given at `steps`, made absolute as a file is; a file or a
     /// folder (a tile folder), refused when nothing is there.
-    static func existingReference(_ path: String, at steps: [PipelineDocument.Step], entry: MapEntry, base: String,
-                                  fail: MapFailure) throws -> String {
+    static func existingReference(
+        _ path: String, at steps: [PipelineDocument.Step], entry: MapEntry, base: String,
+        fail: MapFailure
+    ) throws -> String {
         let file = absolute(path, base: entry.base(for: steps, pipelineFolder: base))
         guard FileManager.default.fileExists(atPath: file) else {
             throw fail(steps, "match reference \(file) does not exist (give a georeferenced image, a tileset or an annotation, or a URL)")
@@ -81,8 +86,10 @@ extension Pipeline {
 
     /// The map's output, its pattern expanded, made absolute and checked: a tileset or nothing
     /// there, no other map's, not the composite's. A map without one needs a composite.
-    static func resolveOutput(_ m: inout MapSpec, inputStem: String, index i: Int, outputs: inout [String: Int], spec: PipelineSpec,
-                              base: String, fail: MapFailure) throws {
+    static func resolveOutput(
+        _ m: inout MapSpec, inputStem: String, index i: Int, outputs: inout [String: Int], spec: PipelineSpec,
+        base: String, fail: MapFailure
+    ) throws {
         guard let o = m.output else {
             if spec.composite == nil {
                 throw fail([], "map '\(m.name)' needs an output (a folder, .mbtiles or .pmtiles), or the file a composite")
@@ -130,7 +137,10 @@ extension Pipeline {
             m.georeference = g
         }
         guard m.georeference?.gcps != nil else {
-            throw fail([.key("georeference")], "\(m.input): an IIIF image carries no georeference; give georeference.gcps (a Georeference Annotation, say), or the annotation as the input")
+            throw fail(
+                [.key("georeference")],
+                "\(m.input): an IIIF image carries no georeference; give georeference.gcps (a Georeference Annotation, say), or the annotation as the input"
+            )
         }
     }
 

@@ -12,7 +12,8 @@ extension Pipeline {
         }
         let step = GeoreferenceStep(map: map, folder: workFolder(for: map), digests: FileDigests(stamps: [:]), scans: inputs)
         let ds = try Dataset(path: map.input)
-        return SeriesSheet(name: map.name, gcps: try GCPGeoreferencing.gcpSet(g, mask: try step.mask(), step: step),
-                           width: ds.width, height: ds.height, options: FitOptions(transform: g.transform, fitCRS: g.fitCRS))
+        return SeriesSheet(
+            name: map.name, gcps: try GCPGeoreferencing.gcpSet(g, mask: try step.mask(), step: step),
+            width: ds.width, height: ds.height, options: FitOptions(transform: g.transform, fitCRS: g.fitCRS))
     }
 }

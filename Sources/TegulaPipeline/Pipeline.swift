@@ -1,7 +1,7 @@
 import Foundation
-import TegulaBundle
 import TegulaInputs
 import TegulaSupport
+import TegulaTileset
 
 /// A loaded, checked pipeline file: the spec with every path made absolute against the file's
 /// folder, the files it names known to exist, and its work folder.

@@ -165,12 +165,13 @@ public struct PipelineDocument: @unchecked Sendable {
     static func syntaxError(_ e: YamlError, file: String) -> PipelineError {
         switch e {
         case .scanner(let ctx, let problem, let mark, _), .parser(let ctx, let problem, let mark, _),
-             .composer(let ctx, let problem, let mark, _):
+            .composer(let ctx, let problem, let mark, _):
             let context = ctx.map { " (\($0.text) at line \($0.mark.line))" } ?? ""
             return PipelineError(.syntax, file: file, line: mark.line, column: mark.column, "invalid YAML: \(problem)\(context)")
         case .duplicatedKeysInMapping(let duplicates, let ctx):
-            return PipelineError(.syntax, file: file, line: ctx.mark.line, column: ctx.mark.column,
-                                 "invalid YAML: duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", "))")
+            return PipelineError(
+                .syntax, file: file, line: ctx.mark.line, column: ctx.mark.column,
+                "invalid YAML: duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", "))")
         default:
             return PipelineError(.syntax, file: file, "invalid YAML: \(e)")
         }

@@ -30,8 +30,10 @@ public enum PipelineErrorReason: String, Sendable, Hashable {
 
 extension LocatedError where Reason == PipelineErrorReason {
     /// An error at a place in a file: `file:line:column: key.path: message`, each part when known.
-    init(_ reason: PipelineErrorReason, file: String, line: Int? = nil, column: Int? = nil, keyPath: String? = nil,
-         _ message: String) {
+    init(
+        _ reason: PipelineErrorReason, file: String, line: Int? = nil, column: Int? = nil, keyPath: String? = nil,
+        _ message: String
+    ) {
         var location = file
         if let line { location += ":\(line)" }
         if let column { location += ":\(column)" }

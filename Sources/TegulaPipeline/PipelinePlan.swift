@@ -1,9 +1,9 @@
 import Foundation
-import TegulaBundle
 import TegulaCluster
 import TegulaComposite
 import TegulaGeometry
 import TegulaPyramid
+import TegulaTileset
 
 /// What `tegula run --dry-run` prints: for each map and stage, whether it would run or is
 /// unchanged, with zooms, sizes, tile counts and outputs. Computing it writes nothing (GCP fits
@@ -68,9 +68,12 @@ public struct PipelinePlan: Sendable {
             maps = pipeline.spec.maps.map { PipelinePlan.plan(runner.work(for: $0), options: options) }
         }
         if let c = pipeline.spec.composite {
-            let split = self.shards?.composite ?? ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: runner, jobs: options.jobs), count: 1).composite
+            let split =
+                self.shards?.composite
+                ?? ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: runner, jobs: options.jobs), count: 1).composite
             if let l = split?.layout {
-                composite = "\(pipeline.spec.maps.count) maps, \(c.joining), zooms \(l.zooms.min)-\(l.zooms.max), "
+                composite =
+                    "\(pipeline.spec.maps.count) maps, \(c.joining), zooms \(l.zooms.min)-\(l.zooms.max), "
                     + "\(l.blocks.count) blocks at zoom \(l.blockZoom), png → \(c.output)"
             } else {
                 composite = "cannot be planned (a map fails; see above) → \(c.output)"
@@ -109,8 +112,9 @@ public struct PipelinePlan: Sendable {
         for m in maps {
             lines.append("map \(m.name): \(m.input)")
             for s in m.stages {
-                lines.append("  \(s.stage.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))"
-                             + "\(s.status.padding(toLength: 13, withPad: " ", startingAt: 0))\(s.detail)")
+                lines.append(
+                    "  \(s.stage.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))"
+                        + "\(s.status.padding(toLength: 13, withPad: " ", startingAt: 0))\(s.detail)")
             }
             if let e = m.error { lines.append("  error: \(e)") }
         }

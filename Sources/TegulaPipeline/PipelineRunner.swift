@@ -1,9 +1,9 @@
 import Foundation
-import TegulaBundle
 import TegulaCluster
 import TegulaComposite
 import TegulaGeometry
 import TegulaPyramid
+import TegulaTileset
 import TegulaWarp
 
 /// How to run a pipeline: one stage or all, forced or incremental, how many threads, and which
@@ -19,8 +19,10 @@ public struct RunOptions: Sendable {
     /// the whole collection here, composite included.
     public var shard: Shard?
 
-    public init(stage: Stage? = nil, force: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                shard: Shard? = nil) {
+    public init(
+        stage: Stage? = nil, force: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        shard: Shard? = nil
+    ) {
         self.stage = stage
         self.force = force
         self.jobs = jobs
@@ -54,13 +56,17 @@ public final class PipelineRunner: Sendable {
     let blocksPerPack: Int
 
     /// - Parameters: log: one line per stage and per warning; progress: (label, done, total).
-    public convenience init(pipeline: Pipeline, options: RunOptions, log: @escaping @Sendable (String) -> Void,
-                            progress: (@Sendable (String, Int, Int) -> Void)? = nil) {
+    public convenience init(
+        pipeline: Pipeline, options: RunOptions, log: @escaping @Sendable (String) -> Void,
+        progress: (@Sendable (String, Int, Int) -> Void)? = nil
+    ) {
         self.init(pipeline: pipeline, options: options, log: log, progress: progress, blocksPerPack: 64)
     }
 
-    init(pipeline: Pipeline, options: RunOptions, log: @escaping @Sendable (String) -> Void,
-         progress: (@Sendable (String, Int, Int) -> Void)?, blocksPerPack: Int) {
+    init(
+        pipeline: Pipeline, options: RunOptions, log: @escaping @Sendable (String) -> Void,
+        progress: (@Sendable (String, Int, Int) -> Void)?, blocksPerPack: Int
+    ) {
         self.pipeline = pipeline
         self.options = options
         self.log = log
@@ -72,8 +78,9 @@ public final class PipelineRunner: Sendable {
     func work(for map: MapSpec) -> MapWork {
         let composite = pipeline.spec.composite
         let warpDefault = map.output != nil ? (map.tile.settings.zooms.max ?? composite?.tile.settings.zooms.max) : composite?.tile.settings.zooms.max
-        let work = MapWork(map: map, folder: pipeline.workFolder(for: map), scans: pipeline.inputs, defaultWarpZoom: warpDefault,
-                           jobs: options.jobs, log: log, progress: progress)
+        let work = MapWork(
+            map: map, folder: pipeline.workFolder(for: map), scans: pipeline.inputs, defaultWarpZoom: warpDefault,
+            jobs: options.jobs, log: log, progress: progress)
         work.tied = pipeline.series.tied[map.name]
         return work
     }
@@ -86,7 +93,8 @@ public final class PipelineRunner: Sendable {
     public func run() throws -> [MapResult] {
         let shard = options.shard ?? .single
         let composite = pipeline.spec.composite
-        let plan = shard.count > 1 || composite != nil
+        let plan =
+            shard.count > 1 || composite != nil
             ? ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: self, jobs: options.jobs), count: shard.count) : nil
         // The tone of the whole collection, before any stage (the index reports it), unless the
         // quality gate stops the run.
@@ -101,8 +109,10 @@ public final class PipelineRunner: Sendable {
         let index = try writeIndexAndGate(tones: tone?.byName)
         let mine = plan?.maps(of: shard.index) ?? Array(pipeline.spec.maps.indices)
         if let plan, options.shard != nil {
-            log("shard \(shard): \(mine.count) of \(pipeline.spec.maps.count) maps"
-                + (plan.composite.map { ", composite part \(CompositeParts.name(shard)) (\($0.blockRange(of: shard.index).count) blocks)" } ?? ""))
+            log(
+                "shard \(shard): \(mine.count) of \(pipeline.spec.maps.count) maps"
+                    + (plan.composite.map { ", composite part \(CompositeParts.name(shard)) (\($0.blockRange(of: shard.index).count) blocks)" } ?? "")
+            )
         }
         var results: [MapResult] = []
         var failures: [MapFailure] = []
@@ -139,8 +149,11 @@ public final class PipelineRunner: Sendable {
                 log("composite \(composite.output) not written: \(plan.failures.count) map(s) failed")
                 let others = plan.failures.filter { !mine.contains($0.index) }
                 if !others.isEmpty {
-                    failures.append(MapFailure(map: "composite", stage: .tile, message: "cannot plan "
-                        + others.map { "map '\(pipeline.spec.maps[$0.index].name)': \($0.message)" }.joined(separator: "; ")))
+                    failures.append(
+                        MapFailure(
+                            map: "composite", stage: .tile,
+                            message: "cannot plan "
+                                + others.map { "map '\(pipeline.spec.maps[$0.index].name)': \($0.message)" }.joined(separator: "; ")))
                 }
             }
         }
@@ -166,22 +179,29 @@ public final class PipelineRunner: Sendable {
         }
         let parts = CompositeParts(workFolder: pipeline.workFolder)
         let label = "composite part", progress = progress
-        let line = try CompositePartBuilder(split: split, shard: shard, parts: parts, builder: compositeBuilder(composite, split: split, tones: tones),
-                                            blocksPerPack: blocksPerPack, force: options.force,
-                                            progress: { d, t in progress?(label, d, t) }).run()
+        let line = try CompositePartBuilder(
+            split: split, shard: shard, parts: parts, builder: compositeBuilder(composite, split: split, tones: tones),
+            blocksPerPack: blocksPerPack, force: options.force,
+            progress: { d, t in progress?(label, d, t) }
+        ).run()
         log("composite:  " + line)
-        if reduce { try self.reduce(composite, split: split, parts: parts, records: CompositeReduce.check(parts.records(), split: split, parts: parts)) }
+        if reduce {
+            try self.reduce(composite, split: split, parts: parts, records: CompositeReduce.check(parts.records(), split: split, parts: parts))
+        }
     }
 
     /// The composite's builder: the maps' scans fitted in memory, pixels read on first use, each
     /// map's warped pixels corrected by its `tones` entry (nil: as warped).
     func compositeBuilder(_ composite: CompositeSpec, split: CompositeSplit, tones: [ToneCorrection]?) -> CompositeBuilder {
         let maps = pipeline.spec.maps
-        let sources = LayerSources { [self] i in try work(for: maps[i]).georeference.sourceInMemory().withSharedPixels().removingColor(maps[i].removeColor) }
+        let sources = LayerSources { [self] i in
+            try work(for: maps[i]).georeference.sourceInMemory().withSharedPixels().removingColor(maps[i].removeColor)
+        }
         let l = split.layout, settings = composite.tile.settings
-        return CompositeBuilder(maxZoom: l.zooms.max, blockZoom: l.blockZoom, tilePixels: l.tilePixels,
-                                resampling: settings.resampling, jobs: options.jobs, encoding: settings.encoding, seam: composite.seam,
-                                stacking: composite.order.ranks(of: maps.map(\.name)), tones: tones, sources: sources)
+        return CompositeBuilder(
+            maxZoom: l.zooms.max, blockZoom: l.blockZoom, tilePixels: l.tilePixels,
+            resampling: settings.resampling, jobs: options.jobs, encoding: settings.encoding, seam: composite.seam,
+            stacking: composite.order.ranks(of: maps.map(\.name)), tones: tones, sources: sources)
     }
 
     /// `--stage reduce`: merge the shards' parts into the composite. The shard count comes from
@@ -209,12 +229,16 @@ public final class PipelineRunner: Sendable {
             if counts.isEmpty {
                 throw ShardError(.missingParts, at: parts.folder, "reduce refused: no parts (run tegula run FILE --shard I/N for every I first)")
             }
-            throw ShardError(.staleParts, at: parts.folder, "reduce refused: parts for \(counts.sorted().map(String.init).joined(separator: " and ")) shards; pass --shards N")
+            throw ShardError(
+                .staleParts, at: parts.folder,
+                "reduce refused: parts for \(counts.sorted().map(String.init).joined(separator: " and ")) shards; pass --shards N")
         }
         let plan = ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: self, jobs: options.jobs), count: n)
         guard let split = plan.composite else {
-            throw ShardError(.noComposite, at: pipeline.file, "the composite cannot be planned: "
-                             + plan.failures.map { "map '\(pipeline.spec.maps[$0.index].name)': \($0.message)" }.joined(separator: "; "))
+            throw ShardError(
+                .noComposite, at: pipeline.file,
+                "the composite cannot be planned: "
+                    + plan.failures.map { "map '\(pipeline.spec.maps[$0.index].name)': \($0.message)" }.joined(separator: "; "))
         }
         return (composite, split, parts, try CompositeReduce.check(found, split: split, parts: parts))
     }
@@ -230,16 +254,20 @@ public final class PipelineRunner: Sendable {
     func reduce(_ composite: CompositeSpec, split: CompositeSplit, parts: CompositeParts, records: [PartRecord]) throws -> String {
         let l = split.layout, settings = composite.tile.settings, e = settings.encoding
         let name = composite.tile.name ?? ((pipeline.file as NSString).lastPathComponent as NSString).deletingPathExtension
-        let metadata = TilesetMetadata(name: name, format: e.format, bounds: WebMercator.unproject(l.bounds), minZoom: l.zooms.min, maxZoom: l.zooms.max,
-                                       tileSize: settings.tileSize, scale: settings.scale,
-                                       attribution: composite.tile.attribution,
-                                       description: "composite of \(pipeline.spec.maps.count) maps, \(composite.joining)")
+        let metadata = TilesetMetadata(
+            name: name, format: e.format, bounds: WebMercator.unproject(l.bounds), minZoom: l.zooms.min, maxZoom: l.zooms.max,
+            tileSize: settings.tileSize, scale: settings.scale,
+            attribution: composite.tile.attribution,
+            description: "composite of \(pipeline.spec.maps.count) maps, \(composite.joining)")
         let label = "composite reduce", progress = progress
-        let r = try CompositeReduce(split: split, parts: parts, output: composite.output, metadata: metadata,
-                                    quality: e.quality, autoLossy: e.autoLossy, webpEffort: e.webpEffort,
-                                    progress: { d, t in progress?(label, d, t) }).run(records)
+        let r = try CompositeReduce(
+            split: split, parts: parts, output: composite.output, metadata: metadata,
+            quality: e.quality, autoLossy: e.autoLossy, webpEffort: e.webpEffort,
+            progress: { d, t in progress?(label, d, t) }
+        ).run(records)
         var m = Manifest.load(folder: compositeFolder)
-        m.stages["composite"] = Manifest.Record(hash: split.inputsHash, outputs: [composite.output], zoom: l.zooms.max, minZoom: l.zooms.min, finished: Manifest.now())
+        m.stages["composite"] = Manifest.Record(
+            hash: split.inputsHash, outputs: [composite.output], zoom: l.zooms.max, minZoom: l.zooms.min, finished: Manifest.now())
         try FileManager.default.createDirectory(atPath: compositeFolder, withIntermediateDirectories: true)
         try m.save(folder: compositeFolder)
         // The parts are merged: they go (records first, so a half-removed part is never taken for whole).
@@ -248,9 +276,10 @@ public final class PipelineRunner: Sendable {
             unlink(parts.recordPath(shard))
             try? FileManager.default.removeItem(atPath: parts.packFolder(shard))
         }
-        let line = String(format: "%d maps in %d part%@ (cut at zoom %d), %d tiles copied, %d built above the cut (%.1f MB) → %@",
-                          pipeline.spec.maps.count, r.parts, r.parts == 1 ? "" : "s", split.cutZoom, r.copied, r.built,
-                          Double(r.bytes) / 1e6, composite.output)
+        let line = String(
+            format: "%d maps in %d part%@ (cut at zoom %d), %d tiles copied, %d built above the cut (%.1f MB) → %@",
+            pipeline.spec.maps.count, r.parts, r.parts == 1 ? "" : "s", split.cutZoom, r.copied, r.built,
+            Double(r.bytes) / 1e6, composite.output)
         log("composite:  " + line)
         return line
     }

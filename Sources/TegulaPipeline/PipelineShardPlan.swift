@@ -9,8 +9,10 @@ import TegulaSupport
 extension ShardPlan {
     /// Plan `count` shards for a pipeline over its surveyed maps.
     init(pipeline: Pipeline, survey: CollectionSurvey, count: Int) {
-        self.init(count: count, survey: survey, ownOutput: pipeline.spec.maps.map { $0.output != nil },
-                  composite: pipeline.spec.composite?.tile.settings) { CompositeSplit.inputsHash(pipeline: pipeline, layout: $0) }
+        self.init(
+            count: count, survey: survey, ownOutput: pipeline.spec.maps.map { $0.output != nil },
+            composite: pipeline.spec.composite?.tile.settings
+        ) { CompositeSplit.inputsHash(pipeline: pipeline, layout: $0) }
     }
 
     /// Plan `count` shards for a pipeline (surveying it on `jobs` threads).

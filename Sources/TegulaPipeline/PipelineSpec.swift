@@ -71,8 +71,10 @@ extension PipelineSpec: Decodable, StrictDecodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         version = try c.decode(Int.self, forKey: .version)
         guard PipelineSpec.supportedVersions.contains(version) else {
-            throw DecodingError.dataCorruptedError(forKey: .version, in: c, debugDescription:
-                "version \(version) is not known to this tegula; it reads version 1")
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: c,
+                debugDescription:
+                    "version \(version) is not known to this tegula; it reads version 1")
         }
         work = try c.decodeIfPresent(String.self, forKey: .work)
         // The entries of `maps:` are decoded one by one, with the defaults merged under them.
@@ -80,8 +82,11 @@ extension PipelineSpec: Decodable, StrictDecodable {
         mapsFrom = try c.decodeIfPresent(MapsFrom.self, forKey: .mapsFrom)
         _ = try c.decodeStrict(MapDefaults.self, forKey: .mapDefaults)
         if !c.contains(.maps) && mapsFrom == nil {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription:
-                "missing required key 'maps': a pipeline needs maps: (a list) or maps_from: (a CSV sheet list or a glob)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath,
+                    debugDescription:
+                        "missing required key 'maps': a pipeline needs maps: (a list) or maps_from: (a CSV sheet list or a glob)"))
         }
         composite = try c.decodeStrict(CompositeSpec.self, forKey: .composite)
         ties = try c.decodeIfPresent([TieSpec].self, forKey: .ties) ?? []

@@ -48,7 +48,8 @@ struct ReferenceMatch: Codable, Sendable, Equatable {
     static func of(_ map: MapSpec, reference: String, folder: String, digests: FileDigests, scans: any ScanOpener) throws -> ReferenceMatch {
         let key = key(map: map, reference: reference, digests: digests, scans: scans)
         if let kept = recorded(in: folder), kept.key == key,
-           !kept.matched || FileManager.default.fileExists(atPath: pointsPath(in: folder)) {
+            !kept.matched || FileManager.default.fileExists(atPath: pointsPath(in: folder))
+        {
             return kept
         }
         return try make(map, reference: reference, key: key, folder: folder, scans: scans)
@@ -98,8 +99,9 @@ struct ReferenceMatch: Codable, Sendable, Equatable {
         let georeferenced = try inputs.reference(reference, scanWidth: scan.width, scanHeight: scan.height)
         let verdict = try Matcher.match(scan: scan, reference: georeferenced.reader)
         let f = verdict.figures
-        var record = ReferenceMatch(key: key, reference: reference, matched: false, points: 0, coverage: f.coverage,
-                                    inliers: f.inliers, candidates: f.tentative, leaveOneOutScanPixels: f.leaveOneOutScanPixels)
+        var record = ReferenceMatch(
+            key: key, reference: reference, matched: false, points: 0, coverage: f.coverage,
+            inliers: f.inliers, candidates: f.tentative, leaveOneOutScanPixels: f.leaveOneOutScanPixels)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         switch verdict {
         case .noMatch(let why, _):
@@ -126,8 +128,10 @@ struct ReferenceMatch: Codable, Sendable, Equatable {
     /// its scan, its reference and why.
     func gcpSet(folder: String, scan: String) throws -> GCPSet {
         guard matched else {
-            throw PipelineError(.noMatch, at: scan, "no match with the reference \(reference): \(why ?? "not the same map"); "
-                                + "give gcps, or a reference of the same map")
+            throw PipelineError(
+                .noMatch, at: scan,
+                "no match with the reference \(reference): \(why ?? "not the same map"); "
+                    + "give gcps, or a reference of the same map")
         }
         return try GCPReader.read(path: Self.pointsPath(in: folder))
     }

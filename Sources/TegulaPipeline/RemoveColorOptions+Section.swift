@@ -13,8 +13,10 @@ extension RemoveColorOptions: Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let text = try c.decodeIfPresent(String.self, forKey: .color) ?? "auto"
         guard let paper = Self.paper(text) else {
-            throw DecodingError.dataCorruptedError(forKey: .color, in: c, debugDescription:
-                "'\(text)' is not a colour; expected auto or \"#RRGGBB\" (quoted in YAML), e.g. \"#F2E8D0\"")
+            throw DecodingError.dataCorruptedError(
+                forKey: .color, in: c,
+                debugDescription:
+                    "'\(text)' is not a colour; expected auto or \"#RRGGBB\" (quoted in YAML), e.g. \"#F2E8D0\"")
         }
         let threshold = try c.decodeIfPresent(Double.self, forKey: .threshold) ?? Self.defaultThreshold
         let hardness = try c.decodeIfPresent(Double.self, forKey: .hardness) ?? Self.defaultHardness

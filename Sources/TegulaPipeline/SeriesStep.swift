@@ -44,7 +44,9 @@ enum SeriesStep {
             let out = Set(series.failures.map(\.name))
             let kept = spec.maps.filter { !out.contains($0.name) }
             guard !kept.isEmpty else {
-                throw pipeline.document.error([.key("quality")], "every map fails the quality gate (\(series.failures.map { "'\($0.name)'" }.joined(separator: ", "))); nothing is left to run")
+                throw pipeline.document.error(
+                    [.key("quality")],
+                    "every map fails the quality gate (\(series.failures.map { "'\($0.name)'" }.joined(separator: ", "))); nothing is left to run")
             }
             // The rest fitted again without the failing sheets' ties, and their figures with it.
             let keptTies = indices.filter { !out.contains(spec.maps[$0.1].name) && !out.contains(spec.maps[$0.3].name) }
@@ -81,8 +83,9 @@ enum SeriesStep {
                 }
                 let (w, h) = sizes[m]!
                 guard p.x.isFinite, p.y.isFinite, p.x >= 0, p.y >= 0, p.x <= Double(w), p.y <= Double(h) else {
-                    throw pipeline.tieError(i, item: 2 * k + 1,
-                                            "pixel [\(p.x), \(p.y)] is outside map '\(name)' (its scan is \(w) × \(h): x must be 0…\(w), y 0…\(h))")
+                    throw pipeline.tieError(
+                        i, item: 2 * k + 1,
+                        "pixel [\(p.x), \(p.y)] is outside map '\(name)' (its scan is \(w) × \(h): x must be 0…\(w), y 0…\(h))")
                 }
                 pair.append(m)
             }
@@ -102,8 +105,9 @@ enum SeriesStep {
         let sheets = try tied.map { try pipeline.seriesSheet(maps[$0]) }
         let fit: SeriesFit
         do {
-            fit = try SeriesFit.fit(sheets: sheets, ties: ties.map { Tie(sheetA: local[$0.1]!, pixelA: $0.2.pixelA, sheetB: local[$0.3]!, pixelB: $0.2.pixelB) },
-                                    tieWeight: pipeline.spec.tieWeight ?? SeriesFit.defaultTieWeight)
+            fit = try SeriesFit.fit(
+                sheets: sheets, ties: ties.map { Tie(sheetA: local[$0.1]!, pixelA: $0.2.pixelA, sheetB: local[$0.3]!, pixelB: $0.2.pixelB) },
+                tieWeight: pipeline.spec.tieWeight ?? SeriesFit.defaultTieWeight)
         } catch let e as GeoreferenceError {
             throw pipeline.document.error([.key("ties")], "\(e)")
         }
@@ -126,7 +130,8 @@ enum SeriesStep {
         return maps.map { map in
             var f = figures(pipeline, map: map, series: series, seams: seams)
             if case .match(let reference)? = map.georeference?.gcps,
-               let record = ReferenceMatch.recorded(in: pipeline.workFolder(for: map)), record.reference == reference {
+                let record = ReferenceMatch.recorded(in: pipeline.workFolder(for: map)), record.reference == reference
+            {
                 f.join(record)
             }
             return f

@@ -111,8 +111,10 @@ public struct SheetFigures: Sendable, Codable, Equatable {
         var out: [String] = error.map { ["cannot be fitted: \($0)"] } ?? []
         func check(_ value: Double?, _ limit: Double?, _ key: String, _ what: String) {
             guard let value, let limit, !(value <= limit) else { return }
-            out.append(value.isNaN ? String(format: "%@ is NaN (not a number: the fit broke), so it cannot be held to %@ %g", what, key, limit)
-                                   : String(format: "%@ %.4g > %@ %g", what, value, key, limit))
+            out.append(
+                value.isNaN
+                    ? String(format: "%@ is NaN (not a number: the fit broke), so it cannot be held to %@ %g", what, key, limit)
+                    : String(format: "%@ %.4g > %@ %g", what, value, key, limit))
         }
         check(rmseMetres, q.maxRMSEMetres, "max_rmse_m", "RMSE (m)")
         check(leaveOneOutMetres, q.maxLeaveOneOutMetres, "max_loo_m", "leave-one-out RMSE (m)")

@@ -1,7 +1,7 @@
 import Foundation
-import TegulaBundle
 import TegulaGeoreference
 import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 /// The sheet index of a run: a GeoJSON FeatureCollection (RFC 7946) with one feature per map,
@@ -41,7 +41,10 @@ struct SheetIndex: Encodable {
         var mapB: String
         var figures: TieFigures
 
-        enum CodingKeys: String, CodingKey { case mapA = "map_a", mapB = "map_b", index, ground, seamBefore = "seam_before_m", seamAfter = "seam_after_m", residualA = "residual_a_m", residualB = "residual_b_m" }
+        enum CodingKeys: String, CodingKey {
+            case mapA = "map_a", mapB = "map_b", index, ground, seamBefore = "seam_before_m", seamAfter = "seam_after_m", residualA = "residual_a_m",
+                residualB = "residual_b_m"
+        }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -130,8 +133,9 @@ extension PipelineRunner {
             log("quality: sheet '\(f.name)' \(q.onFail == .skip ? "left out" : "fails"): \(f.exceeded.joined(separator: "; "))")
         }
         if q.onFail == .stop, !pipeline.series.failures.isEmpty {
-            throw PipelineError(.invalid, file: pipeline.file, keyPath: "quality",
-                                "\(pipeline.series.failures.count) sheet(s) fail the quality gate (on_fail: stop): no stage was run, no tile written")
+            throw PipelineError(
+                .invalid, file: pipeline.file, keyPath: "quality",
+                "\(pipeline.series.failures.count) sheet(s) fail the quality gate (on_fail: stop): no stage was run, no tile written")
         }
         return index
     }

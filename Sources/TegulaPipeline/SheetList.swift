@@ -31,8 +31,9 @@ struct SheetList {
         self.rows = try table.rows.map { row in
             let values = row.values.filter { !$0.value.isEmpty }
             for required in SheetList.kind.requiredColumns where values[required] == nil {
-                throw PipelineError(.invalid, file: path, line: row.line, column: row.columns[required],
-                                    "empty '\(required)'; every row needs a name, an input scan and a GCP file")
+                throw PipelineError(
+                    .invalid, file: path, line: row.line, column: row.columns[required],
+                    "empty '\(required)'; every row needs a name, an input scan and a GCP file")
             }
             return Row(line: row.line, values: values, columns: row.columns)
         }

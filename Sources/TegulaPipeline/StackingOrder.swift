@@ -66,7 +66,8 @@ extension StackingOrder: Decodable {
         switch word {
         case "file": self = .file
         case "reverse": self = .reverse
-        default: throw DecodingError.dataCorruptedError(in: c, debugDescription: "'\(word)' is not a stacking order; expected \(StackingOrder.accepted)")
+        default:
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "'\(word)' is not a stacking order; expected \(StackingOrder.accepted)")
         }
     }
 }

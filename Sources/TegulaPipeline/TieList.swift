@@ -38,16 +38,18 @@ struct TieList {
             let values = record.values, columns = record.columns
             func number(_ name: String) throws -> Double {
                 guard let v = Double(values[name]!), v.isFinite else {
-                    throw PipelineError(.invalid, file: path, line: record.line, column: columns[name],
-                                        "\(name) '\(values[name]!)' is not a finite number (pixels from the scan's top-left corner)")
+                    throw PipelineError(
+                        .invalid, file: path, line: record.line, column: columns[name],
+                        "\(name) '\(values[name]!)' is not a finite number (pixels from the scan's top-left corner)")
                 }
                 return v
             }
             for name in ["map_a", "map_b"] where values[name]!.isEmpty {
                 throw PipelineError(.invalid, file: path, line: record.line, column: columns[name], "empty '\(name)'; every tie names two maps")
             }
-            let tie = TieSpec(mapA: values["map_a"]!, pixelA: PixelPoint(x: try number("x_a"), y: try number("y_a")),
-                              mapB: values["map_b"]!, pixelB: PixelPoint(x: try number("x_b"), y: try number("y_b")))
+            let tie = TieSpec(
+                mapA: values["map_a"]!, pixelA: PixelPoint(x: try number("x_a"), y: try number("y_a")),
+                mapB: values["map_b"]!, pixelB: PixelPoint(x: try number("x_b"), y: try number("y_b")))
             rows.append(Row(line: record.line, columns: columns, tie: tie))
         }
         self.rows = rows

@@ -1,6 +1,6 @@
-import TegulaBundle
 import TegulaGeometry
 import TegulaPyramid
+import TegulaTileset
 import TegulaWarp
 
 /// The tile stage's settings as a pipeline file gives them (`tile:`): zooms, tile size, format,
@@ -43,8 +43,8 @@ public struct TileOptions: Sendable, Hashable, Codable {
     /// The keys a pipeline file may use under `tile:`.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case minZoom = "min_zoom", maxZoom = "max_zoom", tileSize = "tile_size", scale, format, quality,
-             autoLossy = "auto_lossy", webpEffort = "webp_effort", layout,
-             resampling, name, attribution
+            autoLossy = "auto_lossy", webpEffort = "webp_effort", layout,
+            resampling, name, attribution
     }
 
     /// Decode, checking each key as it is read (``TileSettings``' and ``TileEncoding``'s checks)
@@ -54,7 +54,8 @@ public struct TileOptions: Sendable, Hashable, Codable {
         func zoom(_ key: CodingKeys) throws -> Int? {
             guard let z = try c.decodeIfPresent(Int.self, forKey: key) else { return nil }
             guard ZoomRange.isZoom(z) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "zoom \(z) is out of range; expected 0–\(WebMercator.maxZoom)")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c, debugDescription: "zoom \(z) is out of range; expected 0–\(WebMercator.maxZoom)")
             }
             return z
         }
@@ -83,9 +84,10 @@ public struct TileOptions: Sendable, Hashable, Codable {
         resampling = try c.decodeIfPresent(Resampling.self, forKey: .resampling)
         name = try c.decodeIfPresent(String.self, forKey: .name)
         attribution = try c.decodeIfPresent(String.self, forKey: .attribution)
-        settings = try TileSettings(zooms: zooms, tileSize: tileSize ?? 256, scale: scale ?? 1, layout: layout ?? .topLeft,
-                                    resampling: resampling ?? .default, format: f, quality: quality, autoLossy: autoLossy,
-                                    webpEffort: webpEffort)
+        settings = try TileSettings(
+            zooms: zooms, tileSize: tileSize ?? 256, scale: scale ?? 1, layout: layout ?? .topLeft,
+            resampling: resampling ?? .default, format: f, quality: quality, autoLossy: autoLossy,
+            webpEffort: webpEffort)
     }
 
     /// Encode with the same keys (for hashing and the plan).

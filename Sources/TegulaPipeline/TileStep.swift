@@ -1,7 +1,7 @@
 import Foundation
-import TegulaBundle
 import TegulaCrypto
 import TegulaPyramid
+import TegulaTileset
 import TegulaWarp
 
 /// The tile stage of one map: `warped.tif` cut into the map's own tileset. The GCP pins and
@@ -30,11 +30,13 @@ struct TileStep: MapStage {
                 let r = pyramid.range(z)
                 return "z\(z): \(r.x.count * r.y.count)"
             }.joined(separator: ", ")
-            detail = "zooms \(zooms), \(pyramid.tilePositions) tile positions (\(perZoom)), "
+            detail =
+                "zooms \(zooms), \(pyramid.tilePositions) tile positions (\(perZoom)), "
                 + "\(job.settings.encoding.format.name) \(job.settings.tilePixels) px \(job.settings.layout.name) → \(output)"
         }
-        return PlannedStage(stage: .tile, key: key, hash: hash, current: current, detail: detail,
-                         skippedDetail: "zooms \(recorded?.minZoom ?? 0)-\(recorded?.zoom ?? 0) → \(output)", zoom: w.zoom)
+        return PlannedStage(
+            stage: .tile, key: key, hash: hash, current: current, detail: detail,
+            skippedDetail: "zooms \(recorded?.minZoom ?? 0)-\(recorded?.zoom ?? 0) → \(output)", zoom: w.zoom)
     }
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
@@ -44,21 +46,25 @@ struct TileStep: MapStage {
         job.jobs = work.jobs
         let zooms = try job.zoomRange()
         if let z = plan.zoom, zooms.max > z {
-            work.log("warning: map '\(map.name)': tiles up to zoom \(zooms.max) from a warp at zoom \(z) are upsampled; set warp.zoom to \(zooms.max)")
+            work.log(
+                "warning: map '\(map.name)': tiles up to zoom \(zooms.max) from a warp at zoom \(z) are upsampled; set warp.zoom to \(zooms.max)")
         }
-        try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (output as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         let label = "\(map.name) tile", progress = work.progress
         let stats = try job.run { s, total in progress?(label, s.positionsDone, total) }
         try work.record(key: key, hash: plan.hash, outputs: [output], zoom: zooms.max, minZoom: zooms.min)
-        return String(format: "zooms %d-%d, %d tiles (%.1f MB), %d empty skipped → %@", zooms.min, zooms.max,
-                      stats.tilesWritten, Double(stats.bytesWritten) / 1e6, stats.tilesEmpty, output)
+        return String(
+            format: "zooms %d-%d, %d tiles (%.1f MB), %d empty skipped → %@", zooms.min, zooms.max,
+            stats.tilesWritten, Double(stats.bytesWritten) / 1e6, stats.tilesEmpty, output)
     }
 
     /// The pyramid job these options describe, its max zoom defaulting to the warp zoom.
     func job(source: WarpSource, output: String, maxZoom: Int?, in work: MapWork) -> TileJob {
-        var job = TileJob(source: source, output: output, name: options.name ?? work.map.name,
-                          settings: options.settings(defaultMaxZoom: maxZoom))
+        var job = TileJob(
+            source: source, output: output, name: options.name ?? work.map.name,
+            settings: options.settings(defaultMaxZoom: maxZoom))
         job.attribution = options.attribution
         // It reads the work folder's warped.tif, which a duplicated shard may rename over with
         // the same bytes (stages are deterministic); the scan itself is watched by the warp.

@@ -41,11 +41,15 @@ extension ToneMatching: Decodable {
             return
         }
         guard let keyed = try? decoder.container(keyedBy: AnyKey.self) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a tone; expected \(ToneMatching.accepted)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a tone; expected \(ToneMatching.accepted)"))
         }
         for key in keyed.allKeys where key.stringValue != "anchor" {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [key], debugDescription:
-                "'\(key.stringValue)' is not a key of tone; expected \(ToneMatching.accepted)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath + [key],
+                    debugDescription:
+                        "'\(key.stringValue)' is not a key of tone; expected \(ToneMatching.accepted)"))
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self = .match(anchor: try c.decode(String.self, forKey: .anchor))

@@ -26,7 +26,8 @@ public struct WarpOptions: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         zoom = try c.decodeIfPresent(Int.self, forKey: .zoom)
         if let z = zoom, !ZoomRange.isZoom(z) {
-            throw DecodingError.dataCorruptedError(forKey: .zoom, in: c, debugDescription: "zoom \(z) is out of range; expected 0–\(WebMercator.maxZoom)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .zoom, in: c, debugDescription: "zoom \(z) is out of range; expected 0–\(WebMercator.maxZoom)")
         }
         resampling = try c.decodeIfPresent(Resampling.self, forKey: .resampling)
     }

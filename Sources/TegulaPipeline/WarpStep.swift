@@ -17,10 +17,11 @@ struct WarpStep: MapStage {
         let hash = Self.hash(georeference: g.hash, zoom: zoom, resampling: map.warp.resampling ?? .default, removeColor: map.removeColor)
         let window = try WarpJob(source: source, zoom: zoom).pixelWindow()
         let resampling = (map.warp.resampling ?? .default).name
-        return PlannedStage(stage: .warp, key: Stage.warp.rawValue, hash: hash,
-                         current: g.current && work.manifest.isCurrent(.warp, hash: hash),
-                         detail: "zoom \(zoom)\(auto ? " (auto)" : ""), \(resampling) → warped.tif (\(window.width) × \(window.height) px)",
-                         skippedDetail: "zoom \(zoom) → warped.tif", source: source, sourceIsRecorded: g.current, zoom: zoom)
+        return PlannedStage(
+            stage: .warp, key: Stage.warp.rawValue, hash: hash,
+            current: g.current && work.manifest.isCurrent(.warp, hash: hash),
+            detail: "zoom \(zoom)\(auto ? " (auto)" : ""), \(resampling) → warped.tif (\(window.width) × \(window.height) px)",
+            skippedDetail: "zoom \(zoom) → warped.tif", source: source, sourceIsRecorded: g.current, zoom: zoom)
     }
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
@@ -28,7 +29,9 @@ struct WarpStep: MapStage {
         let map = work.map
         // The plan read only the scan's header: the same source again, now with its pixels
         // (checked to decode, held in memory when small) and the fit's pins.
-        let source = try (plan.sourceIsRecorded ? work.georeference.recordedSource(readingPixels: true)
+        let source = try
+            (plan.sourceIsRecorded
+            ? work.georeference.recordedSource(readingPixels: true)
             : work.georeference.sourceInMemory(readingPixels: true)).removingColor(map.removeColor)
         try FileManager.default.createDirectory(atPath: work.folder, withIntermediateDirectories: true)
         for warning in source.warnings(making: .warp) { work.log("warning: map '\(map.name)': \(warning)") }
@@ -41,8 +44,9 @@ struct WarpStep: MapStage {
         try work.record(key: plan.key, hash: plan.hash, outputs: [work.warpedPath], zoom: zoom)
         let auto = map.warp.zoom == nil && work.defaultWarpZoom == nil
         let paper = source.removal.map { ", paper \($0.color.hex) removed" } ?? ""
-        return String(format: "zoom %d%@, %@%@ → warped.tif (%d × %d px, grid error ≤ %.3f px)", zoom, auto ? " (auto)" : "",
-                      resampling.name, paper, result.width, result.height, result.worstGridError)
+        return String(
+            format: "zoom %d%@, %@%@ → warped.tif (%d × %d px, grid error ≤ %.3f px)", zoom, auto ? " (auto)" : "",
+            resampling.name, paper, result.width, result.height, result.worstGridError)
     }
 
     /// The warp zoom: `warp.zoom`, else the tile max zoom, else the zoom nearest the native

@@ -13,9 +13,11 @@ package enum BlockTiles {
     /// Each tile is copied out of the block before its visit. Encoding it in place instead (rows
     /// a block apart) took as long on the benchmark pyramid: the copy's 2 % moved into the alpha
     /// scan and the PNG filter, which then missed the cache.
-    package static func walk(image: [UInt8], block: Tile, maxZoom: Int, tilePixels p: Int,
-                     halved: (Double) -> Void = { _ in },
-                     visit: (Tile, [UInt8]) throws -> Void) throws -> [UInt8] {
+    package static func walk(
+        image: [UInt8], block: Tile, maxZoom: Int, tilePixels p: Int,
+        halved: (Double) -> Void = { _ in },
+        visit: (Tile, [UInt8]) throws -> Void
+    ) throws -> [UInt8] {
         var image = image
         var tilesPerSide = 1 << (maxZoom - block.z)
         var side = p * tilesPerSide

@@ -1,4 +1,5 @@
 import CKernels
+
 /// Halves RGBA8 images with a 2×2 box filter in premultiplied alpha: alpha is the mean alpha,
 /// colour the alpha-weighted mean colour, so transparent pixels never darken their neighbours.
 enum Downsampler {

@@ -59,18 +59,21 @@ public final class HeldLevels: @unchecked Sendable {
     /// warped, halved and dropped; neither they nor the lower ones are encoded). Tiles asked for
     /// meanwhile wait; if the build fails, they fail with its error.
     func build(job: TileJob, plan: PyramidPlan, jobs: Int) throws {
-        let builder = PyramidBuilder(source: job.source, plan: plan, resampling: job.settings.resampling, format: job.settings.encoding.format,
-                                     jobs: jobs)
+        let builder = PyramidBuilder(
+            source: job.source, plan: plan, resampling: job.settings.resampling, format: job.settings.encoding.format,
+            jobs: jobs)
         do {
-            _ = try builder.runLowerZoomPixels({ [self] t, pixels in
-                condition.lock()
-                tiles[t] = pixels
-                condition.unlock()
-            }, grids: { [self] block, grid in
-                condition.lock()
-                grids[block] = grid
-                condition.unlock()
-            })
+            _ = try builder.runLowerZoomPixels(
+                { [self] t, pixels in
+                    condition.lock()
+                    tiles[t] = pixels
+                    condition.unlock()
+                },
+                grids: { [self] block, grid in
+                    condition.lock()
+                    grids[block] = grid
+                    condition.unlock()
+                })
             finish(.success(()))
         } catch {
             finish(.failure(error))

@@ -1,6 +1,6 @@
-import TegulaBundle
 import TegulaCodec
 import TegulaGeometry
+import TegulaTileset
 
 /// Builds the zooms above a stream of tiles of one zoom, streaming: tiles arrive in PMTiles
 /// id order, where the four children of a tile are consecutive (the Hilbert curve visits a
@@ -22,9 +22,11 @@ public final class ParentBuilder {
     /// - Parameter emit: gets every non-empty parent tile, encoded, zoom by zoom as they finish.
     /// - Parameter format: the parents' format, quality, auto-lossy format and WebP effort (the composite's);
     ///   tiles added as bytes may be in any format ``TileDecoder`` reads.
-    public init(lowestZoom: Int, tilePixels: Int, format: TileFormat = .png, quality: Int? = nil,
-                autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default,
-                emit: @escaping (Tile, [UInt8]) throws -> Void) {
+    public init(
+        lowestZoom: Int, tilePixels: Int, format: TileFormat = .png, quality: Int? = nil,
+        autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default,
+        emit: @escaping (Tile, [UInt8]) throws -> Void
+    ) {
         encoder = TileEncoder(format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort)
         self.lowestZoom = lowestZoom
         self.tilePixels = tilePixels

@@ -1,8 +1,8 @@
 import Foundation
-import TegulaBundle
 import TegulaCodec
 import TegulaGeometry
 import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 /// Builds a tile pyramid from a scan: max-zoom tiles warped straight from the source in blocks,
@@ -53,9 +53,11 @@ public final class PyramidBuilder: @unchecked Sendable {
         var received = 0
     }
 
-    public init(source: WarpSource, plan: PyramidPlan, resampling: Resampling, format: TileFormat,
-                quality: Int? = nil, autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default,
-                jobs: Int, existing: Set<Tile> = []) {
+    public init(
+        source: WarpSource, plan: PyramidPlan, resampling: Resampling, format: TileFormat,
+        quality: Int? = nil, autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default,
+        jobs: Int, existing: Set<Tile> = []
+    ) {
         self.quality = quality
         self.autoLossy = autoLossy
         self.webpEffort = webpEffort
@@ -68,8 +70,10 @@ public final class PyramidBuilder: @unchecked Sendable {
     }
 
     /// Build every tile and hand each non-empty one to `emit` (called from worker threads).
-    public func run(emit: @escaping @Sendable (Tile, [UInt8]) throws -> Void,
-                    progress: (@Sendable (Stats) -> Void)? = nil) throws -> Stats {
+    public func run(
+        emit: @escaping @Sendable (Tile, [UInt8]) throws -> Void,
+        progress: (@Sendable (Stats) -> Void)? = nil
+    ) throws -> Stats {
         let plan = self.plan, src = source, resampling = self.resampling, format = self.format,
             quality = self.quality, autoLossy = self.autoLossy, webpEffort = self.webpEffort
         // A scan decoded in whole rows is warped a row of blocks at a time, top to bottom: the
@@ -80,23 +84,30 @@ public final class PyramidBuilder: @unchecked Sendable {
         let blocks = inRows ? plan.blocks.sorted { ($0.y, $0.x) < ($1.y, $1.x) } : plan.blocks
         if inRows { src.decoded?.readingInRows = true }
         defer { if inRows { src.decoded?.readingInRows = false } }
-        try ParallelWork.run(jobs: jobs, count: blocks.count, makeState: { _ in
-            Worker(warper: try BlockWarper(scan: src.scan, mapping: src.mapping, resampling: resampling,
-                                           maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped,
-                                           decoded: src.decoded, removal: src.removal),
-                   encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort))
-        }, process: { [self] worker, index in
-            try buildBlock(blocks[index], worker: worker, emit: emit)
-            progress?(stats.withLock { $0 })
-        })
+        try ParallelWork.run(
+            jobs: jobs, count: blocks.count,
+            makeState: { _ in
+                Worker(
+                    warper: try BlockWarper(
+                        scan: src.scan, mapping: src.mapping, resampling: resampling,
+                        maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped,
+                        decoded: src.decoded, removal: src.removal),
+                    encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort))
+            },
+            process: { [self] worker, index in
+                try buildBlock(blocks[index], worker: worker, emit: emit)
+                progress?(stats.withLock { $0 })
+            })
         return stats.withLock { $0 }
     }
 
     /// Build every tile but encode none: hand the RGBA pixels of each non-empty tile below the
     /// max zoom to `keep` and each block's transform grid to `grids` (from worker threads), and
     /// drop the max zoom's pixels (``HeldLevels``).
-    func runLowerZoomPixels(_ keep: @escaping @Sendable (Tile, [UInt8]) -> Void,
-                            grids: @escaping @Sendable (Tile, BlockGrid) -> Void) throws -> Stats {
+    func runLowerZoomPixels(
+        _ keep: @escaping @Sendable (Tile, [UInt8]) -> Void,
+        grids: @escaping @Sendable (Tile, BlockGrid) -> Void
+    ) throws -> Stats {
         lowerPixels = keep
         blockGrids = grids
         defer { lowerPixels = nil; blockGrids = nil }
@@ -122,26 +133,34 @@ public final class PyramidBuilder: @unchecked Sendable {
         let image = try BlockTiles.uninitialized(side * side * 4) {
             if let blockGrids {
                 // The same warp, its grid kept (the tiles served on demand reuse it).
-                let g = worker.warper.grid(left: geometry.left, top: geometry.top, resolution: geometry.resolution,
-                                           width: side, height: side)
+                let g = worker.warper.grid(
+                    left: geometry.left, top: geometry.top, resolution: geometry.resolution,
+                    width: side, height: side)
                 try worker.warper.warp(g, columns: 0..<side, rows: 0..<side, into: $0)
                 blockGrids(block, g)
             } else {
-                try worker.warper.warp(left: geometry.left, top: geometry.top, resolution: geometry.resolution,
-                                       width: side, height: side, into: $0)
+                try worker.warper.warp(
+                    left: geometry.left, top: geometry.top, resolution: geometry.resolution,
+                    width: side, height: side, into: $0)
             }
         }
         let grid = worker.warper.worstGridError
-        stats.withLock { $0.warpSeconds += Date().timeIntervalSince(t0); $0.gridErrors.add(grid) }
+        stats.withLock {
+            $0.warpSeconds += Date().timeIntervalSince(t0); $0.gridErrors.add(grid)
+        }
         let minZoom = plan.minZoom
-        let top = try BlockTiles.walk(image: image, block: block, maxZoom: plan.maxZoom, tilePixels: p, halved: { seconds in
-            stats.withLock { $0.downsampleSeconds += seconds }
-        }) { t, pixels in
+        let top = try BlockTiles.walk(
+            image: image, block: block, maxZoom: plan.maxZoom, tilePixels: p,
+            halved: { seconds in
+                stats.withLock { $0.downsampleSeconds += seconds }
+            }
+        ) { t, pixels in
             guard t.z >= minZoom else { return }
             try output(t, pixels: pixels, worker: worker, emit: emit)
         }
-        try deliver(block, pixels: AlphaCoverage(rgba: top, pixelCount: p * p) == .empty ? nil : top,
-                    worker: worker, emit: emit)
+        try deliver(
+            block, pixels: AlphaCoverage(rgba: top, pixelCount: p * p) == .empty ? nil : top,
+            worker: worker, emit: emit)
     }
 
     /// Encode and emit one tile (unless empty or already present). Blocks reach past the
@@ -156,7 +175,9 @@ public final class PyramidBuilder: @unchecked Sendable {
             return
         }
         if existing.contains(t) {
-            stats.withLock { $0.tilesSkipped += 1; $0.positionsDone += position }
+            stats.withLock {
+                $0.tilesSkipped += 1; $0.positionsDone += position
+            }
             return
         }
         let t0 = Date()
@@ -199,7 +220,9 @@ public final class PyramidBuilder: @unchecked Sendable {
             try output(parent, pixels: out, worker: worker, emit: emit)
             merged = AlphaCoverage(rgba: out, pixelCount: p * p) == .empty ? nil : out
         } else {
-            stats.withLock { $0.positionsDone += 1; $0.tilesEmpty += 1 }
+            stats.withLock {
+                $0.positionsDone += 1; $0.tilesEmpty += 1
+            }
         }
         try deliver(parent, pixels: merged, worker: worker, emit: emit)
     }

@@ -18,8 +18,10 @@ struct ResumeStamp: Equatable {
             "input \(path): " + (FileIdentity(path: path)?.sizeAndTime ?? "missing")
         }
         let s = job.settings, e = s.encoding
-        lines.append("settings zooms \(zooms.min)-\(zooms.max), format \(e.format.rawValue), quality \(e.quality.map(String.init) ?? "default"), "
-            + "auto-lossy \(e.autoLossy), webp effort \(e.webpEffort), resampling \(s.resampling), tile size \(s.tileSize), scale \(s.scale), layout \(s.layout)")
+        lines.append(
+            "settings zooms \(zooms.min)-\(zooms.max), format \(e.format.rawValue), quality \(e.quality.map(String.init) ?? "default"), "
+                + "auto-lossy \(e.autoLossy), webp effort \(e.webpEffort), resampling \(s.resampling), tile size \(s.tileSize), scale \(s.scale), layout \(s.layout)"
+        )
         self.lines = lines
     }
 

@@ -1,5 +1,5 @@
-import TegulaBundle
 import TegulaCodec
+import TegulaTileset
 
 /// Classifies a tile (empty, opaque, partly transparent) and encodes it; one per worker.
 ///

@@ -1,4 +1,4 @@
-import TegulaBundle
+import TegulaTileset
 
 /// How tiles are encoded: the format, its quality, `auto`'s lossy format and lossless WebP's
 /// effort, checked together once where they are made (``TileFormat/checkQuality(_:for:)``,

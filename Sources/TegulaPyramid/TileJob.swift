@@ -1,7 +1,7 @@
 import Foundation
-import TegulaBundle
 import TegulaGeometry
 import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 /// The pyramid stage end to end: plan the zooms, build the tiles, write them into a folder,
@@ -84,25 +84,32 @@ public struct TileJob: Sendable {
         guard let bounds = source.bounds else { throw PyramidError(.emptyFootprint, at: source.path, "empty footprint") }
         // Counted before planning: the plan lists its blocks, which for such zooms never ends.
         if let positions = Self.tilePositions(covering: bounds, zooms: zooms), positions > Self.maximumTilePositions {
-            throw PyramidError(.tooManyTiles, at: source.path, String(format: "zooms %d-%d over this scan make %.3g tile positions, past the %.3g one run takes; "
-                + "choose a lower max zoom (its native resolution is zoom %d: --zoom auto)", zooms.min, zooms.max,
-                Double(positions), Double(Self.maximumTilePositions), (try? source.autoZoom(tileSize: settings.tileSize)) ?? -1))
+            throw PyramidError(
+                .tooManyTiles, at: source.path,
+                String(
+                    format: "zooms %d-%d over this scan make %.3g tile positions, past the %.3g one run takes; "
+                        + "choose a lower max zoom (its native resolution is zoom %d: --zoom auto)", zooms.min, zooms.max,
+                    Double(positions), Double(Self.maximumTilePositions), (try? source.autoZoom(tileSize: settings.tileSize)) ?? -1))
         }
         let plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: settings.tilePixels)
         let e = settings.encoding
-        let writer = try Tileset.openWriter(at: output, format: e.format, layout: settings.layout, scale: settings.scale, resume: resume,
-                                            waitForOtherWriter: waitForOtherWriter)
+        let writer = try Tileset.openWriter(
+            at: output, format: e.format, layout: settings.layout, scale: settings.scale, resume: resume,
+            waitForOtherWriter: waitForOtherWriter)
         // Checked and listed once the output's lock is held: another writer may have changed it until then.
         let stamp = ResumeStamp(job: self, zooms: zooms)
         if resume, let begun = ResumeStamp.read(at: output), let (was, now) = begun.difference(from: stamp) {
-            throw PyramidError(.resumeOfOtherWork, at: output, "was begun from \(was), but this run has \(now); "
-                + "resuming would mix their tiles: run again without --resume to start it anew")
+            throw PyramidError(
+                .resumeOfOtherWork, at: output,
+                "was begun from \(was), but this run has \(now); "
+                    + "resuming would mix their tiles: run again without --resume to start it anew")
         }
         try stamp.write(beside: output)
         let existing = resume ? Tileset.existingTiles(at: output) : []
-        let builder = PyramidBuilder(source: source, plan: plan, resampling: settings.resampling, format: e.format,
-                                     quality: e.quality, autoLossy: e.autoLossy, webpEffort: e.webpEffort,
-                                     jobs: jobs, existing: existing)
+        let builder = PyramidBuilder(
+            source: source, plan: plan, resampling: settings.resampling, format: e.format,
+            quality: e.quality, autoLossy: e.autoLossy, webpEffort: e.webpEffort,
+            jobs: jobs, existing: existing)
         let total = plan.tilePositions
         var report: (@Sendable (PyramidBuilder.Stats) -> Void)? = nil
         if let progress {
@@ -132,22 +139,30 @@ public struct TileJob: Sendable {
         } else {
             var ring = source.footprint.enumerated()
                 .filter { $0.offset % max(1, source.footprint.count / 256) == 0 }
-                .map { WebMercator.unproject(ProjectedPoint(x: $0.element.x, y: max(-WebMercator.halfCircumference, min(WebMercator.halfCircumference, $0.element.y)))) }
+                .map {
+                    WebMercator.unproject(
+                        ProjectedPoint(x: $0.element.x, y: max(-WebMercator.halfCircumference, min(WebMercator.halfCircumference, $0.element.y))))
+                }
                 .map { [$0.longitude, $0.latitude] }
             if let first = ring.first { ring.append(first) }
             extra[TilesetMetadata.footprintKey] = TilesetMetadata.polygon(ring)
         }
         if let pins = source.summary?.pins, !pins.isEmpty {
-            extra[TilesetMetadata.gcpsKey] = .array(pins.map { p in
-                .object(["name": .string(p.name), "lon": .double(p.longitude), "lat": .double(p.latitude),
-                         "residual_m": .double(p.residualMetres)])
-            })
+            extra[TilesetMetadata.gcpsKey] = .array(
+                pins.map { p in
+                    .object([
+                        "name": .string(p.name), "lon": .double(p.longitude), "lat": .double(p.latitude),
+                        "residual_m": .double(p.residualMetres),
+                    ])
+                })
         }
         let c = b.center
-        return TilesetMetadata(name: name, format: settings.encoding.format, bounds: b,
-                               center: MapCenter(longitude: c.longitude, latitude: c.latitude,
-                                                 zoom: min(plan.maxZoom, plan.minZoom + 1)),
-                               minZoom: plan.minZoom, maxZoom: plan.maxZoom, tileSize: settings.tileSize, scale: settings.scale,
-                               attribution: attribution, extra: extra)
+        return TilesetMetadata(
+            name: name, format: settings.encoding.format, bounds: b,
+            center: MapCenter(
+                longitude: c.longitude, latitude: c.latitude,
+                zoom: min(plan.maxZoom, plan.minZoom + 1)),
+            minZoom: plan.minZoom, maxZoom: plan.maxZoom, tileSize: settings.tileSize, scale: settings.scale,
+            attribution: attribution, extra: extra)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import TegulaBundle
 import TegulaGeometry
 import TegulaScan
 import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 /// Renders single tiles of the pyramid a ``TileJob`` would cut, on demand, with the pyramid's own
@@ -54,19 +54,23 @@ public final class TileRenderer: @unchecked Sendable {
     /// `lowerZoomKernel` overrides the kernel below the max zoom; `holdingLowerZooms` reserves
     /// room for ``levels`` (a local scan only: a remote one would be fetched whole at start-up)
     /// out of `levelBudget`, shared by every renderer of the process.
-    public init(job: TileJob, overviewBudget: Int = SourceOverviews.defaultBudgetBytes,
-                lowerZoomKernel: Resampling? = nil, tone: ToneCorrection? = nil,
-                holdingLowerZooms: Bool = false, levelBudget: Int = HeldLevels.budgetBytes) throws {
+    public init(
+        job: TileJob, overviewBudget: Int = SourceOverviews.defaultBudgetBytes,
+        lowerZoomKernel: Resampling? = nil, tone: ToneCorrection? = nil,
+        holdingLowerZooms: Bool = false, levelBudget: Int = HeldLevels.budgetBytes
+    ) throws {
         self.job = job
         self.tone = tone
         let zooms = try job.zoomRange()
         guard let bounds = job.source.bounds else { throw PyramidError(.emptyFootprint, at: job.source.path, "empty footprint") }
         plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.settings.tilePixels)
         metadata = job.metadata(plan: plan)
-        overviews = try SourceOverviews(scan: job.source.scan, shared: job.source.shared, budgetBytes: overviewBudget,
-                                         removal: job.source.removal)
+        overviews = try SourceOverviews(
+            scan: job.source.scan, shared: job.source.shared, budgetBytes: overviewBudget,
+            removal: job.source.removal)
         self.lowerZoomKernel = lowerZoomKernel ?? job.settings.resampling
-        levels = holdingLowerZooms && lowerZoomKernel == nil && !job.source.scan.isRemote
+        levels =
+            holdingLowerZooms && lowerZoomKernel == nil && !job.source.scan.isRemote
             ? HeldLevels(plan: plan, budget: levelBudget) : nil
     }
 
@@ -77,13 +81,15 @@ public final class TileRenderer: @unchecked Sendable {
         let start = Date()
         if let levels {
             try levels.build(job: job, plan: plan, jobs: job.jobs)
-            return String(format: "lower zooms warped by the pyramid and held (%.1f MiB in %.2f s)",
-                          Double(levels.byteCount) / 1_048_576, Date().timeIntervalSince(start))
+            return String(
+                format: "lower zooms warped by the pyramid and held (%.1f MiB in %.2f s)",
+                Double(levels.byteCount) / 1_048_576, Date().timeIntervalSince(start))
         }
         try overviews.prepare()
         guard overviews.byteCount > 0 else { return "" }
-        return String(format: "reduced copies for the lower zooms ready (%.1f MiB in %.2f s)",
-                      Double(overviews.byteCount) / 1_048_576, Date().timeIntervalSince(start))
+        return String(
+            format: "reduced copies for the lower zooms ready (%.1f MiB in %.2f s)",
+            Double(overviews.byteCount) / 1_048_576, Date().timeIntervalSince(start))
     }
 
     /// Pixels per tile side.
@@ -99,8 +105,9 @@ public final class TileRenderer: @unchecked Sendable {
         // A scan border mapped through the fit bends between the footprint's vertices: test a box
         // grown by a quarter tile unless the mask (exactly that polygon) clips the pixels.
         let pad = job.source.maskFootprint == nil ? b.width / 4 : 0
-        return FootprintTest.touches(job.source.footprint,
-                                     ProjectedBounds(left: b.left - pad, bottom: b.bottom - pad, right: b.right + pad, top: b.top + pad))
+        return FootprintTest.touches(
+            job.source.footprint,
+            ProjectedBounds(left: b.left - pad, bottom: b.bottom - pad, right: b.right + pad, top: b.top + pad))
     }
 
     /// The encoded tile, or nil when it is empty (fully transparent: `tegula tile` writes no file).
@@ -132,7 +139,9 @@ public final class TileRenderer: @unchecked Sendable {
 
     func pixels(_ t: Tile, worker: Worker) throws -> [UInt8] {
         var out: [UInt8]
-        if t.z == plan.maxZoom, let block = plan.block(of: t) { out = try blockPixels(t, block: block, span: 1, worker: worker) } else if let levels {
+        if t.z == plan.maxZoom, let block = plan.block(of: t) {
+            out = try blockPixels(t, block: block, span: 1, worker: worker)
+        } else if let levels {
             out = try levels.pixels(t) ?? [UInt8](repeating: 0, count: plan.tilePixels * plan.tilePixels * 4)
         } else {
             out = try lowerPixels(t, span: 1, worker: worker)
@@ -164,8 +173,9 @@ public final class TileRenderer: @unchecked Sendable {
         let side = plan.tilePixels * span, k = plan.maxZoom - t.z
         let b = t.projectedBounds
         // The grid's error in tile pixels stays that of the max zoom's (0.01 source pixel there).
-        let grid = worker.lower.grid(left: b.left, top: b.top, resolution: b.width / Double(plan.tilePixels),
-                                     width: side, height: side, tolerance: 0.01 * Double(1 << k))
+        let grid = worker.lower.grid(
+            left: b.left, top: b.top, resolution: b.width / Double(plan.tilePixels),
+            width: side, height: side, tolerance: 0.01 * Double(1 << k))
         var image = [UInt8](repeating: 0, count: side * side * 4)
         try image.withUnsafeMutableBufferPointer { try worker.lower.warpReduced(grid, samples: 1 << k, into: $0.baseAddress!) }
         return image
@@ -201,11 +211,14 @@ public final class TileRenderer: @unchecked Sendable {
             worker = w
         } else {
             let s = job.source
-            worker = Worker(max: try BlockWarper(scan: s.scan, mapping: s.mapping, resampling: job.settings.resampling,
-                                                 maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped, removal: s.removal),
-                            lower: try BlockWarper(scan: s.scan, mapping: s.mapping, resampling: lowerZoomKernel,
-                                                   maskFootprint: s.maskFootprint, shared: s.shared, overviews: overviews, mapped: s.mapped, removal: s.removal),
-                            encoder: job.settings.encoding.encoder())
+            worker = Worker(
+                max: try BlockWarper(
+                    scan: s.scan, mapping: s.mapping, resampling: job.settings.resampling,
+                    maskFootprint: s.maskFootprint, shared: s.shared, mapped: s.mapped, removal: s.removal),
+                lower: try BlockWarper(
+                    scan: s.scan, mapping: s.mapping, resampling: lowerZoomKernel,
+                    maskFootprint: s.maskFootprint, shared: s.shared, overviews: overviews, mapped: s.mapped, removal: s.removal),
+                encoder: job.settings.encoding.encoder())
         }
         defer { idle.withLock { $0.append(worker) } }
         return try body(worker)
@@ -246,8 +259,10 @@ enum FootprintTest {
         return inside
     }
 
-    static func segmentsCross(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
-                              _ cx: Double, _ cy: Double, _ dx: Double, _ dy: Double) -> Bool {
+    static func segmentsCross(
+        _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
+        _ cx: Double, _ cy: Double, _ dx: Double, _ dy: Double
+    ) -> Bool {
         func orient(_ px: Double, _ py: Double, _ qx: Double, _ qy: Double, _ rx: Double, _ ry: Double) -> Double {
             (qx - px) * (ry - py) - (qy - py) * (rx - px)
         }

@@ -1,6 +1,6 @@
-import TegulaBundle
 import TegulaGeometry
 import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 /// The tile stage's settings, checked once where they are made and never optional: the zooms
@@ -31,16 +31,20 @@ public struct TileSettings: Sendable, Hashable {
 
     /// Settings from their parts, the defaults for those left out. Checks the tile size, the
     /// scale (a ``TileSettingsError``), then the encoding (``TileEncoding/init(format:quality:autoLossy:webpEffort:)``).
-    public init(zooms: ZoomRequest = .auto, tileSize: Int = 256, scale: Int = 1, layout: TileOrigin = .topLeft,
-                resampling: Resampling = .default, format: TileFormat = .default, quality: Int? = nil,
-                autoLossy: AutoLossy? = nil, webpEffort: WebPEffort? = nil) throws {
+    public init(
+        zooms: ZoomRequest = .auto, tileSize: Int = 256, scale: Int = 1, layout: TileOrigin = .topLeft,
+        resampling: Resampling = .default, format: TileFormat = .default, quality: Int? = nil,
+        autoLossy: AutoLossy? = nil, webpEffort: WebPEffort? = nil
+    ) throws {
         try Self.check(tileSize: tileSize, scale: scale)
         let encoding = try TileEncoding(format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort)
         self.init(checked: zooms, tileSize, scale, layout, resampling, encoding)
     }
 
-    private init(checked zooms: ZoomRequest, _ tileSize: Int, _ scale: Int, _ layout: TileOrigin, _ resampling: Resampling,
-                 _ encoding: TileEncoding) {
+    private init(
+        checked zooms: ZoomRequest, _ tileSize: Int, _ scale: Int, _ layout: TileOrigin, _ resampling: Resampling,
+        _ encoding: TileEncoding
+    ) {
         self.zooms = zooms
         self.tileSize = tileSize
         self.scale = scale

@@ -1,7 +1,7 @@
 import Foundation
-import TegulaBundle
 import TegulaFetch
 import TegulaSupport
+import TegulaTileset
 
 /// Why reading a remote file failed.
 public enum RemoteFailure: Hashable, Sendable {
@@ -43,9 +43,12 @@ public struct HTTPRangeSource: ByteSource {
     /// connection the server had dropped; a range GET is safe to repeat); a refused connection
     /// or an unresolvable host fails at once. `User-Agent: tegula`.
     public static func fetcher(on transport: any HTTPTransport, timeout: Duration = .seconds(30)) -> HTTPFetcher {
-        HTTPFetcher(transport: transport, retry: RetryPolicy(maxAttempts: 2, initialBackoff: .zero, retriesTimeouts: true,
-                                                             retriesLostConnections: true),
-                    userAgent: "tegula", timeout: timeout, maxRedirects: 5)
+        HTTPFetcher(
+            transport: transport,
+            retry: RetryPolicy(
+                maxAttempts: 2, initialBackoff: .zero, retriesTimeouts: true,
+                retriesLostConnections: true),
+            userAgent: "tegula", timeout: timeout, maxRedirects: 5)
     }
 
     /// A source for `url` read through `fetcher`; refused unless it is http:// or https:// with a host.
@@ -87,8 +90,10 @@ public struct HTTPRangeSource: ByteSource {
         case 416 where version != nil:
             throw RemoteFileChanged()  // the file got shorter than a range of the version read
         case 200:
-            throw RemoteError(.noRanges, at: location, "the server sent the whole file (HTTP 200) for a byte-range request; "
-                              + "serve it from a server with range support (S3 or S3-compatible stores, nginx, Apache)")
+            throw RemoteError(
+                .noRanges, at: location,
+                "the server sent the whole file (HTTP 200) for a byte-range request; "
+                    + "serve it from a server with range support (S3 or S3-compatible stores, nginx, Apache)")
         case 404, 410:
             throw RemoteError(.notFound, at: location, "not found (HTTP \(response.status)); check the URL (path-style S3: http://HOST/BUCKET/KEY)")
         case 401, 403:
@@ -102,8 +107,10 @@ public struct HTTPRangeSource: ByteSource {
             throw RemoteError(.badAnswer, at: location, "a 206 answer without a Content-Range 'bytes \(offset)-…/SIZE'")
         }
         let answered = FileVersion(etag: response.header("ETag"), lastModified: response.header("Last-Modified"), size: total)
-        if let version, version.size != answered.size
-            || (version.etag != nil && answered.etag != nil && version.etag != answered.etag) {
+        if let version,
+            version.size != answered.size
+                || (version.etag != nil && answered.etag != nil && version.etag != answered.etag)
+        {
             throw RemoteFileChanged()  // a server ignoring If-Match still names the file it read
         }
         let expected = Int(min(length, total > offset ? total - offset : 0))
@@ -119,7 +126,8 @@ public struct HTTPRangeSource: ByteSource {
         guard parts.count == 2, parts[0].lowercased() == "bytes" else { return nil }
         let rangeAndSize = parts[1].split(separator: "/")
         guard rangeAndSize.count == 2, let first = rangeAndSize[0].split(separator: "-").first,
-              UInt64(first) == start else { return nil }
+            UInt64(first) == start
+        else { return nil }
         return UInt64(rangeAndSize[1])
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import TegulaBundle
 import TegulaFetch
+import TegulaTileset
 
-/// A PMTiles file read by HTTP range requests: TegulaBundle's one PMTiles reader over an
+/// A PMTiles file read by HTTP range requests: TegulaTileset's one PMTiles reader over an
 /// ``HTTPRangeSource``.
 public typealias RemotePMTilesReader = PMTilesArchive<HTTPRangeSource>
 

@@ -88,9 +88,10 @@ public final class DecodedScan: @unchecked Sendable {
 
     init?(path: String, budgetBytes: Int) {
         guard let raster = try? SourceRaster(path: path), raster.noData == nil,
-              raster.layout == .rgb || raster.layout == .rgba,
-              let layout = raster.dataset.storageLayout(), ["GTiff", "JPEG"].contains(layout.driver),
-              layout.blockWidth > 0, layout.blockHeight > 0 else { return nil }
+            raster.layout == .rgb || raster.layout == .rgba,
+            let layout = raster.dataset.storageLayout(), ["GTiff", "JPEG"].contains(layout.driver),
+            layout.blockWidth > 0, layout.blockHeight > 0
+        else { return nil }
         self.path = path
         width = raster.width
         height = raster.height
@@ -110,7 +111,8 @@ public final class DecodedScan: @unchecked Sendable {
         unitRows = (height + unitHeight - 1) / unitHeight
         sequential = layout.driver == "JPEG" ? Locked(raster) : nil
         let samples = bands
-        tiffBlocks = layout.driver == "GTiff"
+        tiffBlocks =
+            layout.driver == "GTiff"
             ? raster.dataset.tiffBlocks().flatMap { TIFFBlockReader(blocks: $0, bands: samples, checkedWith: raster) } : nil
     }
 
@@ -119,16 +121,19 @@ public final class DecodedScan: @unchecked Sendable {
 
     /// Copy the window (`x`, `y`, `width` × `height`, inside the scan) into `out` as RGBA8,
     /// decoding the units it covers that are not kept, with `raster`'s dataset (the caller's own).
-    func readRGBA(x: Int, y: Int, width w: Int, height h: Int, into out: UnsafeMutablePointer<UInt8>,
-                  using raster: SourceRaster) throws {
+    func readRGBA(
+        x: Int, y: Int, width w: Int, height h: Int, into out: UnsafeMutablePointer<UInt8>,
+        using raster: SourceRaster
+    ) throws {
         for uy in (y / unitHeight)...((y + h - 1) / unitHeight) {
             for ux in (x / unitWidth)...((x + w - 1) / unitWidth) {
                 let u = try unit(ux, uy, raster)
                 let left = ux * unitWidth, top = uy * unitHeight
                 let x0 = max(x, left), x1 = min(x + w, left + u.width)
                 let y0 = max(y, top), y1 = min(y + h, top + u.height)
-                tegula_copy_rows(u.pixels + ((y0 - top) * u.width + (x0 - left)) * bands, u.width * bands, bands,
-                                 x1 - x0, y1 - y0, out + ((y0 - y) * w + (x0 - x)) * 4, w * 4)
+                tegula_copy_rows(
+                    u.pixels + ((y0 - top) * u.width + (x0 - left)) * bands, u.width * bands, bands,
+                    x1 - x0, y1 - y0, out + ((y0 - y) * w + (x0 - x)) * 4, w * 4)
             }
         }
     }
@@ -264,8 +269,11 @@ public final class DecodedScan: @unchecked Sendable {
         }
         // Strips, each whole in place: one's spare bytes fall in the next, decoded after it.
         for r in 0..<((u.height + bh - 1) / bh) {
-            guard reader.decode(column: 0, row: uy * (unitHeight / bh) + r, into: u.pixels + r * bh * width * bands,
-                             width: width, height: min(bh, u.height - r * bh)) else { return false }
+            guard
+                reader.decode(
+                    column: 0, row: uy * (unitHeight / bh) + r, into: u.pixels + r * bh * width * bands,
+                    width: width, height: min(bh, u.height - r * bh))
+            else { return false }
         }
         return true
     }

@@ -34,8 +34,8 @@ public final class MappedScan: @unchecked Sendable {
 
     init?(path: String, chunkBytes: Int, residency: Residency) {
         guard let raster = try? SourceRaster(path: path), raster.noData == nil,
-              raster.layout == .rgb || raster.layout == .rgba,
-              let memory = raster.dataset.mappedPixels(), memory.bands == (raster.layout == .rgb ? 3 : 4)
+            raster.layout == .rgb || raster.layout == .rgba,
+            let memory = raster.dataset.mappedPixels(), memory.bands == (raster.layout == .rgb ? 3 : 4)
         else { return nil }
         self.memory = memory
         self.path = path
@@ -97,7 +97,8 @@ public final class MappedScan: @unchecked Sendable {
                     if s.lastUse.updateValue(s.tick, forKey: key) == nil { s.bytes += scan.chunkBytes(c) }
                 }
                 while s.bytes > budget, let (key, used) = s.lastUse.min(by: { $0.value < $1.value }), used < s.tick,
-                      let owner = s.scans[key.scan]?.takeUnretainedValue() {
+                    let owner = s.scans[key.scan]?.takeUnretainedValue()
+                {
                     owner.release(chunk: key.chunk)
                     s.bytes -= owner.chunkBytes(key.chunk)
                     s.lastUse[key] = nil

@@ -15,8 +15,8 @@ public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
     public init?(hex text: String) {
         let digits = Array(text.utf8)
         guard digits.count == 7, digits[0] == UInt8(ascii: "#"),
-              let v = UInt32(String(decoding: digits[1...], as: UTF8.self), radix: 16),
-              digits[1...].allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) })
+            let v = UInt32(String(decoding: digits[1...], as: UTF8.self), radix: 16),
+            digits[1...].allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) })
         else { return nil }
         self.init(red: UInt8(v >> 16), green: UInt8((v >> 8) & 0xFF), blue: UInt8(v & 0xFF))
     }

@@ -84,8 +84,9 @@ public struct OpenedScan: Sendable {
         let reader = try reader()
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         try rgba.withUnsafeMutableBufferPointer {
-            try reader.readRGBA(x: 0, y: 0, width: reader.width, height: reader.height, bufferWidth: width, bufferHeight: height,
-                                into: $0.baseAddress!)
+            try reader.readRGBA(
+                x: 0, y: 0, width: reader.width, height: reader.height, bufferWidth: width, bufferHeight: height,
+                into: $0.baseAddress!)
         }
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for i in 0..<(width * height) { for c in 0..<3 { rgb[i * 3 + c] = rgba[i * 4 + c] } }

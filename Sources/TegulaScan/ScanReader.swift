@@ -18,8 +18,9 @@ public protocol ScanReader: AnyObject {
     /// The window (`x`, `y`, `width` × `height` full-resolution pixels, inside the scan) as
     /// straight-alpha RGBA8 into `out` (`bufferWidth` × `bufferHeight` × 4), averaged when the
     /// buffer is smaller than the window.
-    func readRGBA(x: Int, y: Int, width: Int, height: Int, bufferWidth: Int, bufferHeight: Int,
-                  into out: UnsafeMutablePointer<UInt8>) throws
+    func readRGBA(
+        x: Int, y: Int, width: Int, height: Int, bufferWidth: Int, bufferHeight: Int,
+        into out: UnsafeMutablePointer<UInt8>) throws
 }
 
 extension SourceRaster: ScanReader {
@@ -61,8 +62,10 @@ public final class PaperRemovingReader: ScanReader {
         self.removal = removal
     }
 
-    public func readRGBA(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
-                         into out: UnsafeMutablePointer<UInt8>) throws {
+    public func readRGBA(
+        x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) throws {
         try base.readRGBA(x: x, y: y, width: w, height: h, bufferWidth: bw, bufferHeight: bh, into: out)
         removal.apply(to: out, count: bw * bh)
     }

@@ -31,8 +31,10 @@ public final class SourceOverviews: @unchecked Sendable {
 
     /// Copies for `scan` (`shared`: its pixels when already in memory, paper
     /// already removed; `removal`: the paper colour to take out of what is read from the file).
-    public init(scan: OpenedScan, shared: SourceWindow?, budgetBytes: Int = SourceOverviews.defaultBudgetBytes,
-                removal: ColorRemoval? = nil) throws {
+    public init(
+        scan: OpenedScan, shared: SourceWindow?, budgetBytes: Int = SourceOverviews.defaultBudgetBytes,
+        removal: ColorRemoval? = nil
+    ) throws {
         let raster = try scan.reader()
         self.scan = scan
         self.shared = shared
@@ -90,8 +92,9 @@ public final class SourceOverviews: @unchecked Sendable {
         }
         // Only a factor the levels have waits for them (they may be being built).
         if levelFactors.contains(f), let level = try built().first(where: { Int($0.scaleX) == f }) { return level }
-        let out = SourceWindow(originX: ax, originY: ay, scaleX: Double(f), scaleY: Double(f),
-                               width: (bx - ax + f - 1) / f, height: (by - ay + f - 1) / f)
+        let out = SourceWindow(
+            originX: ax, originY: ay, scaleX: Double(f), scaleY: Double(f),
+            width: (bx - ax + f - 1) / f, height: (by - ay + f - 1) / f)
         let rowsPerStrip = f * max(1, 64 / f)
         let strip = SourceWindow(originX: 0, originY: 0, scaleX: 1, scaleY: 1, width: bx - ax, height: rowsPerStrip)
         var y = ay
@@ -141,8 +144,9 @@ public final class SourceOverviews: @unchecked Sendable {
             return Self.reduce(shared, by: f)
         }
         let raster = try scan.reader(removal: removal)
-        let out = SourceWindow(originX: 0, originY: 0, scaleX: Double(f), scaleY: Double(f),
-                               width: (width + f - 1) / f, height: (height + f - 1) / f)
+        let out = SourceWindow(
+            originX: 0, originY: 0, scaleX: Double(f), scaleY: Double(f),
+            width: (width + f - 1) / f, height: (height + f - 1) / f)
         // Strips of whole f-row cells, at most 256 rows and 64 MiB (a wide scan's 256 rows would
         // otherwise be 1 GiB at 10⁶ px); the cells' values do not depend on the strip height.
         let rowsPerStrip = f * max(1, min(256, (64 << 20) / max(1, width * 4)) / f)
@@ -159,15 +163,18 @@ public final class SourceOverviews: @unchecked Sendable {
 
     /// `src` reduced by `factor` (box means, premultiplied, partial edge cells).
     static func reduce(_ src: SourceWindow, by factor: Int) -> SourceWindow {
-        let out = SourceWindow(originX: 0, originY: 0, scaleX: src.scaleX * Double(factor), scaleY: src.scaleY * Double(factor),
-                               width: (src.width + factor - 1) / factor, height: (src.height + factor - 1) / factor)
+        let out = SourceWindow(
+            originX: 0, originY: 0, scaleX: src.scaleX * Double(factor), scaleY: src.scaleY * Double(factor),
+            width: (src.width + factor - 1) / factor, height: (src.height + factor - 1) / factor)
         reduceRows(src.pixels, width: src.width, height: src.height, factor: factor, into: out.pixels)
         return out
     }
 
     /// Box-reduce a `width` × `height` RGBA image by `factor` into `dst` (⌈w/f⌉ × ⌈h/f⌉).
-    static func reduceRows(_ src: UnsafePointer<UInt8>, width: Int, height: Int, factor f: Int,
-                           into dst: UnsafeMutablePointer<UInt8>) {
+    static func reduceRows(
+        _ src: UnsafePointer<UInt8>, width: Int, height: Int, factor f: Int,
+        into dst: UnsafeMutablePointer<UInt8>
+    ) {
         let ow = (width + f - 1) / f, oh = (height + f - 1) / f
         let acc = UnsafeMutablePointer<Int>.allocate(capacity: ow * 5)  // Σα·r, Σα·g, Σα·b, Σα, pixel count
         defer { acc.deallocate() }

@@ -29,7 +29,8 @@ public final class SourceRaster {
         let bands = dataset.bands
         guard let first = bands.first else { throw ScanError(.unreadable, at: path, "the raster has no bands") }
         if !first.isByte {
-            throw ScanError(.unreadable, at: path, "band 1 is \(first.dataType); Tegula warps 8-bit scans (convert with gdal_translate -ot Byte -scale)")
+            throw ScanError(
+                .unreadable, at: path, "band 1 is \(first.dataType); Tegula warps 8-bit scans (convert with gdal_translate -ot Byte -scale)")
         }
         switch bands.count {
         case 1:
@@ -71,8 +72,10 @@ public final class SourceRaster {
 
     /// Read a window as straight-alpha RGBA8 into `out` (bufferWidth × bufferHeight × 4),
     /// averaging when the buffer is smaller than the window. Nodata pixels become transparent.
-    public func readRGBA(x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
-                         into out: UnsafeMutablePointer<UInt8>) throws {
+    public func readRGBA(
+        x: Int, y: Int, width w: Int, height h: Int, bufferWidth bw: Int, bufferHeight bh: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) throws {
         if let mapped, bw == w, bh == h, x >= 0, y >= 0, x + w <= width, y + h <= height {
             try mapped.readRGBA(x: x, y: y, width: w, height: h, into: out)
             return
@@ -88,16 +91,18 @@ public final class SourceRaster {
         if layout == .rgb, nd == nil {
             // GDAL spaces the colour bytes 4 apart itself; only alpha is filled here. The
             // expansion loop below took 16 % of a cold on-demand pass over z4/z5 tiles.
-            try dataset.readBytes(x: x, y: y, width: w, height: h, bufferWidth: bw, bufferHeight: bh,
-                                  bands: bands, resampling: resampling, pixelSpacing: 4, into: out)
+            try dataset.readBytes(
+                x: x, y: y, width: w, height: h, bufferWidth: bw, bufferHeight: bh,
+                bands: bands, resampling: resampling, pixelSpacing: 4, into: out)
             UnsafeMutableRawPointer(out).withMemoryRebound(to: UInt32.self, capacity: count) { px in
                 let alpha = UInt32(littleEndian: 0xFF00_0000)  // byte 3 of each pixel
                 for i in 0..<count { px[i] |= alpha }
             }
             return
         }
-        try dataset.readBytes(x: x, y: y, width: w, height: h, bufferWidth: bw, bufferHeight: bh,
-                              bands: bands, resampling: resampling, into: out)
+        try dataset.readBytes(
+            x: x, y: y, width: w, height: h, bufferWidth: bw, bufferHeight: bh,
+            bands: bands, resampling: resampling, into: out)
         // Expand in place from the back so source and destination never overlap wrongly.
         switch layout {
         case .rgba:
@@ -173,8 +178,9 @@ public final class SourceWindow: @unchecked Sendable {
         guard ax < bx, ay < by else { return nil }
         let w = bx - ax, h = by - ay
         let bw = max(1, (w + step - 1) / step), bh = max(1, (h + step - 1) / step)
-        let win = SourceWindow(originX: ax, originY: ay, scaleX: Double(w) / Double(bw), scaleY: Double(h) / Double(bh),
-                               width: bw, height: bh)
+        let win = SourceWindow(
+            originX: ax, originY: ay, scaleX: Double(w) / Double(bw), scaleY: Double(h) / Double(bh),
+            width: bw, height: bh)
         try raster.readRGBA(x: ax, y: ay, width: w, height: h, bufferWidth: bw, bufferHeight: bh, into: win.pixels)
         return win
     }

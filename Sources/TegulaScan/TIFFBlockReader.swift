@@ -19,7 +19,8 @@ final class TIFFBlockReader: @unchecked Sendable {
     /// reader does not, such as the reversed bit order); nil otherwise.
     init?(blocks: TIFFBlocks, bands: Int, checkedWith raster: SourceRaster) {
         guard [.lzw, .deflate].contains(blocks.compression), blocks.pixelInterleaved, blocks.plainBytes,
-              blocks.bandCount == bands, [1, 2].contains(blocks.predictor) else { return nil }
+            blocks.bandCount == bands, [1, 2].contains(blocks.predictor)
+        else { return nil }
         self.blocks = blocks
         self.bands = bands
         file = open(blocks.path, O_RDONLY | O_CLOEXEC)
@@ -29,8 +30,9 @@ final class TIFFBlockReader: @unchecked Sendable {
         let gdal = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h * bands)
         defer { mine.deallocate(); gdal.deallocate() }
         guard decode(column: 0, row: 0, into: mine, width: w, height: h),
-              (try? raster.dataset.readBytes(x: 0, y: 0, width: w, height: h, bands: Array(1...bands), into: gdal)) != nil,
-              memcmp(mine, gdal, w * h * bands) == 0 else { return nil }
+            (try? raster.dataset.readBytes(x: 0, y: 0, width: w, height: h, bands: Array(1...bands), into: gdal)) != nil,
+            memcmp(mine, gdal, w * h * bands) == 0
+        else { return nil }
     }
 
     deinit { close(file) }
@@ -75,8 +77,10 @@ final class TIFFBlockReader: @unchecked Sendable {
             guard tegula_tiff_lzw_decode(source.baseAddress!.assumingMemoryBound(to: UInt8.self), source.count, out, count) == count
             else { return false }
         default:
-            guard ZlibDecompressor().decompress(source, into: UnsafeMutableRawBufferPointer(start: out, count: count))
-                == .decompressed(count) else { return false }
+            guard
+                ZlibDecompressor().decompress(source, into: UnsafeMutableRawBufferPointer(start: out, count: count))
+                    == .decompressed(count)
+            else { return false }
         }
         if blocks.predictor == 2 { tegula_tiff_undo_predictor8(out, rows, rowBytes, bands) }
         return true

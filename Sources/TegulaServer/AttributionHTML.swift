@@ -142,9 +142,12 @@ public enum AttributionHTML {
         let digitsStart = j
         while j < s.count && j - digitsStart < 32 {
             let c = s[j]
-            let ok = hex ? c.properties.isASCIIHexDigit
-                : numeric ? ("0"..."9").contains(c)
-                : c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c))
+            let ok =
+                hex
+                ? c.properties.isASCIIHexDigit
+                : numeric
+                    ? ("0"..."9").contains(c)
+                    : c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c))
             guard ok else { break }
             j += 1
         }

@@ -1,7 +1,7 @@
 import Foundation
-import TegulaBundle
 import TegulaGeometry
 import TegulaHTTP
+import TegulaTileset
 
 /// One served tileset: its id (file or folder name without extension), reader and footprint.
 public struct CatalogueEntry: Sendable {

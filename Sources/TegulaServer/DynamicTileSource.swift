@@ -1,5 +1,5 @@
-import TegulaBundle
 import TegulaGeometry
+import TegulaTileset
 
 /// A tileset whose tiles are made when asked for (rendered from a scan, say) rather than read
 /// from a bundle. The server stays a request → response core: it checks the route against the

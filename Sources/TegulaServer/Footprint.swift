@@ -1,5 +1,5 @@
-import TegulaBundle
 import TegulaGeometry
+import TegulaTileset
 
 /// The area a scan covers on the map: its footprint polygon (from metadata `footprint`) or else
 /// its bounds, for `/maps?lon=&lat=`.
@@ -27,7 +27,8 @@ public struct Footprint: Sendable, Hashable {
     public func contains(_ p: Coordinate) -> Bool {
         if let b = box {
             guard p.latitude >= b.south && p.latitude <= b.north else { return false }
-            return b.crossesAntimeridian ? (p.longitude >= b.west || p.longitude <= b.east)
+            return b.crossesAntimeridian
+                ? (p.longitude >= b.west || p.longitude <= b.east)
                 : (p.longitude >= b.west && p.longitude <= b.east)
         }
         guard ring.count >= 3 else { return false }

@@ -1,7 +1,7 @@
 import Foundation
-import TegulaBundle
 import TegulaGeometry
 import TegulaRemote
+import TegulaTileset
 
 /// A PMTiles file on an HTTP server (TegulaRemote's reader), served through the server's
 /// ``DynamicTileSource`` path: tiles are awaited off the event loop, ETags and TileJSON's `?v=`
@@ -23,8 +23,9 @@ public struct RemoteTileSource: DynamicTileSource {
     /// Refused: a remote file's bytes are awaited (``tile(_:isCancelled:)``), never waited for on
     /// a parked thread.
     public func tile(_ t: Tile) throws -> [UInt8]? {
-        throw RemoteError(.awaitedOnly, at: reader.source.location,
-                          "tile \(t) was asked for synchronously; a remote file's tiles are awaited (tile(_:isCancelled:))")
+        throw RemoteError(
+            .awaitedOnly, at: reader.source.location,
+            "tile \(t) was asked for synchronously; a remote file's tiles are awaited (tile(_:isCancelled:))")
     }
 
     /// Nothing is kept in memory but directories: every tile is one range read.

@@ -55,19 +55,20 @@ public enum Route: Equatable, Sendable {
     /// `tegula serve`'s routes, tried in order, all GET and HEAD: the image server's `/iiif/` ones
     /// first (their segment counts, 2, 3 and 6, differ from a tile's, so a tileset named `iiif` keeps
     /// its tiles), then the pages, the tileset's files and its tiles.
-    public static let table = RouteTable<Route>(IIIFImagePath.routes.routes.map { $0.map { Route.iiif(id: $0.id, $0.path) } } + [
-        HTTPRoute([]) { _ in .viewer },
-        HTTPRoute(["health"]) { _ in .health },
-        HTTPRoute(["metrics"]) { _ in .metrics },
-        HTTPRoute(["maps"]) { m in maps(m.target) },
-        HTTPRoute(["viewer.js"]) { _ in .asset("viewer.js") },
-        HTTPRoute([.parameter("id", suffix: sheetIndexSuffix)]) { m in servedID(m["id"]).map { .sheetIndex(id: $0) } ?? .notFound },
-        HTTPRoute(["{id}.json"]) { m in servedID(m["id"]).map { .tileJSON(id: $0) } ?? .notFound },
-        HTTPRoute(["leaflet", "{file}"]) { m in .asset(m.path) },
-        HTTPRoute(["leaflet", "{folder}", "{file}"]) { m in .asset(m.path) },
-        HTTPRoute(["{id}", .tile()]) { m in tile(m, origin: .topLeft) },
-        HTTPRoute(["{id}", "tms", .tile()]) { m in tile(m, origin: .bottomLeft) },
-    ])
+    public static let table = RouteTable<Route>(
+        IIIFImagePath.routes.routes.map { $0.map { Route.iiif(id: $0.id, $0.path) } } + [
+            HTTPRoute([]) { _ in .viewer },
+            HTTPRoute(["health"]) { _ in .health },
+            HTTPRoute(["metrics"]) { _ in .metrics },
+            HTTPRoute(["maps"]) { m in maps(m.target) },
+            HTTPRoute(["viewer.js"]) { _ in .asset("viewer.js") },
+            HTTPRoute([.parameter("id", suffix: sheetIndexSuffix)]) { m in servedID(m["id"]).map { .sheetIndex(id: $0) } ?? .notFound },
+            HTTPRoute(["{id}.json"]) { m in servedID(m["id"]).map { .tileJSON(id: $0) } ?? .notFound },
+            HTTPRoute(["leaflet", "{file}"]) { m in .asset(m.path) },
+            HTTPRoute(["leaflet", "{folder}", "{file}"]) { m in .asset(m.path) },
+            HTTPRoute(["{id}", .tile()]) { m in tile(m, origin: .topLeft) },
+            HTTPRoute(["{id}", "tms", .tile()]) { m in tile(m, origin: .bottomLeft) },
+        ])
 
     /// The methods `tegula serve` takes, on every target (``table``'s).
     public static let methods = table.methods

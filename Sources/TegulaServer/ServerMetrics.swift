@@ -52,20 +52,30 @@ public final class ServerMetrics: ConnectionCounter, Sendable {
                 Self.expected[route]!.contains(status) ? Self.requestCounter(registry, route, status) : nil
             }
         }
-        bytesSent = registry.makeCounter(descriptor: Self.name("http", "response_body", "bytes_total",
-                                                               "Bytes of response bodies sent (headers not included)."))
-        cacheHits = registry.makeCounter(descriptor: Self.name("tile_cache", "hits", "total",
-                                                               "Tile requests answered from the in-memory tile cache."))
-        cacheMisses = registry.makeCounter(descriptor: Self.name("tile_cache", "misses", "total",
-                                                                 "Tile requests that had to read their tileset."))
+        bytesSent = registry.makeCounter(
+            descriptor: Self.name(
+                "http", "response_body", "bytes_total",
+                "Bytes of response bodies sent (headers not included)."))
+        cacheHits = registry.makeCounter(
+            descriptor: Self.name(
+                "tile_cache", "hits", "total",
+                "Tile requests answered from the in-memory tile cache."))
+        cacheMisses = registry.makeCounter(
+            descriptor: Self.name(
+                "tile_cache", "misses", "total",
+                "Tile requests that had to read their tileset."))
         renderTime = TileSource.allCases.map { source in
             registry.makeDurationHistogram(
-                descriptor: Self.name("tile", "render", "seconds", "Time to produce a tile that was not in memory: "
-                                      + "read from its tileset (source=tileset) or rendered from its scan (source=render)."),
+                descriptor: Self.name(
+                    "tile", "render", "seconds",
+                    "Time to produce a tile that was not in memory: "
+                        + "read from its tileset (source=tileset) or rendered from its scan (source=render)."),
                 labels: [("source", source.rawValue)], buckets: Self.renderBuckets)
         }
-        openConnections = registry.makeGauge(descriptor: Self.name("http", "open", "connections",
-                                                                   "HTTP connections open now."))
+        openConnections = registry.makeGauge(
+            descriptor: Self.name(
+                "http", "open", "connections",
+                "HTTP connections open now."))
     }
 
     private static func requestCounter(_ registry: PrometheusCollectorRegistry, _ route: RouteLabel, _ status: Int) -> Counter {

@@ -1,8 +1,8 @@
 import HTTPTypes
-import TegulaBundle
 import TegulaGeometry
 import TegulaHTTP
 import TegulaSupport
+import TegulaTileset
 
 /// What the tile server (`tegula serve`) refuses or fails at, at start-up and per request, in
 /// Tegula's one error shape; the HTTP core's own refusals (a long target, a method, a malformed
@@ -55,7 +55,7 @@ public enum TileServerErrorReason: String, HTTPErrorReason {
         switch self {
         case .noTileset, .duplicateID, .emptyCatalogue: return nil
         case .unknownAsset, .unknownTileset, .noSheetIndex, .wrongTileFormat, .wrongTileScale, .zoomOutsideTileset, .missingTile,
-             .outsideFootprint:
+            .outsideFootprint:
             return 404
         case .readFailed, .renderFailed: return 500
         case .clientGone, .upstreamUnavailable: return 503
@@ -72,8 +72,10 @@ extension LocatedError where Reason == TileServerErrorReason {
 
     /// Two paths give the same tileset id.
     public static func duplicateID(id: String, first: String, second: String) -> TileServerError {
-        TileServerError(.duplicateID, "two tilesets have the id '\(id)' (\(first) and \(second)); rename one so ids "
-            + "(file names without extension) are unique")
+        TileServerError(
+            .duplicateID,
+            "two tilesets have the id '\(id)' (\(first) and \(second)); rename one so ids "
+                + "(file names without extension) are unique")
     }
 
     /// No tileset was found.

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import TegulaBundle
 import TegulaGeometry
 import TegulaHTTP
+import TegulaTileset
 
 /// Tiles of ``DynamicTileSource``s: the same routes and checks as bundles, strong ETags from the
 /// source's version (so a 304 needs no tile), `Server-Timing` with the time spent making the tile.
@@ -13,8 +13,9 @@ extension TileService {
     public func respond(_ request: ServerRequest, isCancelled: @escaping @Sendable () -> Bool) async -> ServerResponse {
         if let r = await iiifAsync(request, isCancelled: isCancelled) { return r }
         guard request.isRead, request.target.utf8.count <= configuration.maxTargetLength,
-              case .tile(let t) = Route(target: request.target),
-              let e = catalogue[t.id], let source = e.dynamic else { return respond(request) }
+            case .tile(let t) = Route(target: request.target),
+            let e = catalogue[t.id], let source = e.dynamic
+        else { return respond(request) }
         if let refused = refusal(t, source.metadata) { return finish(refused, request) }
         let tile = Tile(x: t.x, y: t.origin.xyzRow(forRow: t.row, zoom: t.z), z: t.z)
         if let r = notModified(tile, source, request) { return finish(r, request) }
@@ -32,8 +33,10 @@ extension TileService {
 
     /// The synchronous path (``respond(_:)`` and the event loop's ``respondFromMemory(_:)``):
     /// 304 or a ready tile from memory; otherwise, when `reading`, the tile made on this thread.
-    func dynamicTile(_ tile: Tile, _ t: Route.TileRequest, _ source: any DynamicTileSource, _ request: ServerRequest,
-                     reading: Bool) -> ServerResponse? {
+    func dynamicTile(
+        _ tile: Tile, _ t: Route.TileRequest, _ source: any DynamicTileSource, _ request: ServerRequest,
+        reading: Bool
+    ) -> ServerResponse? {
         if let r = notModified(tile, source, request) { return r }
         if let ready = source.readyTile(tile) { return dynamicResponse(tile, id: t.id, source, ready, request) }
         guard reading else { return nil }
@@ -56,8 +59,10 @@ extension TileService {
     }
 
     /// The answer for what the source made.
-    func dynamicResponse(_ tile: Tile, id: String, _ source: any DynamicTileSource, _ made: DynamicTile,
-                         _ request: ServerRequest) -> ServerResponse {
+    func dynamicResponse(
+        _ tile: Tile, id: String, _ source: any DynamicTileSource, _ made: DynamicTile,
+        _ request: ServerRequest
+    ) -> ServerResponse {
         switch made {
         case let .image(bytes, version, seconds):
             if let seconds {  // made now: a miss, and its time
@@ -67,8 +72,10 @@ extension TileService {
                 metrics?.cacheHit()
             }
             let tag = Self.entityTag(version: version, tile)
-            var headers: HTTPFields = [.eTag: tag, .cacheControl: tileConfiguration.cacheControl, .xContentTypeOptions: "nosniff",
-                                       Self.serverTiming: seconds.map { String(format: "render;dur=%.1f", $0 * 1000) } ?? "render;dur=0;desc=\"in memory\""]
+            var headers: HTTPFields = [
+                .eTag: tag, .cacheControl: tileConfiguration.cacheControl, .xContentTypeOptions: "nosniff",
+                Self.serverTiming: seconds.map { String(format: "render;dur=%.1f", $0 * 1000) } ?? "render;dur=0;desc=\"in memory\"",
+            ]
             if let inm = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch: inm, tag) {
                 return ServerResponse(status: .notModified, headers: headers)
             }

@@ -1,7 +1,7 @@
 import Foundation
-import TegulaBundle
 import TegulaHTTP
 import TegulaIIIFServer
+import TegulaTileset
 
 /// `/iiif/…`: rasters served as IIIF Image API 3.0 services, answered by ``IIIFImageServer`` (the
 /// same answers as on its own, with this server's headers, metrics and log).
@@ -20,8 +20,9 @@ extension TileService {
     func iiifAsync(_ request: ServerRequest, isCancelled: @escaping @Sendable () -> Bool) async -> ServerResponse? {
         // Checked on the raw bytes first: every tile request passes here, and needs no second parse.
         guard request.target.utf8.starts(with: "/iiif/".utf8), request.isRead,
-              request.target.utf8.count <= configuration.maxTargetLength,
-              case let .iiif(id, path) = Route(target: request.target) else { return nil }
+            request.target.utf8.count <= configuration.maxTargetLength,
+            case let .iiif(id, path) = Route(target: request.target)
+        else { return nil }
         switch imageServer.step(id, path, request) {
         case let .answer(r): return finish(r, request, .iiif)
         case let .render(source, window, tag, canonical):

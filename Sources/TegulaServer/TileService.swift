@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 import Logging
-import TegulaBundle
 import TegulaGeometry
 import TegulaHTTP
 import TegulaIIIFServer
+import TegulaTileset
 
 /// The logic of `tegula serve` as one function from request to response, so every status and
 /// header is unit-tested without sockets; ``HTTPServer`` only moves bytes between this and
@@ -32,11 +32,13 @@ public struct TileService: HTTPService {
     /// A service over a catalogue; `leafletDirectory` is where Debian's libjs-leaflet installs
     /// Leaflet (nil: the viewer is served without Leaflet, as the editor's basemaps are). Without
     /// `logger`, logs go to swift-log's default handler under `tegula.serve`.
-    public init(catalogue: Catalogue, images: [String: any IIIFImageSource] = [:], configuration: ServerConfiguration = ServerConfiguration(),
-                tileConfiguration: TileServerConfiguration = TileServerConfiguration(),
-                imageConfiguration: IIIFServerConfiguration = IIIFServerConfiguration(),
-                leafletDirectory: String? = ViewerAssets.debianLeaflet,
-                logger: Logger = Logger(label: "tegula.serve"), metrics: ServerMetrics? = nil) {
+    public init(
+        catalogue: Catalogue, images: [String: any IIIFImageSource] = [:], configuration: ServerConfiguration = ServerConfiguration(),
+        tileConfiguration: TileServerConfiguration = TileServerConfiguration(),
+        imageConfiguration: IIIFServerConfiguration = IIIFServerConfiguration(),
+        leafletDirectory: String? = ViewerAssets.debianLeaflet,
+        logger: Logger = Logger(label: "tegula.serve"), metrics: ServerMetrics? = nil
+    ) {
         self.catalogue = catalogue
         imageServer = IIIFImageServer(images: images, configuration: configuration, imageConfiguration: imageConfiguration, logger: logger)
         self.configuration = configuration
@@ -67,8 +69,9 @@ public struct TileService: HTTPService {
     /// answer `respond` gives: the HTTP core's event-loop fast path serves hot tiles with it.
     public func respondFromMemory(_ request: ServerRequest) -> ServerResponse? {
         guard request.isRead, request.target.utf8.count <= configuration.maxTargetLength,
-              case .tile(let t) = Route(target: request.target),
-              let r = tile(t, request, reading: false) else { return nil }
+            case .tile(let t) = Route(target: request.target),
+            let r = tile(t, request, reading: false)
+        else { return nil }
         return finish(r, request, .tile)
     }
 
@@ -104,8 +107,12 @@ public struct TileService: HTTPService {
             return ServerResponse(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: body)
         case .metrics:
             guard let metrics else { return refuse(.noRoute) }
-            return ServerResponse(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8",
-                                                         .cacheControl: "no-store"], body: metrics.exposition())
+            return ServerResponse(
+                status: .ok,
+                headers: [
+                    .contentType: "text/plain; version=0.0.4; charset=utf-8",
+                    .cacheControl: "no-store",
+                ], body: metrics.exposition())
         case .asset(let name):
             guard let a = assets.files[name] else { return refuse(.unknownAsset(name: name)) }
             return cached(a.bytes, type: a.contentType, request, cacheControl: "public, max-age=86400")
@@ -158,15 +165,24 @@ public struct TileService: HTTPService {
             tileCache.insert(entry, for: key)
         }
         if let inm = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch: inm, entry.etag) {
-            return ServerResponse(status: .notModified, headers: [.eTag: entry.etag, .cacheControl: tileConfiguration.cacheControl,
-                                                                  .xContentTypeOptions: "nosniff"])
+            return ServerResponse(
+                status: .notModified,
+                headers: [
+                    .eTag: entry.etag, .cacheControl: tileConfiguration.cacheControl,
+                    .xContentTypeOptions: "nosniff",
+                ])
         }
-        let type = m.format == .auto
+        let type =
+            m.format == .auto
             ? m.format.contentType(of: entry.buffer.getBytes(at: entry.buffer.readerIndex, length: min(12, entry.buffer.readableBytes)) ?? [])
             : m.format.contentType
-        return ServerResponse(status: .ok, headers: [.contentType: type, .eTag: entry.etag, .cacheControl: tileConfiguration.cacheControl,
-                                                     .xContentTypeOptions: "nosniff"],
-                              buffer: entry.buffer)
+        return ServerResponse(
+            status: .ok,
+            headers: [
+                .contentType: type, .eTag: entry.etag, .cacheControl: tileConfiguration.cacheControl,
+                .xContentTypeOptions: "nosniff",
+            ],
+            buffer: entry.buffer)
     }
 
     /// The answer for an in-range tile the tileset does not have (``ServerConfiguration/missingTile``).
@@ -245,8 +261,10 @@ public struct TileService: HTTPService {
     private func maps(_ lon: Double, _ lat: Double) -> ServerResponse {
         let p = Coordinate(longitude: lon, latitude: lat)
         let hits = catalogue.entries.filter { $0.footprint.contains(p) }.map { e -> JSONValue in
-            .object(["id": .string(e.id), "name": .string(e.metadata.name), "type": .string(e.metadata.type),
-                     "tilejson": .string("/\(e.id).json")])
+            .object([
+                "id": .string(e.id), "name": .string(e.metadata.name), "type": .string(e.metadata.type),
+                "tilejson": .string("/\(e.id).json"),
+            ])
         }
         let body = JSONValue.object(["lon": .double(lon), "lat": .double(lat), "maps": .array(hits)]).serialized()
         return ServerResponse(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: body)

@@ -1,6 +1,6 @@
 import Foundation
-import TegulaBundle
 import TegulaHTTP
+import TegulaTileset
 
 /// The viewer: an HTML page with the catalogue embedded, its script, and Leaflet read once at
 /// start-up from Debian's libjs-leaflet (never a CDN). Assets are a fixed table by name. The page,
@@ -39,7 +39,8 @@ public struct ViewerAssets: Sendable {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
                 let ext = (name as NSString).pathExtension
                 guard let type = types[ext], !name.hasSuffix(".map"),
-                      let data = FileManager.default.contents(atPath: dir + name) else { continue }
+                    let data = FileManager.default.contents(atPath: dir + name)
+                else { continue }
                 files["leaflet/" + sub + name] = Asset(contentType: type, bytes: [UInt8](data))
             }
         }

@@ -1,7 +1,7 @@
 import Foundation
-import TegulaBundle
 import TegulaHTTP
 import TegulaSupport
+import TegulaTileset
 
 /// One tileset as the viewer's script reads it (`Pages/viewer.js`): the catalogue in the viewer
 /// page is a JSON array of these.

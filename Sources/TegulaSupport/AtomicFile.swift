@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file replaced all at once: written under a unique temporary name beside its destination,
@@ -87,7 +87,8 @@ public final class AtomicFile {
     /// nil for any other name, or for another NAME than `name` (any NAME when nil).
     public static func temporaryWriter(_ file: String, of name: String?, derived: Bool = false) -> Int32? {
         guard file.hasPrefix("."), let end = file.range(of: ".tmp", options: .backwards),
-              end.upperBound == file.endIndex || (derived && file[end.upperBound...].hasPrefix(".")) else { return nil }
+            end.upperBound == file.endIndex || (derived && file[end.upperBound...].hasPrefix("."))
+        else { return nil }
         let body = file[file.index(after: file.startIndex)..<end.lowerBound]
         guard let dot = body.lastIndex(of: ".") else { return nil }
         if let name, body[..<dot] != name { return nil }

@@ -63,8 +63,10 @@ public enum CSV {
     /// Split `text` into records. `comment`: a line starting with it (spaces before it allowed)
     /// is returned whole, ``Record/isComment``, quotes in it not read. A blank line is a record
     /// (one empty field with commas, none with runs); ``Record/isBlank`` tells it.
-    public static func records(_ text: String, separator: Separator = .comma,
-                               comment: Unicode.Scalar? = nil) throws(CSVError) -> [Record] {
+    public static func records(
+        _ text: String, separator: Separator = .comma,
+        comment: Unicode.Scalar? = nil
+    ) throws(CSVError) -> [Record] {
         var reader = Reader(Array(text.unicodeScalars), separator: separator, comment: comment)
         return try reader.all()
     }
@@ -159,8 +161,9 @@ public enum CSV {
                     column += 1
                 } else {
                     if wasQuoted && !c.properties.isWhitespace {
-                        throw CSVError(line: line, column: column,
-                                       "text after a closing quote; expected \(sep == "," ? "a comma" : "a separator") or the end of the line")
+                        throw CSVError(
+                            line: line, column: column,
+                            "text after a closing quote; expected \(sep == "," ? "a comma" : "a separator") or the end of the line")
                     }
                     field.append(c)
                     i += 1

@@ -1,7 +1,7 @@
 #if os(Linux)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// Which file a path names, and which version of it: device, inode, size and modification time
@@ -27,9 +27,9 @@ public struct FileIdentity: Equatable, Sendable, Codable {
         inode = UInt64(s.st_ino)
         size = Int64(s.st_size)
         #if os(Linux)
-        modified = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+            modified = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
         #else
-        modified = Int64(s.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(s.st_mtimespec.tv_nsec)
+            modified = Int64(s.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(s.st_mtimespec.tv_nsec)
         #endif
     }
 

@@ -11,10 +11,14 @@ public enum ImageSignature: Sendable, Equatable {
     /// The format whose signature `bytes` start with, or nil.
     public init?<C: Collection>(of bytes: C) where C.Element == UInt8 {
         let head = Array(bytes.prefix(12))
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
-        else if head.starts(with: [0xFF, 0xD8, 0xFF]) { self = .jpeg }
-        else if head.count == 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            self = .png
+        } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if head.count == 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
             self = .webp
-        } else { return nil }
+        } else {
+            return nil
+        }
     }
 }

@@ -15,12 +15,14 @@ public struct JSONStyle: Sendable, Equatable {
 
     /// Files and answers a person reads: indented, keys sorted, `/` as is. The fit report, the
     /// editor's session and fits, the run's manifest, `tegula info --json`.
-    public static let readable = JSONStyle(formatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes],
-                                           writesNonFiniteAsStrings: false)
+    public static let readable = JSONStyle(
+        formatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes],
+        writesNonFiniteAsStrings: false)
     /// One line, keys sorted, `/` as is: HTTP answers, the pages' configuration, TileJSON and
     /// tile metadata, info.json, hashed sections, markers and headers of files.
-    public static let compact = JSONStyle(formatting: [.sortedKeys, .withoutEscapingSlashes],
-                                          writesNonFiniteAsStrings: false)
+    public static let compact = JSONStyle(
+        formatting: [.sortedKeys, .withoutEscapingSlashes],
+        writesNonFiniteAsStrings: false)
 
     /// The same style with `/` written `\/`, as Foundation does by default: for stored bytes
     /// written so before ``compact`` and ``readable`` existed (the pins and footprint in a

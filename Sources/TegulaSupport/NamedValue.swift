@@ -31,8 +31,10 @@ extension NamedValue {
         let c = try decoder.singleValueContainer()
         let text = try c.decode(String.self)
         guard let v = Self(name: text) else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription:
-                "'\(text)' is not a \(kind); expected \(accepted)")
+            throw DecodingError.dataCorruptedError(
+                in: c,
+                debugDescription:
+                    "'\(text)' is not a \(kind); expected \(accepted)")
         }
         return v
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whole-buffer reads and writes on a file descriptor, retried on `EINTR` and short counts
@@ -45,9 +45,9 @@ public enum POSIXFile {
             var done = 0
             while done < count {
                 #if canImport(Glibc)
-                let n = Glibc.pread(fd, buf.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                    let n = Glibc.pread(fd, buf.baseAddress! + done, count - done, off_t(offset) + off_t(done))
                 #else
-                let n = Darwin.pread(fd, buf.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                    let n = Darwin.pread(fd, buf.baseAddress! + done, count - done, off_t(offset) + off_t(done))
                 #endif
                 if n < 0 {
                     if errno == EINTR { continue }

@@ -6,9 +6,11 @@ import Foundation
 public enum ParallelWork {
     /// Runs `process` for every index in `0..<count` on at most `jobs` threads; `makeState` is
     /// called once per worker thread.
-    public static func run<State>(jobs: Int, count: Int,
-                                  makeState: @Sendable (_ worker: Int) throws -> State,
-                                  process: @Sendable (_ state: inout State, _ index: Int) throws -> Void) throws {
+    public static func run<State>(
+        jobs: Int, count: Int,
+        makeState: @Sendable (_ worker: Int) throws -> State,
+        process: @Sendable (_ state: inout State, _ index: Int) throws -> Void
+    ) throws {
         let shared = Locked(Queue())
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, max(count, 1)))) { worker in
             var state: State

@@ -24,9 +24,11 @@ public final class BlockWarper {
     ///   - mapped: the scan mapped from its file (see ``WarpSource/mapped``), for full-resolution windows.
     ///   - decoded: the scan's decoded blocks (see ``WarpSource/decoded``), for full-resolution windows.
     ///   - removal: the paper colour taken out of the windows it reads (see ``WarpSource/removal``).
-    public init(scan: OpenedScan, mapping: SourceMapping, resampling: Resampling,
-                maskFootprint: [ProjectedPoint]?, shared: SourceWindow?, overviews: SourceOverviews? = nil,
-                mapped: MappedScan? = nil, decoded: DecodedScan? = nil, removal: ColorRemoval? = nil) throws {
+    public init(
+        scan: OpenedScan, mapping: SourceMapping, resampling: Resampling,
+        maskFootprint: [ProjectedPoint]?, shared: SourceWindow?, overviews: SourceOverviews? = nil,
+        mapped: MappedScan? = nil, decoded: DecodedScan? = nil, removal: ColorRemoval? = nil
+    ) throws {
         self.mapping = mapping
         self.resampling = resampling
         raster = try scan.reader(mapped: mapped, decoded: decoded, removal: removal)
@@ -39,27 +41,36 @@ public final class BlockWarper {
 
     /// Warp the block whose top-left corner is (`left`, `top`) in EPSG:3857 metres, `width` ×
     /// `height` pixels of `resolution` metres, into `out` (RGBA8, straight alpha).
-    public func warp(left: Double, top: Double, resolution: Double, width: Int, height: Int,
-                     into out: UnsafeMutablePointer<UInt8>) throws {
-        try warp(grid(left: left, top: top, resolution: resolution, width: width, height: height),
-                 columns: 0..<width, rows: 0..<height, into: out)
+    public func warp(
+        left: Double, top: Double, resolution: Double, width: Int, height: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) throws {
+        try warp(
+            grid(left: left, top: top, resolution: resolution, width: width, height: height),
+            columns: 0..<width, rows: 0..<height, into: out)
     }
 
     /// The transform grid of a block (see ``warp(left:top:resolution:width:height:into:)``),
     /// to warp parts of it with ``warp(_:columns:rows:into:)``; it may be kept and shared.
     /// `tolerance` is the transform grid's accepted interpolation error in source pixels (0.01 by
     /// default; a warp that shrinks the scan a lot can afford more).
-    public func grid(left: Double, top: Double, resolution: Double, width: Int, height: Int,
-                     tolerance: Double = 0.01) -> BlockGrid {
-        BlockGrid(grid: MappingGrid(evaluator: evaluator, left: left, top: top, resolution: resolution,
-                                    width: width, height: height, tolerance: tolerance),
-                  left: left, top: top, resolution: resolution)
+    public func grid(
+        left: Double, top: Double, resolution: Double, width: Int, height: Int,
+        tolerance: Double = 0.01
+    ) -> BlockGrid {
+        BlockGrid(
+            grid: MappingGrid(
+                evaluator: evaluator, left: left, top: top, resolution: resolution,
+                width: width, height: height, tolerance: tolerance),
+            left: left, top: top, resolution: resolution)
     }
 
     /// Warp the pixels `columns` × `rows` of a block into `out` (that rectangle, RGBA8): byte for
     /// byte what warping the whole block gives there.
-    public func warp(_ block: BlockGrid, columns: Range<Int>, rows: Range<Int>,
-                     into out: UnsafeMutablePointer<UInt8>) throws {
+    public func warp(
+        _ block: BlockGrid, columns: Range<Int>, rows: Range<Int>,
+        into out: UnsafeMutablePointer<UInt8>
+    ) throws {
         let grid = block.grid
         let count = columns.count * rows.count
         worstGridError = max(worstGridError, grid.checkedError)
@@ -72,7 +83,7 @@ public final class BlockWarper {
         // its taps, so a part needs only its own cells' window; a decimated window is the block's,
         // since its averaging cells depend on where it starts.
         guard let b = step == 1 ? grid.sourceBounds(columns: columns, rows: rows) : grid.sourceBounds,
-              b.maxX >= -2, b.maxY >= -2, b.minX <= Double(raster.width) + 2, b.minY <= Double(raster.height) + 2
+            b.maxX >= -2, b.maxY >= -2, b.minX <= Double(raster.width) + 2, b.minY <= Double(raster.height) + 2
         else {
             out.update(repeating: 0, count: count * 4)
             return
@@ -116,7 +127,7 @@ extension BlockWarper {
         worstGridError = max(worstGridError, grid.checkedError)
         out.update(repeating: 0, count: w * h * 4)
         guard let all = grid.sourceBounds,
-              all.maxX >= -2, all.maxY >= -2, all.minX <= Double(raster.width) + 2, all.minY <= Double(raster.height) + 2
+            all.maxX >= -2, all.maxY >= -2, all.minX <= Double(raster.width) + 2, all.minY <= Double(raster.height) + 2
         else { return }
         // Alpha by the pyramid's coverage rule, from the max-zoom centres under each pixel.
         let mask = maskFootprint.map { ring in ring.map { p in (x: (p.x - block.left) / block.resolution, y: (block.top - p.y) / block.resolution) } }
@@ -124,8 +135,9 @@ extension BlockWarper {
         defer { coverage.deallocate() }
         PyramidCoverage(grid: grid, sourceWidth: raster.width, sourceHeight: raster.height, mask: mask)
             .alphas(samples: samples, into: coverage)
-        let kernel = ReductionKernel(resampling: resampling, sourceWidth: raster.width, sourceHeight: raster.height,
-                                     opaque: raster.isOpaque, tables: ReductionKernel.Tables())
+        let kernel = ReductionKernel(
+            resampling: resampling, sourceWidth: raster.width, sourceHeight: raster.height,
+            opaque: raster.isOpaque, tables: ReductionKernel.Tables())
         let levels = overviews?.levelFactors ?? []
         // Each cell's footprint and copy factor first, then one window per factor for the block.
         let size = grid.cellSize
@@ -137,15 +149,17 @@ extension BlockWarper {
                 let columns = x0..<(cx == grid.cellColumns - 1 ? w : x0 + size)
                 let rows = y0..<(cy == grid.cellRows - 1 ? h : y0 + size)
                 guard let b = grid.sourceBounds(columns: columns, rows: rows),
-                      b.maxX >= -2, b.maxY >= -2, b.minX <= Double(raster.width) + 2, b.minY <= Double(raster.height) + 2
+                    b.maxX >= -2, b.maxY >= -2, b.minX <= Double(raster.width) + 2, b.minY <= Double(raster.height) + 2
                 else { continue }
                 let left = block.left + Double(x0) * block.resolution
-                let ks = MappingGrid.centreScale(evaluator, left: left, top: block.top - Double(y0) * block.resolution,
-                                                 res: block.resolution, width: size, height: size)
+                let ks = MappingGrid.centreScale(
+                    evaluator, left: left, top: block.top - Double(y0) * block.resolution,
+                    res: block.resolution, width: size, height: size)
                 // The footprint at each row's centre (the copy's factor from the cell's centre).
                 let extents = rows.map { j in
-                    MappingGrid.centreScale(evaluator, left: left, top: block.top - Double(j) * block.resolution,
-                                            res: block.resolution, width: size, height: 1)
+                    MappingGrid.centreScale(
+                        evaluator, left: left, top: block.top - Double(j) * block.resolution,
+                        res: block.resolution, width: size, height: 1)
                 }
                 let f = Self.reductionFactor(shrink: min(ks.x, ks.y), levels: levels)
                 cells.append((columns, rows, extents, f))
@@ -171,9 +185,10 @@ extension BlockWarper {
         for cell in cells {
             guard let window = windows[cell.factor] else { continue }
             let first: Int = cell.rows.lowerBound * w + cell.columns.lowerBound
-            kernel.run(grid: grid, window: window, extents: cell.extents, samples: samples,
-                       coverage: UnsafePointer(coverage + first),
-                       out: out + first * 4, columns: cell.columns, rows: cell.rows, stride: w)
+            kernel.run(
+                grid: grid, window: window, extents: cell.extents, samples: samples,
+                coverage: UnsafePointer(coverage + first),
+                out: out + first * 4, columns: cell.columns, rows: cell.rows, stride: w)
         }
     }
 

@@ -93,7 +93,9 @@ extension WarpSource {
     /// One line on where the fit folds over inside the scan and what the warp does there; nil
     /// when it does not fold (printed once as a warning by the commands that warp).
     public var foldWarning: String? {
-        (mapping as? GCPMapping)?.folds.map { "\($0.description): the warp shows the scan on the GCPs' side of the fold and leaves the part past it out" }
+        (mapping as? GCPMapping)?.folds.map {
+            "\($0.description): the warp shows the scan on the GCPs' side of the fold and leaves the part past it out"
+        }
     }
 
     /// The GCPs as viewer pins (name, lon, lat, honest error in metres), from the fit or stored

@@ -51,8 +51,10 @@ struct MappingGrid {
     /// Output pixel (i, j) of the block has its centre at
     /// (left + (i + 0.5)·res, top − (j + 0.5)·res) in EPSG:3857.
     /// `tolerance`: the interpolation error accepted, in source pixels (default ``tolerance``).
-    init(evaluator: MappingEvaluator, left: Double, top: Double, resolution: Double,
-         width: Int, height: Int, initialSpacing: Int = 32, tolerance: Double = MappingGrid.tolerance) {
+    init(
+        evaluator: MappingEvaluator, left: Double, top: Double, resolution: Double,
+        width: Int, height: Int, initialSpacing: Int = 32, tolerance: Double = MappingGrid.tolerance
+    ) {
         self.width = width
         self.height = height
         let size = max(1, initialSpacing)
@@ -61,8 +63,9 @@ struct MappingGrid {
         cellRows = max(1, (height - 1 + size - 1) / size)
         // The first level in one evaluation over the whole block, then shared out to the cells.
         let first = max(1, size / 2)
-        let (fx, fy, fc, fr) = MappingGrid.evaluate(evaluator, left: left, top: top, res: resolution,
-                                                    width: width, height: height, spacing: first)
+        let (fx, fy, fc, fr) = MappingGrid.evaluate(
+            evaluator, left: left, top: top, res: resolution,
+            width: width, height: height, spacing: first)
         footprint = MappingGrid.centreScale(evaluator, left: left, top: top, res: resolution, width: width, height: height)
         var cells: [Cell] = []
         cells.reserveCapacity(cellColumns * cellRows)
@@ -79,8 +82,10 @@ struct MappingGrid {
                     nx += fx[(j * fc + i0)...(j * fc + i1)]
                     ny += fy[(j * fc + i0)...(j * fc + i1)]
                 }
-                cells.append(Cell(x0: x0, y0: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, spacing: first,
-                                  columns: i1 - i0 + 1, rows: j1 - j0 + 1, nodeX: nx, nodeY: ny, error: 0))
+                cells.append(
+                    Cell(
+                        x0: x0, y0: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, spacing: first,
+                        columns: i1 - i0 + 1, rows: j1 - j0 + 1, nodeX: nx, nodeY: ny, error: 0))
             }
         }
         // Check every cell; refine the ones that miss, a level at a time, each level in one call.
@@ -98,9 +103,10 @@ struct MappingGrid {
             spacing = max(1, spacing / 2)
             // Only the nodes the cells do not have yet (a quarter of the finer grid's nodes are
             // the coarser one's), once each where cells share a border.
-            let (xs, ys, layout) = MappingGrid.newNodes(evaluator, cells: cells, pending: pending, spacing: spacing,
-                                                        coarse: coarse, left: left, top: top, resolution: resolution,
-                                                        width: width, height: height)
+            let (xs, ys, layout) = MappingGrid.newNodes(
+                evaluator, cells: cells, pending: pending, spacing: spacing,
+                coarse: coarse, left: left, top: top, resolution: resolution,
+                width: width, height: height)
             var still: [Int] = []
             for (n, k) in pending.enumerated() {
                 let (cols, rows, start) = layout[n]
@@ -154,9 +160,12 @@ struct MappingGrid {
     /// across the cells, so each Newton iteration continues from the node to its left (see
     /// ``NewtonStart``); on the 24-GCP TPS benchmark the pyramid evaluated 5.9 M nodes with
     /// every level whole and cell by cell, 3.6 M now (tiles byte-identical).
-    static func newNodes(_ evaluator: MappingEvaluator, cells: [Cell], pending: [Int], spacing s: Int, coarse: Int,
-                         left: Double, top: Double, resolution: Double, width: Int, height: Int)
-        -> (xs: [Double], ys: [Double], layout: [(columns: Int, rows: Int, start: Int)]) {
+    static func newNodes(
+        _ evaluator: MappingEvaluator, cells: [Cell], pending: [Int], spacing s: Int, coarse: Int,
+        left: Double, top: Double, resolution: Double, width: Int, height: Int
+    )
+        -> (xs: [Double], ys: [Double], layout: [(columns: Int, rows: Int, start: Int)])
+    {
         var layout: [(columns: Int, rows: Int, start: Int)] = []
         var total = 0
         for k in pending {
@@ -174,7 +183,8 @@ struct MappingGrid {
         for k in pending {
             let c = cells[k]
             let x1 = c.x0 + c.width - 1, y1 = c.y0 + c.height - 1
-            onLattice = onLattice && c.x0 % s == 0 && c.y0 % s == 0
+            onLattice =
+                onLattice && c.x0 % s == 0 && c.y0 % s == 0
                 && (x1 % s == 0 || x1 == width - 1) && (y1 % s == 0 || y1 == height - 1)
             lx0 = min(lx0, c.x0 / s); ly0 = min(ly0, c.y0 / s)
             lx1 = max(lx1, lattice(x1, width)); ly1 = max(ly1, lattice(y1, height))
@@ -248,8 +258,10 @@ struct MappingGrid {
         return p == n - 1 ? (n - 1) / s + 1 : nil
     }
 
-    static func evaluate(_ e: MappingEvaluator, left: Double, top: Double, res: Double,
-                         width: Int, height: Int, spacing: Int) -> ([Double], [Double], Int, Int) {
+    static func evaluate(
+        _ e: MappingEvaluator, left: Double, top: Double, res: Double,
+        width: Int, height: Int, spacing: Int
+    ) -> ([Double], [Double], Int, Int) {
         let cx = nodePositions(width, spacing), cy = nodePositions(height, spacing)
         var xs = [Double](), ys = [Double]()
         xs.reserveCapacity(cx.count * cy.count)
@@ -267,8 +279,10 @@ struct MappingGrid {
     /// How far interpolating every other node of the fine grid misses the nodes in between;
     /// infinite when an axis has no node in between to check (a cell too small for the
     /// spacing), so it is refined rather than trusted unchecked.
-    static func coarseError(_ x: [Double], _ y: [Double], _ c: Int, _ r: Int,
-                            width: Int, height: Int, fine: Int) -> Double {
+    static func coarseError(
+        _ x: [Double], _ y: [Double], _ c: Int, _ r: Int,
+        width: Int, height: Int, fine: Int
+    ) -> Double {
         let px = nodePositions(width, fine), py = nodePositions(height, fine)
         // Coarse nodes: even indices, plus the last index.
         func coarse(_ n: Int) -> [Int] {
@@ -324,7 +338,9 @@ struct MappingGrid {
     /// those pixels. Pixel i of a span is at (x + dx·t, y + dy·t), t = i − start, in source pixels.
     func spans(_ j: Int, columns: Range<Int>? = nil, into spans: UnsafeMutablePointer<tegula_span>) -> Int {
         var n = 0
-        forEachSpan(j, columns: columns) { spans[n] = $0; n += 1 }
+        forEachSpan(j, columns: columns) {
+            spans[n] = $0; n += 1
+        }
         return n
     }
 
@@ -352,8 +368,10 @@ struct MappingGrid {
 
     /// Lengths of the Jacobian's rows at the block's centre, from central differences one output
     /// pixel apart (1 where they are not finite and positive).
-    static func centreScale(_ e: MappingEvaluator, left: Double, top: Double, res: Double,
-                            width: Int, height: Int) -> (x: Double, y: Double) {
+    static func centreScale(
+        _ e: MappingEvaluator, left: Double, top: Double, res: Double,
+        width: Int, height: Int
+    ) -> (x: Double, y: Double) {
         let cx = left + Double(width) / 2 * res, cy = top - Double(height) / 2 * res, h = res / 2
         var xs = [cx - h, cx + h, cx, cx], ys = [cy, cy, cy + h, cy - h]
         e.sourcePixels(x: &xs, y: &ys)
@@ -413,8 +431,9 @@ extension MappingGrid.Cell {
         // The last node column sits on the cell's last pixel.
         if width - 1 < count {
             let last = columns - 1
-            body(width - 1, width, nodeX[r0 + last] + (nodeX[r1 + last] - nodeX[r0 + last]) * ty,
-                 nodeY[r0 + last] + (nodeY[r1 + last] - nodeY[r0 + last]) * ty, 0, 0)
+            body(
+                width - 1, width, nodeX[r0 + last] + (nodeX[r1 + last] - nodeX[r0 + last]) * ty,
+                nodeY[r0 + last] + (nodeY[r1 + last] - nodeY[r0 + last]) * ty, 0, 0)
         }
     }
 }

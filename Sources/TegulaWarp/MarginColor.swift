@@ -50,7 +50,8 @@ public enum MarginColor {
         for k in counts.indices where counts[k] > counts[best] { best = k }
         let n = counts[best]
         guard n > 0 else {
-            throw WarpError(.unreadable, at: name, "remove_color: auto found no opaque pixel in the scan's margin; give the paper colour as \"#RRGGBB\"")
+            throw WarpError(
+                .unreadable, at: name, "remove_color: auto found no opaque pixel in the scan's margin; give the paper colour as \"#RRGGBB\"")
         }
         func mean(_ c: Int) -> UInt8 { UInt8((sums[best * 3 + c] + n / 2) / n) }
         return RGBColor(red: mean(0), green: mean(1), blue: mean(2))

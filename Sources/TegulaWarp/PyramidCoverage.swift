@@ -109,10 +109,11 @@ struct PyramidCoverage {
             }
         }
         let h = size / 2
-        return Self.parent(alpha(x: x, y: y, size: h, level: level - 1, depth: depth + 1),
-                           alpha(x: x + h, y: y, size: h, level: level - 1, depth: depth + 1),
-                           alpha(x: x, y: y + h, size: h, level: level - 1, depth: depth + 1),
-                           alpha(x: x + h, y: y + h, size: h, level: level - 1, depth: depth + 1))
+        return Self.parent(
+            alpha(x: x, y: y, size: h, level: level - 1, depth: depth + 1),
+            alpha(x: x + h, y: y, size: h, level: level - 1, depth: depth + 1),
+            alpha(x: x, y: y + h, size: h, level: level - 1, depth: depth + 1),
+            alpha(x: x + h, y: y + h, size: h, level: level - 1, depth: depth + 1))
     }
 
     /// True when every point the tree can ask about lies inside the scan, so that every pixel
@@ -164,7 +165,11 @@ struct PyramidCoverage {
         var vertexCells = Set<Int>()
         for v in mask ?? [] where v.x > -1 && v.y > -1 && v.x < Double(width + 1) && v.y < Double(height + 1) {
             let i = Int(v.x.rounded(.down)), j = Int(v.y.rounded(.down))
-            for dj in -1...1 { for di in -1...1 where i + di >= 0 && i + di < width && j + dj >= 0 && j + dj < height { vertexCells.insert((j + dj) * width + i + di) } }
+            for dj in -1...1 {
+                for di in -1...1 where i + di >= 0 && i + di < width && j + dj >= 0 && j + dj < height {
+                    vertexCells.insert((j + dj) * width + i + di)
+                }
+            }
         }
         for j in 0..<height {
             for i in 0..<width {
@@ -172,7 +177,8 @@ struct PyramidCoverage {
                 if !vertexCells.contains(j * width + i) {
                     if a.inside && b.inside && c.inside && d.inside { out[j * width + i] = 255; continue }
                     if !a.inside && !b.inside && !c.inside && !d.inside
-                        && (a.sides & b.sides & c.sides & d.sides & 15 != 0 || (a.sides == 16 && b.sides == 16 && c.sides == 16 && d.sides == 16)) {
+                        && (a.sides & b.sides & c.sides & d.sides & 15 != 0 || (a.sides == 16 && b.sides == 16 && c.sides == 16 && d.sides == 16))
+                    {
                         out[j * width + i] = 0
                         continue
                     }

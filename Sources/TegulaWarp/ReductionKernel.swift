@@ -1,5 +1,6 @@
 import Foundation
 import TegulaScan
+
 /// Resamples output pixels that each cover many scan pixels as the pyramid makes them, in one
 /// step: a pyramid tile `k` zooms above the max zoom is the premultiplied mean of `n` × `n`
 /// (n = 2^k) max-zoom pixels, each the kernel's sample of the scan at its centre. Per source axis
@@ -30,17 +31,23 @@ struct ReductionKernel {
     /// scale changes along a column where a tile spans many degrees of latitude), `samples`
     /// n; `coverage` (same layout as `out`, one byte a pixel) the pixels' alpha by the pyramid's
     /// coverage rule (``PyramidCoverage``).
-    func run(grid: MappingGrid, window: SourceWindow, extents: [(x: Double, y: Double)], samples n: Int,
-             coverage: UnsafePointer<UInt8>,
-             out: UnsafeMutablePointer<UInt8>, columns: Range<Int>, rows: Range<Int>, stride: Int) {
+    func run(
+        grid: MappingGrid, window: SourceWindow, extents: [(x: Double, y: Double)], samples n: Int,
+        coverage: UnsafePointer<UInt8>,
+        out: UnsafeMutablePointer<UInt8>, columns: Range<Int>, rows: Range<Int>, stride: Int
+    ) {
         let w = columns.count, c0 = columns.lowerBound
         let sxRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
         let syRow = UnsafeMutablePointer<Double>.allocate(capacity: grid.width)
         func axes(_ e: (x: Double, y: Double)) -> (Axis, Axis) {
-            (Axis(extent: e.x, samples: n, resampling: resampling, limit: Double(sourceWidth),
-                  origin: Double(window.originX), scale: window.scaleX, size: window.width),
-             Axis(extent: e.y, samples: n, resampling: resampling, limit: Double(sourceHeight),
-                  origin: Double(window.originY), scale: window.scaleY, size: window.height))
+            (
+                Axis(
+                    extent: e.x, samples: n, resampling: resampling, limit: Double(sourceWidth),
+                    origin: Double(window.originX), scale: window.scaleX, size: window.width),
+                Axis(
+                    extent: e.y, samples: n, resampling: resampling, limit: Double(sourceHeight),
+                    origin: Double(window.originY), scale: window.scaleY, size: window.height)
+            )
         }
         // Tap weights along each axis: the footprint plus the kernel's reach, in window cells.
         let widest = axes((extents.map(\.x).max() ?? 1, extents.map(\.y).max() ?? 1))
@@ -235,7 +242,8 @@ struct ReductionKernel {
         /// sum, and the share of the pixel's samples (or footprint) inside the scan.
         @inline(__always)
         func weights(at s: Double, table: Table, scratch: UnsafeMutablePointer<Double>, into w: UnsafeMutablePointer<Float>)
-            -> (first: Int, count: Int, weights: UnsafePointer<Float>, sum: Float, coverage: Float) {
+            -> (first: Int, count: Int, weights: UnsafePointer<Float>, sum: Float, coverage: Float)
+        {
             let t = (s - origin) / scale
             let cell = t.rounded(.down)
             let first = Int(cell) + table.offset
@@ -280,7 +288,9 @@ struct ReductionKernel {
                             let p = s + (Double(m) + 0.5 - Double(n) / 2) * step
                             guard p >= 0 && p < limit else { continue }
                             // Average weighs by the part of the pixel its footprint (`step`) covers.
-                            sum += resampling == .average ? Resampling.areaWeight(offset: centre - p, footprint: step)
+                            sum +=
+                                resampling == .average
+                                ? Resampling.areaWeight(offset: centre - p, footprint: step)
                                 : resampling.weight((centre - p) / widening)
                         }
                     }

@@ -57,7 +57,7 @@ public enum Resampling: String, CaseIterable, NamedValue, Codable {
         switch self {
         case .near:
             return x <= 0.5 ? 1 : 0
-        case .average:   // as a footprint of one pixel (see ``areaWeight(offset:footprint:)``)
+        case .average:  // as a footprint of one pixel (see ``areaWeight(offset:footprint:)``)
             return Self.areaWeight(offset: x, footprint: 1)
         case .bilinear:
             return x < 1 ? 1 - x : 0

@@ -8,10 +8,12 @@ extension WarpInput {
         guard let fitted = try fit(remote) else {
             throw WarpError(.notGeoreferenced, at: path, "a remote image carries no georeference: give --gcps FILE (an Allmaps annotation, say)")
         }
-        let mapping = try GCPMapping(width: remote.width, height: remote.height, georeference: fitted,
-                                     mask: fitted.gcps.mask.map { $0.map { (x: $0.x, y: $0.y) } })
-        return try WarpSource(scan: OpenedScan(remote: remote), mapping: mapping, summary: readingPixels ? GeoreferenceSummary(fitted) : nil,
-                              sharePixels: readingPixels)
+        let mapping = try GCPMapping(
+            width: remote.width, height: remote.height, georeference: fitted,
+            mask: fitted.gcps.mask.map { $0.map { (x: $0.x, y: $0.y) } })
+        return try WarpSource(
+            scan: OpenedScan(remote: remote), mapping: mapping, summary: readingPixels ? GeoreferenceSummary(fitted) : nil,
+            sharePixels: readingPixels)
     }
 
     /// The GCP fit for a remote scan: from the inline GCPs or the GCP file; nil when there are none.

@@ -27,8 +27,10 @@ public struct WarpInput: Sendable, Hashable {
     public var mapID: String?
 
     /// An input from its parts; everything but the path is optional.
-    public init(path: String, gcpFile: String? = nil, gcpSet: GCPSet? = nil, gcpCRS: CRS? = nil,
-                fit: FitOptions = FitOptions(), mask: [PixelPoint]? = nil) {
+    public init(
+        path: String, gcpFile: String? = nil, gcpSet: GCPSet? = nil, gcpCRS: CRS? = nil,
+        fit: FitOptions = FitOptions(), mask: [PixelPoint]? = nil
+    ) {
         self.path = path
         self.gcpFile = gcpFile
         self.gcpSet = gcpSet
@@ -50,19 +52,23 @@ public struct WarpInput: Sendable, Hashable {
         try RasterLimits.checkBands(ds)
         if readingPixels { try ds.verifyReadable() }
         if let fitted = try fit(ds) {
-            let mapping = try GCPMapping(width: ds.width, height: ds.height, georeference: fitted,
-                                         mask: fitted.gcps.mask.map { $0.map { (x: $0.x, y: $0.y) } })
+            let mapping = try GCPMapping(
+                width: ds.width, height: ds.height, georeference: fitted,
+                mask: fitted.gcps.mask.map { $0.map { (x: $0.x, y: $0.y) } })
             // A plan needs neither the pins nor the pixels: the fit's report is then never made.
-            return try WarpSource(path: path, mapping: mapping, summary: readingPixels ? GeoreferenceSummary(fitted) : nil,
-                                  sharePixels: readingPixels)
+            return try WarpSource(
+                path: path, mapping: mapping, summary: readingPixels ? GeoreferenceSummary(fitted) : nil,
+                sharePixels: readingPixels)
         }
         guard let gt = ds.geoTransform, let srs = ds.spatialReference else {
             throw WarpError(.notGeoreferenced, at: path, "no georeference (no geotransform with a CRS, no GCPs): give --gcps FILE")
         }
-        let mapping = try GeoTransformMapping(width: ds.width, height: ds.height, geoTransform: gt, crs: CRS(srs),
-                                              mask: mask?.map { (x: $0.x, y: $0.y) })
-        return try WarpSource(path: path, mapping: mapping,
-                              summary: try GeoreferenceSummary(metadata: ds.metadata(), source: path), sharePixels: readingPixels)
+        let mapping = try GeoTransformMapping(
+            width: ds.width, height: ds.height, geoTransform: gt, crs: CRS(srs),
+            mask: mask?.map { (x: $0.x, y: $0.y) })
+        return try WarpSource(
+            path: path, mapping: mapping,
+            summary: try GeoreferenceSummary(metadata: ds.metadata(), source: path), sharePixels: readingPixels)
     }
 
     /// Fit the GCPs (inline, from the GCP file, or stored in the raster) for this raster; nil

@@ -17,8 +17,10 @@ public struct WarpJob: Sendable {
     /// commit an output made of two versions (default: the scan).
     public var watchedInputs: [String]
 
-    public init(source: WarpSource, zoom: Int, resampling: Resampling = .bilinear, cog: Bool = false,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        source: WarpSource, zoom: Int, resampling: Resampling = .bilinear, cog: Bool = false,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.source = source
         watchedInputs = [source.path]
         self.zoom = zoom
@@ -68,9 +70,12 @@ public struct WarpJob: Sendable {
         let tmp = cog ? file.temporaryPath + ".tif" : file.temporaryPath
         defer { if cog { try? FileManager.default.removeItem(atPath: tmp) } }
         do {
-            let ds = try Dataset.create(path: tmp, driver: "GTiff", width: win.width, height: win.height, bands: 4,
-                                        options: ["TILED=YES", "BLOCKXSIZE=256", "BLOCKYSIZE=256", "COMPRESS=DEFLATE",
-                                                  "PREDICTOR=2", "BIGTIFF=IF_SAFER", "ALPHA=YES", "PHOTOMETRIC=RGB"])
+            let ds = try Dataset.create(
+                path: tmp, driver: "GTiff", width: win.width, height: win.height, bands: 4,
+                options: [
+                    "TILED=YES", "BLOCKXSIZE=256", "BLOCKYSIZE=256", "COMPRESS=DEFLATE",
+                    "PREDICTOR=2", "BIGTIFF=IF_SAFER", "ALPHA=YES", "PHOTOMETRIC=RGB",
+                ])
             try ds.setGeoTransform(GeoTransform(gt))
             try ds.setSpatialReference(.webMercator())
             ds.setColorInterpretation(band: 4, .alpha)
@@ -85,26 +90,37 @@ public struct WarpJob: Sendable {
             let total = bx * by
             let done = Locked(0)
             let src = source, resampling = resampling
-            try ParallelWork.run(jobs: jobs, count: total, makeState: { _ in
-                try BlockWarper(scan: src.scan, mapping: src.mapping, resampling: resampling,
-                                maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped, decoded: src.decoded,
-                                removal: src.removal)
-            }, process: { warper, index in
-                let ox = (index % bx) * bs, oy = (index / bx) * bs
-                let w = min(bs, win.width - ox), hh = min(bs, win.height - oy)
-                let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: w * hh * 4)
-                defer { buffer.deallocate() }
-                try warper.warp(left: gt[0] + Double(ox) * res, top: gt[3] - Double(oy) * res, resolution: res,
-                                width: w, height: hh, into: buffer)
-                worst.withLock { $0.add(warper.worstGridError) }
-                try shared.withLock { try $0.writeBytes(x: ox, y: oy, width: w, height: hh, bands: [1, 2, 3, 4], from: buffer) }
-                let n = done.withLock { $0 += 1; return $0 }
-                progress?(n, total)
-            })
+            try ParallelWork.run(
+                jobs: jobs, count: total,
+                makeState: { _ in
+                    try BlockWarper(
+                        scan: src.scan, mapping: src.mapping, resampling: resampling,
+                        maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped, decoded: src.decoded,
+                        removal: src.removal)
+                },
+                process: { warper, index in
+                    let ox = (index % bx) * bs, oy = (index / bx) * bs
+                    let w = min(bs, win.width - ox), hh = min(bs, win.height - oy)
+                    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: w * hh * 4)
+                    defer { buffer.deallocate() }
+                    try warper.warp(
+                        left: gt[0] + Double(ox) * res, top: gt[3] - Double(oy) * res, resolution: res,
+                        width: w, height: hh, into: buffer)
+                    worst.withLock { $0.add(warper.worstGridError) }
+                    try shared.withLock { try $0.writeBytes(x: ox, y: oy, width: w, height: hh, bands: [1, 2, 3, 4], from: buffer) }
+                    let n = done.withLock {
+                        $0 += 1; return $0
+                    }
+                    progress?(n, total)
+                })
             if cog {
                 try ds.flush()
-                try ds.copy(to: file.temporaryPath, driver: "COG", options: ["COMPRESS=DEFLATE", "PREDICTOR=2", "BLOCKSIZE=256",
-                                                                "OVERVIEW_RESAMPLING=AVERAGE", "BIGTIFF=IF_SAFER"])
+                try ds.copy(
+                    to: file.temporaryPath, driver: "COG",
+                    options: [
+                        "COMPRESS=DEFLATE", "PREDICTOR=2", "BLOCKSIZE=256",
+                        "OVERVIEW_RESAMPLING=AVERAGE", "BIGTIFF=IF_SAFER",
+                    ])
             }
         }
         for (path, identity) in inputs {
@@ -115,7 +131,8 @@ public struct WarpJob: Sendable {
         do { try file.commit() } catch {
             throw WarpError(.writeFailed, at: output, "cannot move the finished file into place: \(error)")
         }
-        return Result(width: win.width, height: win.height, geoTransform: gt,
-                      worstGridError: worst.withLock { $0.value }, clipped: source.exceedsMercatorLimit)
+        return Result(
+            width: win.width, height: win.height, geoTransform: gt,
+            worstGridError: worst.withLock { $0.value }, clipped: source.exceedsMercatorLimit)
     }
 }

@@ -20,9 +20,11 @@ struct WarpKernel {
     /// `stride` is the pixels per row of `out` and `mask` (default: the rectangle's width);
     /// `kernelScale` replaces the grid's (the block centre's) source pixels per output pixel
     /// (its footprint, which average covers, and the other kernels' widening, at least 1).
-    func run(grid: MappingGrid, window: SourceWindow, mask: UnsafePointer<UInt8>?,
-             out: UnsafeMutablePointer<UInt8>, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
-             stride: Int? = nil, kernelScale: (x: Double, y: Double)? = nil) {
+    func run(
+        grid: MappingGrid, window: SourceWindow, mask: UnsafePointer<UInt8>?,
+        out: UnsafeMutablePointer<UInt8>, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
+        stride: Int? = nil, kernelScale: (x: Double, y: Double)? = nil
+    ) {
         let columns = columns ?? 0..<grid.width, rows = rows ?? 0..<grid.height
         let w = columns.count, c0 = columns.lowerBound, stride = stride ?? w
         let ks = kernelScale ?? grid.footprint
@@ -71,12 +73,15 @@ struct WarpKernel {
     /// (`tegula_bilinear_spans`), which steps positions along the grid's straight pieces in fixed
     /// point and blends interior pixels whose four taps are opaque; the few it leaves (beside
     /// transparency or the window's edge) go through the premultiplied path here.
-    private func bilinearRow(_ win: SourceWindow, _ grid: MappingGrid, _ j: Int, _ columns: Range<Int>,
-                             _ rowMask: UnsafePointer<UInt8>?, _ rowOut: UnsafeMutablePointer<UInt8>, _ scratch: RowScratch) {
+    private func bilinearRow(
+        _ win: SourceWindow, _ grid: MappingGrid, _ j: Int, _ columns: Range<Int>,
+        _ rowMask: UnsafePointer<UInt8>?, _ rowOut: UnsafeMutablePointer<UInt8>, _ scratch: RowScratch
+    ) {
         let n = grid.spans(j, columns: columns, into: scratch.spans)
-        let left = tegula_bilinear_spans(win.pixels, win.width, win.height, win.originX, win.originY, sourceWidth, sourceHeight,
-                                         scratch.spans, n, columns.lowerBound, columns.upperBound,
-                                         rowMask, rowOut, scratch.rest, scratch.restX, scratch.restY)
+        let left = tegula_bilinear_spans(
+            win.pixels, win.width, win.height, win.originX, win.originY, sourceWidth, sourceHeight,
+            scratch.spans, n, columns.lowerBound, columns.upperBound,
+            rowMask, rowOut, scratch.rest, scratch.restX, scratch.restY)
         for k in 0..<left {
             bilinear(win, scratch.restX[k] - Double(win.originX), scratch.restY[k] - Double(win.originY), rowOut + Int(scratch.rest[k]) * 4)
         }
@@ -128,26 +133,34 @@ struct WarpKernel {
         store(sw, sa, sr, sg, sb, o)
     }
 
-    private func general(_ win: SourceWindow, _ bx: Double, _ by: Double, _ scx: Double, _ scy: Double,
-                         _ o: UnsafeMutablePointer<UInt8>) {
-        separable(win, bx, by, reach: (resampling.radius * scx, resampling.radius * scy), o,
-                  weightX: { resampling.weight($0 / scx) }, weightY: { resampling.weight($0 / scy) })
+    private func general(
+        _ win: SourceWindow, _ bx: Double, _ by: Double, _ scx: Double, _ scy: Double,
+        _ o: UnsafeMutablePointer<UInt8>
+    ) {
+        separable(
+            win, bx, by, reach: (resampling.radius * scx, resampling.radius * scy), o,
+            weightX: { resampling.weight($0 / scx) }, weightY: { resampling.weight($0 / scy) })
     }
 
     /// Average: each window pixel weighted by the part of it the output pixel's footprint,
     /// `sizeX` × `sizeY` window pixels centred on (bx, by), covers.
-    private func areaAverage(_ win: SourceWindow, _ bx: Double, _ by: Double, _ sizeX: Double, _ sizeY: Double,
-                             _ o: UnsafeMutablePointer<UInt8>) {
-        separable(win, bx, by, reach: (sizeX / 2 + 0.5, sizeY / 2 + 0.5), o,
-                  weightX: { Resampling.areaWeight(offset: $0, footprint: sizeX) },
-                  weightY: { Resampling.areaWeight(offset: $0, footprint: sizeY) })
+    private func areaAverage(
+        _ win: SourceWindow, _ bx: Double, _ by: Double, _ sizeX: Double, _ sizeY: Double,
+        _ o: UnsafeMutablePointer<UInt8>
+    ) {
+        separable(
+            win, bx, by, reach: (sizeX / 2 + 0.5, sizeY / 2 + 0.5), o,
+            weightX: { Resampling.areaWeight(offset: $0, footprint: sizeX) },
+            weightY: { Resampling.areaWeight(offset: $0, footprint: sizeY) })
     }
 
     /// A separable kernel at (bx, by): the window pixels whose centres (x + 0.5) lie within
     /// `reach` of it, each weighted `weightX(dx) · weightY(dy)` by its offset from it.
     @inline(__always)
-    private func separable(_ win: SourceWindow, _ bx: Double, _ by: Double, reach: (x: Double, y: Double),
-                           _ o: UnsafeMutablePointer<UInt8>, weightX: (Double) -> Double, weightY: (Double) -> Double) {
+    private func separable(
+        _ win: SourceWindow, _ bx: Double, _ by: Double, reach: (x: Double, y: Double),
+        _ o: UnsafeMutablePointer<UInt8>, weightX: (Double) -> Double, weightY: (Double) -> Double
+    ) {
         let u = bx - 0.5, v = by - 0.5
         let xLo = max(0, Int((u - reach.x).rounded(.up))), xHi = min(win.width - 1, Int((u + reach.x).rounded(.down)))
         let yLo = max(0, Int((v - reach.y).rounded(.up))), yHi = min(win.height - 1, Int((v + reach.y).rounded(.down)))
@@ -175,8 +188,10 @@ struct WarpKernel {
     }
 
     @inline(__always)
-    private func store(_ sw: Double, _ sa: Double, _ sr: Double, _ sg: Double, _ sb: Double,
-                       _ o: UnsafeMutablePointer<UInt8>) {
+    private func store(
+        _ sw: Double, _ sa: Double, _ sr: Double, _ sg: Double, _ sb: Double,
+        _ o: UnsafeMutablePointer<UInt8>
+    ) {
         guard sw != 0, sa > 0 else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; return }
         @inline(__always) func clamp(_ v: Double) -> UInt8 { UInt8(max(0, min(255, v.rounded()))) }
         o[0] = clamp(sr / sa); o[1] = clamp(sg / sa); o[2] = clamp(sb / sa)

@@ -1,7 +1,7 @@
 import Foundation
-import TegulaGeoreference
 import TegulaGDAL
 import TegulaGeometry
+import TegulaGeoreference
 import TegulaScan
 
 /// A scan ready to warp: the scan (a file, or a remote scan already opened), its mapping,
@@ -56,8 +56,10 @@ public struct WarpSource: Sendable {
         try self.init(scan: OpenedScan(file: path), mapping: mapping, summary: summary, sharePixels: sharePixels)
     }
 
-    private init(_ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?, decoded: DecodedScan?,
-                 removal: ColorRemoval? = nil) {
+    private init(
+        _ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?, decoded: DecodedScan?,
+        removal: ColorRemoval? = nil
+    ) {
         scan = other.scan
         self.removal = removal ?? other.removal
         mapping = other.mapping
@@ -90,8 +92,9 @@ public struct WarpSource: Sendable {
         let removal = try options.resolve(scan: scan, mapping: mapping)
         var pixels: SourceWindow?
         if let shared {
-            let copy = SourceWindow(originX: shared.originX, originY: shared.originY, scaleX: shared.scaleX, scaleY: shared.scaleY,
-                                    width: shared.width, height: shared.height)
+            let copy = SourceWindow(
+                originX: shared.originX, originY: shared.originY, scaleX: shared.scaleX, scaleY: shared.scaleY,
+                width: shared.width, height: shared.height)
             copy.pixels.update(from: shared.pixels, count: shared.width * shared.height * 4)
             removal.apply(to: copy.pixels, count: shared.width * shared.height)
             pixels = copy
@@ -148,4 +151,3 @@ public struct WarpSource: Sendable {
 extension Double {
     var log2Rounded: Int { Int((Foundation.log2(self)).rounded()) }
 }
-

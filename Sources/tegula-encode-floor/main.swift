@@ -18,7 +18,8 @@ let jobs = args.count > 2 ? max(1, Int(args[2]) ?? 2) : 2
 var webp: WebPEncoder? = nil
 if args.count > 3 {
     guard args[3] == "webp", args.count > 4, let e = Int(args[4]), (0...9).contains(e),
-          args.count == 5 || (args.count == 6 && args[5] == "exact") else {
+        args.count == 5 || (args.count == 6 && args[5] == "exact")
+    else {
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)
     }

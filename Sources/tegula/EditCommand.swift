@@ -1,15 +1,15 @@
 import ArgumentParser
 import Foundation
-import TegulaBundle
 import TegulaEditor
 import TegulaGDAL
 import TegulaGeoreference
+import TegulaHTTP
 import TegulaInputs
 import TegulaMatch
 import TegulaOnDemand
-import TegulaSupport
-import TegulaHTTP
 import TegulaServer
+import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 /// `tegula edit`: the georeferencing editor for one scan, served to a browser.
@@ -18,58 +18,82 @@ struct EditCommand: AsyncParsableCommand {
         commandName: "edit",
         abstract: "Place ground control points in the browser: live residuals, the exact warp as an overlay, undo, save in every format.",
         discussion: """
-        Serves a page (Leaflet from Debian's libjs-leaflet, no CDN) with the scan in pixel space \
-        beside a basemap. Click the scan and the map (either first) to add a pair; drag to move; \
-        the fit, residuals, leave-one-out errors and warnings update on every edit; `o` shows the \
-        scan warped by the current fit over the basemap; `?` lists the keys. Save writes the \
-        output atomically in the format its extension names: .points (QGIS), .csv, .txt (GDAL \
-        text), .json (Allmaps annotation) or .vrt; the session is autosaved beside it (OUTPUT.session.json) \
-        on every edit and restored when the editor starts again. Basemaps: URL templates with \
-        {z}/{x}/{y} (default: OpenStreetMap) or local tilesets (folders, .mbtiles, .pmtiles), \
-        which work offline. The HTTP API (GET /api/session, POST /api/fit, PUT /api/session, \
-        GET /api/predict, GET /api/convert) is in docs/editor.md. The scan may be an IIIF image \
-        service URL or a Georeference Annotation (file or URL) whose target is one: the scan \
-        pane reads only the regions it shows, the annotation's points are the start, and a \
-        .json save names that image service.
+            Serves a page (Leaflet from Debian's libjs-leaflet, no CDN) with the scan in pixel space \
+            beside a basemap. Click the scan and the map (either first) to add a pair; drag to move; \
+            the fit, residuals, leave-one-out errors and warnings update on every edit; `o` shows the \
+            scan warped by the current fit over the basemap; `?` lists the keys. Save writes the \
+            output atomically in the format its extension names: .points (QGIS), .csv, .txt (GDAL \
+            text), .json (Allmaps annotation) or .vrt; the session is autosaved beside it (OUTPUT.session.json) \
+            on every edit and restored when the editor starts again. Basemaps: URL templates with \
+            {z}/{x}/{y} (default: OpenStreetMap) or local tilesets (folders, .mbtiles, .pmtiles), \
+            which work offline. The HTTP API (GET /api/session, POST /api/fit, PUT /api/session, \
+            GET /api/predict, GET /api/convert) is in docs/editor.md. The scan may be an IIIF image \
+            service URL or a Georeference Annotation (file or URL) whose target is one: the scan \
+            pane reads only the regions it shows, the annotation's points are the start, and a \
+            .json save names that image service.
 
-        With --reference REF (a georeferenced image of the same map, as `tegula match` takes it): \
-        a local reference is a layer on the map; Suggest proposes the pairs matching finds, each \
-        kept or dropped one by one; `t` snaps the selected point's ground (or completes a point \
-        placed on the scan alone) to the twin of its scan pixel on the reference, found by \
-        matching a small window around it. A match that is not sure proposes nothing and says so.
+            With --reference REF (a georeferenced image of the same map, as `tegula match` takes it): \
+            a local reference is a layer on the map; Suggest proposes the pairs matching finds, each \
+            kept or dropped one by one; `t` snaps the selected point's ground (or completes a point \
+            placed on the scan alone) to the twin of its scan pixel on the reference, found by \
+            matching a small window around it. A match that is not sure proposes nothing and says so.
 
-        Ties between two sheets of a series: `tegula edit PIPELINE.yml --map A --tie-with B` \
-        shows the two maps' scans side by side; click a place on one and the same place on the \
-        other to add a tie; each tie's seam error (the ground distance between where the two \
-        sheets' own fits put it, and after they are fitted together) updates on every edit; Save \
-        rewrites the pipeline's `ties:` list in place, every other line kept. See docs/editor.md.
-        """)
+            Ties between two sheets of a series: `tegula edit PIPELINE.yml --map A --tie-with B` \
+            shows the two maps' scans side by side; click a place on one and the same place on the \
+            other to add a tie; each tie's seam error (the ground distance between where the two \
+            sheets' own fits put it, and after they are fitted together) updates on every edit; Save \
+            rewrites the pipeline's `ties:` list in place, every other line kept. See docs/editor.md.
+            """)
 
-    @Argument(help: "The scan to georeference: any raster GDAL reads, an IIIF image service URL (its id or info.json), or a Georeference Annotation (file or URL) whose target is an IIIF image (its GCPs to start from). With --tie-with: the pipeline file.")
+    @Argument(
+        help:
+            "The scan to georeference: any raster GDAL reads, an IIIF image service URL (its id or info.json), or a Georeference Annotation (file or URL) whose target is an IIIF image (its GCPs to start from). With --tie-with: the pipeline file."
+    )
     var scan: String
 
-    @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part); with --tie-with, the pipeline map shown on the left.", valueName: "ID"))
+    @Option(
+        name: .customLong("map"),
+        help: ArgumentHelp(
+            "Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part); with --tie-with, the pipeline map shown on the left.",
+            valueName: "ID"))
     var mapID: String?
 
-    @Option(name: .customLong("tie-with"), help: ArgumentHelp("Place ties between the pipeline's map --map and this map (by name); Save writes the pipeline's ties: list.", valueName: "MAP"))
+    @Option(
+        name: .customLong("tie-with"),
+        help: ArgumentHelp(
+            "Place ties between the pipeline's map --map and this map (by name); Save writes the pipeline's ties: list.", valueName: "MAP"))
     var tieWith: String?
 
     @Option(help: "GCPs to start from (.points, .csv, Allmaps .json, .vrt or a raster with GCPs).")
     var gcps: String?
 
-    @Option(name: .shortAndLong, help: "Where Save writes: .points, .csv, .txt (GDAL text), .json (Allmaps) or .vrt (default: the --gcps file or the annotation file, else SCAN.points; needed for an IIIF image or an annotation by URL).")
+    @Option(
+        name: .shortAndLong,
+        help:
+            "Where Save writes: .points, .csv, .txt (GDAL text), .json (Allmaps) or .vrt (default: the --gcps file or the annotation file, else SCAN.points; needed for an IIIF image or an annotation by URL)."
+    )
     var output: String?
 
-    @Option(help: "A basemap: a URL template with {z}/{x}/{y} (and an optional attribution after a space-separated '|'), or a local tileset. Repeatable; default OpenStreetMap.")
+    @Option(
+        help:
+            "A basemap: a URL template with {z}/{x}/{y} (and an optional attribution after a space-separated '|'), or a local tileset. Repeatable; default OpenStreetMap."
+    )
     var basemap: [String] = []
 
-    @Option(help: ArgumentHelp("A georeferenced image of the same map to match against, as tegula match takes it (GeoTIFF or VRT, a scan with --reference-gcps, a tileset, a Georeference Annotation): a local file is shown as a layer, and Suggest and snap propose pairs from it.", valueName: "REF"))
+    @Option(
+        help: ArgumentHelp(
+            "A georeferenced image of the same map to match against, as tegula match takes it (GeoTIFF or VRT, a scan with --reference-gcps, a tileset, a Georeference Annotation): a local file is shown as a layer, and Suggest and snap propose pairs from it.",
+            valueName: "REF"))
     var reference: String?
 
     @Option(help: ArgumentHelp("The reference's GCP file when it is a plain scan.", valueName: "FILE"))
     var referenceGcps: String?
 
-    @Option(name: .customLong("gcp-srs"), help: "CRS of the GCPs' ground coordinates when the file does not say (default EPSG:4326); other CRSs are converted to longitude/latitude for the map.")
+    @Option(
+        name: .customLong("gcp-srs"),
+        help:
+            "CRS of the GCPs' ground coordinates when the file does not say (default EPSG:4326); other CRSs are converted to longitude/latitude for the map."
+    )
     var gcpSrs: String?
 
     @OptionGroup var server: ServerOptions
@@ -78,11 +102,17 @@ struct EditCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard tieWith != nil else { return }
-        guard mapID != nil else { throw ValidationError("--tie-with needs --map: the two pipeline maps to tie (tegula edit PIPELINE.yml --map A --tie-with B)") }
-        let unused = [("--gcps", gcps != nil), ("-o", output != nil), ("--basemap", !basemap.isEmpty), ("--gcp-srs", gcpSrs != nil),
-                      ("--reference", reference != nil), ("--reference-gcps", referenceGcps != nil)].filter(\.1).map(\.0)
+        guard mapID != nil else {
+            throw ValidationError("--tie-with needs --map: the two pipeline maps to tie (tegula edit PIPELINE.yml --map A --tie-with B)")
+        }
+        let unused = [
+            ("--gcps", gcps != nil), ("-o", output != nil), ("--basemap", !basemap.isEmpty), ("--gcp-srs", gcpSrs != nil),
+            ("--reference", reference != nil), ("--reference-gcps", referenceGcps != nil),
+        ].filter(\.1).map(\.0)
         guard unused.isEmpty else {
-            throw ValidationError("\(unused.joined(separator: ", ")) does not apply with --tie-with: the tie editor reads the maps' GCPs from the pipeline and saves into its ties: list")
+            throw ValidationError(
+                "\(unused.joined(separator: ", ")) does not apply with --tie-with: the tie editor reads the maps' GCPs from the pipeline and saves into its ties: list"
+            )
         }
     }
 
@@ -106,7 +136,8 @@ struct EditCommand: AsyncParsableCommand {
         do {
             guard FileManager.default.fileExists(atPath: scan) else { throw CLIFailure.noSuchFile(scan, "pipeline file") }
             let pair = try TiePair(pipeline: scan, mapA: mapA, mapB: mapB)
-            service = try TieEditorService(pair: pair, leafletDirectory: server.leafletDir, renderThreads: server.renderThreads, log: { printError($0) })
+            service = try TieEditorService(
+                pair: pair, leafletDirectory: server.leafletDir, renderThreads: server.renderThreads, log: { printError($0) })
         } catch {
             printError("tegula: \(error)")
             throw ExitCode.failure
@@ -154,8 +185,10 @@ struct EditCommand: AsyncParsableCommand {
         for b in basemap {
             if b.contains("{z}") {
                 let parts = b.components(separatedBy: " | ")
-                maps.append(Basemap(name: URL(string: parts[0])?.host ?? "basemap \(maps.count + 1)", url: parts[0],
-                                    attribution: parts.count > 1 ? parts[1] : ""))
+                maps.append(
+                    Basemap(
+                        name: URL(string: parts[0])?.host ?? "basemap \(maps.count + 1)", url: parts[0],
+                        attribution: parts.count > 1 ? parts[1] : ""))
             } else {
                 guard OnDemandInputs.isTilesetPath(b) else {
                     throw CLIFailure.badBasemap(b)
@@ -172,9 +205,10 @@ struct EditCommand: AsyncParsableCommand {
         if maps.isEmpty { maps = [.openStreetMap] }
         let service = image.map { (id: $0.sourceID, type: $0.sourceType) }
         let matched = try reference.map { try editorReference($0, scan: resolved.scan, inputs: inputs) }
-        return try EditorService(scanPath: resolved.scan, output: out, initial: initial, basemaps: maps, basemapTilesets: catalogue,
-                                 leafletDirectory: server.leafletDir, renderThreads: server.renderThreads, scanService: service,
-                                 scans: inputs, reference: matched, log: { printError($0) })
+        return try EditorService(
+            scanPath: resolved.scan, output: out, initial: initial, basemaps: maps, basemapTilesets: catalogue,
+            leafletDirectory: server.leafletDir, renderThreads: server.renderThreads, scanService: service,
+            scans: inputs, reference: matched, log: { printError($0) })
     }
 
     /// The reference `ref`, opened for matching the scan by the one place that tells the kinds

@@ -12,30 +12,34 @@ struct GeorefCommand: ParsableCommand {
         commandName: "georef",
         abstract: "Georeference a scan from ground control points: a VRT or GeoTIFF with GCPs, a JSON report and an SVG picture.",
         discussion: """
-        GCP files: QGIS .points, GDAL .vrt (or any raster with GCPs), CSV x,y,lon,lat[,name] \
-        (or x,y,X,Y with --gcp-srs), GDAL text (PIXEL LINE X Y a line, as gdal_translate -gcp), \
-        ArcGIS CSV id,x,y,X,Y and TSV x y X Y (rows negative), Allmaps annotation .json; told \
-        apart by content, and a file that could be read two ways is refused. Pixels are GDAL's: \
-        (0,0) is the top-left corner of the top-left pixel. Transforms: helmert (≥2 GCPs), \
-        polynomial1/affine (≥3), projective (≥4), polynomial2 (≥6), polynomial3 (≥10), tps (≥3), \
-        straight (Allmaps': scale and shift, no rotation; ≥2, only when named); each is inverted \
-        exactly. Without --transform: the file's own (Allmaps), else the lowest leave-one-out \
-        RMSE. The fit happens in the GCPs' CRS when it is projected (as QGIS, GDAL and Allmaps), \
-        in EPSG:3857 for GCPs in longitude and latitude, unless --fit-srs says otherwise \
-        (`gcp`: the GCPs' CRS, as gdalwarp); the summary says which and why. The output carries the GCPs and TEGULA_TRANSFORM / TEGULA_FIT_SRS / \
-        TEGULA_MASK metadata, so `tegula warp` and `tegula tile` reproduce this fit. An IIIF \
-        image service URL (with --gcps) or a Georeference Annotation (file or URL) whose target \
-        is one is fitted the same way, fetching nothing but its info.json (and, for --picture, \
-        a reduced copy); an annotation or GeoreferencedMap that says its image's size needs no \
-        network at all unless --picture is given. Its output is OUT.json, an Allmaps annotation \
-        naming the image with the fitted transform and mask. --footprint writes the mask (else \
-        the border) through the fit as GeoJSON, refined as Allmaps refines it. Nothing is \
-        written when anything fails.
-        """)
+            GCP files: QGIS .points, GDAL .vrt (or any raster with GCPs), CSV x,y,lon,lat[,name] \
+            (or x,y,X,Y with --gcp-srs), GDAL text (PIXEL LINE X Y a line, as gdal_translate -gcp), \
+            ArcGIS CSV id,x,y,X,Y and TSV x y X Y (rows negative), Allmaps annotation .json; told \
+            apart by content, and a file that could be read two ways is refused. Pixels are GDAL's: \
+            (0,0) is the top-left corner of the top-left pixel. Transforms: helmert (≥2 GCPs), \
+            polynomial1/affine (≥3), projective (≥4), polynomial2 (≥6), polynomial3 (≥10), tps (≥3), \
+            straight (Allmaps': scale and shift, no rotation; ≥2, only when named); each is inverted \
+            exactly. Without --transform: the file's own (Allmaps), else the lowest leave-one-out \
+            RMSE. The fit happens in the GCPs' CRS when it is projected (as QGIS, GDAL and Allmaps), \
+            in EPSG:3857 for GCPs in longitude and latitude, unless --fit-srs says otherwise \
+            (`gcp`: the GCPs' CRS, as gdalwarp); the summary says which and why. The output carries the GCPs and TEGULA_TRANSFORM / TEGULA_FIT_SRS / \
+            TEGULA_MASK metadata, so `tegula warp` and `tegula tile` reproduce this fit. An IIIF \
+            image service URL (with --gcps) or a Georeference Annotation (file or URL) whose target \
+            is one is fitted the same way, fetching nothing but its info.json (and, for --picture, \
+            a reduced copy); an annotation or GeoreferencedMap that says its image's size needs no \
+            network at all unless --picture is given. Its output is OUT.json, an Allmaps annotation \
+            naming the image with the fitted transform and mask. --footprint writes the mask (else \
+            the border) through the fit as GeoJSON, refined as Allmaps refines it. Nothing is \
+            written when anything fails.
+            """)
 
     @OptionGroup var input: SourceOptions
 
-    @Option(name: .shortAndLong, help: "Output: OUT.vrt (references the scan) or OUT.tif (a copy of its pixels); for an IIIF image, OUT.json (a Georeference Annotation naming the image service).")
+    @Option(
+        name: .shortAndLong,
+        help:
+            "Output: OUT.vrt (references the scan) or OUT.tif (a copy of its pixels); for an IIIF image, OUT.json (a Georeference Annotation naming the image service)."
+    )
     var output: String
 
     @Option(help: "Write the full report (residuals, leave-one-out, distortion, round trip, footprint) as JSON.")
@@ -44,19 +48,28 @@ struct GeorefCommand: ParsableCommand {
     @Option(help: "Write an SVG of the scan with GCPs, residual arrows, leave-one-out arrows and the mask.")
     var picture: String?
 
-    @Option(help: ArgumentHelp("Also write the GCPs as a GCP file, in the form --write-gcps-format names or FILE's extension does (.points, .csv, .txt for GDAL text, .json for Allmaps); forms without room for the fit keep it in FILE.fit.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the GCPs as a GCP file, in the form --write-gcps-format names or FILE's extension does (.points, .csv, .txt for GDAL text, .json for Allmaps); forms without room for the fit keep it in FILE.fit.",
+            valueName: "FILE"))
     var writeGcps: String?
 
     @Option(help: ArgumentHelp("The form --write-gcps writes: qgis, csv, gdal, arcgis-csv, arcgis-tsv, allmaps.", valueName: "FORM"))
     var writeGcpsFormat: GCPFormat?
 
-    @Option(help: ArgumentHelp("Also write the footprint (the mask, else the scan's border, through the fit) as a GeoJSON polygon in longitude and latitude, its edges refined where the fit bends them; the report holds the same polygon.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the footprint (the mask, else the scan's border, through the fit) as a GeoJSON polygon in longitude and latitude, its edges refined where the fit bends them; the report holds the same polygon.",
+            valueName: "FILE"))
     var footprint: String?
 
     @Option(help: ArgumentHelp("How many times the footprint's edges may be halved where the fit bends them (Allmaps' default).", valueName: "N"))
     var footprintMaxDepth = EdgeRefinement.allmaps.maxDepth
 
-    @Option(help: ArgumentHelp("An edge is halved when its mapped midpoint lies further than this fraction of its length from the straight edge (Allmaps' default).", valueName: "RATIO"))
+    @Option(
+        help: ArgumentHelp(
+            "An edge is halved when its mapped midpoint lies further than this fraction of its length from the straight edge (Allmaps' default).",
+            valueName: "RATIO"))
     var footprintMinOffsetRatio = EdgeRefinement.allmaps.minOffsetRatio
 
     func validate() throws {
@@ -67,7 +80,8 @@ struct GeorefCommand: ParsableCommand {
             throw ValidationError("--footprint-max-depth \(footprintMaxDepth): must be 0…12 (each step may double an edge's points)")
         }
         guard footprintMinOffsetRatio.isFinite, footprintMinOffsetRatio >= 0 else {
-            throw ValidationError("--footprint-min-offset-ratio \(footprintMinOffsetRatio): must be a number ≥ 0 (0 halves every edge down to the depth)")
+            throw ValidationError(
+                "--footprint-min-offset-ratio \(footprintMinOffsetRatio): must be a number ≥ 0 (0 halves every edge down to the depth)")
         }
     }
 
@@ -81,14 +95,17 @@ struct GeorefCommand: ParsableCommand {
             let gcpFile = try writeGcps.map { try GCPFileOutput(path: $0, format: writeGcpsFormat) }
             let footprintFile = footprint.map { FootprintOutput(path: $0, refinement: refinement) }
             let inputs = input.iiif.inputs()
-            let fitted = try writeDescribed(inputs, gcpFile: gcpFile, footprint: footprintFile)
+            let fitted =
+                try writeDescribed(inputs, gcpFile: gcpFile, footprint: footprintFile)
                 ?? writeOpened(inputs, gcpFile: gcpFile, footprint: footprintFile)
             let r = fitted.report
             for w in r.warnings { printError("tegula: warning: \(w)") }
             printError("tegula: \(Self.summary(r))")
             if let gcpFile, !gcpFile.format.holdsTheCRS, !fitted.gcps.crs.isSame(as: .wgs84) {
                 let crs = fitted.gcps.crs.label
-                printError("tegula: \(gcpFile.path) holds no CRS and its X Y are in \(crs): read it back with --gcp-srs \(crs.hasPrefix("EPSG:") ? crs : "and that CRS")")
+                printError(
+                    "tegula: \(gcpFile.path) holds no CRS and its X Y are in \(crs): read it back with --gcp-srs \(crs.hasPrefix("EPSG:") ? crs : "and that CRS")"
+                )
             }
         }
     }
@@ -101,8 +118,10 @@ struct GeorefCommand: ParsableCommand {
             throw CLIFailure.noGCPs(input.inputPath)
         }
         let fitted = fit.refiningFootprint(refinement)
-        try GeoreferenceWriter.writeAnnotation(service: image.id, serviceType: image.type, georeference: fitted, output: output,
-                                               report: report, picture: nil, gcpFile: gcpFile, footprint: footprint) { _, _ in [] }
+        try GeoreferenceWriter.writeAnnotation(
+            service: image.id, serviceType: image.type, georeference: fitted, output: output,
+            report: report, picture: nil, gcpFile: gcpFile, footprint: footprint
+        ) { _, _ in [] }
         return fitted
     }
 
@@ -115,14 +134,17 @@ struct GeorefCommand: ParsableCommand {
         let fitted = fit.refiningFootprint(refinement)
         let opened = try inputs.open(scan.path)
         if let image = opened.remote {
-            try GeoreferenceWriter.writeAnnotation(service: image.sourceID, serviceType: image.sourceType, georeference: fitted,
-                                                   output: output, report: report, picture: picture, gcpFile: gcpFile,
-                                                   footprint: footprint) { w, h in
+            try GeoreferenceWriter.writeAnnotation(
+                service: image.sourceID, serviceType: image.sourceType, georeference: fitted,
+                output: output, report: report, picture: picture, gcpFile: gcpFile,
+                footprint: footprint
+            ) { w, h in
                 try opened.thumbnail(width: w, height: h)
             }
         } else {
-            try GeoreferenceWriter.write(imagePath: scan.path, georeference: fitted, output: output,
-                                         report: report, picture: picture, gcpFile: gcpFile, footprint: footprint)
+            try GeoreferenceWriter.write(
+                imagePath: scan.path, georeference: fitted, output: output,
+                report: report, picture: picture, gcpFile: gcpFile, footprint: footprint)
         }
         return fitted
     }
@@ -133,7 +155,8 @@ struct GeorefCommand: ParsableCommand {
             guard let m = e.metres, let p = e.pixels else { return "n/a" }
             return String(format: "%.0f m (%.2f px)", m, p)
         }
-        return "\(r.transform.rawValue) (\(r.chosenBy == "given" ? "given" : "chosen by \(r.chosenBy)")) fitted in \((try? CRS(r.fitSRS))?.label ?? r.fitSRS) (\(r.fitSRSChosenBy)) from \(r.rmse.divisor) GCPs: RMSE \(fig(r.rmse)), leave-one-out RMSE \(fig(r.leaveOneOutRMSE)), round trip ≤ \(String(format: "%.2g", r.roundTripMaxPixels)) px"
+        return
+            "\(r.transform.rawValue) (\(r.chosenBy == "given" ? "given" : "chosen by \(r.chosenBy)")) fitted in \((try? CRS(r.fitSRS))?.label ?? r.fitSRS) (\(r.fitSRSChosenBy)) from \(r.rmse.divisor) GCPs: RMSE \(fig(r.rmse)), leave-one-out RMSE \(fig(r.leaveOneOutRMSE)), round trip ≤ \(String(format: "%.2g", r.roundTripMaxPixels)) px"
     }
 }
 

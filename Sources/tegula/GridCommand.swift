@@ -8,10 +8,10 @@ struct GridCommand: ParsableCommand {
         commandName: "grid",
         abstract: "Web Mercator tile math: tiles, bounds, quadkeys, covers.",
         discussion: """
-        Every tile is printed as `Z X Y` in XYZ numbering (row 0 at the top). With no positional \
-        arguments, `tile`, `bounds` and `quadkey` read one query per line from standard input and \
-        answer one line per query, so they work in shell pipes.
-        """,
+            Every tile is printed as `Z X Y` in XYZ numbering (row 0 at the top). With no positional \
+            arguments, `tile`, `bounds` and `quadkey` read one query per line from standard input and \
+            answer one line per query, so they work in shell pipes.
+            """,
         subcommands: [TileSub.self, BoundsSub.self, QuadkeySub.self, CoverSub.self, CustomSub.self],
         defaultSubcommand: CustomSub.self)
 
@@ -19,9 +19,9 @@ struct GridCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "tile", abstract: "The tile containing a point: prints `Z X Y`.",
             discussion: """
-            Longitude exactly 180 belongs to the last column; latitudes beyond ±85.0511° clamp to \
-            the first or last row. stdin form: `LON LAT ZOOM` per line.
-            """)
+                Longitude exactly 180 belongs to the last column; latitudes beyond ±85.0511° clamp to \
+                the first or last row. stdin form: `LON LAT ZOOM` per line.
+                """)
         @Argument(parsing: .allUnrecognized, help: "Longitude, latitude (degrees) and zoom (0–30).")
         var values: [String] = []
 
@@ -113,8 +113,10 @@ struct GridCommand: ParsableCommand {
     // MARK: Shared parsing
 
     /// Answer the positional query, or one query per stdin line when there is none.
-    static func answer(_ values: [String], arity: Int?, usage: String,
-                       _ body: ([String]) throws -> String) throws {
+    static func answer(
+        _ values: [String], arity: Int?, usage: String,
+        _ body: ([String]) throws -> String
+    ) throws {
         try reportingErrors {
             if !values.isEmpty {
                 if let arity, values.count != arity {
@@ -168,8 +170,10 @@ struct GridCommand: ParsableCommand {
 }
 
 // Make the shared helpers callable unqualified inside the nested commands.
-private func answer(_ values: [String], arity: Int?, usage: String,
-                    _ body: ([String]) throws -> String) throws {
+private func answer(
+    _ values: [String], arity: Int?, usage: String,
+    _ body: ([String]) throws -> String
+) throws {
     try GridCommand.answer(values, arity: arity, usage: usage, body)
 }
 private func number(_ s: String, _ what: String) throws -> Double { try GridCommand.number(s, what) }

@@ -11,11 +11,11 @@ extension GridCommand {
         static let configuration = CommandConfiguration(
             commandName: "custom", abstract: "A tile matrix set over an extent in any CRS, as TMS 2.0 JSON.",
             discussion: """
-            The default subcommand of `tegula grid`, so `tegula grid --tms-from EPSG:27700 --extent \
-            0,0,700000,1300000` works. At zoom z the set has 2^z × 2^z tiles (times --matrix-scale) and \
-            the cell size that fits the extent's longer side, from its top-left corner (or bottom-left), \
-            as morecantile's TileMatrixSet.custom computes them.
-            """)
+                The default subcommand of `tegula grid`, so `tegula grid --tms-from EPSG:27700 --extent \
+                0,0,700000,1300000` works. At zoom z the set has 2^z × 2^z tiles (times --matrix-scale) and \
+                the cell size that fits the extent's longer side, from its top-left corner (or bottom-left), \
+                as morecantile's TileMatrixSet.custom computes them.
+                """)
         @Option(name: .customLong("tms-from"), help: "The CRS, e.g. EPSG:27700.")
         var crs: String
         @Option(parsing: .unconditional, help: "The grid's extent in that CRS, x/y order: MINX,MINY,MAXX,MAXY.")
@@ -59,7 +59,9 @@ extension GridCommand {
                 throw CLIFailure.badListOption("--matrix-scale", matrixScale, form: "two whole numbers above 0")
             }
             guard let zooms = ZoomRange(parsing: zoom) else { throw CLIFailure.badListOption("--zoom", zoom, form: "MIN-MAX or one zoom, 0–30") }
-            guard let origin = TileMatrix.Corner(rawValue: corner) else { throw CLIFailure.badListOption("--corner", corner, form: "topLeft or bottomLeft") }
+            guard let origin = TileMatrix.Corner(rawValue: corner) else {
+                throw CLIFailure.badListOption("--corner", corner, form: "topLeft or bottomLeft")
+            }
             guard (1...4096).contains(tileSize) else { throw CLIFailure.badListOption("--tile-size", "\(tileSize)", form: "1 to 4096 pixels") }
             return try TileMatrixSet.custom(
                 extent: GridBounds(left: box[0], bottom: box[1], right: box[2], top: box[3]), crs: facts,

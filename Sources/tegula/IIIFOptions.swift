@@ -8,14 +8,18 @@ import TegulaSupport
 /// How IIIF images are fetched: the disk cache's folder and the retries; the User-Agent names tegula and its
 /// version (``Tegula/version``, the one place it is written).
 struct IIIFOptions: ParsableArguments {
-    @Option(name: .customLong("iiif-cache"),
-            help: ArgumentHelp("Folder of the IIIF descriptions and tiles fetched, so a rerun fetches nothing twice (default: ~/.cache/tegula/iiif).",
-                               valueName: "DIR"))
+    @Option(
+        name: .customLong("iiif-cache"),
+        help: ArgumentHelp(
+            "Folder of the IIIF descriptions and tiles fetched, so a rerun fetches nothing twice (default: ~/.cache/tegula/iiif).",
+            valueName: "DIR"))
     var cacheFolder: String?
 
-    @Option(name: .customLong("iiif-retries"),
-            help: ArgumentHelp("Times one IIIF request answered 429 or 503, timed out or cut off, is tried again, waiting 0.5 s doubled each time (or the server's Retry-After) (0: ask once); a refused connection or an unknown host ends the run at once.",
-                               valueName: "N"))
+    @Option(
+        name: .customLong("iiif-retries"),
+        help: ArgumentHelp(
+            "Times one IIIF request answered 429 or 503, timed out or cut off, is tried again, waiting 0.5 s doubled each time (or the server's Retry-After) (0: ask once); a refused connection or an unknown host ends the run at once.",
+            valueName: "N"))
     var retries: Int = IIIFPoliteness().retry.maxAttempts - 1
 
     /// The one client of this process, made on first use (its counts for ``summary()``).
@@ -53,7 +57,8 @@ struct IIIFOptions: ParsableArguments {
     /// One line of what was fetched, when anything was asked of a server or the cache.
     static func summary() -> String? {
         guard let c = installed.current?.counts, c.requests + c.cacheHits > 0 else { return nil }
-        return String(format: "tegula: IIIF: %d requests (%.1f MB), %d answers from the cache, %d revalidated, %d retries",
-                      c.requests, Double(c.bytes) / 1e6, c.cacheHits, c.revalidated, c.retries)
+        return String(
+            format: "tegula: IIIF: %d requests (%.1f MB), %d answers from the cache, %d revalidated, %d retries",
+            c.requests, Double(c.bytes) / 1e6, c.cacheHits, c.revalidated, c.retries)
     }
 }

@@ -11,19 +11,25 @@ import TegulaSupport
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Describe a raster: size, bands, CRS, geotransform or GCPs, nodata and alpha; or an IIIF image: size, levels, tiles, where it comes from.",
+        abstract:
+            "Describe a raster: size, bands, CRS, geotransform or GCPs, nodata and alpha; or an IIIF image: size, levels, tiles, where it comes from.",
         discussion: """
-        Works on anything GDAL reads: JPEG/PNG scans, GeoTIFFs, VRTs with GCPs, MBTiles. An IIIF \
-        image service URL (its id or its info.json), or a Georeference Annotation (a file or URL) \
-        whose target is one, is described from its info.json: the size, the scale factors it is \
-        offered at and each level's size, the tile grid, the format Tegula asks for, and the URLs \
-        (with the annotation's GCP count and its size checked against the image's).
-        """)
+            Works on anything GDAL reads: JPEG/PNG scans, GeoTIFFs, VRTs with GCPs, MBTiles. An IIIF \
+            image service URL (its id or its info.json), or a Georeference Annotation (a file or URL) \
+            whose target is one, is described from its info.json: the size, the scale factors it is \
+            offered at and each level's size, the tile grid, the format Tegula asks for, and the URLs \
+            (with the annotation's GCP count and its size checked against the image's).
+            """)
 
-    @Argument(help: "A raster file, an IIIF image service URL (its id or info.json), or a Georeference Annotation (file or URL) whose target is an IIIF image.")
+    @Argument(
+        help:
+            "A raster file, an IIIF image service URL (its id or info.json), or a Georeference Annotation (file or URL) whose target is an IIIF image."
+    )
     var path: String
 
-    @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))
+    @Option(
+        name: .customLong("map"),
+        help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))
     var mapID: String?
 
     @Flag(help: "Print JSON instead of text.")
@@ -167,8 +173,9 @@ struct RasterReport: Codable {
         height = d.height
         let info = d.bands
         bands = info.map {
-            Band(index: $0.index, dataType: $0.dataType, color: $0.colorInterpretation,
-                 noData: $0.noData, block: [$0.blockWidth, $0.blockHeight])
+            Band(
+                index: $0.index, dataType: $0.dataType, color: $0.colorInterpretation,
+                noData: $0.noData, block: [$0.blockWidth, $0.blockHeight])
         }
         let srsObj = d.spatialReference
         srs = srsObj?.label

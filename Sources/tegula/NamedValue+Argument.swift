@@ -1,8 +1,8 @@
 import ArgumentParser
-import TegulaBundle
 import TegulaGeometry
 import TegulaServer
 import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 // The command line reads each NamedValue with its one parser (aliases included) and lists its

@@ -29,7 +29,8 @@ final class ProgressReporter: @unchecked Sendable {
         let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
         let pct = total > 0 ? min(100, 100 * Double(done) / Double(total)) : 100
         // Rate and ETA only once there is enough time behind them to mean something.
-        let stats = elapsed >= 0.5
+        let stats =
+            elapsed >= 0.5
             ? String(format: "%d/%d %@ (%.0f%%), %.0f/s, ETA %.0fs", done, total, unit, pct, rate, eta)
             : String(format: "%d/%d %@ (%.0f%%)", done, total, unit, pct)
         if isTTY {

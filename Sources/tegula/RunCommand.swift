@@ -32,35 +32,44 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run a pipeline file: georeference, warp and tile one or more scans.",
         discussion: """
-        FILE is YAML (see pipelines/ and pipelines/schema.json): `version: 1`, then `maps:` (each \
-        with a name, an input scan, a georeference section, warp and tile options and an output) \
-        and/or `maps_from:` (a CSV sheet list, a glob of scans, or an AnnotationPage of \
-        Georeference Annotations, a file or URL, each annotation a map named by its id's last \
-        path component), `map_defaults:` merged under every map, and optionally `composite:` to blend all maps into one pyramid. Relative paths \
-        resolve against FILE's folder. Stage outputs and a manifest of content hashes go to the \
-        work folder (default .tegula/<file name>/<map name>/ beside FILE); a stage whose inputs \
-        and options are unchanged is skipped. A failing map is named, the others finish, and the \
-        exit code is 1. An input may be an IIIF image service URL (with GCPs) or a Georeference \
-        Annotation (a file or URL) whose target is one: its tiles are fetched as the warp needs \
-        them (--iiif-cache), and a rerun compares the image's info.json and the annotation, not \
-        its pixels.
+            FILE is YAML (see pipelines/ and pipelines/schema.json): `version: 1`, then `maps:` (each \
+            with a name, an input scan, a georeference section, warp and tile options and an output) \
+            and/or `maps_from:` (a CSV sheet list, a glob of scans, or an AnnotationPage of \
+            Georeference Annotations, a file or URL, each annotation a map named by its id's last \
+            path component), `map_defaults:` merged under every map, and optionally `composite:` to blend all maps into one pyramid. Relative paths \
+            resolve against FILE's folder. Stage outputs and a manifest of content hashes go to the \
+            work folder (default .tegula/<file name>/<map name>/ beside FILE); a stage whose inputs \
+            and options are unchanged is skipped. A failing map is named, the others finish, and the \
+            exit code is 1. An input may be an IIIF image service URL (with GCPs) or a Georeference \
+            Annotation (a file or URL) whose target is one: its tiles are fetched as the warp needs \
+            them (--iiif-cache), and a rerun compares the image's info.json and the annotation, not \
+            its pixels.
 
-        Many machines: run `tegula run FILE --shard I/N` (or `--shard auto` in a Slurm array, a \
-        Kubernetes Indexed Job with --shards N, or an AWS Batch array job) once per index with the \
-        work folder on a shared file system, then `tegula run FILE --stage reduce` once. Every \
-        shard computes the same plan from FILE; `--dry-run --shards N` prints it.
-        """)
+            Many machines: run `tegula run FILE --shard I/N` (or `--shard auto` in a Slurm array, a \
+            Kubernetes Indexed Job with --shards N, or an AWS Batch array job) once per index with the \
+            work folder on a shared file system, then `tegula run FILE --stage reduce` once. Every \
+            shard computes the same plan from FILE; `--dry-run --shards N` prints it.
+            """)
 
     @Argument(help: "The pipeline file (YAML).")
     var file: String
 
-    @Option(help: "Run only this stage (georeference, warp or tile), reading the previous stage's recorded output; or `reduce`: merge the shards' composite parts.")
+    @Option(
+        help:
+            "Run only this stage (georeference, warp or tile), reading the previous stage's recorded output; or `reduce`: merge the shards' composite parts."
+    )
     var stage: RunStage?
 
-    @Option(help: "Run only shard I of N (I counts from 0): its maps and its part of the composite. `auto`: the index and count of the engine's array job (Slurm, Kubernetes Indexed Job, AWS Batch).")
+    @Option(
+        help:
+            "Run only shard I of N (I counts from 0): its maps and its part of the composite. `auto`: the index and count of the engine's array job (Slurm, Kubernetes Indexed Job, AWS Batch)."
+    )
     var shard: ShardChoice?
 
-    @Option(help: "The shard count: for --shard auto where the engine does not say it (Kubernetes), for --dry-run to print the plan for N shards, or for --stage reduce.")
+    @Option(
+        help:
+            "The shard count: for --shard auto where the engine does not say it (Kubernetes), for --dry-run to print the plan for N shards, or for --stage reduce."
+    )
     var shards: Int?
 
     @Flag(help: "Check the file and print the plan (stages, zooms, tile counts, outputs; with --shards N the shard plan); write nothing.")
@@ -95,7 +104,9 @@ struct RunCommand: ParsableCommand {
                 chosen = s
             case nil: chosen = nil
             }
-            let mapStage: Stage? = { if case .map(let s)? = stage { return s }; return nil }()
+            let mapStage: Stage? = {
+                if case .map(let s)? = stage { return s }; return nil
+            }()
             let options = RunOptions(stage: mapStage, force: force, jobs: workers.jobs, shard: chosen)
             if dryRun {
                 if stage == .reduce {
@@ -111,18 +122,23 @@ struct RunCommand: ParsableCommand {
             }
             let quiet = workers.quiet
             let reporters = Locked<[String: ProgressReporter]>([:])
-            let runner = PipelineRunner(pipeline: pipeline, options: options, log: { line in
-                reporters.withLock { r in r.values.forEach { $0.finish() }; r = [:] }
-                printError("tegula: \(line)")
-            }, progress: { label, done, total in
-                let r = reporters.withLock { r in
-                    if let e = r[label] { return e }
-                    let e = ProgressReporter(label: label, quiet: quiet)
-                    r[label] = e
-                    return e
-                }
-                r.update(done: done, total: total, unit: label.hasSuffix("warp") ? "blocks" : label.hasPrefix("composite") ? "steps" : "tiles")
-            })
+            let runner = PipelineRunner(
+                pipeline: pipeline, options: options,
+                log: { line in
+                    reporters.withLock { r in
+                        r.values.forEach { $0.finish() }; r = [:]
+                    }
+                    printError("tegula: \(line)")
+                },
+                progress: { label, done, total in
+                    let r = reporters.withLock { r in
+                        if let e = r[label] { return e }
+                        let e = ProgressReporter(label: label, quiet: quiet)
+                        r[label] = e
+                        return e
+                    }
+                    r.update(done: done, total: total, unit: label.hasSuffix("warp") ? "blocks" : label.hasPrefix("composite") ? "steps" : "tiles")
+                })
             if stage == .reduce {
                 try runner.reduce(shards: shards)
             } else {

@@ -1,16 +1,16 @@
 import ArgumentParser
 import Foundation
 import Logging
-import TegulaBundle
+import TegulaHTTP
+import TegulaIIIFServer
+import TegulaInputs
 import TegulaOnDemand
 import TegulaPyramid
 import TegulaRemote
 import TegulaScan
-import TegulaSupport
-import TegulaHTTP
-import TegulaIIIFServer
-import TegulaInputs
 import TegulaServer
+import TegulaSupport
+import TegulaTileset
 import TegulaWarp
 
 /// `tegula serve`: serve tile folders, MBTiles and PMTiles over HTTP with TileJSON and a viewer.
@@ -19,32 +19,38 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve tilesets, and scans rendered on demand, over HTTP: tiles, TileJSON and a Leaflet viewer.",
         discussion: """
-        Each PATH is a tile folder (with tiles.json), a *.mbtiles, a *.pmtiles, or a folder holding \
-        them; an http:// or https:// URL of a PMTiles file (S3 and S3-compatible stores, nginx: read \
-        by range requests, header and root once, a replaced file noticed and read again); or, \
-        rendered on demand tile by tile (the tiles `tegula tile` would cut, without cutting them \
-        first): anything `tegula warp` takes (a `tegula georef` .vrt/.tif, a raster \
-        with a geotransform or GCPs), SCAN:GCPFILE for a plain scan and its GCP file, or a pipeline \
-        file (*.yml: every map, from its georeference and tile sections, no stage run; a map whose \
-        input is an IIIF image or an annotation, or from a maps_from AnnotationPage, read from its \
-        IIIF server tile by tile). Every scan, \
-        and a scan with no georeference alone, is also an IIIF Image API 3.0 service (level 1, plus \
-        pct: regions and sizes, !w,h and ^; jpg, png, webp) at /iiif/{id}/info.json. Ids are file \
-        names without extension, or map names. A scan whose files change on disk is re-read within \
-        half a second (a broken edit keeps the last good fit). Routes: / (viewer), /{id}.json \
-        (TileJSON 3.0.0), /{id}/{z}/{x}/{y}.{ext} (XYZ), /{id}/tms/{z}/{x}/{y}.{ext}, @2x names for \
-        scale-2 tilesets, /maps?lon=&lat= (scans covering a point), /health, and /metrics \
-        (Prometheus text format) with --metrics. Logs go to stderr: one line per request at \
-        --log-level debug, errors at every level.
-        """)
+            Each PATH is a tile folder (with tiles.json), a *.mbtiles, a *.pmtiles, or a folder holding \
+            them; an http:// or https:// URL of a PMTiles file (S3 and S3-compatible stores, nginx: read \
+            by range requests, header and root once, a replaced file noticed and read again); or, \
+            rendered on demand tile by tile (the tiles `tegula tile` would cut, without cutting them \
+            first): anything `tegula warp` takes (a `tegula georef` .vrt/.tif, a raster \
+            with a geotransform or GCPs), SCAN:GCPFILE for a plain scan and its GCP file, or a pipeline \
+            file (*.yml: every map, from its georeference and tile sections, no stage run; a map whose \
+            input is an IIIF image or an annotation, or from a maps_from AnnotationPage, read from its \
+            IIIF server tile by tile). Every scan, \
+            and a scan with no georeference alone, is also an IIIF Image API 3.0 service (level 1, plus \
+            pct: regions and sizes, !w,h and ^; jpg, png, webp) at /iiif/{id}/info.json. Ids are file \
+            names without extension, or map names. A scan whose files change on disk is re-read within \
+            half a second (a broken edit keeps the last good fit). Routes: / (viewer), /{id}.json \
+            (TileJSON 3.0.0), /{id}/{z}/{x}/{y}.{ext} (XYZ), /{id}/tms/{z}/{x}/{y}.{ext}, @2x names for \
+            scale-2 tilesets, /maps?lon=&lat= (scans covering a point), /health, and /metrics \
+            (Prometheus text format) with --metrics. Logs go to stderr: one line per request at \
+            --log-level debug, errors at every level.
+            """)
 
-    @Argument(help: "Tilesets (folders, *.mbtiles, *.pmtiles, folders of them, https://…/*.pmtiles), georeferenced scans, SCAN:GCPFILE, pipeline files (*.yml), or scans with no georeference (served as IIIF images).")
+    @Argument(
+        help:
+            "Tilesets (folders, *.mbtiles, *.pmtiles, folders of them, https://…/*.pmtiles), georeferenced scans, SCAN:GCPFILE, pipeline files (*.yml), or scans with no georeference (served as IIIF images)."
+    )
     var paths: [String]
 
     @Option(name: .customLong("cache-size"), help: "MiB of tiles rendered on demand kept in memory (least recently used dropped first; 0: none).")
     var cacheSize: Int = 256
 
-    @Option(help: "Tile format of the scans rendered on demand: png (default), jpeg, webp, png8 or auto; overrides a pipeline map's own `tile:` format. Tilesets are served as they are.")
+    @Option(
+        help:
+            "Tile format of the scans rendered on demand: png (default), jpeg, webp, png8 or auto; overrides a pipeline map's own `tile:` format. Tilesets are served as they are."
+    )
     var format: TileFormat?
 
     @Option(help: "With --format: quality 1–100 for jpeg (default 85), lossy webp and auto's opaque tiles (default 85).")
@@ -53,12 +59,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("auto-lossy"), help: "With --format auto: what opaque tiles are made as, jpeg (default) or webp.")
     var autoLossy: AutoLossy?
 
-    @Option(name: .customLong("remove-color"),
-            help: ArgumentHelp("Make the paper of the scans rendered on demand transparent, so the basemap shows through: auto (the dominant colour of the scan's margin around its mask) or #RRGGBB. A pipeline map's own remove_color section wins.",
-                               valueName: "auto|#RRGGBB"))
+    @Option(
+        name: .customLong("remove-color"),
+        help: ArgumentHelp(
+            "Make the paper of the scans rendered on demand transparent, so the basemap shows through: auto (the dominant colour of the scan's margin around its mask) or #RRGGBB. A pipeline map's own remove_color section wins.",
+            valueName: "auto|#RRGGBB"))
     var removeColor: String?
 
-    @Option(name: .customLong("remove-threshold"), help: "With --remove-color: the RGB distance (channels 0–1) below which a colour counts as paper (default 0.1).")
+    @Option(
+        name: .customLong("remove-threshold"),
+        help: "With --remove-color: the RGB distance (channels 0–1) below which a colour counts as paper (default 0.1).")
     var removeThreshold: Double?
 
     @Option(name: .customLong("remove-hardness"), help: "With --remove-color: how sharply alpha falls at the threshold, 0–1 (default 0.7).")
@@ -80,16 +90,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Status for a missing tile within the tileset's zooms: 404 (default; MapLibre falls back to the parent) or 204.")
     var missing: TileServerConfiguration.MissingTile = .notFound
 
-    @Option(name: .customLong("idle-timeout"),
-            help: ArgumentHelp("Seconds a connection may make no progress (nothing asked, or a request head left unfinished, as a slowloris client does) before it is closed; answers being made or sent do not count.",
-                               valueName: "seconds"))
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp(
+            "Seconds a connection may make no progress (nothing asked, or a request head left unfinished, as a slowloris client does) before it is closed; answers being made or sent do not count.",
+            valueName: "seconds"))
     var idleTimeout: Double = 60
 
-    @Option(name: .customLong("log-level"),
-            help: "Least severe messages logged on stderr; debug adds one line per request. Errors are always logged.")
+    @Option(
+        name: .customLong("log-level"),
+        help: "Least severe messages logged on stderr; debug adds one line per request. Errors are always logged.")
     var logLevel: LogLevel = .info
 
-    @Flag(help: "Serve Prometheus metrics at /metrics: requests by route and status, bytes, tile-cache hits and misses, tile times, open connections (without it /metrics is 404).")
+    @Flag(
+        help:
+            "Serve Prometheus metrics at /metrics: requests by route and status, bytes, tile-cache hits and misses, tile times, open connections (without it /metrics is 404)."
+    )
     var metrics = false
 
     func validate() throws {
@@ -99,7 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         _ = try encoding()
         if removeColor == nil, removeThreshold != nil || removeHardness != nil {
-            throw ValidationError("--remove-\(removeThreshold != nil ? "threshold" : "hardness") needs --remove-color (the paper colour it applies to)")
+            throw ValidationError(
+                "--remove-\(removeThreshold != nil ? "threshold" : "hardness") needs --remove-color (the paper colour it applies to)")
         }
         _ = try removal()
         // Above 0 (0 would close every connection at once) and at most a day (a longer deadline
@@ -146,10 +163,11 @@ struct ServeCommand: AsyncParsableCommand {
         let config = ServerConfiguration(publicURL: publicURL, corsOrigin: cors == "off" ? nil : cors, idleTimeout: .seconds(idleTimeout))
         var logger = Logger(label: "tegula.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level
-        let service = TileService(catalogue: catalogue, images: Dictionary(uniqueKeysWithValues: images.map { ($0.id, $0) }),
-                                  configuration: config, tileConfiguration: TileServerConfiguration(cacheControl: cacheControl, missingTile: missing),
-                                  imageConfiguration: IIIFServerConfiguration(cacheControl: cacheControl), leafletDirectory: server.leafletDir,
-                                  logger: logger, metrics: metrics ? ServerMetrics() : nil)
+        let service = TileService(
+            catalogue: catalogue, images: Dictionary(uniqueKeysWithValues: images.map { ($0.id, $0) }),
+            configuration: config, tileConfiguration: TileServerConfiguration(cacheControl: cacheControl, missingTile: missing),
+            imageConfiguration: IIIFServerConfiguration(cacheControl: cacheControl), leafletDirectory: server.leafletDir,
+            logger: logger, metrics: metrics ? ServerMetrics() : nil)
         if service.assets.files["leaflet/leaflet.js"] == nil {
             printError("tegula: warning: Leaflet not found in \(server.leafletDir) (apt-get install libjs-leaflet); the viewer will not load")
         }
@@ -174,9 +192,10 @@ struct ServeCommand: AsyncParsableCommand {
     /// georeference is served as an IIIF image alone) as an IIIF image.
     func load() async throws -> (Catalogue, [OnDemandSource], [ScanImage]) {
         let resolver = iiif.inputs()
-        let inputs = OnDemandInputs(queue: RenderQueue(workers: server.renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
-                                    encoding: try encoding(), removeColor: try removal(), inputs: resolver,
-                                    log: { printError($0) })
+        let inputs = OnDemandInputs(
+            queue: RenderQueue(workers: server.renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
+            encoding: try encoding(), removeColor: try removal(), inputs: resolver,
+            log: { printError($0) })
         var entries: [CatalogueEntry] = []
         var rendered: [OnDemandSource] = []
         var images: [ScanImage] = []
@@ -189,8 +208,10 @@ struct ServeCommand: AsyncParsableCommand {
                 entries.append(CatalogueEntry(id: id, path: path, source: source))
             } else if location.isURL {
                 let reader = try await RemotePMTilesReader.open(url: path, fetcher: HTTPRangeSource.fetcher(on: Network.transport))
-                entries.append(CatalogueEntry(id: Tileset.name(of: path), path: path,
-                                              source: RemoteTileSource(reader: reader)))
+                entries.append(
+                    CatalogueEntry(
+                        id: Tileset.name(of: path), path: path,
+                        source: RemoteTileSource(reader: reader)))
             } else if OnDemandInputs.isTilesetPath(path) {
                 entries += try Catalogue.load(paths: [path]).entries
             } else {
@@ -220,8 +241,10 @@ struct ServeCommand: AsyncParsableCommand {
     /// PMTiles file is read by range requests).
     func iiifScan(_ location: Location, resolver: InputResolver) async throws -> ResolvedInput? {
         let path = location.description
-        guard location.isURL ? !path.lowercased().hasSuffix(".pmtiles")
-                             : FileManager.default.fileExists(atPath: path) && !OnDemandInputs.isTilesetPath(path) && InputResolver.isJSON(path)
+        guard
+            location.isURL
+                ? !path.lowercased().hasSuffix(".pmtiles")
+                : FileManager.default.fileExists(atPath: path) && !OnDemandInputs.isTilesetPath(path) && InputResolver.isJSON(path)
         else { return nil }
         let scan = try await resolver.resolve(path, gcps: nil, mapID: nil)
         guard scan.gcps != nil else {

@@ -7,13 +7,18 @@ import TegulaWarp
 
 /// The options every stage that reads a scan shares: the input and how it is georeferenced.
 struct SourceOptions: ParsableArguments {
-    @Argument(help: "A georeferenced raster (geotransform in any CRS, GCPs, a `tegula georef` output), a plain scan with --gcps, an IIIF image service URL with --gcps, or a Georeference Annotation (file or URL) whose target is an IIIF image.")
+    @Argument(
+        help:
+            "A georeferenced raster (geotransform in any CRS, GCPs, a `tegula georef` output), a plain scan with --gcps, an IIIF image service URL with --gcps, or a Georeference Annotation (file or URL) whose target is an IIIF image."
+    )
     var inputPath: String
 
     @Option(help: "GCP file (.points, .vrt, .csv, GDAL text, ArcGIS CSV or TSV, Allmaps .json) for a plain scan.")
     var gcps: String?
 
-    @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))
+    @Option(
+        name: .customLong("map"),
+        help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))
     var mapID: String?
 
     @OptionGroup var fit: FitArguments
@@ -41,8 +46,9 @@ struct SourceOptions: ParsableArguments {
     func warpInput(_ inputs: InputResolver) throws -> WarpInput {
         try checkFiles()
         let scan = try inputs.resolveBlocking(inputPath, gcps: gcps, mapID: mapID)
-        var input = WarpInput(path: scan.scan, gcpFile: scan.gcps, gcpCRS: try fit.gcpCRS(), fit: try fit.options(),
-                              mask: try mask.map { try MaskReader.read(path: $0) })
+        var input = WarpInput(
+            path: scan.scan, gcpFile: scan.gcps, gcpCRS: try fit.gcpCRS(), fit: try fit.options(),
+            mask: try mask.map { try MaskReader.read(path: $0) })
         input.mapID = mapID
         return input
     }
@@ -53,8 +59,9 @@ struct SourceOptions: ParsableArguments {
     func described(_ inputs: InputResolver) throws -> (image: DescribedImage, input: WarpInput)? {
         try checkFiles()
         guard let image = try inputs.described(inputPath, gcps: gcps, mapID: mapID) else { return nil }
-        var input = WarpInput(path: image.id, gcpFile: image.annotation, gcpCRS: try fit.gcpCRS(), fit: try fit.options(),
-                              mask: try mask.map { try MaskReader.read(path: $0) })
+        var input = WarpInput(
+            path: image.id, gcpFile: image.annotation, gcpCRS: try fit.gcpCRS(), fit: try fit.options(),
+            mask: try mask.map { try MaskReader.read(path: $0) })
         input.mapID = mapID
         return (image, input)
     }

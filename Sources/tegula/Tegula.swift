@@ -10,10 +10,12 @@ struct Tegula: AsyncParsableCommand {
         commandName: "tegula",
         abstract: "Turn scanned paper maps into web map tiles.",
         discussion: """
-        Stages: georeference a scan with ground control points, warp it onto the EPSG:3857 tile \
-        grid, cut a tile pyramid, serve it. Each stage runs on its own.
-        """,
+            Stages: georeference a scan with ground control points, warp it onto the EPSG:3857 tile \
+            grid, cut a tile pyramid, serve it. Each stage runs on its own.
+            """,
         version: version,
-        subcommands: [GridCommand.self, InfoCommand.self, GeorefCommand.self, MatchCommand.self, TransformCommand.self, WarpCommand.self,
-                      TileCommand.self, RunCommand.self, ServeCommand.self, EditCommand.self])
+        subcommands: [
+            GridCommand.self, InfoCommand.self, GeorefCommand.self, MatchCommand.self, TransformCommand.self, WarpCommand.self,
+            TileCommand.self, RunCommand.self, ServeCommand.self, EditCommand.self,
+        ])
 }

@@ -11,21 +11,23 @@ struct TransformCommand: ParsableCommand {
         commandName: "transform",
         abstract: "Transform `x y` lines on stdin through a GCP fit: pixel/line in, map X Y (GCP CRS) out.",
         discussion: """
-        Like `gdaltransform -gcp …`, with the same transforms as `tegula georef` and the exact \
-        inverse (--inverse: map X Y in the GCPs' CRS in, pixel/line out). Extra columns after x y \
-        are ignored; blank lines and lines starting with # are skipped. All input is read and \
-        checked before anything is printed. Without --image the image is taken to span 0…max \
-        GCP pixel in each direction (an Allmaps annotation's own size when it gives one; nothing \
-        is fetched). Where the fit folds over (a polynomial 3 beyond its GCPs), \
-        a ground point has more than one preimage: --inverse answers the one on the GCPs' side \
-        of the fold, prints an empty line where there is none, and warns naming the fold's \
-        pixels.
-        """)
+            Like `gdaltransform -gcp …`, with the same transforms as `tegula georef` and the exact \
+            inverse (--inverse: map X Y in the GCPs' CRS in, pixel/line out). Extra columns after x y \
+            are ignored; blank lines and lines starting with # are skipped. All input is read and \
+            checked before anything is printed. Without --image the image is taken to span 0…max \
+            GCP pixel in each direction (an Allmaps annotation's own size when it gives one; nothing \
+            is fetched). Where the fit folds over (a polynomial 3 beyond its GCPs), \
+            a ground point has more than one preimage: --inverse answers the one on the GCPs' side \
+            of the fold, prints an empty line where there is none, and warns naming the fold's \
+            pixels.
+            """)
 
     @Option(help: "GCP file (.points, .vrt, .csv, GDAL text, ArcGIS CSV or TSV, Allmaps .json).")
     var gcps: String
 
-    @Option(name: .customLong("map"), help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))
+    @Option(
+        name: .customLong("map"),
+        help: ArgumentHelp("Which map of an Allmaps AnnotationPage holding several (its id, or the id's last part).", valueName: "ID"))
     var mapID: String?
 
     @OptionGroup var fit: FitArguments
@@ -61,14 +63,18 @@ struct TransformCommand: ParsableCommand {
                 }
                 if let folds {
                     let shown = folded.prefix(10).map(String.init).joined(separator: ", ") + (folded.count > 10 ? ", …" : "")
-                    let none = folded.isEmpty ? "every point has one"
+                    let none =
+                        folded.isEmpty
+                        ? "every point has one"
                         : "\(folded.count) of \(out.count) points have none (an empty line each; stdin line\(folded.count == 1 ? "" : "s") \(shown))"
                     printError("tegula: warning: \(folds.description): each answer is the preimage on the GCPs' side of the fold; \(none)")
                 }
             } else {
                 let out = try fitted.pixelsToGround(points.map { PixelPoint(x: $0.1, y: $0.2) })
                 for (i, g) in out.enumerated() {
-                    guard g.x.isFinite, g.y.isFinite else { throw CLIFailure.noPosition(line: points[i].0, x: points[i].1, y: points[i].2, crs: set.crs) }
+                    guard g.x.isFinite, g.y.isFinite else {
+                        throw CLIFailure.noPosition(line: points[i].0, x: points[i].1, y: points[i].2, crs: set.crs)
+                    }
                     lines.append("\(g.x) \(g.y)")
                 }
             }

@@ -3,18 +3,17 @@ import Foundation
 import TegulaGeometry
 import TegulaWarp
 
-
 /// `tegula warp`: a georeferenced scan onto the EPSG:3857 tile grid as a GeoTIFF.
 struct WarpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "warp",
         abstract: "Reproject a georeferenced scan onto the EPSG:3857 pixel grid of one zoom level.",
         discussion: """
-        The output GeoTIFF's pixel size is exactly the zoom's resolution (2πR/256/2^Z) and its \
-        origin lies on that zoom's pixel grid, so `tegula tile` slices it without resampling. \
-        Alpha comes from the mask (neatline), the source's alpha or nodata, and the footprint. \
-        `--zoom auto` picks the zoom nearest the scan's native resolution and says which.
-        """)
+            The output GeoTIFF's pixel size is exactly the zoom's resolution (2πR/256/2^Z) and its \
+            origin lies on that zoom's pixel grid, so `tegula tile` slices it without resampling. \
+            Alpha comes from the mask (neatline), the source's alpha or nodata, and the footprint. \
+            `--zoom auto` picks the zoom nearest the scan's native resolution and says which.
+            """)
 
     @OptionGroup var input: SourceOptions
 
@@ -47,8 +46,10 @@ struct WarpCommand: ParsableCommand {
             } else {
                 z = try source.autoZoom()
                 let native = try source.nativeResolution()
-                printError(String(format: "tegula: zoom auto = %d (native %.2f m/px; zoom %d is %.2f m/px, the nearest in log scale)",
-                                  z, native, z, WebMercator.resolution(zoom: z)))
+                printError(
+                    String(
+                        format: "tegula: zoom auto = %d (native %.2f m/px; zoom %d is %.2f m/px, the nearest in log scale)",
+                        z, native, z, WebMercator.resolution(zoom: z)))
             }
             for warning in source.warnings(making: .output) { printError("tegula: warning: \(warning)") }
             try input.checkOutput(output)
@@ -57,8 +58,10 @@ struct WarpCommand: ParsableCommand {
                 .run(output: output) { done, total in reporter.update(done: done, total: total, unit: "blocks") }
             reporter.finish()
             if !workers.quiet {
-                printError(String(format: "tegula: wrote %@: %d × %d px at zoom %d, transform grid error ≤ %.4f px",
-                                  output, result.width, result.height, z, result.worstGridError))
+                printError(
+                    String(
+                        format: "tegula: wrote %@: %d × %d px at zoom %d, transform grid error ≤ %.4f px",
+                        output, result.width, result.height, z, result.worstGridError))
             }
         }
     }

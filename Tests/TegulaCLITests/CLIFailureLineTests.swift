@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// The command line's refusals (CLIFailure, in the one error shape) print the exact lines they
 /// printed as plain messages: one `tegula: …` line each, exit status 1.

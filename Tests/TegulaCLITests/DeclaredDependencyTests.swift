@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// Every target of Package.swift declares exactly the modules its Swift files import (house
 /// style 14): a dependency nothing imports is linked for nothing, and an import nobody declared
@@ -25,8 +25,12 @@ struct DeclaredDependencyTests {
     static func manifestTargets() throws -> [Target] {
         let scratch = try TemporaryFolder.make("dump-package")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let json = try ProgramRun.output("swift", ["package", "--package-path", TegulaBinary.packageRoot.path,
-                                                   "--scratch-path", scratch.path, "dump-package"])
+        let json = try ProgramRun.output(
+            "swift",
+            [
+                "package", "--package-path", TegulaBinary.packageRoot.path,
+                "--scratch-path", scratch.path, "dump-package",
+            ])
         let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let targets = try #require(root["targets"] as? [[String: Any]], "dump-package printed no targets")
         return try targets.map { t in
@@ -36,8 +40,9 @@ struct DeclaredDependencyTests {
                 let name = try #require((value as? [Any])?.first as? String, "a \(kind) dependency without a name")
                 declared.insert(name)
             }
-            return Target(name: try #require(t["name"] as? String), type: t["type"] as? String ?? "",
-                          path: t["path"] as? String, exclude: t["exclude"] as? [String] ?? [], declared: declared)
+            return Target(
+                name: try #require(t["name"] as? String), type: t["type"] as? String ?? "",
+                path: t["path"] as? String, exclude: t["exclude"] as? [String] ?? [], declared: declared)
         }
     }
 
@@ -69,7 +74,8 @@ struct DeclaredDependencyTests {
         guard rest.isEmpty || rest.first?.hasPrefix("//") == true else { return nil }
         let module = path.split(separator: ".").first.map(String.init) ?? ""
         guard let head = module.first, head.isLetter || head == "_",
-              module.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+            module.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        else { return nil }
         return module
     }
 
@@ -103,16 +109,16 @@ struct DeclaredDependencyTests {
 
     @Test func importLinesAreReadAndStringLiteralsAreNot() {
         let source = """
-        import Foundation
-        @testable import TegulaServer
-        public import NIOCore.Sub
-        import struct Yams.Node // a comment
-        let script = \"\"\"
-            import sys
-        \"\"\"
-        // import Commented
-        let imported = "import Quoted"
-        """
+            import Foundation
+            @testable import TegulaServer
+            public import NIOCore.Sub
+            import struct Yams.Node // a comment
+            let script = \"\"\"
+                import sys
+            \"\"\"
+            // import Commented
+            let imported = "import Quoted"
+            """
         #expect(Self.imports(in: source) == ["Foundation", "TegulaServer", "NIOCore", "Yams"])
     }
 

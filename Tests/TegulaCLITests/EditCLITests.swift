@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula edit` end to end: the real Schagen scan (marble-qt-data) with a local basemap cut by
 /// `tegula tile` from Marble's Blue Marble, driven in headless Chromium by scripts/editor_check.py
@@ -62,8 +62,12 @@ struct EditCLITests {
         // pyramid tile's opaque pixels.
         let tiled2 = try TegulaBinary.run(["tile", Schagen1689.scan, "--gcps", output, "-o", dir + "/pyramid", "--quiet"])
         #expect(tiled2.status == 0, "\(tiled2.stderr)")
-        let compared = try ProgramRun.run("/usr/bin/python3", [PackageRoot.path("scripts/screen_compare.py"), dir + "/overlay-screen.png",
-                                                                dir + "/overlay-tiles.json", dir + "/pyramid"])
+        let compared = try ProgramRun.run(
+            "/usr/bin/python3",
+            [
+                PackageRoot.path("scripts/screen_compare.py"), dir + "/overlay-screen.png",
+                dir + "/overlay-tiles.json", dir + "/pyramid",
+            ])
         try #require(compared.status == 0, "\(compared.stderr)")
         let c = try #require(try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Double], "\(compared.stdout)")
         print("editor overlay on screen vs tegula tile's pyramid: \(c)")
@@ -101,8 +105,12 @@ struct EditCLITests {
         // put scan pixel (0, 0).
         try FileManager.default.createDirectory(atPath: dir + "/scan-oracle/0/0", withIntermediateDirectories: true)
         try ProgramRun.output("gdal_translate", ["-q", "-of", "PNG", Schagen1689.scan, dir + "/scan-oracle/0/0/0.png"])
-        let compared = try ProgramRun.run("/usr/bin/python3", [PackageRoot.path("scripts/screen_compare.py"), dir + "/scan-screen.png",
-                                                                dir + "/scan-tiles.json", dir + "/scan-oracle"])
+        let compared = try ProgramRun.run(
+            "/usr/bin/python3",
+            [
+                PackageRoot.path("scripts/screen_compare.py"), dir + "/scan-screen.png",
+                dir + "/scan-tiles.json", dir + "/scan-oracle",
+            ])
         try #require(compared.status == 0, "\(compared.stderr)")
         let c = try #require(try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Double], "\(compared.stdout)")
         print("editor scan pane on screen vs the scan: \(c) (screenshot \(dir)/scan-screen.png)")
@@ -123,7 +131,8 @@ struct EditCLITests {
             vrt += "<VRTRasterBand dataType=\"Byte\" band=\"\(b)\">\n"
             for i in 0..<15 {
                 for j in 0..<30 {
-                    vrt += "<SimpleSource><SourceFilename>\(Schagen1689.scan)</SourceFilename><SourceBand>\(b)</SourceBand>"
+                    vrt +=
+                        "<SimpleSource><SourceFilename>\(Schagen1689.scan)</SourceFilename><SourceBand>\(b)</SourceBand>"
                         + "<SrcRect xOff=\"0\" yOff=\"0\" xSize=\"2700\" ySize=\"1350\"/>"
                         + "<DstRect xOff=\"\(i * 2700)\" yOff=\"\(j * 1350)\" xSize=\"2700\" ySize=\"1350\"/></SimpleSource>\n"
                 }
@@ -139,8 +148,10 @@ struct EditCLITests {
         #expect(info?["width"] as? Int == 40500 && info?["height"] as? Int == 40500)
         // A full-resolution tile at the far corner and a 16-times reduced one, as the pane asks.
         let corner = dir + "/corner.png", reduced = dir + "/reduced.png"
-        for (target, file) in [("/iiif/big/40000,40000,500,500/500,500/0/default.png", corner),
-                               ("/iiif/big/8192,4096,4096,4096/256,256/0/default.png", reduced)] {
+        for (target, file) in [
+            ("/iiif/big/40000,40000,500,500/500,500/0/default.png", corner),
+            ("/iiif/big/8192,4096,4096,4096/256,256/0/default.png", reduced),
+        ] {
             let r = try server.get(target)
             #expect(r.status == 200, "\(target): \(r.status) \(String(decoding: r.body, as: UTF8.self))")
             try r.body.write(to: URL(fileURLWithPath: file))
@@ -148,12 +159,17 @@ struct EditCLITests {
         // The corner is the scan's own pixels there (40000 = 14 · 2700 + 2200, 40000 = 29 · 1350 + 850).
         let want = dir + "/want.png"
         try ProgramRun.output("gdal_translate", ["-q", "-of", "PNG", "-srcwin", "2200", "850", "500", "500", Schagen1689.scan, want])
-        let same = try ProgramRun.output("/usr/bin/python3", ["-c", """
-            import sys, numpy
-            from osgeo import gdal
-            a, b = (gdal.Open(p).ReadAsArray().astype(int) for p in sys.argv[1:3])
-            print(int(abs(a - b).max()) if a.shape == b.shape else -1)
-            """, corner, want])
+        let same = try ProgramRun.output(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sys, numpy
+                from osgeo import gdal
+                a, b = (gdal.Open(p).ReadAsArray().astype(int) for p in sys.argv[1:3])
+                print(int(abs(a - b).max()) if a.shape == b.shape else -1)
+                """, corner, want,
+            ])
         #expect(same.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the corner differs from the scan by \(same)")
         let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
         let hwm = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }

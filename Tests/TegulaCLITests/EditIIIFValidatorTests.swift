@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// The editors' `/iiif/` services through the official IIIF Image API validator (PyPI
 /// `iiif-validator`, `iiif-validate.py --version=3.0 --level 1`), as `tegula serve`'s is in
@@ -12,8 +12,12 @@ struct EditIIIFValidatorTests {
     /// Runs the validator against `server` for image `id`; the report, after checking that all
     /// 24 level-1 tests ran and passed (iiif-validator 1.0.5's count, as for `tegula serve`).
     static func validate(_ server: LocalHTTPServer, id: String) throws -> String {
-        let run = try ProgramRun.run("iiif-validate.py", ["-s", "127.0.0.1:\(server.port)", "-p", "iiif", "-i", id,
-                                                          "--version=3.0", "--level", "1"])
+        let run = try ProgramRun.run(
+            "iiif-validate.py",
+            [
+                "-s", "127.0.0.1:\(server.port)", "-p", "iiif", "-i", id,
+                "--version=3.0", "--level", "1",
+            ])
         let report = run.stdout + run.stderr
         #expect(run.status == 0, "the validator failed:\n\(report)")
         #expect(report.contains("Done (24 tests, 0 failures)"), "\(report)")
@@ -27,8 +31,10 @@ struct EditIIIFValidatorTests {
         let id = IIIFServeCLITests.validatorID
         let image = dir.appendingPathComponent("\(id).tif").path
         try IIIFServeCLITests.writeValidatorImage(image)
-        let server = try LocalHTTPServer.tegula(["edit", image, "-o", dir.appendingPathComponent("squares.points").path,
-                                                 "--render-threads", "2"])
+        let server = try LocalHTTPServer.tegula([
+            "edit", image, "-o", dir.appendingPathComponent("squares.points").path,
+            "--render-threads", "2",
+        ])
         defer { server.stop() }
         let info = try JSONSerialization.jsonObject(with: try server.get("/iiif/\(id)/info.json").body) as? [String: Any]
         #expect(info?["id"] as? String == "\(server.base)/iiif/\(id)" && info?["width"] as? Int == 1000, "\(info ?? [:])")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula edit SCAN --reference REF` end to end in headless Chromium (scripts/suggest_check.py):
 /// the reference is the real Schagen scan given a Web Mercator grid by `gdal_translate`, the scan
@@ -19,8 +19,12 @@ struct EditSuggestCLITests {
     /// reference pixel (u = a x + b y + c, v = d x + e y + f) the re-scan was made with.
     static func fixtures(in dir: String) throws -> (reference: String, scan: String, truth: [Double]) {
         let reference = dir + "/reference.tif", scan = dir + "/rescan.jpg"
-        try ProgramRun.output("gdal_translate", ["-q", "-a_srs", "EPSG:3857", "-a_ullr", "\(left)", "\(top)", "\(left + 2700 * resolution)",
-                                                 "\(top - 1350 * resolution)", Schagen1689.scan, reference])
+        try ProgramRun.output(
+            "gdal_translate",
+            [
+                "-q", "-a_srs", "EPSG:3857", "-a_ullr", "\(left)", "\(top)", "\(left + 2700 * resolution)",
+                "\(top - 1350 * resolution)", Schagen1689.scan, reference,
+            ])
         // Reference pixel (u, v) → scan pixel: k R (u − centre) + shift, the shift putting the
         // rotated sheet's corner at (0, 0).
         let (w, h) = (2700.0, 1350.0), k = scale, a = degrees * .pi / 180
@@ -36,8 +40,12 @@ struct EditSuggestCLITests {
             gcps += ["-gcp", "\(u)", "\(v)", "\(x - x0)", "\(-(y - y0))"]
         }
         try ProgramRun.output("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:3857"] + gcps + [Schagen1689.scan, dir + "/src.vrt"])
-        try ProgramRun.output("gdalwarp", ["-q", "-overwrite", "-order", "1", "-r", "cubic", "-te", "0", "\(-height)", "\(width)", "0",
-                                           "-ts", "\(width)", "\(height)", "-wo", "INIT_DEST=255", dir + "/src.vrt", dir + "/warped.tif"])
+        try ProgramRun.output(
+            "gdalwarp",
+            [
+                "-q", "-overwrite", "-order", "1", "-r", "cubic", "-te", "0", "\(-height)", "\(width)", "0",
+                "-ts", "\(width)", "\(height)", "-wo", "INIT_DEST=255", dir + "/src.vrt", dir + "/warped.tif",
+            ])
         try ProgramRun.output("gdal_translate", ["-q", "-of", "JPEG", "-co", "QUALITY=90", "-co", "WORLDFILE=NO", dir + "/warped.tif", scan])
         // The inverse: u = R⁻¹ (p + (x0, y0)) / k + centre.
         let (c, s) = (cos(a) / k, sin(a) / k)
@@ -51,12 +59,18 @@ struct EditSuggestCLITests {
     @Test func suggestedPairsLieWithinAPixelOfTheTruthAreKeptOrDroppedAndSnapFindsTheTwin() throws {
         let dir = try TemporaryFolder.make("edit-suggest").path
         let (reference, scan, truth) = try Self.fixtures(in: dir)
-        let server = try LocalHTTPServer.tegula(["edit", scan, "-o", dir + "/rescan.points", "--reference", reference,
-                                                 "--basemap", Self.noBasemap, "--render-threads", "2"])
+        let server = try LocalHTTPServer.tegula([
+            "edit", scan, "-o", dir + "/rescan.points", "--reference", reference,
+            "--basemap", Self.noBasemap, "--render-threads", "2",
+        ])
         defer { server.stop() }
         let check = PackageRoot.path("scripts/suggest_check.py")
-        let run = try ProgramRun.run("/usr/bin/python3", [check, server.base + "/", dir, "matched", "\(Self.left)", "\(Self.top)",
-                                                          "\(Self.resolution)", "\(Self.scale)"] + truth.map { "\($0)" })
+        let run = try ProgramRun.run(
+            "/usr/bin/python3",
+            [
+                check, server.base + "/", dir, "matched", "\(Self.left)", "\(Self.top)",
+                "\(Self.resolution)", "\(Self.scale)",
+            ] + truth.map { "\($0)" })
         print(run.stdout, run.stderr)
         #expect(run.status == 0, "suggest_check matched: \(run.stdout) \(run.stderr)")
         print("editor with a reference: \(dir)/suggest.png, \(dir)/snapped.png")
@@ -66,8 +80,10 @@ struct EditSuggestCLITests {
         let dir = try TemporaryFolder.make("edit-suggest-unrelated").path
         let (_, scan, _) = try Self.fixtures(in: dir)
         let world = try BlueMarble.georeferenced(in: URL(fileURLWithPath: dir), north: 85, south: -85)
-        let server = try LocalHTTPServer.tegula(["edit", scan, "-o", dir + "/rescan.points", "--reference", world,
-                                                 "--basemap", Self.noBasemap, "--render-threads", "2"])
+        let server = try LocalHTTPServer.tegula([
+            "edit", scan, "-o", dir + "/rescan.points", "--reference", world,
+            "--basemap", Self.noBasemap, "--render-threads", "2",
+        ])
         defer { server.stop() }
         let run = try ProgramRun.run("/usr/bin/python3", [PackageRoot.path("scripts/suggest_check.py"), server.base + "/", dir, "unrelated"])
         print(run.stdout, run.stderr)

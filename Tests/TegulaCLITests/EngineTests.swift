@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// A collection on the engines clusters have: a real one-node Slurm (`scripts/slurm-local`)
 /// running `deploy/slurm/collection.sbatch` as an array plus a dependent reduce; Kubernetes
@@ -47,8 +47,12 @@ import TegulaTestSupport
         #expect(array.status == 0, "\(array.stderr)")
         let job = array.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(Int(job) != nil, "sbatch printed '\(job)'")
-        let reduce = try ProgramRun.run("sbatch", ["--parsable", "--wait", "--dependency=afterok:\(job)", "--time=10", "--chdir", shared,
-                                                   "--output=reduce.log", env, script, file, "reduce"])
+        let reduce = try ProgramRun.run(
+            "sbatch",
+            [
+                "--parsable", "--wait", "--dependency=afterok:\(job)", "--time=10", "--chdir", shared,
+                "--output=reduce.log", env, script, file, "reduce",
+            ])
         let logs = try FileManager.default.contentsOfDirectory(atPath: shared).filter { $0.hasSuffix(".log") }.sorted()
         let logText = logs.map { (try? String(contentsOfFile: shared + "/" + $0, encoding: .utf8)) ?? "" }.joined(separator: "\n")
         #expect(reduce.status == 0, "reduce job: \(reduce.stderr) \(logText)")
@@ -61,12 +65,20 @@ import TegulaTestSupport
         // A shard that fails leaves the reduce's dependency unsatisfiable: the script's
         // `--kill-on-invalid-dep=yes` cancels the reduce, and `sbatch --wait` returns at once
         // instead of waiting for ever (the watchdog's 2 minutes are the bound).
-        let failed = try ProgramRun.run("sbatch", ["--parsable", "--array=0-1", "--time=10", "--chdir", shared, env, script,
-                                                   folder + "/missing.yml"])
+        let failed = try ProgramRun.run(
+            "sbatch",
+            [
+                "--parsable", "--array=0-1", "--time=10", "--chdir", shared, env, script,
+                folder + "/missing.yml",
+            ])
         let failedJob = failed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(failed.status == 0 && Int(failedJob) != nil, "\(failed.stderr)")
-        let orphan = try ProgramRun.run("sbatch", ["--parsable", "--wait", "--dependency=afterok:\(failedJob)", "--time=10",
-                                                   "--chdir", shared, "--output=orphan.log", env, script, file, "reduce"], limit: 120)
+        let orphan = try ProgramRun.run(
+            "sbatch",
+            [
+                "--parsable", "--wait", "--dependency=afterok:\(failedJob)", "--time=10",
+                "--chdir", shared, "--output=orphan.log", env, script, file, "reduce",
+            ], limit: 120)
         // sbatch --wait says 0 for a job cancelled before it ran: the controller says what became of it.
         let orphanJob = orphan.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let state = try ProgramRun.run("scontrol", ["show", "job", orphanJob]).stdout
@@ -79,13 +91,15 @@ import TegulaTestSupport
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // An Indexed Job of 3 completions: JOB_COMPLETION_INDEX, the count from --shards.
         for i in 0..<3 {
-            let r = try ProgramRun.run(try TegulaBinary.url.path, ["run", file, "--shard", "auto", "--shards", "3", "--quiet"],
-                                       environment: ["JOB_COMPLETION_INDEX": "\(i)"])
+            let r = try ProgramRun.run(
+                try TegulaBinary.url.path, ["run", file, "--shard", "auto", "--shards", "3", "--quiet"],
+                environment: ["JOB_COMPLETION_INDEX": "\(i)"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stderr.contains("tegula: shard \(i)/3 from Kubernetes"), "\(r.stderr)")
         }
-        let missing = try ProgramRun.run(try TegulaBinary.url.path, ["run", file, "--shard", "auto", "--quiet"],
-                                         environment: ["JOB_COMPLETION_INDEX": "0"])
+        let missing = try ProgramRun.run(
+            try TegulaBinary.url.path, ["run", file, "--shard", "auto", "--quiet"],
+            environment: ["JOB_COMPLETION_INDEX": "0"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("pass --shards N (the Job's completions)"), "\(missing.stderr)")
         let check = try TegulaBinary.run(["run", file, "--stage", "reduce", "--dry-run"])
@@ -98,8 +112,9 @@ import TegulaTestSupport
         // nothing: the composite is rebuilt by the new split and equal again.
         try FileManager.default.removeItem(atPath: shared + "/out/all.pmtiles")
         for i in 0..<2 {
-            let r = try ProgramRun.run(try TegulaBinary.url.path, ["run", file, "--shard", "auto", "--quiet"],
-                                       environment: ["AWS_BATCH_JOB_ARRAY_INDEX": "\(i)", "AWS_BATCH_JOB_ARRAY_SIZE": "2"])
+            let r = try ProgramRun.run(
+                try TegulaBinary.url.path, ["run", file, "--shard", "auto", "--quiet"],
+                environment: ["AWS_BATCH_JOB_ARRAY_INDEX": "\(i)", "AWS_BATCH_JOB_ARRAY_SIZE": "2"])
             #expect(r.status == 0 && r.stderr.contains("shard \(i)/2 from AWS Batch"), "\(r.stderr)")
         }
         #expect(try TegulaBinary.run(["run", file, "--stage", "reduce", "--quiet"]).status == 0)

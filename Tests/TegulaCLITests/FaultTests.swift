@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula tile` under faults (issue 16 item 4): killed with SIGKILL at random moments and
 /// resumed, a full disk, an output it may not write, and two runs on one output. Eight kills per
@@ -64,8 +64,9 @@ import TegulaTestSupport
         #expect(got.digest == expected.digest && got.tiles == expected.tiles, "\(got.tiles) tiles vs \(expected.tiles); \(rng.replay)")
         let beside = try FileManager.default.contentsOfDirectory(atPath: work)
         #expect(beside == [name], "left beside the output: \(beside); \(rng.replay)")
-        print("fault \(name): uninterrupted \(String(format: "%.2f", took)) s, \(expected.tiles) tiles; kills at "
-              + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s, \(landed) landed mid-run; resumed digest equal")
+        print(
+            "fault \(name): uninterrupted \(String(format: "%.2f", took)) s, \(expected.tiles) tiles; kills at "
+                + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s, \(landed) landed mid-run; resumed digest equal")
         #expect(landed >= 7, "\(landed) of 8 kills landed mid-run, fewer than 7; \(rng.replay)")
     }
 
@@ -96,15 +97,17 @@ import TegulaTestSupport
             #expect(stillRunning)
             #expect(second.status != 0)
             let lines = second.stderr.split(separator: "\n")
-            #expect(lines.count == 1 && second.stderr.contains("process \(holder.processIdentifier)") && second.stderr.contains(out),
-                    "\(second.stderr)")
+            #expect(
+                lines.count == 1 && second.stderr.contains("process \(holder.processIdentifier)") && second.stderr.contains(out),
+                "\(second.stderr)")
             #expect(FileManager.default.fileExists(atPath: out + ".lock"))  // left by the killed holder
             // Resuming it with other zooms is refused by the stamp the killed run left
             // (`OUT.resume`): its zoom-6 tiles were averaged from zoom 10, a 2–6 run's are cut
             // at zoom 6, and one tileset would hold both.
             let mixed = try TegulaBinary.run(Self.arguments(scan, out, resume: true, zoom: "2-6"))
-            #expect(mixed.status == 1 && mixed.stderr.contains("settings zooms 2-10") && mixed.stderr.contains("without --resume"),
-                    "\(mixed.stderr)")
+            #expect(
+                mixed.status == 1 && mixed.stderr.contains("settings zooms 2-10") && mixed.stderr.contains("without --resume"),
+                "\(mixed.stderr)")
             let taken = try TegulaBinary.run(Self.arguments(scan, out, zoom: "2-6"))
             #expect(taken.status == 0, "\(taken.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out + ".resume"))
@@ -134,24 +137,29 @@ import TegulaTestSupport
         try FileManager.default.createDirectory(atPath: dir + "/disk", withIntermediateDirectories: false)
         try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: false)
         let script = #"""
-        set -u
-        mount -t tmpfs -o size=256k tmpfs "$D" || exit 90
-        "$TEGULA" tile "$SCAN" -o "$D/earlier-$NAME" --zoom 2-3 --quiet || exit 91
-        (cd "$D" && find . -type f | sort | xargs sha256sum) > "$OUT/before.sum"
-        "$TEGULA" tile "$SCAN" -o "$D/$NAME" --zoom 2-8 --quiet 2> "$OUT/full.err"; echo $? > "$OUT/full.status"
-        (cd "$D" && find "./earlier-$NAME" -type f | sort | xargs sha256sum) > "$OUT/after.sum"
-        mount -o remount,size=64m "$D" || exit 92
-        "$TEGULA" tile "$SCAN" -o "$D/$NAME" --zoom 2-8 --quiet --resume 2> "$OUT/rerun.err"; echo $? > "$OUT/rerun.status"
-        ls -A "$D" > "$OUT/left.ls"
-        cp -a "$D/$NAME" "$OUT/$NAME"
-        """#
-        let run = try Self.inNamespace(script, ["D": dir + "/disk", "OUT": dir + "/out", "TEGULA": try TegulaBinary.url.path,
-                                                "SCAN": scan, "NAME": name])
+            set -u
+            mount -t tmpfs -o size=256k tmpfs "$D" || exit 90
+            "$TEGULA" tile "$SCAN" -o "$D/earlier-$NAME" --zoom 2-3 --quiet || exit 91
+            (cd "$D" && find . -type f | sort | xargs sha256sum) > "$OUT/before.sum"
+            "$TEGULA" tile "$SCAN" -o "$D/$NAME" --zoom 2-8 --quiet 2> "$OUT/full.err"; echo $? > "$OUT/full.status"
+            (cd "$D" && find "./earlier-$NAME" -type f | sort | xargs sha256sum) > "$OUT/after.sum"
+            mount -o remount,size=64m "$D" || exit 92
+            "$TEGULA" tile "$SCAN" -o "$D/$NAME" --zoom 2-8 --quiet --resume 2> "$OUT/rerun.err"; echo $? > "$OUT/rerun.status"
+            ls -A "$D" > "$OUT/left.ls"
+            cp -a "$D/$NAME" "$OUT/$NAME"
+            """#
+        let run = try Self.inNamespace(
+            script,
+            [
+                "D": dir + "/disk", "OUT": dir + "/out", "TEGULA": try TegulaBinary.url.path,
+                "SCAN": scan, "NAME": name,
+            ])
         try #require(run.status == 0, "namespace script failed (\(run.status)): \(run.stderr)")
         func text(_ f: String) throws -> String { try String(contentsOfFile: dir + "/out/" + f, encoding: .utf8) }
         let full = try text("full.err")
         #expect(try text("full.status").trimmingCharacters(in: .whitespacesAndNewlines) != "0", "the run on a full disk succeeded")
-        #expect(full.split(separator: "\n").count == 1 && full.lowercased().contains("no space left")
+        #expect(
+            full.split(separator: "\n").count == 1 && full.lowercased().contains("no space left")
                 && full.contains(dir + "/disk/" + name), "\(full)")
         let before = try text("before.sum"), after = try text("after.sum")
         #expect(!after.isEmpty && before == after, "the earlier output changed:\n\(before)\nvs\n\(after)")
@@ -173,7 +181,8 @@ import TegulaTestSupport
         try SyntheticGeoTIFF.write(to: scan)
         for zoom in ["0-30", "24-26", "30"] {
             let r = try TegulaBinary.run(Self.arguments(scan, dir + "/z.mbtiles", zoom: zoom))
-            #expect(r.status != 0 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("tile positions")
+            #expect(
+                r.status != 0 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("tile positions")
                     && r.stderr.contains("--zoom auto"), "\(zoom): \(r.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["scan.tif"])
@@ -187,8 +196,10 @@ import TegulaTestSupport
         try SyntheticGeoTIFF.write(to: scan)
         try Data("notes".utf8).write(to: URL(fileURLWithPath: dir + "/file.mbtiles"))
         try Data("notes".utf8).write(to: URL(fileURLWithPath: dir + "/file"))
-        for out in [dir + "/missing/folder/tiles", dir + "/missing/t.mbtiles", dir + "/missing/t.pmtiles",
-                    dir + "/file.mbtiles", dir + "/file", dir + "/file/t.pmtiles"] {
+        for out in [
+            dir + "/missing/folder/tiles", dir + "/missing/t.mbtiles", dir + "/missing/t.pmtiles",
+            dir + "/file.mbtiles", dir + "/file", dir + "/file/t.pmtiles",
+        ] {
             let r = try TegulaBinary.run(Self.arguments(scan, out, zoom: "2-3"))
             #expect(r.status != 0 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(out), "\(out): \(r.stderr)")
         }
@@ -197,11 +208,11 @@ import TegulaTestSupport
         // A read-only file system (root ignores permission bits, so a read-only mount).
         try FileManager.default.createDirectory(atPath: dir + "/ro", withIntermediateDirectories: false)
         let script = #"""
-        mount -t tmpfs -o ro,size=64k tmpfs "$D" || exit 90
-        for name in tiles t.mbtiles t.pmtiles; do
-          "$TEGULA" tile "$SCAN" -o "$D/$name" --zoom 2-3 --quiet; echo "status $?"
-        done
-        """#
+            mount -t tmpfs -o ro,size=64k tmpfs "$D" || exit 90
+            for name in tiles t.mbtiles t.pmtiles; do
+              "$TEGULA" tile "$SCAN" -o "$D/$name" --zoom 2-3 --quiet; echo "status $?"
+            done
+            """#
         let ro = try Self.inNamespace(script, ["D": dir + "/ro", "TEGULA": try TegulaBinary.url.path, "SCAN": scan])
         #expect(ro.status == 0, "\(ro.stderr)")
         #expect(ro.stdout.split(separator: "\n") == ["status 1", "status 1", "status 1"], "\(ro.stdout)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula georef --footprint` writes the mask (else the scan's border) through the fit as a
 /// GeoJSON polygon refined as Allmaps refines it (issue 45 item 4), for an annotation, a
@@ -66,8 +66,10 @@ struct FootprintCLITests {
         """
 
     /// The oracle's figures for `footprint` (a GeoJSON file) of a fit of `gcps` by `kind`.
-    static func compare(_ footprint: String, gcps: [[Double]], outline: [[Double]], kind: String, depth: Int = 5, ratio: Double = 0.01,
-                        in dir: URL) throws -> [String: Double] {
+    static func compare(
+        _ footprint: String, gcps: [[Double]], outline: [[Double]], kind: String, depth: Int = 5, ratio: Double = 0.01,
+        in dir: URL
+    ) throws -> [String: Double] {
         let casePath = dir.appendingPathComponent("case.json").path
         try JSONSerialization.data(withJSONObject: ["gcps": gcps, "outline": outline, "kind": kind, "depth": depth, "ratio": ratio])
             .write(to: URL(fileURLWithPath: casePath))
@@ -86,8 +88,10 @@ struct FootprintCLITests {
     }
 
     /// Corners of a 400 × 300 scan near Leiden with its centre pulled west, so a TPS bends the border.
-    static let scanGCPs: [[Double]] = [[0, 0, 4.40, 52.22], [400, 0, 4.60, 52.21], [400, 300, 4.61, 52.10], [0, 300, 4.41, 52.11],
-                                       [200, 150, 4.47, 52.17], [100, 220, 4.45, 52.13], [320, 60, 4.56, 52.2]]
+    static let scanGCPs: [[Double]] = [
+        [0, 0, 4.40, 52.22], [400, 0, 4.60, 52.21], [400, 300, 4.61, 52.10], [0, 300, 4.41, 52.11],
+        [200, 150, 4.47, 52.17], [100, 220, 4.45, 52.13], [320, 60, 4.56, 52.2],
+    ]
 
     /// The scan's GCPs in every GCP form, each file named for its form.
     static func gcpForms(in dir: URL, scan: String) throws -> [(form: String, args: [String])] {
@@ -97,16 +101,22 @@ struct FootprintCLITests {
             try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
             return path
         }
-        let points = try write("gcps.points", ["#CRS: EPSG:4326", "mapX,mapY,sourceX,sourceY,enable"] + g.map { "\($0[2]),\($0[3]),\($0[0]),\(-$0[1]),1" })
+        let points = try write(
+            "gcps.points", ["#CRS: EPSG:4326", "mapX,mapY,sourceX,sourceY,enable"] + g.map { "\($0[2]),\($0[3]),\($0[0]),\(-$0[1]),1" })
         let csv = try write("gcps.csv", ["x,y,lon,lat"] + g.map { "\($0[0]),\($0[1]),\($0[2]),\($0[3])" })
         let gdal = try write("gcps.txt", g.map { "\($0[0]) \($0[1]) \($0[2]) \($0[3])" })
-        let arcCSV = try write("arcgis.csv", g.enumerated().map { "\($0.offset + 1),\($0.element[0]),\(-$0.element[1]),\($0.element[2]),\($0.element[3])" })
+        let arcCSV = try write(
+            "arcgis.csv", g.enumerated().map { "\($0.offset + 1),\($0.element[0]),\(-$0.element[1]),\($0.element[2]),\($0.element[3])" })
         let arcTSV = try write("arcgis.txt", g.map { "\($0[0])\t\(-$0[1])\t\($0[2])\t\($0[3])" })
         let vrt = dir.appendingPathComponent("gcps.vrt").path
-        _ = try ProgramRun.output("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326"]
-                                  + g.flatMap { ["-gcp", "\($0[0])", "\($0[1])", "\($0[2])", "\($0[3])"] } + [scan, vrt])
-        return [("QGIS .points", [scan, "--gcps", points]), ("CSV", [scan, "--gcps", csv]), ("GDAL text", [scan, "--gcps", gdal]),
-                ("ArcGIS CSV", [scan, "--gcps", arcCSV]), ("ArcGIS TSV", [scan, "--gcps", arcTSV]), ("VRT", [vrt])]
+        _ = try ProgramRun.output(
+            "gdal_translate",
+            ["-q", "-of", "VRT", "-a_srs", "EPSG:4326"]
+                + g.flatMap { ["-gcp", "\($0[0])", "\($0[1])", "\($0[2])", "\($0[3])"] } + [scan, vrt])
+        return [
+            ("QGIS .points", [scan, "--gcps", points]), ("CSV", [scan, "--gcps", csv]), ("GDAL text", [scan, "--gcps", gdal]),
+            ("ArcGIS CSV", [scan, "--gcps", arcCSV]), ("ArcGIS TSV", [scan, "--gcps", arcTSV]), ("VRT", [vrt]),
+        ]
     }
 
     @Test func theFootprintOfEveryFormIsAllmapsRefinedOutlineAndTheReportsPolygon() throws {
@@ -120,22 +130,33 @@ struct FootprintCLITests {
         let map = dir.appendingPathComponent("map.json").path
         try Data(OfflineAnnotationCLITests.georeferencedMap.utf8).write(to: URL(fileURLWithPath: map))
         let mask: [[Double]] = [[100, 120], [3900, 80], [3950, 2900], [60, 2950]]
-        let big: [[Double]] = [[0, 0, 4.40, 52.22], [4000, 0, 4.60, 52.21], [4000, 3000, 4.61, 52.10], [0, 3000, 4.41, 52.11],
-                               [2000, 1500, 4.52, 52.155], [1000, 2200, 4.45, 52.13]]
+        let big: [[Double]] = [
+            [0, 0, 4.40, 52.22], [4000, 0, 4.60, 52.21], [4000, 3000, 4.61, 52.10], [0, 3000, 4.41, 52.11],
+            [2000, 1500, 4.52, 52.155], [1000, 2200, 4.45, 52.13],
+        ]
         var cases: [(form: String, args: [String], gcps: [[Double]], outline: [[Double]], kind: String, out: String)] = [
             ("annotation", [ann], big, mask, "tps", "json"),
-            ("GeoreferencedMap", [map], big + [[3000, 700, 4.555, 52.19], [500, 800, 4.43, 52.185], [3200, 2500, 4.58, 52.125]], mask, "polynomial2", "json")]
+            (
+                "GeoreferencedMap", [map], big + [[3000, 700, 4.555, 52.19], [500, 800, 4.43, 52.185], [3200, 2500, 4.58, 52.125]], mask,
+                "polynomial2", "json"
+            ),
+        ]
         for (form, args) in try Self.gcpForms(in: dir, scan: scan) {
             cases.append((form, args + ["--transform", "tps"], Self.scanGCPs, border, "tps", "vrt"))
         }
         for c in cases {
             let footprint = dir.appendingPathComponent("footprint.geojson").path, report = dir.appendingPathComponent("report.json").path
-            let r = try TegulaBinary.run(["georef"] + c.args + ["-o", dir.appendingPathComponent("out.\(c.out)").path, "--report", report,
-                                                                 "--footprint", footprint])
+            let r = try TegulaBinary.run(
+                ["georef"] + c.args + [
+                    "-o", dir.appendingPathComponent("out.\(c.out)").path, "--report", report,
+                    "--footprint", footprint,
+                ])
             #expect(r.status == 0, "\(c.form): \(r.stderr)")
             #expect(try Self.samePolygon(footprint, report: report), "\(c.form)")
             let iou = try Self.compare(footprint, gcps: c.gcps, outline: c.outline, kind: c.kind, in: dir)
-            print("footprint of the \(c.form) (\(c.kind)): IoU \(iou["allmaps"] ?? .nan) with Allmaps' refinement (\(iou["allmaps_points"] ?? 0) points, ours \(iou["points"] ?? 0)), \(iou["truth"] ?? .nan) with the outline densified to 2,000 points an edge")
+            print(
+                "footprint of the \(c.form) (\(c.kind)): IoU \(iou["allmaps"] ?? .nan) with Allmaps' refinement (\(iou["allmaps_points"] ?? 0) points, ours \(iou["points"] ?? 0)), \(iou["truth"] ?? .nan) with the outline densified to 2,000 points an edge"
+            )
             #expect((iou["allmaps"] ?? 0) >= 0.999 && iou["points"] == iou["allmaps_points"], "\(c.form): \(iou)")
         }
     }
@@ -146,16 +167,22 @@ struct FootprintCLITests {
         let ann = dir.appendingPathComponent("annotation.json").path
         try Data(OfflineAnnotationCLITests.annotation(service: "https://maps.invalid/iiif/scan").utf8).write(to: URL(fileURLWithPath: ann))
         let mask: [[Double]] = [[100, 120], [3900, 80], [3950, 2900], [60, 2950]]
-        let gcps: [[Double]] = [[0, 0, 4.40, 52.22], [4000, 0, 4.60, 52.21], [4000, 3000, 4.61, 52.10], [0, 3000, 4.41, 52.11],
-                                [2000, 1500, 4.52, 52.155], [1000, 2200, 4.45, 52.13]]
+        let gcps: [[Double]] = [
+            [0, 0, 4.40, 52.22], [4000, 0, 4.60, 52.21], [4000, 3000, 4.61, 52.10], [0, 3000, 4.41, 52.11],
+            [2000, 1500, 4.52, 52.155], [1000, 2200, 4.45, 52.13],
+        ]
         var truth: [Int: Double] = [:]
         for (depth, ratio) in [(0, 0.01), (5, 0.01), (8, 0.001)] {
             let footprint = dir.appendingPathComponent("footprint-\(depth).geojson").path
-            let r = try TegulaBinary.run(["georef", ann, "-o", dir.appendingPathComponent("out.json").path, "--footprint", footprint,
-                                          "--footprint-max-depth", "\(depth)", "--footprint-min-offset-ratio", "\(ratio)"])
+            let r = try TegulaBinary.run([
+                "georef", ann, "-o", dir.appendingPathComponent("out.json").path, "--footprint", footprint,
+                "--footprint-max-depth", "\(depth)", "--footprint-min-offset-ratio", "\(ratio)",
+            ])
             #expect(r.status == 0, "\(r.stderr)")
             let iou = try Self.compare(footprint, gcps: gcps, outline: mask, kind: "tps", depth: depth, ratio: ratio, in: dir)
-            print("footprint, --footprint-max-depth \(depth) --footprint-min-offset-ratio \(ratio): \(iou["points"] ?? 0) points, IoU \(iou["truth"] ?? .nan) with the dense outline, \(iou["allmaps"] ?? .nan) with Allmaps' refinement")
+            print(
+                "footprint, --footprint-max-depth \(depth) --footprint-min-offset-ratio \(ratio): \(iou["points"] ?? 0) points, IoU \(iou["truth"] ?? .nan) with the dense outline, \(iou["allmaps"] ?? .nan) with Allmaps' refinement"
+            )
             #expect((iou["allmaps"] ?? 0) >= 0.999, "\(iou)")
             truth[depth] = iou["truth"]
         }
@@ -169,25 +196,32 @@ struct FootprintCLITests {
         let dir = try TemporaryFolder.make("cli-footprint")
         defer { try? FileManager.default.removeItem(at: dir) }
         let footprint = dir.appendingPathComponent("footprint.geojson").path
-        let r = try TegulaBinary.run(["georef", Schagen1689.scan, "--gcps", Schagen1689.points, "--transform", "tps",
-                                      "-o", dir.appendingPathComponent("out.vrt").path, "--footprint", footprint])
+        let r = try TegulaBinary.run([
+            "georef", Schagen1689.scan, "--gcps", Schagen1689.points, "--transform", "tps",
+            "-o", dir.appendingPathComponent("out.vrt").path, "--footprint", footprint,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let f = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: footprint))) as? [String: Any])
         let ring = try #require(((f["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first)
         let widest = zip(ring, ring.dropFirst()).map { abs($1[0] - $0[0]) }.max() ?? .infinity
         let span = (ring.map { $0[0] }.max() ?? 0) - (ring.map { $0[0] }.min() ?? 0)
         #expect(widest <= 90 && span > 270, "widest step \(widest)°, span \(span)°")
-        let centre = try ProgramRun.output("python3", ["-c", """
-            import json, subprocess, sys
-            from osgeo import ogr
-            gcps = [l.split(",") for l in open(sys.argv[1]) if l[0].isdigit() or l[0] == "-"]
-            args = sum((["-gcp", g[2], str(-float(g[3])), g[0], g[1]] for g in gcps), [])
-            w, h = 2700, 1350
-            x, y = subprocess.run(["gdaltransform", "-tps", "-output_xy"] + args, input=f"{w / 2} {h / 2}\\n",
-                                  capture_output=True, text=True, check=True).stdout.split()[:2]
-            poly = ogr.CreateGeometryFromJson(json.dumps(json.load(open(sys.argv[2]))["geometry"]))
-            print(poly.Contains(ogr.CreateGeometryFromWkt(f"POINT ({x} {y})")))
-            """, Schagen1689.points, footprint])
+        let centre = try ProgramRun.output(
+            "python3",
+            [
+                "-c",
+                """
+                import json, subprocess, sys
+                from osgeo import ogr
+                gcps = [l.split(",") for l in open(sys.argv[1]) if l[0].isdigit() or l[0] == "-"]
+                args = sum((["-gcp", g[2], str(-float(g[3])), g[0], g[1]] for g in gcps), [])
+                w, h = 2700, 1350
+                x, y = subprocess.run(["gdaltransform", "-tps", "-output_xy"] + args, input=f"{w / 2} {h / 2}\\n",
+                                      capture_output=True, text=True, check=True).stdout.split()[:2]
+                poly = ogr.CreateGeometryFromJson(json.dumps(json.load(open(sys.argv[2]))["geometry"]))
+                print(poly.Contains(ogr.CreateGeometryFromWkt(f"POINT ({x} {y})")))
+                """, Schagen1689.points, footprint,
+            ])
         #expect(centre.trimmingCharacters(in: .whitespacesAndNewlines) == "True", "\(centre)")
     }
 }

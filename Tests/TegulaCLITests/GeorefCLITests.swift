@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula georef` and `tegula transform` from the command line, and their outputs as input to
 /// `tegula warp` and `tegula tile`.
@@ -34,10 +34,15 @@ struct GeorefCLITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let (scan, points) = try Self.smallSchagen(in: dir)
         let out = dir.appendingPathComponent("geo.vrt").path, report = dir.appendingPathComponent("r.json").path
-        let r = try TegulaBinary.run(["georef", scan, "--gcps", points, "--transform", "polynomial2", "-o", out,
-                                      "--report", report, "--picture", dir.appendingPathComponent("p.svg").path])
+        let r = try TegulaBinary.run([
+            "georef", scan, "--gcps", points, "--transform", "polynomial2", "-o", out,
+            "--report", report, "--picture", dir.appendingPathComponent("p.svg").path,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("polynomial2 (given) fitted in EPSG:3857 (the default for GCPs in longitude and latitude, as Allmaps fits) from 24 GCPs: RMSE"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "polynomial2 (given) fitted in EPSG:3857 (the default for GCPs in longitude and latitude, as Allmaps fits) from 24 GCPs: RMSE"),
+            "\(r.stderr)")
         let j = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as! [String: Any]
         #expect(j["transform"] as? String == "polynomial2")
         #expect((j["gcps"] as? [[String: Any]])?.first?["id"] as? String == "Strait of Gibraltar")
@@ -89,17 +94,21 @@ struct GeorefCLITests {
             let features = rows.map { r in
                 "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2 + shift),\(r.3)]}}"
             }.joined(separator: ",")
-            return "{\"id\":\"https://annotations.allmaps.org/maps/\(id)\",\"type\":\"Annotation\",\"motivation\":\"georeferencing\",\"body\":{\"type\":\"FeatureCollection\",\"features\":[\(features)]}}"
+            return
+                "{\"id\":\"https://annotations.allmaps.org/maps/\(id)\",\"type\":\"Annotation\",\"motivation\":\"georeferencing\",\"body\":{\"type\":\"FeatureCollection\",\"features\":[\(features)]}}"
         }
         let page = dir.appendingPathComponent("page.json").path
         try Data("{\"type\":\"AnnotationPage\",\"items\":[\(annotation("aaa1", shift: 0)),\(annotation("bbb2", shift: 10))]}".utf8)
             .write(to: URL(fileURLWithPath: page))
         let refused = try TegulaBinary.run(["transform", "--gcps", page, "--transform", "polynomial1"], stdin: "500 400\n")
-        #expect(refused.status != 0 && refused.stdout.isEmpty && refused.stderr.split(separator: "\n").count == 1
+        #expect(
+            refused.status != 0 && refused.stdout.isEmpty && refused.stderr.split(separator: "\n").count == 1
                 && refused.stderr.contains("maps/aaa1") && refused.stderr.contains("maps/bbb2") && refused.stderr.contains("--map"),
-                "\(refused.stderr)")
-        let a = try TegulaBinary.run(["transform", "--gcps", page, "--map", "aaa1", "--transform", "polynomial1", "--fit-srs", "gcp"], stdin: "500 400\n")
-        let b = try TegulaBinary.run(["transform", "--gcps", page, "--map", "bbb2", "--transform", "polynomial1", "--fit-srs", "gcp"], stdin: "500 400\n")
+            "\(refused.stderr)")
+        let a = try TegulaBinary.run(
+            ["transform", "--gcps", page, "--map", "aaa1", "--transform", "polynomial1", "--fit-srs", "gcp"], stdin: "500 400\n")
+        let b = try TegulaBinary.run(
+            ["transform", "--gcps", page, "--map", "bbb2", "--transform", "polynomial1", "--fit-srs", "gcp"], stdin: "500 400\n")
         #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
         let x = [a, b].map { $0.stdout.split(separator: " ").first.flatMap { Double($0) } ?? .nan }
         #expect(abs(x[1] - x[0] - 10) < 1e-6, "\(a.stdout) \(b.stdout)")
@@ -115,7 +124,10 @@ struct GeorefCLITests {
         let csv = dir.appendingPathComponent("fold.csv").path
         try Data(FoldingCubic.csv.utf8).write(to: URL(fileURLWithPath: csv))
         let pixels: [(Double, Double)] = [(400, 200), (950, 150), (100.5, 10), (820, 300), (-100, 250)]
-        var input = pixels.map { let g = FoldingCubic.ground($0.0, $0.1); return "\(g.x) \(g.y)" }.joined(separator: "\n") + "\n"
+        var input =
+            pixels.map {
+                let g = FoldingCubic.ground($0.0, $0.1); return "\(g.x) \(g.y)"
+            }.joined(separator: "\n") + "\n"
         // Line 6: ground whose one real preimage lies across the other crease, at x ≈ −1,750.
         let far = FoldingCubic.ground(FoldingCubic.creaseX, 150).x + 1_500
         input += "\(far) \(FoldingCubic.ground(0, 150).y)\n"
@@ -135,7 +147,8 @@ struct GeorefCLITests {
             }
         }
         let warnings = r.stderr.split(separator: "\n")
-        #expect(warnings.count == 1 && r.stderr.contains("polynomial3 folds over at pixels x 8")
+        #expect(
+            warnings.count == 1 && r.stderr.contains("polynomial3 folds over at pixels x 8")
                 && r.stderr.contains("1 of 6 points have none") && r.stderr.contains("stdin line 6"), "\(r.stderr)")
         // Forward is untouched: every pixel, folded or not, has its ground position.
         let forward = try TegulaBinary.run(args, stdin: pixels.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n")
@@ -162,8 +175,9 @@ struct GeorefCLITests {
         for (p, q) in zip(a, b) {
             #expect(abs(p[0] - q[0]) <= 1e-9 * max(1, abs(q[0])) && abs(p[1] - q[1]) <= 1e-9 * max(1, abs(q[1])), "\(p) vs \(q)")
         }
-        let back = try TegulaBinary.run(["transform", "--gcps", points, "--transform", "polynomial2", "--fit-srs", "gcp", "--inverse"],
-                                        stdin: ours.stdout)
+        let back = try TegulaBinary.run(
+            ["transform", "--gcps", points, "--transform", "polynomial2", "--fit-srs", "gcp", "--inverse"],
+            stdin: ours.stdout)
         #expect(back.status == 0, "\(back.stderr)")
         let c = back.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         let original = input.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
@@ -201,7 +215,9 @@ struct GeorefCLITests {
         var rows: [[Double]] = []
         for line in try String(contentsOfFile: points, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("mapX") {
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard f.count > 4, f[4] == "1", let lon = Double(f[0]), let lat = Double(f[1]), let x = Double(f[2]), let y = Double(f[3]) else { continue }
+            guard f.count > 4, f[4] == "1", let lon = Double(f[0]), let lat = Double(f[1]), let x = Double(f[2]), let y = Double(f[3]) else {
+                continue
+            }
             rows.append([x, -y, lon, lat])
         }
         let projected = try Self.mercator(rows.map { ($0[2], $0[3]) })
@@ -210,8 +226,9 @@ struct GeorefCLITests {
 
     /// Lon/lat to EPSG:3857 by `gdaltransform`.
     static func mercator(_ lonLat: [(Double, Double)]) throws -> [(Double, Double)] {
-        let out = try ProgramRun.output("gdaltransform", ["-s_srs", "EPSG:4326", "-t_srs", "EPSG:3857", "-output_xy"],
-                                        stdin: lonLat.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n")
+        let out = try ProgramRun.output(
+            "gdaltransform", ["-s_srs", "EPSG:4326", "-t_srs", "EPSG:3857", "-output_xy"],
+            stdin: lonLat.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n")
         let xy = out.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         try #require(xy.count == lonLat.count && xy.allSatisfy { $0.count == 2 }, "gdaltransform: \(out)")
         return xy.map { ($0[0], $0[1]) }
@@ -221,10 +238,14 @@ struct GeorefCLITests {
     /// grid of `like`, with an alpha band: the oracle a warp's pixels are compared with.
     static func gdalwarp(_ scan: String, gcps: [[Double]], method: [String], like: RasterInfo, to out: String) throws {
         let vrt = out + ".gcps.vrt"
-        try ProgramRun.output("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:3857"]
-            + gcps.flatMap { ["-gcp"] + $0.map { "\($0)" } } + [scan, vrt])
-        try ProgramRun.output("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + like.extent.map { "\($0)" }
-            + ["-ts", "\(like.width)", "\(like.height)", "-r", "bilinear", "-et", "0", "-dstalpha"] + method + [vrt, out])
+        try ProgramRun.output(
+            "gdal_translate",
+            ["-q", "-of", "VRT", "-a_srs", "EPSG:3857"]
+                + gcps.flatMap { ["-gcp"] + $0.map { "\($0)" } } + [scan, vrt])
+        try ProgramRun.output(
+            "gdalwarp",
+            ["-q", "-t_srs", "EPSG:3857", "-te"] + like.extent.map { "\($0)" }
+                + ["-ts", "\(like.width)", "\(like.height)", "-r", "bilinear", "-et", "0", "-dstalpha"] + method + [vrt, out])
     }
 
     /// Pixels of a warp against its oracle, read by GDAL's Python bindings: PSNR over the pixels
@@ -233,29 +254,35 @@ struct GeorefCLITests {
     struct Agreement: Decodable, CustomStringConvertible {
         var psnr: Double, overlap: Int, alphaMismatch: Double, opaqueShare: Double, opaqueAtGround: Int
         var description: String {
-            String(format: "PSNR %.2f dB over %d px opaque in both, alpha mismatch %.4f %%, %.1f %% opaque, %d GCPs on opaque pixels",
-                   psnr, overlap, 100 * alphaMismatch, 100 * opaqueShare, opaqueAtGround)
+            String(
+                format: "PSNR %.2f dB over %d px opaque in both, alpha mismatch %.4f %%, %.1f %% opaque, %d GCPs on opaque pixels",
+                psnr, overlap, 100 * alphaMismatch, 100 * opaqueShare, opaqueAtGround)
         }
 
         init(_ ours: String, _ theirs: String, ground: [[Double]]) throws {
-            let json = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", """
-                import sys, json, numpy
-                from osgeo import gdal
-                o = gdal.Open(sys.argv[1])
-                a, b = o.ReadAsArray().astype(float), gdal.Open(sys.argv[2]).ReadAsArray().astype(float)
-                assert a.shape == b.shape and a.shape[0] == 4, (a.shape, b.shape)
-                both = (a[3] == 255) & (b[3] == 255)
-                mse = ((a[:3] - b[:3]) ** 2)[:, both].mean() if both.any() else -1
-                gt = o.GetGeoTransform()
-                on = 0
-                for line in sys.stdin:
-                    X, Y = map(float, line.split())
-                    c, r = int((X - gt[0]) // gt[1]), int((Y - gt[3]) // gt[5])
-                    on += int(0 <= r < a.shape[1] and 0 <= c < a.shape[2] and a[3, r, c] == 255)
-                print(json.dumps({"psnr": 0 if mse < 0 else 99 if mse == 0 else 10 * numpy.log10(255 ** 2 / mse),
-                                  "overlap": int(both.sum()), "alphaMismatch": float(((a[3] == 0) != (b[3] == 0)).mean()),
-                                  "opaqueShare": float((a[3] == 255).mean()), "opaqueAtGround": on}))
-                """, ours, theirs], stdin: ground.map { "\($0[2]) \($0[3])" }.joined(separator: "\n") + "\n")
+            let json = try ProgramRun.output(
+                PackageRoot.path(".venv/bin/python3"),
+                [
+                    "-c",
+                    """
+                    import sys, json, numpy
+                    from osgeo import gdal
+                    o = gdal.Open(sys.argv[1])
+                    a, b = o.ReadAsArray().astype(float), gdal.Open(sys.argv[2]).ReadAsArray().astype(float)
+                    assert a.shape == b.shape and a.shape[0] == 4, (a.shape, b.shape)
+                    both = (a[3] == 255) & (b[3] == 255)
+                    mse = ((a[:3] - b[:3]) ** 2)[:, both].mean() if both.any() else -1
+                    gt = o.GetGeoTransform()
+                    on = 0
+                    for line in sys.stdin:
+                        X, Y = map(float, line.split())
+                        c, r = int((X - gt[0]) // gt[1]), int((Y - gt[3]) // gt[5])
+                        on += int(0 <= r < a.shape[1] and 0 <= c < a.shape[2] and a[3, r, c] == 255)
+                    print(json.dumps({"psnr": 0 if mse < 0 else 99 if mse == 0 else 10 * numpy.log10(255 ** 2 / mse),
+                                      "overlap": int(both.sum()), "alphaMismatch": float(((a[3] == 0) != (b[3] == 0)).mean()),
+                                      "opaqueShare": float((a[3] == 255).mean()), "opaqueAtGround": on}))
+                    """, ours, theirs,
+                ], stdin: ground.map { "\($0[2]) \($0[3])" }.joined(separator: "\n") + "\n")
             self = try JSONDecoder().decode(Agreement.self, from: Data(json.utf8))
         }
     }
@@ -285,9 +312,12 @@ struct GeorefCLITests {
         for (file, zoom) in [(warped, 2), (direct, 1)] {
             let info = try RasterInfo(file)
             let resolution = 2 * Double.pi * 6_378_137 / 256 / Double(1 << zoom)
-            #expect(info.epsg == 3857 && info.colours == ["Red", "Green", "Blue", "Alpha"], "\(file): EPSG \(String(describing: info.epsg)), \(info.colours)")
-            #expect(info.geoTransform.count == 6 && abs(info.geoTransform[1] - resolution) < 1e-6 && abs(info.geoTransform[5] + resolution) < 1e-6,
-                    "\(file): \(info.geoTransform), zoom \(zoom) is \(resolution) m a pixel")
+            #expect(
+                info.epsg == 3857 && info.colours == ["Red", "Green", "Blue", "Alpha"],
+                "\(file): EPSG \(String(describing: info.epsg)), \(info.colours)")
+            #expect(
+                info.geoTransform.count == 6 && abs(info.geoTransform[1] - resolution) < 1e-6 && abs(info.geoTransform[5] + resolution) < 1e-6,
+                "\(file): \(info.geoTransform), zoom \(zoom) is \(resolution) m a pixel")
             guard info.geoTransform.count == 6 else { continue }
             let e = info.extent
             let outside = gcps.filter { !($0[2] > e[0] && $0[2] < e[2] && $0[3] > e[1] && $0[3] < e[3]) }
@@ -298,8 +328,9 @@ struct GeorefCLITests {
         let grid: [(Double, Double)] = (0...30).flatMap { (j: Int) -> [(Double, Double)] in
             (0...30).map { (i: Int) -> (Double, Double) in (540.0 * Double(i) / 30, 270.0 * Double(j) / 30) }
         }
-        let fit = try TegulaBinary.run(["transform", "--gcps", points, "--transform", "tps", "--image", scan],
-                                       stdin: grid.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n")
+        let fit = try TegulaBinary.run(
+            ["transform", "--gcps", points, "--transform", "tps", "--image", scan],
+            stdin: grid.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n")
         #expect(fit.status == 0, "\(fit.stderr)")
         let lonLat = fit.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         try #require(lonLat.count == grid.count && lonLat.allSatisfy { $0.count == 2 }, "\(fit.stdout.prefix(200))")
@@ -316,14 +347,19 @@ struct GeorefCLITests {
         #expect(tps.alphaMismatch < 2e-5, "\(tps)")
 
         // The affine: numpy's least-squares fit of EPSG:3857 X, Y to pixel, line, at the corners.
-        let corners = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", """
-            import sys, numpy
-            g = numpy.array([list(map(float, l.split())) for l in sys.stdin if l.strip()])
-            A = numpy.column_stack([g[:, 0], g[:, 1], numpy.ones(len(g))])
-            coef, *_ = numpy.linalg.lstsq(A, g[:, 2:], rcond=None)
-            for p, l in [(0, 0), (540, 0), (0, 270), (540, 270)]:
-                print(p, l, *(numpy.array([p, l, 1]) @ coef))
-            """], stdin: gcps.map { $0.map { "\($0)" }.joined(separator: " ") }.joined(separator: "\n") + "\n")
+        let corners = try ProgramRun.output(
+            PackageRoot.path(".venv/bin/python3"),
+            [
+                "-c",
+                """
+                import sys, numpy
+                g = numpy.array([list(map(float, l.split())) for l in sys.stdin if l.strip()])
+                A = numpy.column_stack([g[:, 0], g[:, 1], numpy.ones(len(g))])
+                coef, *_ = numpy.linalg.lstsq(A, g[:, 2:], rcond=None)
+                for p, l in [(0, 0), (540, 0), (0, 270), (540, 270)]:
+                    print(p, l, *(numpy.array([p, l, 1]) @ coef))
+                """,
+            ], stdin: gcps.map { $0.map { "\($0)" }.joined(separator: " ") }.joined(separator: "\n") + "\n")
         let affine = corners.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         try #require(affine.count == 4 && affine.allSatisfy { $0.count == 4 }, "\(corners)")
         let affineOracle = dir.appendingPathComponent("d-gdal.tif").path

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// Golden digests: small canonical runs of `tegula tile` on the Schagen 1689 scan (Debian's
 /// marble-qt-data, georeferenced by pipelines/schagen1689.points with a thin-plate spline), zooms
@@ -42,23 +42,28 @@ struct GoldenTileTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("tiles" + run.ext).path
         let points = Schagen1689.points
-        let r = try TegulaBinary.run(["tile", Schagen1689.scan, "--gcps", points, "--transform", "tps", "-o", out, "--zoom", "0-3",
-                                      "--format", run.format, "--resampling", run.resampling, "--quiet"])
+        let r = try TegulaBinary.run([
+            "tile", Schagen1689.scan, "--gcps", points, "--transform", "tps", "-o", out, "--zoom", "0-3",
+            "--format", run.format, "--resampling", run.resampling, "--quiet",
+        ])
         try #require(r.status == 0, "\(r.stderr)")
         let got = try TilesetDigest.perTile(out)
         #expect(got.count > 20, "\(got.count) tiles")
         let container = run.ext.isEmpty ? nil : try ContainerMetadata.read(out)
         let file = Self.goldens.appendingPathComponent(name + ".sha256")
         let containerFile = Self.goldens.appendingPathComponent(name + ".container")
-        let command = "tegula tile schagen1689.jpg --gcps pipelines/schagen1689.points --transform tps --zoom 0-3 "
+        let command =
+            "tegula tile schagen1689.jpg --gcps pipelines/schagen1689.points --transform tps --zoom 0-3 "
             + "--format \(run.format) --resampling \(run.resampling) -o tiles\(run.ext)"
         if Self.updating {
             try FileManager.default.createDirectory(at: Self.goldens, withIntermediateDirectories: true)
-            let text = "# \(command); scripts/update-goldens rewrites this\n"
+            let text =
+                "# \(command); scripts/update-goldens rewrites this\n"
                 + got.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined()
             try text.write(to: file, atomically: true, encoding: .utf8)
             if let container {
-                try ("# \(command), as \(ContainerMetadata.reader(run.ext)) reads it; scripts/update-goldens rewrites this\n"
+                try
+                    ("# \(command), as \(ContainerMetadata.reader(run.ext)) reads it; scripts/update-goldens rewrites this\n"
                     + container.map { $0 + "\n" }.joined()).write(to: containerFile, atomically: true, encoding: .utf8)
             }
             print("golden \(name): recorded \(got.count) tiles" + (container.map { ", \($0.count) lines of container metadata" } ?? ""))
@@ -76,19 +81,23 @@ struct GoldenTileTests {
             let count = changed.count + missing.count + extra.count
             let moved = count == 0 ? "no tile" : "\(count) of \(want.count) tiles"
             let libraries = libraryChanges.joined(separator: "; ")
-            Issue.record("\(name): library changed since the goldens were recorded: \(libraries); \(moved) moved. Look at the tiles, then run scripts/update-goldens")
+            Issue.record(
+                "\(name): library changed since the goldens were recorded: \(libraries); \(moved) moved. Look at the tiles, then run scripts/update-goldens"
+            )
             return
         }
         #expect(changed.isEmpty, "\(name): \(changed.count) of \(want.count) tiles changed: \(changed.joined(separator: ", "))")
         #expect(missing.isEmpty, "\(name): \(missing.count) tiles no longer written: \(missing.joined(separator: ", "))")
         #expect(extra.isEmpty, "\(name): \(extra.count) tiles written that the golden lacks: \(extra.joined(separator: ", "))")
         if let container {
-            let recorded = try #require(try? String(contentsOf: containerFile, encoding: .utf8),
-                                        "no golden \(containerFile.path): run scripts/update-goldens")
+            let recorded = try #require(
+                try? String(contentsOf: containerFile, encoding: .utf8),
+                "no golden \(containerFile.path): run scripts/update-goldens")
             let wanted = recorded.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
             let gone = wanted.filter { !container.contains($0) }, new = container.filter { !wanted.contains($0) }
-            #expect(wanted == container,
-                    "\(name): container metadata changed (\(ContainerMetadata.reader(run.ext))): recorded \(gone.prefix(5)), now \(new.prefix(5))")
+            #expect(
+                wanted == container,
+                "\(name): container metadata changed (\(ContainerMetadata.reader(run.ext))): recorded \(gone.prefix(5)), now \(new.prefix(5))")
         }
     }
 
@@ -141,7 +150,8 @@ enum GoldenLibraries {
     }
 
     static func record(_ versions: [String: String]) throws {
-        try ("# The libraries the goldens were made with (pkg-config --modversion, and the Debian package): "
+        try
+            ("# The libraries the goldens were made with (pkg-config --modversion, and the Debian package): "
             + "GoldenTileTests reads a difference as \"library changed\". scripts/update-goldens rewrites this.\n"
             + lines(versions).map { $0 + "\n" }.joined()).write(to: file, atomically: true, encoding: .utf8)
     }
@@ -177,9 +187,13 @@ enum ContainerMetadata {
     static func read(_ path: String) throws -> [String] {
         let text: String
         if path.hasSuffix(".mbtiles") {
-            text = try ProgramRun.output("sqlite3", ["-separator", " ", path,
-                "SELECT 'schema', type, name, replace(sql, char(10), ' ') FROM sqlite_master ORDER BY type, name;"
-                + "SELECT 'metadata', name, value FROM metadata ORDER BY name"])
+            text = try ProgramRun.output(
+                "sqlite3",
+                [
+                    "-separator", " ", path,
+                    "SELECT 'schema', type, name, replace(sql, char(10), ' ') FROM sqlite_master ORDER BY type, name;"
+                        + "SELECT 'metadata', name, value FROM metadata ORDER BY name",
+                ])
         } else {
             text = try ProgramRun.output("python3", ["-c", pmtilesDump, path])
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula grid` against mercantile 1.2.1 (PyPI, installed by scripts/setup) on random inputs.
 @Suite(.timeLimit(.minutes(20)))
@@ -8,13 +8,13 @@ struct GridCLITests {
     /// Ask mercantile: one python expression per input line, results printed one per line.
     static func mercantile(_ body: String, input: String) throws -> String {
         let script = """
-        import sys, mercantile
-        assert mercantile.__version__ == "1.2.1", mercantile.__version__
-        for line in sys.stdin:
-            v = line.split()
-            if not v: continue
-        \(body.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
-        """
+            import sys, mercantile
+            assert mercantile.__version__ == "1.2.1", mercantile.__version__
+            for line in sys.stdin:
+                v = line.split()
+                if not v: continue
+            \(body.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+            """
         let r = try ProgramRun.run("python3", ["-c", script], stdin: input)
         #expect(r.status == 0, "mercantile failed: \(r.stderr)")
         return r.stdout
@@ -26,7 +26,9 @@ struct GridCLITests {
         let b = theirs.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(a.count == b.count, "\(what): \(a.count) lines vs mercantile's \(b.count)")
         let diffs = zip(a, b).enumerated().filter { $0.element.0 != $0.element.1 }
-        #expect(diffs.isEmpty, "\(what): \(diffs.count) differ, first: \(diffs.prefix(3).map { "line \($0.offset + 1): \($0.element.0) vs \($0.element.1)" })")
+        #expect(
+            diffs.isEmpty,
+            "\(what): \(diffs.count) differ, first: \(diffs.prefix(3).map { "line \($0.offset + 1): \($0.element.0) vs \($0.element.1)" })")
     }
 
     static func randomInputs(_ n: Int, seed: UInt64, _ make: (inout SeededRandom) -> String) -> String {
@@ -35,9 +37,10 @@ struct GridCLITests {
     }
 
     @Test func tileMatchesMercantile() throws {
-        let input = Self.randomInputs(2000, seed: 1) { r in
-            "\(r.uniform(-180, 180)) \(r.uniform(-85.0511, 85.0511)) \(r.next() % 29)"
-        } + "180 -85 1\n-180 85.0511287798066 3\n180 0 0\n0 0 30\n"
+        let input =
+            Self.randomInputs(2000, seed: 1) { r in
+                "\(r.uniform(-180, 180)) \(r.uniform(-85.0511, 85.0511)) \(r.next() % 29)"
+            } + "180 -85 1\n-180 85.0511287798066 3\n180 0 0\n0 0 30\n"
         let ours = try TegulaBinary.run(["grid", "tile"], stdin: input)
         #expect(ours.status == 0, "\(ours.stderr)")
         let theirs = try Self.mercantile("t = mercantile.tile(float(v[0]), float(v[1]), int(v[2]))\nprint(t.z, t.x, t.y)", input: input)
@@ -102,9 +105,11 @@ struct GridCLITests {
     }
 
     @Test func badInputIsOneLineAndNonZero() throws {
-        for args in [["grid", "tile", "10", "abc", "3"], ["grid", "tile", "0", "0", "31"],
-                     ["grid", "bounds", "3", "8", "0"], ["grid", "quadkey", "0124"],
-                     ["grid", "cover", "--bbox", "1,2,3", "--zoom", "2"], ["grid", "bounds", "1", "0", "0", "--srs", "EPSG:2056"]] {
+        for args in [
+            ["grid", "tile", "10", "abc", "3"], ["grid", "tile", "0", "0", "31"],
+            ["grid", "bounds", "3", "8", "0"], ["grid", "quadkey", "0124"],
+            ["grid", "cover", "--bbox", "1,2,3", "--zoom", "2"], ["grid", "bounds", "1", "0", "0", "--srs", "EPSG:2056"],
+        ] {
             let r = try TegulaBinary.run(args)
             #expect(r.status != 0, "\(args)")
             #expect(r.stdout.isEmpty)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula grid --tms-from EPSG:N --extent …` against morecantile 7.1.0's `TileMatrixSet.custom`
 /// (PyPI, installed by scripts/setup) on the same CRS and extent: the same matrices, number for
@@ -35,11 +35,15 @@ struct GridCustomCLITests {
     func customGridIsMorecantiles(index: Int) throws {
         let (code, box, zooms, corner) = Self.cases[index]
         let extent = box.map { "\($0)" }.joined(separator: ",")
-        let ours = try TegulaBinary.run(["grid", "--tms-from", "EPSG:\(code)", "--extent", extent,
-                                         "--zoom", "\(zooms.lowerBound)-\(zooms.upperBound)", "--corner", corner])
+        let ours = try TegulaBinary.run([
+            "grid", "--tms-from", "EPSG:\(code)", "--extent", extent,
+            "--zoom", "\(zooms.lowerBound)-\(zooms.upperBound)", "--corner", corner,
+        ])
         #expect(ours.status == 0, "\(ours.stderr)")
-        let theirs = try ProgramRun.run("python3", ["-c", Self.oracle, code] + box.map { "\($0)" }
-                                            + ["\(zooms.lowerBound)", "\(zooms.upperBound)", corner])
+        let theirs = try ProgramRun.run(
+            "python3",
+            ["-c", Self.oracle, code] + box.map { "\($0)" }
+                + ["\(zooms.lowerBound)", "\(zooms.upperBound)", corner])
         #expect(theirs.status == 0, "morecantile failed: \(theirs.stderr.suffix(600))")
         let a = try JSONSerialization.jsonObject(with: Data(ours.stdout.utf8)) as! [String: Any]
         let b = try JSONSerialization.jsonObject(with: Data(theirs.stdout.utf8)) as! [String: Any]
@@ -63,9 +67,11 @@ struct GridCustomCLITests {
 
     @Test func badExtentOrCRSIsOneLineAndNoFile() throws {
         let out = try TemporaryFolder.make("grid-custom").appendingPathComponent("tms.json").path
-        for args in [["--tms-from", "EPSG:27700", "--extent", "0,0,700000"], ["--tms-from", "EPSG:27700", "--extent", "9,0,1,5"],
-                     ["--tms-from", "EPSG:999999", "--extent", "0,0,1,1"], ["--tms-from", "EPSG:27700", "--extent", "0,0,1,1", "--zoom", "5-2"],
-                     ["--tms-from", "EPSG:27700", "--extent", "0,0,1,1", "--corner", "middle"]] {
+        for args in [
+            ["--tms-from", "EPSG:27700", "--extent", "0,0,700000"], ["--tms-from", "EPSG:27700", "--extent", "9,0,1,5"],
+            ["--tms-from", "EPSG:999999", "--extent", "0,0,1,1"], ["--tms-from", "EPSG:27700", "--extent", "0,0,1,1", "--zoom", "5-2"],
+            ["--tms-from", "EPSG:27700", "--extent", "0,0,1,1", "--corner", "middle"],
+        ] {
             let r = try TegulaBinary.run(["grid"] + args + ["-o", out])
             #expect(r.status != 0, "\(args)")
             #expect(r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")

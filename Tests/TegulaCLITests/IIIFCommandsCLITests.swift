@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// Issue 29's "sources by URL wherever a scan is accepted" beyond tile, warp and serve: `tegula
 /// info`, `georef` and `edit` of an IIIF image or its Georeference Annotation, a pipeline's
@@ -71,8 +71,10 @@ struct IIIFCommandsCLITests {
         let path = { (name: String) in dir.appendingPathComponent(name).path }
         let l = try TegulaBinary.run(["georef", scan.path, "--gcps", ann, "-o", path("local.vrt"), "--report", path("local.report.json")])
         #expect(l.status == 0, "\(l.stderr)")
-        let r = try TegulaBinary.run(["georef", ann, "-o", path("remote.json"), "--report", path("remote.report.json"),
-                                      "--picture", path("remote.svg"), "--iiif-cache", cache])
+        let r = try TegulaBinary.run([
+            "georef", ann, "-o", path("remote.json"), "--report", path("remote.report.json"),
+            "--picture", path("remote.svg"), "--iiif-cache", cache,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let a = try Self.object(path("local.report.json")), b = try Self.object(path("remote.report.json"))
         for key in ["transform", "rmse", "leave_one_out_rmse", "footprint", "gcps", "image_width", "image_height"] {
@@ -82,12 +84,17 @@ struct IIIFCommandsCLITests {
         let source = ((written["target"] as? [String: Any])?["source"] as? [String: Any]) ?? [:]
         #expect(source["id"] as? String == "\(server.base)/iiif/scan" && source["type"] as? String == "ImageService2", "\(source)")
         #expect(((written["body"] as? [String: Any])?["features"] as? [Any])?.count == 5)
-        let errors = try ProgramRun.output("python3", ["-c", """
-            import sys, json
-            from jsonschema import Draft202012Validator
-            v = Draft202012Validator(json.load(open(sys.argv[1])))
-            print(json.dumps([e.message for e in v.iter_errors(json.load(open(sys.argv[2])))]))
-            """, PackageRoot.path("Tests/Schemas/allmaps-annotation-1.schema.json"), path("remote.json")])
+        let errors = try ProgramRun.output(
+            "python3",
+            [
+                "-c",
+                """
+                import sys, json
+                from jsonschema import Draft202012Validator
+                v = Draft202012Validator(json.load(open(sys.argv[1])))
+                print(json.dumps([e.message for e in v.iter_errors(json.load(open(sys.argv[2])))]))
+                """, PackageRoot.path("Tests/Schemas/allmaps-annotation-1.schema.json"), path("remote.json"),
+            ])
         #expect(errors.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(errors)")
         let svg = try String(contentsOfFile: path("remote.svg"), encoding: .utf8)
         #expect(svg.contains("data:image/jpeg;base64,"), "the picture holds no scan")
@@ -117,18 +124,27 @@ struct IIIFCommandsCLITests {
         #expect(region.status == 200)
         let got = dir.appendingPathComponent("region.png")
         try region.body.write(to: got)
-        let diff = try ProgramRun.output("python3", ["-c", """
-            import sys, numpy
-            from osgeo import gdal
-            a = gdal.Open(sys.argv[1]).ReadAsArray()[:3, 200:456, 300:556].astype(int)
-            b = gdal.Open(sys.argv[2]).ReadAsArray()[:3].astype(int)
-            print(-1 if a.shape != b.shape else abs(a - b).max())
-            """, scan.path, got.path])
+        let diff = try ProgramRun.output(
+            "python3",
+            [
+                "-c",
+                """
+                import sys, numpy
+                from osgeo import gdal
+                a = gdal.Open(sys.argv[1]).ReadAsArray()[:3, 200:456, 300:556].astype(int)
+                b = gdal.Open(sys.argv[2]).ReadAsArray()[:3].astype(int)
+                print(-1 if a.shape != b.shape else abs(a - b).max())
+                """, scan.path, got.path,
+            ])
         #expect(diff.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "largest difference \(diff)")
         let body = dir.appendingPathComponent("session.json")
         try session.body.write(to: body)
-        let put = try ProgramRun.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "--data-binary", "@\(body.path)",
-                                              editor.base + "/api/session"])
+        let put = try ProgramRun.run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "--data-binary", "@\(body.path)",
+                editor.base + "/api/session",
+            ])
         #expect(put.stdout == "200", "\(put.stdout) \(editor.output)")
         let service = try Self.info(server, "/3.0_pil/scan/info.json")["id"] as? String
         let source = ((try Self.object(out)["target"] as? [String: Any])?["source"] as? [String: Any]) ?? [:]
@@ -144,15 +160,15 @@ struct IIIFCommandsCLITests {
         let paper = "remove_color: {color: \"#A0A0A0\", threshold: 0.35, hardness: 0.5}"
         let file = dir.appendingPathComponent("p.yml").path
         try """
-            version: 1
-            map_defaults:
-              tile: {min_zoom: 11}
-            maps:
-              - {name: local, input: images/scan.png, georeference: {gcps: annotation.json}, output: out/local}
-              - {name: remote, input: annotation.json, output: out/remote}
-              - {name: local-paper, input: images/scan.png, georeference: {gcps: annotation.json}, \(paper), output: out/local-paper}
-              - {name: remote-paper, input: annotation.json, \(paper), output: out/remote-paper}
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        version: 1
+        map_defaults:
+          tile: {min_zoom: 11}
+        maps:
+          - {name: local, input: images/scan.png, georeference: {gcps: annotation.json}, output: out/local}
+          - {name: remote, input: annotation.json, output: out/remote}
+          - {name: local-paper, input: images/scan.png, georeference: {gcps: annotation.json}, \(paper), output: out/local-paper}
+          - {name: remote-paper, input: annotation.json, \(paper), output: out/remote-paper}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let r = try Self.run(file, cache: dir.appendingPathComponent("cache").path)
         let digest = { (name: String) in try TilesetDigest.of(dir.appendingPathComponent("out/\(name)").path) }
         let local = try digest("local"), remote = try digest("remote")
@@ -215,20 +231,21 @@ struct IIIFCommandsCLITests {
             .replacingOccurrences(of: "4.505", with: "4.515")
         let www = dir.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
-        try "{\"type\":\"AnnotationPage\",\"items\":[\(alpha),\(beta)]}".write(to: www.appendingPathComponent("page.json"), atomically: true, encoding: .utf8)
+        try "{\"type\":\"AnnotationPage\",\"items\":[\(alpha),\(beta)]}".write(
+            to: www.appendingPathComponent("page.json"), atomically: true, encoding: .utf8)
         try alpha.write(to: dir.appendingPathComponent("alpha.json"), atomically: true, encoding: .utf8)
         let pages = try LocalHTTPServer.python(serving: www)
         defer { pages.stop() }
         let file = dir.appendingPathComponent("p.yml").path
         try """
-            version: 1
-            map_defaults:
-              tile: {min_zoom: 11}
-              output: out/{name}
-            maps_from: \(pages.base)/page.json
-            maps:
-              - {name: oracle, input: images/scan.png, georeference: {gcps: alpha.json}, output: out/oracle}
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        version: 1
+        map_defaults:
+          tile: {min_zoom: 11}
+          output: out/{name}
+        maps_from: \(pages.base)/page.json
+        maps:
+          - {name: oracle, input: images/scan.png, georeference: {gcps: alpha.json}, output: out/oracle}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let r = try Self.run(file, cache: dir.appendingPathComponent("cache").path)
         let made = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("out").path).sorted()
         #expect(made == ["alpha", "beta", "oracle"], "\(made)\n\(r.stderr)")
@@ -255,14 +272,14 @@ struct IIIFCommandsCLITests {
         defer { pages.stop() }
         let file = dir.appendingPathComponent("p.yml").path
         try """
-            version: 1
-            map_defaults:
-              output: out/{name}
-            maps_from: \(pages.base)/page.json
-            maps:
-              - {name: annotated, input: annotation.json}
-              - {name: byurl, input: \(service), georeference: {gcps: annotation.json}}
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        version: 1
+        map_defaults:
+          output: out/{name}
+        maps_from: \(pages.base)/page.json
+        maps:
+          - {name: annotated, input: annotation.json}
+          - {name: byurl, input: \(service), georeference: {gcps: annotation.json}}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let local = dir.appendingPathComponent("local").path
         let l = try TegulaBinary.run(["tile", scan.path, "--gcps", ann, "-o", local, "--quiet"])
         #expect(l.status == 0, "\(l.stderr)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula serve` as an IIIF Image API 3.0 server, checked by the official validator (PyPI
 /// `iiif-validator`, `iiif-validate.py`) on its own test image, and a plain scan served as IIIF alone.
@@ -13,21 +13,26 @@ struct IIIFServeCLITests {
     /// column i, row k coloured `ValidationInfo().colorInfo[i][k]` (the table is the package's
     /// own), written as a GeoTIFF with no georeference by GDAL's Python bindings.
     static func writeValidatorImage(_ path: String) throws {
-        try ProgramRun.output("python3", ["-c", """
-            import sys
-            import numpy
-            from osgeo import gdal
-            from iiif_validator.validator import ValidationInfo
-            colours = ValidationInfo().colorInfo
-            ds = gdal.GetDriverByName('GTiff').Create(sys.argv[1], 1000, 1000, 3, gdal.GDT_Byte)
-            for b in range(3):
-                a = numpy.zeros((1000, 1000), numpy.uint8)
-                for i in range(10):
-                    for k in range(10):
-                        a[k * 100:(k + 1) * 100, i * 100:(i + 1) * 100] = colours[i][k][b]
-                ds.GetRasterBand(b + 1).WriteArray(a)
-            ds = None
-            """, path])
+        try ProgramRun.output(
+            "python3",
+            [
+                "-c",
+                """
+                import sys
+                import numpy
+                from osgeo import gdal
+                from iiif_validator.validator import ValidationInfo
+                colours = ValidationInfo().colorInfo
+                ds = gdal.GetDriverByName('GTiff').Create(sys.argv[1], 1000, 1000, 3, gdal.GDT_Byte)
+                for b in range(3):
+                    a = numpy.zeros((1000, 1000), numpy.uint8)
+                    for i in range(10):
+                        for k in range(10):
+                            a[k * 100:(k + 1) * 100, i * 100:(i + 1) * 100] = colours[i][k][b]
+                    ds.GetRasterBand(b + 1).WriteArray(a)
+                ds = None
+                """, path,
+            ])
     }
 
     /// Item 4's Done-when: `iiif-validate.py --version=3.0 --level 1` passes against `tegula serve`
@@ -41,8 +46,12 @@ struct IIIFServeCLITests {
         let server = try LocalHTTPServer.tegula(["serve", image])
         defer { server.stop() }
         #expect(server.output(contains: "serving \(Self.validatorID) as an IIIF image (1000 × 1000 px)"), "\(server.output)")
-        let run = try ProgramRun.run("iiif-validate.py", ["-s", "127.0.0.1:\(server.port)", "-p", "iiif", "-i", Self.validatorID,
-                                                          "--version=3.0", "--level", "1"])
+        let run = try ProgramRun.run(
+            "iiif-validate.py",
+            [
+                "-s", "127.0.0.1:\(server.port)", "-p", "iiif", "-i", Self.validatorID,
+                "--version=3.0", "--level", "1",
+            ])
         let report = run.stdout + run.stderr
         #expect(run.status == 0, "the validator failed:\n\(report)")
         // iiif-validator 1.0.5 runs 24 tests at level 1 of 3.0 (iiif_testserver.py passes them all).

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// Issue 29's "IIIF in" end to end: a Georeference Annotation whose target is an IIIF image, tiled
 /// and served with no scan on disk, against real servers on loopback — `iiif_static.py`'s level-0
@@ -14,49 +14,60 @@ struct IIIFSourceCLITests {
     /// tile shows; PIL's JPEG at quality 75 keeps it at 45 dB, where a grid at 0–80 fell to 35 dB),
     /// written as PNG by GDAL's Python bindings.
     static func writeScan(_ path: String) throws {
-        try ProgramRun.output("python3", ["-c", """
-            import sys, numpy
-            from osgeo import gdal
-            w, h = \(width), \(height)
-            y, x = numpy.mgrid[0:h, 0:w].astype(float)
-            bands = [128 + 100 * numpy.sin(x / 37), 128 + 100 * numpy.sin(y / 53), 128 + 60 * numpy.sin((x + y) / 71)]
-            grid = (x % 100 < 2) | (y % 100 < 2)
-            ds = gdal.GetDriverByName('MEM').Create('', w, h, 3, gdal.GDT_Byte)
-            for b, a in enumerate(bands):
-                a[grid] -= 30
-                ds.GetRasterBand(b + 1).WriteArray(numpy.clip(a, 0, 255).astype(numpy.uint8))
-            gdal.GetDriverByName('PNG').CreateCopy(sys.argv[1], ds)
-            """, path])
+        try ProgramRun.output(
+            "python3",
+            [
+                "-c",
+                """
+                import sys, numpy
+                from osgeo import gdal
+                w, h = \(width), \(height)
+                y, x = numpy.mgrid[0:h, 0:w].astype(float)
+                bands = [128 + 100 * numpy.sin(x / 37), 128 + 100 * numpy.sin(y / 53), 128 + 60 * numpy.sin((x + y) / 71)]
+                grid = (x % 100 < 2) | (y % 100 < 2)
+                ds = gdal.GetDriverByName('MEM').Create('', w, h, 3, gdal.GDT_Byte)
+                for b, a in enumerate(bands):
+                    a[grid] -= 30
+                    ds.GetRasterBand(b + 1).WriteArray(numpy.clip(a, 0, 255).astype(numpy.uint8))
+                gdal.GetDriverByName('PNG').CreateCopy(sys.argv[1], ds)
+                """, path,
+            ])
     }
 
     /// An Allmaps Georeference Annotation (`target.source` an image service with its size) of
     /// five GCPs putting the scan over about 0.2° × 0.12° near Leiden (its corners and centre).
     static func annotation(service: String, type: String = "ImageService2", width: Int = width, height: Int = height) -> String {
-        AllmapsAnnotation.text(name: "leiden", service: service, type: type, width: width, height: height,
-                               gcps: AllmapsAnnotation.leiden(width: Self.width, height: Self.height, centre: true))
+        AllmapsAnnotation.text(
+            name: "leiden", service: service, type: type, width: width, height: height,
+            gcps: AllmapsAnnotation.leiden(width: Self.width, height: Self.height, centre: true))
     }
 
     /// The lowest PSNR (dB) over the max-zoom tiles of two tile folders holding the same tiles,
     /// every band, read by GDAL; -1 when their tile lists or band counts differ.
     static func worstPSNR(_ a: String, _ b: String, zoom: Int) throws -> Double {
-        let out = try ProgramRun.output("python3", ["-c", """
-            import sys, os, numpy
-            from osgeo import gdal
-            a, b, z = sys.argv[1], sys.argv[2], sys.argv[3]
-            def tiles(root):
-                return sorted(os.path.relpath(os.path.join(d, f), root) for d, _, fs in os.walk(os.path.join(root, z)) for f in fs)
-            ta, tb = tiles(a), tiles(b)
-            if ta != tb or not ta:
-                print(-1); sys.exit()
-            worst = 99.0
-            for t in ta:
-                x, y = gdal.Open(os.path.join(a, t)).ReadAsArray().astype(float), gdal.Open(os.path.join(b, t)).ReadAsArray().astype(float)
-                if x.shape != y.shape:
+        let out = try ProgramRun.output(
+            "python3",
+            [
+                "-c",
+                """
+                import sys, os, numpy
+                from osgeo import gdal
+                a, b, z = sys.argv[1], sys.argv[2], sys.argv[3]
+                def tiles(root):
+                    return sorted(os.path.relpath(os.path.join(d, f), root) for d, _, fs in os.walk(os.path.join(root, z)) for f in fs)
+                ta, tb = tiles(a), tiles(b)
+                if ta != tb or not ta:
                     print(-1); sys.exit()
-                mse = ((x - y) ** 2).mean()
-                worst = min(worst, 99.0 if mse == 0 else 10 * numpy.log10(255 ** 2 / mse))
-            print(worst)
-            """, a, b, "\(zoom)"])
+                worst = 99.0
+                for t in ta:
+                    x, y = gdal.Open(os.path.join(a, t)).ReadAsArray().astype(float), gdal.Open(os.path.join(b, t)).ReadAsArray().astype(float)
+                    if x.shape != y.shape:
+                        print(-1); sys.exit()
+                    mse = ((x - y) ** 2).mean()
+                    worst = min(worst, 99.0 if mse == 0 else 10 * numpy.log10(255 ** 2 / mse))
+                print(worst)
+                """, a, b, "\(zoom)",
+            ])
         return Double(out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
@@ -160,8 +171,9 @@ struct IIIFSourceCLITests {
         try Self.writeScan(scan.path)
         let plain = try Self.levelZero(scan)
         defer { plain.stop() }
-        let limited = try Self.levelZero(scan, http: "limit_req_zone $binary_remote_addr zone=lim:1m rate=15r/s; limit_req_status 429;",
-                                         location: "limit_req zone=lim burst=4 nodelay;")
+        let limited = try Self.levelZero(
+            scan, http: "limit_req_zone $binary_remote_addr zone=lim:1m rate=15r/s; limit_req_status 429;",
+            location: "limit_req zone=lim burst=4 nodelay;")
         defer { limited.stop() }
         var outputs: [String] = []
         for (name, server) in [("plain", plain), ("limited", limited)] {
@@ -249,7 +261,9 @@ struct IIIFSourceCLITests {
         let scan = dir.appendingPathComponent("scan.png")
         try Self.writeScan(scan.path)
         let files = try TemporaryFolder.make("iiif-static")
-        let broken = try LocalHTTPServer.nginx(server: "location = /iiif/scan/info.json { alias \(files.path)/scan/info.json; } location /iiif/ { return 500; }") { port in
+        let broken = try LocalHTTPServer.nginx(
+            server: "location = /iiif/scan/info.json { alias \(files.path)/scan/info.json; } location /iiif/ { return 500; }"
+        ) { port in
             try LocalHTTPServer.writeIIIFStatic(scan, identifier: "scan", tile: 256, port: port, into: files)
         }
         defer { broken.stop() }
@@ -287,15 +301,25 @@ struct IIIFSourceCLITests {
         let local = dir.appendingPathComponent("local.tif").path, remote = dir.appendingPathComponent("remote.tif").path
         let probe = try TegulaBinary.run(["warp", scan.path, "--gcps", ann, "-o", dir.appendingPathComponent("probe.tif").path, "--quiet"])
         #expect(probe.status == 0, "\(probe.stderr)")
-        let native = try #require(Int(try ProgramRun.output("python3", ["-c", """
-            import sys, math
-            from osgeo import gdal
-            g = gdal.Open(sys.argv[1]).GetGeoTransform()
-            print(round(math.log2(2 * math.pi * 6378137 / 256 / g[1])))
-            """, dir.appendingPathComponent("probe.tif").path]).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let native = try #require(
+            Int(
+                try ProgramRun.output(
+                    "python3",
+                    [
+                        "-c",
+                        """
+                        import sys, math
+                        from osgeo import gdal
+                        g = gdal.Open(sys.argv[1]).GetGeoTransform()
+                        print(round(math.log2(2 * math.pi * 6378137 / 256 / g[1])))
+                        """, dir.appendingPathComponent("probe.tif").path,
+                    ]
+                ).trimmingCharacters(in: .whitespacesAndNewlines)))
         let l = try TegulaBinary.run(["warp", scan.path, "--gcps", ann, "-o", local, "--zoom", "\(native - 3)", "--quiet"])
         #expect(l.status == 0, "\(l.stderr)")
-        let r = try TegulaBinary.run(["warp", ann, "-o", remote, "--zoom", "\(native - 3)", "--iiif-cache", dir.appendingPathComponent("cache").path, "--quiet"])
+        let r = try TegulaBinary.run([
+            "warp", ann, "-o", remote, "--zoom", "\(native - 3)", "--iiif-cache", dir.appendingPathComponent("cache").path, "--quiet",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         // The oracle: the info.json's scale factors (iiif_static.py lists 1, 2, 4 for this image);
         // the largest at most 8, and its grid over the whole image (the map covers it all).
@@ -310,14 +334,20 @@ struct IIIFSourceCLITests {
             let w = Int(parts[2].split(separator: ",")[2])!, s = Int(parts[3].dropLast())!
             return (w + s - 1) / s
         }
-        #expect(sf > 1 && fetched.count == expected && factorsAsked.allSatisfy { $0 == sf },
-                "zoom \(native - 3), scale factors \(factors): \(fetched.joined(separator: "\n"))")
-        let psnr = try ProgramRun.output("python3", ["-c", """
-            import sys, numpy
-            from osgeo import gdal
-            a, b = (gdal.Open(p).ReadAsArray().astype(float) for p in sys.argv[1:3])
-            print(-1 if a.shape != b.shape else 10 * numpy.log10(255 ** 2 / max(((a - b) ** 2).mean(), 1e-9)))
-            """, local, remote])
+        #expect(
+            sf > 1 && fetched.count == expected && factorsAsked.allSatisfy { $0 == sf },
+            "zoom \(native - 3), scale factors \(factors): \(fetched.joined(separator: "\n"))")
+        let psnr = try ProgramRun.output(
+            "python3",
+            [
+                "-c",
+                """
+                import sys, numpy
+                from osgeo import gdal
+                a, b = (gdal.Open(p).ReadAsArray().astype(float) for p in sys.argv[1:3])
+                print(-1 if a.shape != b.shape else 10 * numpy.log10(255 ** 2 / max(((a - b) ** 2).mean(), 1e-9)))
+                """, local, remote,
+            ])
         let db = Double(psnr.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         print("IIIF warp at zoom \(native - 3) from scale factor \(sf) vs the local scan's: \(db) dB")
         #expect(db >= 42.3, "\(db) dB")

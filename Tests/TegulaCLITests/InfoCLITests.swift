@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula info` on the real scan, a GeoTIFF and a VRT with GCPs made by GDAL's own tools.
 @Suite(.timeLimit(.minutes(20)))
@@ -23,13 +23,21 @@ struct InfoCLITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let tif = dir.appendingPathComponent("geo.tif").path
         let vrt = dir.appendingPathComponent("gcps.vrt").path
-        var r = try ProgramRun.run("gdal_translate", ["-q", "-of", "GTiff", "-outsize", "10%", "10%",
-                                                          "-a_srs", "EPSG:4326", "-a_ullr", "-180", "90", "180", "-90",
-                                                          Schagen1689.scan, tif])
+        var r = try ProgramRun.run(
+            "gdal_translate",
+            [
+                "-q", "-of", "GTiff", "-outsize", "10%", "10%",
+                "-a_srs", "EPSG:4326", "-a_ullr", "-180", "90", "180", "-90",
+                Schagen1689.scan, tif,
+            ])
         #expect(r.status == 0, "\(r.stderr)")
-        r = try ProgramRun.run("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326",
-                                                      "-gcp", "0", "0", "-180", "90", "-gcp", "2700", "0", "180", "90",
-                                                      "-gcp", "0", "1350", "-180", "-90", Schagen1689.scan, vrt])
+        r = try ProgramRun.run(
+            "gdal_translate",
+            [
+                "-q", "-of", "VRT", "-a_srs", "EPSG:4326",
+                "-gcp", "0", "0", "-180", "90", "-gcp", "2700", "0", "180", "90",
+                "-gcp", "0", "1350", "-180", "-90", Schagen1689.scan, vrt,
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         let a = try TegulaBinary.run(["info", tif, "--json"])
         let ja = try JSONSerialization.jsonObject(with: Data(a.stdout.utf8)) as? [String: Any]

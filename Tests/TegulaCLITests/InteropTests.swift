@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// Tegula's tilesets opened by the programs users already run: GDAL's MBTiles driver
 /// (`gdalinfo`, `gdal_translate`), mbutil's `mb-util`, the Python `pmtiles` reader, and a
@@ -29,12 +29,18 @@ struct InteropTests {
             dir = try TemporaryFolder.make("interop")
             self.format = format
             let crop = dir.appendingPathComponent("eu.tif").path
-            let t = try ProgramRun.run("gdal_translate", ["-q", "-srcwin", "1380", "270", "135", "90", "-a_srs", "EPSG:4326",
-                                                            "-a_ullr", "4", "54", "22", "42", BlueMarble.path, crop])
+            let t = try ProgramRun.run(
+                "gdal_translate",
+                [
+                    "-q", "-srcwin", "1380", "270", "135", "90", "-a_srs", "EPSG:4326",
+                    "-a_ullr", "4", "54", "22", "42", BlueMarble.path, crop,
+                ])
             #expect(t.status == 0, "\(t.stderr)")
             for out in [folder] + (bundles.contains(.mbtiles) ? [mbtiles] : []) + (bundles.contains(.pmtiles) ? [pmtiles] : []) {
-                let r = try TegulaBinary.run(["tile", crop, "-o", out, "--zoom", "\(zooms.lowerBound)-\(zooms.upperBound)",
-                                              "--format", format, "--quiet"])
+                let r = try TegulaBinary.run([
+                    "tile", crop, "-o", out, "--zoom", "\(zooms.lowerBound)-\(zooms.upperBound)",
+                    "--format", format, "--quiet",
+                ])
                 #expect(r.status == 0, "\(r.stderr)")
             }
         }
@@ -51,7 +57,8 @@ struct InteropTests {
             var isDir: ObjCBool = false
             let path = base + "/" + relative
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue,
-                  !skip.contains(relative) else { continue }
+                !skip.contains(relative)
+            else { continue }
             found[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
         }
         return found
@@ -177,7 +184,8 @@ struct InteropTests {
             let r = try ProgramRun.run("gdal_translate", ["-q", "-oo", "ZOOM_LEVEL=6", "-of", format, p.mbtiles, out])
             #expect(r.status == 0, "\(r.stderr)")
         }
-        let same = try Self.python("""
+        let same = try Self.python(
+            """
             import sys, numpy as np
             from osgeo import gdal
             a, b = (gdal.Open(f).ReadAsArray() for f in sys.argv[1:3])
@@ -203,8 +211,9 @@ struct InteropTests {
         #expect(differing.isEmpty, "tiles differing byte for byte: \(differing.prefix(5))")
         // mb-util's metadata.json is the MBTiles metadata table.
         let meta = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/metadata.json"))) as? [String: Any]
-        #expect(meta?["format"] as? String == p.ext && meta?["minzoom"] as? String == "2" && meta?["maxzoom"] as? String == "7",
-                "\(String(describing: meta))")
+        #expect(
+            meta?["format"] as? String == p.ext && meta?["minzoom"] as? String == "2" && meta?["maxzoom"] as? String == "7",
+            "\(String(describing: meta))")
     }
 
     // MARK: Python pmtiles
@@ -214,7 +223,8 @@ struct InteropTests {
         let p = try Pyramid([.pmtiles], format: format)
         defer { p.remove() }
         let folder = try Self.folderTiles(p)
-        let out = try Self.python("""
+        let out = try Self.python(
+            """
             import sys, os
             from pmtiles.reader import Reader, MmapSource, all_tiles
             path, folder, ext = sys.argv[1], sys.argv[2], '.' + sys.argv[3]
@@ -318,8 +328,10 @@ struct InteropTests {
     @Test func schemaRejectsInvalidTileJSON() throws {
         let dir = try TemporaryFolder.make("interop")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let good: [String: Any] = ["tilejson": "3.0.0", "tiles": ["https://a.example/{z}/{x}/{y}.png"], "minzoom": 2, "maxzoom": 7,
-                                   "bounds": [4, 42, 22, 54], "center": [13, 48, 5], "name": "eu", "footprint": ["type": "Polygon"]]
+        let good: [String: Any] = [
+            "tilejson": "3.0.0", "tiles": ["https://a.example/{z}/{x}/{y}.png"], "minzoom": 2, "maxzoom": 7,
+            "bounds": [4, 42, 22, 54], "center": [13, 48, 5], "name": "eu", "footprint": ["type": "Polygon"],
+        ]
         let cases: [(String, [String: Any], String)] = [
             ("good", good, ""),
             ("version", good.merging(["tilejson": "2.2.0"]) { $1 }, "tilejson: '3.0.0' was expected"),

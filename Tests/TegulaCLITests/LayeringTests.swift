@@ -24,7 +24,8 @@ struct LayeringTests {
     /// `everyTargetHasALayerAndEveryModuleOfTheLayersIsATarget` reports).
     static func crossing(_ user: String, uses used: String) -> Crossing? {
         guard let own = ModuleLayers.layer(of: user), let other = ModuleLayers.layer(of: used),
-              other.number >= own.number else { return nil }
+            other.number >= own.number
+        else { return nil }
         return Crossing(user: user, userLayer: own.number, used: used, usedLayer: other.number)
     }
 
@@ -58,13 +59,19 @@ struct LayeringTests {
             for module in layer.modules { layered[module, default: []].append(number) }
         }
         for module in targets.subtracting(layered.keys).sorted() {
-            Issue.record("\(module) is a target of Package.swift but has no layer in ModuleLayers.swift: add it to the lowest layer above everything it imports")
+            Issue.record(
+                "\(module) is a target of Package.swift but has no layer in ModuleLayers.swift: add it to the lowest layer above everything it imports"
+            )
         }
         for module in Set(layered.keys).subtracting(targets).sorted() {
-            Issue.record("\(module) has \(ModuleLayers.describe(layered[module]![0])) in ModuleLayers.swift but is no target of Package.swift (test targets have no layer): remove it from the table")
+            Issue.record(
+                "\(module) has \(ModuleLayers.describe(layered[module]![0])) in ModuleLayers.swift but is no target of Package.swift (test targets have no layer): remove it from the table"
+            )
         }
         for (module, numbers) in layered.sorted(by: { $0.key < $1.key }) where numbers.count > 1 {
-            Issue.record("\(module) is in \(numbers.count) layers of ModuleLayers.swift (\(numbers.map(ModuleLayers.describe).joined(separator: ", "))): keep one")
+            Issue.record(
+                "\(module) is in \(numbers.count) layers of ModuleLayers.swift (\(numbers.map(ModuleLayers.describe).joined(separator: ", "))): keep one"
+            )
         }
     }
 

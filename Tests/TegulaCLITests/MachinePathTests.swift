@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// No file under Sources/, Tests/ or scripts/ names a path of one machine's checkout: tests find
 /// the project's files from the package root (`PackageRoot`), scripts from their own folder. A

@@ -40,25 +40,26 @@ struct ModuleTableTests {
     /// The targets whose folder is under Sources/, test targets aside.
     static func sourcesTargets() throws -> Set<String> {
         let root = TegulaBinary.packageRoot.standardizedFileURL.path + "/Sources/"
-        return Set(try Manifest.manifestTargets().filter { t in
-            t.type != "test" && Manifest.folder(of: t).standardizedFileURL.path.hasPrefix(root)
-        }.map(\.name))
+        return Set(
+            try Manifest.manifestTargets().filter { t in
+                t.type != "test" && Manifest.folder(of: t).standardizedFileURL.path.hasPrefix(root)
+            }.map(\.name))
     }
 
     @Test func theLayoutRowsNamingSourcesFoldersAreReadWithEveryModuleOfTheirFirstCell() {
         let markdown = """
-        ## Layout
+            ## Layout
 
-        | folder | what |
-        |---|---|
-        | `Sources/CGDAL`, `CPNG` | C system libraries |
-        | `Sources/TegulaWarp/` | stage 2, a `Sources/Quoted` folder in the second cell |
-        | `Tests/TegulaTestSupport` | fixtures |
+            | folder | what |
+            |---|---|
+            | `Sources/CGDAL`, `CPNG` | C system libraries |
+            | `Sources/TegulaWarp/` | stage 2, a `Sources/Quoted` folder in the second cell |
+            | `Tests/TegulaTestSupport` | fixtures |
 
-        ## Scripts
+            ## Scripts
 
-        | `Sources/NotLayout` | another table |
-        """
+            | `Sources/NotLayout` | another table |
+            """
         let rows = Self.sourcesRows(in: markdown)
         #expect(rows.map(\.modules) == [["CGDAL", "CPNG"], ["TegulaWarp"]])
         #expect(rows.map(\.line) == [5, 6])
@@ -79,9 +80,13 @@ struct ModuleTableTests {
         }
         for (module, at) in lines.sorted(by: { $0.key < $1.key }) {
             if !targets.contains(module) {
-                Issue.record("CONTRIBUTING.md:\(at[0]) names Sources/\(module), which is no target of Package.swift: remove it from the row, or correct the name")
+                Issue.record(
+                    "CONTRIBUTING.md:\(at[0]) names Sources/\(module), which is no target of Package.swift: remove it from the row, or correct the name"
+                )
             } else if at.count > 1 {
-                Issue.record("CONTRIBUTING.md names \(module) in \(at.count) rows of its Layout table (lines \(at.map(String.init).joined(separator: ", "))): keep one")
+                Issue.record(
+                    "CONTRIBUTING.md names \(module) in \(at.count) rows of its Layout table (lines \(at.map(String.init).joined(separator: ", "))): keep one"
+                )
             }
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// An Allmaps annotation or GeoreferencedMap that says its image's size is fitted, reported and
 /// written by `tegula georef` and `tegula transform` with the image out of reach: its service at
@@ -12,17 +12,21 @@ struct OfflineAnnotationCLITests {
     /// A TPS annotation of a 4000 × 3000 scan near Leiden whose size is only in its SVG selector,
     /// with a four-corner mask, its image service at `service`.
     static func annotation(service: String) -> String {
-        let gcps = [(0, 0, 4.40, 52.22), (4000, 0, 4.60, 52.21), (4000, 3000, 4.61, 52.10), (0, 3000, 4.41, 52.11),
-                    (2000, 1500, 4.52, 52.155), (1000, 2200, 4.45, 52.13)]
-        let features = gcps.map { "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\($0.0),\($0.1)]},"
-            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\($0.2),\($0.3)]}}" }.joined(separator: ",")
+        let gcps = [
+            (0, 0, 4.40, 52.22), (4000, 0, 4.60, 52.21), (4000, 3000, 4.61, 52.10), (0, 3000, 4.41, 52.11),
+            (2000, 1500, 4.52, 52.155), (1000, 2200, 4.45, 52.13),
+        ]
+        let features = gcps.map {
+            "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\($0.0),\($0.1)]},"
+                + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\($0.2),\($0.3)]}}"
+        }.joined(separator: ",")
         return """
-        {"@context":"http://iiif.io/api/extension/georef/1/context.json","id":"https://annotations.example.org/maps/offline",
-         "type":"Annotation","motivation":"georeferencing",
-         "target":{"type":"SpecificResource","source":{"@id":"\(service)","type":"ImageService2"},
-          "selector":{"type":"SvgSelector","value":"<svg width=\\"4000\\" height=\\"3000\\"><polygon points=\\"100,120 3900,80 3950,2900 60,2950\\" /></svg>"}},
-         "body":{"type":"FeatureCollection","transformation":{"type":"thinPlateSpline"},"features":[\(features)]}}
-        """
+            {"@context":"http://iiif.io/api/extension/georef/1/context.json","id":"https://annotations.example.org/maps/offline",
+             "type":"Annotation","motivation":"georeferencing",
+             "target":{"type":"SpecificResource","source":{"@id":"\(service)","type":"ImageService2"},
+              "selector":{"type":"SvgSelector","value":"<svg width=\\"4000\\" height=\\"3000\\"><polygon points=\\"100,120 3900,80 3950,2900 60,2950\\" /></svg>"}},
+             "body":{"type":"FeatureCollection","transformation":{"type":"thinPlateSpline"},"features":[\(features)]}}
+            """
     }
 
     /// A GeoreferencedMap (version 2) of the same scan whose resource id is a relative path, not a URL.
@@ -55,8 +59,10 @@ struct OfflineAnnotationCLITests {
             let out = dir.appendingPathComponent("out.json").path, report = dir.appendingPathComponent("report.json").path
             let footprint = dir.appendingPathComponent("footprint.geojson").path
             let start = Date()
-            let r = try TegulaBinary.run(["georef", file, "-o", out, "--report", report, "--footprint", footprint,
-                                          "--iiif-cache", dir.appendingPathComponent("cache").path])
+            let r = try TegulaBinary.run([
+                "georef", file, "-o", out, "--report", report, "--footprint", footprint,
+                "--iiif-cache", dir.appendingPathComponent("cache").path,
+            ])
             let seconds = Date().timeIntervalSince(start)
             #expect(r.status == 0 && seconds < 10, "\(file): \(seconds) s: \(r.stderr)")
             for written in [out, report, footprint] { #expect(FileManager.default.fileExists(atPath: written), "\(file): \(written)") }
@@ -67,9 +73,12 @@ struct OfflineAnnotationCLITests {
             for written in [out, report, footprint] { try FileManager.default.removeItem(atPath: written) }
         }
         // Pixels of an image named by no URL cannot be had: one line asking for the scan itself.
-        let picture = try TegulaBinary.run(["georef", map, "-o", dir.appendingPathComponent("out.json").path,
-                                            "--picture", dir.appendingPathComponent("fit.svg").path])
-        #expect(picture.status != 0 && picture.stderr.split(separator: "\n").count == 1
+        let picture = try TegulaBinary.run([
+            "georef", map, "-o", dir.appendingPathComponent("out.json").path,
+            "--picture", dir.appendingPathComponent("fit.svg").path,
+        ])
+        #expect(
+            picture.status != 0 && picture.stderr.split(separator: "\n").count == 1
                 && picture.stderr.contains("'scans/sheet-12.jpg'") && picture.stderr.contains("SCAN --gcps \(map)"), "\(picture.stderr)")
     }
 
@@ -81,13 +90,16 @@ struct OfflineAnnotationCLITests {
             try Data(Self.annotation(service: service).utf8).write(to: URL(fileURLWithPath: ann))
             let before = try FileManager.default.contentsOfDirectory(atPath: dir.path)
             let start = Date()
-            let r = try TegulaBinary.run(["georef", ann, "-o", dir.appendingPathComponent("out.json").path,
-                                          "--picture", dir.appendingPathComponent("fit.svg").path,
-                                          "--iiif-cache", dir.appendingPathComponent("cache").path])
+            let r = try TegulaBinary.run([
+                "georef", ann, "-o", dir.appendingPathComponent("out.json").path,
+                "--picture", dir.appendingPathComponent("fit.svg").path,
+                "--iiif-cache", dir.appendingPathComponent("cache").path,
+            ])
             let seconds = Date().timeIntervalSince(start)
             #expect(r.status != 0 && seconds < 10, "\(service): \(seconds) s")
             #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(service) && r.stderr.contains(why), "\(r.stderr)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "cache" }.sorted()
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "cache" }.sorted()
                     == before.filter { $0 != "cache" }.sorted())
         }
     }

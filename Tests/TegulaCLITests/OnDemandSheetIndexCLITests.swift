@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// A series pipeline served on demand (`tegula serve series.yml`) serves its sheet index as a
 /// composite's tileset does: at `/{id}.index.geojson` of each of its maps, named by their
@@ -12,8 +12,9 @@ struct OnDemandSheetIndexCLITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = try MadeSeries.make(in: dir.path, cols: 2, rows: 2, extra: ["--tone-offset", "8"])
         // Tone matching on, so the index carries the composite's tones as well as the fits.
-        try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
-            of: "tile: {max_zoom: 7}}", with: "tile: {max_zoom: 7}, tone: match}")).write(toFile: file, atomically: true, encoding: .utf8)
+        try
+            (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
+                of: "tile: {max_zoom: 7}}", with: "tile: {max_zoom: 7}, tone: match}")).write(toFile: file, atomically: true, encoding: .utf8)
         let ran = try TegulaBinary.run(["run", file, "--quiet"])
         try #require(ran.status == 0, "\(ran.stderr)")
         let written = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/out/series.index.geojson"))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// The Debian package scripts/package builds: the light checks that run with every test run
 /// (scripts/test-package installs it in a fresh Debian 12 for the full check). The .deb is
@@ -32,7 +32,8 @@ struct PackageTests {
         try ProgramRun.output("dpkg-deb", ["-x", path, dir.appendingPathComponent("deb").path])
         let packaged = try Data(contentsOf: dir.appendingPathComponent("deb/usr/bin/tegula"))
         guard try Data(contentsOf: URL(fileURLWithPath: stripped)) == packaged else {
-            throw failure("TEGULA_DEB=\(path) does not hold the binary of these sources (\(bin), stripped): rerun scripts/package, or unset TEGULA_DEB")
+            throw failure(
+                "TEGULA_DEB=\(path) does not hold the binary of these sources (\(bin), stripped): rerun scripts/package, or unset TEGULA_DEB")
         }
         return path
     }
@@ -121,11 +122,16 @@ struct PackageTests {
         var paths: [String: String] = [:]  // soname → path
         for line in ldd.split(separator: "\n") {
             let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            if f.count >= 3, f[1] == "=>", f[2].hasPrefix("/") { paths[f[0]] = f[2] }
-            else if let first = f.first, first.hasPrefix("/") { paths[(first as NSString).lastPathComponent] = first }
+            if f.count >= 3, f[1] == "=>", f[2].hasPrefix("/") {
+                paths[f[0]] = f[2]
+            } else if let first = f.first, first.hasPrefix("/") {
+                paths[(first as NSString).lastPathComponent] = first
+            }
         }
         #expect(paths.count > 20, "GDAL alone brings dozens: \(ldd)")
-        let swifty = paths.keys.filter { $0.hasPrefix("libswift") || $0.hasPrefix("libFoundation") || $0.hasPrefix("libdispatch") || $0.hasPrefix("libBlocksRuntime") }
+        let swifty = paths.keys.filter {
+            $0.hasPrefix("libswift") || $0.hasPrefix("libFoundation") || $0.hasPrefix("libdispatch") || $0.hasPrefix("libBlocksRuntime")
+        }
         #expect(swifty.isEmpty, "the Swift runtime must be linked in: \(swifty)")
         let owners = try Self.owners(paths)
         let unowned = paths.filter { owners[$0.key] == nil }.map(\.value).sorted()

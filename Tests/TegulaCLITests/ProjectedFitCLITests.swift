@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// GCPs whose ground coordinates are in a projected CRS are fitted in that CRS by default, as
 /// QGIS, GDAL and Allmaps fit them (issue 45 item 2): `tegula transform` of a QGIS `.points` in
@@ -12,8 +12,10 @@ struct ProjectedFitCLITests {
     /// by a quadratic term so that polynomials and TPS differ from an affine map.
     static func gcps(e0: Double, n0: Double) -> [(px: Double, py: Double, x: Double, y: Double)] {
         var out: [(Double, Double, Double, Double)] = []
-        for (i, (u, v)) in [(0.05, 0.08), (0.5, 0.03), (0.95, 0.1), (0.1, 0.5), (0.55, 0.45), (0.9, 0.55),
-                            (0.04, 0.93), (0.45, 0.97), (0.97, 0.9), (0.3, 0.25), (0.7, 0.75), (0.25, 0.7)].enumerated() {
+        for (i, (u, v)) in [
+            (0.05, 0.08), (0.5, 0.03), (0.95, 0.1), (0.1, 0.5), (0.55, 0.45), (0.9, 0.55),
+            (0.04, 0.93), (0.45, 0.97), (0.97, 0.9), (0.3, 0.25), (0.7, 0.75), (0.25, 0.7),
+        ].enumerated() {
             let px = 2000 * u, py = 1500 * v
             let x = e0 + 40 * px + 3 * py + 0.004 * px * py + Double(i % 3) * 7
             let y = n0 - 38 * py + 2 * px - 0.003 * px * px + Double(i % 2) * 5
@@ -60,7 +62,8 @@ struct ProjectedFitCLITests {
             print("\(kind), .points in EPSG:27700, default fitting CRS vs gdaltransform \(method.joined(separator: " ")): \(d) m")
             #expect(d < 1e-4, "\(kind): \(ours.stdout) vs \(gdal)")
             // --fit-srs still overrides: in EPSG:3857 the answers away from the GCPs move.
-            let mercator = try TegulaBinary.run(["transform", "--gcps", points, "--transform", kind, "--fit-srs", "EPSG:3857"], stdin: Self.probeLines)
+            let mercator = try TegulaBinary.run(
+                ["transform", "--gcps", points, "--transform", kind, "--fit-srs", "EPSG:3857"], stdin: Self.probeLines)
             #expect(mercator.status == 0 && Self.worst(Self.numbers(mercator.stdout), gdal) > 1, "\(mercator.stdout)")
         }
 
@@ -68,13 +71,16 @@ struct ProjectedFitCLITests {
         let scan = dir.appendingPathComponent("scan.tif").path
         _ = try ProgramRun.output("gdal_create", ["-of", "GTiff", "-outsize", "2000", "1500", "-bands", "1", "-ot", "Byte", scan])
         let report = dir.appendingPathComponent("fit.json").path
-        let r = try TegulaBinary.run(["georef", scan, "--gcps", points, "--transform", "polynomial2", "-o", dir.appendingPathComponent("o.vrt").path,
-                                      "--report", report])
+        let r = try TegulaBinary.run([
+            "georef", scan, "--gcps", points, "--transform", "polynomial2", "-o", dir.appendingPathComponent("o.vrt").path,
+            "--report", report,
+        ])
         #expect(r.status == 0 && r.stderr.contains("fitted in EPSG:27700 (the GCPs' own CRS, which is projected"), "\(r.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         let fitSRS = json["fit_srs"] as? String, why = json["fit_srs_chosen_by"] as? String
-        #expect(fitSRS?.hasSuffix("ID[\"EPSG\",27700]]") == true && why?.contains("projected") == true,
-                "\(String(describing: fitSRS)): \(String(describing: why))")
+        #expect(
+            fitSRS?.hasSuffix("ID[\"EPSG\",27700]]") == true && why?.contains("projected") == true,
+            "\(String(describing: fitSRS)): \(String(describing: why))")
     }
 
     @Test func aVRTInTheDutchNationalGridIsFittedThereAsGdaltransformFitsIt() throws {
@@ -84,8 +90,10 @@ struct ProjectedFitCLITests {
         let scan = dir.appendingPathComponent("scan.tif").path
         _ = try ProgramRun.output("gdal_create", ["-of", "GTiff", "-outsize", "2000", "1500", "-bands", "1", "-ot", "Byte", scan])
         let vrt = dir.appendingPathComponent("rd.vrt").path
-        _ = try ProgramRun.output("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:28992"]
-                                  + g.flatMap { ["-gcp", "\($0.px)", "\($0.py)", "\($0.x)", "\($0.y)"] } + [scan, vrt])
+        _ = try ProgramRun.output(
+            "gdal_translate",
+            ["-q", "-of", "VRT", "-a_srs", "EPSG:28992"]
+                + g.flatMap { ["-gcp", "\($0.px)", "\($0.py)", "\($0.x)", "\($0.y)"] } + [scan, vrt])
         for (kind, method) in [("polynomial1", ["-order", "1"]), ("polynomial3", ["-order", "3"]), ("tps", ["-tps"])] {
             let ours = try TegulaBinary.run(["transform", "--gcps", vrt, "--transform", kind], stdin: Self.probeLines)
             #expect(ours.status == 0, "\(ours.stderr)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// Rasters that claim more than their bytes (issue 16 item 2), made by GDAL's VRT driver in a
 /// few hundred bytes: one claiming 10⁶ × 10⁶ pixels over a 64² GeoTIFF, one claiming 10,000
@@ -13,9 +13,13 @@ struct RasterCapTests {
     /// 1562.5² of the VRT's, the rest zeros), `plain.vrt` the same without a geotransform and
     /// small.tif in its first 64², `bands.vrt` claiming 10,000 bands, and GCPs for the plain one.
     static func fixtures(in dir: String) throws {
-        let made = try ProgramRun.run("gdal_translate", ["-q", "-of", "GTiff", "-outsize", "64", "64", "-a_srs", "EPSG:4326",
-                                                        "-a_ullr", "5", "53", "15", "43", Schagen1689.scan,
-                                                        dir + "/small.tif"])
+        let made = try ProgramRun.run(
+            "gdal_translate",
+            [
+                "-q", "-of", "GTiff", "-outsize", "64", "64", "-a_srs", "EPSG:4326",
+                "-a_ullr", "5", "53", "15", "43", Schagen1689.scan,
+                dir + "/small.tif",
+            ])
         #expect(made.status == 0, "\(made.stderr)")
         func bands(_ side: Int) -> String {
             (1...3).map { b in
@@ -23,13 +27,17 @@ struct RasterCapTests {
                     + "<SourceBand>\(b)</SourceBand><SrcRect xOff=\"0\" yOff=\"0\" xSize=\"64\" ySize=\"64\"/><DstRect xOff=\"0\" yOff=\"0\" xSize=\"\(side)\" ySize=\"\(side)\"/></SimpleSource></VRTRasterBand>"
             }.joined()
         }
-        try "<VRTDataset rasterXSize=\"1000000\" rasterYSize=\"1000000\"><SRS>EPSG:4326</SRS><GeoTransform>5, 0.00001, 0, 53, 0, -0.00001</GeoTransform>\(bands(100_000))</VRTDataset>"
+        try
+            "<VRTDataset rasterXSize=\"1000000\" rasterYSize=\"1000000\"><SRS>EPSG:4326</SRS><GeoTransform>5, 0.00001, 0, 53, 0, -0.00001</GeoTransform>\(bands(100_000))</VRTDataset>"
             .write(toFile: dir + "/huge.vrt", atomically: false, encoding: .utf8)
-        try "<VRTDataset rasterXSize=\"1000000\" rasterYSize=\"1000000\">\(bands(64))</VRTDataset>".write(toFile: dir + "/plain.vrt", atomically: false, encoding: .utf8)
+        try "<VRTDataset rasterXSize=\"1000000\" rasterYSize=\"1000000\">\(bands(64))</VRTDataset>".write(
+            toFile: dir + "/plain.vrt", atomically: false, encoding: .utf8)
         let many = (1...10_000).map { "<VRTRasterBand dataType=\"Byte\" band=\"\($0)\"/>" }.joined()
-        try "<VRTDataset rasterXSize=\"64\" rasterYSize=\"64\"><SRS>EPSG:4326</SRS><GeoTransform>5, 0.02, 0, 53, 0, -0.02</GeoTransform>\(many)</VRTDataset>"
+        try
+            "<VRTDataset rasterXSize=\"64\" rasterYSize=\"64\"><SRS>EPSG:4326</SRS><GeoTransform>5, 0.02, 0, 53, 0, -0.02</GeoTransform>\(many)</VRTDataset>"
             .write(toFile: dir + "/bands.vrt", atomically: false, encoding: .utf8)
-        try "x,y,lon,lat\n0,0,5,53\n1000000,0,15,53\n0,1000000,5,43\n1000000,1000000,15,43\n".write(toFile: dir + "/gcps.csv", atomically: false, encoding: .utf8)
+        try "x,y,lon,lat\n0,0,5,53\n1000000,0,15,53\n0,1000000,5,43\n1000000,1000000,15,43\n".write(
+            toFile: dir + "/gcps.csv", atomically: false, encoding: .utf8)
         try "POLYGON((10 10, 900000 10, 900000 900000, 10 900000, 10 10))\n".write(toFile: dir + "/mask.wkt", atomically: false, encoding: .utf8)
     }
 
@@ -53,10 +61,12 @@ struct RasterCapTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let out = dir + "/out"
         // Copied whole: georef OUT.tif. Held whole: a mask raster, the editor's scan.
-        try Self.refused(["georef", dir + "/plain.vrt", "--gcps", dir + "/gcps.csv", "-o", out + "/g.tif"],
-                         [dir + "/plain.vrt", "1000000 × 1000000", "2793 GiB", "OUT.vrt"], out: out)
-        try Self.refused(["georef", dir + "/plain.vrt", "--gcps", dir + "/gcps.csv", "--mask", dir + "/mask.wkt", "-o", out + "/g.vrt"],
-                         [dir + "/plain.vrt", "mask raster", "931 GiB"], out: out)
+        try Self.refused(
+            ["georef", dir + "/plain.vrt", "--gcps", dir + "/gcps.csv", "-o", out + "/g.tif"],
+            [dir + "/plain.vrt", "1000000 × 1000000", "2793 GiB", "OUT.vrt"], out: out)
+        try Self.refused(
+            ["georef", dir + "/plain.vrt", "--gcps", dir + "/gcps.csv", "--mask", dir + "/mask.wkt", "-o", out + "/g.vrt"],
+            [dir + "/plain.vrt", "mask raster", "931 GiB"], out: out)
         // The editor reads its scan through the IIIF service of `tegula serve` now, window by
         // window, so it meets the same cap as tiles on demand rather than a memory budget.
         try Self.refused(["edit", dir + "/plain.vrt", "-o", out + "/g.points", "--port", "0"], [dir + "/plain.vrt", "2^34 pixels"], out: out)
@@ -111,33 +121,42 @@ struct RasterCapTests {
         let gt = try #require(info["geoTransform"] as? [Double]), size = try #require(info["size"] as? [Int])
         let te = [gt[0], gt[3] + Double(size[1]) * gt[5], gt[0] + Double(size[0]) * gt[1], gt[3]]
         try ProgramRun.output("gdal_translate", ["-q", "-a_ullr", "5", "53", "6", "52", dir + "/small.tif", dir + "/corner.tif"])
-        try ProgramRun.output("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" } + ["-ts", "\(size[0])", "\(size[1])",
-                                           "-r", "bilinear", "-et", "0", "-dstalpha", dir + "/corner.tif", dir + "/oracle.tif"])
+        try ProgramRun.output(
+            "gdalwarp",
+            ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" } + [
+                "-ts", "\(size[0])", "\(size[1])",
+                "-r", "bilinear", "-et", "0", "-dstalpha", dir + "/corner.tif", dir + "/oracle.tif",
+            ])
         let ground = try ProgramRun.output("gdaltransform", ["-s_srs", "EPSG:4326", "-t_srs", "EPSG:3857", "-output_xy"], stdin: "5 53\n15 43\n")
-        let counts = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", """
-            import sys, json, numpy
-            from osgeo import gdal
-            w, o = gdal.Open(sys.argv[1]), gdal.Open(sys.argv[2])
-            a, b = w.ReadAsArray().astype(int), o.ReadAsArray().astype(int)
-            gt = w.GetGeoTransform()
-            x0, y0, x1, y1 = map(float, sys.argv[3].split())
-            c0, c1 = max(int((x0 - gt[0]) / gt[1]) + 2, 0), int((x1 - gt[0]) / gt[1]) - 2
-            r0, r1 = max(int((y0 - gt[3]) / gt[5]) + 2, 0), int((y1 - gt[3]) / gt[5]) - 2
-            inside = numpy.zeros(a.shape[1:], bool)
-            inside[r0:r1, c0:c1] = True
-            scan = b[3] == 255
-            rows, cols = numpy.nonzero(b[3])
-            near = numpy.zeros_like(inside)
-            near[max(rows.min() - 2, 0):rows.max() + 3, max(cols.min() - 2, 0):cols.max() + 3] = True
-            rest = inside & ~near & (a[3] == 255)
-            both = scan & (a[3] == 255)
-            mse = ((a[:3] - b[:3]).astype(float) ** 2)[:, both].mean() if both.any() else -1
-            margins = [(x0 - gt[0]) / gt[1], (y0 - gt[3]) / gt[5], (gt[0] + a.shape[2] * gt[1] - x1) / gt[1], (gt[3] + a.shape[1] * gt[5] - y1) / gt[5]]
-            print(json.dumps({"size": [w.RasterXSize, w.RasterYSize], "epsg": int(w.GetSpatialRef().GetAuthorityCode(None) or 0), "margins": margins,
-                              "bands": w.RasterCount, "covered": float((a[3][inside] == 255).mean()) if inside.any() else 0,
-                              "scan": int(scan.sum()), "psnr": 0 if mse < 0 else 99 if mse == 0 else 10 * numpy.log10(255 ** 2 / mse),
-                              "rest": int(rest.sum()), "restBlack": int(((a[:3] == 0).all(axis=0) & rest).sum())}))
-            """, w, dir + "/oracle.tif", ground])
+        let counts = try ProgramRun.output(
+            PackageRoot.path(".venv/bin/python3"),
+            [
+                "-c",
+                """
+                import sys, json, numpy
+                from osgeo import gdal
+                w, o = gdal.Open(sys.argv[1]), gdal.Open(sys.argv[2])
+                a, b = w.ReadAsArray().astype(int), o.ReadAsArray().astype(int)
+                gt = w.GetGeoTransform()
+                x0, y0, x1, y1 = map(float, sys.argv[3].split())
+                c0, c1 = max(int((x0 - gt[0]) / gt[1]) + 2, 0), int((x1 - gt[0]) / gt[1]) - 2
+                r0, r1 = max(int((y0 - gt[3]) / gt[5]) + 2, 0), int((y1 - gt[3]) / gt[5]) - 2
+                inside = numpy.zeros(a.shape[1:], bool)
+                inside[r0:r1, c0:c1] = True
+                scan = b[3] == 255
+                rows, cols = numpy.nonzero(b[3])
+                near = numpy.zeros_like(inside)
+                near[max(rows.min() - 2, 0):rows.max() + 3, max(cols.min() - 2, 0):cols.max() + 3] = True
+                rest = inside & ~near & (a[3] == 255)
+                both = scan & (a[3] == 255)
+                mse = ((a[:3] - b[:3]).astype(float) ** 2)[:, both].mean() if both.any() else -1
+                margins = [(x0 - gt[0]) / gt[1], (y0 - gt[3]) / gt[5], (gt[0] + a.shape[2] * gt[1] - x1) / gt[1], (gt[3] + a.shape[1] * gt[5] - y1) / gt[5]]
+                print(json.dumps({"size": [w.RasterXSize, w.RasterYSize], "epsg": int(w.GetSpatialRef().GetAuthorityCode(None) or 0), "margins": margins,
+                                  "bands": w.RasterCount, "covered": float((a[3][inside] == 255).mean()) if inside.any() else 0,
+                                  "scan": int(scan.sum()), "psnr": 0 if mse < 0 else 99 if mse == 0 else 10 * numpy.log10(255 ** 2 / mse),
+                                  "rest": int(rest.sum()), "restBlack": int(((a[:3] == 0).all(axis=0) & rest).sum())}))
+                """, w, dir + "/oracle.tif", ground,
+            ])
         return try JSONDecoder().decode(HugeWarp.self, from: Data(counts.utf8))
     }
 
@@ -146,8 +165,10 @@ struct RasterCapTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let out = dir + "/out"
         let scan = dir + "/bands.vrt"
-        for args in [["warp", scan, "-o", out + "/w.tif", "--zoom", "5"], ["tile", scan, "-o", out + "/t.pmtiles", "--zoom", "2-5"],
-                     ["georef", scan, "--gcps", dir + "/gcps.csv", "-o", out + "/g.vrt"], ["edit", scan, "-o", out + "/g.points", "--port", "0"]] {
+        for args in [
+            ["warp", scan, "-o", out + "/w.tif", "--zoom", "5"], ["tile", scan, "-o", out + "/t.pmtiles", "--zoom", "2-5"],
+            ["georef", scan, "--gcps", dir + "/gcps.csv", "-o", out + "/g.vrt"], ["edit", scan, "-o", out + "/g.points", "--port", "0"],
+        ] {
             try Self.refused(args, [scan, "10000 bands", "past the 64"], out: out)
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula serve https://…/x.pmtiles` end to end: a PMTiles made by `tegula tile`, put on nginx
 /// and on moto's S3, served by range requests with the bytes of the local tiles; the file

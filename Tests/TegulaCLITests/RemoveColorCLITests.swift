@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula serve --remove-color` end to end: a bad colour or a threshold without a colour stops
 /// the server in one line. (The removal itself is checked in RemoveColorTests.)

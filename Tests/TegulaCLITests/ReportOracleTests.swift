@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula georef`'s `report.json` checked GCP by GCP against fits Tegula does not share code
 /// with: numpy's least squares (residuals, leave-one-out errors and both RMSEs, in metres and
@@ -31,8 +31,11 @@ struct ReportOracleTests {
     /// `tegula georef` of the scan with `points`; the report as JSON.
     static func report(_ points: String, _ options: [String], in dir: URL) throws -> [String: Any] {
         let report = dir.appendingPathComponent("report.json").path
-        let r = try TegulaBinary.run(["georef", Schagen1689.scan, "--gcps", points, "-o", dir.appendingPathComponent("geo.vrt").path,
-                                      "--report", report] + options)
+        let r = try TegulaBinary.run(
+            [
+                "georef", Schagen1689.scan, "--gcps", points, "-o", dir.appendingPathComponent("geo.vrt").path,
+                "--report", report,
+            ] + options)
         try #require(r.status == 0, "\(r.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
     }
@@ -139,23 +142,31 @@ struct ReportOracleTests {
             let id = g["id"] as? String ?? "#\(i + 1)"
             #expect(g["pixel"] as? [Double] == [rows[i].x, rows[i].y], "\(id): pixel")
             #expect(g["enabled"] as? Bool == rows[i].enabled && rows[i].enabled == !Self.disabled.contains(i + 1), "\(id)")
-            for (key, theirKey) in [("residual_metres", "residual_m"), ("residual_pixels", "residual_px"),
-                                    ("leave_one_out_metres", "loo_m"), ("leave_one_out_pixels", "loo_px")] {
+            for (key, theirKey) in [
+                ("residual_metres", "residual_m"), ("residual_pixels", "residual_px"),
+                ("leave_one_out_metres", "loo_m"), ("leave_one_out_pixels", "loo_px"),
+            ] {
                 let r = Self.relative(g[key] as? Double, o[theirKey] as? Double)
                 worst[key] = max(worst[key] ?? 0, r.isNaN ? .infinity : r)
                 #expect(r <= 1e-6, "\(transform) \(id): \(key) \(g[key] ?? "missing"), numpy \(o[theirKey] ?? "missing")")
             }
             if !rows[i].enabled {
-                #expect(g["leave_one_out_metres"] as? Double == g["residual_metres"] as? Double, "\(id): disabled, so its leave-one-out error is its residual")
+                #expect(
+                    g["leave_one_out_metres"] as? Double == g["residual_metres"] as? Double,
+                    "\(id): disabled, so its leave-one-out error is its residual")
             }
         }
         let rmse = report["rmse"] as? [String: Any], loo = report["leave_one_out_rmse"] as? [String: Any]
         #expect(rmse?["divisor"] as? Int == 22, "the enabled GCPs")
-        for (figure, key, theirKey) in [(rmse, "metres", "residual_m"), (rmse, "pixels", "residual_px"), (loo, "metres", "loo_m"), (loo, "pixels", "loo_px")] {
+        for (figure, key, theirKey) in [
+            (rmse, "metres", "residual_m"), (rmse, "pixels", "residual_px"), (loo, "metres", "loo_m"), (loo, "pixels", "loo_px"),
+        ] {
             let r = Self.relative(figure?[key] as? Double, oracle[theirKey] as? Double)
             #expect(r <= 1e-6, "\(transform) RMSE \(key) (\(theirKey)): \(figure?[key] ?? "missing"), numpy \(oracle[theirKey] ?? "missing")")
         }
-        print("\(transform) report vs numpy, 24 GCPs (2 disabled): worst relative differences \(worst.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.1e", $0.value))" }.joined(separator: ", ")); RMSE \(rmse?["metres"] ?? "-") m, leave-one-out RMSE \(loo?["metres"] ?? "-") m")
+        print(
+            "\(transform) report vs numpy, 24 GCPs (2 disabled): worst relative differences \(worst.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.1e", $0.value))" }.joined(separator: ", ")); RMSE \(rmse?["metres"] ?? "-") m, leave-one-out RMSE \(loo?["metres"] ?? "-") m"
+        )
     }
 
     /// Fitted in the GCPs' own CRS (`--fit-srs gcp`, as GDAL fits), every enabled GCP's
@@ -194,13 +205,20 @@ struct ReportOracleTests {
             // TPS: both about zero (GDAL's solve leaves ~1e-9 degrees), so an absolute bound.
             let r = transform == "tps" && rows[i].enabled ? abs(ours - residual) : Self.relative(ours, residual)
             worstResidual = max(worstResidual, r.isNaN ? .infinity : r)
-            #expect(transform == "tps" && rows[i].enabled ? r <= 1e-3 : r <= tolerance, "\(transform) \(id): residual \(ours) m, gdaltransform \(residual) m")
+            #expect(
+                transform == "tps" && rows[i].enabled ? r <= 1e-3 : r <= tolerance,
+                "\(transform) \(id): residual \(ours) m, gdaltransform \(residual) m")
             guard rows[i].enabled else { continue }
             let loo = metres(i, try gdaltransform(enabled.filter { $0 != i }, [i])[0])
             let l = Self.relative(mine[i]["leave_one_out_metres"] as? Double, loo)
             worstLOO = max(worstLOO, l.isNaN ? .infinity : l)
-            #expect(l <= tolerance, "\(transform) \(id): leave-one-out \(mine[i]["leave_one_out_metres"] ?? "missing") m, gdaltransform on the other \(enabled.count - 1) GCPs \(loo) m")
+            #expect(
+                l <= tolerance,
+                "\(transform) \(id): leave-one-out \(mine[i]["leave_one_out_metres"] ?? "missing") m, gdaltransform on the other \(enabled.count - 1) GCPs \(loo) m"
+            )
         }
-        print("\(transform) report vs gdaltransform \(method.joined(separator: " ")) (fit in the GCPs' CRS): leave-one-out errors agree to \(String(format: "%.1e", worstLOO)) relative (\(enabled.count) refits), residuals to \(String(format: "%.1e", worstResidual))")
+        print(
+            "\(transform) report vs gdaltransform \(method.joined(separator: " ")) (fit in the GCPs' CRS): leave-one-out errors agree to \(String(format: "%.1e", worstLOO)) relative (\(enabled.count) refits), residuals to \(String(format: "%.1e", worstResidual))"
+        )
     }
 }

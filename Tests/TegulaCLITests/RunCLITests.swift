@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula run` end to end: the plan, a run, a failing map in a batch, located errors.
 @Suite(.timeLimit(.minutes(20)))
@@ -37,10 +37,15 @@ struct RunCLITests {
     @Test func dryRunPrintsThePlanAndWritesNothing() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = try Self.write(Self.twoMaps.replacingOccurrences(of: "input: small.tif\n    output: out/broken", with: "input: small.tif\n    georeference: {bounds: [-180, -90, 180, 90]}\n    output: out/b"), "p.yml", in: dir)
+        let file = try Self.write(
+            Self.twoMaps.replacingOccurrences(
+                of: "input: small.tif\n    output: out/broken",
+                with: "input: small.tif\n    georeference: {bounds: [-180, -90, 180, 90]}\n    output: out/b"), "p.yml", in: dir)
         let r = try TegulaBinary.run(["run", file, "--dry-run"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("tile         would run    zooms 0-1, 5 tile positions (z0: 1, z1: 4), png 256 px xyz → \(dir.path)/out/world.mbtiles"), "\(r.stdout)")
+        #expect(
+            r.stdout.contains("tile         would run    zooms 0-1, 5 tile positions (z0: 1, z1: 4), png 256 px xyz → \(dir.path)/out/world.mbtiles"),
+            "\(r.stdout)")
         #expect(r.stdout.contains("dry run: nothing was written"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["p.yml", "small.tif"])
     }
@@ -51,7 +56,9 @@ struct RunCLITests {
         let file = try Self.write(Self.twoMaps, "batch.yml", in: dir)
         let r = try TegulaBinary.run(["run", file, "--quiet"])
         #expect(r.status == 1)
-        #expect(r.stderr.contains("error: map 'ungeoreferenced', georeference stage: \(dir.path)/small.tif has no georeference of its own"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("error: map 'ungeoreferenced', georeference stage: \(dir.path)/small.tif has no georeference of its own"), "\(r.stderr)"
+        )
         #expect(r.stderr.contains("1 of 2 maps failed ('ungeoreferenced'); finished and intact: world"), "\(r.stderr)")
         let sqlite = try ProgramRun.run("sqlite3", [dir.appendingPathComponent("out/world.mbtiles").path, "select count(*) from tiles"])
         #expect(sqlite.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "5", "\(sqlite.stderr)")

@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-import Testing
 import TegulaTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `tegula serve` end to end on loopback: a folder, an MBTiles and a PMTiles made by
 /// `tegula tile`, fetched with curl and compared byte for byte with the folder's files.
@@ -28,21 +29,21 @@ struct ServeCLITests {
         // on the event loop (TileFastPath); both must be the file's bytes.
         var compared = 0
         for _ in 0..<2 {
-        for z in 0...2 {
-            for x in 0..<(1 << z) {
-                for y in 0..<(1 << z) {
-                    let file = "\(folder)/\(z)/\(x)/\(y).png"
-                    guard let expected = FileManager.default.contents(atPath: file) else { continue }
-                    for id in ["bm", "bm-mb", "bm-pm"] {
-                        let r = try server.get("/\(id)/\(z)/\(x)/\(y).png")
-                        #expect(r.status == 200 && r.body == expected, "\(id) \(z)/\(x)/\(y): \(r.status)")
-                        #expect(r.headers["content-type"] == "image/png" && r.headers["etag"] != nil)
-                        #expect(r.headers["content-encoding"] == nil)
-                        compared += 1
+            for z in 0...2 {
+                for x in 0..<(1 << z) {
+                    for y in 0..<(1 << z) {
+                        let file = "\(folder)/\(z)/\(x)/\(y).png"
+                        guard let expected = FileManager.default.contents(atPath: file) else { continue }
+                        for id in ["bm", "bm-mb", "bm-pm"] {
+                            let r = try server.get("/\(id)/\(z)/\(x)/\(y).png")
+                            #expect(r.status == 200 && r.body == expected, "\(id) \(z)/\(x)/\(y): \(r.status)")
+                            #expect(r.headers["content-type"] == "image/png" && r.headers["etag"] != nil)
+                            #expect(r.headers["content-encoding"] == nil)
+                            compared += 1
+                        }
                     }
                 }
             }
-        }
         }
         #expect(compared == 2 * 3 * 21)
         for id in ["bm", "bm-mb", "bm-pm"] {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 extension TimingTests {
     /// `tegula serve` and its connections: `--idle-timeout SECONDS` (a short deadline closes an idle
@@ -23,26 +23,26 @@ extension TimingTests {
         /// Debian's python3 with plain sockets: one connection that sends nothing, timed until the
         /// server closes it, and one asking `/health` every 0.3 s for 3 s on one connection.
         static let clients = #"""
-        import socket, sys, threading, time
-        port = int(sys.argv[1])
-        idle = socket.create_connection(("127.0.0.1", port)); idle.settimeout(30)
-        start = time.time(); closed = {}
-        def wait():
-            try: closed["data"] = idle.recv(1)
-            except Exception as e: closed["error"] = repr(e)
-            closed["after"] = time.time() - start
-        t = threading.Thread(target=wait); t.start()
-        busy = socket.create_connection(("127.0.0.1", port)); busy.settimeout(10)
-        answered = 0
-        for _ in range(10):
-            busy.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            head = b""
-            while b"\r\n\r\n" not in head: head += busy.recv(4096)
-            answered += head.startswith(b"HTTP/1.1 200")
-            time.sleep(0.3)  # the pause is the point: a client that asks now and then
-        t.join()
-        print(f"idle closed after {closed['after']:.2f} s with {closed.get('data', closed.get('error'))!r}; busy answered {answered} of 10")
-        """#
+            import socket, sys, threading, time
+            port = int(sys.argv[1])
+            idle = socket.create_connection(("127.0.0.1", port)); idle.settimeout(30)
+            start = time.time(); closed = {}
+            def wait():
+                try: closed["data"] = idle.recv(1)
+                except Exception as e: closed["error"] = repr(e)
+                closed["after"] = time.time() - start
+            t = threading.Thread(target=wait); t.start()
+            busy = socket.create_connection(("127.0.0.1", port)); busy.settimeout(10)
+            answered = 0
+            for _ in range(10):
+                busy.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                head = b""
+                while b"\r\n\r\n" not in head: head += busy.recv(4096)
+                answered += head.startswith(b"HTTP/1.1 200")
+                time.sleep(0.3)  # the pause is the point: a client that asks now and then
+            t.join()
+            print(f"idle closed after {closed['after']:.2f} s with {closed.get('data', closed.get('error'))!r}; busy answered {answered} of 10")
+            """#
 
         @Test func aShortIdleTimeoutClosesAnIdleSocketWhileABusyOneIsServed() throws {
             let dir = try TemporaryFolder.make("serve-idle")
@@ -72,36 +72,36 @@ extension TimingTests {
         /// answers each. Python's non-blocking sockets; prints how many handshakes the kernel
         /// completed while the server could not accept, and how many answers came after it resumed.
         static let burst = #"""
-        import os, resource, selectors, signal, socket, sys, time
-        port, pid, n = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-        os.kill(pid, signal.SIGSTOP)
-        try:
-            socks = []
-            for _ in range(n):
-                s = socket.socket(); s.setblocking(False); s.connect_ex(("127.0.0.1", port)); socks.append(s)
-            sel = selectors.DefaultSelector()
-            for s in socks: sel.register(s, selectors.EVENT_WRITE)
-            connected, end = 0, time.time() + 3
-            while time.time() < end and connected < n:
-                for key, _ in sel.select(max(0, end - time.time())):
-                    connected += key.fileobj.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0
-                    sel.unregister(key.fileobj)
-        finally:
-            os.kill(pid, signal.SIGCONT)
-        start = time.time()
-        for s in socks:
-            s.setblocking(True); s.settimeout(60)
-            try: s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            except OSError: pass
-        answered = 0
-        for s in socks:
-            try: answered += s.recv(12) == b"HTTP/1.1 200"
-            except OSError: pass
-            s.close()
-        print(f"{connected} of {n} connected while the server was stopped; {answered} answered in {time.time() - start:.1f} s after it resumed")
-        """#
+            import os, resource, selectors, signal, socket, sys, time
+            port, pid, n = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+            soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                socks = []
+                for _ in range(n):
+                    s = socket.socket(); s.setblocking(False); s.connect_ex(("127.0.0.1", port)); socks.append(s)
+                sel = selectors.DefaultSelector()
+                for s in socks: sel.register(s, selectors.EVENT_WRITE)
+                connected, end = 0, time.time() + 3
+                while time.time() < end and connected < n:
+                    for key, _ in sel.select(max(0, end - time.time())):
+                        connected += key.fileobj.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0
+                        sel.unregister(key.fileobj)
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            start = time.time()
+            for s in socks:
+                s.setblocking(True); s.settimeout(60)
+                try: s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                except OSError: pass
+            answered = 0
+            for s in socks:
+                try: answered += s.recv(12) == b"HTTP/1.1 200"
+                except OSError: pass
+                s.close()
+            print(f"{connected} of {n} connected while the server was stopped; {answered} answered in {time.time() - start:.1f} s after it resumed")
+            """#
 
         /// The kernel queues as many finished handshakes as the listen backlog allows (Linux caps it
         /// at `net.core.somaxconn`, 4,096 on Debian 12). Hummingbird's default of 256 left 744 of

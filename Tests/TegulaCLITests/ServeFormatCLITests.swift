@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula serve --format/--quality/--auto-lossy` for scans rendered on demand, and a pipeline
 /// map's own `tile:` format: the max-zoom tiles are the bytes `tegula tile` writes with the same
@@ -19,13 +19,17 @@ struct ServeFormatCLITests {
     }
 
     static let cases: [Case] = [
-        Case(serve: ["--format", "webp", "--quality", "80"], pipelineTile: nil, tile: ["--format", "webp", "--quality", "80"], templateExtension: "webp"),
+        Case(
+            serve: ["--format", "webp", "--quality", "80"], pipelineTile: nil, tile: ["--format", "webp", "--quality", "80"],
+            templateExtension: "webp"),
         Case(serve: ["--format", "jpg"], pipelineTile: nil, tile: ["--format", "jpg"], templateExtension: "jpg"),
         Case(serve: ["--format", "png8"], pipelineTile: nil, tile: ["--format", "png8"], templateExtension: "png"),
-        Case(serve: ["--format", "auto", "--auto-lossy", "webp", "--quality", "70"], pipelineTile: nil,
-             tile: ["--format", "auto", "--auto-lossy", "webp", "--quality", "70"], templateExtension: "png"),
+        Case(
+            serve: ["--format", "auto", "--auto-lossy", "webp", "--quality", "70"], pipelineTile: nil,
+            tile: ["--format", "auto", "--auto-lossy", "webp", "--quality", "70"], templateExtension: "png"),
         // A pipeline map's own format, and --format overriding it.
-        Case(serve: [], pipelineTile: "format: auto, auto_lossy: webp", tile: ["--format", "auto", "--auto-lossy", "webp"], templateExtension: "png"),
+        Case(
+            serve: [], pipelineTile: "format: auto, auto_lossy: webp", tile: ["--format", "auto", "--auto-lossy", "webp"], templateExtension: "png"),
         Case(serve: ["--format", "webp"], pipelineTile: "format: jpg, quality: 60", tile: ["--format", "webp"], templateExtension: "webp"),
     ]
 

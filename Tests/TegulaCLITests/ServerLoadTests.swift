@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// The two load cases of issue 16 item 5 that need a real server, real sockets and a real load
 /// generator: 10,000 idle connections held open while another client still gets tiles, and
@@ -13,8 +13,9 @@ import TegulaTestSupport
 /// would count against it.
 @Suite(.serialized, .timeLimit(.minutes(20))) struct ServerLoadTests {
     static func script(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ProgramRun {
-        try ProgramRun.run(TegulaBinary.packageRoot.appendingPathComponent("scripts/" + name).path, arguments,
-                           environment: environment.merging(["TEGULA": try TegulaBinary.url.path]) { $1 })
+        try ProgramRun.run(
+            TegulaBinary.packageRoot.appendingPathComponent("scripts/" + name).path, arguments,
+            environment: environment.merging(["TEGULA": try TegulaBinary.url.path]) { $1 })
     }
 
     /// The numbers `pattern`'s capture groups match in the first line of `text` it matches, in
@@ -33,20 +34,23 @@ import TegulaTestSupport
         #expect(r.status == 0, "\(r.stderr)")
         print("serve-idle-connections 10000 5:\n\(r.stdout)")
         // "10000 idle connections open (0 refused or timed out) in 3.8 s; server RSS … KiB"
-        let open = try #require(try Self.fields(#"(\d+) idle connections open \((\d+) refused or timed out\)"#, in: r.stdout),
-                                "unreadable: \(r.stdout)")
+        let open = try #require(
+            try Self.fields(#"(\d+) idle connections open \((\d+) refused or timed out\)"#, in: r.stdout),
+            "unreadable: \(r.stdout)")
         #expect(open == [10_000, 0], "\(r.stdout)")
         // "other client: 7475 tiles, 0 errors; latency median 1.0 ms, p99 16.1 ms, max 43.3 ms; …":
         // at least 100 tiles, none failed, and the worst (max, not p99) under a second.
-        let other = try #require(try Self.fields(
-            #"other client: (\d+) tiles, (\d+) errors; latency median ([0-9.]+) ms, p99 ([0-9.]+) ms, max ([0-9.]+) ms"#, in: r.stdout),
+        let other = try #require(
+            try Self.fields(
+                #"other client: (\d+) tiles, (\d+) errors; latency median ([0-9.]+) ms, p99 ([0-9.]+) ms, max ([0-9.]+) ms"#, in: r.stdout),
             "unreadable: \(r.stdout)")
         let (tiles, errors, maxMs) = (other[0], other[1], other[4])
         #expect(tiles >= 100 && errors == 0, "\(r.stdout)")
         #expect(maxMs < 1_000, "a tile request waited a second or more: max \(maxMs) ms")
         // "after 5 s, 10000 of 10000 idle connections still answered"
-        let after = try #require(try Self.fields(#"after \d+ s, (\d+) of (\d+) idle connections still answered"#, in: r.stdout),
-                                 "unreadable: \(r.stdout)")
+        let after = try #require(
+            try Self.fields(#"after \d+ s, (\d+) of (\d+) idle connections still answered"#, in: r.stdout),
+            "unreadable: \(r.stdout)")
         #expect(after == [10_000, 10_000], "\(r.stdout)")
     }
 

@@ -1,21 +1,26 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula warp`, `tegula georef` and `tegula run` under faults (issue 16 item 4): killed with
 /// SIGKILL at a few moments and run again, and their input deleted or replaced mid-run. The
 /// long form, 20 kills each, is `scripts/fault-trials`; figures in RELIABILITY.md.
 @Suite(.serialized, .timeLimit(.minutes(20))) struct StageFaultTests {
     /// GCPs for the synthetic scan (its geotransform's lon/lat at six pixels), as CSV.
-    static let gcps = "x,y,lon,lat\n" + [(0, 0), (900, 0), (0, 600), (900, 600), (450, 300), (200, 450)]
+    static let gcps =
+        "x,y,lon,lat\n"
+        + [(0, 0), (900, 0), (0, 600), (900, 600), (450, 300), (200, 450)]
         .map { "\($0.0),\($0.1),\(5 + 0.02 * Double($0.0)),\(53 - 0.02 * Double($0.1))" }.joined(separator: "\n") + "\n"
 
     /// The command writing into `dir`, reading the scan and GCPs in `base`.
     static func arguments(_ command: String, base: String, dir: String) -> [String] {
         switch command {
         case "warp": return ["warp", base + "/scan.tif", "-o", dir + "/warped.tif", "--zoom", "8", "--quiet"]
-        case "georef": return ["georef", base + "/scan.tif", "--gcps", base + "/gcps.csv", "--transform", "tps", "-o", dir + "/scan.tif",
-                               "--report", dir + "/fit.json", "--picture", dir + "/fit.svg"]
+        case "georef":
+            return [
+                "georef", base + "/scan.tif", "--gcps", base + "/gcps.csv", "--transform", "tps", "-o", dir + "/scan.tif",
+                "--report", dir + "/fit.json", "--picture", dir + "/fit.svg",
+            ]
         default: return ["run", dir + "/p.yml", "--quiet"]
         }
     }
@@ -82,12 +87,15 @@ import TegulaTestSupport
         let span = resumes ? took : min(took, second)
         var rng = SeededRandom()
         // 8 moments (3 fixed, 5 random; `scripts/fault-trials` runs the issue's 20).
-        let moments = [0.05, 0.1, 0.2].map { $0 * span }
+        let moments =
+            [0.05, 0.1, 0.2].map { $0 * span }
             + FaultTests.killMoments(5, took: span, resumes: resumes, startup: startup, using: &rng)
         var landed = 0
         for t in moments {
             let r = try TegulaBinary.killed(Self.arguments(command, base: base, dir: base + "/work"), after: t)
-            if r.killed { landed += 1 } else {
+            if r.killed {
+                landed += 1
+            } else {
                 #expect(r.status == 0, "not killed, and failed: \(r.stderr); \(rng.replay)")
                 // It finished before its kill: the kills that follow would find nothing left to
                 // do, so the work folder starts again from nothing. (On a busy machine the first,
@@ -108,8 +116,10 @@ import TegulaTestSupport
         } else {
             for (name, bytes) in want { #expect(got[name] == bytes, "\(name) differs; \(rng.replay)") }
         }
-        print("fault \(command): uninterrupted \(String(format: "%.2f", took)) s, again \(String(format: "%.2f", second)) s; kills at "
-              + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s (startup \(String(format: "%.2f", startup)) s), \(landed) landed mid-run; output equal")
+        print(
+            "fault \(command): uninterrupted \(String(format: "%.2f", took)) s, again \(String(format: "%.2f", second)) s; kills at "
+                + moments.map { String(format: "%.2f", $0) }.joined(separator: ", ")
+                + " s (startup \(String(format: "%.2f", startup)) s), \(landed) landed mid-run; output equal")
         #expect(landed >= 6, "\(landed) of 8 kills landed mid-run, fewer than 6; \(rng.replay)")
     }
 
@@ -163,7 +173,9 @@ import TegulaTestSupport
             // The run's record that it has taken the scan's identity and begun its output.
             func begun() -> Bool {
                 if command == "tile" { return FileManager.default.fileExists(atPath: dir + "/" + name + ".resume") }
-                return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).contains { $0.hasPrefix("." + name + ".") && $0.hasSuffix(".tmp") }
+                return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).contains {
+                    $0.hasPrefix("." + name + ".") && $0.hasSuffix(".tmp")
+                }
             }
             let deadline = Date().addingTimeInterval(60)
             while !begun() && p.isRunning && Date() < deadline { usleep(1000) }
@@ -202,9 +214,10 @@ import TegulaTestSupport
             if command == "tile" && change != "deleted" {
                 let out = dir + "/" + name
                 let resumed = try TegulaBinary.run(args(out) + ["--resume"])
-                #expect(resumed.status == 1 && resumed.stderr.split(separator: "\n").count == 1
+                #expect(
+                    resumed.status == 1 && resumed.stderr.split(separator: "\n").count == 1
                         && resumed.stderr.contains("was begun from input \(scan)") && resumed.stderr.contains("without --resume"),
-                        "\(change): \(resumed.stderr)")
+                    "\(change): \(resumed.stderr)")
                 #expect(!FileManager.default.fileExists(atPath: out), "\(change): a refused resume finished the tileset")
                 let fresh = try TegulaBinary.run(args(out))
                 #expect(fresh.status == 0, "\(change): \(fresh.stderr)")

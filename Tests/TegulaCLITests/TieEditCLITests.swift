@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// The tie editor end to end (`tegula edit PIPELINE --map A --tie-with B`) on a two-sheet series
 /// made by scripts/make-series: scripts/ties_check.py drives it in headless Chromium (ties listed,
@@ -15,7 +15,8 @@ struct TieEditCLITests {
         let series = try MadeSeries.make(in: dir + "/series", cols: 2, rows: 1, cell: 256)
         // Comments before, inside and after the keys: the save must keep every one.
         let text = try String(contentsOfFile: series, encoding: .utf8)
-        try ("# a series for the tie editor\n" + text.replacingOccurrences(of: "tie_weight:", with: "# how much a tie weighs\ntie_weight:")
+        try
+            ("# a series for the tie editor\n" + text.replacingOccurrences(of: "tie_weight:", with: "# how much a tie weighs\ntie_weight:")
             + "# the end\n").write(toFile: series, atomically: true, encoding: .utf8)
         let server = try LocalHTTPServer.tegula(["edit", series, "--map", "r1c1", "--tie-with", "r1c2", "--render-threads", "2"])
         let run = try ProgramRun.run("/usr/bin/python3", [PackageRoot.path("scripts/ties_check.py"), server.base + "/", dir + "/series", dir])
@@ -27,9 +28,12 @@ struct TieEditCLITests {
         // The run of the saved pipeline: its ties are the page's, and its seams the page's figures.
         let ran = try TegulaBinary.run(["run", series])
         #expect(ran.status == 0, "\(ran.stderr)")
-        let page = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/ties-page.json"))) as? [String: Any])
+        let page = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/ties-page.json"))) as? [String: Any])
         let shown = try #require((page["figures"] as? [String: Any])?["ties"] as? [[String: Any]])
-        let index = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/series/.tegula/series/index.geojson"))) as? [String: Any])
+        let index = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/series/.tegula/series/index.geojson")))
+                as? [String: Any])
         let ties = try #require(index["ties"] as? [[String: Any]])
         #expect(ties.count == shown.count && shown.count == 2, "the run reports \(ties.count) ties; the page saved \(shown.count)")
         for (t, s) in zip(ties, shown) {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula tile --format/--quality` from the command line: bad values refused in one line before
 /// anything is written, `auto` refused by MBTiles, and GDAL reading the JPEG and WebP tiles we write.
@@ -14,7 +14,10 @@ struct TileFormatCLITests {
         (["--format", "gif"], "gif"),
         (["--format", "webp", "--webp-effort", "10"], "'10' is invalid for '--webp-effort"),
         (["--format", "png", "--webp-effort", "3"], "webp-effort applies to format webp (lossless) only, not png"),
-        (["--format", "webp", "--quality", "80", "--webp-effort", "3"], "webp-effort applies to lossless webp only; with a quality (80) the tiles are lossy"),
+        (
+            ["--format", "webp", "--quality", "80", "--webp-effort", "3"],
+            "webp-effort applies to lossless webp only; with a quality (80) the tiles are lossy"
+        ),
     ])
     func badFormatOrQualityIsRefusedInOneLine(args: [String], message: String) throws {
         let dir = try TemporaryFolder.make("cli-fmt")
@@ -46,7 +49,9 @@ struct TileFormatCLITests {
         }
         let fast = try bytes(["--webp-effort", "0"], "e0"), small = try bytes(["--webp-effort", "9"], "e9")
         #expect(fast.count == 21 && Set(fast.keys) == Set(small.keys), "\(fast.keys.sorted())")
-        #expect(small.values.reduce(0, +) < fast.values.reduce(0, +), "effort 9: \(small.values.reduce(0, +)) bytes, effort 0: \(fast.values.reduce(0, +))")
+        #expect(
+            small.values.reduce(0, +) < fast.values.reduce(0, +),
+            "effort 9: \(small.values.reduce(0, +)) bytes, effort 0: \(fast.values.reduce(0, +))")
         let help = try TegulaBinary.run(["tile", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let level = try #require(help.firstMatch(of: /--webp-effort <0-9> With lossless webp: [^.]*default (\d)/)?.1, "\(help)")
         #expect(try bytes([], "default") == (try bytes(["--webp-effort", String(level)], "e\(level)")))
@@ -64,7 +69,10 @@ struct TileFormatCLITests {
     }
 
     /// GDAL's JPEG and WEBP drivers read the tiles, the right size and band count.
-    @Test(arguments: [("jpg", "JPEG", 3, [String]()), ("webp", "WEBP", 4, []), ("webp", "WEBP", 4, ["--quality", "75"]), ("webp", "WEBP", 4, ["--webp-effort", "9"])])
+    @Test(arguments: [
+        ("jpg", "JPEG", 3, [String]()), ("webp", "WEBP", 4, []), ("webp", "WEBP", 4, ["--quality", "75"]),
+        ("webp", "WEBP", 4, ["--webp-effort", "9"]),
+    ])
     func gdalReadsOurTiles(ext: String, driver: String, bands: Int, extra: [String]) throws {
         let dir = try TemporaryFolder.make("cli-fmt")
         defer { try? FileManager.default.removeItem(at: dir) }

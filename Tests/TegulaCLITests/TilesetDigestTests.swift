@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `TilesetDigest`, which every tile equality of the suite is built on, cannot call two tilesets
 /// equal for having nothing in them: it throws on a tileset that lists no tile and on a listed

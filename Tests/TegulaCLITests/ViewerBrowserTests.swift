@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// The viewer as a person sees it, in headless Chromium driven through Selenium (Debian's
 /// `chromium`, `chromium-driver` and `python3-selenium`, installed by scripts/setup):
@@ -34,15 +34,17 @@ struct ViewerBrowserTests {
         try #require(yml.contains("output: out/schagen1689.pmtiles"))
         try yml.replacingOccurrences(of: "output: out/schagen1689.pmtiles", with: "output: out/schagen1689")
             .write(to: dir.appendingPathComponent("schagen1689.yml"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(at: pipelines.appendingPathComponent("schagen1689.points"),
-                                         to: dir.appendingPathComponent("schagen1689.points"))
+        try FileManager.default.copyItem(
+            at: pipelines.appendingPathComponent("schagen1689.points"),
+            to: dir.appendingPathComponent("schagen1689.points"))
         let ran = try TegulaBinary.run(["run", dir.appendingPathComponent("schagen1689.yml").path, "--quiet"])
         try #require(ran.status == 0, "\(ran.stderr)")
         let pyramid = dir.appendingPathComponent("out/schagen1689").path
         let server = try LocalHTTPServer.tegula(["serve", cut, pipeline])
         defer { server.stop() }
 
-        let out = ProcessInfo.processInfo.environment["TEGULA_VIEWER_OUT"]
+        let out =
+            ProcessInfo.processInfo.environment["TEGULA_VIEWER_OUT"]
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("tegula-viewer-test").path
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         for shot in ["viewer-fitted.png", "viewer-hover.png", "viewer-zoomed-out.png"] {
@@ -55,17 +57,23 @@ struct ViewerBrowserTests {
         // run`'s tiles (8 tiles, 443,388 px opaque: 8.13 % more than 2 levels off, 45.55 dB; on
         // demand, lower zooms are made otherwise than the pyramid's, issue 28 item 10), with
         // margins of 0.9 points and 0.5 dB.
-        let r = try ProgramRun.run("/usr/bin/python3", [script, "http://127.0.0.1:\(server.port)/", out, "schagen1689",
-                                                         "schagen1689=\(pyramid),0.09,45.05", "bluemarble=\(cut),0,99"])
+        let r = try ProgramRun.run(
+            "/usr/bin/python3",
+            [
+                script, "http://127.0.0.1:\(server.port)/", out, "schagen1689",
+                "schagen1689=\(pyramid),0.09,45.05", "bluemarble=\(cut),0,99",
+            ])
         print(r.stdout)
         #expect(r.status == 0, "viewer_check failed:\n\(r.stdout)\(r.stderr)")
-        for line in ["ok   tiles of the on-demand layer 'schagen1689' loaded, 256 px wide",
-                     "ok   tiles of the on-demand layer loaded in the zoomed-out view",
-                     "ok   the layer list says which layer is rendered on demand",
-                     "ok   no GCP callout is open before a pin is hovered",
-                     "ok   hovering a pin opens exactly one callout (1)",
-                     "ok   each of the 24 callouts reads the TileJSON's residual as a person writes distances (24 GCPs there)",
-                     "ok   the screen shows bluemarble's pyramid tiles", "ok   the screen shows schagen1689's pyramid tiles"] {
+        for line in [
+            "ok   tiles of the on-demand layer 'schagen1689' loaded, 256 px wide",
+            "ok   tiles of the on-demand layer loaded in the zoomed-out view",
+            "ok   the layer list says which layer is rendered on demand",
+            "ok   no GCP callout is open before a pin is hovered",
+            "ok   hovering a pin opens exactly one callout (1)",
+            "ok   each of the 24 callouts reads the TileJSON's residual as a person writes distances (24 GCPs there)",
+            "ok   the screen shows bluemarble's pyramid tiles", "ok   the screen shows schagen1689's pyramid tiles",
+        ] {
             #expect(r.stdout.contains(line), "missing from viewer_check's report: \(line)\n\(r.stdout)")
         }
         for shot in ["viewer-fitted.png", "viewer-zoomed-out.png"] {
@@ -88,7 +96,8 @@ struct ViewerBrowserTests {
         try #require(FileManager.default.fileExists(atPath: index))
         let server = try LocalHTTPServer.tegula(["serve", dir.path + "/out/series.pmtiles"])
         defer { server.stop() }
-        let out = ProcessInfo.processInfo.environment["TEGULA_VIEWER_OUT"]
+        let out =
+            ProcessInfo.processInfo.environment["TEGULA_VIEWER_OUT"]
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("tegula-viewer-test").path
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let script = TegulaBinary.packageRoot.appendingPathComponent("scripts/sheet_index_check.py").path
@@ -102,41 +111,41 @@ struct ViewerBrowserTests {
     }
 
     static let driver = #"""
-    import json, sys, time
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,700"):
-        opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    try:
-        d.get(sys.argv[1])
-        ready = False
-        for _ in range(100):
-            ready = d.execute_script("return window.tegulaReady === true")
-            if ready: break
-            time.sleep(0.2)
-        time.sleep(1)
+        import json, sys, time
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        opts = webdriver.ChromeOptions()
+        opts.binary_location = "/usr/bin/chromium"
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,700"):
+            opts.add_argument(flag)
+        opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
         try:
-            alert = d.switch_to.alert.text
-        except Exception:
-            alert = None
-        out = {
-            "ready": ready, "alert": alert,
-            "pwned": d.execute_script("return [window.pwned || 0, window.pwned2 || 0, window.pwned3 || 0, window.pwned4 || 0, window.pwned5 || 0]"),
-            "injected": d.execute_script("return document.querySelectorAll('img[src=\"x\"], img[src=\"y\"], img[src=\"z\"], script:not([src]):not([id])').length"),
-            "links": d.execute_script("return Array.from(document.querySelectorAll('.leaflet-control-attribution a')).map(a => a.getAttribute('href'))"),
-            "attribution": d.execute_script("var a = document.querySelector('.leaflet-control-attribution'); return a ? a.innerText : ''"),
-            "labels": d.execute_script("return Array.from(document.querySelectorAll('.leaflet-control-layers label')).map(l => l.innerText)"),
-            "tiles": d.execute_script("return Array.from(document.querySelectorAll('img.leaflet-tile-loaded')).length"),
-            "errors": [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"],
-        }
-        print(json.dumps(out))
-    finally:
-        d.quit()
-    """#
+            d.get(sys.argv[1])
+            ready = False
+            for _ in range(100):
+                ready = d.execute_script("return window.tegulaReady === true")
+                if ready: break
+                time.sleep(0.2)
+            time.sleep(1)
+            try:
+                alert = d.switch_to.alert.text
+            except Exception:
+                alert = None
+            out = {
+                "ready": ready, "alert": alert,
+                "pwned": d.execute_script("return [window.pwned || 0, window.pwned2 || 0, window.pwned3 || 0, window.pwned4 || 0, window.pwned5 || 0]"),
+                "injected": d.execute_script("return document.querySelectorAll('img[src=\"x\"], img[src=\"y\"], img[src=\"z\"], script:not([src]):not([id])').length"),
+                "links": d.execute_script("return Array.from(document.querySelectorAll('.leaflet-control-attribution a')).map(a => a.getAttribute('href'))"),
+                "attribution": d.execute_script("var a = document.querySelector('.leaflet-control-attribution'); return a ? a.innerText : ''"),
+                "labels": d.execute_script("return Array.from(document.querySelectorAll('.leaflet-control-layers label')).map(l => l.innerText)"),
+                "tiles": d.execute_script("return Array.from(document.querySelectorAll('img.leaflet-tile-loaded')).length"),
+                "errors": [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"],
+            }
+            print(json.dumps(out))
+        finally:
+            d.quit()
+        """#
 
     @Test func hostileNamesStayTextInTheRunningViewer() throws {
         let dir = try TemporaryFolder.make("viewer").path
@@ -151,7 +160,8 @@ struct ViewerBrowserTests {
         // the ordinary OpenStreetMap link, which must survive as a link.
         let tileJSON = dir + "/" + id + "/tiles.json"
         var meta = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tileJSON))) as? [String: Any])
-        meta["attribution"] = #"<img src=z onerror=window.pwned4=1><a href="javascript:window.pwned5=1" id=evil>click</a> © <a href="https://www.openstreetmap.org/copyright" onmouseover="window.pwned5=1">OSM</a>"#
+        meta["attribution"] =
+            #"<img src=z onerror=window.pwned4=1><a href="javascript:window.pwned5=1" id=evil>click</a> © <a href="https://www.openstreetmap.org/copyright" onmouseover="window.pwned5=1">OSM</a>"#
         try JSONSerialization.data(withJSONObject: meta).write(to: URL(fileURLWithPath: tileJSON))
         let server = try LocalHTTPServer.tegula(["serve", dir + "/" + id])
         defer { server.stop() }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaTestSupport
+import Testing
 
 /// `tegula warp` and `tegula tile` from the command line: outputs, bad input, nothing half-written.
 @Suite(.timeLimit(.minutes(20)))
@@ -46,8 +46,10 @@ struct WarpCLITests {
         let input = try BlueMarble.georeferenced(cut.path, in: dir)
         let out = dir.appendingPathComponent("existing.tif")
         try Data("previous result".utf8).write(to: out)
-        for args in [["warp", input, "-o", out.path, "--zoom", "2"],
-                     ["tile", input, "-o", dir.appendingPathComponent("tiles").path, "--zoom", "0-2"]] {
+        for args in [
+            ["warp", input, "-o", out.path, "--zoom", "2"],
+            ["tile", input, "-o", dir.appendingPathComponent("tiles").path, "--zoom", "0-2"],
+        ] {
             let r = try TegulaBinary.run(args)
             #expect(r.status != 0)
             #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")

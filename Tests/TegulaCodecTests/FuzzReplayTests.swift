@@ -1,7 +1,8 @@
-import Testing
-@testable import TegulaCodec
 import TegulaDeflate
 import TegulaTestSupport
+import Testing
+
+@testable import TegulaCodec
 
 /// Every input of the codec's fuzz targets (FuzzInputs: seeds, campaign corpus, crashes), run
 /// through the targets' own bodies (FuzzBodies/gzip.swift, png.swift): decoded, or refused with

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TegulaDeflate
 import TegulaTestSupport
+import Testing
 
 /// gzip through libdeflate, checked against Python's `gzip` module both ways, and refusing
 /// what it must refuse.
@@ -18,8 +18,13 @@ struct GzipTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("x.gz").path
         try Data(g).write(to: URL(fileURLWithPath: file))
-        let n = try ProgramRun.output("python3", ["-c", "import gzip,sys; d = gzip.decompress(open(sys.argv[1],'rb').read()); "
-                                                 + "print(len(d), all(b == i % 251 for i, b in enumerate(d)))", file])
+        let n = try ProgramRun.output(
+            "python3",
+            [
+                "-c",
+                "import gzip,sys; d = gzip.decompress(open(sys.argv[1],'rb').read()); "
+                    + "print(len(d), all(b == i % 251 for i, b in enumerate(d)))", file,
+            ])
         #expect(n.trimmingCharacters(in: .whitespacesAndNewlines) == "150000 True")
     }
 
@@ -29,8 +34,12 @@ struct GzipTests {
         let text = (0..<5000).map { "tile \($0 % 97) \($0 * 7919 % 1000)\n" }.joined()
         let plain = dir.appendingPathComponent("plain").path, packed = plain + ".gz"
         try Data(text.utf8).write(to: URL(fileURLWithPath: plain))
-        try ProgramRun.output("python3", ["-c", "import gzip,sys; open(sys.argv[2],'wb').write(gzip.compress(open(sys.argv[1],'rb').read(), 9))",
-                                          plain, packed])
+        try ProgramRun.output(
+            "python3",
+            [
+                "-c", "import gzip,sys; open(sys.argv[2],'wb').write(gzip.compress(open(sys.argv[1],'rb').read(), 9))",
+                plain, packed,
+            ])
         let gz = [UInt8](try Data(contentsOf: URL(fileURLWithPath: packed)))
         #expect(gz.count < text.utf8.count / 3)  // dynamic Huffman blocks, not stored ones
         #expect(try Gzip.decompress(gz, limit: 1 << 20) == Array(text.utf8))

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TegulaCodec
 import TegulaGDAL
 import TegulaSupport
 import TegulaTestSupport
+import Testing
 
 /// JPEG, WebP and PNG8: what the encoders write the decoders read back, within a PSNR floor for
 /// the lossy ones and exactly for lossless WebP; GDAL's own drivers read the same bytes.
@@ -169,9 +169,10 @@ struct LossyCodecTests {
             return px[i * 4] == ours[i * 4] && px[i * 4 + 1] == ours[i * 4 + 1] && px[i * 4 + 2] == ours[i * 4 + 2]
         }
         let differing: [Int] = (0..<(256 * 256)).filter { !alike($0) }
-        let first: String = differing.first.map { i -> String in
-            "\(i): GDAL \(Array(px[(i * 4)..<(i * 4 + 4)])), Tegula \(Array(ours[(i * 4)..<(i * 4 + 4)]))"
-        } ?? ""
+        let first: String =
+            differing.first.map { i -> String in
+                "\(i): GDAL \(Array(px[(i * 4)..<(i * 4 + 4)])), Tegula \(Array(ours[(i * 4)..<(i * 4 + 4)]))"
+            } ?? ""
         #expect(differing.isEmpty, "GDAL and Tegula decode \(differing.count) pixels differently, first \(first)")
         let alphaOff = (0..<(256 * 256)).filter { img.pixels[$0 * 4 + 3] != 128 && px[$0 * 4 + 3] != img.pixels[$0 * 4 + 3] }.count
         #expect(alphaOff == 0, "\(alphaOff) pixels with another alpha than the source's")

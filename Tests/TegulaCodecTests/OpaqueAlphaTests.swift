@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import TegulaCodec
 import TegulaGDAL
 import TegulaTestSupport
+import Testing
 
 /// The one "drop alpha if opaque, then encode" every tile writer uses: opaque images become RGB
 /// PNGs with the same bytes as encoding their RGB directly; anything else keeps its alpha. The

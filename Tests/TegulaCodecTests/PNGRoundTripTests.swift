@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TegulaCodec
 import TegulaGDAL
+import Testing
 
 /// PNGs we write decode to the same pixels with libpng and with GDAL's PNG driver.
 struct PNGRoundTripTests {

@@ -21,8 +21,9 @@ struct EditorAPITests {
         let dir = try folder ?? TemporaryFolder.make("editor")
         let out = dir.appendingPathComponent(name).path
         let initial = try EditorSession(try GCPReader.read(path: Schagen1689.points), output: out)
-        let s = try EditorService(scanPath: Schagen1689.scan, output: out, initial: initial, basemaps: [.openStreetMap], basemapTilesets: nil,
-                                  renderThreads: 2)
+        let s = try EditorService(
+            scanPath: Schagen1689.scan, output: out, initial: initial, basemaps: [.openStreetMap], basemapTilesets: nil,
+            renderThreads: 2)
         return (s, dir)
     }
 
@@ -34,11 +35,15 @@ struct EditorAPITests {
     }
 
     /// Runs `body` with a function that sends one request to a live server for `service`.
-    static func live(_ service: EditorService, _ body: @escaping @Sendable (_ send: @escaping @Sendable (HTTPRequest.Method, String, Data?) async throws -> Answer) async throws -> Void) async throws {
+    static func live(
+        _ service: EditorService,
+        _ body: @escaping @Sendable (_ send: @escaping @Sendable (HTTPRequest.Method, String, Data?) async throws -> Answer) async throws -> Void
+    ) async throws {
         try await LiveServer.run(service) { server in
             try await body { method, uri, data in
-                let r = try await server.fetch(uri, method: method.rawValue, headers: ["Content-Type": "application/json"],
-                                               body: data.map { [UInt8]($0) })
+                let r = try await server.fetch(
+                    uri, method: method.rawValue, headers: ["Content-Type": "application/json"],
+                    body: data.map { [UInt8]($0) })
                 return Answer(status: r.status, body: Data(r.body), type: r.headers["content-type"])
             }
         }
@@ -102,12 +107,17 @@ struct EditorAPITests {
             ("pixel outside", variant { $0.gcps[2].pixel = PixelPoint(x: 2701, y: 10) }, "pixel_outside_scan", "gcps[2].pixel (Cape Ortegal)"),
             ("latitude 95", variant { $0.gcps[3].ground = GroundPoint(x: 10, y: 95) }, "invalid_ground", "gcps[3].ground (Cap Blanc)"),
             ("one point", variant { $0.gcps = Array($0.gcps.prefix(1)) }, "too_few_points", nil),
-            ("collinear", variant { s in
-                s.transform = .polynomial1
-                s.gcps = (0..<4).map { i in
-                    EditorGCP(id: "c\(i)", pixel: PixelPoint(x: 100 + 100 * Double(i), y: 100 + 50 * Double(i)), ground: GroundPoint(x: Double(i), y: Double(i) / 2))
-                }
-            }, "collinear", nil),
+            (
+                "collinear",
+                variant { s in
+                    s.transform = .polynomial1
+                    s.gcps = (0..<4).map { i in
+                        EditorGCP(
+                            id: "c\(i)", pixel: PixelPoint(x: 100 + 100 * Double(i), y: 100 + 50 * Double(i)),
+                            ground: GroundPoint(x: Double(i), y: Double(i) / 2))
+                    }
+                }, "collinear", nil
+            ),
             ("unknown transform", try wire("transform", "bendy"), "bad_transform", "transform"),
             ("unknown CRS", try wire("gcp_srs", "EPSG:999999"), "bad_crs", "gcp_srs"),
             ("two-vertex mask", variant { $0.mask = [PixelPoint(x: 0, y: 0), PixelPoint(x: 10, y: 10)] }, "bad_mask", "mask"),
@@ -151,7 +161,9 @@ struct EditorAPITests {
             var line = base
             line.transform = .helmert
             line.gcps = (0..<4).map { i in
-                EditorGCP(id: "l\(i)", pixel: PixelPoint(x: 100 + 500 * Double(i), y: 600 + 2 * Double(i)), ground: GroundPoint(x: Double(i) * 10, y: 1 + Double(i) / 5))
+                EditorGCP(
+                    id: "l\(i)", pixel: PixelPoint(x: 100 + 500 * Double(i), y: 600 + 2 * Double(i)),
+                    ground: GroundPoint(x: Double(i) * 10, y: 1 + Double(i) / 5))
             }
             let l = try Self.decodeFit(try await send(.post, "/api/fit", line.json()).body)
             #expect(l.warnings.contains { $0.code == "collinear" })
@@ -289,11 +301,15 @@ struct EditorAPITests {
         var tiles = 0, opaque = 0, alphaMismatch = 0, maxAlphaDiff = 0
         var se = 0.0
         var psnr: Double { se == 0 ? .infinity : 10 * log10(255 * 255 / (se / Double(3 * opaque))) }
-        var description: String { "\(tiles) tiles, \(opaque) px opaque in both at \(psnr) dB, \(alphaMismatch) px opaque in only one, largest alpha difference \(maxAlphaDiff)" }
+        var description: String {
+            "\(tiles) tiles, \(opaque) px opaque in both at \(psnr) dB, \(alphaMismatch) px opaque in only one, largest alpha difference \(maxAlphaDiff)"
+        }
     }
 
-    static func overlayAgainstPyramid(_ send: @Sendable (HTTPRequest.Method, String, Data?) async throws -> Answer,
-                                      version: String, zoom z: Int, maxZoom: Int) async throws -> Agreement {
+    static func overlayAgainstPyramid(
+        _ send: @Sendable (HTTPRequest.Method, String, Data?) async throws -> Answer,
+        version: String, zoom z: Int, maxZoom: Int
+    ) async throws -> Agreement {
         let dir = try TemporaryFolder.make("overlay-pyramid")
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = WarpInput(path: Schagen1689.scan, gcpSet: try GCPReader.read(path: Schagen1689.points), fit: FitOptions())
@@ -306,7 +322,8 @@ struct EditorAPITests {
                 let overlay = try await send(.get, "/overlay/\(version)/\(z)/\(x)/\(y).png", nil).body
                 let file = dir.appendingPathComponent("pyramid/\(z)/\(x)/\(y).png")
                 let ours = try rgba(overlay, in: dir)
-                let theirs = FileManager.default.fileExists(atPath: file.path)
+                let theirs =
+                    FileManager.default.fileExists(atPath: file.path)
                     ? try rgba(try Data(contentsOf: file), in: dir) : [UInt8](repeating: 0, count: 256 * 256 * 4)
                 a.tiles += 1
                 for i in 0..<(256 * 256) {
@@ -333,7 +350,8 @@ struct EditorAPITests {
         }
         let (x, y) = merc(18.47, -34.36)
         let csv = dir.appendingPathComponent("m.csv")
-        try Data("x,y,X,Y,name\n1530,923,\(x),\(y),Good Hope\n750,1107,\(merc(-67.27, -55.98).0),\(merc(-67.27, -55.98).1),Horn\n".utf8).write(to: csv)
+        try Data("x,y,X,Y,name\n1530,923,\(x),\(y),Good Hope\n750,1107,\(merc(-67.27, -55.98).0),\(merc(-67.27, -55.98).1),Horn\n".utf8).write(
+            to: csv)
         let s = try EditorSession(GCPReader.read(path: csv.path, gcpCRS: try CRS("EPSG:3857")), output: dir.appendingPathComponent("m.points").path)
         #expect(s.gcpSRS.definition == "EPSG:4326")
         #expect(abs(s.gcps[0].ground.x - 18.47) < 1e-9 && abs(s.gcps[0].ground.y + 34.36) < 1e-9, "\(s.gcps[0].ground)")
@@ -377,8 +395,10 @@ struct EditorAPITests {
         let (service, _) = try Self.service()
         try await Self.live(service) { send in
             #expect(try await send(.get, "/iiif/schagen1689/0,0,256,256/max/0/default.jpg", nil).status == 200)
-            for bad in ["/overlay/v/01/0/0.png", "/overlay/v/31/0/0.png", "/overlay/v/1/0/1e0.png", "/overlay/../0/0/0.png",
-                        "/iiif/schagen1689/0,0,+256,256/max/0/default.jpg", "/iiif/schagen1689/0,0,256,256/max/0/default.gif"] {
+            for bad in [
+                "/overlay/v/01/0/0.png", "/overlay/v/31/0/0.png", "/overlay/v/1/0/1e0.png", "/overlay/../0/0/0.png",
+                "/iiif/schagen1689/0,0,+256,256/max/0/default.jpg", "/iiif/schagen1689/0,0,256,256/max/0/default.gif",
+            ] {
                 #expect(try await send(.get, bad, nil).status == 400, "\(bad)")
             }
             let e = try await send(.get, "/nothing", nil)

@@ -24,14 +24,17 @@ struct EditorIIIFTests {
         let dir = try TemporaryFolder.make("editor-iiif")
         let out = dir.appendingPathComponent(name).path
         let initial = try EditorSession(try GCPReader.read(path: Schagen1689.points), output: out)
-        let s = try EditorService(scanPath: Schagen1689.scan, output: out, initial: initial, basemaps: [.openStreetMap], basemapTilesets: nil,
-                                  renderThreads: 2)
+        let s = try EditorService(
+            scanPath: Schagen1689.scan, output: out, initial: initial, basemaps: [.openStreetMap], basemapTilesets: nil,
+            renderThreads: 2)
         return (s, dir)
     }
 
     /// The answer to `method target` as it came over HTTP to `host`.
-    static func send(_ service: any HTTPService, _ target: String, method: HTTPRequest.Method = .get, body: Data? = nil,
-                     host: String = "editor.example:8123") async -> ServerResponse {
+    static func send(
+        _ service: any HTTPService, _ target: String, method: HTTPRequest.Method = .get, body: Data? = nil,
+        host: String = "editor.example:8123"
+    ) async -> ServerResponse {
         var request = ServerRequest(method: method, target: target, headers: [ServerRequest.host: host])
         if let body { request.body = Array(body) }
         return await service.respond(request, isCancelled: { false })
@@ -47,7 +50,9 @@ struct EditorIIIFTests {
     static func rgb(_ path: String) throws -> (width: Int, height: Int, samples: [UInt8]) {
         let d = try Dataset(path: path)
         var px = [UInt8](repeating: 0, count: d.width * d.height * 3)
-        try px.withUnsafeMutableBufferPointer { try d.readBytes(x: 0, y: 0, width: d.width, height: d.height, bands: [1, 2, 3], into: $0.baseAddress!) }
+        try px.withUnsafeMutableBufferPointer {
+            try d.readBytes(x: 0, y: 0, width: d.width, height: d.height, bands: [1, 2, 3], into: $0.baseAddress!)
+        }
         return (d.width, d.height, px)
     }
 
@@ -139,7 +144,8 @@ struct EditorIIIFTests {
         let annotation = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         let target = try #require(annotation["target"] as? [String: Any])
         let source = try #require(target["source"] as? [String: Any])
-        let info = try #require(try JSONSerialization.jsonObject(with: Data(await Self.send(editor, "/iiif/\(Self.id)/info.json").body)) as? [String: Any])
+        let info = try #require(
+            try JSONSerialization.jsonObject(with: Data(await Self.send(editor, "/iiif/\(Self.id)/info.json").body)) as? [String: Any])
         #expect(source["id"] as? String == "http://editor.example:8123/iiif/\(Self.id)")
         #expect(source["id"] as? String == info["id"] as? String)
         #expect(source["type"] as? String == "ImageService3")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TegulaEditor
 import TegulaGeoreference
+import Testing
+
+@testable import TegulaEditor
 
 /// The editor's page is its HTML file with the style and configuration filled in (style
 /// guideline 18); what the file writes by hand matches the Swift it mirrors.
@@ -18,8 +19,9 @@ struct EditorPageTests {
     /// The transform menu offers `auto` and every transform the georeferencer fits.
     @Test func transformMenuOffersEveryTransformKind() throws {
         let page = EditorPage.html(config: "{}")
-        let select = try #require(page.components(separatedBy: #"<select id="transform">"#).last?
-            .components(separatedBy: "</select>").first)
+        let select = try #require(
+            page.components(separatedBy: #"<select id="transform">"#).last?
+                .components(separatedBy: "</select>").first)
         let values = select.components(separatedBy: #"<option value=""#).dropFirst()
             .compactMap { $0.components(separatedBy: "\"").first }
         #expect(values.first == "auto")
@@ -32,7 +34,9 @@ struct EditorPageTests {
     /// before their own script; neither script keeps a copy of it.
     @Test func bothPagesLoadTheSharedScriptAndKeepNoCopyOfIt() {
         let shared = #"<script src="/editing.js"></script>"#
-        for (page, own) in [(EditorPage.html(config: "{}"), #"<script src="/editor.js">"#), (TiePage.html(config: "{}"), #"<script src="/ties.js">"#)] {
+        for (page, own) in [
+            (EditorPage.html(config: "{}"), #"<script src="/editor.js">"#), (TiePage.html(config: "{}"), #"<script src="/ties.js">"#),
+        ] {
             let at = page.range(of: shared), ownAt = page.range(of: own)
             #expect(at != nil && ownAt != nil && at!.lowerBound < ownAt!.lowerBound)
         }
@@ -40,8 +44,10 @@ struct EditorPageTests {
             #expect(EditingScript.source.contains(name + " = function"), "\(name)")
         }
         for script in [EditorScript.source, TiePage.script] {
-            for copy in ["function esc(", "function clone(", "function round(", "function fmt(", "function undo(", "function redo(", "state.undo.push",
-                         "t.tagName === 'INPUT' || t.tagName === 'SELECT'"] {
+            for copy in [
+                "function esc(", "function clone(", "function round(", "function fmt(", "function undo(", "function redo(", "state.undo.push",
+                "t.tagName === 'INPUT' || t.tagName === 'SELECT'",
+            ] {
                 #expect(!script.contains(copy), "\(copy) is written again in a page's own script")
             }
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 import TegulaEditor
 import TegulaGDAL
 import TegulaGeometry
@@ -8,6 +7,7 @@ import TegulaOnDemand
 import TegulaPyramid
 import TegulaTestSupport
 import TegulaWarp
+import Testing
 
 /// One fit, one version (issue 27): the editor's version of a session is the fit version of an
 /// on-demand source made from the same scan, GCPs, transform and mask, whatever the points'
@@ -17,8 +17,9 @@ struct FitVersionTests {
 
     /// The version `tegula serve` gives the scan with `gcps` fitted by `kind`, clipped by `mask`.
     static func onDemand(_ gcps: [GCP], _ kind: TransformKind, mask: [PixelPoint]) throws -> String? {
-        let input = WarpInput(path: Schagen1689.scan, gcpSet: GCPSet(gcps: gcps, crs: .wgs84), fit: FitOptions(transform: kind),
-                              mask: mask)
+        let input = WarpInput(
+            path: Schagen1689.scan, gcpSet: GCPSet(gcps: gcps, crs: .wgs84), fit: FitOptions(transform: kind),
+            mask: mask)
         let source = try OnDemandSource(id: "scan", queue: RenderQueue(workers: 1), memo: TileMemo(byteBudget: 1 << 20), log: { _ in }) {
             OnDemandSource.Loaded(job: TileJob(source: try input.resolve(), output: "", name: "scan"))
         }

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TegulaEditor
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
+import Testing
 
 /// Every input of the editor-session fuzz target (FuzzInputs: seeds, campaign corpus, crashes),
 /// run through the target's own body (FuzzBodies/editor-session.swift): decoded, re-encoded and

@@ -37,12 +37,12 @@ struct RouteTableTests {
     }
 
     @Test func refusalsComeInOrderWithTheirStatus() {
-        #expect(Self.answer("/x/%zz").error?.status == .badRequest)                        // the target parser first
-        #expect(Self.answer(.post, "/nope").error?.status == .notFound)                    // then the path
+        #expect(Self.answer("/x/%zz").error?.status == .badRequest)  // the target parser first
+        #expect(Self.answer(.post, "/nope").error?.status == .notFound)  // then the path
         #expect(Self.answer(.delete, "/tiles/99/0/0.png").error?.status == .methodNotAllowed)  // then the method
         #expect(Self.answer("/tiles/3/8/0.png").error?.message == "x and y must be below 2^z = 8")  // then the handler
-        #expect(Self.answer("/tiles/3/8").error?.message == "tiles are /tiles/{z}/{x}/{y}.png")     // an unlisted refusal
-        #expect(Self.answer("/items/a.txt").error?.status == .notFound)                    // a suffix that does not match
+        #expect(Self.answer("/tiles/3/8").error?.message == "tiles are /tiles/{z}/{x}/{y}.png")  // an unlisted refusal
+        #expect(Self.answer("/items/a.txt").error?.status == .notFound)  // a suffix that does not match
     }
 
     @Test func the404ListsTheTablesListedRoutes() {
@@ -65,10 +65,11 @@ struct RouteTableTests {
         let (editor, _) = try EditorAPITests.service()
         let missing = await editor.respond(ServerRequest(target: "/nope"), isCancelled: { false })
         #expect(missing.status == .notFound)
-        #expect(String(decoding: missing.body, as: UTF8.self) == #"{"error":"no such route: /nope; routes: /, /editor.js, /scan-tiles.js, /editing.js, "#
-            + #"/leaflet/…, /iiif/{id}/…, /overlay/{version}.json, /overlay/{version}/{z}/{x}/{y}.png, /basemap/…, GET /api/session, "#
-            + #"PUT /api/session, POST /api/fit, GET /api/predict, GET /api/convert, /reference.json, /reference/{z}/{x}/{y}.png, "#
-            + #"GET /api/suggest, GET /api/snap"}"#)
+        #expect(
+            String(decoding: missing.body, as: UTF8.self) == #"{"error":"no such route: /nope; routes: /, /editor.js, /scan-tiles.js, /editing.js, "#
+                + #"/leaflet/…, /iiif/{id}/…, /overlay/{version}.json, /overlay/{version}/{z}/{x}/{y}.png, /basemap/…, GET /api/session, "#
+                + #"PUT /api/session, POST /api/fit, GET /api/predict, GET /api/convert, /reference.json, /reference/{z}/{x}/{y}.png, "#
+                + #"GET /api/suggest, GET /api/snap"}"#)
         let refused = await editor.respond(ServerRequest(method: .delete, target: "/api/session"), isCancelled: { false })
         #expect(refused.status == .methodNotAllowed && refused.headers[.allow] == "GET, PUT")
         #expect(String(decoding: refused.body, as: UTF8.self) == #"{"error":"DELETE is not allowed on /api/session: use GET or PUT"}"#)

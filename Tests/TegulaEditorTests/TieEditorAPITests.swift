@@ -34,10 +34,14 @@ struct TieEditorAPITests {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 
-    static func live(_ service: TieEditorService, _ body: @escaping @Sendable (_ send: @escaping @Sendable (HTTPRequest.Method, String, Data?) async throws -> Answer) async throws -> Void) async throws {
+    static func live(
+        _ service: TieEditorService,
+        _ body: @escaping @Sendable (_ send: @escaping @Sendable (HTTPRequest.Method, String, Data?) async throws -> Answer) async throws -> Void
+    ) async throws {
         try await LiveServer.run(service) { server in
             try await body { method, uri, data in
-                let r = try await server.fetch(uri, method: method.rawValue, headers: ["Content-Type": "application/json"], body: data.map { [UInt8]($0) })
+                let r = try await server.fetch(
+                    uri, method: method.rawValue, headers: ["Content-Type": "application/json"], body: data.map { [UInt8]($0) })
                 return Answer(status: r.status, body: Data(r.body), headers: r.headers)
             }
         }
@@ -63,8 +67,11 @@ struct TieEditorAPITests {
             let session = try TieSession.decode(got.body)
             #expect(got.status == 200 && session.mapA == "r1c1" && session.mapB == "r1c2")
             // Only r1c1–r1c2's two ties, the one given the other way round turned to A first.
-            #expect(session.ties == [EditorTie(id: "t1", a: PixelPoint(x: 150, y: 22), b: PixelPoint(x: 22, y: 22)),
-                                     EditorTie(id: "t2", a: PixelPoint(x: 150, y: 150), b: PixelPoint(x: 22, y: 150))], "\(session.ties)")
+            #expect(
+                session.ties == [
+                    EditorTie(id: "t1", a: PixelPoint(x: 150, y: 22), b: PixelPoint(x: 22, y: 22)),
+                    EditorTie(id: "t2", a: PixelPoint(x: 150, y: 150), b: PixelPoint(x: 22, y: 150)),
+                ], "\(session.ties)")
             let seams = try await send(.post, "/api/seams", got.body)
             #expect(seams.status == 200)
             let figures = try JSONDecoder().decode(SeamFigures.self, from: seams.body)
@@ -79,7 +86,9 @@ struct TieEditorAPITests {
             }
             // The run's figures of the same ties (its joint fit spans all three sheets, so only
             // the before figures are the same; the after ones are both far below them).
-            let run = pipeline.series.ties.filter { Set([pipeline.spec.ties[$0.index].mapA, pipeline.spec.ties[$0.index].mapB]) == ["r1c1", "r1c2"] }
+            let run = pipeline.series.ties.filter {
+                Set([pipeline.spec.ties[$0.index].mapA, pipeline.spec.ties[$0.index].mapB]) == ["r1c1", "r1c2"]
+            }
             #expect(run.count == 2)
             for (r, f) in zip(run, figures.ties) {
                 #expect(abs(r.seamBeforeMetres - f.seamM) <= 1e-9 * f.seamM)
@@ -96,8 +105,12 @@ struct TieEditorAPITests {
     @Test func saveRewritesOnlyThePairsTiesAndThePipelineLoaderReadsThem() async throws {
         let (service, file) = try Self.service()
         let before = try String(contentsOfFile: file, encoding: .utf8)
-        let session = TieSession(mapA: "r1c1", mapB: "r1c2", ties: [EditorTie(id: "t2", a: PixelPoint(x: 150, y: 150), b: PixelPoint(x: 22, y: 150)),
-                                                                    EditorTie(id: "t5", a: PixelPoint(x: 150.25, y: 88), b: PixelPoint(x: 16.5, y: 87.75))])
+        let session = TieSession(
+            mapA: "r1c1", mapB: "r1c2",
+            ties: [
+                EditorTie(id: "t2", a: PixelPoint(x: 150, y: 150), b: PixelPoint(x: 22, y: 150)),
+                EditorTie(id: "t5", a: PixelPoint(x: 150.25, y: 88), b: PixelPoint(x: 16.5, y: 87.75)),
+            ])
         let body = try JSONEncoder().encode(session)
         try await Self.live(service) { send in
             let saved = try await send(.put, "/api/ties", body)
@@ -125,7 +138,10 @@ struct TieEditorAPITests {
             let cases: [(String, String, String)] = [
                 (#"{"map_a":"r1c1","map_b":"r1c2","ties":[{"id":"t1","a":[173,5],"b":[1,1]}]}"#, "pixel_outside_scan", "ties[0].a (t1)"),
                 (#"{"map_a":"r1c1","map_b":"r1c2","ties":[{"id":"t1","a":[1,1],"b":[1]}]}"#, "pixel_outside_scan", "ties[0].b (t1)"),
-                (#"{"map_a":"r1c1","map_b":"r1c2","ties":[{"id":"t1","a":[1,1],"b":[1,1]},{"id":"t1","a":[2,2],"b":[2,2]}]}"#, "bad_session", "ties[1].id"),
+                (
+                    #"{"map_a":"r1c1","map_b":"r1c2","ties":[{"id":"t1","a":[1,1],"b":[1,1]},{"id":"t1","a":[2,2],"b":[2,2]}]}"#, "bad_session",
+                    "ties[1].id"
+                ),
                 (#"{"map_a":"r1c1","map_b":"r1c3","ties":[]}"#, "bad_session", "map_a"),
                 (#"{"map_a":"r1c1","ties":[]}"#, "bad_session", "map_b"),
                 ("not json", "bad_session", "body"),
@@ -133,8 +149,9 @@ struct TieEditorAPITests {
             for (body, code, field) in cases {
                 for method in [HTTPRequest.Method.put, .post] {
                     let r = try await send(method, method == .put ? "/api/ties" : "/api/seams", Data(body.utf8))
-                    #expect(r.status == 422 && r.json["code"] as? String == code && r.json["field"] as? String == field,
-                            "\(body): \(r.status) \(String(decoding: r.body, as: UTF8.self))")
+                    #expect(
+                        r.status == 422 && r.json["code"] as? String == code && r.json["field"] as? String == field,
+                        "\(body): \(r.status) \(String(decoding: r.body, as: UTF8.self))")
                 }
             }
             let missing = try await send(.get, "/api/nothing", nil)
@@ -163,11 +180,15 @@ struct TieEditorAPITests {
     }
 
     @Test func theTiesBlockIsRewrittenInPlaceOrAppendedAndOddNamesAreQuoted() throws {
-        let ties = [TieSpec(mapA: "1900", pixelA: PixelPoint(x: 1, y: 2.5), mapB: "sheet: two", pixelB: PixelPoint(x: 3, y: 4)),
-                    TieSpec(mapA: "true", pixelA: PixelPoint(x: 0, y: 0), mapB: "r1c2", pixelB: PixelPoint(x: 1e-3, y: 7))]
+        let ties = [
+            TieSpec(mapA: "1900", pixelA: PixelPoint(x: 1, y: 2.5), mapB: "sheet: two", pixelB: PixelPoint(x: 3, y: 4)),
+            TieSpec(mapA: "true", pixelA: PixelPoint(x: 0, y: 0), mapB: "r1c2", pixelB: PixelPoint(x: 1e-3, y: 7)),
+        ]
         let none = "version: 1\nmaps: [] # none\n"
         let appended = try PipelineTiesFile.replacing(ties: ties, in: none, file: "p.yml")
-        #expect(appended.hasPrefix(none) && appended.contains("\"sheet: two\"") && appended.contains("\"1900\"") && appended.contains("\"true\""), "\(appended)")
+        #expect(
+            appended.hasPrefix(none) && appended.contains("\"sheet: two\"") && appended.contains("\"1900\"") && appended.contains("\"true\""),
+            "\(appended)")
         let inPlace = try PipelineTiesFile.replacing(ties: [], in: "a: 1\nties:\n- [x, [1, 1], y, [2, 2]]\n\n# b next\nb: 2\n", file: "p.yml")
         #expect(inPlace == "a: 1\nties: []\n\n# b next\nb: 2\n", "\(inPlace)")
         #expect(throws: EditorError.self) { try PipelineTiesFile.replacing(ties: ties, in: "{version: 1, ties: []}\n", file: "p.yml") }

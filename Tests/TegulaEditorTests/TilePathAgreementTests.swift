@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
-import TegulaBundle
 import TegulaEditor
 import TegulaGeometry
 import TegulaHTTP
 import TegulaServer
+import TegulaTileset
 import Testing
 
 /// The editor and `tegula serve` answer the same tile path the same way (issue 41, item 3): both
@@ -47,10 +47,12 @@ struct TilePathAgreementTests {
 
     @Test func theEditorsOverlayAndTheTileServerRefuseTheSameBadTilePathsAlike() async throws {
         let (editor, _) = try EditorAPITests.service()
-        let fitted = await editor.respond(ServerRequest(method: .post, target: "/api/fit", body: [UInt8](editor.current.json())),
-                                          isCancelled: { false })
-        let version = try #require((try JSONSerialization.jsonObject(with: Data(fitted.body)) as? [String: Any])?["version"]
-            as? String)
+        let fitted = await editor.respond(
+            ServerRequest(method: .post, target: "/api/fit", body: [UInt8](editor.current.json())),
+            isCancelled: { false })
+        let version = try #require(
+            (try JSONSerialization.jsonObject(with: Data(fitted.body)) as? [String: Any])?["version"]
+                as? String)
         let id = "overlay of fit \(version)"
         let serve = TileService(catalogue: try Catalogue([CatalogueEntry(id: id, path: "empty", reader: EmptyPNGTileset())]), leafletDirectory: nil)
         let served = "/" + id.replacingOccurrences(of: " ", with: "%20") + "/"

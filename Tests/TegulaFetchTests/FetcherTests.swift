@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TegulaSupport
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaFetch
 
 /// The fetcher and its URLSession transport against nginx on loopback: answers retried as the
@@ -17,15 +18,15 @@ struct FetcherTests {
         let server = try LocalHTTPServer.nginx(
             http: "log_format fetch '$connection $request $status \"$http_user_agent\" \"$http_accept_encoding\"';",
             server: """
-            access_log \(log.path) fetch;
-            location /busy/ { add_header Retry-After 1 always; return 503; }
-            location /later/ { add_header Retry-After 300 always; return 429; }
-            location /loop/ { return 302 /loop/again; }
-            location = /r1 { return 302 /r2; }
-            location = /r2 { return 302 /r3; }
-            location = /r3 { return 302 /small.txt; }
-            location /slow/ { limit_rate 1; }
-            """)
+                access_log \(log.path) fetch;
+                location /busy/ { add_header Retry-After 1 always; return 503; }
+                location /later/ { add_header Retry-After 300 always; return 429; }
+                location /loop/ { return 302 /loop/again; }
+                location = /r1 { return 302 /r2; }
+                location = /r2 { return 302 /r3; }
+                location = /r3 { return 302 /small.txt; }
+                location /slow/ { limit_rate 1; }
+                """)
         try Data("hello\n".utf8).write(to: server.www.appendingPathComponent("small.txt"))
         try FileManager.default.createDirectory(at: server.www.appendingPathComponent("slow"), withIntermediateDirectories: true)
         try Data("hello\n".utf8).write(to: server.www.appendingPathComponent("slow/small.txt"))
@@ -58,8 +59,9 @@ struct FetcherTests {
     @Test func retryAfterIsWaitedOutUntilTheAttemptsRunOut() async throws {
         let (server, log) = try Self.nginx()
         defer { server.stop() }
-        let fetcher = HTTPFetcher(transport: URLSessionTransport(),
-                                  retry: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), retriedStatuses: [429, 503]))
+        let fetcher = HTTPFetcher(
+            transport: URLSessionTransport(),
+            retry: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), retriedStatuses: [429, 503]))
         let (error, took) = await Self.failure { try await fetcher.get(URL(string: server.base + "/busy/x")!, maxBodyBytes: 1 << 20) }
         #expect(error?.reason == .gaveUp(status: 503, attempts: 3))
         #expect("\(error!)".hasPrefix(server.base + "/busy/x: HTTP 503 Service Unavailable after 3 attempts"))
@@ -82,9 +84,10 @@ struct FetcherTests {
     @Test func timeoutsAreRetried() async throws {
         let (server, log) = try Self.nginx()
         defer { server.stop() }
-        let fetcher = HTTPFetcher(transport: URLSessionTransport(),
-                                  retry: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), retriesTimeouts: true),
-                                  timeout: .milliseconds(700))
+        let fetcher = HTTPFetcher(
+            transport: URLSessionTransport(),
+            retry: RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(10), retriesTimeouts: true),
+            timeout: .milliseconds(700))
         let (error, took) = await Self.failure { try await fetcher.get(URL(string: server.base + "/slow/small.txt")!, maxBodyBytes: 1 << 20) }
         #expect(error?.reason == .transport(.timedOut(after: .milliseconds(700)), attempts: 3))
         #expect("\(error!)".contains("no whole answer within 0.7 s; the server is too slow"))
@@ -96,9 +99,11 @@ struct FetcherTests {
     /// policy allows (6 attempts after backoffs of at least 0.5 + 1 + 2 + 4 + 8 s). The bound on
     /// the time is loose: a loaded machine's whole suite delays any await by seconds.
     @Test func aRefusedConnectionAndAnUnresolvableHostFailAtOnce() async throws {
-        let fetcher = HTTPFetcher(transport: URLSessionTransport(),
-                                  retry: RetryPolicy(maxAttempts: 6, initialBackoff: .seconds(1), retriedStatuses: [429, 503],
-                                                     retriesTimeouts: true, retriesLostConnections: true))
+        let fetcher = HTTPFetcher(
+            transport: URLSessionTransport(),
+            retry: RetryPolicy(
+                maxAttempts: 6, initialBackoff: .seconds(1), retriedStatuses: [429, 503],
+                retriesTimeouts: true, retriesLostConnections: true))
         let refused = "http://127.0.0.1:\(try LocalHTTPServer.freePort())/x"
         let (e1, t1) = await Self.failure { try await fetcher.get(URL(string: refused)!, maxBodyBytes: 100) }
         #expect(e1?.reason == .transport(.refused, attempts: 1))
@@ -150,7 +155,9 @@ struct FetcherTests {
         #expect(over?.reason == .transport(.tooManyRedirects(max: 2), attempts: 1))
         let kept = try await HTTPFetcher(transport: transport, maxRedirects: 0).get(r1, maxBodyBytes: 100)
         #expect(kept.status == 302 && kept.header("Location")?.hasSuffix("/r2") == true)
-        let (loop, _) = await Self.failure { try await HTTPFetcher(transport: transport).get(URL(string: server.base + "/loop/x")!, maxBodyBytes: 100) }
+        let (loop, _) = await Self.failure {
+            try await HTTPFetcher(transport: transport).get(URL(string: server.base + "/loop/x")!, maxBodyBytes: 100)
+        }
         #expect(loop?.reason == .transport(.redirectLoop, attempts: 1))
         #expect("\(loop!)".hasSuffix("redirects in a loop; the server is misconfigured"))
     }
@@ -161,8 +168,11 @@ struct FetcherTests {
         defer { server.stop() }
         let answer = try await HTTPFetcher(transport: URLSessionTransport()).get(URL(string: server.base + "/big.bin")!, maxBodyBytes: 1000)
         #expect(answer.status == 200 && answer.isTruncated && answer.body.count <= 1000)
-        #expect(throws: FetchError(.transport(.tooLarge(declared: 100_000, limit: 1000), attempts: 1), at: server.base + "/big.bin",
-                                   "answer of 100000 bytes; tegula reads at most 1000 for one request")) { try answer.wholeBody() }
+        #expect(
+            throws: FetchError(
+                .transport(.tooLarge(declared: 100_000, limit: 1000), attempts: 1), at: server.base + "/big.bin",
+                "answer of 100000 bytes; tegula reads at most 1000 for one request")
+        ) { try answer.wholeBody() }
     }
 
     /// Forty requests at once on a transport of two connections per host: every answer whole,

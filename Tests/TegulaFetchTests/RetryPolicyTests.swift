@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TegulaSupport
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaFetch
 
 /// The retry policy as a value: which answers and failures are retried, the backoff's doubling
@@ -79,12 +80,16 @@ struct RetryPolicyTests {
             for _ in 0..<10 {
                 group.addTask {
                     await gate.enter("h")
-                    peak.withLock { $0.now += 1; $0.max = max($0.max, $0.now) }
+                    peak.withLock {
+                        $0.now += 1; $0.max = max($0.max, $0.now)
+                    }
                     try await Poll.until("min(4, requests not yet served) in flight at once (\(peak.current))") {
                         let p = peak.current
                         return p.now >= min(4, 10 - p.left)
                     }
-                    peak.withLock { $0.now -= 1; $0.left += 1 }
+                    peak.withLock {
+                        $0.now -= 1; $0.left += 1
+                    }
                     await gate.leave("h")
                 }
             }

@@ -1,15 +1,17 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaTestSupport
+import Testing
 
 /// A CRS text that PROJ could only search `proj.db` for by name, and that no name there could
 /// match (two colons outside every form PROJ parses), is refused before GDAL sees it: the search
 /// cost 0.9–1.3 s in the fuzz targets (find 5, `Fuzz/Crashes/gcp-points/unknown-crs-name-searched-for-a-second`).
 /// Every form PROJ does parse still reads.
 struct CRSNameSearchTests {
-    @Test(arguments: ["EPSG:4326 EPSG:+0", "EPSG:4326#C\u{FFFD}S: EPSG:\u{FFFD}\u{FFFD}\u{7}+0,0", "urn:ogc:def:crs:EPSG",
-                      "urn:ogc:def:crs:EPSG::4326:x", "EPSG:x:y+z", "  epsg:4326 x:+"])
+    @Test(arguments: [
+        "EPSG:4326 EPSG:+0", "EPSG:4326#C\u{FFFD}S: EPSG:\u{FFFD}\u{FFFD}\u{7}+0,0", "urn:ogc:def:crs:EPSG",
+        "urn:ogc:def:crs:EPSG::4326:x", "EPSG:x:y+z", "  epsg:4326 x:+",
+    ])
     func aTextNoNameCouldMatchIsRefused(_ text: String) {
         #expect {
             try CRS(text)
@@ -19,11 +21,13 @@ struct CRSNameSearchTests {
     }
 
     /// Forms PROJ parses, one of each kind.
-    static let parsed = ["EPSG:4326", "epsg:4326", "ESRI:102100", "IAU_2015:30100", "OGC:CRS84", "EPSG:4326+5773", "EPSG:4326+EPSG:5773",
-                         "urn:ogc:def:crs:EPSG::4326", "urn:ogc:def:crs:EPSG:6.3:28992", "urn:x-ogc:def:crs:EPSG:4326",
-                         "urn:opengis:crs:EPSG:0:4326", "urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5773", "urn:ogc:def:crs:OGC:1.3:CRS84",
-                         "http://www.opengis.net/def/crs/EPSG/0/4326", "+proj=longlat +datum=WGS84 +no_defs", "+init=epsg:4326",
-                         "WGS84", "NAD27", "AUTO:42001,9001,-100,45"]
+    static let parsed = [
+        "EPSG:4326", "epsg:4326", "ESRI:102100", "IAU_2015:30100", "OGC:CRS84", "EPSG:4326+5773", "EPSG:4326+EPSG:5773",
+        "urn:ogc:def:crs:EPSG::4326", "urn:ogc:def:crs:EPSG:6.3:28992", "urn:x-ogc:def:crs:EPSG:4326",
+        "urn:opengis:crs:EPSG:0:4326", "urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5773", "urn:ogc:def:crs:OGC:1.3:CRS84",
+        "http://www.opengis.net/def/crs/EPSG/0/4326", "+proj=longlat +datum=WGS84 +no_defs", "+init=epsg:4326",
+        "WGS84", "NAD27", "AUTO:42001,9001,-100,45",
+    ]
 
     @Test(arguments: parsed)
     func everyFormPROJParsesStillReads(_ text: String) throws {
@@ -72,11 +76,11 @@ struct CRSNameSearchTests {
         func vrt(_ element: String) throws -> String {
             let path = dir.appendingPathComponent("\(UUID()).vrt").path
             try """
-                <VRTDataset rasterXSize="100" rasterYSize="80">
-                  \(element)
-                  <VRTRasterBand dataType="Byte" band="1"/>
-                </VRTDataset>
-                """.write(toFile: path, atomically: true, encoding: .utf8)
+            <VRTDataset rasterXSize="100" rasterYSize="80">
+              \(element)
+              <VRTRasterBand dataType="Byte" band="1"/>
+            </VRTDataset>
+            """.write(toFile: path, atomically: true, encoding: .utf8)
             return path
         }
         let gcp = #"<GCP Id="a" Pixel="1" Line="2" X="4.5" Y="52"/>"#

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TegulaGDAL
+import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A CRS named by a URL or a file is refused, never fetched or opened: GDAL 3.6's
@@ -40,8 +41,10 @@ struct CRSSourceTests {
         deinit { close(fd) }
     }
 
-    @Test(arguments: ["http://127.0.0.1:PORT/crs.wkt", "HTTPS://127.0.0.1:PORT/x", "/vsicurl/http://127.0.0.1:PORT/x.wkt",
-                      "ftp://127.0.0.1:PORT/crs", "  http://127.0.0.1:PORT/leading-space"])
+    @Test(arguments: [
+        "http://127.0.0.1:PORT/crs.wkt", "HTTPS://127.0.0.1:PORT/x", "/vsicurl/http://127.0.0.1:PORT/x.wkt",
+        "ftp://127.0.0.1:PORT/crs", "  http://127.0.0.1:PORT/leading-space",
+    ])
     func aURLIsRefusedAndNeverFetched(_ template: String) throws {
         let server = try Listener()
         let definition = template.replacingOccurrences(of: "PORT", with: "\(server.port)")
@@ -72,8 +75,10 @@ struct CRSSourceTests {
     }
 
     /// The OGC's CRS URLs are resolved from PROJ's database, without the network: still read.
-    @Test(arguments: ["http://www.opengis.net/def/crs/EPSG/0/28992", "https://www.opengis.net/def/crs/EPSG/0/28992",
-                      "http://opengis.net/def/crs/EPSG/0/28992"])
+    @Test(arguments: [
+        "http://www.opengis.net/def/crs/EPSG/0/28992", "https://www.opengis.net/def/crs/EPSG/0/28992",
+        "http://opengis.net/def/crs/EPSG/0/28992",
+    ])
     func ogcCRSURLsStillParse(_ url: String) throws {
         #expect(try CRS(url).isSame(as: CRS("EPSG:28992")))
     }

@@ -1,5 +1,5 @@
-import Testing
 import TegulaGDAL
+import Testing
 
 /// GDAL 3.6 converts Web Mercator to WGS 84 one longitude turn at a time (find 7): points beyond
 /// ``CoordinateTransformation/coordinateLimit`` fail without reaching PROJ.

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaTestSupport
+import Testing
 
 /// The GDAL wrapper on real files: the Debian-installed 1689 scan and rasters made here.
 struct DatasetTests {
@@ -52,8 +52,9 @@ struct DatasetTests {
         let whole = tmp.appendingPathComponent("whole.tif").path
         let (w, h) = (1024, 768)
         do {
-            let d = try Dataset.create(path: whole, driver: "GTiff", width: w, height: h, bands: 3,
-                                       options: ["TILED=YES", "COMPRESS=DEFLATE", "BLOCKXSIZE=256", "BLOCKYSIZE=256"])
+            let d = try Dataset.create(
+                path: whole, driver: "GTiff", width: w, height: h, bands: 3,
+                options: ["TILED=YES", "COMPRESS=DEFLATE", "BLOCKXSIZE=256", "BLOCKYSIZE=256"])
             // Noise, so that every block's compressed bytes are about as long as its pixels.
             var state: UInt32 = 12345
             var px = [UInt8](repeating: 0, count: w * h * 3)
@@ -91,8 +92,9 @@ struct DatasetTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tegula-\(UUID()).tif").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            let d = try Dataset.create(path: path, driver: "GTiff", width: 64, height: 32, bands: 4,
-                                       options: ["TILED=YES", "COMPRESS=DEFLATE"])
+            let d = try Dataset.create(
+                path: path, driver: "GTiff", width: 64, height: 32, bands: 4,
+                options: ["TILED=YES", "COMPRESS=DEFLATE"])
             var px = [UInt8](repeating: 0, count: 64 * 32 * 4)
             for i in 0..<(64 * 32) { px[i * 4] = UInt8(i % 256); px[i * 4 + 3] = 255 }
             try d.writeBytes(x: 0, y: 0, width: 64, height: 32, bands: [1, 2, 3, 4], from: px)
@@ -121,17 +123,17 @@ struct DatasetTests {
         // EPSG:4326 GCPs written with the authority's lat/lon order and a 2,1 mapping: GDAL must
         // hand them back to us longitude first.
         let vrt = """
-        <VRTDataset rasterXSize="2700" rasterYSize="1350">
-          <GCPList Projection="EPSG:4326" dataAxisToSRSAxisMapping="2,1">
-            <GCP Id="a" Pixel="0" Line="0" X="-180" Y="90"/>
-            <GCP Id="b" Pixel="2700" Line="0" X="180" Y="90"/>
-            <GCP Id="c" Pixel="0" Line="1350" X="-180" Y="-90"/>
-          </GCPList>
-          <VRTRasterBand dataType="Byte" band="1">
-            <SimpleSource><SourceFilename relativeToVRT="0">\(Self.schagen)</SourceFilename><SourceBand>1</SourceBand></SimpleSource>
-          </VRTRasterBand>
-        </VRTDataset>
-        """
+            <VRTDataset rasterXSize="2700" rasterYSize="1350">
+              <GCPList Projection="EPSG:4326" dataAxisToSRSAxisMapping="2,1">
+                <GCP Id="a" Pixel="0" Line="0" X="-180" Y="90"/>
+                <GCP Id="b" Pixel="2700" Line="0" X="180" Y="90"/>
+                <GCP Id="c" Pixel="0" Line="1350" X="-180" Y="-90"/>
+              </GCPList>
+              <VRTRasterBand dataType="Byte" band="1">
+                <SimpleSource><SourceFilename relativeToVRT="0">\(Self.schagen)</SourceFilename><SourceBand>1</SourceBand></SimpleSource>
+              </VRTRasterBand>
+            </VRTDataset>
+            """
         try vrt.write(toFile: path, atomically: true, encoding: .utf8)
         let d = try Dataset(path: path)
         #expect(d.gcps.count == 3)
@@ -166,8 +168,9 @@ struct DatasetTests {
             }
         }
         let bytes = try px.withUnsafeMutableBufferPointer {
-            try Dataset.encode(pixels: $0.baseAddress!, width: w, height: h, bands: 3, driver: "JPEG",
-                               options: ["QUALITY=85"])
+            try Dataset.encode(
+                pixels: $0.baseAddress!, width: w, height: h, bands: 3, driver: "JPEG",
+                options: ["QUALITY=85"])
         }
         #expect(bytes.prefix(3) == [0xFF, 0xD8, 0xFF])
         let dir = try TemporaryFolder.make("gdal-jpeg")
@@ -175,17 +178,23 @@ struct DatasetTests {
         let jpeg = dir.appendingPathComponent("t.jpg"), raw = dir.appendingPathComponent("t.rgb")
         try Data(bytes).write(to: jpeg)
         try Data(px).write(to: raw)
-        let decoded = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", """
-            import sys, numpy
-            from PIL import Image
-            im = Image.open(sys.argv[1])
-            im.load()
-            w, h = im.size
-            got = numpy.asarray(im).astype(float)
-            want = numpy.fromfile(sys.argv[2], dtype=numpy.uint8).astype(float)
-            mse = ((got.reshape(-1) - want) ** 2).mean() if got.size == want.size else -1
-            print(im.format, im.mode, w, h, -1 if mse < 0 else 99 if mse == 0 else round(10 * numpy.log10(255 ** 2 / mse), 2))
-            """, jpeg.path, raw.path]).split(separator: " ").map(String.init)
+        let decoded = try ProgramRun.output(
+            PackageRoot.path(".venv/bin/python3"),
+            [
+                "-c",
+                """
+                import sys, numpy
+                from PIL import Image
+                im = Image.open(sys.argv[1])
+                im.load()
+                w, h = im.size
+                got = numpy.asarray(im).astype(float)
+                want = numpy.fromfile(sys.argv[2], dtype=numpy.uint8).astype(float)
+                mse = ((got.reshape(-1) - want) ** 2).mean() if got.size == want.size else -1
+                print(im.format, im.mode, w, h, -1 if mse < 0 else 99 if mse == 0 else round(10 * numpy.log10(255 ** 2 / mse), 2))
+                """, jpeg.path, raw.path,
+            ]
+        ).split(separator: " ").map(String.init)
         #expect(decoded.prefix(4) == ["JPEG", "RGB", "\(w)", "\(h)"], "\(decoded)")
         let psnr = decoded.count == 5 ? Double(decoded[4].trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 : -1
         print("JPEG q85 through memory, decoded by Pillow: \(decoded.prefix(4).joined(separator: " ")), \(psnr) dB from the pixels encoded")

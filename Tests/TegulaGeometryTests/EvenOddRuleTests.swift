@@ -1,5 +1,5 @@
-import Testing
 import TegulaGeometry
+import Testing
 
 /// The one even–odd rule: known points of a concave ring, and the scanline spans agree with the
 /// point test at every pixel centre.
@@ -8,10 +8,10 @@ struct EvenOddRuleTests {
     static let u: [EvenOddRule.Vertex] = [(0, 0), (3, 0), (3, 6), (7, 6), (7, 0), (10, 0), (10, 10), (0, 10)]
 
     @Test func pointsOfAConcaveRing() {
-        #expect(EvenOddRule.contains(Self.u, x: 1.5, y: 2))   // left arm
-        #expect(EvenOddRule.contains(Self.u, x: 8.5, y: 2))   // right arm
-        #expect(!EvenOddRule.contains(Self.u, x: 5, y: 2))    // in the notch
-        #expect(EvenOddRule.contains(Self.u, x: 5, y: 8))     // the base
+        #expect(EvenOddRule.contains(Self.u, x: 1.5, y: 2))  // left arm
+        #expect(EvenOddRule.contains(Self.u, x: 8.5, y: 2))  // right arm
+        #expect(!EvenOddRule.contains(Self.u, x: 5, y: 2))  // in the notch
+        #expect(EvenOddRule.contains(Self.u, x: 5, y: 8))  // the base
         #expect(!EvenOddRule.contains(Self.u, x: -1, y: 5))
         #expect(!EvenOddRule.contains(Self.u, x: 11, y: 5))
         #expect(!EvenOddRule.contains(Array(Self.u.prefix(2)), x: 1, y: 0))  // not a ring

@@ -1,5 +1,5 @@
-import Testing
 import TegulaGeometry
+import Testing
 
 /// Exhaustive checks at low zooms and round-trip properties on seeded random inputs.
 struct GridPropertyTests {
@@ -66,8 +66,12 @@ struct GridPropertyTests {
         #expect(box.crossesAntimeridian)
         let tiles = TileGrid.tiles(covering: box, zoom: 3)
         // West side: column 0; east side: column 7; rows 3 and 4 (straddling the equator).
-        #expect(Set(tiles) == Set([Tile(x: 0, y: 3, z: 3), Tile(x: 0, y: 4, z: 3),
-                                   Tile(x: 7, y: 3, z: 3), Tile(x: 7, y: 4, z: 3)]))
+        #expect(
+            Set(tiles)
+                == Set([
+                    Tile(x: 0, y: 3, z: 3), Tile(x: 0, y: 4, z: 3),
+                    Tile(x: 7, y: 3, z: 3), Tile(x: 7, y: 4, z: 3),
+                ]))
         #expect(abs(box.center.longitude - 180) < 1e-12 || abs(box.center.longitude + 180) < 1e-12)
     }
 

@@ -1,5 +1,5 @@
-import Testing
 import TegulaGeometry
+import Testing
 
 /// Exact values published by mercantile 1.2.1's own tests (`tests/test_funcs.py`) and by MapKit's
 /// map-point definition (the world is 2^28 points square).
@@ -13,9 +13,11 @@ struct PublishedValuesTests {
     }
 
     @Test func tileForCoordinate() {
-        #expect(TileGrid.tile(containing: Coordinate(longitude: 20.6852, latitude: 40.1222), zoom: 9)
+        #expect(
+            TileGrid.tile(containing: Coordinate(longitude: 20.6852, latitude: 40.1222), zoom: 9)
                 == Tile(x: 285, y: 193, z: 9))
-        #expect(TileGrid.tile(containing: Coordinate(longitude: 180, latitude: -85), zoom: 1)
+        #expect(
+            TileGrid.tile(containing: Coordinate(longitude: 180, latitude: -85), zoom: 1)
                 == Tile(x: 1, y: 1, z: 1))
     }
 

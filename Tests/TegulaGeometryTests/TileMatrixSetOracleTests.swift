@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TegulaGeometry
 import TegulaTestSupport
+import Testing
 
 /// The grid functions of every built-in tile matrix set, and of custom ones for EPSG:27700 and
 /// EPSG:28992, against morecantile 7.1.0 (PyPI, installed by scripts/setup), at every zoom each set
@@ -115,8 +115,10 @@ struct TileMatrixSetOracleTests {
             Tile(x: Int.random(in: limits.x, using: &rng), y: Int.random(in: limits.y, using: &rng), z: z)
         }
         for _ in 0..<80 {
-            point(GridPoint(x: whole.left + whole.width * Double.random(in: -0.05...1.05, using: &rng),
-                            y: whole.bottom + whole.height * Double.random(in: -0.05...1.05, using: &rng)))
+            point(
+                GridPoint(
+                    x: whole.left + whole.width * Double.random(in: -0.05...1.05, using: &rng),
+                    y: whole.bottom + whole.height * Double.random(in: -0.05...1.05, using: &rng)))
         }
         for _ in 0..<8 {
             let b = tms.bounds(of: randomTile())

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaGeometry
+import Testing
 
 /// Zoom ranges and pixel windows: the one parser and the one grid computation.
 struct TypedValueTests {

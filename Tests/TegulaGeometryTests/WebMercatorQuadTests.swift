@@ -1,6 +1,6 @@
-import Testing
 import TegulaGeometry
 import TegulaTestSupport
+import Testing
 
 /// WebMercatorQuad as a tile matrix set gives Tegula's Web Mercator numbers: the same tile bounds
 /// to the bit, the same tile under a point and the same tiles under a box away from tile edges
@@ -50,8 +50,9 @@ struct WebMercatorQuadTests {
             let z = Int.random(in: 0...WebMercator.maxZoom, using: &rng)
             let span = WebMercator.tileExtent(zoom: z), h = WebMercator.halfCircumference
             let x = Double.random(in: -h..<h, using: &rng), y = Double.random(in: -h..<h, using: &rng)
-            let box = ProjectedBounds(left: x, bottom: y, right: x + span * Double.random(in: 0.01...4, using: &rng),
-                                      top: y + span * Double.random(in: 0.01...4, using: &rng))
+            let box = ProjectedBounds(
+                left: x, bottom: y, right: x + span * Double.random(in: 0.01...4, using: &rng),
+                top: y + span * Double.random(in: 0.01...4, using: &rng))
             // Edges beyond the world are clamped to it by both.
             let edges = [(box.left + h) / span, (box.right + h) / span, (h - box.top) / span, (h - box.bottom) / span]
                 .filter { $0 < Double(1 << z) }

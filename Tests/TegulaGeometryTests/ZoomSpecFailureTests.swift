@@ -1,5 +1,5 @@
-import Testing
 import TegulaGeometry
+import Testing
 
 /// ZoomSpec's refusals carry a reason and the exact lines they printed as plain messages.
 struct ZoomSpecFailureTests {

@@ -1,19 +1,22 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
+import Testing
 
 /// Bad input is refused with one line that says what, where and what would be right (issue item 6).
 struct BadInputTests {
-    static func fit(_ set: GCPSet, _ kind: TransformKind? = nil, fitSRS: String? = nil, gcpSRS: String? = nil,
-                    width: Int = 1000, height: Int = 800) -> GeoreferenceError? {
+    static func fit(
+        _ set: GCPSet, _ kind: TransformKind? = nil, fitSRS: String? = nil, gcpSRS: String? = nil,
+        width: Int = 1000, height: Int = 800
+    ) -> GeoreferenceError? {
         do {
             var set = set
             if let gcpSRS { set.crs = try CRS.parse(gcpSRS) }
-            _ = try Georeferencer.fit(set, imageWidth: width, imageHeight: height,
-                                      options: FitOptions(transform: kind, fitCRS: fitSRS.map { try FitCRS(parsing: $0) }))
+            _ = try Georeferencer.fit(
+                set, imageWidth: width, imageHeight: height,
+                options: FitOptions(transform: kind, fitCRS: fitSRS.map { try FitCRS(parsing: $0) }))
             return nil
         } catch let e as GeoreferenceError {
             #expect(!e.description.contains("\n"))
@@ -25,9 +28,10 @@ struct BadInputTests {
     }
 
     static func set(_ pts: [(Double, Double, Double, Double)]) -> GCPSet {
-        GCPSet(gcps: pts.enumerated().map { i, p in
-            GCP(id: "\(i + 1)", pixel: PixelPoint(x: p.0, y: p.1), ground: GroundPoint(x: p.2, y: p.3))
-        }, crs: .wgs84, source: "test.points")
+        GCPSet(
+            gcps: pts.enumerated().map { i, p in
+                GCP(id: "\(i + 1)", pixel: PixelPoint(x: p.0, y: p.1), ground: GroundPoint(x: p.2, y: p.3))
+            }, crs: .wgs84, source: "test.points")
     }
 
     static let four = set([(100, 100, 4, 52), (900, 120, 7, 52.2), (880, 700, 6.8, 50), (90, 690, 4.1, 50.1)])

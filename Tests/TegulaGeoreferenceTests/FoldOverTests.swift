@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaGeoreference
 
 /// A polynomial 3 that folds 10 % beyond its GCPs (``FoldingCubic``): every answer is the
@@ -11,11 +12,13 @@ import TegulaTestSupport
 /// fit that folds nowhere in the image has no ``FoldOver``.
 struct FoldOverTests {
     static func fit(width: Int = FoldingCubic.width, kind: TransformKind = .polynomial3) throws -> Georeference {
-        let set = GCPSet(gcps: FoldingCubic.gcps.enumerated().map { i, g in
-            GCP(id: "g\(i + 1)", pixel: PixelPoint(x: g.x, y: g.y), ground: GroundPoint(x: g.X, y: g.Y))
-        }, crs: try CRS.parse("EPSG:3857"), source: "folding cubic")
-        return try Georeferencer.fit(set, imageWidth: width, imageHeight: FoldingCubic.height,
-                                     options: FitOptions(transform: kind, fitCRS: .gcp))
+        let set = GCPSet(
+            gcps: FoldingCubic.gcps.enumerated().map { i, g in
+                GCP(id: "g\(i + 1)", pixel: PixelPoint(x: g.x, y: g.y), ground: GroundPoint(x: g.X, y: g.Y))
+            }, crs: try CRS.parse("EPSG:3857"), source: "folding cubic")
+        return try Georeferencer.fit(
+            set, imageWidth: width, imageHeight: FoldingCubic.height,
+            options: FitOptions(transform: kind, fitCRS: .gcp))
     }
 
     @Test func answersAreThePreimageOnTheGCPsSheet() throws {

@@ -1,6 +1,6 @@
-import Testing
 import TegulaGeoreference
 import TegulaTestSupport
+import Testing
 
 /// Every input of the GCP-format fuzz targets (FuzzInputs: seeds, campaign corpus, crashes), run
 /// through the targets' own bodies (FuzzBodies/gcp-*.swift, allmaps.swift): read, or refused

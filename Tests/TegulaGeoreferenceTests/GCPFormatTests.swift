@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
+import Testing
 
 /// Every GCP format lands in GDAL's pixel convention with longitude first: QGIS's negated rows,
 /// VRT axis mappings, CSV column names, Allmaps resource coordinates (issue item 1).
@@ -79,13 +79,13 @@ struct GCPFormatTests {
             "<GCP Id=\"g\(i)\" Pixel=\"\(r.0)\" Line=\"\(r.1)\" X=\"\(latFirst ? r.3 : r.2)\" Y=\"\(latFirst ? r.2 : r.3)\"/>"
         }.joined(separator: "\n")
         return """
-        <VRTDataset rasterXSize="1000" rasterYSize="800">
-          <GCPList Projection="EPSG:4326" dataAxisToSRSAxisMapping="\(latFirst ? "1,2" : "2,1")">
-        \(gcps)
-          </GCPList>
-          <VRTRasterBand dataType="Byte" band="1"/>
-        </VRTDataset>
-        """
+            <VRTDataset rasterXSize="1000" rasterYSize="800">
+              <GCPList Projection="EPSG:4326" dataAxisToSRSAxisMapping="\(latFirst ? "1,2" : "2,1")">
+            \(gcps)
+              </GCPList>
+              <VRTRasterBand dataType="Byte" band="1"/>
+            </VRTDataset>
+            """
     }
 
     @Test(arguments: [false, true])
@@ -104,11 +104,11 @@ struct GCPFormatTests {
             "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2),\(r.3)]}}"
         }.joined(separator: ",")
         let json = """
-        {"type":"Annotation","motivation":"georeferencing",
-         "target":{"type":"SpecificResource","source":{"id":"https://example.org/iiif/scan","type":"ImageService2"},
-                   "selector":{"type":"SvgSelector","value":"<svg width=\\"1000\\" height=\\"800\\"><polygon points=\\"10,20 990,20 990,780 10,780\\" /></svg>"}},
-         "body":{"type":"FeatureCollection","transformation":{"type":"polynomial","options":{"order":2}},"features":[\(features)]}}
-        """
+            {"type":"Annotation","motivation":"georeferencing",
+             "target":{"type":"SpecificResource","source":{"id":"https://example.org/iiif/scan","type":"ImageService2"},
+                       "selector":{"type":"SvgSelector","value":"<svg width=\\"1000\\" height=\\"800\\"><polygon points=\\"10,20 990,20 990,780 10,780\\" /></svg>"}},
+             "body":{"type":"FeatureCollection","transformation":{"type":"polynomial","options":{"order":2}},"features":[\(features)]}}
+            """
         let set = try GCPReader.read(path: GeoreferenceFixtures.write(json, "annotation.json", in: dir))
         GeoreferenceFixtures.checkRows(set)
         #expect(set.mask == [PixelPoint(x: 10, y: 20), PixelPoint(x: 990, y: 20), PixelPoint(x: 990, y: 780), PixelPoint(x: 10, y: 780)])
@@ -127,7 +127,8 @@ struct GCPFormatTests {
             let features = GeoreferenceFixtures.rows.map { r in
                 "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2 + shift),\(r.3)]}}"
             }.joined(separator: ",")
-            return "{\"id\":\"https://annotations.allmaps.org/maps/\(id)\",\"type\":\"Annotation\",\"motivation\":\"georeferencing\",\"body\":{\"type\":\"FeatureCollection\",\"features\":[\(features)]}}"
+            return
+                "{\"id\":\"https://annotations.allmaps.org/maps/\(id)\",\"type\":\"Annotation\",\"motivation\":\"georeferencing\",\"body\":{\"type\":\"FeatureCollection\",\"features\":[\(features)]}}"
         }
         let page = "{\"type\":\"AnnotationPage\",\"items\":[\(annotation("a1db818f", shift: 0)),\(annotation("77c2d0e1", shift: 1))]}"
         let path = try GeoreferenceFixtures.write(page, "page.json", in: dir)
@@ -135,7 +136,8 @@ struct GCPFormatTests {
             _ = try GCPReader.read(path: path)
             Issue.record("read a page of two maps as one")
         } catch let e as GeoreferenceError {
-            #expect(e.description.contains("2 maps") && e.description.contains("https://annotations.allmaps.org/maps/a1db818f")
+            #expect(
+                e.description.contains("2 maps") && e.description.contains("https://annotations.allmaps.org/maps/a1db818f")
                     && e.description.contains("https://annotations.allmaps.org/maps/77c2d0e1") && e.description.contains("--map"), "\(e)")
         }
         let first = try GCPReader.read(path: path, mapID: "a1db818f")
@@ -155,11 +157,14 @@ struct GCPFormatTests {
             points += "\(r.2),\(r.3),\(r.0),\(-r.1),1\n"
             csv += "\(r.0),\(r.1),\(r.2),\(r.3)\n"
         }
-        let paths = [try GeoreferenceFixtures.write(points, "s.points", in: dir), try GeoreferenceFixtures.write(csv, "s.csv", in: dir),
-                     try GeoreferenceFixtures.write(Self.vrt(latFirst: true), "s.vrt", in: dir)]
+        let paths = [
+            try GeoreferenceFixtures.write(points, "s.points", in: dir), try GeoreferenceFixtures.write(csv, "s.csv", in: dir),
+            try GeoreferenceFixtures.write(Self.vrt(latFirst: true), "s.vrt", in: dir),
+        ]
         let fits = try paths.map {
-            try Georeferencer.fit(GCPReader.read(path: $0), imageWidth: 1000, imageHeight: 800,
-                                  options: FitOptions(transform: .polynomial1))
+            try Georeferencer.fit(
+                GCPReader.read(path: $0), imageWidth: 1000, imageHeight: 800,
+                options: FitOptions(transform: .polynomial1))
         }
         let probe = PixelPoint(x: 512.25, y: 333.5)
         let ref = fits[0].transform.forward(probe)

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
+import Testing
 
 /// Every GCP writer is read back by its reader: `.points` (disabled points kept), CSV, GDAL text
 /// and ArcGIS' CSV and TSV (enabled only), an Allmaps annotation with every transform through the one name table and the mask.
@@ -48,8 +48,9 @@ struct GCPWriterTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let mask = [PixelPoint(x: 10, y: 20), PixelPoint(x: 990, y: 20), PixelPoint(x: 990, y: 780)]
         for kind in TransformKind.allCases {
-            let text = try GCPWriter.allmapsAnnotation(Self.gcps, crs: .wgs84, notes: ["corner 0": "church"], transform: kind, mask: mask,
-                                                       scanPath: "/scans/a.tif", width: 1000, height: 800)
+            let text = try GCPWriter.allmapsAnnotation(
+                Self.gcps, crs: .wgs84, notes: ["corner 0": "church"], transform: kind, mask: mask,
+                scanPath: "/scans/a.tif", width: 1000, height: 800)
             let set = try GCPReader.read(path: GeoreferenceFixtures.write(text, "w-\(kind.name).json", in: dir))
             #expect(set.transformHint == kind)
             #expect(set.mask == mask)
@@ -66,21 +67,28 @@ struct GCPWriterTests {
         let dir = try TemporaryFolder.make("gcpwriter-schema")
         defer { try? FileManager.default.removeItem(at: dir) }
         let service = "https://iiif.example.org/iiif/scan"
-        let bare = try GCPWriter.allmapsAnnotation(Self.gcps, crs: .wgs84, transform: .polynomial1, mask: nil,
-                                                   scanPath: "/scans/a.tif", service: service, width: 1000, height: 800)
-        let masked = try GCPWriter.allmapsAnnotation(Self.gcps, crs: .wgs84, transform: .tps,
-                                                     mask: [PixelPoint(x: 10.25, y: 20), PixelPoint(x: 990, y: 20.5), PixelPoint(x: 990, y: 780)],
-                                                     scanPath: "/scans/a.tif", service: service, width: 1000, height: 800)
+        let bare = try GCPWriter.allmapsAnnotation(
+            Self.gcps, crs: .wgs84, transform: .polynomial1, mask: nil,
+            scanPath: "/scans/a.tif", service: service, width: 1000, height: 800)
+        let masked = try GCPWriter.allmapsAnnotation(
+            Self.gcps, crs: .wgs84, transform: .tps,
+            mask: [PixelPoint(x: 10.25, y: 20), PixelPoint(x: 990, y: 20.5), PixelPoint(x: 990, y: 780)],
+            scanPath: "/scans/a.tif", service: service, width: 1000, height: 800)
         let paths = [try GeoreferenceFixtures.write(bare, "bare.json", in: dir), try GeoreferenceFixtures.write(masked, "masked.json", in: dir)]
-        let report = try ProgramRun.output("python3", ["-c", """
-            import sys, json
-            from jsonschema import Draft202012Validator
-            schema = json.load(open(sys.argv[1]))
-            Draft202012Validator.check_schema(schema)
-            v = Draft202012Validator(schema)
-            print(json.dumps([sorted('/'.join(map(str, e.absolute_path)) + ': ' + e.message for e in v.iter_errors(json.load(open(p))))
-                              for p in sys.argv[2:]]))
-            """, PackageRoot.path("Tests/Schemas/allmaps-annotation-1.schema.json")] + paths)
+        let report = try ProgramRun.output(
+            "python3",
+            [
+                "-c",
+                """
+                import sys, json
+                from jsonschema import Draft202012Validator
+                schema = json.load(open(sys.argv[1]))
+                Draft202012Validator.check_schema(schema)
+                v = Draft202012Validator(schema)
+                print(json.dumps([sorted('/'.join(map(str, e.absolute_path)) + ': ' + e.message for e in v.iter_errors(json.load(open(p))))
+                                  for p in sys.argv[2:]]))
+                """, PackageRoot.path("Tests/Schemas/allmaps-annotation-1.schema.json"),
+            ] + paths)
         let errors = try JSONDecoder().decode([[String]].self, from: Data(report.utf8))
         #expect(errors == [[], []], "\(errors)")
         // The selector as JSON text: its quotes escaped.

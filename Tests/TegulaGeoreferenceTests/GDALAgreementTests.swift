@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeoreference
 import TegulaSupport
 import TegulaTestSupport
+import Testing
 
 /// Forward results equal `gdaltransform -gcp … -order N` / `-tps` when fitted in the GCPs' CRS
 /// (GDAL fits in the GCPs' own CRS), on generated GCPs, inside and outside the GCP hull; and the
@@ -11,8 +11,9 @@ import TegulaTestSupport
 @Suite(.timeLimit(.minutes(20)))
 struct GDALAgreementTests {
     static func fit(_ kind: TransformKind, _ set: GCPSet) throws -> Georeference {
-        try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
-                              options: FitOptions(transform: kind, fitCRS: .gcp))
+        try Georeferencer.fit(
+            set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
+            options: FitOptions(transform: kind, fitCRS: .gcp))
     }
 
     /// Largest |ours − GDAL| / |GDAL| over the wide grid, per coordinate.
@@ -76,12 +77,15 @@ struct GDALAgreementTests {
     /// GCPs are reprojected to EPSG:3857 first (by GDAL's own `gdaltransform -s_srs EPSG:4326
     /// -t_srs EPSG:3857`) and stored in a VRT whose GCPList is in EPSG:3857; `gdaltransform` on
     /// that raster then maps pixels to EPSG:3857 metres, which our default fit must equal.
-    @Test(arguments: [(TransformKind.polynomial1, ["-order", "1"], 1e-11), (.polynomial2, ["-order", "2"], 1e-11),
-                      (.polynomial3, ["-order", "3"], 1e-11), (.tps, ["-tps"], 1e-11)])
+    @Test(arguments: [
+        (TransformKind.polynomial1, ["-order", "1"], 1e-11), (.polynomial2, ["-order", "2"], 1e-11),
+        (.polynomial3, ["-order", "3"], 1e-11), (.tps, ["-tps"], 1e-11),
+    ])
     func defaultFitInWebMercatorMatchesGdalOnGCPsReprojected(kind: TransformKind, method: [String], tolerance: Double) throws {
         let set = GeoreferenceFixtures.synthetic(kind == .tps ? 20 : 16)
-        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
-                                      options: FitOptions(transform: kind))
+        let g = try Georeferencer.fit(
+            set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
+            options: FitOptions(transform: kind))
         #expect(g.fitCRS == .webMercator, "the default fitting CRS")
         let lonLat = set.enabled.map { "\($0.ground.x) \($0.ground.y)" }.joined(separator: "\n") + "\n"
         let metres = try ProgramRun.output("gdaltransform", ["-s_srs", "EPSG:4326", "-t_srs", "EPSG:3857"], stdin: lonLat)
@@ -92,7 +96,8 @@ struct GDALAgreementTests {
         }.joined(separator: "\n")
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let vrt = try GeoreferenceFixtures.write("""
+        let vrt = try GeoreferenceFixtures.write(
+            """
             <VRTDataset rasterXSize="\(GeoreferenceFixtures.width)" rasterYSize="\(GeoreferenceFixtures.height)">
               <GCPList Projection="EPSG:3857">
             \(gcps)

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
+import Testing
 
 /// GCP files from GDAL and ArcGIS (issue 45 item 1): GDAL text as `gdal_translate -gcp` takes it,
 /// ArcGIS' CSV and TSV exports with their rows negative, told apart by content whatever the
@@ -45,8 +45,9 @@ struct GDALArcGISFormatTests {
         let source = GeoreferenceFixtures.synthetic(9)
         let text = source.gcps.map { "\($0.pixel.x)  \($0.pixel.y)\t\($0.ground.x) \($0.ground.y)" }.joined(separator: "\n")
         let set = try GCPReader.read(path: GeoreferenceFixtures.write(text, "g.txt", in: dir))
-        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
-                                      options: FitOptions(transform: .polynomial1, fitCRS: .gcp))
+        let g = try Georeferencer.fit(
+            set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
+            options: FitOptions(transform: .polynomial1, fitCRS: .gcp))
         let probes = GeoreferenceFixtures.widePixels()
         let gdal = try GeoreferenceFixtures.gdaltransform(source, method: ["-order", "1"], points: probes.map { ($0.x, $0.y) })
         for (p, q) in zip(probes, gdal) {
@@ -77,13 +78,19 @@ struct GDALArcGISFormatTests {
             let e = try Self.refusal(text, name)
             #expect(e?.reason == .unknownFormat, "\(name)")
             #expect(e?.location?.hasSuffix(name) == true, "\(name): \(String(describing: e))")
-            #expect(e.map { $0.message.contains("could be read two ways") && $0.message.contains("GDAL text")
-                && $0.message.contains("ArcGIS TSV") && $0.message.contains("does not guess") } == true, "\(name): \(String(describing: e))")
+            #expect(
+                e.map {
+                    $0.message.contains("could be read two ways") && $0.message.contains("GDAL text")
+                        && $0.message.contains("ArcGIS TSV") && $0.message.contains("does not guess")
+                } == true, "\(name): \(String(describing: e))")
         }
         let csvDown = GeoreferenceFixtures.rows.enumerated().map { i, r in "\(i + 1),\(r.0),\(r.1),\(r.2),\(r.3)\n" }.joined()
         let e = try Self.refusal(csvDown, "down.csv")
-        #expect(e.map { $0.reason == .unknownFormat && $0.message.contains("could be read two ways")
-            && $0.message.contains("counted down from the top") && $0.message.contains("bottom-left") } == true, "\(String(describing: e))")
+        #expect(
+            e.map {
+                $0.reason == .unknownFormat && $0.message.contains("could be read two ways")
+                    && $0.message.contains("counted down from the top") && $0.message.contains("bottom-left")
+            } == true, "\(String(describing: e))")
     }
 
     /// A bad row is one line naming the file, the line and the form, and saying what is expected.
@@ -92,30 +99,38 @@ struct GDALArcGISFormatTests {
         #expect(word?.reason == .unparseableRow && word?.location?.hasSuffix("word.txt:2") == true, "\(String(describing: word))")
         #expect(word?.message.contains("X 'abc' is not a number") == true, "\(String(describing: word))")
         let short = try Self.refusal("100 200 4.5 52.25\n900 150 52.5\n", "short.txt")
-        #expect(short?.location?.hasSuffix("short.txt:2") == true
+        #expect(
+            short?.location?.hasSuffix("short.txt:2") == true
                 && short?.message.contains("GDAL text (PIXEL LINE X Y): expected 4 numbers PIXEL LINE X Y") == true, "\(String(describing: short))")
         let csv = try Self.refusal("1,100,-200,4.5,52.25\n2,900,-150,6.75\n", "short.csv")
-        #expect(csv?.location?.hasSuffix("short.csv:2") == true && csv?.message.contains("ArcGIS CSV") == true
+        #expect(
+            csv?.location?.hasSuffix("short.csv:2") == true && csv?.message.contains("ArcGIS CSV") == true
                 && csv?.message.contains("expected 5 values id,x,y,X,Y") == true, "\(String(describing: csv))")
         let four = try Self.refusal("100,200,4.5,52.25\n", "four.csv")
-        #expect(four?.reason == .unknownFormat && four?.message.contains("ArcGIS CSV") == true
+        #expect(
+            four?.reason == .unknownFormat && four?.message.contains("ArcGIS CSV") == true
                 && four?.message.contains("x,y,lon,lat") == true, "\(String(describing: four))")
         // Projected numbers and no CRS: asked for, at the line.
         let projected = "853 8548 485163.6699326297 6801653.177644754\n843 6062 485134.3261148566 6801632.687710281\n"
         let crs = try Self.refusal(projected, "webmercator.txt")
-        #expect(crs?.reason == .unknownCRS && crs?.location?.hasSuffix("webmercator.txt:1") == true
+        #expect(
+            crs?.reason == .unknownCRS && crs?.location?.hasSuffix("webmercator.txt:1") == true
                 && crs?.message.contains("--gcp-srs") == true, "\(String(describing: crs))")
         let dir = try TemporaryFolder.make("gcpforms")
         defer { try? FileManager.default.removeItem(at: dir) }
         let read = try GCPReader.read(path: GeoreferenceFixtures.write(projected, "webmercator.txt", in: dir), gcpCRS: .webMercator)
-        #expect(read.gcps.map(\.ground) == [GroundPoint(x: 485163.6699326297, y: 6801653.177644754), GroundPoint(x: 485134.3261148566, y: 6801632.687710281)])
+        #expect(
+            read.gcps.map(\.ground) == [
+                GroundPoint(x: 485163.6699326297, y: 6801653.177644754), GroundPoint(x: 485134.3261148566, y: 6801632.687710281),
+            ])
     }
 
     /// A file in no known form is refused naming every form, the new ones among them.
     @Test func anUnknownFormIsRefusedNamingEveryForm() throws {
         let e = try Self.refusal("some notes about the map\n", "notes.gcp")
         #expect(e?.reason == .unknownFormat, "\(String(describing: e))")
-        for form in ["QGIS .points", "GDAL .vrt", "x,y,lon,lat", "GDAL text PIXEL LINE X Y", "ArcGIS CSV id,x,y,X,Y", "TSV x y X Y", "Allmaps .json"] {
+        for form in ["QGIS .points", "GDAL .vrt", "x,y,lon,lat", "GDAL text PIXEL LINE X Y", "ArcGIS CSV id,x,y,X,Y", "TSV x y X Y", "Allmaps .json"]
+        {
             #expect(e?.message.contains(form) == true, "\(form): \(String(describing: e))")
         }
     }

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
+import Testing
 
 /// GCP sets and files made by the tests, and a runner for GDAL's command-line tools.
 enum GeoreferenceFixtures {
@@ -26,8 +26,9 @@ enum GeoreferenceFixtures {
 
     /// A made-up old map: lon/lat a smooth, mildly non-linear function of the pixel.
     static func ground(_ x: Double, _ y: Double) -> GroundPoint {
-        GroundPoint(x: -10 + 0.02 * x + 3e-6 * x * y + 0.3 * sin(y / 200),
-                    y: 55 - 0.018 * y + 2e-6 * x * x - 0.2 * cos(x / 300))
+        GroundPoint(
+            x: -10 + 0.02 * x + 3e-6 * x * y + 0.3 * sin(y / 200),
+            y: 55 - 0.018 * y + 2e-6 * x * x - 0.2 * cos(x / 300))
     }
 
     /// `n` GCPs spread over the image on a jittered grid (deterministic), EPSG:4326.
@@ -64,16 +65,20 @@ enum GeoreferenceFixtures {
         var out: [PixelPoint] = []
         for j in 0...8 {
             for i in 0...8 {
-                out.append(PixelPoint(x: Double(width) * (-0.25 + 1.5 * Double(i) / 8),
-                                      y: Double(height) * (-0.25 + 1.5 * Double(j) / 8)))
+                out.append(
+                    PixelPoint(
+                        x: Double(width) * (-0.25 + 1.5 * Double(i) / 8),
+                        y: Double(height) * (-0.25 + 1.5 * Double(j) / 8)))
             }
         }
         return out
     }
 
     /// `gdaltransform -gcp … (-order N | -tps) [-i]` on `points`; nil rows where GDAL failed.
-    static func gdaltransform(_ set: GCPSet, method: [String], points: [(Double, Double)],
-                              inverse: Bool = false) throws -> [(Double, Double)?] {
+    static func gdaltransform(
+        _ set: GCPSet, method: [String], points: [(Double, Double)],
+        inverse: Bool = false
+    ) throws -> [(Double, Double)?] {
         var args: [String] = []
         for g in set.enabled {
             args += ["-gcp", "\(g.pixel.x)", "\(g.pixel.y)", "\(g.ground.x)", "\(g.ground.y)"]

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
+import Testing
 
 /// Allmaps' GeoreferencedMap (the form its API and CLI hand out, version 2 and the first one)
 /// reads like the equivalent Georeference Annotation, its `resourceCrs` is the fitting CRS (as Allmaps' internal
@@ -11,8 +11,10 @@ import TegulaTestSupport
 @Suite(.timeLimit(.minutes(20)))
 struct GeoreferencedMapTests {
     static let rows = GeoreferenceFixtures.rows
-    static let mask: [PixelPoint] = [PixelPoint(x: 10, y: 20), PixelPoint(x: 990, y: 20),
-                                     PixelPoint(x: 990, y: 780), PixelPoint(x: 10, y: 780)]
+    static let mask: [PixelPoint] = [
+        PixelPoint(x: 10, y: 20), PixelPoint(x: 990, y: 20),
+        PixelPoint(x: 990, y: 780), PixelPoint(x: 10, y: 780),
+    ]
     /// A Bonne world map's projection, as a PROJ string (the example Allmaps' docs use).
     static let bonne = "+proj=bonne +lat_1=60 +lon_0=0 +x_0=0 +y_0=0 +R=6371000 +units=m +no_defs +type=crs"
 
@@ -21,11 +23,11 @@ struct GeoreferencedMapTests {
         let list = gcps.enumerated().map { i, r in "{\"id\":\"g\(i)\",\"resource\":[\(r.0),\(r.1)],\"geo\":[\(r.2),\(r.3)]}" }
         let maskJSON = mask.map { "[\(Int($0.x)),\(Int($0.y))]" }.joined(separator: ",")
         return """
-        {"@context":"https://schemas.allmaps.org/map/2/context.json","type":"GeoreferencedMap",
-         "resource":{"id":"https://example.org/iiif/scan","type":"ImageService2","width":1000,"height":800},
-         "gcps":[\(list.joined(separator: ","))],"resourceMask":[\(maskJSON)]\
-        \(transformation.map { ",\"transformation\":\($0)" } ?? "")\(extra)}
-        """
+            {"@context":"https://schemas.allmaps.org/map/2/context.json","type":"GeoreferencedMap",
+             "resource":{"id":"https://example.org/iiif/scan","type":"ImageService2","width":1000,"height":800},
+             "gcps":[\(list.joined(separator: ","))],"resourceMask":[\(maskJSON)]\
+            \(transformation.map { ",\"transformation\":\($0)" } ?? "")\(extra)}
+            """
     }
 
     /// The Georeference Annotation saying the same; `bodyExtra` adds members to its body.
@@ -35,12 +37,12 @@ struct GeoreferencedMapTests {
         }
         let points = mask.map { "\(Int($0.x)),\(Int($0.y))" }.joined(separator: " ")
         return """
-        {"type":"Annotation","motivation":"georeferencing",
-         "target":{"type":"SpecificResource","source":{"id":"https://example.org/iiif/scan","type":"ImageService2"},
-                   "selector":{"type":"SvgSelector","value":"<svg width=\\"1000\\" height=\\"800\\"><polygon points=\\"\(points)\\" /></svg>"}},
-         "body":{"type":"FeatureCollection"\(transformation.map { ",\"transformation\":\($0)" } ?? "")\(bodyExtra),
-                 "features":[\(features.joined(separator: ","))]}}
-        """
+            {"type":"Annotation","motivation":"georeferencing",
+             "target":{"type":"SpecificResource","source":{"id":"https://example.org/iiif/scan","type":"ImageService2"},
+                       "selector":{"type":"SvgSelector","value":"<svg width=\\"1000\\" height=\\"800\\"><polygon points=\\"\(points)\\" /></svg>"}},
+             "body":{"type":"FeatureCollection"\(transformation.map { ",\"transformation\":\($0)" } ?? "")\(bodyExtra),
+                     "features":[\(features.joined(separator: ","))]}}
+            """
     }
 
     @Test(arguments: ["{\"type\":\"polynomial\",\"options\":{\"order\":2}}", "{\"type\":\"thinPlateSpline\"}", "\"helmert\""])
@@ -48,7 +50,8 @@ struct GeoreferencedMapTests {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let fromMap = try GCPReader.read(path: GeoreferenceFixtures.write(Self.map(Self.rows, transformation: transformation), "map.json", in: dir))
-        let fromAnnotation = try GCPReader.read(path: GeoreferenceFixtures.write(Self.annotation(Self.rows, transformation: transformation), "anno.json", in: dir))
+        let fromAnnotation = try GCPReader.read(
+            path: GeoreferenceFixtures.write(Self.annotation(Self.rows, transformation: transformation), "anno.json", in: dir))
         GeoreferenceFixtures.checkRows(fromMap)
         #expect(fromMap.gcps == fromAnnotation.gcps)
         #expect(fromMap.gcps.map(\.id) == ["g0", "g1", "g2", "g3"])
@@ -58,7 +61,8 @@ struct GeoreferencedMapTests {
         #expect(fromMap.transformHint == fromAnnotation.transformHint)
         #expect(fromMap.crs == .wgs84 && fromMap.fitCRSHint == nil)
         // The Allmaps CLI prints maps as an array: one map in it reads the same.
-        let array = try GCPReader.read(path: GeoreferenceFixtures.write("[\(Self.map(Self.rows, transformation: transformation))]", "maps.json", in: dir))
+        let array = try GCPReader.read(
+            path: GeoreferenceFixtures.write("[\(Self.map(Self.rows, transformation: transformation))]", "maps.json", in: dir))
         #expect(array.gcps == fromMap.gcps && array.mask == fromMap.mask && array.transformHint == fromMap.transformHint)
         // And both forms fit to the same transform.
         let a = try Georeferencer.fit(fromMap, imageWidth: 1000, imageHeight: 800, options: FitOptions(transform: .polynomial1))
@@ -72,11 +76,11 @@ struct GeoreferencedMapTests {
         let list = gcps.map { r in "{\"image\":[\(r.0),\(r.1)],\"world\":[\(r.2),\(r.3)]}" }
         let maskJSON = mask.map { "[\(Int($0.x)),\(Int($0.y))]" }.joined(separator: ",")
         return """
-        {"version":1,"id":"https://example.org/maps/v1",
-         "image":{"uri":"https://example.org/iiif/scan","type":"ImageService2","width":1000,"height":800},
-         "gcps":[\(list.joined(separator: ","))],"pixelMask":[\(maskJSON)]\
-        \(transformation.map { ",\"transformation\":\($0)" } ?? "")}
-        """
+            {"version":1,"id":"https://example.org/maps/v1",
+             "image":{"uri":"https://example.org/iiif/scan","type":"ImageService2","width":1000,"height":800},
+             "gcps":[\(list.joined(separator: ","))],"pixelMask":[\(maskJSON)]\
+            \(transformation.map { ",\"transformation\":\($0)" } ?? "")}
+            """
     }
 
     @Test(arguments: [nil, "{\"type\":\"polynomial\",\"options\":{\"order\":1}}", "{\"type\":\"thinPlateSpline\"}"])
@@ -84,7 +88,8 @@ struct GeoreferencedMapTests {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let v1 = try GCPReader.read(path: GeoreferenceFixtures.write(Self.mapVersion1(Self.rows, transformation: transformation), "v1.json", in: dir))
-        let anno = try GCPReader.read(path: GeoreferenceFixtures.write(Self.annotation(Self.rows, transformation: transformation), "anno.json", in: dir))
+        let anno = try GCPReader.read(
+            path: GeoreferenceFixtures.write(Self.annotation(Self.rows, transformation: transformation), "anno.json", in: dir))
         GeoreferenceFixtures.checkRows(v1)
         #expect(v1.gcps.map(\.ground) == anno.gcps.map(\.ground) && v1.gcps.map(\.pixel) == anno.gcps.map(\.pixel))
         #expect(v1.mask == Self.mask && v1.mask == anno.mask)
@@ -142,7 +147,8 @@ struct GeoreferencedMapTests {
         #expect(abs(ground.x - 30) < 1e-6 && abs(ground.y - 20) < 1e-6, "\(ground)")
 
         // The annotation's body.resourceCrs says the same.
-        let anno = try GCPReader.read(path: GeoreferenceFixtures.write(Self.annotation(rows, transformation: linear, bodyExtra: crs), "a.json", in: dir))
+        let anno = try GCPReader.read(
+            path: GeoreferenceFixtures.write(Self.annotation(rows, transformation: linear, bodyExtra: crs), "a.json", in: dir))
         #expect(anno.fitCRSHint == set.fitCRSHint)
         // Without resourceCrs the same GCPs are fitted in EPSG:3857 and the map is wrong.
         let plain = try GCPReader.read(path: GeoreferenceFixtures.write(Self.map(rows, transformation: linear), "plain.json", in: dir))
@@ -161,7 +167,8 @@ struct GeoreferencedMapTests {
         let projjson = try ProgramRun.output("gdalsrsinfo", ["-o", "PROJJSON", Self.bonne])
         let rows = try Self.bonneScan()
         let crs = ",\"resourceCrs\":{\"definition\":\(projjson)}"
-        let set = try GCPReader.read(path: GeoreferenceFixtures.write(Self.map(rows, transformation: "\"polynomial1\"", extra: crs), "pj.json", in: dir))
+        let set = try GCPReader.read(
+            path: GeoreferenceFixtures.write(Self.map(rows, transformation: "\"polynomial1\"", extra: crs), "pj.json", in: dir))
         #expect(set.fitCRSHint?.description.hasPrefix("{") == true)
         #expect(set.fitCRSHint == .crs(try CRS(Self.bonne)), "the same CRS as the PROJ string")
         let fit = try Georeferencer.fit(set, imageWidth: 2000, imageHeight: 1400, options: FitOptions())
@@ -173,31 +180,51 @@ struct GeoreferencedMapTests {
     @Test(arguments: [
         ("{\"type\":\"GeoreferencedMap\"}", "m.json: gcps: missing", GeoreferenceErrorReason.unknownFormat),
         ("{\"type\":\"GeoreferencedMap\",\"gcps\":{}}", "m.json: gcps: must be an array", .unparseableRow),
-        ("{\"type\":\"GeoreferencedMap\",\"gcps\":[{\"resource\":[1,2],\"geo\":[3,4]},{\"geo\":[3,4]}]}",
-         "m.json: gcps[1].resource: missing; expected [x, y] pixel numbers", .unparseableRow),
-        ("{\"type\":\"GeoreferencedMap\",\"gcps\":[{\"resource\":[1,2],\"geo\":[\"4.5\",52]}]}",
-         "m.json: gcps[0].geo: must be [lon, lat] numbers", .unparseableRow),
+        (
+            "{\"type\":\"GeoreferencedMap\",\"gcps\":[{\"resource\":[1,2],\"geo\":[3,4]},{\"geo\":[3,4]}]}",
+            "m.json: gcps[1].resource: missing; expected [x, y] pixel numbers", .unparseableRow
+        ),
+        (
+            "{\"type\":\"GeoreferencedMap\",\"gcps\":[{\"resource\":[1,2],\"geo\":[\"4.5\",52]}]}",
+            "m.json: gcps[0].geo: must be [lon, lat] numbers", .unparseableRow
+        ),
         ("{\"type\":\"GeoreferencedMap\",\"gcps\":[7]}", "m.json: gcps[0]: must be an object", .unparseableRow),
-        ("{\"type\":\"GeoreferencedMap\",\"gcps\":[],\"resourceMask\":[[0,0],[5,5]]}",
-         "m.json: resourceMask: a mask needs at least 3 [x, y] pixel points, got 2", .badMask),
-        ("{\"type\":\"GeoreferencedMap\",\"gcps\":[],\"resourceMask\":[[0,0],[5],[5,5]]}",
-         "m.json: resourceMask[1]: must be [x, y] pixel numbers", .badMask),
-        ("{\"type\":\"GeoreferencedMap\",\"gcps\":[],\"resourceCrs\":{\"name\":\"Bonne\"}}",
-         "m.json: resourceCrs: expected {\"definition\"", .unknownCRS),
-        ("{\"type\":\"GeoreferencedMap\",\"gcps\":[],\"resourceCrs\":{\"definition\":\"+proj=nosuch\"}}",
-         "m.json: resourceCrs.definition: PROJ cannot read '+proj=nosuch'", .unknownCRS),
-        ("{\"type\":\"Annotation\",\"body\":{\"resourceCrs\":{\"definition\":42},\"features\":[]}}",
-         "m.json: body.resourceCrs.definition: must be a PROJ string", .unknownCRS),
+        (
+            "{\"type\":\"GeoreferencedMap\",\"gcps\":[],\"resourceMask\":[[0,0],[5,5]]}",
+            "m.json: resourceMask: a mask needs at least 3 [x, y] pixel points, got 2", .badMask
+        ),
+        (
+            "{\"type\":\"GeoreferencedMap\",\"gcps\":[],\"resourceMask\":[[0,0],[5],[5,5]]}",
+            "m.json: resourceMask[1]: must be [x, y] pixel numbers", .badMask
+        ),
+        (
+            "{\"type\":\"GeoreferencedMap\",\"gcps\":[],\"resourceCrs\":{\"name\":\"Bonne\"}}",
+            "m.json: resourceCrs: expected {\"definition\"", .unknownCRS
+        ),
+        (
+            "{\"type\":\"GeoreferencedMap\",\"gcps\":[],\"resourceCrs\":{\"definition\":\"+proj=nosuch\"}}",
+            "m.json: resourceCrs.definition: PROJ cannot read '+proj=nosuch'", .unknownCRS
+        ),
+        (
+            "{\"type\":\"Annotation\",\"body\":{\"resourceCrs\":{\"definition\":42},\"features\":[]}}",
+            "m.json: body.resourceCrs.definition: must be a PROJ string", .unknownCRS
+        ),
         ("{\"version\":2,\"gcps\":[]}", "m.json: version: 2 is not a version of Allmaps' map: expected 1", .unknownFormat),
         ("{\"version\":1}", "m.json: gcps: missing", .unknownFormat),
         ("{\"version\":1,\"gcps\":[{\"image\":[1,2]}]}", "m.json: gcps[0].world: missing; expected [lon, lat] numbers", .unparseableRow),
-        ("{\"version\":1,\"gcps\":[{\"resource\":[1,2],\"geo\":[3,4]}]}",
-         "m.json: gcps[0].image: missing; expected [x, y] pixel numbers", .unparseableRow),
-        ("{\"gcps\":[],\"pixelMask\":[[0,0],[5,5]]}",
-         "m.json: pixelMask: a mask needs at least 3 [x, y] pixel points, got 2", .badMask),
+        (
+            "{\"version\":1,\"gcps\":[{\"resource\":[1,2],\"geo\":[3,4]}]}",
+            "m.json: gcps[0].image: missing; expected [x, y] pixel numbers", .unparseableRow
+        ),
+        (
+            "{\"gcps\":[],\"pixelMask\":[[0,0],[5,5]]}",
+            "m.json: pixelMask: a mask needs at least 3 [x, y] pixel points, got 2", .badMask
+        ),
         ("[]", "m.json: an array of 0 georeferenced maps", .unknownFormat),
-        ("[{\"type\":\"GeoreferencedMap\",\"gcps\":[]},{\"type\":\"GeoreferencedMap\",\"gcps\":[]}]",
-         "m.json: an array of 2 georeferenced maps; a GCP file describes one scan", .unknownFormat),
+        (
+            "[{\"type\":\"GeoreferencedMap\",\"gcps\":[]},{\"type\":\"GeoreferencedMap\",\"gcps\":[]}]",
+            "m.json: an array of 2 georeferenced maps; a GCP file describes one scan", .unknownFormat
+        ),
     ])
     func malformedMapsFailWithOneLocatedLine(json: String, message: String, reason: GeoreferenceErrorReason) throws {
         let dir = try TemporaryFolder.make("georef")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TegulaGeometry
 import TegulaSupport
+import Testing
+
 @testable import TegulaGeoreference
 
 /// A row of points inverted by continuing each Newton iteration from the last answer (as the
@@ -21,8 +22,9 @@ struct NewtonRowTests {
 
     @Test(arguments: [TransformKind.tps, .polynomial2, .polynomial3])
     func aRowContinuedFromEachAnswerLandsOnTheExactInverse(kind: TransformKind) throws {
-        let g = try Georeferencer.fit(GeoreferenceFixtures.synthetic(16), imageWidth: GeoreferenceFixtures.width,
-                                      imageHeight: GeoreferenceFixtures.height, options: FitOptions(transform: kind))
+        let g = try Georeferencer.fit(
+            GeoreferenceFixtures.synthetic(16), imageWidth: GeoreferenceFixtures.width,
+            imageHeight: GeoreferenceFixtures.height, options: FitOptions(transform: kind))
         var worst = WorstError()
         for row in Self.rows(g.transform, spacing: 16) {
             var start: NewtonStart?
@@ -37,8 +39,9 @@ struct NewtonRowTests {
     }
 
     @Test func aContinuedTPSPointCostsAboutTwoEvaluations() throws {
-        let g = try Georeferencer.fit(GeoreferenceFixtures.synthetic(16), imageWidth: GeoreferenceFixtures.width,
-                                      imageHeight: GeoreferenceFixtures.height, options: FitOptions(transform: .tps))
+        let g = try Georeferencer.fit(
+            GeoreferenceFixtures.synthetic(16), imageWidth: GeoreferenceFixtures.width,
+            imageHeight: GeoreferenceFixtures.height, options: FitOptions(transform: .tps))
         let tps = try #require(g.transform as? ThinPlateSplineTransform)
         var continued = 0, seeded = 0, points = 0
         var worst = WorstError()
@@ -49,7 +52,12 @@ struct NewtonRowTests {
                 points += 1
                 // As the warp inverted a row before: Newton from the last answer, evaluated there first.
                 if let s = seed {
-                    let back = try #require(NewtonInverter.newton(from: s, target: q, evaluate: { seeded += 1; return tps.valueAndJacobian($0) }))
+                    let back = try #require(
+                        NewtonInverter.newton(
+                            from: s, target: q,
+                            evaluate: {
+                                seeded += 1; return tps.valueAndJacobian($0)
+                            }))
                     worst.add(hypot(back.x - p.x, back.y - p.y))
                     seed = back
                 } else {
@@ -57,7 +65,12 @@ struct NewtonRowTests {
                 }
                 // Now: continued from where the last point's iteration stopped.
                 if let s = start {
-                    let found = try #require(NewtonInverter.newton(from: s, target: q, evaluate: { continued += 1; return tps.valueAndJacobian($0) }))
+                    let found = try #require(
+                        NewtonInverter.newton(
+                            from: s, target: q,
+                            evaluate: {
+                                continued += 1; return tps.valueAndJacobian($0)
+                            }))
                     worst.add(hypot(found.point.x - p.x, found.point.y - p.y))
                     start = found.last
                 } else {
@@ -67,7 +80,9 @@ struct NewtonRowTests {
         }
         let rows = Self.rows(tps, spacing: 16).count
         let perSeeded = Double(seeded) / Double(points - rows), perContinued = Double(continued) / Double(points - rows)
-        print("tps row of nodes 16 px apart: \(perSeeded) evaluations a point seeded from the last answer, \(perContinued) continued; worst miss \(worst.value) px")
+        print(
+            "tps row of nodes 16 px apart: \(perSeeded) evaluations a point seeded from the last answer, \(perContinued) continued; worst miss \(worst.value) px"
+        )
         #expect(worst.value <= 1e-9)
         #expect(perContinued <= 2.5)
     }
@@ -79,8 +94,9 @@ struct NewtonRowTests {
     /// off and on the GCPs themselves (where a kernel term is 0).
     @Test func theOnePassTPSEvaluationHasTheBitsOfForwardAndJacobian() throws {
         let set = GeoreferenceFixtures.synthetic(16)
-        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width,
-                                      imageHeight: GeoreferenceFixtures.height, options: FitOptions(transform: .tps))
+        let g = try Georeferencer.fit(
+            set, imageWidth: GeoreferenceFixtures.width,
+            imageHeight: GeoreferenceFixtures.height, options: FitOptions(transform: .tps))
         let tps = try #require(g.transform as? ThinPlateSplineTransform)
         var points = set.gcps.map(\.pixel)
         for y in stride(from: -100.3, to: Double(GeoreferenceFixtures.height) + 100, by: 37) {
@@ -91,7 +107,10 @@ struct NewtonRowTests {
             let (value, j) = tps.valueAndJacobian(p)
             let f = tps.forward(p), k = tps.jacobian(at: p)
             if value.x.bitPattern != f.x.bitPattern || value.y.bitPattern != f.y.bitPattern
-                || [j.xx, j.xy, j.yx, j.yy].map(\.bitPattern) != [k.xx, k.xy, k.yx, k.yy].map(\.bitPattern) { differ += 1 }
+                || [j.xx, j.xy, j.yx, j.yy].map(\.bitPattern) != [k.xx, k.xy, k.yx, k.yy].map(\.bitPattern)
+            {
+                differ += 1
+            }
         }
         #expect(differ == 0, "\(differ) of \(points.count) points differ")
     }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
+import Testing
 
 /// The report's figures on cases whose answers are known (issue item 4).
 struct ReportTests {
@@ -18,8 +18,9 @@ struct ReportTests {
     }
 
     static func fit(_ set: GCPSet, _ kind: TransformKind? = nil, fitSRS: String? = nil) throws -> Georeference {
-        try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
-                              options: FitOptions(transform: kind, fitCRS: try fitSRS.map { try FitCRS(parsing: $0) }))
+        try Georeferencer.fit(
+            set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
+            options: FitOptions(transform: kind, fitCRS: try fitSRS.map { try FitCRS(parsing: $0) }))
     }
 
     @Test func exactAffineDataHasZeroResidualsAndIsChosenAsAffine() throws {
@@ -91,8 +92,10 @@ struct ReportTests {
     @Test func reportEncodesTheAgreedKeys() throws {
         let g = try Self.fit(GeoreferenceFixtures.synthetic(12))
         let json = try JSONSerialization.jsonObject(with: GeoreferenceWriter.reportJSON(g.report)) as! [String: Any]
-        for key in ["transform", "chosen_by", "fit_srs", "gcp_srs", "gcps", "rmse", "leave_one_out_rmse", "distortion",
-                    "round_trip_max_pixels", "footprint"] {
+        for key in [
+            "transform", "chosen_by", "fit_srs", "gcp_srs", "gcps", "rmse", "leave_one_out_rmse", "distortion",
+            "round_trip_max_pixels", "footprint",
+        ] {
             #expect(json[key] != nil, "missing \(key)")
         }
         let first = (json["gcps"] as! [[String: Any]])[0]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TegulaGeoreference
 
 /// The residual picture's legend is a strip below the scan: it never hides a GCP, and its text

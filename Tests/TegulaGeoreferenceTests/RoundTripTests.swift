@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeoreference
 import TegulaSupport
+import Testing
 
 /// One model, inverted exactly: forward then inverse returns the pixel within 1e-6 px over the
 /// whole image and 25% beyond it, for every transform (issue item 3).
@@ -10,8 +10,9 @@ struct RoundTripTests {
     @Test(arguments: TransformKind.allCases)
     func inverseUndoesForward(kind: TransformKind) throws {
         let set = GeoreferenceFixtures.synthetic(16)
-        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
-                                      options: FitOptions(transform: kind))
+        let g = try Georeferencer.fit(
+            set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
+            options: FitOptions(transform: kind))
         var worst = WorstError()
         for p in GeoreferenceFixtures.widePixels() {
             let q = g.transform.forward(p)
@@ -26,8 +27,9 @@ struct RoundTripTests {
 
     @Test func groundToPixelsAndBackThroughTheGCPCRS() throws {
         let set = GeoreferenceFixtures.synthetic(12)
-        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
-                                      options: FitOptions(transform: .polynomial2))
+        let g = try Georeferencer.fit(
+            set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
+            options: FitOptions(transform: .polynomial2))
         let pixels = GeoreferenceFixtures.widePixels()
         let lonlat = try g.pixelsToGround(pixels)
         let back = try g.groundToPixels(lonlat)

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeoreference
 import TegulaTestSupport
+import Testing
 
 /// The committed GCPs on G. van Schagen's 1689 world map (marble-qt-data), fitted with every
 /// transform: the figures a 1689 map should give (issue item 7).
@@ -10,8 +10,9 @@ struct SchagenTests {
     static let points = Schagen1689.points
 
     static func fit(_ kind: TransformKind?) throws -> Georeference {
-        try Georeferencer.fit(GCPReader.read(path: points), imageWidth: 2700, imageHeight: 1350,
-                              options: FitOptions(transform: kind))
+        try Georeferencer.fit(
+            GCPReader.read(path: points), imageWidth: 2700, imageHeight: 1350,
+            options: FitOptions(transform: kind))
     }
 
     @Test func theFileHoldsAtLeastSixteenNamedGCPs() throws {
@@ -27,10 +28,13 @@ struct SchagenTests {
         let g = try Self.fit(kind)
         let r = g.report
         let rmse = try #require(r.rmse.metres), loo = try #require(r.leaveOneOutRMSE.metres)
-        print(String(format: "schagen1689 %@: RMSE %.0f km (%.1f px), leave-one-out RMSE %.0f km (%.1f px), max angular distortion %.1f°, fold-over samples %d, round trip %.1e px, outliers %@",
-                     kind.rawValue, rmse / 1000, r.rmse.pixels ?? .nan, loo / 1000, r.leaveOneOutRMSE.pixels ?? .nan,
-                     r.distortion.maxAngularDistortionDegrees, r.distortion.foldOverSamples, r.roundTripMaxPixels,
-                     r.gcps.filter(\.outlier).map(\.id).joined(separator: "; ")))
+        print(
+            String(
+                format:
+                    "schagen1689 %@: RMSE %.0f km (%.1f px), leave-one-out RMSE %.0f km (%.1f px), max angular distortion %.1f°, fold-over samples %d, round trip %.1e px, outliers %@",
+                kind.rawValue, rmse / 1000, r.rmse.pixels ?? .nan, loo / 1000, r.leaveOneOutRMSE.pixels ?? .nan,
+                r.distortion.maxAngularDistortionDegrees, r.distortion.foldOverSamples, r.roundTripMaxPixels,
+                r.gcps.filter(\.outlier).map(\.id).joined(separator: "; ")))
         if r.distortion.foldOverSamples == 0 {
             #expect(r.roundTripMaxPixels <= 1e-6)
         } else {

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaSupport
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaGeoreference
 
 /// The joint fit of tied sheets (``SeriesFit``) against an independent oracle: the same problem
@@ -26,8 +27,10 @@ struct SeriesFitTests {
                 let dx = Double.random(in: -3...3, using: &r) * res, dy = Double.random(in: -3...3, using: &r) * res
                 return GCP(id: "\(i + 1)", pixel: PixelPoint(x: x, y: y), ground: GroundPoint(x: x0 + x * res + dx, y: y0 - y * res + dy))
             }
-            sheets.append(SeriesSheet(name: "s\(s)", gcps: GCPSet(gcps: gcps, crs: crs), width: width, height: height,
-                                      options: FitOptions(transform: kind)))
+            sheets.append(
+                SeriesSheet(
+                    name: "s\(s)", gcps: GCPSet(gcps: gcps, crs: crs), width: width, height: height,
+                    options: FitOptions(transform: kind)))
         }
         var ties: [Tie] = []
         for s in 0..<(kinds.count - 1) {
@@ -80,13 +83,18 @@ struct SeriesFitTests {
             }
         }
         func list(_ v: [Double]) -> String { "[" + v.map { "\($0)" }.joined(separator: ",") + "]" }
-        let out = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", """
-            import json, sys
-            import numpy as np
-            d = json.load(sys.stdin)
-            a = np.array(d["a"]).reshape(len(d["b"]), -1)
-            print(json.dumps(np.linalg.lstsq(a, np.array(d["b"]), rcond=None)[0].tolist()))
-            """], stdin: "{\"a\": \(list(a)), \"b\": \(list(b))}")
+        let out = try ProgramRun.output(
+            PackageRoot.path(".venv/bin/python3"),
+            [
+                "-c",
+                """
+                import json, sys
+                import numpy as np
+                d = json.load(sys.stdin)
+                a = np.array(d["a"]).reshape(len(d["b"]), -1)
+                print(json.dumps(np.linalg.lstsq(a, np.array(d["b"]), rcond=None)[0].tolist()))
+                """,
+            ], stdin: "{\"a\": \(list(a)), \"b\": \(list(b))}")
         let x = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [Double], "\(out)")
         try #require(x.count == n)
         return kinds.indices.map { Array(x[offsets[$0]..<offsets[$0 + 1]]) }
@@ -129,8 +137,10 @@ struct SeriesFitTests {
                 seams.add(relative)
                 #expect(relative <= 1e-6, "weight \(weight), tie \(t): seam \(fit.ties[t].seamAfterMetres) m, numpy's \(seam) m; \(r.replay)")
             }
-            print(String(format: "joint fit %@ weight %g vs numpy: transforms within %.1e m, seams within %.1e relative",
-                         kinds.map(\.rawValue).joined(separator: "/"), weight, worst.value, seams.value))
+            print(
+                String(
+                    format: "joint fit %@ weight %g vs numpy: transforms within %.1e m, seams within %.1e relative",
+                    kinds.map(\.rawValue).joined(separator: "/"), weight, worst.value, seams.value))
         }
     }
 
@@ -156,6 +166,8 @@ struct SeriesFitTests {
         ties[0].pixelB = PixelPoint(x: 301, y: 10)
         sheets = Self.sheets(kinds: [.polynomial1, .polynomial1, .polynomial1], random: &r).0
         let outside = #expect(throws: GeoreferenceError.self) { try SeriesFit.fit(sheets: sheets, ties: ties, tieWeight: 1) }
-        #expect(outside?.description.contains("ties[0]: pixel (301.0, 10.0) is outside sheet 's1' (300 × 200 pixels") == true, "\(outside?.description ?? "")")
+        #expect(
+            outside?.description.contains("ties[0]: pixel (301.0, 10.0) is outside sheet 's1' (300 × 200 pixels") == true,
+            "\(outside?.description ?? "")")
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaSupport
 import TegulaTestSupport
+import Testing
 
 /// Allmaps' `straight` transform (issue 45 item 5): one scale and a shift, fitted as Allmaps'
 /// `Straight.ts` fits it (the Helmert fit's scale, the centroids' shift), inverted exactly, and
@@ -18,16 +18,18 @@ struct StraightTransformTests {
         for i in s.gcps.indices {
             let p = s.gcps[i].pixel
             let noise = Double((i * 37) % 11) - 5
-            s.gcps[i].ground = GroundPoint(x: 400_000 + k * (cos(a) * p.x + sin(a) * p.y) + 90 * noise,
-                                           y: 6_500_000 + k * (sin(a) * p.x - cos(a) * p.y) - 70 * noise)
+            s.gcps[i].ground = GroundPoint(
+                x: 400_000 + k * (cos(a) * p.x + sin(a) * p.y) + 90 * noise,
+                y: 6_500_000 + k * (sin(a) * p.x - cos(a) * p.y) - 70 * noise)
         }
         s.crs = .webMercator
         return s
     }
 
     static func fit(_ set: GCPSet, _ kind: TransformKind? = .straight) throws -> Georeference {
-        try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
-                              options: FitOptions(transform: kind))
+        try Georeferencer.fit(
+            set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
+            options: FitOptions(transform: kind))
     }
 
     /// numpy, independently: the Helmert model on (x, −y) solved by `numpy.linalg.lstsq`, its
@@ -59,11 +61,14 @@ struct StraightTransformTests {
         let g = try Self.fit(set)
         #expect(g.kind == .straight && g.fitCRS.isSame(as: .webMercator))
         let probes = GeoreferenceFixtures.widePixels()
-        let input: [String: [[Double]]] = ["pixels": set.gcps.map { [$0.pixel.x, $0.pixel.y] },
-                                           "grounds": set.gcps.map { [$0.ground.x, $0.ground.y] },
-                                           "probes": probes.map { [$0.x, $0.y] }]
-        let out = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", Self.numpyOracle],
-                                        stdin: String(decoding: try JSONEncoder().encode(input), as: UTF8.self))
+        let input: [String: [[Double]]] = [
+            "pixels": set.gcps.map { [$0.pixel.x, $0.pixel.y] },
+            "grounds": set.gcps.map { [$0.ground.x, $0.ground.y] },
+            "probes": probes.map { [$0.x, $0.y] },
+        ]
+        let out = try ProgramRun.output(
+            PackageRoot.path(".venv/bin/python3"), ["-c", Self.numpyOracle],
+            stdin: String(decoding: try JSONEncoder().encode(input), as: UTF8.self))
         struct Oracle: Decodable { let scale: Double; let leastSquaresScale: Double; let forward: [[Double]] }
         let oracle = try JSONDecoder().decode(Oracle.self, from: Data(out.utf8))
         var worst = WorstError()

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaSupport
+import Testing
 
 /// The typed values the georeference stage shares with the CLI and pipeline files: one parser
 /// each, round trips through their stored forms.
@@ -50,8 +50,9 @@ struct TypedSpineTests {
     }
 
     @Test func aStoredFitRoundTripsThroughItsMetadata() throws {
-        let stored = StoredFit(transform: .projective, fitCRS: .gcp,
-                               mask: [PixelPoint(x: 1, y: 2), PixelPoint(x: 30, y: 2), PixelPoint(x: 30, y: 40)])
+        let stored = StoredFit(
+            transform: .projective, fitCRS: .gcp,
+            mask: [PixelPoint(x: 1, y: 2), PixelPoint(x: 30, y: 2), PixelPoint(x: 30, y: 40)])
         let back = try StoredFit(metadata: stored.metadataItems, source: "x.vrt")
         #expect(back == stored)
         #expect(try StoredFit(metadata: [:], source: "x.vrt") == StoredFit(transform: nil, fitCRS: nil, mask: nil))

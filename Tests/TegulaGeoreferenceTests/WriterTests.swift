@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaTestSupport
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// `GeoreferenceWriter`: outputs GDAL opens, that carry the fit, and nothing left on failure.
 @Suite(.timeLimit(.minutes(20)))
@@ -29,8 +30,9 @@ struct WriterTests {
         let image = try Self.scan(in: dir)
         var set = GeoreferenceFixtures.synthetic(12)
         set.mask = [PixelPoint(x: 10, y: 10), PixelPoint(x: 1190, y: 15), PixelPoint(x: 1180, y: 890), PixelPoint(x: 5, y: 880)]
-        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
-                                      options: FitOptions(transform: .polynomial2, fitCRS: .crs(try CRS("EPSG:3035"))))
+        let g = try Georeferencer.fit(
+            set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
+            options: FitOptions(transform: .polynomial2, fitCRS: .crs(try CRS("EPSG:3035"))))
         let out = dir.appendingPathComponent("out.\(ext)").path
         let report = dir.appendingPathComponent("report.json").path
         let picture = dir.appendingPathComponent("picture.svg").path
@@ -46,8 +48,9 @@ struct WriterTests {
         #expect(back.gcps.map(\.ground) == set.gcps.map(\.ground))
         #expect(back.gcps.map(\.pixel) == set.gcps.map(\.pixel))
         #expect(back.mask == set.mask && back.transformHint == .polynomial2)
-        let again = try Georeferencer.fit(back, imageWidth: ds.width, imageHeight: ds.height,
-                                          options: FitOptions(fitCRS: try meta["TEGULA_FIT_SRS"].map { try FitCRS(parsing: $0) }))
+        let again = try Georeferencer.fit(
+            back, imageWidth: ds.width, imageHeight: ds.height,
+            options: FitOptions(fitCRS: try meta["TEGULA_FIT_SRS"].map { try FitCRS(parsing: $0) }))
         let p = PixelPoint(x: 77.7, y: 500.5)
         #expect(again.kind == .polynomial2 && again.transform.forward(p) == g.transform.forward(p))
         // GDAL's own tool sees GCPs with longitude first.
@@ -90,11 +93,13 @@ struct WriterTests {
         let image = try Self.scan(in: dir)
         var set = GeoreferenceFixtures.synthetic(12)
         set.gcps[5].enabled = false
-        let g = try Georeferencer.fit(set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
-                                      options: FitOptions(transform: .polynomial2))
+        let g = try Georeferencer.fit(
+            set, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
+            options: FitOptions(transform: .polynomial2))
         let file = try GCPFileOutput(path: dir.appendingPathComponent("gcps.\(format.name)").path, format: format)
-        try GeoreferenceWriter.write(imagePath: image, georeference: g, output: dir.appendingPathComponent("out.vrt").path,
-                                     report: nil, picture: nil, gcpFile: file)
+        try GeoreferenceWriter.write(
+            imagePath: image, georeference: g, output: dir.appendingPathComponent("out.vrt").path,
+            report: nil, picture: nil, gcpFile: file)
         #expect(FileManager.default.fileExists(atPath: StoredFit.sidecarPath(forGCPFile: file.path)) == !format.holdsTheFit)
         let back = try GCPReader.read(path: file.path)
         let tolerance = format == .allmaps ? 1e-12 : 0
@@ -102,14 +107,16 @@ struct WriterTests {
         #expect(near(back.enabled.flatMap { [$0.pixel.x, $0.pixel.y] }, set.enabled.flatMap { [$0.pixel.x, $0.pixel.y] }))
         #expect(near(back.enabled.flatMap { [$0.ground.x, $0.ground.y] }, set.enabled.flatMap { [$0.ground.x, $0.ground.y] }))
         #expect(back.transformHint == .polynomial2)
-        let again = try Georeferencer.fit(back, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height, options: FitOptions())
+        let again = try Georeferencer.fit(
+            back, imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height, options: FitOptions())
         let p = PixelPoint(x: 77.7, y: 500.5), q = again.transform.forward(p), r = g.transform.forward(p)
         #expect(again.kind == .polynomial2 && again.fitCRS.isSame(as: g.fitCRS) && near([q.x, q.y], [r.x, r.y]) && (format == .allmaps || q == r))
         // No form is assumed from a name that names none; no two outputs may share a file.
         #expect(throws: GeoreferenceError.self) { try GCPFileOutput(path: dir.appendingPathComponent("gcps.dat").path) }
         let clash = #expect(throws: GeoreferenceError.self) {
-            try GeoreferenceWriter.write(imagePath: image, georeference: g, output: dir.appendingPathComponent("o.vrt").path,
-                                         report: file.path, picture: nil, gcpFile: file)
+            try GeoreferenceWriter.write(
+                imagePath: image, georeference: g, output: dir.appendingPathComponent("o.vrt").path,
+                report: file.path, picture: nil, gcpFile: file)
         }
         #expect(clash?.message.contains("named for two outputs") == true, "\(String(describing: clash))")
     }
@@ -118,21 +125,25 @@ struct WriterTests {
         let dir = try TemporaryFolder.make("georef")
         defer { try? FileManager.default.removeItem(at: dir) }
         let image = try Self.scan(in: dir)
-        let g = try Georeferencer.fit(GeoreferenceFixtures.synthetic(6), imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
-                                      options: FitOptions())
+        let g = try Georeferencer.fit(
+            GeoreferenceFixtures.synthetic(6), imageWidth: GeoreferenceFixtures.width, imageHeight: GeoreferenceFixtures.height,
+            options: FitOptions())
         let e1 = #expect(throws: GeoreferenceError.self) {
-            try GeoreferenceWriter.write(imagePath: image, georeference: g, output: dir.appendingPathComponent("out.png").path,
-                                         report: nil, picture: nil)
+            try GeoreferenceWriter.write(
+                imagePath: image, georeference: g, output: dir.appendingPathComponent("out.png").path,
+                report: nil, picture: nil)
         }
         #expect(e1?.description.contains(".vrt or .tif") == true)
         #expect(throws: GeoreferenceError.self) {
-            try GeoreferenceWriter.write(imagePath: image, georeference: g, output: dir.appendingPathComponent("out.vrt").path,
-                                         report: dir.appendingPathComponent("missing/report.json").path, picture: nil)
+            try GeoreferenceWriter.write(
+                imagePath: image, georeference: g, output: dir.appendingPathComponent("out.vrt").path,
+                report: dir.appendingPathComponent("missing/report.json").path, picture: nil)
         }
         #expect(throws: (any Error).self) {
-            try GeoreferenceWriter.write(imagePath: dir.appendingPathComponent("nope.tif").path, georeference: g,
-                                         output: dir.appendingPathComponent("out.tif").path,
-                                         report: dir.appendingPathComponent("r.json").path, picture: nil)
+            try GeoreferenceWriter.write(
+                imagePath: dir.appendingPathComponent("nope.tif").path, georeference: g,
+                output: dir.appendingPathComponent("out.tif").path,
+                report: dir.appendingPathComponent("r.json").path, picture: nil)
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
         #expect(files == ["scan.tif"], "\(files)")

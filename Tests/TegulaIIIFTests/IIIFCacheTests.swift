@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TegulaSupport
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaIIIF
 
 /// The disk cache: exact round trips, least-recently-used eviction under its cap, damaged and
@@ -9,8 +10,9 @@ import TegulaTestSupport
 @Suite(.timeLimit(.minutes(20)))
 struct IIIFCacheTests {
     static func entry(_ key: String, _ size: Int, fill: UInt8 = 7) -> IIIFCache.Entry {
-        IIIFCache.Entry(key: key, etag: "\"e-\(key)\"", lastModified: "Fri, 27 Nov 2026 06:00:00 GMT", contentType: "image/png",
-                        size: size, body: [UInt8](repeating: fill, count: size))
+        IIIFCache.Entry(
+            key: key, etag: "\"e-\(key)\"", lastModified: "Fri, 27 Nov 2026 06:00:00 GMT", contentType: "image/png",
+            size: size, body: [UInt8](repeating: fill, count: size))
     }
 
     @Test func anEntryComesBackWithItsValidatorsAndBody() throws {

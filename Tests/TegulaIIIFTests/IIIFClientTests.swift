@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import TegulaFetch
 import TegulaGDAL
 import TegulaSupport
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaIIIF
 
 /// The IIIF client against real servers on loopback: `iiif_static.py`'s level-0 files under
@@ -62,7 +63,9 @@ struct IIIFClientTests {
 
     /// Peak signal-to-noise ratio of two 8-bit images, in dB (∞ when equal).
     static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        let se = zip(a, b).reduce(0.0) { let d = Double($1.0) - Double($1.1); return $0 + d * d }
+        let se = zip(a, b).reduce(0.0) {
+            let d = Double($1.0) - Double($1.1); return $0 + d * d
+        }
         return se == 0 ? .infinity : 10 * log10(255 * 255 / (se / Double(a.count)))
     }
 
@@ -83,14 +86,14 @@ struct IIIFClientTests {
         let scan = try scan(width: 1165, height: 3185, in: dir)
         let files = dir.appendingPathComponent("www")
         let http = """
-        types { application/json json; image/jpeg jpg; image/png png; image/webp webp; text/html html; }
-        limit_req_zone $binary_remote_addr zone=lim:1m rate=15r/s;
-        limit_req_status 429;
-        """
+            types { application/json json; image/jpeg jpg; image/png png; image/webp webp; text/html html; }
+            limit_req_zone $binary_remote_addr zone=lim:1m rate=15r/s;
+            limit_req_status 429;
+            """
         let server = """
-        location /iiif/ { alias \(files.path)/; \(rateLimit ? "limit_req zone=lim burst=4 nodelay;" : "") }
-        \(extra)
-        """
+            location /iiif/ { alias \(files.path)/; \(rateLimit ? "limit_req zone=lim burst=4 nodelay;" : "") }
+            \(extra)
+            """
         let nginx = try LocalHTTPServer.nginx(http: http, server: server, accessLog: true) { port in
             try LocalHTTPServer.writeIIIFStatic(scan, identifier: "scan", tile: 256, port: port, into: files)
         }
@@ -116,7 +119,10 @@ struct IIIFClientTests {
             if p.hasSuffix(".jpg"), !p.hasPrefix("scan/full/") { written.insert(p) }
         }
         #expect(planned.count == 96, "5 × 13 + 3 × 7 + 2 × 4 + 1 × 2")
-        #expect(planned == written, "listed but not written: \(planned.subtracting(written).sorted().prefix(5)); written but not listed: \(written.subtracting(planned).sorted().prefix(5))")
+        #expect(
+            planned == written,
+            "listed but not written: \(planned.subtracting(written).sorted().prefix(5)); written but not listed: \(written.subtracting(planned).sorted().prefix(5))"
+        )
     }
 
     /// Level 0 (JPEG only): every fetched tile is the file's bytes, the assembled image is the scan
@@ -183,10 +189,10 @@ struct IIIFClientTests {
     /// Hostile answers, each refused in one line naming the URL, nothing cached for them.
     @Test func hostileServersAreRefusedInOneLine() async throws {
         let extra = """
-        location /down/ { return 503; }
-        location /loop/ { return 302 /loop/again; }
-        location /huge/ { default_type application/json; return 200 '{"@context": "http://iiif.io/api/image/3/context.json", "id": "http://127.0.0.1/huge", "type": "ImageService3", "profile": "level0", "width": 100000, "height": 100000, "tiles": [{"width": 256, "scaleFactors": [1]}]}'; }
-        """
+            location /down/ { return 503; }
+            location /loop/ { return 302 /loop/again; }
+            location /huge/ { default_type application/json; return 200 '{"@context": "http://iiif.io/api/image/3/context.json", "id": "http://127.0.0.1/huge", "type": "ImageService3", "profile": "level0", "width": 100000, "height": 100000, "tiles": [{"width": 256, "scaleFactors": [1]}]}'; }
+            """
         let (server, _, files) = try Self.staticServer(extra: extra)
         defer { server.stop() }
         let cache = try IIIFCache(folder: try TemporaryFolder.make("iiif-cache").path)
@@ -225,7 +231,9 @@ struct IIIFClientTests {
         #expect(html?.reason == .badImage && html?.location == service.url(of: tiles[0]) && "\(html!)".contains("not a PNG, JPEG or WebP"))
         let wrong = await refusal { _ = try await service.fetch(tiles[1]) }
         #expect(wrong?.reason == .badImage && "\(wrong!)".contains("141 × 256 pixels; expected 256 × 256"), "\(String(describing: wrong))")
-        #expect(cache.load("\(service.version) \(service.url(of: tiles[0]))") == nil && cache.load("\(service.version) \(service.url(of: tiles[1]))") == nil)
+        #expect(
+            cache.load("\(service.version) \(service.url(of: tiles[0]))") == nil
+                && cache.load("\(service.version) \(service.url(of: tiles[1]))") == nil)
         // A good tile is cached; the run that failed kept it.
         _ = try await service.fetch(tiles[2])
         #expect(cache.load("\(service.version) \(service.url(of: tiles[2]))") != nil)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TegulaSupport
+import Testing
+
 @testable import TegulaIIIF
 
 /// The info.json model and the request grammar against the Image API's own examples and the
@@ -8,56 +9,56 @@ import TegulaSupport
 struct IIIFModelTests {
     /// Image API 2.1 §5.6's example: level 2 in a profile URI, tiles without a height.
     static let spec21 = """
-    {
-      "@context" : "http://iiif.io/api/image/2/context.json",
-      "@id" : "http://www.example.org/image-service/abcd1234/1E34750D-38DB-4825-A38A-B60A345E591C",
-      "protocol" : "http://iiif.io/api/image",
-      "width" : 6000,
-      "height" : 4000,
-      "sizes" : [
-        {"width" : 150, "height" : 100},
-        {"width" : 600, "height" : 400},
-        {"width" : 3000, "height": 2000}
-      ],
-      "tiles": [
-        {"width" : 512, "scaleFactors" : [1,2,4,8,16]}
-      ],
-      "profile" : [ "http://iiif.io/api/image/2/level2.json" ]
-    }
-    """
+        {
+          "@context" : "http://iiif.io/api/image/2/context.json",
+          "@id" : "http://www.example.org/image-service/abcd1234/1E34750D-38DB-4825-A38A-B60A345E591C",
+          "protocol" : "http://iiif.io/api/image",
+          "width" : 6000,
+          "height" : 4000,
+          "sizes" : [
+            {"width" : 150, "height" : 100},
+            {"width" : 600, "height" : 400},
+            {"width" : 3000, "height": 2000}
+          ],
+          "tiles": [
+            {"width" : 512, "scaleFactors" : [1,2,4,8,16]}
+          ],
+          "profile" : [ "http://iiif.io/api/image/2/level2.json" ]
+        }
+        """
 
     /// Modelled on Image API 3.0 §5.9's complete response: an extension context first, limits,
     /// two tile grids, extras (one feature named by a URI of the server's own).
     static let spec30 = """
-    {
-      "@context": ["http://example.org/extension/context1.json", "http://iiif.io/api/image/3/context.json"],
-      "id": "https://example.org/image-service/abcd1234/1E34750D-38DB-4825-A38A-B60A345E591C",
-      "type": "ImageService3",
-      "protocol": "http://iiif.io/api/image",
-      "profile": "level1",
-      "width": 6000,
-      "height": 4000,
-      "maxHeight": 2000,
-      "maxWidth": 3000,
-      "maxArea": 4000000,
-      "sizes": [{"width": 150, "height": 100}, {"width": 600, "height": 400}, {"width": 3000, "height": 2000}],
-      "tiles": [{"width": 512, "scaleFactors": [1, 2, 4]}, {"width": 1024, "height": 2048, "scaleFactors": [8, 16]}],
-      "rights": "http://rightsstatements.org/vocab/InC-EDU/1.0/",
-      "preferredFormats": ["png", "gif"],
-      "extraFormats": ["png", "gif", "pdf"],
-      "extraQualities": ["color", "gray"],
-      "extraFeatures": ["canonicalLinkHeader", "rotationArbitrary", "profileLinkHeader", "http://example.com/feature/"]
-    }
-    """
+        {
+          "@context": ["http://example.org/extension/context1.json", "http://iiif.io/api/image/3/context.json"],
+          "id": "https://example.org/image-service/abcd1234/1E34750D-38DB-4825-A38A-B60A345E591C",
+          "type": "ImageService3",
+          "protocol": "http://iiif.io/api/image",
+          "profile": "level1",
+          "width": 6000,
+          "height": 4000,
+          "maxHeight": 2000,
+          "maxWidth": 3000,
+          "maxArea": 4000000,
+          "sizes": [{"width": 150, "height": 100}, {"width": 600, "height": 400}, {"width": 3000, "height": 2000}],
+          "tiles": [{"width": 512, "scaleFactors": [1, 2, 4]}, {"width": 1024, "height": 2048, "scaleFactors": [8, 16]}],
+          "rights": "http://rightsstatements.org/vocab/InC-EDU/1.0/",
+          "preferredFormats": ["png", "gif"],
+          "extraFormats": ["png", "gif", "pdf"],
+          "extraQualities": ["color", "gray"],
+          "extraFeatures": ["canonicalLinkHeader", "rotationArbitrary", "profileLinkHeader", "http://example.com/feature/"]
+        }
+        """
 
     /// What `iiif_static.py -t 256 -a 2.1` writes for a 1165 × 3185 scan (its profile object
     /// lists formats and qualities; level 0 implies nothing else).
     static let static21 = """
-    {"@context": "http://iiif.io/api/image/2/context.json", "@id": "http://127.0.0.1:8000/iiif/scan",
-     "height": 3185, "profile": ["http://iiif.io/api/image/2/level0.json", {"formats": ["jpg"], "qualities": ["default"]}],
-     "protocol": "http://iiif.io/api/image", "sizes": [{"height": 199, "width": 73}, {"height": 100, "width": 36}],
-     "tiles": [{"height": 256, "scaleFactors": [1, 2, 4, 8], "width": 256}], "width": 1165}
-    """
+        {"@context": "http://iiif.io/api/image/2/context.json", "@id": "http://127.0.0.1:8000/iiif/scan",
+         "height": 3185, "profile": ["http://iiif.io/api/image/2/level0.json", {"formats": ["jpg"], "qualities": ["default"]}],
+         "protocol": "http://iiif.io/api/image", "sizes": [{"height": 199, "width": 73}, {"height": 100, "width": 36}],
+         "tiles": [{"height": 256, "scaleFactors": [1, 2, 4, 8], "width": 256}], "width": 1165}
+        """
 
     static func info(_ json: String) throws(IIIFError) -> IIIFImageInfo { try IIIFImageInfo.decode(Array(json.utf8), from: "https://x/info.json") }
 
@@ -111,14 +112,38 @@ struct IIIFModelTests {
     /// Each broken description is refused in one line that names the key and what would be right.
     @Test(arguments: [
         (#"{"@context": "http://iiif.io/api/image/3/context.json", "id": "https://x/a", "profile": "level0", "height": 5}"#, "width", "missing"),
-        (#"{"@context": "http://iiif.io/api/image/3/context.json", "id": "https://x/a", "profile": "level9", "width": 5, "height": 5}"#, "profile", "level0, level1 or level2"),
-        (#"{"@context": "http://iiif.io/api/image/3/context.json", "id": "https://x/a", "profile": "level0", "width": 5, "height": 5, "tiles": [{"width": 0, "scaleFactors": [1]}]}"#, "tiles[0]", "1 to 65536"),
-        (#"{"@context": "http://iiif.io/api/image/3/context.json", "id": "https://x/a", "profile": "level0", "width": 5, "height": 5, "tiles": [{"width": 256, "scaleFactors": [1, 0]}]}"#, "tiles[0]", "whole numbers from 1"),
-        (#"{"@context": "http://iiif.io/api/image/3/context.json", "id": "https://x/a", "profile": "level1", "width": 5, "height": 5, "extraFormats": ["bmp"]}"#, "extraFormats", "unknown format 'bmp'"),
-        (#"{"@context": "http://library.stanford.edu/iiif/image-api/1.1/context.json", "@id": "https://x/a", "profile": "x", "width": 5, "height": 5}"#, "@context", "image/3/context.json"),
-        (#"{"@context": "http://iiif.io/api/image/2/context.json", "@id": "https://x/a", "profile": ["http://iiif.io/api/image/2/level0.json"], "width": -5, "height": 5}"#, "width", "positive"),
-        (#"{"@context": "http://iiif.io/api/image/2/context.json", "@id": "https://x/a", "profile": ["http://iiif.io/api/image/2/level0.json"], "width": "5", "height": 5}"#, "width", "whole number"),
-        (#"{"@context": "http://iiif.io/api/image/3/context.json", "id": "file:///etc/passwd", "profile": "level0", "width": 5, "height": 5}"#, "id", "http://"),
+        (
+            #"{"@context": "http://iiif.io/api/image/3/context.json", "id": "https://x/a", "profile": "level9", "width": 5, "height": 5}"#, "profile",
+            "level0, level1 or level2"
+        ),
+        (
+            #"{"@context": "http://iiif.io/api/image/3/context.json", "id": "https://x/a", "profile": "level0", "width": 5, "height": 5, "tiles": [{"width": 0, "scaleFactors": [1]}]}"#,
+            "tiles[0]", "1 to 65536"
+        ),
+        (
+            #"{"@context": "http://iiif.io/api/image/3/context.json", "id": "https://x/a", "profile": "level0", "width": 5, "height": 5, "tiles": [{"width": 256, "scaleFactors": [1, 0]}]}"#,
+            "tiles[0]", "whole numbers from 1"
+        ),
+        (
+            #"{"@context": "http://iiif.io/api/image/3/context.json", "id": "https://x/a", "profile": "level1", "width": 5, "height": 5, "extraFormats": ["bmp"]}"#,
+            "extraFormats", "unknown format 'bmp'"
+        ),
+        (
+            #"{"@context": "http://library.stanford.edu/iiif/image-api/1.1/context.json", "@id": "https://x/a", "profile": "x", "width": 5, "height": 5}"#,
+            "@context", "image/3/context.json"
+        ),
+        (
+            #"{"@context": "http://iiif.io/api/image/2/context.json", "@id": "https://x/a", "profile": ["http://iiif.io/api/image/2/level0.json"], "width": -5, "height": 5}"#,
+            "width", "positive"
+        ),
+        (
+            #"{"@context": "http://iiif.io/api/image/2/context.json", "@id": "https://x/a", "profile": ["http://iiif.io/api/image/2/level0.json"], "width": "5", "height": 5}"#,
+            "width", "whole number"
+        ),
+        (
+            #"{"@context": "http://iiif.io/api/image/3/context.json", "id": "file:///etc/passwd", "profile": "level0", "width": 5, "height": 5}"#,
+            "id", "http://"
+        ),
         ("<html>Service Unavailable</html>", "info.json", "not JSON"),
     ])
     func aBrokenDescriptionIsRefusedInOneLineNamingTheKey(json: String, key: String, hint: String) {
@@ -145,8 +170,11 @@ struct IIIFModelTests {
         #expect(two.contains { $0.request(in: info, format: .jpg).path(for: .v2) == "0,512,512,512/256,/0/default.jpg" })
         #expect(two.count == 3 * 7)
         // The corner tile at s = 2: 1024..1165 × 3072..3185 → 141 × 113 px, 71 × 57 at half size (rounded up).
-        #expect(two.last == IIIFTile(column: 2, row: 6, scaleFactor: 2, x: 1024, y: 3072, width: 141, height: 113,
-                                     size: IIIFSize(width: 71, height: 57)))
+        #expect(
+            two.last
+                == IIIFTile(
+                    column: 2, row: 6, scaleFactor: 2, x: 1024, y: 3072, width: 141, height: 113,
+                    size: IIIFSize(width: 71, height: 57)))
         // 3.0 writes both sides of the size.
         var three = info
         three.version = .v3
@@ -258,13 +286,16 @@ struct IIIFWindowPlanTests {
     @Test func aWindowTouchesExactlyTheTilesThatIntersectIt() {
         let g = IIIFTileSet(width: 256, height: 200, scaleFactors: [1, 2, 4])
         let (w, h) = (1165, 3185)
-        let windows = [(0, 0, 1, 1), (255, 199, 2, 2), (1000, 3000, 500, 500), (-50, -50, 100, 100), (0, 0, 1165, 3185),
-                       (600, 1200, 700, 10), (1164, 3184, 1, 1), (2000, 0, 10, 10)]
+        let windows = [
+            (0, 0, 1, 1), (255, 199, 2, 2), (1000, 3000, 500, 500), (-50, -50, 100, 100), (0, 0, 1165, 3185),
+            (600, 1200, 700, 10), (1164, 3184, 1, 1), (2000, 0, 10, 10),
+        ]
         for s in g.scaleFactors {
             let all = g.tiles(scaleFactor: s, imageWidth: w, imageHeight: h)
             for (x, y, ww, wh) in windows {
                 let expected = all.filter { $0.x < x + ww && x < $0.x + $0.width && $0.y < y + wh && y < $0.y + $0.height }
-                #expect(g.tiles(covering: x, y, ww, wh, scaleFactor: s, imageWidth: w, imageHeight: h) == expected, "s \(s) window \(x),\(y),\(ww),\(wh)")
+                #expect(
+                    g.tiles(covering: x, y, ww, wh, scaleFactor: s, imageWidth: w, imageHeight: h) == expected, "s \(s) window \(x),\(y),\(ww),\(wh)")
             }
         }
     }

@@ -1,10 +1,10 @@
 import Foundation
-import Testing
 import TegulaGeoreference
 import TegulaInputs
 import TegulaScan
 import TegulaSupport
 import TegulaTestSupport
+import Testing
 
 /// The input resolver against a real level-0 IIIF server on loopback: annotations (a file, a URL,
 /// a page) looked through to their image and GCPs, a map chosen, a re-scanned image refused, each
@@ -57,7 +57,8 @@ struct InputResolverTests {
         let wrong = try f.write(InputsFixtures.annotation("leiden", service: f.service, width: 600, height: 450), as: "wrong.json")
         let right = try f.write(InputsFixtures.annotation("leiden", service: f.service), as: "right.json")
         let resolver = InputResolver(client: try InputsFixtures.client())
-        let line = "\(wrong): georeferenced on an image of 600 × 450 pixels, but \(f.service)/info.json describes 600 × 400 "
+        let line =
+            "\(wrong): georeferenced on an image of 600 × 450 pixels, but \(f.service)/info.json describes 600 × 400 "
             + "(re-scanned?); georeference the image again, or give the scan it was made on"
         for (input, gcps) in [(wrong, nil), (f.service, wrong)] as [(String, String?)] {
             let e = #expect(throws: InputError.self) { try resolver.resolveBlocking(input, gcps: gcps, mapID: nil) }
@@ -72,9 +73,12 @@ struct InputResolverTests {
     @Test func aMapOfAPageIsChosenByItsIdOrItsLastPart() throws {
         let f = try InputsFixtures.make("inputs-page")
         defer { f.stop() }
-        let page = try f.write(InputsFixtures.page([InputsFixtures.annotation("north", service: f.service),
-                                                    InputsFixtures.annotation("south", service: f.service, width: 300, height: 200)]),
-                               as: "page.json")
+        let page = try f.write(
+            InputsFixtures.page([
+                InputsFixtures.annotation("north", service: f.service),
+                InputsFixtures.annotation("south", service: f.service, width: 300, height: 200),
+            ]),
+            as: "page.json")
         let resolver = InputResolver(client: try InputsFixtures.client())
         let unchosen = #expect(throws: InputError.self) { try resolver.resolveBlocking(page, gcps: nil, mapID: nil) }
         #expect(unchosen?.reason == .mapNotChosen && unchosen?.description == "\(page): 2 maps (north, south); choose one with --map ID")
@@ -85,8 +89,11 @@ struct InputResolverTests {
         let south = #expect(throws: InputError.self) { try resolver.resolveBlocking(page, gcps: nil, mapID: "south") }
         #expect(south?.reason == .sizeMismatch && south?.description.contains("image of 300 × 200 pixels") == true)
         let missing = #expect(throws: InputError.self) { try resolver.resolveBlocking(page, gcps: nil, mapID: "west") }
-        #expect(missing?.reason == .noSuchMap && missing?.description
-                == "\(page): no map 'west'; it holds https://annotations.example.org/maps/north, https://annotations.example.org/maps/south")
+        #expect(
+            missing?.reason == .noSuchMap
+                && missing?.description
+                    == "\(page): no map 'west'; it holds https://annotations.example.org/maps/north, https://annotations.example.org/maps/south"
+        )
     }
 
     /// A local scan stays exactly as given (a relative path too) and makes no client; a resolver
@@ -113,8 +120,11 @@ struct InputResolverTests {
         try InputsFixtures.annotation("photo", service: "https://example.org/photo.jpg").replacingOccurrences(of: "ImageService2", with: "Image")
             .write(toFile: annotation, atomically: true, encoding: .utf8)
         let noService = #expect(throws: InputError.self) { try resolver.resolveBlocking(annotation, gcps: nil, mapID: nil) }
-        #expect(noService?.reason == .noImageService && noService?.description
-                == "\(annotation): the annotation's target is no IIIF image service; give the scan itself: SCAN --gcps \(annotation)")
+        #expect(
+            noService?.reason == .noImageService
+                && noService?.description
+                    == "\(annotation): the annotation's target is no IIIF image service; give the scan itself: SCAN --gcps \(annotation)"
+        )
         #expect(made.current == 0, "a client was made for local inputs")
     }
 }

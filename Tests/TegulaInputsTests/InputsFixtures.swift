@@ -49,8 +49,9 @@ struct InputsFixtures {
     /// An Allmaps Georeference Annotation of `service` with id `…/maps/NAME`, declaring an image
     /// of `width` × `height`, with the scan's four corners near Leiden as its GCPs.
     static func annotation(_ name: String, service: String, width: Int = width, height: Int = height) -> String {
-        AllmapsAnnotation.text(name: name, service: service, width: width, height: height,
-                               gcps: AllmapsAnnotation.leiden(width: Self.width, height: Self.height))
+        AllmapsAnnotation.text(
+            name: name, service: service, width: width, height: height,
+            gcps: AllmapsAnnotation.leiden(width: Self.width, height: Self.height))
     }
 
     /// An AnnotationPage of `annotations`.

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import TegulaGeometry
 import TegulaGeoreference
-@testable import TegulaMatch
 import TegulaTestSupport
 import TegulaWarp
+import Testing
+
+@testable import TegulaMatch
 
 /// `tegula match` run as a user runs it: the points it writes, what it prints, and its refusals.
 @Suite struct MatchCommandTests {
@@ -34,8 +35,12 @@ import TegulaWarp
         _ = try MatchFixtures.reference(in: folder)
         let rescan = try MatchFixtures.rescan(.init(name: "rescan", degrees: 12, scale: 0.8, crop: 0.6), in: folder)
         let out = folder.appendingPathComponent("proposed.csv").path
-        let run = try ProgramRun.run(try BuiltTegula.path(), ["match", rescan.path, "--reference", Schagen1689.scan,
-                                                              "--reference-gcps", Schagen1689.points, "-o", out])
+        let run = try ProgramRun.run(
+            try BuiltTegula.path(),
+            [
+                "match", rescan.path, "--reference", Schagen1689.scan,
+                "--reference-gcps", Schagen1689.points, "-o", out,
+            ])
         #expect(run.status == 0, "\(run.stderr)")
         let written = try GCPReader.read(path: out)
         // Where the reference's own fit puts each scan point's true twin.
@@ -66,9 +71,10 @@ import TegulaWarp
         // gdalwarp placed each GeoTIFF pixel by the fit's ground → scan polynomial (GDAL fits each
         // direction on its own): where it takes each written ground position, and one GeoTIFF
         // pixel east and south of it, so the scan-pixel miss is measured in GeoTIFF pixels.
-        let lines = written.gcps.flatMap { g in
-            [(0.0, 0.0), (pixelSize, 0.0), (0.0, -pixelSize)].map { "\(g.ground.x + $0.0) \(g.ground.y + $0.1)" }
-        }.joined(separator: "\n") + "\n"
+        let lines =
+            written.gcps.flatMap { g in
+                [(0.0, 0.0), (pixelSize, 0.0), (0.0, -pixelSize)].map { "\(g.ground.x + $0.0) \(g.ground.y + $0.1)" }
+            }.joined(separator: "\n") + "\n"
         let scanPixels = try ProgramRun.output("gdaltransform", ["-i", "-order", "1", vrt], stdin: lines).split(separator: "\n")
             .map { $0.split(separator: " ").compactMap { Double($0) } }
         try #require(scanPixels.count == 3 * written.gcps.count && scanPixels.allSatisfy { $0.count >= 2 })

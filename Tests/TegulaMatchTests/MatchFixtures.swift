@@ -18,8 +18,12 @@ enum MatchFixtures {
     /// Writes the reference GeoTIFF into `folder`.
     static func reference(in folder: URL) throws -> String {
         let path = folder.appendingPathComponent("reference.tif").path
-        try ProgramRun.output("gdal_translate", ["-q", "-a_srs", "EPSG:3857", "-a_ullr", "400000", "7100000", "670000", "6965000",
-                                                 Schagen1689.scan, path])
+        try ProgramRun.output(
+            "gdal_translate",
+            [
+                "-q", "-a_srs", "EPSG:3857", "-a_ullr", "400000", "7100000", "670000", "6965000",
+                Schagen1689.scan, path,
+            ])
         return path
     }
 
@@ -85,18 +89,28 @@ enum MatchFixtures {
         }
         let base = folder.appendingPathComponent(d.name).path
         try ProgramRun.output("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:3857"] + gcps + [Schagen1689.scan, base + ".src.vrt"])
-        try ProgramRun.output("gdalwarp", ["-q", "-overwrite", "-tps", "-r", "cubic", "-te", "0", "\(-outH)", "\(outW)", "0",
-                                           "-ts", "\(outW)", "\(outH)", "-wo", "INIT_DEST=255", base + ".src.vrt", base + ".warped.tif"])
+        try ProgramRun.output(
+            "gdalwarp",
+            [
+                "-q", "-overwrite", "-tps", "-r", "cubic", "-te", "0", "\(-outH)", "\(outW)", "0",
+                "-ts", "\(outW)", "\(outH)", "-wo", "INIT_DEST=255", base + ".src.vrt", base + ".warped.tif",
+            ])
         var current = base + ".warped.tif"
         if d.blur > 1 {
-            try ProgramRun.output("gdalwarp", ["-q", "-overwrite", "-r", "average", "-ts", "\(Int(Double(outW) / d.blur))",
-                                               "\(Int(Double(outH) / d.blur))", current, base + ".small.tif"])
-            try ProgramRun.output("gdalwarp", ["-q", "-overwrite", "-r", "cubic", "-ts", "\(outW)", "\(outH)", base + ".small.tif", base + ".blurred.tif"])
+            try ProgramRun.output(
+                "gdalwarp",
+                [
+                    "-q", "-overwrite", "-r", "average", "-ts", "\(Int(Double(outW) / d.blur))",
+                    "\(Int(Double(outH) / d.blur))", current, base + ".small.tif",
+                ])
+            try ProgramRun.output(
+                "gdalwarp", ["-q", "-overwrite", "-r", "cubic", "-ts", "\(outW)", "\(outH)", base + ".small.tif", base + ".blurred.tif"])
             current = base + ".blurred.tif"
         }
         let tone = d.gamma == 1 ? [] : ["-scale", "0", "255", "20", "235", "-exponent", "\(d.gamma)"]
         let path = base + ".jpg"
-        try ProgramRun.output("gdal_translate", ["-q", "-of", "JPEG", "-co", "QUALITY=\(d.jpegQuality)", "-co", "WORLDFILE=NO"] + tone + [current, path])
+        try ProgramRun.output(
+            "gdal_translate", ["-q", "-of", "JPEG", "-co", "QUALITY=\(d.jpegQuality)", "-co", "WORLDFILE=NO"] + tone + [current, path])
         try? FileManager.default.removeItem(atPath: path + ".aux.xml")
         return Rescan(path: path, width: outW, height: outH, truth: forward.inverse!)
     }

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import TegulaGeometry
 import TegulaGeoreference
-@testable import TegulaMatch
 import TegulaTestSupport
+import Testing
+
+@testable import TegulaMatch
 
 /// `georeference: {match: REF}` in a pipeline, run by the built `tegula run` as a user runs it:
 /// two re-scans of the 1689 sheet, made by known transforms (``MatchFixtures/rescan(_:in:)``),
@@ -85,9 +86,11 @@ import TegulaTestSupport
     @Test func badMatchSectionsAreRefusedInOneLineNamingTheKey() throws {
         let folder = try TemporaryFolder.make("match-pipeline-bad")
         let tegula = try BuiltTegula.path()
-        let cases = [("{match: \(Schagen1689.scan), gcps: \(Schagen1689.points)}", "maps[0].georeference.match", "give either gcps or match"),
-                     ("{match: \(Schagen1689.scan), gcp_srs: EPSG:4326}", "maps[0].georeference.gcp_srs", "matched GCPs are in the reference's CRS"),
-                     ("{match: nowhere.tif}", "maps[0].georeference.match", "match reference \(folder.path)/nowhere.tif does not exist")]
+        let cases = [
+            ("{match: \(Schagen1689.scan), gcps: \(Schagen1689.points)}", "maps[0].georeference.match", "give either gcps or match"),
+            ("{match: \(Schagen1689.scan), gcp_srs: EPSG:4326}", "maps[0].georeference.gcp_srs", "matched GCPs are in the reference's CRS"),
+            ("{match: nowhere.tif}", "maps[0].georeference.match", "match reference \(folder.path)/nowhere.tif does not exist"),
+        ]
         for (i, (section, key, words)) in cases.enumerated() {
             let file = folder.appendingPathComponent("bad\(i).yml").path
             try "version: 1\nmaps:\n  - {name: a, input: \(Schagen1689.scan), output: out/a, georeference: \(section)}\n"
@@ -109,8 +112,12 @@ import TegulaTestSupport
         #expect(again.stderr.contains("rescan-a: georeference skipped (unchanged)"), "\(again.stderr)")
         // The same picture placed 1 km east: every matched point's ground moves with it.
         let reference = folder.appendingPathComponent("reference.tif").path
-        try ProgramRun.output("gdal_translate", ["-q", "-a_srs", "EPSG:3857", "-a_ullr", "401000", "7100000", "671000", "6965000",
-                                                 Schagen1689.scan, reference + ".moved.tif"])
+        try ProgramRun.output(
+            "gdal_translate",
+            [
+                "-q", "-a_srs", "EPSG:3857", "-a_ullr", "401000", "7100000", "671000", "6965000",
+                Schagen1689.scan, reference + ".moved.tif",
+            ])
         try FileManager.default.removeItem(atPath: reference)
         try FileManager.default.moveItem(atPath: reference + ".moved.tif", toPath: reference)
         let moved = try ProgramRun.run(tegula, ["run", file])

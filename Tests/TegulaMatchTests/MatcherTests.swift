@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import TegulaGeometry
 import TegulaScan
-@testable import TegulaMatch
 import TegulaTestSupport
+import Testing
+
+@testable import TegulaMatch
 
 /// The engine against a truth made by GDAL: re-scans of the real 1689 scan warped by a known
 /// homography and degraded, matched against the scan given a geotransform; and pairs that do not
@@ -39,8 +40,11 @@ import TegulaTestSupport
         let fitted = try #require(MatchEngine.homography(points.map { .init(a: $0.scan, b: $0.reference, distinctiveness: 0) }))
         let e = MatchFixtures.error(of: fitted, against: rescan.truth, width: rescan.width, height: rescan.height)
         // The figures BENCHMARKS.md records (`… --filter MatcherTests | grep match-figures`).
-        print("match-figures \(d.name): " + String(format: "%d × %d, %d points, RMS %.3f px, worst %.3f px, %d inliers of %d, coverage %.0f%%",
-                     rescan.width, rescan.height, points.count, e.rms, e.worst, figures.inliers, figures.tentative, 100 * (figures.coverage ?? 0)))
+        print(
+            "match-figures \(d.name): "
+                + String(
+                    format: "%d × %d, %d points, RMS %.3f px, worst %.3f px, %d inliers of %d, coverage %.0f%%",
+                    rescan.width, rescan.height, points.count, e.rms, e.worst, figures.inliers, figures.tentative, 100 * (figures.coverage ?? 0)))
         #expect(e.rms <= 0.4, "\(d): RMS \(e.rms) px; \(figures)")
         #expect(e.worst <= 1.5, "\(d): worst \(e.worst) px; \(figures)")
         #expect(points.allSatisfy { $0.score >= 0.6 && $0.score <= 1 })

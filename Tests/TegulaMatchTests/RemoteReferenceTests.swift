@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import TegulaGeometry
 import TegulaGeoreference
-@testable import TegulaMatch
 import TegulaTestSupport
+import Testing
+
+@testable import TegulaMatch
 
 /// References that live on a server (issue 42 item 2), each on loopback: a bare XYZ URL template
 /// of the 1689 sheet's tiles served by Python's `http.server`, with the area the scan shows; and
@@ -56,8 +57,12 @@ import TegulaTestSupport
         // The sheet's own area: its corners in degrees.
         let (west, north) = Self.lonLat(GroundPoint(x: 400_000, y: 7_100_000)), (east, south) = Self.lonLat(GroundPoint(x: 670_000, y: 6_965_000))
         let out = folder.appendingPathComponent("xyz.points").path
-        let run = try ProgramRun.run(tegula, ["match", rescan.path, "--reference", template,
-                                              "--reference-bounds", "\(west),\(south),\(east),\(north)", "-o", out])
+        let run = try ProgramRun.run(
+            tegula,
+            [
+                "match", rescan.path, "--reference", template,
+                "--reference-bounds", "\(west),\(south),\(east),\(north)", "-o", out,
+            ])
         #expect(run.status == 0, "\(run.stderr)")
         // The scan's pixels ask for zoom 11; the template's deepest tile there is zoom 10.
         #expect(run.stderr.contains("reference: zoom 10 of the tileset"), "\(run.stderr)")
@@ -90,16 +95,21 @@ import TegulaTestSupport
                 return AllmapsAnnotation.Point(x: x, y: y, longitude: g.lon, latitude: g.lat)
             }
         }
-        let annotation = AllmapsAnnotation.text(name: "sheet", service: iiif.base + "/3.0_pil/sheet", type: "ImageService3",
-                                                width: Int(MatchFixtures.referenceWidth), height: Int(MatchFixtures.referenceHeight), gcps: gcps)
+        let annotation = AllmapsAnnotation.text(
+            name: "sheet", service: iiif.base + "/3.0_pil/sheet", type: "ImageService3",
+            width: Int(MatchFixtures.referenceWidth), height: Int(MatchFixtures.referenceHeight), gcps: gcps)
         let file = folder.appendingPathComponent("sheet.json").path
         try annotation.write(toFile: file, atomically: true, encoding: .utf8)
         try annotation.write(to: www.appendingPathComponent("sheet.json"), atomically: true, encoding: .utf8)
         let tegula = try BuiltTegula.path()
         for (what, reference) in [("file", file), ("url", files.base + "/sheet.json")] {
             let out = folder.appendingPathComponent("\(what).points").path
-            let run = try ProgramRun.run(tegula, ["match", rescan.path, "--reference", reference, "-o", out,
-                                                  "--iiif-cache", folder.appendingPathComponent("cache-\(what)").path])
+            let run = try ProgramRun.run(
+                tegula,
+                [
+                    "match", rescan.path, "--reference", reference, "-o", out,
+                    "--iiif-cache", folder.appendingPathComponent("cache-\(what)").path,
+                ])
             #expect(run.status == 0, "\(what): \(run.stderr)")
             try Self.expectTruth(out, rescan, what)
         }

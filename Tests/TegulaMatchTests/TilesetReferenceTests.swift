@@ -1,12 +1,13 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaCodec
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaScan
-@testable import TegulaMatch
 import TegulaTestSupport
+import TegulaTileset
+import Testing
+
+@testable import TegulaMatch
 
 /// A tileset as the reference (issue 42 item 2): the georeferenced 1689 scan cut into tiles by the
 /// real pyramid (`tegula tile`, zooms 5–10; zoom 10 is about half a re-scan's resolution), a
@@ -29,13 +30,17 @@ import TegulaTestSupport
             tilesets[name] = try MatchFixtures.tileset(of: reference, name, in: folder)
         }
         // 512-pixel tiles, and 256-pixel tiles at scale 2: zoom 9 has zoom 10's pixels of 256-pixel tiles.
-        tilesets["reference-512.pmtiles"] = try MatchFixtures.tileset(of: reference, "reference-512.pmtiles", zooms: "4-9",
-                                                                      options: ["--tile-size", "512"], in: folder)
-        tilesets["reference@2x.mbtiles"] = try MatchFixtures.tileset(of: reference, "reference@2x.mbtiles", zooms: "4-9",
-                                                                     options: ["--scale", "2"], in: folder)
+        tilesets["reference-512.pmtiles"] = try MatchFixtures.tileset(
+            of: reference, "reference-512.pmtiles", zooms: "4-9",
+            options: ["--tile-size", "512"], in: folder)
+        tilesets["reference@2x.mbtiles"] = try MatchFixtures.tileset(
+            of: reference, "reference@2x.mbtiles", zooms: "4-9",
+            options: ["--scale", "2"], in: folder)
         var rescans: [String: MatchFixtures.Rescan] = [:]
-        for d in [MatchFixtures.Distortion(name: "rotated-1.3", degrees: -20, scale: 1.3, jpegQuality: 75),
-                  .init(name: "combined-1.3", degrees: 120, scale: 1.3, perspective: 1e-4, crop: 0.6, jpegQuality: 40, gamma: 1.6)] {
+        for d in [
+            MatchFixtures.Distortion(name: "rotated-1.3", degrees: -20, scale: 1.3, jpegQuality: 75),
+            .init(name: "combined-1.3", degrees: 120, scale: 1.3, perspective: 1e-4, crop: 0.6, jpegQuality: 40, gamma: 1.6),
+        ] {
             rescans[d.name] = try MatchFixtures.rescan(d, in: folder)
         }
         return Fixture(folder: folder, reference: reference, tilesets: tilesets, rescans: rescans)
@@ -51,8 +56,10 @@ import TegulaTestSupport
 
     /// (re-scan, tileset, the zoom it is read at): the three forms, 512-pixel tiles and `@2x`
     /// tiles, and the combined distortion against a PMTiles.
-    static let cases = ["rotated-1.3 tiles 10", "rotated-1.3 reference.mbtiles 10", "rotated-1.3 reference.pmtiles 10",
-                        "rotated-1.3 reference-512.pmtiles 9", "rotated-1.3 reference@2x.mbtiles 9", "combined-1.3 reference.pmtiles 10"]
+    static let cases = [
+        "rotated-1.3 tiles 10", "rotated-1.3 reference.mbtiles 10", "rotated-1.3 reference.pmtiles 10",
+        "rotated-1.3 reference-512.pmtiles 9", "rotated-1.3 reference@2x.mbtiles 9", "combined-1.3 reference.pmtiles 10",
+    ]
 
     @Test("a re-scan matched against a tileset at half its resolution fits the truth within 1 px RMS over the sheet", arguments: cases)
     func rescanMatchedAgainstATileset(_ which: String) throws {
@@ -73,8 +80,11 @@ import TegulaTestSupport
         let grounds = try reference.groundPoints(points.map(\.reference))
         let e = try Self.fitError(zip(points.map(\.scan), grounds).map { ($0, $1) }, rescan)
         // The figures BENCHMARKS.md records (`… --filter TilesetReferenceTests | grep match-figures`).
-        print("match-figures tileset \(which): \(rescan.width) × \(rescan.height) scan, \(reference.summary ?? ""), "
-              + String(format: "%d points, RMS %.3f px, worst %.3f px, %d inliers of %d", points.count, e.rms, e.worst, figures.inliers, figures.tentative))
+        print(
+            "match-figures tileset \(which): \(rescan.width) × \(rescan.height) scan, \(reference.summary ?? ""), "
+                + String(
+                    format: "%d points, RMS %.3f px, worst %.3f px, %d inliers of %d", points.count, e.rms, e.worst, figures.inliers,
+                    figures.tentative))
         #expect((12...40).contains(points.count), "\(which): \(points.count) points")
         #expect(e.rms <= 1.0, "\(which): RMS \(e.rms) scan px; \(figures)")
         // Decoded tiles stay within the reader's cache, whatever the tileset's size.
@@ -188,8 +198,12 @@ import TegulaTestSupport
         #expect(e.rms <= 1.0, "RMS \(e.rms) scan px")
 
         // GCPs for a tileset make no sense: refused in one line.
-        let withGCPs = try ProgramRun.run(tegula, ["match", rescan.path, "--reference", tileset, "--reference-gcps", Schagen1689.points,
-                                                   "-o", folder.appendingPathComponent("refused.points").path])
+        let withGCPs = try ProgramRun.run(
+            tegula,
+            [
+                "match", rescan.path, "--reference", tileset, "--reference-gcps", Schagen1689.points,
+                "-o", folder.appendingPathComponent("refused.points").path,
+            ])
         #expect(withGCPs.status == 1, "\(withGCPs.stderr)")
         #expect(withGCPs.stderr.contains("is a tileset"), "\(withGCPs.stderr)")
 
@@ -204,8 +218,12 @@ import TegulaTestSupport
         let eHTTP = try Self.fitError(fetched.gcps.map { ($0.pixel, $0.ground) }, rescan)
         #expect(eHTTP.rms <= 1.0, "over HTTP: RMS \(eHTTP.rms) scan px")
         // A URL that answers no TileJSON: refused in one line.
-        let noTileJSON = try ProgramRun.run(tegula, ["match", rescan.path, "--reference", server.base + "/nothing.json",
-                                                     "-o", folder.appendingPathComponent("refused.points").path])
+        let noTileJSON = try ProgramRun.run(
+            tegula,
+            [
+                "match", rescan.path, "--reference", server.base + "/nothing.json",
+                "-o", folder.appendingPathComponent("refused.points").path,
+            ])
         #expect(noTileJSON.status == 1, "\(noTileJSON.stderr)")
         #expect(noTileJSON.stderr.contains("give the URL of a tileset's TileJSON"), "\(noTileJSON.stderr)")
 

@@ -27,16 +27,21 @@ struct IIIFImageTests {
         init(overviews: Bool = false, maxArea: Int = 1 << 24) throws {
             dir = try TemporaryFolder.make("iiif-scan")
             path = dir.appendingPathComponent("scan.tif").path
-            try ProgramRun.output("python3", ["-c", """
-                import sys, numpy
-                from osgeo import gdal
-                y, x = numpy.mgrid[0:835, 0:1165]
-                ds = gdal.GetDriverByName('GTiff').Create(sys.argv[1], 1165, 835, 3, gdal.GDT_Byte, ['TILED=YES'])
-                for b in range(3):
-                    v = 128 + 60 * numpy.sin(x / (23.0 + 4 * b)) + 60 * numpy.cos(y / (17.0 + 3 * b)) + (x + y) % 7
-                    ds.GetRasterBand(b + 1).WriteArray(numpy.clip(v, 0, 255).astype(numpy.uint8))
-                ds = None
-                """, path])
+            try ProgramRun.output(
+                "python3",
+                [
+                    "-c",
+                    """
+                    import sys, numpy
+                    from osgeo import gdal
+                    y, x = numpy.mgrid[0:835, 0:1165]
+                    ds = gdal.GetDriverByName('GTiff').Create(sys.argv[1], 1165, 835, 3, gdal.GDT_Byte, ['TILED=YES'])
+                    for b in range(3):
+                        v = 128 + 60 * numpy.sin(x / (23.0 + 4 * b)) + 60 * numpy.cos(y / (17.0 + 3 * b)) + (x + y) % 7
+                        ds.GetRasterBand(b + 1).WriteArray(numpy.clip(v, 0, 255).astype(numpy.uint8))
+                    ds = None
+                    """, path,
+                ])
             if overviews { try ProgramRun.output("gdaladdo", ["-q", "-r", "average", path, "2", "4", "8"]) }
             image = try ScanImage(id: "scan", path: path, queue: RenderQueue(workers: 2))
             service = IIIFImageServer(images: ["scan": image], imageConfiguration: IIIFServerConfiguration(maxArea: maxArea))
@@ -54,8 +59,12 @@ struct IIIFImageTests {
         /// GDAL's read of the window at the size, as RGBA: `gdal_translate -srcwin -outsize -r`.
         func gdal(_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ ow: Int, _ oh: Int, resampling: String) throws -> RGBAImage {
             let out = dir.appendingPathComponent("oracle-\(UUID()).png").path
-            try ProgramRun.output("gdal_translate", ["-q", "-of", "PNG", "-srcwin", "\(x)", "\(y)", "\(w)", "\(h)",
-                                                     "-outsize", "\(ow)", "\(oh)", "-r", resampling, path, out])
+            try ProgramRun.output(
+                "gdal_translate",
+                [
+                    "-q", "-of", "PNG", "-srcwin", "\(x)", "\(y)", "\(w)", "\(h)",
+                    "-outsize", "\(ow)", "\(oh)", "-r", resampling, path, out,
+                ])
             return try PNGDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
         }
     }
@@ -156,13 +165,15 @@ struct IIIFImageTests {
         let scan = try Scan()
         let r = await scan.get("/iiif/scan/full/583,/0/default.jpg")
         #expect(r.status == .ok && r.header("Content-Type") == "image/jpeg")
-        #expect(r.header("Link") == "<http://iiif.io/api/image/3/level1.json>;rel=\"profile\", "
-            + "<http://maps.example.org/iiif/scan/full/583,418/0/default.jpg>;rel=\"canonical\"")
+        #expect(
+            r.header("Link") == "<http://iiif.io/api/image/3/level1.json>;rel=\"profile\", "
+                + "<http://maps.example.org/iiif/scan/full/583,418/0/default.jpg>;rel=\"canonical\"")
         let tag = try #require(r.header("ETag"))
         let again = await scan.get("/iiif/scan/full/583,/0/default.jpg", [.ifNoneMatch: tag])
         #expect(again.status == .notModified && again.body.isEmpty)
-        let head = await scan.service.respond(ServerRequest(method: .head, target: "/iiif/scan/full/max/0/default.png"),
-                                              isCancelled: { false })
+        let head = await scan.service.respond(
+            ServerRequest(method: .head, target: "/iiif/scan/full/max/0/default.png"),
+            isCancelled: { false })
         #expect(head.status == .ok && head.body.isEmpty && head.header("Content-Length").map { Int($0)! > 1000 } == true)
     }
 
@@ -173,14 +184,15 @@ struct IIIFImageTests {
         let scan = try Scan()
         let serve = TileService(catalogue: try Catalogue([]), images: ["scan": scan.image])
         let tag = try #require(await scan.get("/iiif/scan/full/200,/0/default.jpg").header("ETag"))
-        let requests: [ServerRequest] = [
-            "/iiif/scan", "/iiif/scan/info.json", "/iiif/scan/full/200,/0/default.jpg", "/iiif/scan/0,0,300,200/150,/0/default.png",
-            "/iiif/scan/full/max/90/default.jpg", "/iiif/nope/info.json", "/iiif/scan/a/b/c", "/iiif/%zz/info.json",
-        ].map { ServerRequest(target: $0, headers: [ServerRequest.host: "maps.example.org"]) } + [
-            ServerRequest(target: "/iiif/scan/full/200,/0/default.jpg", headers: [ServerRequest.host: "maps.example.org", .ifNoneMatch: tag]),
-            ServerRequest(method: .head, target: "/iiif/scan/info.json"),
-            ServerRequest(method: .post, target: "/iiif/scan/info.json"),
-        ]
+        let requests: [ServerRequest] =
+            [
+                "/iiif/scan", "/iiif/scan/info.json", "/iiif/scan/full/200,/0/default.jpg", "/iiif/scan/0,0,300,200/150,/0/default.png",
+                "/iiif/scan/full/max/90/default.jpg", "/iiif/nope/info.json", "/iiif/scan/a/b/c", "/iiif/%zz/info.json",
+            ].map { ServerRequest(target: $0, headers: [ServerRequest.host: "maps.example.org"]) } + [
+                ServerRequest(target: "/iiif/scan/full/200,/0/default.jpg", headers: [ServerRequest.host: "maps.example.org", .ifNoneMatch: tag]),
+                ServerRequest(method: .head, target: "/iiif/scan/info.json"),
+                ServerRequest(method: .post, target: "/iiif/scan/info.json"),
+            ]
         for request in requests {
             let want = await serve.respond(request, isCancelled: { false })
             let got = await scan.service.respond(request, isCancelled: { false })

@@ -37,8 +37,9 @@ final class OnDemandFixtures: @unchecked Sendable {
     /// Inputs over a fresh queue and memo.
     func inputs(workers: Int = 2, cacheBytes: Int = 64 << 20) -> OnDemandInputs {
         let log = self.log
-        return OnDemandInputs(queue: RenderQueue(workers: workers), memo: TileMemo(byteBudget: cacheBytes),
-                              log: { log.append($0) })
+        return OnDemandInputs(
+            queue: RenderQueue(workers: workers), memo: TileMemo(byteBudget: cacheBytes),
+            log: { log.append($0) })
     }
 
     /// The scan with its GCP file as one source, and a service over it (counting in `metrics`).

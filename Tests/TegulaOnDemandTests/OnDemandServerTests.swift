@@ -1,15 +1,16 @@
 import Foundation
 import Hummingbird
-import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
 import TegulaHTTP
-@testable import TegulaOnDemand
 import TegulaPyramid
 import TegulaServer
 import TegulaSupport
 import TegulaTestSupport
+import TegulaTileset
 import Testing
+
+@testable import TegulaOnDemand
 
 /// A scan and its GCP file served on demand by the real server on loopback: the same bytes as
 /// `tegula tile`, versioned ETags that follow edits, shared renders, cancellation, 404 outside.
@@ -62,7 +63,9 @@ struct OnDemandServerTests {
             let tj = try await RawHTTP.fetch(port: port, "/scan.json")
             return (same, empty, tj)
         }
-        print("on demand over HTTP: \(result.0) tiles of zooms \(plan.minZoom)–\(plan.maxZoom) byte-identical to tegula tile, \(result.1) empty positions 404")
+        print(
+            "on demand over HTTP: \(result.0) tiles of zooms \(plan.minZoom)–\(plan.maxZoom) byte-identical to tegula tile, \(result.1) empty positions 404"
+        )
         let written = try tiles.filter { try cut.tile($0) != nil }.count
         #expect(result.0 == written && result.0 > 10)
         // TileJSON: the zooms, bounds and centre tegula tile stores, and versioned tile URLs.
@@ -147,18 +150,25 @@ struct OnDemandServerTests {
     /// A live server with one render thread, held by a blocking render while `body` runs:
     /// `body` gets the port, a max-zoom tile of the scan, the inputs, and `release`, which lets
     /// the blocker finish and waits for it.
-    static func withHeldRenderThread(_ body: @escaping @Sendable (_ port: Int, _ t: Tile, _ inputs: OnDemandInputs,
-                                                                  _ release: @escaping @Sendable () async -> Void) async throws -> Void) async throws {
+    static func withHeldRenderThread(
+        _ body:
+            @escaping @Sendable (
+                _ port: Int, _ t: Tile, _ inputs: OnDemandInputs,
+                _ release: @escaping @Sendable () async -> Void
+            ) async throws -> Void
+    ) async throws {
         let f = try OnDemandFixtures()
         let inputs = f.inputs(workers: 1)
         let (source, service) = try f.service(inputs)
         let t = TileGrid.tile(containing: Coordinate(longitude: 14, latitude: 47), zoom: source.renderer.plan.maxZoom)
         try await live(service) { port in
             let gate = Gate()
-            let blocker = Task { await inputs.queue.submit(TileMemo.Key(source: "blocker", version: "", tile: t), isCancelled: { false }) {
-                gate.wait()
-                return .outside
-            } }
+            let blocker = Task {
+                await inputs.queue.submit(TileMemo.Key(source: "blocker", version: "", tile: t), isCancelled: { false }) {
+                    gate.wait()
+                    return .outside
+                }
+            }
             try await Poll.until("the blocker to hold the render thread") { inputs.queue.done.rendered >= 1 }
             try await body(port, t, inputs) {
                 gate.open()
@@ -228,8 +238,10 @@ struct OnDemandServerTests {
         let inputs = f.inputs()
         let plain = f.dir + "/plain.png"
         do { _ = try TegulaGDAL.Dataset.create(path: f.dir + "/plain.tif", driver: "GTiff", width: 8, height: 8, bands: 3) }
-        for (path, says) in [(f.dir + "/plain.tif", "no georeference"), (plain, "no such file"),
-                             (f.scan + ":" + f.dir + "/none.points", "no such GCP file")] {
+        for (path, says) in [
+            (f.dir + "/plain.tif", "no georeference"), (plain, "no such file"),
+            (f.scan + ":" + f.dir + "/none.points", "no such GCP file"),
+        ] {
             do {
                 _ = try inputs.sources(for: path)
                 Issue.record("\(path) was accepted")

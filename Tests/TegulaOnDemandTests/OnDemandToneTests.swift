@@ -1,11 +1,11 @@
 import Foundation
-import Testing
 import TegulaCodec
 import TegulaGeometry
 import TegulaOnDemand
 import TegulaPyramid
 import TegulaServer
 import TegulaTestSupport
+import Testing
 
 /// A pipeline whose composite matches tones (`composite.tone: match`), served on demand: each
 /// sheet's tiles carry the correction `tegula run` solves for it, so sheets of the generated
@@ -18,8 +18,9 @@ import TegulaTestSupport
         let source = try series.source().rgb
         func pipeline(_ name: String, tone: String) throws -> String {
             let path = folder + "/\(name).yml"
-            try ("version: 1\nwork: .tegula/\(name)\nmaps:\n" + TestSeries.allMaps
-                 + "composite:\n  output: out/\(name).pmtiles\n  tile: {min_zoom: 7, max_zoom: \(TestSeries.zoom)}\n" + tone)
+            try
+                ("version: 1\nwork: .tegula/\(name)\nmaps:\n" + TestSeries.allMaps
+                + "composite:\n  output: out/\(name).pmtiles\n  tile: {min_zoom: 7, max_zoom: \(TestSeries.zoom)}\n" + tone)
                 .write(toFile: path, atomically: true, encoding: .utf8)
             return path
         }

@@ -32,14 +32,14 @@ struct OnDemandWarningTests {
         }
         try FoldingCubic.csv.write(toFile: f.dir + "/fold.csv", atomically: false, encoding: .utf8)
         try """
-            version: 1
-            maps:
-              - name: fold
-                input: fold.tif
-                georeference: {gcps: fold.csv, gcp_srs: "EPSG:3857", transform: polynomial3, fit_srs: "EPSG:3857"}
-                tile: {max_zoom: 11}
-                output: out/fold
-            """.write(toFile: f.dir + "/fold.yml", atomically: false, encoding: .utf8)
+        version: 1
+        maps:
+          - name: fold
+            input: fold.tif
+            georeference: {gcps: fold.csv, gcp_srs: "EPSG:3857", transform: polynomial3, fit_srs: "EPSG:3857"}
+            tile: {max_zoom: 11}
+            output: out/fold
+        """.write(toFile: f.dir + "/fold.yml", atomically: false, encoding: .utf8)
         _ = try f.inputs().sources(for: f.dir + "/fold.yml")
         let warnings = f.log.all.filter { $0.contains("warning") }
         #expect(warnings.count == 1, "\(f.log.all)")

@@ -1,10 +1,11 @@
 import Foundation
-import TegulaBundle
 import TegulaGeometry
-@testable import TegulaOnDemand
 import TegulaSupport
 import TegulaTestSupport
+import TegulaTileset
 import Testing
+
+@testable import TegulaOnDemand
 
 extension TimingTests {
     /// Renders on request whose outcome depends on timing: the source watcher noticing an edit,
@@ -49,11 +50,20 @@ extension TimingTests {
             let gate = Gate()
             let order = Locked([Int]())
             @Sendable func key(_ i: Int) -> TileMemo.Key { TileMemo.Key(source: "s", version: "v", tile: Tile(x: i, y: 0, z: 5)) }
-            let blocker = Task { await queue.submit(key(99), isCancelled: { false }) { gate.wait(); return .outside } }
+            let blocker = Task {
+                await queue.submit(key(99), isCancelled: { false }) {
+                    gate.wait(); return .outside
+                }
+            }
             try await Poll.until("the blocker to hold the render thread") { queue.done.rendered >= 1 }
             var tasks: [Task<DynamicTile, Never>] = []
             for i in 0..<4 {
-                tasks.append(Task { await queue.submit(key(i), isCancelled: { false }) { order.withLock { $0.append(i) }; return .outside } })
+                tasks.append(
+                    Task {
+                        await queue.submit(key(i), isCancelled: { false }) {
+                            order.withLock { $0.append(i) }; return .outside
+                        }
+                    })
                 // A fixed pause orders the submissions: the queue does not show how many wait.
                 try await pause(0.05)
             }

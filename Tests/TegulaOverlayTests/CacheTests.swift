@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TegulaOverlay
 
 /// The LRU cache with a byte budget.

@@ -1,7 +1,7 @@
 import Foundation
-import TegulaBundle
-import TegulaBundleOverlay
 import TegulaOverlay
+import TegulaTileset
+import TegulaTilesetOverlay
 import Testing
 
 /// TileOverlayError is the overlay library's own type (no type of a module that is not a
@@ -38,8 +38,9 @@ struct OverlayErrorShapeTests {
             #expect(error.tile == nil)
             #expect(error.source == file)
             let underlying = try #require(error.underlying as? TilesetError)
-            #expect("\(error)" == "\(file): cannot open the tileset as an overlay: \(underlying);"
-                + " expected an .mbtiles or .pmtiles file or a z/x/y tiles folder")
+            #expect(
+                "\(error)" == "\(file): cannot open the tileset as an overlay: \(underlying);"
+                    + " expected an .mbtiles or .pmtiles file or a z/x/y tiles folder")
         }
     }
 

@@ -1,6 +1,6 @@
-import Testing
 import TegulaOverlay
 import TegulaTestSupport
+import Testing
 
 /// Every input of the URL-template fuzz target (FuzzInputs: seeds, campaign corpus, crashes), run
 /// through the target's own body (FuzzBodies/url-template.swift): parsed and filled, or refused

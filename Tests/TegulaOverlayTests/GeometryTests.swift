@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGeometry
 import Testing
+
 @testable import TegulaOverlay
 
 /// Which paths cover a visible map rect, and zoom scale ↔ level (map points: world = 2^28).
@@ -25,7 +26,8 @@ struct GeometryTests {
     @Test func exactTileGivesOnePath() throws {
         let overlay = TileOverlay(urlTemplate: nil)
         #expect(MapRect(tile: Tile(x: 12, y: 8, z: 10)) == Self.tileRect)
-        #expect(overlay.tilePaths(in: Self.tileRect, zoomScale: Self.z10)
+        #expect(
+            overlay.tilePaths(in: Self.tileRect, zoomScale: Self.z10)
                 == [TileOverlayPath(x: 12, y: 8, z: 10)])
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import TegulaGeometry
-import Testing
-@testable import TegulaOverlay
 import TegulaSupport
 import TegulaTestSupport
+import Testing
+
+@testable import TegulaOverlay
 
 /// Loading from a tiles folder and over HTTP on loopback; missing versus failed; the cache and
 /// one shared load for duplicate in-flight requests.
@@ -113,8 +114,9 @@ struct LoadingTests {
         // A port nobody listens on: bind-and-release gives a free one.
         let port = try LocalHTTPServer.freePort()
         // A refused connection fails at once (never retried); the deadline only bounds a mistake.
-        let overlay = TileOverlay(template: try TileURLTemplate("http://127.0.0.1:\(port)/{z}/{x}/{y}.png"),
-                                  loader: TileURLLoader(timeout: .seconds(2)))
+        let overlay = TileOverlay(
+            template: try TileURLTemplate("http://127.0.0.1:\(port)/{z}/{x}/{y}.png"),
+            loader: TileURLLoader(timeout: .seconds(2)))
         do {
             _ = try await overlay.fetchTile(at: TileOverlayPath(x: 0, y: 0, z: 0))
             Issue.record("a refused connection must throw")

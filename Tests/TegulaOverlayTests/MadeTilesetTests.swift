@@ -1,12 +1,13 @@
 import Foundation
-import TegulaBundle
-import TegulaBundleOverlay
 import TegulaCodec
 import TegulaGeometry
-@testable import TegulaOverlay
 import TegulaServer
 import TegulaTestSupport
+import TegulaTileset
+import TegulaTilesetOverlay
 import Testing
+
+@testable import TegulaOverlay
 
 /// Loading through `TileOverlay` from tilesets the pyramid stage really made: an MBTiles and a
 /// PMTiles read in place (`TilesetOverlay`), and the same tiles from `tegula serve`'s server

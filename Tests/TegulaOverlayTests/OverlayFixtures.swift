@@ -1,9 +1,9 @@
 import Foundation
-import TegulaBundle
 import TegulaGDAL
-import TegulaTestSupport
 import TegulaGeometry
 import TegulaPyramid
+import TegulaTestSupport
+import TegulaTileset
 import TegulaWarp
 
 /// Real tilesets made by the pyramid stage (`TileJob`, what `tegula tile` runs) from a small

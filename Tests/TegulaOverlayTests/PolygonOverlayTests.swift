@@ -1,17 +1,19 @@
 import Foundation
 import TegulaGeometry
 import Testing
+
 @testable import TegulaOverlay
 
 /// The footprint polygon as overlay and annotation: bounds, hit testing, the pin visibility rule.
 struct PolygonOverlayTests {
     /// An L-shaped footprint in map points' terms: the notch (north-east quarter) is outside.
-    static let ell = PolygonOverlay(coordinates: [
-        Coordinate(longitude: 0, latitude: 0), Coordinate(longitude: 0, latitude: 20),
-        Coordinate(longitude: 10, latitude: 20), Coordinate(longitude: 10, latitude: 10),
-        Coordinate(longitude: 20, latitude: 10), Coordinate(longitude: 20, latitude: 0),
-        Coordinate(longitude: 0, latitude: 0),
-    ], title: "Schagen 1689")
+    static let ell = PolygonOverlay(
+        coordinates: [
+            Coordinate(longitude: 0, latitude: 0), Coordinate(longitude: 0, latitude: 20),
+            Coordinate(longitude: 10, latitude: 20), Coordinate(longitude: 10, latitude: 10),
+            Coordinate(longitude: 20, latitude: 10), Coordinate(longitude: 20, latitude: 0),
+            Coordinate(longitude: 0, latitude: 0),
+        ], title: "Schagen 1689")
 
     @Test func closingVertexDroppedAndBoundsFromMapPoints() {
         #expect(Self.ell.coordinates.count == 6)
@@ -47,18 +49,21 @@ struct PolygonOverlayTests {
     @Test func pinShowsOnlyWhenThePolygonIsSmallOnScreen() {
         let box = Self.ell.boundingMapRect
         // Viewport 4× the box each way: area ratio about 0.75/16 ≈ 4.7% → too big for a pin.
-        let near = MapRect(x: box.midX - 2 * box.size.width, y: box.midY - 2 * box.size.height,
-                           width: 4 * box.size.width, height: 4 * box.size.height)
+        let near = MapRect(
+            x: box.midX - 2 * box.size.width, y: box.midY - 2 * box.size.height,
+            width: 4 * box.size.width, height: 4 * box.size.height)
         #expect(!Self.ell.showsPin(in: near))
         // 20× each way: ~0.19% → pin.
-        let far = MapRect(x: box.midX - 10 * box.size.width, y: box.midY - 10 * box.size.height,
-                          width: 20 * box.size.width, height: 20 * box.size.height)
+        let far = MapRect(
+            x: box.midX - 10 * box.size.width, y: box.midY - 10 * box.size.height,
+            width: 20 * box.size.width, height: 20 * box.size.height)
         #expect(Self.ell.showsPin(in: far))
         #expect(Self.ell.showsPin(in: near, maximumAreaRatio: 0.05))
         // Far away: not on screen, no pin.
         // (A viewport of the same small ratio beside the polygon, not around it.)
-        let aside = MapRect(x: box.maxX + box.size.width, y: box.minY,
-                            width: 5 * box.size.width, height: 5 * box.size.height)
+        let aside = MapRect(
+            x: box.maxX + box.size.width, y: box.minY,
+            width: 5 * box.size.width, height: 5 * box.size.height)
         #expect(!aside.contains(MapPoint(Self.ell.coordinate)))
         #expect(!Self.ell.showsPin(in: aside))
     }

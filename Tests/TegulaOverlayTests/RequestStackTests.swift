@@ -1,8 +1,9 @@
 import Foundation
 import TegulaGeometry
-import Testing
-@testable import TegulaOverlay
 import TegulaSupport
+import Testing
+
+@testable import TegulaOverlay
 
 /// The seed talk's fixed-size request stack and the scheduler that reports dropped requests.
 struct RequestStackTests {
@@ -43,7 +44,9 @@ struct RequestStackTests {
             super.init(template: nil)
         }
         override func loadTile(at path: TileOverlayPath) async throws -> Data {
-            let first = started.withLock { $0.append(path); return $0.count == 1 }
+            let first = started.withLock {
+                $0.append(path); return $0.count == 1
+            }
             if first { for await _ in gate { break } }
             return Data([UInt8(path.x)])
         }

@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGeometry
 import Testing
+
 @testable import TegulaOverlay
 
 /// The two hooks subclasses override, as MapKit documents them: URLs (custom indexing) and data.
@@ -11,7 +12,8 @@ struct SubclassTests {
         // Bing picks the subdomain by the quadkey's last digit (0).
         #expect(overlay.url(forTilePath: path).absoluteString == "https://ecn.t0.tiles.example/a0313102310.jpeg?z=10")
         #expect(overlay.quadkey(for: TileOverlayPath(x: 1, y: 1, z: 1)) == "3")
-        #expect(overlay.url(forTilePath: TileOverlayPath(x: 1, y: 1, z: 1)).absoluteString
+        #expect(
+            overlay.url(forTilePath: TileOverlayPath(x: 1, y: 1, z: 1)).absoluteString
                 == "https://ecn.t3.tiles.example/a3.jpeg?z=1")
     }
 

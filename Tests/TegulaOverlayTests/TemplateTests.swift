@@ -1,6 +1,7 @@
 import Foundation
 import TegulaGeometry
 import Testing
+
 @testable import TegulaOverlay
 
 /// Template substitution: MapKit's four placeholders, the flipped origin, scale 2, the extended
@@ -53,15 +54,17 @@ struct TemplateTests {
         try overlay.validate()
         let path = overlay.path(for: Self.tile, contentScaleFactor: 2)
         // (486 + 332) mod 3 = 2 → "c"; {-y} = 1023 − 332.
-        #expect(overlay.url(forTilePath: path).absoluteString
+        #expect(
+            overlay.url(forTilePath: path).absoluteString
                 == "https://c.t.example/10/486/691@2x.png?q=0313102310&k=0313102310")
         let oneX = overlay.url(forTilePath: overlay.path(for: Self.tile)).absoluteString
         #expect(oneX.contains("/691.png"))
     }
 
     @Test func bboxPlaceholderGivesTheTileBoxInMetres() throws {
-        let overlay = TileOverlay(urlTemplate: "https://wms.example/?bbox={bbox-epsg-3857}",
-                                  placeholders: .extended(subdomains: []))
+        let overlay = TileOverlay(
+            urlTemplate: "https://wms.example/?bbox={bbox-epsg-3857}",
+            placeholders: .extended(subdomains: []))
         try overlay.validate()
         let url = overlay.url(forTilePath: TileOverlayPath(x: 0, y: 0, z: 1)).absoluteString
         let h = WebMercator.halfCircumference
@@ -71,8 +74,10 @@ struct TemplateTests {
     /// As `MKTileOverlay(urlTemplate:)`, the initializer does not throw; a bad template is caught
     /// by `validate()` (and at first load, below) instead of reaching a server.
     @Test func unknownPlaceholderCaughtByValidation() throws {
-        #expect(throws: TileOverlayError.unknownPlaceholder(
-            name: "quadkey", template: "https://x/{quadkey}.png", offset: 10, allowed: ["x", "y", "z", "scale"])) {
+        #expect(
+            throws: TileOverlayError.unknownPlaceholder(
+                name: "quadkey", template: "https://x/{quadkey}.png", offset: 10, allowed: ["x", "y", "z", "scale"])
+        ) {
             try TileOverlay(urlTemplate: "https://x/{quadkey}.png").validate()
         }
         #expect(throws: TileOverlayError.self) {
@@ -108,8 +113,9 @@ struct TemplateTests {
     }
 
     @Test func errorMessagesSayWhatWhereAndWhatWouldBeRight() {
-        let message = String(describing: TileOverlayError.unknownPlaceholder(
-            name: "zoom", template: "https://x/{zoom}", offset: 10, allowed: ["x", "y", "z", "scale"]))
+        let message = String(
+            describing: TileOverlayError.unknownPlaceholder(
+                name: "zoom", template: "https://x/{zoom}", offset: 10, allowed: ["x", "y", "z", "scale"]))
         #expect(message.contains("{zoom}"))
         #expect(message.contains("character 10"))
         #expect(message.contains("{z}"))

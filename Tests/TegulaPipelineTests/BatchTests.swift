@@ -1,11 +1,12 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaCodec
 import TegulaComposite
 import TegulaCrypto
 import TegulaGeometry
 import TegulaSupport
+import TegulaTileset
+import Testing
+
 @testable import TegulaPipeline
 @testable import TegulaPyramid
 
@@ -16,9 +17,10 @@ struct BatchTests {
         defer { f.cleanUp() }
         try f.image("world.tif")
         try f.image("plain.tif")
-        let path = try f.pipeline("version: 1\nmaps:\n" + PipelineFixtures.worldMap(name: "first", output: "out/first")
-            + "  - name: broken\n    input: plain.tif\n    output: out/broken\n"
-            + PipelineFixtures.worldMap(name: "last", output: "out/last"))
+        let path = try f.pipeline(
+            "version: 1\nmaps:\n" + PipelineFixtures.worldMap(name: "first", output: "out/first")
+                + "  - name: broken\n    input: plain.tif\n    output: out/broken\n"
+                + PipelineFixtures.worldMap(name: "last", output: "out/last"))
         let r = try runPipeline(path)
         let failure = try #require(r.error as? BatchFailure)
         #expect(failure.failures.map(\.map) == ["broken"])
@@ -34,7 +36,8 @@ struct BatchTests {
         defer { f.cleanUp() }
         try f.image("base.tif", seed: 10)
         try f.image("top.tif", seed: 200)
-        let path = try f.pipeline("""
+        let path = try f.pipeline(
+            """
             version: 1
             maps:
               - name: base
@@ -56,8 +59,8 @@ struct BatchTests {
         // Zoom 2, tile (2, 1) holds lon 0–90, lat 0–66.5: the top map (blue 200) over the base (blue 10).
         let tile = try PNGDecoder.decode(try #require(try reader.tile(Tile(x: 2, y: 1, z: 2)))).rgba
         let blue = { (x: Int, y: Int) in tile.pixels[(y * tile.width + x) * 4 + 2] }
-        #expect(blue(20, 200) == 200)   // inside the top map's masked half
-        #expect(blue(200, 20) == 10)    // east of its mask: the base shows through
+        #expect(blue(20, 200) == 200)  // inside the top map's masked half
+        #expect(blue(200, 20) == 10)  // east of its mask: the base shows through
         // Unchanged: the composite is skipped.
         let again = try runPipeline(path)
         #expect(again.log.contains { $0.hasPrefix("composite:  skipped") }, "\(again.log)")
@@ -70,7 +73,8 @@ struct BatchTests {
         defer { f.cleanUp() }
         try f.image("base.tif", seed: 10)
         try f.image("top.tif", seed: 200)
-        let path = try f.pipeline("""
+        let path = try f.pipeline(
+            """
             version: 1
             maps:
               - name: base
@@ -113,7 +117,8 @@ struct BatchTests {
         defer { f.cleanUp() }
         try f.image("base.tif")
         try f.image("plain.tif")
-        let path = try f.pipeline("""
+        let path = try f.pipeline(
+            """
             version: 1
             maps:
               - name: base

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TegulaGeoreference
+import Testing
+
 @testable import TegulaPipeline
 
 /// `maps_from:` (sheet lists and globs), `map_defaults:` and output patterns: what they expand
@@ -27,7 +28,8 @@ struct CollectionTests {
         // Paths in a sheet list resolve against its own folder; a quoted field may hold a comma.
         try "name,input,gcps,transform\ns1,../scans/s1.tif,../gcps/s1.csv,\n\"s-2\",../scans/s2.tif,../gcps/s2.csv,helmert\n"
             .write(toFile: f.folder + "/list/sheets.csv", atomically: true, encoding: .utf8)
-        let path = try f.pipeline("""
+        let path = try f.pipeline(
+            """
             version: 1
             maps:
               - name: own
@@ -45,12 +47,12 @@ struct CollectionTests {
         #expect(p.spec.maps.map(\.name) == ["own", "s1", "s-2"])
         let own = p.spec.maps[0], s1 = p.spec.maps[1], s2 = p.spec.maps[2]
         #expect(own.output == f.folder + "/out/own-s3.mbtiles")
-        #expect(own.tile.settings.zooms.max == 3 && own.tile.settings.zooms.min == 1)          // own key wins, default fills the rest
+        #expect(own.tile.settings.zooms.max == 3 && own.tile.settings.zooms.min == 1)  // own key wins, default fills the rest
         #expect(own.georeference?.transform == .polynomial1)
         #expect(s1.input == f.folder + "/scans/s1.tif")
         #expect(s1.georeference?.gcps == .file(f.folder + "/gcps/s1.csv"))
         #expect(s1.georeference?.transform == .polynomial1)
-        #expect(s2.georeference?.transform == .helmert)                   // the row's column wins
+        #expect(s2.georeference?.transform == .helmert)  // the row's column wins
         #expect(s2.output == f.folder + "/out/s-2.pmtiles")
         #expect(s2.tile.settings.zooms.max == 2)
     }
@@ -59,7 +61,8 @@ struct CollectionTests {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try collection(f)
-        let path = try f.pipeline("""
+        let path = try f.pipeline(
+            """
             version: 1
             maps_from: {glob: "scans/*.tif", gcps: "gcps/{stem}.csv"}
             map_defaults: {output: "out/{name}", tile: {max_zoom: 2}}
@@ -102,8 +105,9 @@ struct CollectionTests {
         let quote = try error("name,input,gcps\ns1,\"scans/s1.tif,gcps/s1.csv\n")
         #expect(quote.contains("sheets.csv:2:4: a quoted field is never closed"), "\(quote)")
         // An error in a default names the place in map_defaults and the map it was merged into.
-        let d = try error("name,input,gcps\ns1,scans/s1.tif,gcps/s1.csv\n",
-                          defaults: "map_defaults:\n  output: out/{name}\n  georeference: {fit_srs: EPSG:99999}\n")
+        let d = try error(
+            "name,input,gcps\ns1,scans/s1.tif,gcps/s1.csv\n",
+            defaults: "map_defaults:\n  output: out/{name}\n  georeference: {fit_srs: EPSG:99999}\n")
         #expect(d.contains("bad.yml:5:27: map_defaults.georeference.fit_srs:"), "\(d)")
         #expect(d.contains("(for map 's1', sheets.csv:2)"), "\(d)")
     }
@@ -113,17 +117,24 @@ struct CollectionTests {
         defer { f.cleanUp() }
         try collection(f)
         let head = "version: 1\nmaps:\n  - {name: a, input: scans/s1.tif, georeference: {gcps: gcps/s1.csv}}\n"
-        #expect(try f.loadError(head + "map_defaults: {tile: {formt: png}, output: o}\n")
-            .contains(":4:23: map_defaults.tile.formt: unknown key 'formt'; did you mean 'format'?"))
-        #expect(try f.loadError(head + "map_defaults: {input: x.tif}\n")
-            .contains(":4:16: map_defaults.input: unknown key 'input'; known keys: georeference, warp, tile, output, remove_color"))
-        #expect(try f.loadError(head + "map_defaults: {output: \"out/{nmae}\"}\n")
-            .contains("map_defaults.output: 'out/{nmae}': unknown placeholder {nmae}; did you mean {name}?"))
-        #expect(try f.loadError(head + "map_defaults: {georeference: {transfrom: tps}}\n")
-            .contains("map_defaults.georeference.transfrom: unknown key 'transfrom'; did you mean 'transform'?"))
+        #expect(
+            try f.loadError(head + "map_defaults: {tile: {formt: png}, output: o}\n")
+                .contains(":4:23: map_defaults.tile.formt: unknown key 'formt'; did you mean 'format'?"))
+        #expect(
+            try f.loadError(head + "map_defaults: {input: x.tif}\n")
+                .contains(":4:16: map_defaults.input: unknown key 'input'; known keys: georeference, warp, tile, output, remove_color"))
+        #expect(
+            try f.loadError(head + "map_defaults: {output: \"out/{nmae}\"}\n")
+                .contains("map_defaults.output: 'out/{nmae}': unknown placeholder {nmae}; did you mean {name}?"))
+        #expect(
+            try f.loadError(head + "map_defaults: {georeference: {transfrom: tps}}\n")
+                .contains("map_defaults.georeference.transfrom: unknown key 'transfrom'; did you mean 'transform'?"))
         // Without a placeholder every map would write the same output.
         let same = try f.loadError("version: 1\nmaps_from: {glob: \"scans/*.tif\", gcps: \"gcps/{stem}.csv\"}\nmap_defaults: {output: out/all}\n")
-        #expect(same.contains("bad.yml:3:24: map_defaults.output: \(f.folder)/out/all is also the output of map 's1' (for map 's2', \(f.folder)/scans/s2.tif)"), "\(same)")
+        #expect(
+            same.contains(
+                "bad.yml:3:24: map_defaults.output: \(f.folder)/out/all is also the output of map 's1' (for map 's2', \(f.folder)/scans/s2.tif)"),
+            "\(same)")
         #expect(try f.loadError("version: 1\nwork: w\n").contains("missing required key 'maps'"))
     }
 
@@ -131,7 +142,8 @@ struct CollectionTests {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try collection(f)
-        let path = try f.pipeline("""
+        let path = try f.pipeline(
+            """
             version: 1
             maps:
               - {name: a, input: scans/s1.tif, georeference: {bounds: [0, 0, 10, 10]}}

@@ -1,5 +1,6 @@
-import Testing
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaPipeline
 
 /// Every input of the pipeline-file and sheet-list fuzz targets (FuzzInputs: seeds, campaign

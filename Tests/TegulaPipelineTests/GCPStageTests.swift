@@ -1,10 +1,11 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaGeometry
-import TegulaPyramid
-import TegulaWarp
 import TegulaGeoreference
+import TegulaPyramid
+import TegulaTileset
+import TegulaWarp
+import Testing
+
 @testable import TegulaPipeline
 
 /// Maps georeferenced from GCPs: the stage's files, pins in the tileset, GCPs a transform cannot use.
@@ -101,7 +102,8 @@ struct GCPStageTests {
             let features = rows.map { r in
                 "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(r.0),\(r.1)]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.2 + shift),\(r.3)]}}"
             }.joined(separator: ",")
-            return "{\"id\":\"https://annotations.allmaps.org/maps/\(id)\",\"type\":\"Annotation\",\"body\":{\"type\":\"FeatureCollection\",\"features\":[\(features)]}}"
+            return
+                "{\"id\":\"https://annotations.allmaps.org/maps/\(id)\",\"type\":\"Annotation\",\"body\":{\"type\":\"FeatureCollection\",\"features\":[\(features)]}}"
         }
         try "{\"type\":\"AnnotationPage\",\"items\":[\(annotation("aaa1", shift: 0)),\(annotation("bbb2", shift: 10))]}"
             .write(toFile: f.folder + "/page.json", atomically: true, encoding: .utf8)
@@ -122,21 +124,24 @@ struct GCPStageTests {
         }
         let refused = try runPipeline(try f.pipeline(pipeline("")))
         let message = (try #require(refused.error as? BatchFailure)).failures.first?.message ?? ""
-        #expect(message.contains("2 maps") && message.contains("maps/aaa1") && message.contains("maps/bbb2")
+        #expect(
+            message.contains("2 maps") && message.contains("maps/aaa1") && message.contains("maps/bbb2")
                 && message.contains("map: ID") && !message.contains("\n"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: f.folder + "/out/scan"))
         let chosen = try runPipeline(try f.pipeline(pipeline("      map: bbb2")))
         #expect(chosen.error == nil, "\(String(describing: chosen.error)) \(chosen.log)")
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        let report = try decoder.decode(GeoreferenceReport.self,
+        let report = try decoder.decode(
+            GeoreferenceReport.self,
             from: try Data(contentsOf: URL(fileURLWithPath: f.folder + "/.tegula/p/scan/report.json")))
         #expect(report.gcps.map { $0.ground[0] } == rows.map { $0.2 + 10 })
         // A name the page does not hold, and `map` beside inline GCPs, are one line each.
         let unknown = try runPipeline(try f.pipeline(pipeline("      map: ccc3")))
         let why = (try #require(unknown.error as? BatchFailure)).failures.first?.message ?? ""
         #expect(why.contains("no map 'ccc3'") && why.contains("maps/aaa1"), "\(why)")
-        #expect(try f.loadError(Self.map(transform: "tps").replacingOccurrences(of: "transform: tps", with: "transform: tps\n      map: aaa1"))
-                    .contains("inline gcps need none"))
+        #expect(
+            try f.loadError(Self.map(transform: "tps").replacingOccurrences(of: "transform: tps", with: "transform: tps\n      map: aaa1"))
+                .contains("inline gcps need none"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TegulaSupport
+import Testing
+
 @testable import TegulaPipeline
 
 /// A map's failure keeps the stage's error itself beside its words, and prints as before.

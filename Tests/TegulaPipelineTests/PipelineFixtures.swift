@@ -1,8 +1,9 @@
 import Foundation
 import TegulaGDAL
-import Testing
-@testable import TegulaPipeline
 import TegulaTestSupport
+import Testing
+
+@testable import TegulaPipeline
 
 /// Small generated inputs: a temporary folder, a plate carrée test image, pipeline files.
 struct PipelineFixtures {
@@ -62,8 +63,10 @@ struct PipelineFixtures {
     }
 
     /// A one-map pipeline of a generated plate carrée image at zooms 0–1.
-    static func worldMap(name: String = "world", input: String = "world.tif", output: String = "out/world",
-                         tile: String = "{min_zoom: 0, max_zoom: 1}") -> String {
+    static func worldMap(
+        name: String = "world", input: String = "world.tif", output: String = "out/world",
+        tile: String = "{min_zoom: 0, max_zoom: 1}"
+    ) -> String {
         """
           - name: \(name)
             input: \(input)
@@ -91,8 +94,10 @@ func runPipeline(_ path: String, _ options: RunOptions = RunOptions(jobs: 2)) th
 
 /// Replace `old` with `new` in the pipeline file, run it again, and expect its composite
 /// (`output`) rebuilt, not skipped as unchanged, with tiles other than those of digest `before`.
-func expectRebuilt(_ file: String, replacing old: String, with new: String, output: String, before: String,
-                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectRebuilt(
+    _ file: String, replacing old: String, with new: String, output: String, before: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: old, with: new))
         .write(toFile: file, atomically: true, encoding: .utf8)
     let r = try runPipeline(file)

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaCodec
 import TegulaGeometry
 import TegulaPyramid
 import TegulaTestSupport
+import TegulaTileset
+import Testing
+
 @testable import TegulaPipeline
 
 /// `remove_color:` on the generated series (``TestSeries``): the paper of a sheet — its collar
@@ -15,8 +16,12 @@ import TegulaTestSupport
     /// Sheet (0, 0) without its mask, cut into its own tileset with `section` as `remove_color:`.
     static func sheetPipeline(_ series: TestSeries, _ section: String) throws -> String {
         let path = series.folder + "/sheet.yml"
-        try ("version: 1\nmaps:\n" + TestSeries.map(0, 0, mask: false, extra: "    remove_color: \(section)\n"
-                + "    tile: {min_zoom: 8, max_zoom: \(TestSeries.zoom)}\n    output: out/sheet.pmtiles\n"))
+        try
+            ("version: 1\nmaps:\n"
+            + TestSeries.map(
+                0, 0, mask: false,
+                extra: "    remove_color: \(section)\n"
+                    + "    tile: {min_zoom: 8, max_zoom: \(TestSeries.zoom)}\n    output: out/sheet.pmtiles\n"))
             .write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -47,21 +52,29 @@ import TegulaTestSupport
         #expect(r.log.contains { $0.contains("paper #ece2c8 removed") }, "\(r.log)")
         let side = TestSeries.scanSide
         let labels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/sheet-0-0.labels")))
-        let alpha = try Self.alphas(folder + "/out/sheet.pmtiles", x0: TestSeries.originX - TestSeries.collar,
-                                    y0: TestSeries.originY - TestSeries.collar, width: side)
+        let alpha = try Self.alphas(
+            folder + "/out/sheet.pmtiles", x0: TestSeries.originX - TestSeries.collar,
+            y0: TestSeries.originY - TestSeries.collar, width: side)
         var paper = 0, clear = 0, drawn = 0, opaque = 0
         for i in 0..<(side * side) {
-            if labels[i] == TestSeries.paperLabel { paper += 1; if alpha[i] == 0 { clear += 1 } } else { drawn += 1; if alpha[i] == 255 { opaque += 1 } }
+            if labels[i] == TestSeries.paperLabel {
+                paper += 1; if alpha[i] == 0 { clear += 1 }
+            } else {
+                drawn += 1; if alpha[i] == 255 { opaque += 1 }
+            }
         }
-        print("remove_color auto on a sheet with its collar: \(clear) of \(paper) paper pixels clear, \(opaque) of \(drawn) ink and water pixels opaque")
+        print(
+            "remove_color auto on a sheet with its collar: \(clear) of \(paper) paper pixels clear, \(opaque) of \(drawn) ink and water pixels opaque"
+        )
         #expect(paper > 10_000 && clear == paper)
         #expect(drawn > 1_000 && opaque == drawn)
         // Without the section the same sheet is opaque throughout (the removal made the difference).
         try (try String(contentsOfFile: file, encoding: .utf8)).replacingOccurrences(of: "    remove_color: {color: auto}\n", with: "")
             .write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try runPipeline(file).error == nil)
-        let kept = try Self.alphas(folder + "/out/sheet.pmtiles", x0: TestSeries.originX - TestSeries.collar,
-                                   y0: TestSeries.originY - TestSeries.collar, width: side)
+        let kept = try Self.alphas(
+            folder + "/out/sheet.pmtiles", x0: TestSeries.originX - TestSeries.collar,
+            y0: TestSeries.originY - TestSeries.collar, width: side)
         #expect(kept.allSatisfy { $0 == 255 })
     }
 
@@ -100,8 +113,9 @@ import TegulaTestSupport
                 }
             }
         }
-        print("remove_color on demand: \(same) max-zoom tiles byte-identical to the cut ones (\(partial) partly clear pixels in them); "
-              + "against the pipeline's tiles through warped.tif: alpha differs in \(alphaDiffers) px, colour in \(colourDiffers) drawn px")
+        print(
+            "remove_color on demand: \(same) max-zoom tiles byte-identical to the cut ones (\(partial) partly clear pixels in them); "
+                + "against the pipeline's tiles through warped.tif: alpha differs in \(alphaDiffers) px, colour in \(colourDiffers) drawn px")
         #expect(same >= 1)
         // A soft removal leaves partly clear pixels: the comparisons reach them.
         #expect(partial > 10_000)
@@ -113,8 +127,9 @@ import TegulaTestSupport
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let series = try TestSeries(in: folder)
         let (_, labels) = try series.source()
-        let file = try SeamTests.pipeline(series, "clear", composite: "  seam: {feather: 16}\n",
-                                          defaults: "map_defaults:\n  remove_color: {color: \"#e8dec4\"}\n")
+        let file = try SeamTests.pipeline(
+            series, "clear", composite: "  seam: {feather: 16}\n",
+            defaults: "map_defaults:\n  remove_color: {color: \"#e8dec4\"}\n")
         let r = try runPipeline(file)
         #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
         let px = try SeamTests.pixels(folder + "/out/clear.pmtiles")
@@ -132,7 +147,8 @@ import TegulaTestSupport
         try f.image("world.tif")
         let map = PipelineFixtures.worldMap(name: "a")
         let colour = try f.loadError("version: 1\nmaps:\n" + map + "    remove_color: {color: \"#12345\"}\n")
-        #expect(colour.contains("maps[0].remove_color.color") && colour.contains("'#12345' is not a colour; expected auto or \"#RRGGBB\""), "\(colour)")
+        #expect(
+            colour.contains("maps[0].remove_color.color") && colour.contains("'#12345' is not a colour; expected auto or \"#RRGGBB\""), "\(colour)")
         #expect(!colour.contains("\n"))
         let threshold = try f.loadError("version: 1\nmaps:\n" + map + "    remove_color: {threshold: 2}\n")
         #expect(threshold.contains("remove_color.threshold") && threshold.contains("threshold 2.0 is out of range"), "\(threshold)")

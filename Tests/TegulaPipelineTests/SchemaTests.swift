@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TegulaPyramid
 import TegulaTestSupport
 import TegulaWarp
+import Testing
+
 @testable import TegulaPipeline
 
 /// `pipelines/schema.json` lists exactly the keys the Codable sections accept.

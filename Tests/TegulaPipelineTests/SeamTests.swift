@@ -1,10 +1,11 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaCluster
 import TegulaCodec
 import TegulaGeometry
 import TegulaTestSupport
+import TegulaTileset
+import Testing
+
 @testable import TegulaPipeline
 
 /// The composite's seams on a generated 4 × 4 series (``TestSeries``: sheets cut from one
@@ -16,8 +17,9 @@ import TegulaTestSupport
     /// The series and a pipeline over it with `composite` lines added under `composite:`.
     static func pipeline(_ series: TestSeries, _ name: String, composite: String = "", defaults: String = "") throws -> String {
         let path = series.folder + "/\(name).yml"
-        try ("version: 1\nwork: .tegula/\(name)\n" + defaults + "maps:\n" + TestSeries.allMaps
-             + "composite:\n  output: out/\(name).pmtiles\n  tile: {min_zoom: 7, max_zoom: \(TestSeries.zoom)}\n" + composite)
+        try
+            ("version: 1\nwork: .tegula/\(name)\n" + defaults + "maps:\n" + TestSeries.allMaps
+            + "composite:\n  output: out/\(name).pmtiles\n  tile: {min_zoom: 7, max_zoom: \(TestSeries.zoom)}\n" + composite)
             .write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -44,7 +46,7 @@ import TegulaTestSupport
 
     /// The composite less the source, per channel, at every pixel of the series.
     struct Difference {
-        let d: [Int]   // side × side × 3
+        let d: [Int]  // side × side × 3
         let side = TestSeries.side
 
         init(_ composite: [UInt8], _ source: [UInt8]) {
@@ -65,7 +67,7 @@ import TegulaTestSupport
                 for b0 in bands {
                     for b in (b0 - 1)...(b0 + TestSeries.overlap) {
                         for k in 0..<3 {
-                            step = max(step, abs(d[(a * side + b + 1) * 3 + k] - d[(a * side + b) * 3 + k]))   // across a column boundary
+                            step = max(step, abs(d[(a * side + b + 1) * 3 + k] - d[(a * side + b) * 3 + k]))  // across a column boundary
                             step = max(step, abs(d[((b + 1) * side + a) * 3 + k] - d[(b * side + a) * 3 + k]))  // across a row boundary
                         }
                     }
@@ -88,8 +90,9 @@ import TegulaTestSupport
         }
         let stacked = Difference(try Self.pixels(folder + "/out/over.pmtiles"), source).figures
         let blended = Difference(try Self.pixels(folder + "/out/feather.pmtiles"), source).figures
-        print("seams of a 4×4 series with ±4-level sheet tones: over |Δ| ≤ \(stacked.largest), step \(stacked.step); "
-              + "feather \(TestSeries.overlap) px |Δ| ≤ \(blended.largest), step \(blended.step)")
+        print(
+            "seams of a 4×4 series with ±4-level sheet tones: over |Δ| ≤ \(stacked.largest), step \(stacked.step); "
+                + "feather \(TestSeries.overlap) px |Δ| ≤ \(blended.largest), step \(blended.step)")
         // Every pixel within the sheets' own tone of the source, and no step: the 8-level jump
         // between neighbouring sheets spread over the 16-px overlap (half a level a pixel).
         #expect(blended.largest <= 4)
@@ -167,8 +170,9 @@ import TegulaTestSupport
             #expect((0..<n).filter { !split.blockRange(of: $0).isEmpty }.count >= 2, "\(plan.text)")
             try FileManager.default.removeItem(atPath: output)
             for i in 0..<n {
-                let runner = PipelineRunner(pipeline: try Pipeline.load(path: file),
-                                            options: RunOptions(jobs: 2, shard: Shard(index: i, count: n)), log: { _ in })
+                let runner = PipelineRunner(
+                    pipeline: try Pipeline.load(path: file),
+                    options: RunOptions(jobs: 2, shard: Shard(index: i, count: n)), log: { _ in })
                 try runner.run()
             }
             try PipelineRunner(pipeline: try Pipeline.load(path: file), options: RunOptions(jobs: 2), log: { _ in }).reduce(shards: nil)
@@ -185,7 +189,8 @@ import TegulaTestSupport
         #expect(try runPipeline(file).error == nil)
         let before = try TilesetDigest.of(folder + "/out/over.pmtiles")
         // `seam: over` and `order: file` are the defaults: same plan hash, so nothing reruns.
-        try (try String(contentsOfFile: file, encoding: .utf8) + "  seam: over\n  order: file\n").write(toFile: file, atomically: true, encoding: .utf8)
+        try (try String(contentsOfFile: file, encoding: .utf8) + "  seam: over\n  order: file\n").write(
+            toFile: file, atomically: true, encoding: .utf8)
         let again = try runPipeline(file)
         #expect(again.log.contains { $0.hasPrefix("composite:  skipped (unchanged)") }, "\(again.log)")
         // A seam that is not the default is another composite.

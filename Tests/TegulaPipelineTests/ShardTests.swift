@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaCluster
 import TegulaGeometry
 import TegulaTestSupport
+import TegulaTileset
+import Testing
+
 @testable import TegulaPipeline
 
 /// Sharded runs on a generated collection: the plan (deterministic, disjoint, complete), shards
@@ -23,8 +24,9 @@ import TegulaTestSupport
     }
 
     static func runner(_ file: String, _ options: RunOptions, log: LoggedLines = LoggedLines(), blocksPerPack: Int = 64) throws -> PipelineRunner {
-        PipelineRunner(pipeline: try Pipeline.load(path: file), options: options, log: { log.append($0) }, progress: nil,
-                       blocksPerPack: blocksPerPack)
+        PipelineRunner(
+            pipeline: try Pipeline.load(path: file), options: options, log: { log.append($0) }, progress: nil,
+            blocksPerPack: blocksPerPack)
     }
 
     /// Run every shard of N one after another, then the reduce; the maps each shard ran.
@@ -198,7 +200,9 @@ import TegulaTestSupport
         try restore()
 
         // A pack whose bytes changed after its record was written.
-        let pack = try fm.subpathsOfDirectory(atPath: parts).first { $0.hasSuffix(".pack") && (fm.contents(atPath: parts + "/" + $0)?.count ?? 0) > 2000 }!
+        let pack = try fm.subpathsOfDirectory(atPath: parts).first {
+            $0.hasSuffix(".pack") && (fm.contents(atPath: parts + "/" + $0)?.count ?? 0) > 2000
+        }!
         var bytes = try #require(fm.contents(atPath: parts + "/" + pack))
         bytes[bytes.count - 10] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: parts + "/" + pack))
@@ -239,13 +243,18 @@ import TegulaTestSupport
         #expect(try shard(["JOB_COMPLETION_INDEX": "0"], 4) == "0/4 Kubernetes")
         #expect(try shard(["AWS_BATCH_JOB_ARRAY_INDEX": "9", "AWS_BATCH_JOB_ARRAY_SIZE": "10"]) == "9/10 AWS Batch")
         #expect(try shard(["AWS_BATCH_JOB_ARRAY_INDEX": "2"], 5) == "2/5 AWS Batch")
-        #expect(failure([:]).contains("--shard auto: no array index in the environment (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX)"))
-        #expect(failure(["JOB_COMPLETION_INDEX": "1"]).contains("Kubernetes gives the index (JOB_COMPLETION_INDEX=1) but not the count; pass --shards N"))
+        #expect(
+            failure([:]).contains(
+                "--shard auto: no array index in the environment (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX)"))
+        #expect(
+            failure(["JOB_COMPLETION_INDEX": "1"]).contains("Kubernetes gives the index (JOB_COMPLETION_INDEX=1) but not the count; pass --shards N"))
         #expect(failure(["SLURM_ARRAY_TASK_ID": "1"]).contains("SLURM_ARRAY_TASK_COUNT is not"))
         #expect(failure(["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4"], 5).contains("Slurm runs 4 tasks but --shards says 5"))
         #expect(failure(["JOB_COMPLETION_INDEX": "4"], 4).contains("index 4 is not in 0..<4"))
         #expect(failure(["JOB_COMPLETION_INDEX": "x"], 4).contains("JOB_COMPLETION_INDEX='x' is not a whole number"))
-        #expect(failure(["JOB_COMPLETION_INDEX": "1", "SLURM_ARRAY_TASK_ID": "1"], 4).contains("both SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are set"))
+        #expect(
+            failure(["JOB_COMPLETION_INDEX": "1", "SLURM_ARRAY_TASK_ID": "1"], 4).contains(
+                "both SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are set"))
         #expect(try Shard.parse("3/16") == Shard(index: 3, count: 16))
         #expect(throws: ShardError.self) { try Shard.parse("16/16") }
         #expect(throws: ShardError.self) { try Shard.parse("3") }

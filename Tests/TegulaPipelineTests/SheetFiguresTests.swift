@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
+import Testing
+
 @testable import TegulaGeoreference
 @testable import TegulaPipeline
 
@@ -14,16 +15,20 @@ struct SheetFiguresTests {
         let moves = [(3.0, -2.0), (-1.0, 4.0), (2.0, 2.0), (-4.0, 1.0), (0.5, -3.0), (1.0, 1.5)]
         let pixels = [(10.0, 10.0), (190.0, 15.0), (100.0, 100.0), (15.0, 185.0), (180.0, 190.0), (60.0, 140.0)]
         let gcps = zip(pixels, moves).enumerated().map { i, pm in
-            GCP(id: "G\(i + 1)", pixel: PixelPoint(x: pm.0.0, y: pm.0.1),
+            GCP(
+                id: "G\(i + 1)", pixel: PixelPoint(x: pm.0.0, y: pm.0.1),
                 ground: GroundPoint(x: -500_000 + 100 * pm.0.0 + 100 * pm.1.0, y: 6_800_000 - 100 * pm.0.1 + 100 * pm.1.1))
         }
-        return try Georeferencer.fit(GCPSet(gcps: gcps, crs: CRS("EPSG:3857")), imageWidth: 200, imageHeight: 200,
-                                     options: FitOptions(transform: .polynomial1)).report
+        return try Georeferencer.fit(
+            GCPSet(gcps: gcps, crs: CRS("EPSG:3857")), imageWidth: 200, imageHeight: 200,
+            options: FitOptions(transform: .polynomial1)
+        ).report
     }
 
     static func seams(_ after: [Double]) -> [TieFigures] {
         after.enumerated().map { i, s in
-            TieFigures(index: i, ground: [0, 50], seamBeforeMetres: 1000 + Double(i), seamAfterMetres: s, residualAMetres: s / 2, residualBMetres: s / 2)
+            TieFigures(
+                index: i, ground: [0, 50], seamBeforeMetres: 1000 + Double(i), seamAfterMetres: s, residualAMetres: s / 2, residualBMetres: s / 2)
         }
     }
 
@@ -55,7 +60,9 @@ struct SheetFiguresTests {
         var r = try Self.report()
         r.gcps[position].residualMetres = .nan
         let f = SheetFigures(name: "s", report: r, pins: [], seams: Self.seams([3]))
-        #expect(f.worstResidualMetres?.isNaN == true && f.worstGCP == "G\(position + 1)", "\(String(describing: f.worstResidualMetres)) at \(f.worstGCP ?? "-")")
+        #expect(
+            f.worstResidualMetres?.isNaN == true && f.worstGCP == "G\(position + 1)",
+            "\(String(describing: f.worstResidualMetres)) at \(f.worstGCP ?? "-")")
         #expect(f.rmseMetres?.isNaN == true)
         let failed = f.exceeded(Self.gate)
         #expect(failed == ["RMSE (m) is NaN (not a number: the fit broke), so it cannot be held to max_rmse_m 1e+06"], "\(failed)")

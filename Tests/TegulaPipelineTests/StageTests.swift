@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaGeometry
+import TegulaTileset
+import Testing
+
 @testable import TegulaPipeline
 
 /// Stages alone and together, the skip-unchanged rule, --force, --dry-run.
@@ -71,7 +72,9 @@ struct StageTests {
         let text = plan.text
         #expect(text.contains("georeference would run    bounds [-180.0, -85.0, 180.0, 85.0] in EPSG:4326 → georef.vrt"), "\(text)")
         #expect(text.contains("warp         would run    zoom 2, bilinear → warped.tif (1024 × "), "\(text)")
-        #expect(text.contains("tile         would run    zooms 0-2, 21 tile positions (z0: 1, z1: 4, z2: 16), png 256 px xyz → \(f.folder)/out/world"), "\(text)")
+        #expect(
+            text.contains("tile         would run    zooms 0-2, 21 tile positions (z0: 1, z1: 4, z2: 16), png 256 px xyz → \(f.folder)/out/world"),
+            "\(text)")
         #expect(!FileManager.default.fileExists(atPath: f.folder + "/.tegula"))
         #expect(!FileManager.default.fileExists(atPath: f.folder + "/out"))
     }

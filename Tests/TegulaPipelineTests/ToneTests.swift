@@ -1,11 +1,12 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaCluster
 import TegulaCodec
 import TegulaGDAL
 import TegulaGeometry
 import TegulaTestSupport
+import TegulaTileset
+import Testing
+
 @testable import TegulaPipeline
 
 /// The composite's tone matching (`composite.tone`) against known truths: the generated 4 × 4
@@ -56,8 +57,9 @@ import TegulaTestSupport
         #expect(r.log.filter { $0.hasPrefix("tone: sheet '") }.count == 16, "\(r.log)")
         let before = SeamTests.Difference(try SeamTests.pixels(folder + "/out/plain.pmtiles"), source).figures
         let after = SeamTests.Difference(try SeamTests.pixels(folder + "/out/matched.pmtiles"), source).figures
-        print("tone match on a 4×4 series with ±4-level sheet tones (seam over): |Δ| to the source \(before.largest) → \(after.largest) levels, "
-              + "step across sheet boundaries \(before.step) → \(after.step)")
+        print(
+            "tone match on a 4×4 series with ±4-level sheet tones (seam over): |Δ| to the source \(before.largest) → \(after.largest) levels, "
+                + "step across sheet boundaries \(before.step) → \(after.step)")
         #expect(before.largest == 4 && before.step >= 8)
         #expect(after.largest <= 1 && after.step <= 1)
     }
@@ -102,16 +104,19 @@ import TegulaTestSupport
         let plain = (file as NSString).deletingLastPathComponent + "/plain.yml"
         try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "out/series.pmtiles", with: "out/plain.pmtiles"))
             .write(toFile: plain, atomically: true, encoding: .utf8)
-        try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
-            of: "tile: {max_zoom: 7}}", with: "tile: {max_zoom: 7}, tone: {anchor: r1c1}}")).write(toFile: file, atomically: true, encoding: .utf8)
+        try
+            (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
+                of: "tile: {max_zoom: 7}}", with: "tile: {max_zoom: 7}, tone: {anchor: r1c1}}")).write(
+                toFile: file, atomically: true, encoding: .utf8)
         for f in [plain, file] {
             let r = try runPipeline(f)
             #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
         }
         let (worstGain, worstOffset, spreadGain) = try Self.recovered(folder, anchor: "r1c1")
-        print("tone match on a 3×3 made series: sheet gains up to \(String(format: "%.1f", spreadGain * 100)) % from the anchor's; "
-              + "corrected, red green blue within " + worstGain.map { String(format: "%.2f", $0 * 100) }.joined(separator: " ") + " % and "
-              + worstOffset.map { String(format: "%.2f", $0) }.joined(separator: " ") + " levels of it")
+        print(
+            "tone match on a 3×3 made series: sheet gains up to \(String(format: "%.1f", spreadGain * 100)) % from the anchor's; "
+                + "corrected, red green blue within " + worstGain.map { String(format: "%.2f", $0 * 100) }.joined(separator: " ") + " % and "
+                + worstOffset.map { String(format: "%.2f", $0) }.joined(separator: " ") + " levels of it")
         #expect(spreadGain > 0.05)
         // Every channel as well as the others. At 9063f66 green was 10.1 % and 6.8 levels off (red
         // and blue 3 % and 1 level): the generator rounded every sheet from one 8-bit source, and the
@@ -130,7 +135,8 @@ import TegulaTestSupport
         try src.withUnsafeMutableBufferPointer { try ds.readBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], into: $0.baseAddress!) }
         let gt = try #require(ds.geoTransform)
         let res = WebMercator.tileExtent(zoom: 7) / 256
-        let x0 = Int(((gt.coefficients[0] + WebMercator.halfCircumference) / res).rounded()), y0 = Int(((WebMercator.halfCircumference - gt.coefficients[3]) / res).rounded())
+        let x0 = Int(((gt.coefficients[0] + WebMercator.halfCircumference) / res).rounded()),
+            y0 = Int(((WebMercator.halfCircumference - gt.coefficients[3]) / res).rounded())
         let overlap = 12, cell = 128
         func errors(_ tileset: String) throws -> (mean: Double, worst: Int) {
             let reader = try Tileset.openReader(at: tileset)
@@ -156,8 +162,9 @@ import TegulaTestSupport
             return (Double(sum) / Double(max(n, 1)), worst)
         }
         let before = try errors(folder + "/out/plain.pmtiles"), after = try errors(folder + "/out/series.pmtiles")
-        print("across the sheet boundaries, |composite − anchor's view of the source|: mean \(String(format: "%.2f", before.mean)) → "
-              + "\(String(format: "%.2f", after.mean)) levels, worst \(before.worst) → \(after.worst)")
+        print(
+            "across the sheet boundaries, |composite − anchor's view of the source|: mean \(String(format: "%.2f", before.mean)) → "
+                + "\(String(format: "%.2f", after.mean)) levels, worst \(before.worst) → \(after.worst)")
         #expect(before.mean > 4 && after.mean < 0.5 && after.worst <= 3, "\(before) → \(after)")
     }
 
@@ -168,14 +175,17 @@ import TegulaTestSupport
         let folder = try TemporaryFolder.make("tone-misfit").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = try MadeSeries.make(in: folder, cols: 3, rows: 3, cell: 128, gcpError: 4, extra: ["--tone-offset", "12"])
-        try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
-            of: "tile: {max_zoom: 7}}", with: "tile: {max_zoom: 7}, tone: {anchor: r2c2}}")).write(toFile: file, atomically: true, encoding: .utf8)
+        try
+            (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
+                of: "tile: {max_zoom: 7}}", with: "tile: {max_zoom: 7}, tone: {anchor: r2c2}}")).write(
+                toFile: file, atomically: true, encoding: .utf8)
         let r = try runPipeline(file)
         #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
         let (gain, offset, spread) = try Self.recovered(folder, anchor: "r2c2")
-        print("tone match on a 3×3 made series with GCPs 4 px off: sheet gains up to \(String(format: "%.1f", spread * 100)) % apart; "
-              + "corrected, red green blue within " + gain.map { String(format: "%.2f", $0 * 100) }.joined(separator: " ") + " % and "
-              + offset.map { String(format: "%.2f", $0) }.joined(separator: " ") + " levels of the anchor's")
+        print(
+            "tone match on a 3×3 made series with GCPs 4 px off: sheet gains up to \(String(format: "%.1f", spread * 100)) % apart; "
+                + "corrected, red green blue within " + gain.map { String(format: "%.2f", $0 * 100) }.joined(separator: " ") + " % and "
+                + offset.map { String(format: "%.2f", $0) }.joined(separator: " ") + " levels of the anchor's")
         #expect(spread > 0.05)
         // Measured: red, green, blue within 0.56, 1.05, 1.34 % and 0.18, 0.90, 0.37 levels.
         for c in 0..<3 {
@@ -203,21 +213,26 @@ import TegulaTestSupport
         let folder = try TemporaryFolder.make("tone-sea-\(side)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = try MadeSeries.make(in: folder, cols: side, rows: side, cell: 128, gcpError: 4)
-        try (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
-            of: "tile: {max_zoom: 7}}", with: "tile: {max_zoom: 7}, tone: match}")).write(toFile: file, atomically: true, encoding: .utf8)
+        try
+            (try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
+                of: "tile: {max_zoom: 7}}", with: "tile: {max_zoom: 7}, tone: match}")).write(toFile: file, atomically: true, encoding: .utf8)
         let r = try runPipeline(file)
         #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
         let known = try Self.knownTones(folder), tones = try Self.indexTones(folder + "/out/series.index.geojson")
         let names = known.keys.sorted()
         try #require(tones.count == side * side && names.allSatisfy { tones[$0] != nil }, "\(tones.count) sheets toned")
         let before = Self.spread(gains: names.map { known[$0]!.gain }, offsets: names.map { known[$0]!.offset })
-        let after = Self.spread(gains: names.map { n in (0..<3).map { tones[n]!.gain[$0] * known[n]!.gain[$0] } },
-                                offsets: names.map { n in (0..<3).map { tones[n]!.gain[$0] * known[n]!.offset[$0] + tones[n]!.offset[$0] } })
-        let line = { (s: [(gain: Double, offset: Double)]) in s.map { String(format: "%.2f %% / %.2f", $0.gain * 100, $0.offset) }.joined(separator: ", ") }
+        let after = Self.spread(
+            gains: names.map { n in (0..<3).map { tones[n]!.gain[$0] * known[n]!.gain[$0] } },
+            offsets: names.map { n in (0..<3).map { tones[n]!.gain[$0] * known[n]!.offset[$0] + tones[n]!.offset[$0] } })
+        let line = { (s: [(gain: Double, offset: Double)]) in
+            s.map { String(format: "%.2f %% / %.2f", $0.gain * 100, $0.offset) }.joined(separator: ", ")
+        }
         print("tone match over sea, \(side * side) sheets: spread (red, green, blue) \(line(before)) → \(line(after))")
         for c in 0..<3 {
-            #expect(after[c].gain < before[c].gain && after[c].offset < before[c].offset,
-                    "channel \(c), \(side * side) sheets: \(before[c]) → \(after[c])")
+            #expect(
+                after[c].gain < before[c].gain && after[c].offset < before[c].offset,
+                "channel \(c), \(side * side) sheets: \(before[c]) → \(after[c])")
         }
     }
 
@@ -238,8 +253,9 @@ import TegulaTestSupport
             // Each shard solves the tone itself (none stored): the same corrections in every one.
             try? FileManager.default.removeItem(atPath: stored)
             for i in (0..<n).reversed() {
-                let runner = PipelineRunner(pipeline: try Pipeline.load(path: file),
-                                            options: RunOptions(jobs: 2, shard: Shard(index: i, count: n)), log: { _ in })
+                let runner = PipelineRunner(
+                    pipeline: try Pipeline.load(path: file),
+                    options: RunOptions(jobs: 2, shard: Shard(index: i, count: n)), log: { _ in })
                 try runner.run()
             }
             try PipelineRunner(pipeline: try Pipeline.load(path: file), options: RunOptions(jobs: 2), log: { _ in }).reduce(shards: nil)

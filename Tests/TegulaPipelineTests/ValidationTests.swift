@@ -1,6 +1,7 @@
 import Foundation
+import TegulaTileset
 import Testing
-import TegulaBundle
+
 @testable import TegulaPipeline
 
 /// Bad pipeline files: each error names file:line:column, the key path and what would be right.
@@ -9,7 +10,8 @@ struct ValidationTests {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("world.tif")
-        let e = try f.loadError("""
+        let e = try f.loadError(
+            """
             version: 1
             maps:
               - name: world
@@ -31,7 +33,8 @@ struct ValidationTests {
         defer { f.cleanUp() }
         var anchors = [#"&a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol","lol"]"#]
         for i in 1...9 { anchors.append("&a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ",") + "]") }
-        let e = try f.loadError("""
+        let e = try f.loadError(
+            """
             version: 1
             map_defaults:
               georeference:
@@ -43,9 +46,11 @@ struct ValidationTests {
             """)
         // At `&a8`, whose ten copies in a9 add the most; 38 values written, 1 + Σ(10^(i+2) − 1)/9 + 17 expanded.
         let a8 = anchors.prefix(8).map { $0.utf8.count + 2 }.reduce(12, +)
-        #expect(e.hasSuffix("bad.yml:4:\(a8): its aliases (*name) would expand 38 written values to 12345679028, more than "
-                            + "the 1000000 that aliases may add (a YAML alias bomb?); refused before expanding them: write "
-                            + "the values out, or share them through map_defaults"), "\(e)")
+        #expect(
+            e.hasSuffix(
+                "bad.yml:4:\(a8): its aliases (*name) would expand 38 written values to 12345679028, more than "
+                    + "the 1000000 that aliases may add (a YAML alias bomb?); refused before expanding them: write "
+                    + "the values out, or share them through map_defaults"), "\(e)")
     }
 
     /// Anchors and aliases within the budget load as if written out.
@@ -54,23 +59,25 @@ struct ValidationTests {
         defer { f.cleanUp() }
         try f.image("a.tif")
         try f.image("b.tif")
-        let p = try Pipeline.load(path: try f.pipeline("""
-            version: 1
-            maps:
-              - name: a
-                input: a.tif
-                georeference: &world {bounds: [-180, -85, 180, 85]}
-                tile: &zooms {min_zoom: 0, max_zoom: 1}
-                output: out/a
-              - name: b
-                input: b.tif
-                georeference: *world
-                tile: *zooms
-                output: out/b
-            """))
+        let p = try Pipeline.load(
+            path: try f.pipeline(
+                """
+                version: 1
+                maps:
+                  - name: a
+                    input: a.tif
+                    georeference: &world {bounds: [-180, -85, 180, 85]}
+                    tile: &zooms {min_zoom: 0, max_zoom: 1}
+                    output: out/a
+                  - name: b
+                    input: b.tif
+                    georeference: *world
+                    tile: *zooms
+                    output: out/b
+                """))
         #expect(p.spec.maps.map(\.tile.settings.zooms.max) == [1, 1])
         let c = AliasBudget.count(p.document.root)
-        #expect(c.expanded - c.written == 7 + 5)   // the bounds mapping (key, list, 4 numbers) and the zooms (2 pairs)
+        #expect(c.expanded - c.written == 7 + 5)  // the bounds mapping (key, list, 4 numbers) and the zooms (2 pairs)
     }
 
     @Test func camelCaseKeySuggestsSnakeCase() throws {
@@ -132,7 +139,9 @@ struct ValidationTests {
         defer { f.cleanUp() }
         try f.image("a.tif")
         let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    warp: {resampling: bicubic}\n    output: o\n")
-        #expect(e.contains("maps[0].warp.resampling: 'bicubic' is not a resampling kernel; expected one of near, bilinear, cubic, lanczos, average"), "\(e)")
+        #expect(
+            e.contains("maps[0].warp.resampling: 'bicubic' is not a resampling kernel; expected one of near, bilinear, cubic, lanczos, average"),
+            "\(e)")
     }
 
     /// `tile.auto_lossy` is read (jpeg, jpg or webp) into the map's tile options, and refused in
@@ -141,9 +150,10 @@ struct ValidationTests {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("a.tif")
-        let ok = try Pipeline.load(path: try f.pipeline(
-            "version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [-180, -85, 180, 85]}\n    tile: {format: auto, auto_lossy: webp, quality: 70}\n    output: o\n",
-            name: "ok.yml"))
+        let ok = try Pipeline.load(
+            path: try f.pipeline(
+                "version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [-180, -85, 180, 85]}\n    tile: {format: auto, auto_lossy: webp, quality: 70}\n    output: o\n",
+                name: "ok.yml"))
         #expect(ok.spec.maps[0].tile.settings.encoding.autoLossy == .webp && ok.spec.maps[0].tile.settings.encoding.quality == 70)
         let png = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: {format: png, auto_lossy: webp}\n    output: o\n")
         #expect(png.contains("maps[0].tile.auto_lossy: auto-lossy applies to format auto only, not png"), "\(png)")
@@ -157,16 +167,20 @@ struct ValidationTests {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("a.tif")
-        let ok = try Pipeline.load(path: try f.pipeline(
-            "version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [-180, -85, 180, 85]}\n    tile: {format: webp, webp_effort: 7}\n    output: o\n",
-            name: "ok.yml"))
+        let ok = try Pipeline.load(
+            path: try f.pipeline(
+                "version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [-180, -85, 180, 85]}\n    tile: {format: webp, webp_effort: 7}\n    output: o\n",
+                name: "ok.yml"))
         #expect(ok.spec.maps[0].tile.settings.encoding.webpEffort == WebPEffort(7))
         for (tile, message) in [
             ("{format: webp, webp_effort: 10}", "maps[0].tile.webp_effort: webp effort 10 is out of range; expected 0–9"),
             ("{format: webp, webp_effort: -1}", "maps[0].tile.webp_effort: webp effort -1 is out of range; expected 0–9"),
             ("{format: png, webp_effort: 3}", "maps[0].tile.webp_effort: webp-effort applies to format webp (lossless) only, not png"),
             ("{webp_effort: 3}", "maps[0].tile.webp_effort: webp-effort applies to format webp (lossless) only, not png"),
-            ("{format: webp, quality: 80, webp_effort: 3}", "maps[0].tile.webp_effort: webp-effort applies to lossless webp only; with a quality (80) the tiles are lossy"),
+            (
+                "{format: webp, quality: 80, webp_effort: 3}",
+                "maps[0].tile.webp_effort: webp-effort applies to lossless webp only; with a quality (80) the tiles are lossy"
+            ),
         ] {
             let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: \(tile)\n    output: o\n")
             #expect(e.contains(message), "\(tile): \(e)")
@@ -195,9 +209,12 @@ struct ValidationTests {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
         try f.image("a.tif")
-        let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [0, 0, 1, 1], transform: tps}\n    output: o\n")
+        let e = try f.loadError(
+            "version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [0, 0, 1, 1], transform: tps}\n    output: o\n")
         #expect(e.contains("maps[0].georeference.transform: transform applies to gcps only"), "\(e)")
-        let inline = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference:\n      gcps:\n        - {pixel: [1, 2], ground: [3, 4], weight: 2}\n    output: o\n")
+        let inline = try f.loadError(
+            "version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference:\n      gcps:\n        - {pixel: [1, 2], ground: [3, 4], weight: 2}\n    output: o\n"
+        )
         #expect(inline.contains(":7:43: maps[0].georeference.gcps[0].weight: unknown key 'weight'"), "\(inline)")
     }
 

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
-@testable import TegulaPyramid
 import TegulaTestSupport
 import TegulaWarp
+import Testing
+
+@testable import TegulaPyramid
 
 /// The max zoom's tiles of warps whose scan grid is off the tile grid (rotated against Web
 /// Mercator, other pixel sizes), as `tegula tile` cuts them, against `gdalwarp -r bilinear -et 0`
@@ -35,8 +36,12 @@ struct MaxZoomWarpOracleTests {
         switch input {
         case .utm:
             let utm = dir.appendingPathComponent("utm.tif").path
-            let r = try ProgramRun.run("gdal_translate", ["-q", "-a_srs", "EPSG:32632", "-a_ullr", "470000", "5030000", "560000", "4970000",
-                                                          synthetic, utm])
+            let r = try ProgramRun.run(
+                "gdal_translate",
+                [
+                    "-q", "-a_srs", "EPSG:32632", "-a_ullr", "470000", "5030000", "560000", "4970000",
+                    synthetic, utm,
+                ])
             try #require(r.status == 0, "\(r.stderr)")
             return (utm, try WarpInput(path: utm).resolve(), [])
         case .rotatedGCPs:
@@ -49,8 +54,10 @@ struct MaxZoomWarpOracleTests {
             let args = gcps.flatMap { ["-gcp", "\($0.pixel.x)", "\($0.pixel.y)", "\($0.ground.x)", "\($0.ground.y)"] }
             let r = try ProgramRun.run("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:3857"] + args + [synthetic, vrt])
             try #require(r.status == 0, "\(r.stderr)")
-            let source = try WarpInput(path: synthetic, gcpSet: GCPSet(gcps: gcps, crs: CRS("EPSG:3857")),
-                                       fit: FitOptions(transform: .polynomial1)).resolve()
+            let source = try WarpInput(
+                path: synthetic, gcpSet: GCPSet(gcps: gcps, crs: CRS("EPSG:3857")),
+                fit: FitOptions(transform: .polynomial1)
+            ).resolve()
             return (vrt, source, ["-order", "1"])
         }
     }
@@ -60,8 +67,12 @@ struct MaxZoomWarpOracleTests {
         let b = tile.projectedBounds
         let out = dir.appendingPathComponent("oracle-\(tile.z)-\(tile.x)-\(tile.y).tif")
         defer { try? FileManager.default.removeItem(at: out) }
-        let r = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te", "\(b.left)", "\(b.bottom)", "\(b.right)", "\(b.top)",
-                                                "-ts", "256", "256", "-r", "bilinear", "-et", "0", "-dstalpha"] + options + [source, out.path])
+        let r = try ProgramRun.run(
+            "gdalwarp",
+            [
+                "-q", "-t_srs", "EPSG:3857", "-te", "\(b.left)", "\(b.bottom)", "\(b.right)", "\(b.top)",
+                "-ts", "256", "256", "-r", "bilinear", "-et", "0", "-dstalpha",
+            ] + options + [source, out.path])
         try #require(r.status == 0, "gdalwarp: \(r.stderr)")
         return try TileOracleTests.decode(try Data(contentsOf: out), name: "copy-\(UUID()).tif", in: dir).px
     }

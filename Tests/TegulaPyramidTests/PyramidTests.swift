@@ -1,12 +1,13 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaCodec
 import TegulaGDAL
 import TegulaGeometry
-@testable import TegulaPyramid
 import TegulaTestSupport
+import TegulaTileset
 import TegulaWarp
+import Testing
+
+@testable import TegulaPyramid
 
 /// The pyramid against gdal2tiles's grid, a whole-image warp, and itself in every bundle form.
 @Suite(.timeLimit(.minutes(20)))
@@ -188,10 +189,14 @@ struct PyramidTests {
     @Test func downsamplingUsesPremultipliedAlpha() {
         // A red opaque pixel beside three transparent black ones: the parent is red, 1/4 alpha,
         // not a dark red.
-        let src: [UInt8] = [255, 0, 0, 255, 0, 0, 0, 0,
-                            0, 0, 0, 0, 0, 0, 0, 0]
+        let src: [UInt8] = [
+            255, 0, 0, 255, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0,
+        ]
         var dst = [UInt8](repeating: 0, count: 4)
-        src.withUnsafeBufferPointer { s in dst.withUnsafeMutableBufferPointer { Downsampler.half(s.baseAddress!, width: 2, height: 2, into: $0.baseAddress!) } }
+        src.withUnsafeBufferPointer { s in
+            dst.withUnsafeMutableBufferPointer { Downsampler.half(s.baseAddress!, width: 2, height: 2, into: $0.baseAddress!) }
+        }
         #expect(dst == [255, 0, 0, 64])
     }
 
@@ -208,7 +213,9 @@ struct PyramidTests {
             src[i * 4 + 3] = y < 12 ? 255 : y < 20 ? [0, 255][Int.random(in: 0...1, using: &rng)] : UInt8.random(in: 0...255, using: &rng)
         }
         var dst = [UInt8](repeating: 1, count: w * h)
-        src.withUnsafeBufferPointer { s in dst.withUnsafeMutableBufferPointer { Downsampler.half(s.baseAddress!, width: w, height: h, into: $0.baseAddress!) } }
+        src.withUnsafeBufferPointer { s in
+            dst.withUnsafeMutableBufferPointer { Downsampler.half(s.baseAddress!, width: w, height: h, into: $0.baseAddress!) }
+        }
         for j in 0..<(h / 2) {
             for i in 0..<(w / 2) {
                 let taps = [(2 * i, 2 * j), (2 * i + 1, 2 * j), (2 * i, 2 * j + 1), (2 * i + 1, 2 * j + 1)].map { (x, y) in (y * w + x) * 4 }

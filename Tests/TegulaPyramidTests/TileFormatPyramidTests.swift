@@ -1,24 +1,28 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaCodec
 import TegulaGeometry
 import TegulaSupport
-@testable import TegulaPyramid
 import TegulaTestSupport
+import TegulaTileset
 import TegulaWarp
+import Testing
+
+@testable import TegulaPyramid
 
 /// The pyramid in every format against its own lossless PNG run: `auto` puts JPEG exactly on the
 /// opaque tiles (and the identical PNG elsewhere), lossless WebP has the PNG's pixels, the lossy
 /// formats stay above a PSNR floor, PNG8 is palette PNG.
 struct TileFormatPyramidTests {
-    static func run(_ source: WarpSource, _ dir: URL, _ format: TileFormat, quality: Int? = nil,
-                    autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default) throws -> String {
+    static func run(
+        _ source: WarpSource, _ dir: URL, _ format: TileFormat, quality: Int? = nil,
+        autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default
+    ) throws -> String {
         let out = dir.appendingPathComponent("\(format.name)-\(quality ?? 0)-\(autoLossy.name)-e\(webpEffort)").path
         var job = TileJob(source: source, output: out, name: "t")
-        job.settings = try TileSettings(zooms: ZoomRequest(min: 5, max: 7)!, format: format, quality: quality,
-                                        autoLossy: format == .auto ? autoLossy : nil,
-                                        webpEffort: format == .webp && quality == nil ? webpEffort : nil)
+        job.settings = try TileSettings(
+            zooms: ZoomRequest(min: 5, max: 7)!, format: format, quality: quality,
+            autoLossy: format == .auto ? autoLossy : nil,
+            webpEffort: format == .webp && quality == nil ? webpEffort : nil)
         _ = try job.run()
         return out
     }

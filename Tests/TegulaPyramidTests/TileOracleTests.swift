@@ -1,10 +1,11 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
-@testable import TegulaPyramid
 import TegulaTestSupport
+import TegulaTileset
+import Testing
+
+@testable import TegulaPyramid
 
 /// Tile pixels against oracles Tegula does not share code with (issue 16 item 6): lower zooms
 /// against `gdalwarp -r average` of the scan onto each tile's bounds, @2x tiles against a 512-px
@@ -19,8 +20,9 @@ struct TileOracleTests {
         var psnr: Double { n == 0 ? 0 : se == 0 ? 99 : 10 * log10(255 * 255 / (se / Double(n * 3))) }
         var mismatchShare: Double { Double(alphaMismatch) / Double(max(1, pixels)) }
         var description: String {
-            String(format: "PSNR %.1f dB over %d px opaque in both, alpha mismatch %d of %d px (%.2f %%)",
-                   psnr, n, alphaMismatch, pixels, 100 * mismatchShare)
+            String(
+                format: "PSNR %.1f dB over %d px opaque in both, alpha mismatch %d of %d px (%.2f %%)",
+                psnr, n, alphaMismatch, pixels, 100 * mismatchShare)
         }
 
         /// Adds two RGBA images of the same size; `opaque` is the least alpha counted as opaque.
@@ -60,8 +62,12 @@ struct TileOracleTests {
         let b = tile.projectedBounds
         let out = dir.appendingPathComponent("oracle-\(tile.z)-\(tile.x)-\(tile.y)-\(side)-\(resampling).tif")
         defer { try? FileManager.default.removeItem(at: out) }
-        let r = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te", "\(b.left)", "\(b.bottom)", "\(b.right)", "\(b.top)",
-                                                "-ts", "\(side)", "\(side)", "-r", resampling, "-et", "0", "-dstalpha", source, out.path])
+        let r = try ProgramRun.run(
+            "gdalwarp",
+            [
+                "-q", "-t_srs", "EPSG:3857", "-te", "\(b.left)", "\(b.bottom)", "\(b.right)", "\(b.top)",
+                "-ts", "\(side)", "\(side)", "-r", resampling, "-et", "0", "-dstalpha", source, out.path,
+            ])
         try #require(r.status == 0, "gdalwarp: \(r.stderr)")
         return try decode(try Data(contentsOf: out), name: "copy-\(UUID()).tif", in: dir).px
     }
@@ -72,12 +78,15 @@ struct TileOracleTests {
         return Tile(x: p[1], y: p[2], z: p[0])
     }
 
-    static func cut(_ scan: String, _ dir: URL, _ name: String, zooms: ClosedRange<Int>, scale: Int = 1,
-                    format: TileFormat = .png, quality: Int? = nil) throws -> String {
+    static func cut(
+        _ scan: String, _ dir: URL, _ name: String, zooms: ClosedRange<Int>, scale: Int = 1,
+        format: TileFormat = .png, quality: Int? = nil
+    ) throws -> String {
         let out = dir.appendingPathComponent(name).path
         var job = TileJob(source: try PyramidFixtures.source(scan), output: out, name: name)
-        job.settings = try TileSettings(zooms: ZoomRequest(min: zooms.lowerBound, max: zooms.upperBound)!, scale: scale,
-                                        format: format, quality: quality)
+        job.settings = try TileSettings(
+            zooms: ZoomRequest(min: zooms.lowerBound, max: zooms.upperBound)!, scale: scale,
+            format: format, quality: quality)
         _ = try job.run()
         return out
     }

@@ -1,13 +1,14 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaSupport
 import TegulaTestSupport
-@testable import TegulaPyramid
+import TegulaTileset
 import TegulaWarp
+import Testing
+
+@testable import TegulaPyramid
 
 /// Tiles rendered one at a time against the pyramid `tegula tile` cuts for the same job.
 struct TileRendererTests {
@@ -18,7 +19,6 @@ struct TileRendererTests {
         case geotransform, tpsMask, schagen, average
         var description: String { rawValue }
     }
-
 
     /// The job for an input, written to `folder`, with its zooms.
     static func job(_ input: Input, dir: URL, folder: String) throws -> TileJob {
@@ -34,8 +34,10 @@ struct TileRendererTests {
             for (k, (x, y)) in [(0, 0), (450, 0), (900, 0), (0, 300), (450, 300), (900, 300), (0, 600), (450, 600), (900, 600)].enumerated() {
                 // The geotransform's ground position, nudged by up to a few pixels so the TPS bends.
                 let dx = Double((k * 7) % 5 - 2) * 0.03, dy = Double((k * 3) % 5 - 2) * 0.03
-                gcps.append(GCP(id: "P\(k)", pixel: PixelPoint(x: Double(x), y: Double(y)),
-                                ground: GroundPoint(x: 5 + 0.02 * Double(x) + dx, y: 53 - 0.02 * Double(y) + dy)))
+                gcps.append(
+                    GCP(
+                        id: "P\(k)", pixel: PixelPoint(x: Double(x), y: Double(y)),
+                        ground: GroundPoint(x: 5 + 0.02 * Double(x) + dx, y: 53 - 0.02 * Double(y) + dy)))
             }
             var set = GCPSet(gcps: gcps, crs: .wgs84)
             set.mask = [PixelPoint(x: 20, y: 30), PixelPoint(x: 880, y: 10), PixelPoint(x: 870, y: 590), PixelPoint(x: 30, y: 560)]
@@ -44,7 +46,8 @@ struct TileRendererTests {
         case .schagen:
             var set = try GCPReader.read(path: Schagen1689.points)
             set.mask = [PixelPoint(x: 8, y: 8), PixelPoint(x: 2692, y: 8), PixelPoint(x: 2692, y: 1342), PixelPoint(x: 8, y: 1342)]
-            job = TileJob(source: try WarpInput(path: Schagen1689.scan, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "s")
+            job = TileJob(
+                source: try WarpInput(path: Schagen1689.scan, gcpSet: set, fit: FitOptions(transform: .tps)).resolve(), output: folder, name: "s")
             job.settings = try TileSettings(zooms: ZoomRequest(min: 0, max: 3)!)
         }
         job.jobs = 2
@@ -72,9 +75,10 @@ struct TileRendererTests {
     }
 
     /// One lock per input, held while its pyramid is cut, so tests of one input wait for one cut.
-    static let cutOnce = Dictionary(uniqueKeysWithValues: Input.allCases.map {
-        ($0, Locked<(job: TileJob, written: [String: Data])?>(nil))
-    })
+    static let cutOnce = Dictionary(
+        uniqueKeysWithValues: Input.allCases.map {
+            ($0, Locked<(job: TileJob, written: [String: Data])?>(nil))
+        })
 
     /// Every tile position of the plan's zoom `z` (for the max zoom: every tile of every block).
     static func positions(_ plan: PyramidPlan, zoom z: Int) -> [Tile] {
@@ -131,7 +135,8 @@ struct TileRendererTests {
             var sum = 0.0, n = 0, isum = 0.0, icount = 0
             for t in Self.positions(renderer.plan, zoom: z) {
                 let ours = try renderer.pixels(t)
-                let theirs = try written["\(t.z)/\(t.x)/\(t.y)"].map { try PyramidFixtures.rgba($0) }
+                let theirs =
+                    try written["\(t.z)/\(t.x)/\(t.y)"].map { try PyramidFixtures.rgba($0) }
                     ?? [UInt8](repeating: 0, count: p * p * 4)
                 let e = ImageCompare.squaredError(ours, theirs)
                 sum += e.sum
@@ -193,8 +198,11 @@ struct TileRendererTests {
             alphaDiffering += differ
             existence += one
             edgePixels += partial
-            figures.append(String(format: "z%d: %d tiles, %d empty in one only, alpha differs in %d px of %d tiles (%d are 0 against 255, worst %d), colour %.1f dB",
-                                  z, tiles, one, differ, edgeTiles, opposite, worstAlpha, colour))
+            figures.append(
+                String(
+                    format:
+                        "z%d: %d tiles, %d empty in one only, alpha differs in %d px of %d tiles (%d are 0 against 255, worst %d), colour %.1f dB",
+                    z, tiles, one, differ, edgeTiles, opposite, worstAlpha, colour))
             let floor = try #require(Self.floors[input]?.colour.dropFirst(z - renderer.plan.minZoom).first, "no floor for \(input) zoom \(z)")
             #expect(colour >= floor, "\(input) zoom \(z): colour where both are drawn \(colour) dB from the pyramid's")
         }
@@ -217,8 +225,10 @@ struct TileRendererTests {
         for z in renderer.plan.minZoom...renderer.plan.maxZoom {
             var zWorst = 0
             for t in Self.positions(renderer.plan, zoom: z) where t.x % 2 == 0 && t.y % 2 == 0 {
-                let quad = [Tile(x: t.x, y: t.y, z: z), Tile(x: t.x + 1, y: t.y, z: z), Tile(x: t.x, y: t.y + 1, z: z),
-                            Tile(x: t.x + 1, y: t.y + 1, z: z)]
+                let quad = [
+                    Tile(x: t.x, y: t.y, z: z), Tile(x: t.x + 1, y: t.y, z: z), Tile(x: t.x, y: t.y + 1, z: z),
+                    Tile(x: t.x + 1, y: t.y + 1, z: z),
+                ]
                 guard quad.allSatisfy(renderer.covers) else { continue }
                 // At and above the block zoom a render is the pyramid's block: quads inside one.
                 // (Across blocks the pyramid's own seams are PyramidTests' business.)
@@ -241,7 +251,9 @@ struct TileRendererTests {
             worst = max(worst, zWorst)
             figures.append("z\(z) ≤ \(zWorst)")
         }
-        print("renderer seams \(input): \(compared) edge pixels compared, \(over1) differ by more than 1; largest difference \(figures.joined(separator: ", "))")
+        print(
+            "renderer seams \(input): \(compared) edge pixels compared, \(over1) differ by more than 1; largest difference \(figures.joined(separator: ", "))"
+        )
         #expect(compared > 1000)
         #expect(worst <= 1, "tiles rendered apart differ from one render along their shared edges by up to \(worst)")
     }

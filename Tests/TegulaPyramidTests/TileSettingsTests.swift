@@ -1,6 +1,6 @@
-import TegulaBundle
 import TegulaGeometry
 import TegulaPyramid
+import TegulaTileset
 import Testing
 
 /// The tile stage's settings checked once, whichever front end made them: the zooms asked for,

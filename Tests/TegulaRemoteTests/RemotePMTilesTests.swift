@@ -1,11 +1,11 @@
 import Foundation
-import Testing
-import TegulaBundle
 import TegulaFetch
 import TegulaGeometry
 import TegulaRemote
 import TegulaServer
 import TegulaTestSupport
+import TegulaTileset
+import Testing
 
 /// PMTiles read by HTTP range requests from real servers started here: moto's S3 (path-style
 /// URLs, objects public-read) and nginx, each compared tile for tile with the local file.
@@ -25,9 +25,15 @@ struct RemotePMTilesTests {
     static func pmtiles(in dir: URL, _ name: String, zooms: ClosedRange<Int>, version: UInt8) throws -> URL {
         let url = dir.appendingPathComponent(name)
         let w = try Tileset.openWriter(at: url.path)
-        for z in zooms { for x in 0..<(1 << z) { for y in 0..<(1 << z) { try w.write(Tile(x: x, y: y, z: z), data: bytes(Tile(x: x, y: y, z: z), version: version)) } } }
-        try w.finish(metadata: TilesetMetadata(name: "sheets v\(version)", bounds: GeoBounds(west: -20, south: -10, east: 30, north: 50),
-                                               minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, attribution: "test"))
+        for z in zooms {
+            for x in 0..<(1 << z) {
+                for y in 0..<(1 << z) { try w.write(Tile(x: x, y: y, z: z), data: bytes(Tile(x: x, y: y, z: z), version: version)) }
+            }
+        }
+        try w.finish(
+            metadata: TilesetMetadata(
+                name: "sheets v\(version)", bounds: GeoBounds(west: -20, south: -10, east: 30, north: 50),
+                minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, attribution: "test"))
         return url
     }
 

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaSupport
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaScan
 
 /// A compressed scan read through its cache of decoded blocks reads the bytes GDAL reads, decodes
@@ -167,7 +168,9 @@ struct DecodedScanTests {
         try ParallelWork.run(jobs: 2, count: 2, makeState: { _ in try SourceRaster(path: path) }) { raster, _ in
             var out = [UInt8](repeating: 0, count: 56 * 56 * 4)
             for w in windows {
-                try out.withUnsafeMutableBufferPointer { try scan.readRGBA(x: w.x, y: w.y, width: w.w, height: w.h, into: $0.baseAddress!, using: raster) }
+                try out.withUnsafeMutableBufferPointer {
+                    try scan.readRGBA(x: w.x, y: w.y, width: w.w, height: w.h, into: $0.baseAddress!, using: raster)
+                }
             }
         }
         var touched = Set<Int>()

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaScan
 
 /// The inputs of the C fuzz targets tiff-lzw and tiff-deflate (FuzzInputs: mutated LZW and DEFLATE

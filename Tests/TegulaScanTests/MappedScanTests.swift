@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaScan
 
 /// A scan read through its file mapping reads the bytes GDAL reads, is mapped only when GDAL
@@ -48,14 +49,22 @@ struct MappedScanTests {
             return path
         }
         let rect = "<SrcRect xOff=\"0\" yOff=\"0\" xSize=\"120\" ySize=\"80\"/><DstRect xOff=\"0\" yOff=\"0\" xSize=\"120\" ySize=\"80\"/>"
-        let through = try vrt("through.vrt") { "<SimpleSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\($0)</SourceBand>\(rect)</SimpleSource>" }
+        let through = try vrt("through.vrt") {
+            "<SimpleSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\($0)</SourceBand>\(rect)</SimpleSource>"
+        }
         let scan = try #require(MappedScan(path: through))
         let (gdal, mapped) = try Self.both(through, scan, x: 3, y: 4, w: 100, h: 70)
         #expect(gdal == mapped)
         // Bands swapped, a shifted window, a scaled source: GDAL's reads are not the file's bytes.
-        let swapped = try vrt("swapped.vrt") { "<SimpleSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\(4 - $0)</SourceBand>\(rect)</SimpleSource>" }
-        let shifted = try vrt("shifted.vrt") { "<SimpleSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\($0)</SourceBand><SrcRect xOff=\"1\" yOff=\"0\" xSize=\"120\" ySize=\"80\"/><DstRect xOff=\"0\" yOff=\"0\" xSize=\"120\" ySize=\"80\"/></SimpleSource>" }
-        let scaled = try vrt("scaled.vrt") { "<ComplexSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\($0)</SourceBand>\(rect)<ScaleRatio>0.5</ScaleRatio></ComplexSource>" }
+        let swapped = try vrt("swapped.vrt") {
+            "<SimpleSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\(4 - $0)</SourceBand>\(rect)</SimpleSource>"
+        }
+        let shifted = try vrt("shifted.vrt") {
+            "<SimpleSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\($0)</SourceBand><SrcRect xOff=\"1\" yOff=\"0\" xSize=\"120\" ySize=\"80\"/><DstRect xOff=\"0\" yOff=\"0\" xSize=\"120\" ySize=\"80\"/></SimpleSource>"
+        }
+        let scaled = try vrt("scaled.vrt") {
+            "<ComplexSource><SourceFilename relativeToVRT=\"1\">scan.tif</SourceFilename><SourceBand>\($0)</SourceBand>\(rect)<ScaleRatio>0.5</ScaleRatio></ComplexSource>"
+        }
         for path in [swapped, shifted, scaled] { #expect(MappedScan(path: path) == nil, "\(path)") }
     }
 
@@ -86,8 +95,9 @@ struct MappedScanTests {
         for line in smaps.split(separator: "\n") {
             let fields = line.split(separator: " ")
             if let range = fields.first, range.contains("-"), fields.count >= 5,
-               let bounds = Optional(range.split(separator: "-")), bounds.count == 2,
-               let lo = UInt(bounds[0], radix: 16), let hi = UInt(bounds[1], radix: 16) {
+                let bounds = Optional(range.split(separator: "-")), bounds.count == 2,
+                let lo = UInt(bounds[0], radix: 16), let hi = UInt(bounds[1], radix: 16)
+            {
                 inside = lo <= address && address < hi
             } else if inside, line.hasPrefix("Rss:"), let kb = Int(fields[fields.count - 2]) {
                 return kb * 1024

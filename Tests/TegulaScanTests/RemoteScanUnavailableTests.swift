@@ -1,6 +1,6 @@
-import Testing
-import TegulaSupport
 import TegulaScan
+import TegulaSupport
+import Testing
 
 /// A remote scan's unavailability keeps the server's failure whole and prints its line.
 struct RemoteScanUnavailableTests {

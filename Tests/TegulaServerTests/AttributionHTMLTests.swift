@@ -1,10 +1,11 @@
 import Foundation
 import Logging
-import Testing
-import TegulaBundle
 import TegulaGeometry
-@testable import TegulaServer
 import TegulaTestSupport
+import TegulaTileset
+import Testing
+
+@testable import TegulaServer
 
 /// A stranger's attribution reaches the viewer and TileJSON as text and plain http(s) links only
 /// (issue 16); the attribution OpenStreetMap asks for survives unchanged.
@@ -59,8 +60,10 @@ struct AttributionHTMLTests {
     /// Random strings of HTML's sharp characters: the output holds only text and links, and
     /// sanitising it again changes nothing.
     @Test func anyInputComesOutAsTextAndLinks() {
-        let pieces = ["<", ">", "a", " ", "href", "=", "\"", "'", "https://x", "javascript:", "&", "#", ";", "/", "<a ", "</a>",
-                      "<a href=\"", "<img ", "onerror", "&amp;", "&#1", "\t", "é", "\u{0}"]
+        let pieces = [
+            "<", ">", "a", " ", "href", "=", "\"", "'", "https://x", "javascript:", "&", "#", ";", "/", "<a ", "</a>",
+            "<a href=\"", "<img ", "onerror", "&amp;", "&#1", "\t", "é", "\u{0}",
+        ]
         var rng = SeededRandom()
         for _ in 0..<3_000 {
             let input = (0..<Int.random(in: 0...30, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
@@ -83,13 +86,15 @@ struct AttributionHTMLTests {
     @Test func theViewerAndTileJSONGetTheSanitisedAttribution() throws {
         let dir = try TemporaryFolder.make("server-attribution").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let hostile = #"<img src=x onerror=alert(1)><a href="javascript:alert(2)">x</a> © <a href="https://www.openstreetmap.org/copyright" onclick="alert(3)">OSM</a>"#
+        let hostile =
+            #"<img src=x onerror=alert(1)><a href="javascript:alert(2)">x</a> © <a href="https://www.openstreetmap.org/copyright" onclick="alert(3)">OSM</a>"#
         let clean = #"x © <a href="https://www.openstreetmap.org/copyright">OSM</a>"#
         let w = try Tileset.openWriter(at: dir + "/t")
         try w.write(Tile(x: 0, y: 0, z: 0), data: ServerFixtures.bytes("t", Tile(x: 0, y: 0, z: 0)))
         try w.finish(metadata: TilesetMetadata(name: "t", maxZoom: 0, attribution: hostile))
-        let service = TileService(catalogue: try Catalogue.load(paths: [dir + "/t"]),
-                                  logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let service = TileService(
+            catalogue: try Catalogue.load(paths: [dir + "/t"]),
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         #expect(try JSONValue.parse(service.get("/t.json").body)["attribution"]?.stringValue == clean)
         let page = String(decoding: service.get("/").body, as: UTF8.self)
         let open = #"<script id="catalogue" type="application/json">"#

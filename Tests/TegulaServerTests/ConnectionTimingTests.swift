@@ -1,8 +1,9 @@
 import Foundation
-@testable import TegulaHTTP
-@testable import TegulaServer
 import TegulaTestSupport
 import Testing
+
+@testable import TegulaHTTP
+@testable import TegulaServer
 
 extension TimingTests {
     /// A tile server's connections over time, on a real loopback server: a slowloris closed at
@@ -91,7 +92,6 @@ extension TimingTests {
                 #expect(others == 5)
             }
         }
-
 
         /// Open connections rise with idle sockets and fall when they close. The gauge is read from
         /// the registry in-process: a scrape over HTTP is a connection itself, which the server may not

@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 import TegulaGeometry
-@testable import TegulaHTTP
-@testable import TegulaServer
 import TegulaTestSupport
 import Testing
+
+@testable import TegulaHTTP
+@testable import TegulaServer
 
 /// Hot tiles are answered by `TileFastPath` on the event loop, everything else by Hummingbird:
 /// the two must give the same answers, keep pipelined responses in order and close on request.
@@ -20,14 +21,18 @@ struct FastPathTests {
         let first = s.respond(req("/blue/2/1/3.png"))
         #expect(first.status == 200)
         let tag = first.header("ETag")!
-        for r in [req("/blue/2/1/3.png"), req("/blue/2/1/3.png", "HEAD"), req("/blue/2/1/3.png", "GET", ["If-None-Match": tag]),
-                  req("/blue/tms/2/1/0.png"), req("/nope/0/0/0.png"), req("/blue/9/0/0.png"), req("/blue/0/0/0.jpg")] {
+        for r in [
+            req("/blue/2/1/3.png"), req("/blue/2/1/3.png", "HEAD"), req("/blue/2/1/3.png", "GET", ["If-None-Match": tag]),
+            req("/blue/tms/2/1/0.png"), req("/nope/0/0/0.png"), req("/blue/9/0/0.png"), req("/blue/0/0/0.jpg"),
+        ] {
             let hot = s.respondFromMemory(r)
             #expect(hot == s.respond(r), "\(r.method) \(r.target)")
         }
         // Never for other routes, other methods or a tile not in memory.
-        for r in [req("/"), req("/blue.json"), req("/health"), req("/blue/2/1/3.png", "POST"), req("/blue/0/0/0.png"),
-                  req("/%2e%2e/etc/passwd")] {
+        for r in [
+            req("/"), req("/blue.json"), req("/health"), req("/blue/2/1/3.png", "POST"), req("/blue/0/0/0.png"),
+            req("/%2e%2e/etc/passwd"),
+        ] {
             #expect(s.respondFromMemory(r) == nil, "\(r.method) \(r.target)")
         }
     }

@@ -1,6 +1,6 @@
-import Testing
 import TegulaServer
 import TegulaTestSupport
+import Testing
 
 /// Every input of the route fuzz target (FuzzInputs: seeds, campaign corpus, crashes), run
 /// through the target's own body (FuzzBodies/route.swift): whatever a request target names is

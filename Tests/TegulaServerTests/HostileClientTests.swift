@@ -1,11 +1,12 @@
 import Foundation
 import Logging
-import TegulaBundle
 import TegulaGeometry
+import TegulaTestSupport
+import TegulaTileset
+import Testing
+
 @testable import TegulaHTTP
 @testable import TegulaServer
-import TegulaTestSupport
-import Testing
 
 /// What strangers send a tile server, over a real loopback server where the socket matters
 /// (issue 16 item 5): over-long heads, hostile names in the viewer and TileJSON, reflected input,
@@ -30,10 +31,16 @@ import Testing
                 ("target past the decoder's limit", "GET \(long) HTTP/1.1\r\nHost: x\r\n\r\n", 414),
                 ("target past maxTargetLength", "GET /\(String(repeating: "b", count: 3000)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 414),
                 ("one huge header", "GET /blue/0/0/0.png HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "c", count: limit + 100))\r\n\r\n", 431),
-                ("many headers", "GET /blue/0/0/0.png HTTP/1.1\r\nHost: x\r\n"
-                    + (0..<150).map { "X-\($0): v\r\n" }.joined() + "\r\n", 431),
-                ("headers over the total", "GET /blue/0/0/0.png HTTP/1.1\r\nHost: x\r\n"
-                    + (0..<40).map { "X-\($0): \(String(repeating: "d", count: 500))\r\n" }.joined() + "\r\n", 431),
+                (
+                    "many headers",
+                    "GET /blue/0/0/0.png HTTP/1.1\r\nHost: x\r\n"
+                        + (0..<150).map { "X-\($0): v\r\n" }.joined() + "\r\n", 431
+                ),
+                (
+                    "headers over the total",
+                    "GET /blue/0/0/0.png HTTP/1.1\r\nHost: x\r\n"
+                        + (0..<40).map { "X-\($0): \(String(repeating: "d", count: 500))\r\n" }.joined() + "\r\n", 431
+                ),
             ]
             for (what, head, status) in cases {
                 let r = try await ask(head)
@@ -49,8 +56,10 @@ import Testing
     @Test func rawNULAndBackslashTargetsAreRefused() async throws {
         try await LiveServer.run(f.service()) { server in
             let port = server.port
-            for target in ["/blue/0/0/0.png\u{0}", "/blue/0/0/0\u{0}.png", "/blue\\..\\..\\secret.txt", "/blue/0/0/..\\..\\..\\secret.txt",
-                           "/..\\secret.txt"] {
+            for target in [
+                "/blue/0/0/0.png\u{0}", "/blue/0/0/0\u{0}.png", "/blue\\..\\..\\secret.txt", "/blue/0/0/..\\..\\..\\secret.txt",
+                "/..\\secret.txt",
+            ] {
                 let raw = try await RawHTTP.exchange(port: port, send: Array("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
                 let r = try #require(try RawHTTP.responses(raw, heads: [false]).first)
                 #expect([400, 404].contains(r.status), "\(target.debugDescription): \(r.status)")
@@ -71,11 +80,20 @@ import Testing
         let name = "</script><script>alert(2)</script><!--"
         let w = try Tileset.openWriter(at: dir + "/" + id)
         try w.write(Tile(x: 0, y: 0, z: 0), data: ServerFixtures.bytes("x", Tile(x: 0, y: 0, z: 0)))
-        try w.finish(metadata: TilesetMetadata(name: name, maxZoom: 0, attribution: "<b onmouseover=alert(3)>a</b>",
-                                               extra: [TilesetMetadata.gcpsKey: .array([.object(["name": .string("<i>gcp</i>"),
-                                                       "lon": .double(0), "lat": .double(0), "residual_m": .double(1)])])]))
-        let service = TileService(catalogue: try Catalogue.load(paths: [dir + "/" + id]),
-                                  logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        try w.finish(
+            metadata: TilesetMetadata(
+                name: name, maxZoom: 0, attribution: "<b onmouseover=alert(3)>a</b>",
+                extra: [
+                    TilesetMetadata.gcpsKey: .array([
+                        .object([
+                            "name": .string("<i>gcp</i>"),
+                            "lon": .double(0), "lat": .double(0), "residual_m": .double(1),
+                        ])
+                    ])
+                ]))
+        let service = TileService(
+            catalogue: try Catalogue.load(paths: [dir + "/" + id]),
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         let page = String(decoding: service.get("/").body, as: UTF8.self)
         for markup in ["<img", "<script>alert", "</script><script>", "<!--", "<b ", "<i>"] {
             #expect(!page.contains(markup), "the page holds \(markup)")
@@ -124,8 +142,10 @@ import Testing
         func body(_ t: String, _ name: String) -> String {
             String(decoding: s.get(t).body, as: UTF8.self).replacingOccurrences(of: name, with: "NAME")
         }
-        for (existing, absent) in [("secret.txt", "absent.txt"), ("secret.json", "absent.json"), ("secret", "absent"),
-                                   ("blue/secret.txt", "blue/absent.txt")] {
+        for (existing, absent) in [
+            ("secret.txt", "absent.txt"), ("secret.json", "absent.json"), ("secret", "absent"),
+            ("blue/secret.txt", "blue/absent.txt"),
+        ] {
             #expect(s.get("/" + existing).status == s.get("/" + absent).status)
             #expect(body("/" + existing, "secret") == body("/" + absent, "absent"), "\(existing)")
         }

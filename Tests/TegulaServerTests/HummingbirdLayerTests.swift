@@ -1,11 +1,12 @@
 import Foundation
 import NIOCore
-import TegulaBundle
 import TegulaGeometry
+import TegulaTestSupport
+import TegulaTileset
+import Testing
+
 @testable import TegulaHTTP
 @testable import TegulaServer
-import TegulaTestSupport
-import Testing
 
 /// The Hummingbird layer passes the pure function's answers through unchanged, end to end on
 /// loopback (`LiveServer`: Tegula's Hummingbird application, raw sockets) over a folder, an
@@ -42,9 +43,11 @@ struct HummingbirdLayerTests {
 
     @Test func liveLoopbackServesFolderMBTilesAndPMTiles() async throws {
         try await LiveServer.run(f.service()) { server in
-            for (path, name, tile) in [("/blue/2/2/1.png", "blue", Tile(x: 2, y: 1, z: 2)),
-                                       ("/schagen/3/4/2.png", "schagen", Tile(x: 4, y: 2, z: 3)),
-                                       ("/retina/1/0/1@2x.png", "retina", Tile(x: 0, y: 1, z: 1))] {
+            for (path, name, tile) in [
+                ("/blue/2/2/1.png", "blue", Tile(x: 2, y: 1, z: 2)),
+                ("/schagen/3/4/2.png", "schagen", Tile(x: 4, y: 2, z: 3)),
+                ("/retina/1/0/1@2x.png", "retina", Tile(x: 0, y: 1, z: 1)),
+            ] {
                 let r = try await server.fetch(path)
                 #expect(r.status == 200, "\(path)")
                 #expect(r.body == ServerFixtures.bytes(name, tile), "\(path)")
@@ -95,10 +98,13 @@ struct AcceptRateTests {
 
     @Test func theListeningSocketAcceptsManyPerWakeup() async throws {
         let seen = Seen()
-        try await LiveServer.run(ServerFixtures.shared.service(), onServerRunning: { channel in
-            let v = try? await channel.getOption(ChannelOptions.maxMessagesPerRead)
-            seen.lock.withLock { seen.value = v }
-        }) { server in
+        try await LiveServer.run(
+            ServerFixtures.shared.service(),
+            onServerRunning: { channel in
+                let v = try? await channel.getOption(ChannelOptions.maxMessagesPerRead)
+                seen.lock.withLock { seen.value = v }
+            }
+        ) { server in
             let r = try await server.fetch("/health")
             #expect(r.status == 200)
         }

@@ -1,11 +1,12 @@
 import Foundation
 import Logging
-@testable import TegulaBundle
 import TegulaGeometry
-@testable import TegulaHTTP
-@testable import TegulaServer
 import TegulaTestSupport
 import Testing
+
+@testable import TegulaHTTP
+@testable import TegulaServer
+@testable import TegulaTileset
 
 /// The request log: one line per request at debug level from both paths, nothing per request
 /// above it, and errors at any level.
@@ -48,7 +49,8 @@ struct LoggingTests {
         #expect(failed.status == 500)
         #expect(!capture.lines.contains { $0.message.hasPrefix("GET ") })
         let errors = capture.lines.filter { $0.level == .error }
-        #expect(errors.count == 1 && errors.first.map { $0.message.contains("'broken'") && $0.message.contains("1 1 1") } == true,
-                "\(errors.map(\.message))")
+        #expect(
+            errors.count == 1 && errors.first.map { $0.message.contains("'broken'") && $0.message.contains("1 1 1") } == true,
+            "\(errors.map(\.message))")
     }
 }

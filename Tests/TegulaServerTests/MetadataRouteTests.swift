@@ -1,8 +1,9 @@
 import Foundation
-import TegulaBundle
+import TegulaTileset
+import Testing
+
 @testable import TegulaHTTP
 @testable import TegulaServer
-import Testing
 
 /// TileJSON, /maps, /health, the viewer and its assets; the catalogue.
 struct MetadataRouteTests {
@@ -61,8 +62,9 @@ struct MetadataRouteTests {
     /// Not skipped when Leaflet is missing: `scripts/setup` installs libjs-leaflet, and a viewer
     /// without it is broken, so its absence fails here.
     @Test func leafletServedFromDebianPackage() throws {
-        try #require(FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js"),
-                     "Debian's libjs-leaflet is not installed (scripts/setup installs it)")
+        try #require(
+            FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js"),
+            "Debian's libjs-leaflet is not installed (scripts/setup installs it)")
         let s = f.service()
         let js = s.get("/leaflet/leaflet.js")
         #expect(js.status == 200 && js.body.count > 100_000)
@@ -88,8 +90,10 @@ struct MetadataRouteTests {
     }
 
     @Test func footprintPointInPolygon() {
-        let fp = Footprint(ring: [.init(longitude: 170, latitude: -10), .init(longitude: -170, latitude: -10),
-                                  .init(longitude: -170, latitude: 10), .init(longitude: 170, latitude: 10)])
+        let fp = Footprint(ring: [
+            .init(longitude: 170, latitude: -10), .init(longitude: -170, latitude: -10),
+            .init(longitude: -170, latitude: 10), .init(longitude: 170, latitude: 10),
+        ])
         #expect(fp.contains(.init(longitude: 179, latitude: 0)))
         #expect(fp.contains(.init(longitude: -175, latitude: 5)))
         #expect(!fp.contains(.init(longitude: 0, latitude: 0)))

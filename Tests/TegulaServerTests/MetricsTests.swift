@@ -1,9 +1,10 @@
 import Foundation
 import TegulaGeometry
-@testable import TegulaHTTP
-@testable import TegulaServer
 import TegulaTestSupport
 import Testing
+
+@testable import TegulaHTTP
+@testable import TegulaServer
 
 /// `/metrics` scraped over loopback after real requests, answered by both paths (Hummingbird's
 /// responder for cold tiles and other routes, the event-loop fast path for hot tiles). The open

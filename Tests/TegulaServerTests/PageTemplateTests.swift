@@ -1,13 +1,15 @@
+import Testing
+
 @testable import TegulaHTTP
 @testable import TegulaServer
-import Testing
 
 /// Pages are HTML files with slots (`{{name}}`) filled in one pass (style guideline 18).
 struct PageTemplateTests {
     @Test func slotsAreFilledOnceAndValuesAreNotSearched() {
         let t = PageTemplate(Array("<style>{{style}}</style><script>{{config}}</script>".utf8))
         #expect(t.slots == ["style", "config"])
-        #expect(t.filled(["style": "{{config}}", "config": "{\"a\":\"{{style}}\"}"])
+        #expect(
+            t.filled(["style": "{{config}}", "config": "{\"a\":\"{{style}}\"}"])
                 == #"<style>{{config}}</style><script>{"a":"{{style}}"}</script>"#)
         #expect(PageTemplate(Array("no slots {{ here".utf8)).filled([:]) == "no slots {{ here")
     }

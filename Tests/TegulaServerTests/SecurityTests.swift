@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TegulaGeometry
+import Testing
+
 @testable import TegulaServer
 
 /// No request reads outside the tilesets, whatever the path.

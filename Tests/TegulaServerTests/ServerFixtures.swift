@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import Logging
-import TegulaBundle
 import TegulaGeometry
+import TegulaTileset
+
 @testable import TegulaHTTP
 @testable import TegulaServer
 
@@ -20,8 +21,13 @@ final class ServerFixtures: @unchecked Sendable {
         [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("\(name) \(t.z)/\(t.x)/\(t.y)".utf8)
     }
 
-    static let footprint: JSONValue = .object(["type": .string("Polygon"), "coordinates": .array([.array(
-        [[-30, 60], [30, 60.5], [30, 20], [-30.5, 20], [-30, 60]].map { .array($0.map(JSONValue.double)) })])])
+    static let footprint: JSONValue = .object([
+        "type": .string("Polygon"),
+        "coordinates": .array([
+            .array(
+                [[-30, 60], [30, 60.5], [30, 20], [-30.5, 20], [-30, 60]].map { .array($0.map(JSONValue.double)) })
+        ]),
+    ])
 
     /// A missing in-range tile of `schagen` (XYZ).
     static let missing = Tile(x: 8, y: 5, z: 4)
@@ -38,11 +44,18 @@ final class ServerFixtures: @unchecked Sendable {
         for t in Self.pyramid(2...4) where t != Self.missing && Self.intersects(t.bounds, bounds) {
             try schagen.write(t, data: Self.bytes("schagen", t))
         }
-        try schagen.finish(metadata: TilesetMetadata(
-            name: "Schagen 1689", bounds: bounds, minZoom: 2, maxZoom: 4, attribution: "G. van Schagen",
-            extra: [TilesetMetadata.footprintKey: Self.footprint,
-                    TilesetMetadata.gcpsKey: .array([.object(["name": .string("NW"), "lon": .double(-30),
-                                                              "lat": .double(60), "residual_m": .double(1234.5)])])]))
+        try schagen.finish(
+            metadata: TilesetMetadata(
+                name: "Schagen 1689", bounds: bounds, minZoom: 2, maxZoom: 4, attribution: "G. van Schagen",
+                extra: [
+                    TilesetMetadata.footprintKey: Self.footprint,
+                    TilesetMetadata.gcpsKey: .array([
+                        .object([
+                            "name": .string("NW"), "lon": .double(-30),
+                            "lat": .double(60), "residual_m": .double(1234.5),
+                        ])
+                    ]),
+                ]))
 
         let retina = try Tileset.openWriter(at: dir + "/retina.pmtiles", scale: 2)
         for t in Self.pyramid(0...1) { try retina.write(t, data: Self.bytes("retina", t)) }
@@ -71,8 +84,10 @@ final class ServerFixtures: @unchecked Sendable {
 
     /// A service with options; requests are logged to `logger` (default: nowhere) and counted
     /// in `metrics` when given.
-    func service(_ config: ServerConfiguration = ServerFixtures.configuration, tiles: TileServerConfiguration = TileServerConfiguration(),
-                 logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, metrics: ServerMetrics? = nil) -> TileService {
+    func service(
+        _ config: ServerConfiguration = ServerFixtures.configuration, tiles: TileServerConfiguration = TileServerConfiguration(),
+        logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, metrics: ServerMetrics? = nil
+    ) -> TileService {
         TileService(catalogue: catalogue, configuration: config, tileConfiguration: tiles, logger: logger, metrics: metrics)
     }
 }

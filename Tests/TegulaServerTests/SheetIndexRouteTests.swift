@@ -1,17 +1,20 @@
 import Foundation
 import Logging
-import TegulaBundle
 import TegulaGeometry
+import TegulaTileset
+import Testing
+
 @testable import TegulaHTTP
 @testable import TegulaServer
-import Testing
 
 /// A pipeline's sheet index beside a served composite (`OUT.index.geojson` beside `OUT.pmtiles`):
 /// served at `/{id}.index.geojson` as the file's bytes, named in the TileJSON (`sheet_index`) and
 /// in the viewer's catalogue (`sheets`), which draws it.
 struct SheetIndexRouteTests {
     /// An index with a feature, its bytes as a pipeline would write them (key-sorted, a final line end).
-    static let index = #"{"features":[{"geometry":{"coordinates":[[[0,0],[1,0],[1,1],[0,0]]],"type":"Polygon"},"id":"a","properties":{"name":"a","quality":"ok"},"type":"Feature"}],"ties":[],"type":"FeatureCollection"}"# + "\n"
+    static let index =
+        #"{"features":[{"geometry":{"coordinates":[[[0,0],[1,0],[1,1],[0,0]]],"type":"Polygon"},"id":"a","properties":{"name":"a","quality":"ok"},"type":"Feature"}],"ties":[],"type":"FeatureCollection"}"#
+        + "\n"
 
     /// A folder holding a one-tile PMTiles composite `all sheets.pmtiles` (an id that needs
     /// percent-encoding), with its index beside it when asked, served as a folder.
@@ -22,8 +25,9 @@ struct SheetIndexRouteTests {
         try w.write(Tile(x: 0, y: 0, z: 0), data: ServerFixtures.bytes("all", Tile(x: 0, y: 0, z: 0)))
         try w.finish(metadata: TilesetMetadata(name: "All", maxZoom: 0))
         if withIndex { try Data(index.utf8).write(to: URL(fileURLWithPath: dir + "/all sheets.index.geojson")) }
-        let s = TileService(catalogue: try Catalogue.load(paths: [dir]), configuration: ServerFixtures.configuration,
-                            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let s = TileService(
+            catalogue: try Catalogue.load(paths: [dir]), configuration: ServerFixtures.configuration,
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         return (s, dir)
     }
 

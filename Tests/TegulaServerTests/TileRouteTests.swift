@@ -1,10 +1,11 @@
 import Foundation
 import NIOCore
-import TegulaBundle
 import TegulaGeometry
+import TegulaTileset
+import Testing
+
 @testable import TegulaHTTP
 @testable import TegulaServer
-import Testing
 
 /// Tiles through the pure server function: statuses, headers, bytes.
 struct TileRouteTests {
@@ -99,7 +100,9 @@ struct TileRouteTests {
     }
 
     @Test func cacheControlAndCORSAreConfigurable() {
-        let s = f.service(ServerConfiguration(corsOrigin: "https://maps.example.org"), tiles: TileServerConfiguration(cacheControl: "public, max-age=60, immutable"))
+        let s = f.service(
+            ServerConfiguration(corsOrigin: "https://maps.example.org"), tiles: TileServerConfiguration(cacheControl: "public, max-age=60, immutable")
+        )
         let r = s.get("/blue/0/0/0.png")
         #expect(r.header("Cache-Control") == "public, max-age=60, immutable")
         #expect(r.header("Access-Control-Allow-Origin") == "https://maps.example.org" && r.header("Vary") == "Origin")
@@ -143,8 +146,9 @@ struct TileRouteTests {
     @Test func responseCacheEvictsOldestPastItsBudget() {
         let cache = TileResponseCache(byteBudget: 250)
         for x in 0..<3 {
-            cache.insert(.init(body: [UInt8](repeating: UInt8(x), count: 100), etag: "\"\(x)\""),
-                         for: .init(id: "a", tile: Tile(x: x, y: 0, z: 2)))
+            cache.insert(
+                .init(body: [UInt8](repeating: UInt8(x), count: 100), etag: "\"\(x)\""),
+                for: .init(id: "a", tile: Tile(x: x, y: 0, z: 2)))
         }
         #expect(cache.count == 2 && cache.byteCount == 200)
         #expect(cache.entry(.init(id: "a", tile: Tile(x: 0, y: 0, z: 2))) == nil)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaSupport
+import Testing
 
 /// The one atomic write: the old file stays until the new one is complete, and nothing is left
 /// beside it either way.

@@ -1,5 +1,5 @@
-import Testing
 import TegulaSupport
+import Testing
 
 /// The one CSV reader: RFC 4180 fields with their positions, the GCP files' extensions (per-line
 /// tab or space separators, comment lines) and errors that name line and column.

@@ -1,5 +1,5 @@
-import Testing
 import TegulaSupport
+import Testing
 
 /// A location is parsed once: http(s) in any case is a URL, everything else a file, and the text
 /// stays exactly as given (a relative path is hashed into fit versions and ETags as given).

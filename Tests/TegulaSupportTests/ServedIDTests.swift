@@ -8,19 +8,23 @@ import Testing
 /// before are the ids served now.
 struct ServedIDTests {
     @Test func aScanOrAnnotationIsNamedByItsLastSegmentWithoutExtension() {
-        for (location, id) in [("scans/1689.tif", "1689"), ("/data/Old Map.jpg", "Old Map"), ("a.b.tif", "a.b"), ("scan", "scan"),
-                               ("annotation.json", "annotation"), ("https://annotations.allmaps.org/maps/a1db818f", "a1db818f"),
-                               ("https://iiif.example.org/images/scan/info.json", "scan"), ("work/scan/info.json", "scan"),
-                               ("https://iiif.example.org/images/scan", "scan"), ("info.json", "info")] {
+        for (location, id) in [
+            ("scans/1689.tif", "1689"), ("/data/Old Map.jpg", "Old Map"), ("a.b.tif", "a.b"), ("scan", "scan"),
+            ("annotation.json", "annotation"), ("https://annotations.allmaps.org/maps/a1db818f", "a1db818f"),
+            ("https://iiif.example.org/images/scan/info.json", "scan"), ("work/scan/info.json", "scan"),
+            ("https://iiif.example.org/images/scan", "scan"), ("info.json", "info"),
+        ] {
             #expect(ServedID.of(location) == id, "\(location)")
         }
     }
 
     @Test func aTilesetKeepsAnExtensionItsCallerSaysIsPartOfTheName() {
         let tilesetFile: (String) -> Bool = { !["mbtiles", "pmtiles"].contains($0.lowercased()) }
-        for (location, id) in [("maps/Old Map.pmtiles", "Old Map"), ("relief.PMTiles", "relief"), ("out/tiles", "tiles"),
-                               ("out/maps.v2", "maps.v2"), ("out/tiles/", "tiles"), ("scan.tif", "scan.tif"),
-                               ("https://host/a.pmtiles?X-Amz-Expires=60", "a"), ("https://host/dir/b.pmtiles", "b")] {
+        for (location, id) in [
+            ("maps/Old Map.pmtiles", "Old Map"), ("relief.PMTiles", "relief"), ("out/tiles", "tiles"),
+            ("out/maps.v2", "maps.v2"), ("out/tiles/", "tiles"), ("scan.tif", "scan.tif"),
+            ("https://host/a.pmtiles?X-Amz-Expires=60", "a"), ("https://host/dir/b.pmtiles", "b"),
+        ] {
             #expect(ServedID.of(location, keepsExtension: tilesetFile) == id, "\(location)")
         }
     }

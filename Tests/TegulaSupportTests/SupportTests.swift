@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TegulaSupport
+import Testing
 
 /// Little-endian bytes, the lock, the thread pool, XML text and the FNV-1a hash.
 struct SupportTests {
@@ -27,10 +27,12 @@ struct SupportTests {
         struct Bad: Error, Equatable { let index: Int }
         let done = Locked(0)
         #expect(throws: Bad(index: 10)) {
-            try ParallelWork.run(jobs: 1, count: 100, makeState: { $0 }, process: { _, i in
-                if i == 10 { throw Bad(index: i) }
-                done.withLock { $0 += 1 }
-            })
+            try ParallelWork.run(
+                jobs: 1, count: 100, makeState: { $0 },
+                process: { _, i in
+                    if i == 10 { throw Bad(index: i) }
+                    done.withLock { $0 += 1 }
+                })
         }
         #expect(done.current == 10)  // one worker: items after the failure never ran
     }

@@ -1,5 +1,5 @@
-import Testing
 import TegulaSupport
+import Testing
 
 /// ``WorstError``, the one maximum of errors: the largest wins, and one NaN anywhere makes the
 /// whole NaN, where `max` and `Array.max()` keep or drop a NaN by where it stands.

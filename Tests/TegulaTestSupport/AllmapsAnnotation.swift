@@ -17,8 +17,10 @@ public enum AllmapsAnnotation {
     /// 4.40° E 52.22° N, clockwise), and with `centre` its centre at 4.505° E 52.16° N too.
     public static func leiden(width: Int, height: Int, centre: Bool = false) -> [Point] {
         let w = Double(width), h = Double(height)
-        let corners = [Point(x: 0, y: 0, longitude: 4.40, latitude: 52.22), Point(x: w, y: 0, longitude: 4.60, latitude: 52.21),
-                       Point(x: w, y: h, longitude: 4.61, latitude: 52.10), Point(x: 0, y: h, longitude: 4.41, latitude: 52.11)]
+        let corners = [
+            Point(x: 0, y: 0, longitude: 4.40, latitude: 52.22), Point(x: w, y: 0, longitude: 4.60, latitude: 52.21),
+            Point(x: w, y: h, longitude: 4.61, latitude: 52.10), Point(x: 0, y: h, longitude: 4.41, latitude: 52.11),
+        ]
         return corners + (centre ? [Point(x: w / 2, y: h / 2, longitude: 4.505, latitude: 52.16)] : [])
     }
 
@@ -27,18 +29,20 @@ public enum AllmapsAnnotation {
     /// `width` × `height` it declares (which a test may set apart from the image's), and `gcps`
     /// as the features of its body (`resourceCoords` and a GeoJSON point each), as the Allmaps
     /// Georeference Annotation specification lays them out.
-    public static func text(name: String, service: String, type: String = "ImageService2", width: Int, height: Int,
-                            gcps: [Point]) -> String {
+    public static func text(
+        name: String, service: String, type: String = "ImageService2", width: Int, height: Int,
+        gcps: [Point]
+    ) -> String {
         let features = gcps.map { g in
             "{\"type\":\"Feature\",\"properties\":{\"resourceCoords\":[\(number(g.x)),\(number(g.y))]},"
                 + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(number(g.longitude)),\(number(g.latitude))]}}"
         }.joined(separator: ",")
         return """
-        {"@context":"http://iiif.io/api/extension/georef/1/context.json","id":"https://annotations.example.org/maps/\(name)",
-         "type":"Annotation","motivation":"georeferencing",
-         "target":{"type":"SpecificResource","source":{"id":"\(service)","type":"\(type)","width":\(width),"height":\(height)}},
-         "body":{"type":"FeatureCollection","features":[\(features)]}}
-        """
+            {"@context":"http://iiif.io/api/extension/georef/1/context.json","id":"https://annotations.example.org/maps/\(name)",
+             "type":"Annotation","motivation":"georeferencing",
+             "target":{"type":"SpecificResource","source":{"id":"\(service)","type":"\(type)","width":\(width),"height":\(height)}},
+             "body":{"type":"FeatureCollection","features":[\(features)]}}
+            """
     }
 
     /// A whole number without a fraction, any other as Swift prints it.

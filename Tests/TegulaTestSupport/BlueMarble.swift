@@ -11,8 +11,12 @@ public enum BlueMarble {
     /// Mercator). Made by `gdal_translate -a_srs -a_ullr`; throws its error.
     public static func georeferenced(_ image: String = path, in dir: URL, north: Double = 85, south: Double = -85) throws -> String {
         let vrt = dir.appendingPathComponent("geo-\(UUID()).vrt").path
-        _ = try ProgramRun.output("gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326",
-                                                 "-a_ullr", "-180", "\(north)", "180", "\(south)", image, vrt])
+        _ = try ProgramRun.output(
+            "gdal_translate",
+            [
+                "-q", "-of", "VRT", "-a_srs", "EPSG:4326",
+                "-a_ullr", "-180", "\(north)", "180", "\(south)", image, vrt,
+            ])
         return vrt
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One fuzz input (``FuzzInputs``) replayed through its target's body (``FuzzCase``) in the

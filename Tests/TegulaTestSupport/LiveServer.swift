@@ -63,8 +63,10 @@ public struct LiveServer: Sendable {
     /// One request on its own connection: HTTP/1.1 with `Host` and `Connection: close`, the
     /// `headers` given, and with a `body` its `Content-Length`; read until the server closes it.
     /// Exactly one whole answer must come back (``RawHTTP/responses(_:heads:)`` frames it).
-    public func fetch(_ target: String, method: String = "GET", headers: [String: String] = [:],
-                      body: [UInt8]? = nil) async throws -> RawHTTP.Response {
+    public func fetch(
+        _ target: String, method: String = "GET", headers: [String: String] = [:],
+        body: [UInt8]? = nil
+    ) async throws -> RawHTTP.Response {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }

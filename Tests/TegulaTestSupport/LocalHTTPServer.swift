@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real HTTP server started for a test on loopback, the one loopback-server helper of the
@@ -35,8 +36,10 @@ public final class LocalHTTPServer: @unchecked Sendable {
     /// the port is the one it announces on its output (`announce`'s capture), so no other process
     /// can take it in between. Up to 60 s for each step: moto imports its services on start, slow
     /// on a loaded machine.
-    private init(_ executable: String, _ arguments: [String], port: Int?, folder: URL, www: URL? = nil,
-                 announce: Regex<(Substring, Substring)> = #/http://127\.0\.0\.1:(\d+)/#) throws {
+    private init(
+        _ executable: String, _ arguments: [String], port: Int?, folder: URL, www: URL? = nil,
+        announce: Regex<(Substring, Substring)> = #/http://127\.0\.0\.1:(\d+)/#
+    ) throws {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: executable)
         server.environment = ProgramRun.childEnvironment(["PYTHONUNBUFFERED": "1"])
@@ -86,8 +89,9 @@ public final class LocalHTTPServer: @unchecked Sendable {
     /// The built `tegula` (``BuiltTegula``) running `arguments` (`serve …` or `edit …`) with
     /// `--port 0`, read from the line it prints once it listens (`listening on`, `open`).
     public static func tegula(_ arguments: [String]) throws -> LocalHTTPServer {
-        try LocalHTTPServer(try BuiltTegula.path(), arguments + ["--port", "0"], port: nil, folder: try TemporaryFolder.make("tegula"),
-                            announce: #/(?:listening on|open) http://127\.0\.0\.1:(\d+)/#)
+        try LocalHTTPServer(
+            try BuiltTegula.path(), arguments + ["--port", "0"], port: nil, folder: try TemporaryFolder.make("tegula"),
+            announce: #/(?:listening on|open) http://127\.0\.0\.1:(\d+)/#)
     }
 
     /// What the server has written so far, stdout and stderr interleaved (all of it once stopped).
@@ -119,9 +123,13 @@ public final class LocalHTTPServer: @unchecked Sendable {
     public func get(_ target: String, head: Bool = false, headers: [String: String] = [:]) throws -> Answer {
         let body = folder.appendingPathComponent("body-\(UUID())"), hdr = folder.appendingPathComponent("head-\(UUID())")
         defer { try? FileManager.default.removeItem(at: body); try? FileManager.default.removeItem(at: hdr) }
-        let r = try ProgramRun.run("curl", ["-s", "--max-time", "10", head ? "-I" : "-sS", "-o", body.path, "-D", hdr.path,
-                                            "-w", "%{http_code}"] + headers.sorted { $0.key < $1.key }.flatMap { ["-H", "\($0.key): \($0.value)"] }
-                                   + [base + target])
+        let r = try ProgramRun.run(
+            "curl",
+            [
+                "-s", "--max-time", "10", head ? "-I" : "-sS", "-o", body.path, "-D", hdr.path,
+                "-w", "%{http_code}",
+            ] + headers.sorted { $0.key < $1.key }.flatMap { ["-H", "\($0.key): \($0.value)"] }
+                + [base + target])
         var fields: [String: String] = [:]
         for line in (try? String(contentsOf: hdr, encoding: .utf8))?.split(separator: "\r\n") ?? [] {
             guard let colon = line.firstIndex(of: ":") else { continue }
@@ -145,8 +153,10 @@ public final class LocalHTTPServer: @unchecked Sendable {
     /// nginx cannot bind port 0 and say which port it got, so it is given a free port; if another
     /// process takes that port first, nginx fails to bind ("Address already in use") and is
     /// started again on another, `prepare` run again, up to 5 times.
-    public static func nginx(http: String = "", server: String = "", accessLog: Bool = false,
-                             prepare: (_ port: Int) throws -> Void = { _ in }) throws -> LocalHTTPServer {
+    public static func nginx(
+        http: String = "", server: String = "", accessLog: Bool = false,
+        prepare: (_ port: Int) throws -> Void = { _ in }
+    ) throws -> LocalHTTPServer {
         let folder = try TemporaryFolder.make("nginx")
         let www = folder.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
@@ -155,27 +165,28 @@ public final class LocalHTTPServer: @unchecked Sendable {
             let port = try freePort()
             try prepare(port)
             let conf = """
-            daemon off;
-            master_process off;
-            pid \(d)/nginx.pid;
-            error_log \(d)/error.log;
-            events { worker_connections 256; }
-            http {
-                \(accessLog ? "access_log \(d)/access.log;" : "access_log off;")
-                client_body_temp_path \(d)/tmp-body; proxy_temp_path \(d)/tmp-proxy; fastcgi_temp_path \(d)/tmp-fcgi;
-                uwsgi_temp_path \(d)/tmp-uwsgi; scgi_temp_path \(d)/tmp-scgi;
-                \(http)
-                server {
-                    listen 127.0.0.1:\(port);
-                    root \(www.path);
-                    \(server)
+                daemon off;
+                master_process off;
+                pid \(d)/nginx.pid;
+                error_log \(d)/error.log;
+                events { worker_connections 256; }
+                http {
+                    \(accessLog ? "access_log \(d)/access.log;" : "access_log off;")
+                    client_body_temp_path \(d)/tmp-body; proxy_temp_path \(d)/tmp-proxy; fastcgi_temp_path \(d)/tmp-fcgi;
+                    uwsgi_temp_path \(d)/tmp-uwsgi; scgi_temp_path \(d)/tmp-scgi;
+                    \(http)
+                    server {
+                        listen 127.0.0.1:\(port);
+                        root \(www.path);
+                        \(server)
+                    }
                 }
-            }
-            """
+                """
             try conf.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
             do {
-                return try LocalHTTPServer("/usr/sbin/nginx", ["-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"],
-                                           port: port, folder: folder)
+                return try LocalHTTPServer(
+                    "/usr/sbin/nginx", ["-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"],
+                    port: port, folder: folder)
             } catch let e as ProgramRun.Failure where attempt < 5 {
                 let errors = (try? String(contentsOfFile: d + "/error.log", encoding: .utf8)) ?? ""
                 guard (e.stderr + errors).contains("Address already in use") else { throw e }
@@ -200,10 +211,13 @@ public final class LocalHTTPServer: @unchecked Sendable {
         for attempt in 1...5 {
             let port = try freePort()
             do {
-                return try LocalHTTPServer(try venv("python3"),
-                                           [try venv("iiif_testserver.py"), "-d", images.path, "--host", "127.0.0.1",
-                                            "--port", "\(port)", "--api-versions", "3.0", "-q"],
-                                           port: port, folder: try TemporaryFolder.make("iiif-testserver"))
+                return try LocalHTTPServer(
+                    try venv("python3"),
+                    [
+                        try venv("iiif_testserver.py"), "-d", images.path, "--host", "127.0.0.1",
+                        "--port", "\(port)", "--api-versions", "3.0", "-q",
+                    ],
+                    port: port, folder: try TemporaryFolder.make("iiif-testserver"))
             } catch let e as ProgramRun.Failure where attempt < 5 && e.stderr.contains("Address already in use") {
                 continue
             }
@@ -216,9 +230,12 @@ public final class LocalHTTPServer: @unchecked Sendable {
     /// `http://127.0.0.1:PORT/iiif/identifier`.
     public static func writeIIIFStatic(_ image: URL, identifier: String, tile: Int, port: Int, into output: URL) throws {
         try? FileManager.default.removeItem(at: output.appendingPathComponent(identifier))
-        try ProgramRun.output(try venv("python3"),
-                              [try venv("iiif_static.py"), "-d", output.path, "-t", "\(tile)", "-a", "2.1",
-                               "-p", "http://127.0.0.1:\(port)/iiif", "-i", identifier, image.path])
+        try ProgramRun.output(
+            try venv("python3"),
+            [
+                try venv("iiif_static.py"), "-d", output.path, "-t", "\(tile)", "-a", "2.1",
+                "-p", "http://127.0.0.1:\(port)/iiif", "-i", identifier, image.path,
+            ])
     }
 
     /// Puts `file` at `name` in nginx's folder the way a deploy replaces a file: a copy renamed
@@ -241,14 +258,14 @@ public final class LocalHTTPServer: @unchecked Sendable {
     @discardableResult
     public func s3Put(_ file: URL, bucket: String, key: String, acl: String = "public-read") throws -> String {
         let script = """
-        import sys, boto3
-        s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1",
-                          aws_access_key_id="test", aws_secret_access_key="test")
-        if sys.argv[2] not in [b["Name"] for b in s3.list_buckets()["Buckets"]]:
-            s3.create_bucket(Bucket=sys.argv[2])
-        with open(sys.argv[4], "rb") as f:
-            s3.put_object(Bucket=sys.argv[2], Key=sys.argv[3], Body=f.read(), ACL=sys.argv[5])
-        """
+            import sys, boto3
+            s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1",
+                              aws_access_key_id="test", aws_secret_access_key="test")
+            if sys.argv[2] not in [b["Name"] for b in s3.list_buckets()["Buckets"]]:
+                s3.create_bucket(Bucket=sys.argv[2])
+            with open(sys.argv[4], "rb") as f:
+                s3.put_object(Bucket=sys.argv[2], Key=sys.argv[3], Body=f.read(), ACL=sys.argv[5])
+            """
         try ProgramRun.output(try Self.venv("python3"), ["-c", script, base, bucket, key, file.path, acl])
         return "\(base)/\(bucket)/\(key)"
     }
@@ -259,8 +276,12 @@ public final class LocalHTTPServer: @unchecked Sendable {
         let own = try TemporaryFolder.make("pyhttp")
         let www = folder ?? own.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
-        return try LocalHTTPServer("/usr/bin/python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
-                                                        "--directory", www.path], port: nil, folder: own, www: www)
+        return try LocalHTTPServer(
+            "/usr/bin/python3",
+            [
+                "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                "--directory", www.path,
+            ], port: nil, folder: own, www: www)
     }
 
     /// A port no one listens on now (the kernel's choice for a socket bound to port 0), for a

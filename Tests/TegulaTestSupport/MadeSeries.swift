@@ -7,11 +7,17 @@ public enum MadeSeries {
     /// Generate a `cols` × `rows` series into `folder`; `extra` are further make-series options.
     /// Returns the path of `series.yml`.
     @discardableResult
-    public static func make(in folder: String, cols: Int = 4, rows: Int = 4, cell: Int = 160, gcpError: Double = 4,
-                            maxZoom: Int = 7, extra: [String] = []) throws -> String {
-        try ProgramRun.output(TestCollection.python, [PackageRoot.path("scripts/make-series"), folder, "--cols", "\(cols)", "--rows", "\(rows)",
-                                                     "--cell", "\(cell)", "--overlap", "12", "--collar", "10", "--gcp-error", "\(gcpError)",
-                                                     "--max-zoom", "\(maxZoom)"] + extra)
+    public static func make(
+        in folder: String, cols: Int = 4, rows: Int = 4, cell: Int = 160, gcpError: Double = 4,
+        maxZoom: Int = 7, extra: [String] = []
+    ) throws -> String {
+        try ProgramRun.output(
+            TestCollection.python,
+            [
+                PackageRoot.path("scripts/make-series"), folder, "--cols", "\(cols)", "--rows", "\(rows)",
+                "--cell", "\(cell)", "--overlap", "12", "--collar", "10", "--gcp-error", "\(gcpError)",
+                "--max-zoom", "\(maxZoom)",
+            ] + extra)
         return folder + "/series.yml"
     }
 

@@ -26,8 +26,10 @@ public enum Poll {
     /// no thread of Swift's cooperative pool (the pool has one a core, and a blocked one starved
     /// the very server a test waited on). Named apart from it so that the compiler never picks
     /// this one for async code.
-    public static func untilBlocking(_ awaited: @autoclosure () -> String, within seconds: Double = 30, every: Double = 0.005,
-                                     _ condition: () throws -> Bool) throws {
+    public static func untilBlocking(
+        _ awaited: @autoclosure () -> String, within seconds: Double = 30, every: Double = 0.005,
+        _ condition: () throws -> Bool
+    ) throws {
         let deadline = Date().addingTimeInterval(seconds)
         while try !condition() {
             guard Date() < deadline else { throw TimedOut(awaited: awaited(), seconds: seconds) }
@@ -38,8 +40,10 @@ public enum Poll {
     /// Waits until `condition` holds, asking it every `every` seconds, for at most `within`
     /// seconds; then throws ``TimedOut`` with `awaited` (read at that moment). Waits with
     /// `Task.sleep`, holding no thread of Swift's cooperative pool.
-    public static func until(_ awaited: @autoclosure () -> String, within seconds: Double = 30, every: Double = 0.005,
-                             _ condition: () async throws -> Bool) async throws {
+    public static func until(
+        _ awaited: @autoclosure () -> String, within seconds: Double = 30, every: Double = 0.005,
+        _ condition: () async throws -> Bool
+    ) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while try await !condition() {
             guard Date() < deadline else { throw TimedOut(awaited: awaited(), seconds: seconds) }

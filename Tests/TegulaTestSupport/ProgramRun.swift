@@ -37,8 +37,10 @@ public struct ProgramRun: Sendable {
     /// `arguments`, feeding it `stdin`, in ``childEnvironment(_:)`` plus `environment`, and waits
     /// at most `limit` seconds: a child still running then is killed, and ``TimedOut`` thrown.
     /// Both pipes are drained concurrently so a large output cannot block the child.
-    public static func run(_ program: String, _ arguments: [String], stdin: String? = nil,
-                           environment: [String: String]? = nil, limit: Double = ProgramRun.limit) throws -> ProgramRun {
+    public static func run(
+        _ program: String, _ arguments: [String], stdin: String? = nil,
+        environment: [String: String]? = nil, limit: Double = ProgramRun.limit
+    ) throws -> ProgramRun {
         let p = Process()
         if program.hasPrefix("/") {
             p.executableURL = URL(fileURLWithPath: program)
@@ -63,8 +65,9 @@ public struct ProgramRun: Sendable {
         group.wait()
         p.waitUntilExit()
         guard watchdog.stop() else { throw TimedOut(program: program, arguments: arguments, limit: limit) }
-        return ProgramRun(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
+        return ProgramRun(
+            status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// Standard output of a run that must succeed; throws with its standard error otherwise.

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// HTTP/1.x over a plain loopback socket, for what an HTTP client library hides: pipelining,
@@ -98,14 +99,18 @@ public enum RawHTTP {
     /// One request on its own connection, read until the server closes it; exactly one whole
     /// answer must come back. HTTP/1.1 with `Host` and `Connection: close`, or with `http10`
     /// HTTP/1.0 with neither (the server's fast path answers those).
-    public static func fetch(port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:],
-                             http10: Bool = false) async throws -> Response {
+    public static func fetch(
+        port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:],
+        http10: Bool = false
+    ) async throws -> Response {
         try await offPool { try get(port: port, target, method: method, headers: headers, http10: http10) }
     }
 
     /// ``fetch(port:_:method:headers:http10:)`` on the calling thread.
-    public static func get(port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:],
-                           http10: Bool = false) throws -> Response {
+    public static func get(
+        port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:],
+        http10: Bool = false
+    ) throws -> Response {
         var text = http10 ? "\(method) \(target) HTTP/1.0\r\n" : "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (k, v) in headers.sorted(by: { $0.key < $1.key }) { text += "\(k): \(v)\r\n" }
         let raw = try blockingExchange(port: port, send: Array((text + "\r\n").utf8))
@@ -128,7 +133,8 @@ public enum RawHTTP {
         let crlf2: [UInt8] = [13, 10, 13, 10]
         while at < raw.count {
             guard raw.count - at >= 4,
-                  let end = (at...(raw.count - 4)).first(where: { raw[$0..<($0 + 4)].elementsEqual(crlf2) }) else {
+                let end = (at...(raw.count - 4)).first(where: { raw[$0..<($0 + 4)].elementsEqual(crlf2) })
+            else {
                 throw Failure("unterminated head at byte \(at) of \(raw.count)")
             }
             let lines = String(decoding: raw[at..<end], as: UTF8.self).components(separatedBy: "\r\n")
@@ -172,8 +178,10 @@ public enum RawHTTP {
         func lineEnd(after i: Int) -> Int? { raw[i...].indices.dropLast().first { raw[$0] == 13 && raw[$0 + 1] == 10 } }
         while true {
             guard i < raw.count, let end = lineEnd(after: i),
-                  let size = Int(String(decoding: raw[i..<end], as: UTF8.self).split(separator: ";").first?
-                                    .trimmingCharacters(in: .whitespaces) ?? "", radix: 16) else {
+                let size = Int(
+                    String(decoding: raw[i..<end], as: UTF8.self).split(separator: ";").first?
+                        .trimmingCharacters(in: .whitespaces) ?? "", radix: 16)
+            else {
                 throw Failure("chunked body cut short (no chunk size at byte \(i))")
             }
             let start = end + 2

@@ -12,8 +12,12 @@ public enum TestCollection {
     /// resolution, pipeline zooms up to `maxZoom`. Returns the path of `collection.yml`.
     @discardableResult
     public static func make(in folder: String, sheets: Int, upsample: Double = 1, maxZoom: Int = 4, seed: Int = 1) throws -> String {
-        try ProgramRun.output(python, [PackageRoot.path("scripts/make-collection"), folder, "--sheets", "\(sheets)",
-                                          "--upsample", "\(upsample)", "--max-zoom", "\(maxZoom)", "--seed", "\(seed)"])
+        try ProgramRun.output(
+            python,
+            [
+                PackageRoot.path("scripts/make-collection"), folder, "--sheets", "\(sheets)",
+                "--upsample", "\(upsample)", "--max-zoom", "\(maxZoom)", "--seed", "\(seed)",
+            ])
         return folder + "/collection.yml"
     }
 

@@ -49,8 +49,10 @@ public struct TestSeries: Sendable {
 
     /// The source image (RGB) and each pixel's kind.
     public func source() throws -> (rgb: [UInt8], labels: [UInt8]) {
-        ([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/source.rgb"))),
-         [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/labels.u8"))))
+        (
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/source.rgb"))),
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/labels.u8")))
+        )
     }
 
     /// Metres per pixel at ``zoom`` and the EPSG:3857 box [west, south, east, north] of sheet (r, c)'s scan.
@@ -67,7 +69,8 @@ public struct TestSeries: Sendable {
     public static func map(_ r: Int, _ c: Int, mask: Bool = true, extra: String = "") -> String {
         let b = bounds(r, c).map { String(format: "%.6f", $0) }.joined(separator: ", ")
         let m0 = collar, m1 = collar + mapSide
-        var text = "  - name: sheet-\(r)-\(c)\n    input: sheet-\(r)-\(c).tif\n    georeference:\n"
+        var text =
+            "  - name: sheet-\(r)-\(c)\n    input: sheet-\(r)-\(c).tif\n    georeference:\n"
             + "      bounds: [\(b)]\n      srs: EPSG:3857\n"
         if mask { text += "      mask: [[\(m0), \(m0)], [\(m1), \(m0)], [\(m1), \(m1)], [\(m0), \(m1)]]\n" }
         return text + extra
@@ -79,51 +82,51 @@ public struct TestSeries: Sendable {
     }
 
     static let script = #"""
-import sys
-import numpy as np
-from osgeo import gdal, osr
-folder, zoom, ox, oy = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-side, n, pitch, overlap, collar = 400, 4, 96, 16, 12
-paper, ink, water = (232, 222, 196), (40, 36, 48), (140, 180, 215)
-yy, xx = np.mgrid[0:side, 0:side]
-labels = np.zeros((side, side), np.uint8)
-labels[((xx + 5) % 24 == 0) | ((yy + 11) % 24 == 0)] = 1               # a grid of ink lines
-labels[np.abs((xx - yy) - 30) < 1] = 1                                  # a diagonal road
-labels[(xx - 260) ** 2 + (yy - 150) ** 2 < 60 ** 2] = 2                  # a lake
-labels[np.abs((xx - 260) ** 2 + (yy - 150) ** 2 - 61 ** 2) < 120] = 1    # its shore
-rgb = np.zeros((side, side, 3), np.uint8)
-for k, colour in enumerate((paper, ink, water)):
-    rgb[labels == k] = colour
-rgb.tofile(folder + "/source.rgb")
-labels.tofile(folder + "/labels.u8")
-scan_side = pitch + overlap + 2 * collar
-res = 2 * 20037508.342789244 / (256 << zoom)
-for r in range(n):
-    for c in range(n):
-        tone = 4 if (r + c) % 2 == 0 else -4
-        scan = np.empty((scan_side, scan_side, 3), np.int16)
-        scan[:, :] = paper
-        scan[3:7, 30:100] = ink                                          # the title in the collar
-        m0, m1 = collar, collar + pitch + overlap
-        scan[m0:m1, m0:m1] = rgb[pitch * r:pitch * r + pitch + overlap, pitch * c:pitch * c + pitch + overlap]
-        scan = np.clip(scan + tone, 0, 255).astype(np.uint8)
-        names = ["sheet-%d-%d.tif" % (r, c)] + (["sheet-0-0-geo.tif"] if r == 0 and c == 0 else [])
-        for name in names:
-            ds = gdal.GetDriverByName("GTiff").Create(folder + "/" + name, scan_side, scan_side, 3, gdal.GDT_Byte)
-            for b in range(3):
-                ds.GetRasterBand(b + 1).WriteArray(scan[:, :, b])
-            if name.endswith("-geo.tif"):
-                left = -20037508.342789244 + (ox + pitch * c - collar) * res
-                top = 20037508.342789244 - (oy + pitch * r - collar) * res
-                ds.SetGeoTransform([left, res, 0, top, 0, -res])
-                srs = osr.SpatialReference()
-                srs.ImportFromEPSG(3857)
-                ds.SetProjection(srs.ExportToWkt())
-            ds = None
-        if r == 0 and c == 0:
-            lab = np.zeros((scan_side, scan_side), np.uint8)
-            lab[3:7, 30:100] = 1
-            lab[m0:m1, m0:m1] = labels[0:pitch + overlap, 0:pitch + overlap]
-            lab.tofile(folder + "/sheet-0-0.labels")
-"""#
+        import sys
+        import numpy as np
+        from osgeo import gdal, osr
+        folder, zoom, ox, oy = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+        side, n, pitch, overlap, collar = 400, 4, 96, 16, 12
+        paper, ink, water = (232, 222, 196), (40, 36, 48), (140, 180, 215)
+        yy, xx = np.mgrid[0:side, 0:side]
+        labels = np.zeros((side, side), np.uint8)
+        labels[((xx + 5) % 24 == 0) | ((yy + 11) % 24 == 0)] = 1               # a grid of ink lines
+        labels[np.abs((xx - yy) - 30) < 1] = 1                                  # a diagonal road
+        labels[(xx - 260) ** 2 + (yy - 150) ** 2 < 60 ** 2] = 2                  # a lake
+        labels[np.abs((xx - 260) ** 2 + (yy - 150) ** 2 - 61 ** 2) < 120] = 1    # its shore
+        rgb = np.zeros((side, side, 3), np.uint8)
+        for k, colour in enumerate((paper, ink, water)):
+            rgb[labels == k] = colour
+        rgb.tofile(folder + "/source.rgb")
+        labels.tofile(folder + "/labels.u8")
+        scan_side = pitch + overlap + 2 * collar
+        res = 2 * 20037508.342789244 / (256 << zoom)
+        for r in range(n):
+            for c in range(n):
+                tone = 4 if (r + c) % 2 == 0 else -4
+                scan = np.empty((scan_side, scan_side, 3), np.int16)
+                scan[:, :] = paper
+                scan[3:7, 30:100] = ink                                          # the title in the collar
+                m0, m1 = collar, collar + pitch + overlap
+                scan[m0:m1, m0:m1] = rgb[pitch * r:pitch * r + pitch + overlap, pitch * c:pitch * c + pitch + overlap]
+                scan = np.clip(scan + tone, 0, 255).astype(np.uint8)
+                names = ["sheet-%d-%d.tif" % (r, c)] + (["sheet-0-0-geo.tif"] if r == 0 and c == 0 else [])
+                for name in names:
+                    ds = gdal.GetDriverByName("GTiff").Create(folder + "/" + name, scan_side, scan_side, 3, gdal.GDT_Byte)
+                    for b in range(3):
+                        ds.GetRasterBand(b + 1).WriteArray(scan[:, :, b])
+                    if name.endswith("-geo.tif"):
+                        left = -20037508.342789244 + (ox + pitch * c - collar) * res
+                        top = 20037508.342789244 - (oy + pitch * r - collar) * res
+                        ds.SetGeoTransform([left, res, 0, top, 0, -res])
+                        srs = osr.SpatialReference()
+                        srs.ImportFromEPSG(3857)
+                        ds.SetProjection(srs.ExportToWkt())
+                    ds = None
+                if r == 0 and c == 0:
+                    lab = np.zeros((scan_side, scan_side), np.uint8)
+                    lab[3:7, 30:100] = 1
+                    lab[m0:m1, m0:m1] = labels[0:pitch + overlap, 0:pitch + overlap]
+                    lab.tofile(folder + "/sheet-0-0.labels")
+        """#
 }

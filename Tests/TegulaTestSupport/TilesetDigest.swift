@@ -1,6 +1,6 @@
 import Foundation
-import TegulaBundle
 import TegulaCrypto
+import TegulaTileset
 
 /// One digest for all the tiles of a tileset (folder, MBTiles or PMTiles): SHA-256 over each
 /// tile's `z x y` and the SHA-256 of its bytes, tiles in (z, x, y) order; and the tile count.

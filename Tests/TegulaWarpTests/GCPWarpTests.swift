@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaSupport
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaWarp
 
 /// Warping scans georeferenced by GCPs: markers land on their GCPs (tps), and an affine fit
@@ -96,8 +97,10 @@ struct GCPWarpTests {
     /// The floors are 1 dB under the PSNR measured (the same in 3 runs: 67.66 dB tps, 60.77 dB
     /// polynomial2, 60.05 dB polynomial3), the shares the measured ones plus a margin (10, 35 and
     /// 37 pixels of about 980,000: 1.0e-5, 3.6e-5, 3.8e-5).
-    @Test(arguments: [(TransformKind.tps, ["-tps"], 66.6, 2e-5), (.polynomial2, ["-order", "2"], 59.7, 5e-5),
-                      (.polynomial3, ["-order", "3"], 59.0, 5e-5)])
+    @Test(arguments: [
+        (TransformKind.tps, ["-tps"], 66.6, 2e-5), (.polynomial2, ["-order", "2"], 59.7, 5e-5),
+        (.polynomial3, ["-order", "3"], 59.0, 5e-5),
+    ])
     func nonLinearFitsMatchGDAL(kind: TransformKind, method: [String], floor: Double, mismatch: Double) throws {
         let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -130,8 +133,9 @@ struct GCPWarpTests {
         var sx = mx, sy = my
         try source.mapping.makeEvaluator().sourcePixels(x: &sx, y: &sy)
         let inside = sx.indices.filter { sx[$0] >= 0 && sx[$0] <= Double(w) && sy[$0] >= 0 && sy[$0] <= Double(h) }
-        let forward = try ProgramRun.run("gdaltransform", method + ["-output_xy", src],
-                                         stdin: inside.map { "\(sx[$0]) \(sy[$0])" }.joined(separator: "\n") + "\n")
+        let forward = try ProgramRun.run(
+            "gdaltransform", method + ["-output_xy", src],
+            stdin: inside.map { "\(sx[$0]) \(sy[$0])" }.joined(separator: "\n") + "\n")
         #expect(forward.status == 0, "\(forward.stderr)")
         let lonLat = forward.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         #expect(inside.count > 1_000 && lonLat.count == inside.count, "\(inside.count) inside, \(lonLat.count) answers")
@@ -140,7 +144,9 @@ struct GCPWarpTests {
             let want = WebMercator.unproject(ProjectedPoint(x: mx[i], y: my[i]))
             worst.add(max(abs(lonLat[k][0] - want.longitude), abs(lonLat[k][1] - want.latitude)))
         }
-        print("\(kind.rawValue): GDAL's forward fit at the \(inside.count) source pixels our warp sampled: worst \(worst.value)° from their output pixels")
+        print(
+            "\(kind.rawValue): GDAL's forward fit at the \(inside.count) source pixels our warp sampled: worst \(worst.value)° from their output pixels"
+        )
         // 1e-9° is 1e-7 source pixels (0.01° each).
         #expect(worst.value < 1e-9, "worst \(worst.value)°")
 
@@ -157,13 +163,17 @@ struct GCPWarpTests {
         try scan(denseSrc, gcps: dense)
         let te = [gt[0], gt[3] - Double(result.height) * res, gt[0] + Double(result.width) * res, gt[3]]
         let theirs = dir.appendingPathComponent("gdal.tif").path
-        let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
-            + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0", "-tps", "-dstalpha", denseSrc, theirs])
+        let gdalwarp = try ProgramRun.run(
+            "gdalwarp",
+            ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
+                + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0", "-tps", "-dstalpha", denseSrc, theirs])
         #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
         let a = try WarpFixtures.rgba(ours), b = try WarpFixtures.rgba(theirs)
         #expect(a.w == b.w && a.h == b.h)
         let c = WarpFixtures.compare(a.px, b.px)
-        print("\(kind.rawValue) warp vs gdalwarp -tps of it as 961 GCPs, -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
+        print(
+            "\(kind.rawValue) warp vs gdalwarp -tps of it as 961 GCPs, -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)"
+        )
         #expect(c.overlap > 50_000, "overlap \(c.overlap)")
         #expect(c.psnr >= floor, "PSNR \(c.psnr)")
         #expect(Double(c.alphaMismatch) / Double(max(1, c.overlap)) < mismatch, "alpha mismatch \(c.alphaMismatch) of \(c.overlap)")
@@ -174,12 +184,15 @@ struct GCPWarpTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("gcps.tif").path
         let n = 500
-        do {   // closed at the end of the block (see nonLinearFitsMatchGdalwarp)
+        do {  // closed at the end of the block (see nonLinearFitsMatchGdalwarp)
             let d = try Dataset.create(path: src, driver: "GTiff", width: n, height: n, bands: 3)
             try d.writeBytes(x: 0, y: 0, width: n, height: n, bands: [1, 2, 3], from: PatternGeoTIFF.pixels(width: n, height: n))
-            try d.setGCPs([GCPRecord(id: "a", pixel: 0, line: 0, x: 5, y: 52),
-                           GCPRecord(id: "b", pixel: 500, line: 0, x: 9.5, y: 52.4),
-                           GCPRecord(id: "c", pixel: 0, line: 500, x: 5.6, y: 48.5)], srs: .wgs84())
+            try d.setGCPs(
+                [
+                    GCPRecord(id: "a", pixel: 0, line: 0, x: 5, y: 52),
+                    GCPRecord(id: "b", pixel: 500, line: 0, x: 9.5, y: 52.4),
+                    GCPRecord(id: "c", pixel: 0, line: 500, x: 5.6, y: 48.5),
+                ], srs: .wgs84())
         }
         let source = try WarpInput(path: src, fit: FitOptions(transform: .polynomial1, fitCRS: .gcp)).resolve()
         let ours = dir.appendingPathComponent("ours.tif").path
@@ -187,13 +200,17 @@ struct GCPWarpTests {
         let gt = result.geoTransform, res = gt[1]
         let te = [gt[0], gt[3] - Double(result.height) * res, gt[0] + Double(result.width) * res, gt[3]]
         let theirs = dir.appendingPathComponent("gdal.tif").path
-        let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
-            + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0", "-order", "1", "-dstalpha", src, theirs])
+        let gdalwarp = try ProgramRun.run(
+            "gdalwarp",
+            ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
+                + ["-tr", "\(res)", "\(res)", "-r", "bilinear", "-et", "0", "-order", "1", "-dstalpha", src, theirs])
         #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
         let a = try WarpFixtures.rgba(ours), b = try WarpFixtures.rgba(theirs)
         #expect(a.w == b.w && a.h == b.h)
         let c = WarpFixtures.compare(a.px, b.px)
-        print("3-GCP affine warp vs gdalwarp -order 1 -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
+        print(
+            "3-GCP affine warp vs gdalwarp -order 1 -et 0: PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)"
+        )
         #expect(c.overlap > 50_000)
         // Measured 70.08 dB and 2 pixels of 832,725 transparent in one only (2.4e-6), in 3 runs.
         #expect(c.psnr >= 69, "PSNR \(c.psnr)")
@@ -209,13 +226,14 @@ struct GCPWarpTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("fold.tif").path
         let (w, h) = (FoldingCubic.width, FoldingCubic.height)
-        do {   // closed at the end of the block, so the warp reads every byte written
+        do {  // closed at the end of the block, so the warp reads every byte written
             let d = try Dataset.create(path: src, driver: "GTiff", width: w, height: h, bands: 3)
             try d.writeBytes(x: 0, y: 0, width: w, height: h, bands: [1, 2, 3], from: PatternGeoTIFF.pixels(width: w, height: h))
         }
-        let set = GCPSet(gcps: FoldingCubic.gcps.enumerated().map { i, g in
-            GCP(id: "g\(i + 1)", pixel: PixelPoint(x: g.x, y: g.y), ground: GroundPoint(x: g.X, y: g.Y))
-        }, crs: try CRS("EPSG:3857"), source: "folding cubic")
+        let set = GCPSet(
+            gcps: FoldingCubic.gcps.enumerated().map { i, g in
+                GCP(id: "g\(i + 1)", pixel: PixelPoint(x: g.x, y: g.y), ground: GroundPoint(x: g.X, y: g.Y))
+            }, crs: try CRS("EPSG:3857"), source: "folding cubic")
         let source = try WarpInput(path: src, gcpSet: set, fit: FitOptions(transform: .polynomial3, fitCRS: .gcp)).resolve()
         let warning = try #require(source.foldWarning)
         #expect(warning.contains("polynomial3 folds over at pixels x 8") && warning.contains("GCPs' side"), "\(warning)")

@@ -1,18 +1,23 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaWarp
 
 /// Warping georeferenced rasters (geotransform + CRS) against `gdalwarp -et 0` on the same grid.
 struct GeoTransformWarpTests {
     /// Warp with tegula and with gdalwarp onto exactly the same grid, and compare.
-    static func compareWithGDAL(srs: String, geoTransform: [Double], size: Int, zoom: Int,
-                                resampling: Resampling) throws -> (psnr: Double, identical: Double, overlap: Int, alphaMismatch: Int, result: WarpJob.Result) {
+    static func compareWithGDAL(
+        srs: String, geoTransform: [Double], size: Int, zoom: Int,
+        resampling: Resampling
+    ) throws -> (psnr: Double, identical: Double, overlap: Int, alphaMismatch: Int, result: WarpJob.Result) {
         let w = try WarpFixtures.warpWithBoth(srs: srs, geoTransform: geoTransform, size: size, zoom: zoom, resampling: resampling)
         let c = WarpFixtures.compare(w.ours, w.theirs)
-        print("warp vs gdalwarp \(srs) z\(zoom) \(resampling): PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
+        print(
+            "warp vs gdalwarp \(srs) z\(zoom) \(resampling): PSNR \(c.psnr) dB, identical \(c.identical), overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)"
+        )
         return (c.psnr, c.identical, c.overlap, c.alphaMismatch, w.result)
     }
 
@@ -22,8 +27,9 @@ struct GeoTransformWarpTests {
 
     @Test(arguments: [Resampling.bilinear, .cubic])
     func geographicSourceMatchesGdalwarp(resampling: Resampling) throws {
-        let c = try Self.compareWithGDAL(srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01], size: 600,
-                                         zoom: 7, resampling: resampling)
+        let c = try Self.compareWithGDAL(
+            srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01], size: 600,
+            zoom: 7, resampling: resampling)
         #expect(c.overlap > 100_000)
         #expect(c.psnr >= 72.5, "PSNR \(c.psnr)")  // measured 74.33 dB bilinear, 73.03 cubic; less 0.5 dB
         #expect(c.alphaMismatch <= Self.alphaMismatchMargin, "alpha differs at \(c.alphaMismatch) px")
@@ -32,8 +38,9 @@ struct GeoTransformWarpTests {
 
     @Test func utmSourceMatchesGdalwarp() throws {
         // 600 px of 100 m around 500 km easting, 5000 km northing in UTM 32N.
-        let c = try Self.compareWithGDAL(srs: "EPSG:32632", geoTransform: [470000, 100, 0, 5030000, 0, -100], size: 600,
-                                         zoom: 10, resampling: .bilinear)
+        let c = try Self.compareWithGDAL(
+            srs: "EPSG:32632", geoTransform: [470000, 100, 0, 5030000, 0, -100], size: 600,
+            zoom: 10, resampling: .bilinear)
         #expect(c.overlap > 100_000)
         #expect(c.psnr >= 67.35, "PSNR \(c.psnr)")  // measured 67.86 dB, less 0.5 dB
         #expect(c.alphaMismatch <= Self.alphaMismatchMargin, "alpha differs at \(c.alphaMismatch) px")
@@ -46,8 +53,9 @@ struct GeoTransformWarpTests {
     /// (measured 5; the pattern's smooth channels change by at most 5 levels from one source
     /// pixel to the next, its 40/210 checks by 170).
     @Test func nearestIsAlmostAllIdentical() throws {
-        let w = try WarpFixtures.warpWithBoth(srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01], size: 600, zoom: 7,
-                                      resampling: .near)
+        let w = try WarpFixtures.warpWithBoth(
+            srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01], size: 600, zoom: 7,
+            resampling: .near)
         let c = WarpFixtures.compare(w.ours, w.theirs)
         let rest = Self.nearestRest(w.ours, w.theirs, width: w.result.width)
         #expect(c.overlap > 100_000)
@@ -84,16 +92,18 @@ struct GeoTransformWarpTests {
 
     @Test func shrinkingWidensTheKernel() throws {
         // Zoom 5 is about 4× coarser than the source: the kernel must widen as gdalwarp's does.
-        let c = try Self.compareWithGDAL(srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01], size: 600,
-                                         zoom: 5, resampling: .bilinear)
+        let c = try Self.compareWithGDAL(
+            srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01], size: 600,
+            zoom: 5, resampling: .bilinear)
         #expect(c.overlap > 5_000, "overlap \(c.overlap)")
         #expect(c.psnr >= 43.35, "PSNR \(c.psnr)")  // measured 43.89 dB, less 0.5 dB
         #expect(c.alphaMismatch <= Self.alphaMismatchMargin, "alpha differs at \(c.alphaMismatch) px")
     }
 
     @Test func outputIsOnTheZoomGrid() throws {
-        let c = try Self.compareWithGDAL(srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01], size: 200,
-                                         zoom: 8, resampling: .near)
+        let c = try Self.compareWithGDAL(
+            srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01], size: 200,
+            zoom: 8, resampling: .near)
         let gt = c.result.geoTransform
         let res = WebMercator.resolution(zoom: 8)
         #expect(gt[1] == res && gt[5] == -res)

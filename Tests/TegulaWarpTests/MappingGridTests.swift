@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TegulaGeometry
 import TegulaGeoreference
 import TegulaSupport
+import Testing
+
 @testable import TegulaWarp
 
 /// The refinement grid keeps interpolation within its tolerance and reports the error it found,
@@ -158,13 +159,15 @@ struct MappingGridTests {
     /// at every pixel of a zoom-8 block over the whole scan, refining around the GCPs.
     @Test func aTPSGridIsWithinItsToleranceOfTheExactInverseAtEveryPixel() throws {
         let (w, h) = GCPWarpTests.size
-        let fit = try Georeferencer.fit(GCPWarpTests.gcps(), imageWidth: w, imageHeight: h,
-                                        options: FitOptions(transform: .tps, fitCRS: .gcp))
+        let fit = try Georeferencer.fit(
+            GCPWarpTests.gcps(), imageWidth: w, imageHeight: h,
+            options: FitOptions(transform: .tps, fitCRS: .gcp))
         let mapping = try GCPMapping(width: w, height: h, georeference: fit)
         let corner = WebMercator.project(Coordinate(longitude: 4.9, latitude: 52.1))
         let res = WebMercator.resolution(zoom: 8), side = (width: 1024, height: 768)
-        let grid = MappingGrid(evaluator: try mapping.makeEvaluator(), left: corner.x, top: corner.y, resolution: res,
-                               width: side.width, height: side.height)
+        let grid = MappingGrid(
+            evaluator: try mapping.makeEvaluator(), left: corner.x, top: corner.y, resolution: res,
+            width: side.width, height: side.height)
         #expect(grid.spacingRange.lowerBound < 16, "spacing \(grid.spacingRange)")
         // Every pixel's exact inverse, in rows, from an evaluator of its own.
         var xs: [Double] = [], ys: [Double] = []
@@ -187,7 +190,9 @@ struct MappingGridTests {
                 worst.add(abs(sx[i] - xs[k]), abs(sy[i] - ys[k]))
             }
         }
-        print("tps grid over the scan at zoom 8: \(inside) pixels inside it, worst \(worst.value) source px from the exact inverse (tolerance \(MappingGrid.tolerance)), spacing \(grid.spacingRange)")
+        print(
+            "tps grid over the scan at zoom 8: \(inside) pixels inside it, worst \(worst.value) source px from the exact inverse (tolerance \(MappingGrid.tolerance)), spacing \(grid.spacingRange)"
+        )
         #expect(inside > side.width * side.height / 4)
         #expect(worst.value <= MappingGrid.tolerance)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TegulaWarp
 
 /// Lanczos and average against `gdalwarp -r lanczos|average -et 0` on the same grid (issue 16
@@ -32,15 +33,20 @@ struct ResamplingOracleTests {
     }
 
     /// Floors: (edges, smooth bands) in dB.
-    @Test(arguments: [(Resampling.lanczos, 8, (60.0, 60.0)), (.lanczos, 7, (23.0, 40.0)), (.lanczos, 5, (23.0, 40.0)),
-                      (.average, 8, (60.0, 60.0)), (.average, 7, (60.0, 60.0)), (.average, 5, (50.0, 60.0))])
+    @Test(arguments: [
+        (Resampling.lanczos, 8, (60.0, 60.0)), (.lanczos, 7, (23.0, 40.0)), (.lanczos, 5, (23.0, 40.0)),
+        (.average, 8, (60.0, 60.0)), (.average, 7, (60.0, 60.0)), (.average, 5, (50.0, 60.0)),
+    ])
     func kernelMatchesGdalwarp(resampling: Resampling, zoom: Int, floors: (Double, Double)) throws {
         let (edgeFloor, smoothFloor) = floors
-        let w = try WarpFixtures.warpWithBoth(srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01],
-                                                       size: 600, zoom: zoom, resampling: resampling)
+        let w = try WarpFixtures.warpWithBoth(
+            srs: "EPSG:4326", geoTransform: [5, 0.01, 0, 50, 0, -0.01],
+            size: 600, zoom: zoom, resampling: resampling)
         let c = WarpFixtures.compare(w.ours, w.theirs)
         let bands = (0..<3).map { Self.bandPSNR(w.ours, w.theirs, band: $0) }
-        print("\(resampling) z\(zoom) vs gdalwarp -r \(resampling) -et 0: PSNR red \(bands[0]), green \(bands[1]), blue (edges) \(bands[2]) dB; overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)")
+        print(
+            "\(resampling) z\(zoom) vs gdalwarp -r \(resampling) -et 0: PSNR red \(bands[0]), green \(bands[1]), blue (edges) \(bands[2]) dB; overlap \(c.overlap), alpha mismatch \(c.alphaMismatch)"
+        )
         #expect(c.overlap > (zoom == 7 ? 100_000 : 5_000), "overlap \(c.overlap)")
         #expect(bands[0] >= smoothFloor && bands[1] >= smoothFloor, "smooth bands: \(bands)")
         #expect(bands[2] >= edgeFloor, "hard edges: \(bands)")

@@ -1,15 +1,17 @@
 import Foundation
-import Testing
 import TegulaGDAL
 import TegulaGeometry
 import TegulaTestSupport
+import Testing
+
 @testable import TegulaWarp
 
 /// Test rasters made here, and image comparison helpers.
 enum WarpFixtures {
     /// Warp with tegula and with gdalwarp onto exactly the same grid: both RGBA images.
     static func warpWithBoth(srs: String, geoTransform: [Double], size: Int, zoom: Int, resampling: Resampling) throws
-        -> (ours: [UInt8], theirs: [UInt8], result: WarpJob.Result) {
+        -> (ours: [UInt8], theirs: [UInt8], result: WarpJob.Result)
+    {
         let dir = try TemporaryFolder.make("warp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("src.tif").path
@@ -23,8 +25,10 @@ enum WarpFixtures {
         let res = gt[1]
         let te = [gt[0], gt[3] - Double(result.height) * res, gt[0] + Double(result.width) * res, gt[3]]
         let theirs = dir.appendingPathComponent("gdal.tif").path
-        let gdalwarp = try ProgramRun.run("gdalwarp", ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
-            + ["-tr", "\(res)", "\(res)", "-r", resampling.rawValue, "-et", "0", "-dstalpha", src, theirs])
+        let gdalwarp = try ProgramRun.run(
+            "gdalwarp",
+            ["-q", "-t_srs", "EPSG:3857", "-te"] + te.map { "\($0)" }
+                + ["-tr", "\(res)", "\(res)", "-r", resampling.rawValue, "-et", "0", "-dstalpha", src, theirs])
         #expect(gdalwarp.status == 0, "\(gdalwarp.stderr)")
         let a = try WarpFixtures.rgba(ours), b = try WarpFixtures.rgba(theirs)
         #expect(a.w == b.w && a.h == b.h)

@@ -13,7 +13,9 @@ struct WarpRowTests {
         var out = [UInt8](repeating: 0, count: n * 4)
         var rest = [Int32](repeating: -1, count: n), rx = [Double](repeating: 0, count: n), ry = [Double](repeating: 0, count: n)
         var s = span
-        let left = sse2Only ? tegula_bilinear_spans_sse2(window, w, h, 0, 0, w, h, &s, 1, 0, n, nil, &out, &rest, &rx, &ry)
+        let left =
+            sse2Only
+            ? tegula_bilinear_spans_sse2(window, w, h, 0, 0, w, h, &s, 1, 0, n, nil, &out, &rest, &rx, &ry)
             : tegula_bilinear_spans(window, w, h, 0, 0, w, h, &s, 1, 0, n, nil, &out, &rest, &rx, &ry)
         return (out, Array(rest[0..<left]))
     }
@@ -26,8 +28,9 @@ struct WarpRowTests {
         var rows = 0
         for n in 1...40 {
             for k in 0..<6 {
-                let span = tegula_span(start: 0, end: n, x: 3.3 + Double(k) * 1.7, y: 2.9 + Double(k) * 6.1,
-                                       dx: 0.93 + Double(k) * 0.05, dy: 0.011 * Double(k - 3))
+                let span = tegula_span(
+                    start: 0, end: n, x: 3.3 + Double(k) * 1.7, y: 2.9 + Double(k) * 6.1,
+                    dx: 0.93 + Double(k) * 0.05, dy: 0.011 * Double(k - 3))
                 let a = Self.row(window, w: w, h: h, span: span, sse2Only: false)
                 let b = Self.row(window, w: w, h: h, span: span, sse2Only: true)
                 #expect(a.pixels == b.pixels && a.rest == b.rest, "row of \(n), span \(k); \(g.replay)")

@@ -3,8 +3,8 @@
 // compressed and read back the same. Run by Fuzz/Targets/gzip.swift (joined to TegulaDeflate by
 // scripts/fuzz) and by FuzzReplayTests.
 #if !TEGULA_FUZZ_TARGET
-import TegulaDeflate
-import TegulaTestSupport
+    import TegulaDeflate
+    import TegulaTestSupport
 #endif
 
 enum GzipFuzz {

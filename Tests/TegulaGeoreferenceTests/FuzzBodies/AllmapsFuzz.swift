@@ -1,11 +1,12 @@
+import TegulaGeoreference
+
 // The allmaps fuzz body (FuzzCase): an Allmaps Georeference Annotation (JSON: GCP features, SVG
 // selector mask, transformation), read through GCPReader as `tegula georef --gcps x.json` reads
 // it. Run by Fuzz/Targets/allmaps.swift (public API: its own module, scripts/fuzz) and by
 // FuzzReplayTests.
 #if !TEGULA_FUZZ_TARGET
-import TegulaTestSupport
+    import TegulaTestSupport
 #endif
-import TegulaGeoreference
 
 enum AllmapsFuzz {
     static func run(_ bytes: [UInt8], _ c: inout FuzzCase) {

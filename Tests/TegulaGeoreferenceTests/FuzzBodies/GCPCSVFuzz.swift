@@ -1,11 +1,12 @@
+import TegulaGDAL
+import TegulaGeoreference
+
 // The gcp-csv fuzz body (FuzzCase): a GCP CSV (`x,y,lon,lat[,name]`, or `x,y,X,Y` with a CRS
 // given). Run by Fuzz/Targets/gcp-csv.swift (public API: its own module, scripts/fuzz) and by
 // FuzzReplayTests.
 #if !TEGULA_FUZZ_TARGET
-import TegulaTestSupport
+    import TegulaTestSupport
 #endif
-import TegulaGDAL
-import TegulaGeoreference
 
 enum GCPCSVFuzz {
     /// The CRS given with `--gcp-crs` for the second reading.

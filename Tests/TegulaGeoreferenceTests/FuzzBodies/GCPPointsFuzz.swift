@@ -1,10 +1,11 @@
+import TegulaGeoreference
+
 // The gcp-points fuzz body (FuzzCase): a QGIS .points file (`#CRS:` line, header, negated rows,
 // enable, names). Run by Fuzz/Targets/gcp-points.swift (public API: its own module, scripts/fuzz)
 // and by FuzzReplayTests.
 #if !TEGULA_FUZZ_TARGET
-import TegulaTestSupport
+    import TegulaTestSupport
 #endif
-import TegulaGeoreference
 
 enum GCPPointsFuzz {
     static func run(_ bytes: [UInt8], _ c: inout FuzzCase) {

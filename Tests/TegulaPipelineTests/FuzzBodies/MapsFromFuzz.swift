@@ -4,8 +4,8 @@
 // Fuzz/Targets/maps-from.swift (joined to TegulaPipeline, its loader files, by scripts/fuzz) and
 // by FuzzReplayTests.
 #if !TEGULA_FUZZ_TARGET
-import TegulaTestSupport
-@testable import TegulaPipeline
+    import TegulaTestSupport
+    @testable import TegulaPipeline
 #endif
 
 enum MapsFromFuzz {

@@ -4,8 +4,8 @@
 // `scan.points` get past the existence checks. Run by Fuzz/Targets/pipeline.swift (joined to
 // TegulaPipeline, its loader files, by scripts/fuzz) and by FuzzReplayTests.
 #if !TEGULA_FUZZ_TARGET
-import TegulaTestSupport
-@testable import TegulaPipeline
+    import TegulaTestSupport
+    @testable import TegulaPipeline
 #endif
 
 enum PipelineFuzz {

@@ -4,8 +4,8 @@
 // scripts/fuzz) and by FuzzReplayTests. A target the server does not know is a route, not an
 // error.
 #if !TEGULA_FUZZ_TARGET
-import TegulaServer
-import TegulaTestSupport
+    import TegulaServer
+    import TegulaTestSupport
 #endif
 
 enum RouteFuzz {

@@ -6,17 +6,23 @@ extension TileMatrixSet {
     /// The names of the built-in sets, in alphabetical order.
     public static var builtInNames: [String] { builtInDocuments.keys.sorted() }
 
-    /// The built-in set called `name` (any case). `WebMercatorQuad` is ``webMercatorQuad``, whose
-    /// numbers are Tegula's Web Mercator grid's; the others are decoded from their documents.
+    /// The built-in set whose id is `name`, case-sensitive as morecantile's `tms.get`.
+    /// `WebMercatorQuad` is ``webMercatorQuad``, whose numbers are Tegula's Web Mercator grid's; the
+    /// others are decoded from their documents. For a person's `NAME|FILE.json`, ``init(argument:)``.
     public static func named(_ name: String) throws -> TileMatrixSet {
-        guard let key = builtInNames.first(where: { $0.lowercased() == name.lowercased() }) else {
+        guard builtInDocuments[name] != nil else {
             throw Failure(
                 reason: .unknownName,
-                description: "no built-in tile matrix set '\(name)': expected one of "
-                    + builtInNames.joined(separator: ", ") + ", or a TMS 2.0 JSON file")
+                description: "no built-in tile matrix set '\(name)'\(caseHint(name)): expected one of " + builtInNames.joined(separator: ", "))
         }
-        if key == "WebMercatorQuad" { return webMercatorQuad }
-        return try document(named: key)
+        if name == "WebMercatorQuad" { return webMercatorQuad }
+        return try document(named: name)
+    }
+
+    /// ` (ids are case-sensitive: WebMercatorQuad?)` when `name` differs from a built-in id only by
+    /// case; empty otherwise.
+    static func caseHint(_ name: String) -> String {
+        builtInNames.first { $0.lowercased() == name.lowercased() }.map { " (ids are case-sensitive: \($0)?)" } ?? ""
     }
 
     /// A built-in set decoded from its document exactly as shipped (for WebMercatorQuad, the

@@ -43,8 +43,10 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
             case malformed
             /// A level whose id is not an integer zoom, or zooms that are not consecutive.
             case zoomIdentifiers
-            /// A built-in name that does not exist.
+            /// A built-in name that does not exist (and, for an argument, no such file either).
             case unknownName
+            /// A file named as a set that cannot be read.
+            case unreadableFile
             /// A zoom the set does not have.
             case zoomOutOfRange
         }

@@ -15,20 +15,10 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "(\(longitude), \(latitude))" }
 }
 
-/// A position in EPSG:3857 metres (spherical Web Mercator).
-public struct ProjectedPoint: Hashable, Sendable, CustomStringConvertible {
-    /// Metres east of the origin.
-    public var x: Double
-    /// Metres north of the equator.
-    public var y: Double
-
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-
-    public var description: String { "(\(x), \(y))" }
-}
+/// A position in EPSG:3857 metres (spherical Web Mercator): a ``GridPoint`` of
+/// ``TileMatrixSet/webMercatorQuad``, the one point type of every grid. The older name, kept so
+/// that code written against it builds; new code says `GridPoint`.
+public typealias ProjectedPoint = GridPoint
 
 /// A geographic bounding box in degrees (mercantile's `LngLatBbox`).
 ///
@@ -63,42 +53,7 @@ public struct GeoBounds: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(west) \(south) \(east) \(north)" }
 }
 
-/// A bounding box in EPSG:3857 metres (mercantile's `Bbox`: left, bottom, right, top).
-public struct ProjectedBounds: Hashable, Sendable, CustomStringConvertible {
-    public var left: Double
-    public var bottom: Double
-    public var right: Double
-    public var top: Double
-
-    public init(left: Double, bottom: Double, right: Double, top: Double) {
-        self.left = left
-        self.bottom = bottom
-        self.right = right
-        self.top = top
-    }
-
-    public var width: Double { right - left }
-    public var height: Double { top - bottom }
-
-    /// The smallest box holding both.
-    public func union(_ other: ProjectedBounds) -> ProjectedBounds {
-        ProjectedBounds(
-            left: min(left, other.left), bottom: min(bottom, other.bottom),
-            right: max(right, other.right), top: max(top, other.top))
-    }
-
-    /// The overlap, or nil when the boxes do not overlap.
-    public func intersection(_ other: ProjectedBounds) -> ProjectedBounds? {
-        let box = ProjectedBounds(
-            left: max(left, other.left), bottom: max(bottom, other.bottom),
-            right: min(right, other.right), top: min(top, other.top))
-        return box.left < box.right && box.bottom < box.top ? box : nil
-    }
-
-    /// The whole Web Mercator square.
-    public static let world = ProjectedBounds(
-        left: -WebMercator.halfCircumference, bottom: -WebMercator.halfCircumference,
-        right: WebMercator.halfCircumference, top: WebMercator.halfCircumference)
-
-    public var description: String { "\(left) \(bottom) \(right) \(top)" }
-}
+/// A box in EPSG:3857 metres (mercantile's `Bbox`): a ``GridBounds`` of
+/// ``TileMatrixSet/webMercatorQuad``, the one box type of every grid. The older name, kept so that
+/// code written against it builds; new code says `GridBounds`.
+public typealias ProjectedBounds = GridBounds

@@ -1,6 +1,8 @@
-/// A position in a tile matrix set's CRS, in x/y order whatever the CRS's axis order: x is the
-/// easting or longitude, y the northing or latitude (morecantile's `always_xy`). In the CRS's units
-/// (metres, feet or degrees): a ``TileMatrixSet`` says which.
+/// A position in a tile grid's CRS, in x/y order whatever the CRS's axis order: x is the easting
+/// or longitude, y the northing or latitude (morecantile's `always_xy`). In the CRS's units
+/// (metres, feet or degrees): a ``TileMatrixSet`` says which. For Web Mercator
+/// (``TileMatrixSet/webMercatorQuad``) these are EPSG:3857 metres, the values ``WebMercator``
+/// projects to; `ProjectedPoint` is this type's older name.
 public struct GridPoint: Hashable, Sendable, CustomStringConvertible {
     /// The easting (or longitude).
     public var x: Double
@@ -13,15 +15,16 @@ public struct GridPoint: Hashable, Sendable, CustomStringConvertible {
         self.y = y
     }
 
-    /// The same position, for the Web Mercator grid (EPSG:3857 metres).
-    public init(_ p: ProjectedPoint) { self.init(x: p.x, y: p.y) }
+    /// The same point: `ProjectedPoint` and `GridPoint` are one type now.
+    @available(*, deprecated, message: "ProjectedPoint is GridPoint: use the value itself")
+    public init(_ p: GridPoint) { self = p }
 
     /// `(x, y)`.
     public var description: String { "(\(x), \(y))" }
 }
 
-/// A box in a tile matrix set's CRS, in x/y order (left, bottom, right, top), as
-/// ``ProjectedBounds`` is for EPSG:3857.
+/// A box in a tile grid's CRS, in x/y order: left, bottom, right, top (mercantile's `Bbox`). For
+/// Web Mercator, EPSG:3857 metres; `ProjectedBounds` is this type's older name.
 public struct GridBounds: Hashable, Sendable, CustomStringConvertible {
     /// The smallest x.
     public var left: Double
@@ -40,16 +43,39 @@ public struct GridBounds: Hashable, Sendable, CustomStringConvertible {
         self.top = top
     }
 
-    /// The same box, for the Web Mercator grid.
-    public init(_ b: ProjectedBounds) { self.init(left: b.left, bottom: b.bottom, right: b.right, top: b.top) }
+    /// The same box: `ProjectedBounds` and `GridBounds` are one type now.
+    @available(*, deprecated, message: "ProjectedBounds is GridBounds: use the value itself")
+    public init(_ b: GridBounds) { self = b }
 
-    /// The same box as EPSG:3857 metres, for a grid in that CRS.
-    public var projected: ProjectedBounds { ProjectedBounds(left: left, bottom: bottom, right: right, top: top) }
+    /// The same box: `ProjectedBounds` and `GridBounds` are one type now.
+    @available(*, deprecated, message: "ProjectedBounds is GridBounds: use the value itself")
+    public var projected: GridBounds { self }
 
     /// The width, right − left.
     public var width: Double { right - left }
     /// The height, top − bottom.
     public var height: Double { top - bottom }
+
+    /// The smallest box holding both.
+    public func union(_ other: GridBounds) -> GridBounds {
+        GridBounds(
+            left: min(left, other.left), bottom: min(bottom, other.bottom),
+            right: max(right, other.right), top: max(top, other.top))
+    }
+
+    /// The overlap, or nil when the boxes do not overlap.
+    public func intersection(_ other: GridBounds) -> GridBounds? {
+        let box = GridBounds(
+            left: max(left, other.left), bottom: max(bottom, other.bottom),
+            right: min(right, other.right), top: min(top, other.top))
+        return box.left < box.right && box.bottom < box.top ? box : nil
+    }
+
+    /// The whole Web Mercator square in EPSG:3857 metres (``TileMatrixSet/webMercatorQuad``'s
+    /// extent).
+    public static let world = GridBounds(
+        left: -WebMercator.halfCircumference, bottom: -WebMercator.halfCircumference,
+        right: WebMercator.halfCircumference, top: WebMercator.halfCircumference)
 
     /// `left bottom right top`.
     public var description: String { "\(left) \(bottom) \(right) \(top)" }

@@ -17,11 +17,11 @@ struct WebMercatorQuadTests {
             for _ in 0..<2_000 {
                 let n = 1 << z
                 let t = Tile(x: Int.random(in: 0..<n, using: &rng), y: Int.random(in: 0..<n, using: &rng), z: z)
-                #expect(tms.bounds(of: t) == GridBounds(t.projectedBounds), "\(t); \(rng.replay)")
+                #expect(tms.bounds(of: t) == t.projectedBounds, "\(t); \(rng.replay)")
             }
             #expect(tms.limits(zoom: z).x == 0...((1 << z) - 1))
         }
-        #expect(tms.extent == GridBounds(ProjectedBounds.world))
+        #expect(tms.extent == GridBounds.world)
         #expect(tms.zooms == 0...WebMercator.maxZoom)
     }
 
@@ -31,7 +31,7 @@ struct WebMercatorQuadTests {
         for _ in 0..<50_000 {
             let c = Coordinate(longitude: Double.random(in: -180..<180, using: &rng), latitude: Double.random(in: -85...85, using: &rng))
             let z = Int.random(in: 0...WebMercator.maxZoom, using: &rng)
-            let p = GridPoint(WebMercator.project(c))
+            let p = WebMercator.project(c)
             let span = WebMercator.tileExtent(zoom: z)
             let fx = (p.x + WebMercator.halfCircumference) / span, fy = (WebMercator.halfCircumference - p.y) / span
             // TileGrid adds mercantile's 1e-14 of the world before it floors: 1e-14 × 2^z tiles.
@@ -59,7 +59,7 @@ struct WebMercatorQuadTests {
             guard edges.allSatisfy({ abs($0 - $0.rounded()) > 1e-6 }) else { continue }
             compared += 1
             guard let old = TileGrid.tileRange(covering: box, zoom: z) else { Issue.record("no range for \(box)"); continue }
-            let new = tms.tileRange(covering: GridBounds(box), zoom: z)
+            let new = tms.tileRange(covering: box, zoom: z)
             #expect(new.x == old.x && new.y == old.y, "\(box) at \(z); \(rng.replay)")
         }
         #expect(compared > 4_900)

@@ -138,11 +138,7 @@ package struct CompositePartBuilder {
                 packs.insert((file, pack.header), at: 0)
             } else {
                 var upper: [UInt64: [UInt8]] = [:]
-                let parents = ParentBuilder(
-                    lowestZoom: split.cutZoom, tilePixels: layout.tilePixels,
-                    format: builder.encoding.format, quality: builder.encoding.quality,
-                    autoLossy: builder.encoding.autoLossy, webpEffort: builder.encoding.webpEffort
-                ) { t, data in
+                let parents = ParentBuilder(lowestZoom: split.cutZoom, tilePixels: layout.tilePixels, encoding: builder.encoding) { t, data in
                     upper[PMTilesID.id(of: t)] = data
                 }
                 for (file, _) in packs {

@@ -16,26 +16,21 @@ package struct CompositeReduce {
     let parts: CompositeParts
     let output: String
     let metadata: TilesetMetadata
-    /// The composite's quality, auto-lossy format and WebP effort, for the zooms built above the
-    /// cut (its format is the metadata's).
-    let quality: Int?
-    let autoLossy: AutoLossy
-    let webpEffort: WebPEffort
+    /// The composite's encoding, for the zooms built above the cut (its format is the metadata's).
+    let encoding: TileEncoding
     let progress: (@Sendable (Int, Int) -> Void)?
 
-    /// The reduce of `parts` under `split` into `output`, described by `metadata`.
+    /// The reduce of `parts` under `split` into `output`, described by `metadata`, the zooms above
+    /// the cut encoded in `encoding`.
     package init(
         split: CompositeSplit, parts: CompositeParts, output: String, metadata: TilesetMetadata,
-        quality: Int?, autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default,
-        progress: (@Sendable (Int, Int) -> Void)?
+        encoding: TileEncoding, progress: (@Sendable (Int, Int) -> Void)?
     ) {
         self.split = split
         self.parts = parts
         self.output = output
         self.metadata = metadata
-        self.quality = quality
-        self.autoLossy = autoLossy
-        self.webpEffort = webpEffort
+        self.encoding = encoding
         self.progress = progress
     }
 
@@ -100,17 +95,16 @@ package struct CompositeReduce {
         try? FileManager.default.removeItem(atPath: tmp)
         try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: tmp) }
-        let writer = try Tileset.openWriter(at: tmp, format: metadata.format, layout: .topLeft, scale: metadata.scale)
+        // A composite is cut in WebMercatorQuad; a GeoPackage gets that set's CRS as PROJ defines it.
+        let geoPackageCRS = Tileset.form(of: output) == .geopackage ? try GeoPackageTileWriter.SpatialReference(crsOf: .webMercatorQuad) : nil
+        let writer = try Tileset.openWriter(
+            at: tmp, format: metadata.format, layout: .topLeft, scale: metadata.scale, tilePixels: layout.tilePixels, geoPackageCRS: geoPackageCRS)
         var result = Result()
         result.parts = records.count
         let ordered = records.sorted { $0.cutRange[0] < $1.cutRange[0] }
         var digests: [String: ContentHash] = [:]
         var counts: [String: Int] = [:]
-        let parents = ParentBuilder(
-            lowestZoom: layout.zooms.min, tilePixels: layout.tilePixels,
-            format: metadata.format, quality: quality, autoLossy: autoLossy,
-            webpEffort: webpEffort
-        ) { t, data in
+        let parents = ParentBuilder(lowestZoom: layout.zooms.min, tilePixels: layout.tilePixels, encoding: encoding) { t, data in
             try writer.write(t, data: data)
             result.built += 1
             result.bytes += data.count

@@ -261,8 +261,7 @@ public final class PipelineRunner: Sendable {
             description: "composite of \(pipeline.spec.maps.count) maps, \(composite.joining)")
         let label = "composite reduce", progress = progress
         let r = try CompositeReduce(
-            split: split, parts: parts, output: composite.output, metadata: metadata,
-            quality: e.quality, autoLossy: e.autoLossy, webpEffort: e.webpEffort,
+            split: split, parts: parts, output: composite.output, metadata: metadata, encoding: e,
             progress: { d, t in progress?(label, d, t) }
         ).run(records)
         var m = Manifest.load(folder: compositeFolder)

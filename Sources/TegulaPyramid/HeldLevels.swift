@@ -60,8 +60,7 @@ public final class HeldLevels: @unchecked Sendable {
     /// meanwhile wait; if the build fails, they fail with its error.
     func build(job: TileJob, plan: PyramidPlan, jobs: Int) throws {
         let builder = PyramidBuilder(
-            source: job.source, plan: plan, resampling: job.settings.resampling, format: job.settings.encoding.format,
-            jobs: jobs)
+            source: job.source, plan: plan, resampling: job.settings.resampling, encoding: job.settings.encoding, jobs: jobs)
         do {
             _ = try builder.runLowerZoomPixels(
                 { [self] t, pixels in

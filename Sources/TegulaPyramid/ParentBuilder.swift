@@ -20,14 +20,10 @@ public final class ParentBuilder {
     private var finished: [Int: UInt64] = [:]
 
     /// - Parameter emit: gets every non-empty parent tile, encoded, zoom by zoom as they finish.
-    /// - Parameter format: the parents' format, quality, auto-lossy format and WebP effort (the composite's);
-    ///   tiles added as bytes may be in any format ``TileDecoder`` reads.
-    public init(
-        lowestZoom: Int, tilePixels: Int, format: TileFormat = .png, quality: Int? = nil,
-        autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default,
-        emit: @escaping (Tile, [UInt8]) throws -> Void
-    ) {
-        encoder = TileEncoder(format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort)
+    /// - Parameter encoding: the parents' encoding (the composite's); tiles added as bytes may be
+    ///   in any format ``TileDecoder`` reads.
+    public init(lowestZoom: Int, tilePixels: Int, encoding: TileEncoding = .png, emit: @escaping (Tile, [UInt8]) throws -> Void) {
+        encoder = encoding.encoder()
         self.lowestZoom = lowestZoom
         self.tilePixels = tilePixels
         self.emit = emit

@@ -14,13 +14,8 @@ public final class PyramidBuilder: @unchecked Sendable {
     public let source: WarpSource
     public let plan: PyramidPlan
     public let resampling: Resampling
-    public let format: TileFormat
-    /// JPEG's or lossy WebP's quality (1–100); nil = the format's default (WebP: lossless).
-    public let quality: Int?
-    /// The lossy format of `auto`'s opaque tiles.
-    public let autoLossy: AutoLossy
-    /// libwebp's effort for lossless WebP tiles.
-    public let webpEffort: WebPEffort
+    /// The tiles' format, quality, auto-lossy format and WebP effort.
+    public let encoding: TileEncoding
     public let jobs: Int
     /// Tiles already in the output (``--resume``): computed as usual but not encoded or written.
     public let existing: Set<Tile>
@@ -53,18 +48,16 @@ public final class PyramidBuilder: @unchecked Sendable {
         var received = 0
     }
 
+    /// A builder of `plan`'s tiles warped from `source` with `resampling` and encoded in
+    /// `encoding`, on `jobs` threads, skipping the encoding of `existing` tiles.
     public init(
-        source: WarpSource, plan: PyramidPlan, resampling: Resampling, format: TileFormat,
-        quality: Int? = nil, autoLossy: AutoLossy = .default, webpEffort: WebPEffort = .default,
+        source: WarpSource, plan: PyramidPlan, resampling: Resampling, encoding: TileEncoding = .png,
         jobs: Int, existing: Set<Tile> = []
     ) {
-        self.quality = quality
-        self.autoLossy = autoLossy
-        self.webpEffort = webpEffort
         self.source = source
         self.plan = plan
         self.resampling = resampling
-        self.format = format
+        self.encoding = encoding
         self.jobs = max(1, jobs)
         self.existing = existing
     }
@@ -74,8 +67,7 @@ public final class PyramidBuilder: @unchecked Sendable {
         emit: @escaping @Sendable (Tile, [UInt8]) throws -> Void,
         progress: (@Sendable (Stats) -> Void)? = nil
     ) throws -> Stats {
-        let plan = self.plan, src = source, resampling = self.resampling, format = self.format,
-            quality = self.quality, autoLossy = self.autoLossy, webpEffort = self.webpEffort
+        let plan = self.plan, src = source, resampling = self.resampling, encoding = self.encoding
         // A scan decoded in whole rows is warped a row of blocks at a time, top to bottom: the
         // units a row of blocks reads are then read again only by the next row, while still
         // cached. In Morton order the plain-JPEG benchmark scan decoded its 85 units 170 times
@@ -92,7 +84,7 @@ public final class PyramidBuilder: @unchecked Sendable {
                         scan: src.scan, mapping: src.mapping, resampling: resampling,
                         maskFootprint: src.maskFootprint, shared: src.shared, mapped: src.mapped,
                         decoded: src.decoded, removal: src.removal),
-                    encoder: TileEncoder(format: format, quality: quality, autoLossy: autoLossy, webpEffort: webpEffort))
+                    encoder: encoding.encoder())
             },
             process: { [self] worker, index in
                 try buildBlock(blocks[index], worker: worker, emit: emit)

@@ -106,10 +106,7 @@ public struct TileJob: Sendable {
         }
         try stamp.write(beside: output)
         let existing = resume ? Tileset.existingTiles(at: output) : []
-        let builder = PyramidBuilder(
-            source: source, plan: plan, resampling: settings.resampling, format: e.format,
-            quality: e.quality, autoLossy: e.autoLossy, webpEffort: e.webpEffort,
-            jobs: jobs, existing: existing)
+        let builder = PyramidBuilder(source: source, plan: plan, resampling: settings.resampling, encoding: e, jobs: jobs, existing: existing)
         let total = plan.tilePositions
         var report: (@Sendable (PyramidBuilder.Stats) -> Void)? = nil
         if let progress {

@@ -32,23 +32,30 @@ public struct GCPMapping: SourceMapping {
         try Evaluator(mapping: self)
     }
 
+    /// An evaluator whose output positions are in `output` instead of EPSG:3857: one PROJ
+    /// transformation between it and the fit CRS, none when they are the same (``ReprojectedMapping``).
+    func makeEvaluator(output: CRS) throws -> MappingEvaluator {
+        try Evaluator(mapping: self, output: output)
+    }
+
     final class Evaluator: MappingEvaluator {
         let transform: any PixelTransform
         let folds: FoldOver?
         let toFit: CoordinateTransformation?
         let toMercator: CoordinateTransformation?
 
-        init(mapping m: GCPMapping) throws {
+        /// `output`: the CRS of the positions it takes and gives (EPSG:3857 for the tile grid).
+        init(mapping m: GCPMapping, output: CRS = .webMercator) throws {
             transform = m.georeference.transform
             folds = m.folds
             let fit = m.georeference.fitCRS
-            if fit.isSame(as: .webMercator) {
+            if fit.isSame(as: output) {
                 toFit = nil
                 toMercator = nil
             } else {
-                let f = fit.makeReference(), merc = SpatialReference.webMercator()
-                toFit = try CoordinateTransformation(from: merc, to: f)
-                toMercator = try CoordinateTransformation(from: f, to: merc)
+                let f = fit.makeReference(), out = output.makeReference()
+                toFit = try CoordinateTransformation(from: out, to: f)
+                toMercator = try CoordinateTransformation(from: f, to: out)
             }
         }
 

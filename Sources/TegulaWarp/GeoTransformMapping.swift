@@ -23,22 +23,30 @@ public struct GeoTransformMapping: SourceMapping {
         try Evaluator(mapping: self)
     }
 
+    /// An evaluator whose output positions are in `output` instead of EPSG:3857: one PROJ
+    /// transformation between it and the raster's CRS, none when they are the same
+    /// (``ReprojectedMapping``).
+    func makeEvaluator(output: CRS) throws -> MappingEvaluator {
+        try Evaluator(mapping: self, output: output)
+    }
+
     final class Evaluator: MappingEvaluator {
         let forwardGT: GeoTransform
         let inverseGT: GeoTransform
         let toSource: CoordinateTransformation?
         let toMercator: CoordinateTransformation?
 
-        init(mapping m: GeoTransformMapping) throws {
+        /// `output`: the CRS of the positions it takes and gives (EPSG:3857 for the tile grid).
+        init(mapping m: GeoTransformMapping, output: CRS = .webMercator) throws {
             forwardGT = m.geoTransform
             inverseGT = m.geoTransform.inverse!
-            if m.crs.isSame(as: .webMercator) {
+            if m.crs.isSame(as: output) {
                 toSource = nil
                 toMercator = nil
             } else {
-                let src = m.crs.makeReference(), merc = SpatialReference.webMercator()
-                toSource = try CoordinateTransformation(from: merc, to: src)
-                toMercator = try CoordinateTransformation(from: src, to: merc)
+                let src = m.crs.makeReference(), out = output.makeReference()
+                toSource = try CoordinateTransformation(from: out, to: src)
+                toMercator = try CoordinateTransformation(from: src, to: out)
             }
         }
 

@@ -58,17 +58,27 @@ public struct WarpSource: Sendable {
 
     private init(
         _ other: WarpSource, shared: SourceWindow?, mapped: MappedScan?, decoded: DecodedScan?,
-        removal: ColorRemoval? = nil
+        removal: ColorRemoval? = nil, mapping: SourceMapping? = nil, footprint: [ProjectedPoint]? = nil
     ) {
         scan = other.scan
         self.removal = removal ?? other.removal
-        mapping = other.mapping
+        self.mapping = mapping ?? other.mapping
         summary = other.summary
-        footprint = other.footprint
-        maskFootprint = other.maskFootprint
+        self.footprint = footprint ?? other.footprint
+        maskFootprint = other.maskFootprint == nil ? nil : footprint ?? other.maskFootprint
         self.shared = shared
         self.mapped = mapped
         self.decoded = decoded
+    }
+
+    /// This source warped into `crs` instead of EPSG:3857 (a tile matrix set's CRS): its mapping a
+    /// ``ReprojectedMapping``, its footprint and mask in `crs` (x/y order), its pixels shared as
+    /// before. Its ``bounds`` and ``nativeResolution()`` then speak of `crs`.
+    public func reprojected(to crs: CRS) throws -> WarpSource {
+        let mapping = try ReprojectedMapping(self.mapping, crs: crs)
+        let ring = try mapping.makeEvaluator().footprint(of: mapping, stepsPerEdge: 128)
+        guard ring.count >= 3 else { throw WarpError(.outsideWorld, at: path, "the georeference maps no part of the scan into \(crs.label)") }
+        return WarpSource(self, shared: shared, mapped: mapped, decoded: decoded, mapping: mapping, footprint: ring)
     }
 
     /// This source with its whole-scan pixels in memory when it is small enough (see

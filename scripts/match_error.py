@@ -1,25 +1,37 @@
 #!/usr/bin/env python3
-"""The error of a tegula match fit against the bench's true transform, over the sheet.
+"""The error of a tegula match fit against the true transform, over the sheet.
 
-Usage: match_error.py POINTS   (a QGIS .points file written by `tegula match` for scripts/bench-match)
+Usage: match_error.py POINTS
+       match_error.py POINTS --truth H11 H12 H13 H21 H22 H23 H31 H32 H33 --size WIDTH HEIGHT
 
-The bench's truth: reference pixel (u, v) -> scan pixel  s R(theta) (u - 1350, v - 675) + (1922, 1301.5)
-with s = 1.3, theta = 15 degrees; the reference has 100 m pixels in EPSG:3857 from (400000, 7100000).
-The homography scan -> reference pixel through the points (least squares, DLT on normalised points) is
-compared with the truth's inverse on a 41 x 41 grid over the 3844 x 2603 scan, where the truth puts the
-sheet: prints "rms R worst W" in scan pixels, as MatchFixtures.error measures the tests' fits.
+POINTS is a QGIS .points file written by `tegula match` or a pipeline's `match:` (match.points),
+its ground in any CRS its `#CRS:` line names (carried into EPSG:3857 by GDAL's osr, i.e. PROJ).
+The reference is the 1689 sheet as the tests and the bench make it: 2700 x 1350 pixels of 100 m in
+EPSG:3857 from (400000, 7100000).
+
+The truth is a homography from scan pixels to reference pixels (GDAL's convention, rows down),
+row by row, for a WIDTH x HEIGHT scan. Without --truth it is the bench's (scripts/bench-match):
+reference pixel (u, v) -> scan pixel  s R(theta) (u - 1350, v - 675) + (1922, 1301.5) with s = 1.3,
+theta = 15 degrees, on a 3844 x 2603 scan.
+
+The homography scan -> reference pixel through the points (least squares, DLT on normalised
+points, numpy's SVD) is compared with the truth on a 41 x 41 grid over the scan, where the truth
+puts the sheet: prints "rms R worst W" in scan pixels, as MatchFixtures.error measures the
+tests' fits.
 """
-import sys
+import argparse
 
 import numpy as np
+from osgeo import osr
 
-S, T = 1.3, np.radians(15)
-R = np.array([[np.cos(T), -np.sin(T)], [np.sin(T), np.cos(T)]])
-W, H = 3844, 2603
+REF_W, REF_H, LEFT, TOP, RES = 2700, 1350, 400000.0, 7100000.0, 100.0
 
 
-def truth(uv):
-    return (S * (R @ (uv - [1350, 675]).T)).T + [1922, 1301.5]
+def bench_truth():
+    s, t = 1.3, np.radians(15)
+    forward = np.array([[s * np.cos(t), -s * np.sin(t), 0], [s * np.sin(t), s * np.cos(t), 0], [0, 0, 1]])
+    forward = np.array([[1, 0, 1922], [0, 1, 1301.5], [0, 0, 1]]) @ forward @ np.array([[1, 0, -1350], [0, 1, -675], [0, 0, 1]])
+    return np.linalg.inv(forward), (3844, 2603)
 
 
 def normaliser(p):
@@ -40,19 +52,40 @@ def homography(a, b):
     return np.linalg.inv(nb) @ h @ na
 
 
-def main():
-    rows = [line.split(",") for line in open(sys.argv[1]) if line[:1] not in "#m" and line.strip()]
-    ground = np.array([[float(r[0]), float(r[1])] for r in rows])
+def apply(h, p):
+    q = (h @ np.c_[p, np.ones(len(p))].T).T
+    return q[:, :2] / q[:, 2:]
+
+
+def read_points(path):
+    lines = open(path).read().splitlines()
+    crs = osr.SpatialReference()
+    crs.SetFromUserInput(lines[0][len("#CRS:"):].strip() if lines[0].startswith("#CRS:") else "EPSG:3857")
+    crs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    mercator = osr.SpatialReference()
+    mercator.ImportFromEPSG(3857)
+    mercator.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    to_mercator = osr.CoordinateTransformation(crs, mercator)
+    rows = [line.split(",") for line in lines if line[:1] not in "#m" and line.strip()]
+    ground = np.array([to_mercator.TransformPoint(float(r[0]), float(r[1]))[:2] for r in rows])
     scan = np.array([[float(r[2]), -float(r[3])] for r in rows])  # .points rows are negative
-    ref = np.c_[(ground[:, 0] - 400000) / 100, (7100000 - ground[:, 1]) / 100]
-    h = homography(scan, ref)
-    g = np.array([[W * i / 40, H * j / 40] for i in range(41) for j in range(41)])
-    t_inv = np.linalg.inv(S * R)
-    on_sheet = (t_inv @ (g - [1922, 1301.5]).T).T + [1350, 675]
-    keep = (on_sheet[:, 0] >= 0) & (on_sheet[:, 0] <= 2700) & (on_sheet[:, 1] >= 0) & (on_sheet[:, 1] <= 1350)
+    return scan, np.c_[(ground[:, 0] - LEFT) / RES, (TOP - ground[:, 1]) / RES]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("points")
+    parser.add_argument("--truth", type=float, nargs=9)
+    parser.add_argument("--size", type=int, nargs=2)
+    args = parser.parse_args()
+    truth, (w, h) = (np.array(args.truth).reshape(3, 3), args.size) if args.truth else bench_truth()
+    scan, ref = read_points(args.points)
+    fitted = homography(scan, ref)
+    g = np.array([[w * i / 40, h * j / 40] for i in range(41) for j in range(41)])
+    on_sheet = apply(truth, g)
+    keep = (on_sheet[:, 0] >= 0) & (on_sheet[:, 0] <= REF_W) & (on_sheet[:, 1] >= 0) & (on_sheet[:, 1] <= REF_H)
     g = g[keep]
-    q = (h @ np.c_[g, np.ones(len(g))].T).T
-    e = np.linalg.norm(truth(q[:, :2] / q[:, 2:]) - g, axis=1)
+    e = np.linalg.norm(apply(np.linalg.inv(truth), apply(fitted, g)) - g, axis=1)
     print(f"rms {np.sqrt(np.mean(e * e)):.3f} worst {e.max():.3f}")
 
 

@@ -8,8 +8,8 @@ import TegulaSupport
 import TegulaWarp
 
 /// The georeference stage of one map: from the `georeference:` section to `georef.vrt` (plus
-/// `mask.wkt`, and for GCPs `report.json` and `residuals.svg`) in the map's work folder, or to
-/// an in-memory ``WarpSource`` for the plan.
+/// `mask.wkt`, and for GCPs `report.json`, with the match under `match` for GCPs from `match:`,
+/// and `residuals.svg`) in the map's work folder, or to an in-memory ``WarpSource`` for the plan.
 struct GeoreferenceStep: MapStage {
     let map: MapSpec
     let folder: String
@@ -146,7 +146,12 @@ struct GeoreferenceStep: MapStage {
             outputs += [vrtPath, reportPath, picturePath]
             fitted = georeference
         }
-        if case .match = g.gcps { outputs += [ReferenceMatch.recordPath(in: folder), ReferenceMatch.pointsPath(in: folder)] }
+        if case .match = g.gcps {
+            if let fitted, let record = ReferenceMatch.recorded(in: folder) {
+                try AtomicFile.write(Array(try record.report(fitted.report)), to: reportPath)
+            }
+            outputs += [ReferenceMatch.recordPath(in: folder), ReferenceMatch.pointsPath(in: folder)]
+        }
         return (outputs, fitted)
     }
 

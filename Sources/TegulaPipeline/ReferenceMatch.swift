@@ -136,9 +136,30 @@ struct ReferenceMatch: Codable, Sendable, Equatable {
         return try GCPReader.read(path: Self.pointsPath(in: folder))
     }
 
+    /// The fit's report as `tegula georef` writes it, with this record under `match` (matched,
+    /// the point count, the scores, the coverage): a matched map's `report.json`.
+    func report(_ report: GeoreferenceReport) throws -> Data {
+        try JSONStyle.readable.nonFiniteAsStrings.encode(MatchedReport(report: report, match: self))
+    }
+
     /// One phrase for the log: matched, the point count and the scores, or why not.
     var summary: String {
         guard matched else { return "no match (\(why ?? "not the same map"))" }
         return String(format: "matched: %d points, score %.2f (%.2f–%.2f)", points, score ?? 0, minScore ?? 0, maxScore ?? 0)
+    }
+}
+
+/// A fit's report with the match its GCPs came from, as one JSON object: the report's own keys
+/// and `match`.
+private struct MatchedReport: Encodable {
+    var report: GeoreferenceReport
+    var match: ReferenceMatch
+
+    enum CodingKeys: String, CodingKey { case match }
+
+    func encode(to encoder: any Encoder) throws {
+        try report.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(match, forKey: .match)
     }
 }

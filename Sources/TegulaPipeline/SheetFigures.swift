@@ -39,11 +39,12 @@ public struct SheetFigures: Sendable, Codable, Equatable {
     public var toneGain: [Double]?
     public var toneOffset: [Double]?
     /// For a map georeferenced by `match:`: whether its scan matched the reference, the points'
-    /// mean match score (normalised cross-correlation, 0–1) and how many points were proposed;
-    /// nil for other maps.
+    /// mean match score (normalised cross-correlation, 0–1), how many points were proposed and
+    /// the share of the scan the reference covers (0–1); nil for other maps.
     public var matched: Bool?
     public var matchScore: Double?
     public var matchPoints: Int?
+    public var matchCoverage: Double?
     /// The fitted footprint (mask or scan border), `[lon, lat]`, closed; nil without a GCP fit.
     public var footprint: [[Double]]?
     /// `ok`, `skipped` (failed the gate and left out) or `failed` (failed it, run stopped).
@@ -60,7 +61,7 @@ public struct SheetFigures: Sendable, Codable, Equatable {
         case seamBeforeMetres = "seam_before_m", seamAfterMetres = "seam_after_m"
         case footprint
         case toneGain = "tone_gain", toneOffset = "tone_offset"
-        case matched, matchScore = "match_score", matchPoints = "match_points"
+        case matched, matchScore = "match_score", matchPoints = "match_points", matchCoverage = "match_coverage"
     }
 
     /// Figures of a map without a GCP fit.
@@ -98,11 +99,12 @@ public struct SheetFigures: Sendable, Codable, Equatable {
         footprint = r.footprint.isEmpty ? nil : r.footprint
     }
 
-    /// The match's verdict, score and point count joined to the figures.
+    /// The match's verdict, score, point count and coverage joined to the figures.
     mutating func join(_ match: ReferenceMatch) {
         matched = match.matched
         matchScore = match.score
         matchPoints = match.points
+        matchCoverage = match.coverage
     }
 
     /// The limits of `quality` this sheet exceeds, one phrase each (empty: it passes). A figure

@@ -83,4 +83,64 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/\(name)/8").path), "\(name) has no tiles")
         }
     }
+
+    @Test func eachMatchedMapsReportAndTheSheetIndexGiveTheVerdictTheScoreThePointsAndTheCoverage() throws {
+        let folder = try TemporaryFolder.make("match-pipeline-report")
+        _ = try MatchFixtures.reference(in: folder)
+        let rescan = try MatchFixtures.rescan(.init(name: "rescan", degrees: 10, scale: 0.7, crop: 0.6, jpegQuality: 70), in: folder)
+        let file = folder.appendingPathComponent("report.yml").path
+        try """
+        version: 1
+        map_defaults:
+          georeference: {match: reference.tif, transform: projective}
+          tile: {min_zoom: 7, max_zoom: 7}
+        quality: {on_fail: skip}
+        maps:
+          - {name: rescan, input: \(rescan.path), output: out/rescan}
+          - {name: unrelated, input: \(BlueMarble.path), output: out/unrelated}
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try ProgramRun.run(try BuiltTegula.path(), ["run", file])
+        #expect(run.status == 0, "\(run.stderr)")
+        let work = folder.appendingPathComponent(".tegula/report")
+        let points = try String(contentsOf: work.appendingPathComponent("rescan/match.points"), encoding: .utf8)
+        let written = points.split(separator: "\n").filter { $0.contains("score=") }
+        let scores = written.compactMap { line in line.range(of: "score=").flatMap { Double(line[$0.upperBound...]) } }
+        let mean = scores.reduce(0, +) / Double(max(1, scores.count))
+        // The share of the scan the reference covers, by the truth: the scan pixels (a 200 × 200
+        // grid of their centres) it takes onto the sheet.
+        var on = 0
+        for i in 0..<200 {
+            for j in 0..<200 {
+                let p = rescan.truth.apply(
+                    PixelPoint(x: (Double(i) + 0.5) * Double(rescan.width) / 200, y: (Double(j) + 0.5) * Double(rescan.height) / 200))
+                if (0...MatchFixtures.referenceWidth).contains(p.x) && (0...MatchFixtures.referenceHeight).contains(p.y) { on += 1 }
+            }
+        }
+        let coverage = Double(on) / 40_000
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: work.appendingPathComponent("rescan/report.json"))) as? [String: Any])
+        #expect(report["transform"] as? String == "projective", "the fit's report keeps its own keys: \(report.keys.sorted())")
+        let match = try #require(report["match"] as? [String: Any], "report.json has no match: \(report.keys.sorted())")
+        #expect(match["matched"] as? Bool == true, "\(match)")
+        #expect(match["points"] as? Int == written.count && (12...40).contains(written.count), "\(match), \(written.count) points written")
+        #expect(abs((match["score"] as? Double ?? 0) - mean) < 1e-3, "\(match): the points' mean score is \(mean)")
+        #expect(abs((match["coverage"] as? Double ?? 0) - coverage) < 0.02, "\(match): the truth covers \(coverage)")
+
+        let index = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: work.appendingPathComponent("index.geojson"))) as? [String: Any])
+        let features = (index["features"] as? [[String: Any]] ?? []).reduce(into: [String: [String: Any]]()) { all, f in
+            all[f["id"] as? String ?? ""] = f["properties"] as? [String: Any]
+        }
+        let matched = try #require(features["rescan"])
+        #expect(matched["matched"] as? Bool == true && matched["match_points"] as? Int == written.count, "\(matched)")
+        #expect(abs((matched["match_score"] as? Double ?? 0) - mean) < 1e-3, "\(matched)")
+        #expect(abs((matched["match_coverage"] as? Double ?? 0) - coverage) < 0.02, "\(matched): the truth covers \(coverage)")
+        let unrelated = try #require(features["unrelated"])
+        #expect(unrelated["matched"] as? Bool == false && unrelated["match_points"] as? Int == 0, "\(unrelated)")
+        #expect(unrelated["quality"] as? String == "skipped", "\(unrelated)")
+        let record = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: work.appendingPathComponent("unrelated/match.json"))) as? [String: Any])
+        #expect(record["matched"] as? Bool == false && !(record["why"] as? String ?? "").isEmpty, "\(record)")
+    }
 }

@@ -18,7 +18,10 @@ public final class EditorReference: @unchecked Sendable {
         /// An image georeferenced by its geotransform or GCPs, warped into Web Mercator tiles on
         /// demand as `tegula serve` serves it.
         case warped(WarpInput)
-        /// Not shown: matched against, but no layer is made of it (a URL, an annotation).
+        /// A tileset on a server (a TileJSON's or a bare XYZ template's tiles), shown by the page
+        /// from that server: its template (`{z}/{x}/{y}` or `{-y}`, 256-pixel tiles), zooms and bounds.
+        case remote(template: String, minZoom: Int, maxZoom: Int, bounds: GeoBounds)
+        /// Not shown: matched against, but no layer is made of it (an annotation).
         case none
     }
 

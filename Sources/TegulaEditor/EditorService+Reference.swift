@@ -11,10 +11,12 @@ import TegulaServer
 /// `GET /api/suggest` and `GET /api/snap?x=&y=` (routes in ``EditorRoute``).
 extension EditorService {
     /// How the reference's tiles are served: a local tileset as it is, by a ``TileService`` of its
-    /// own; an image warped on demand, as a fit's overlay is.
+    /// own; an image warped on demand, as a fit's overlay is; a tileset on a server, by that
+    /// server (the page is told its template).
     enum ReferenceTiles {
         case tileset(TileService, CatalogueEntry)
         case onDemand(OnDemandSource)
+        case remote(OverlayInfo)
 
         /// The tiles of `reference`'s layer; nil when it has none.
         static func make(
@@ -31,6 +33,8 @@ extension EditorService {
                     try OnDemandSource(id: "reference", queue: queue, memo: memo, log: log) {
                         OnDemandSource.Loaded(job: TileJob(source: try input.resolve(opening: scans), output: "", name: "reference"))
                     })
+            case let .remote(template, minZoom, maxZoom, b)?:
+                return .remote(OverlayInfo(minzoom: minZoom, maxzoom: maxZoom, bounds: [b.west, b.south, b.east, b.north], tiles: template))
             case .none?, nil:
                 return nil
             }
@@ -60,6 +64,8 @@ extension EditorService {
                     tiles: "/reference/" + TileService.tilePathTemplate(e)))
         case .onDemand(let source):
             return .json(Self.info(of: source, at: "/reference"))
+        case .remote(let info):
+            return .json(info)
         }
     }
 
@@ -75,6 +81,8 @@ extension EditorService {
         case .onDemand(let source):
             guard let path else { throw ServerError(.noRoute, "the reference's tiles are /reference/{z}/{x}/{y}.png") }
             return try await tile(path, of: source, id: "reference", cacheControl: "no-cache", isCancelled: isCancelled)
+        case .remote(let info):
+            throw ServerError(.noRoute, "the reference's tiles come from its own server: \(info.tiles)")
         }
     }
 
@@ -98,7 +106,9 @@ extension EditorService {
     }
 
     private func referenceLayer() throws -> ReferenceTiles {
-        guard let referenceTiles else { throw ServerError(.noRoute, "no reference layer: start the editor with --reference REF (a local file)") }
+        guard let referenceTiles else {
+            throw ServerError(.noRoute, "no reference layer: start the editor with --reference REF (a local file or a tileset's URL)")
+        }
         return referenceTiles
     }
 }

@@ -33,7 +33,8 @@ struct EditCommand: AsyncParsableCommand {
             .json save names that image service.
 
             With --reference REF (a georeferenced image of the same map, as `tegula match` takes it): \
-            a local reference is a layer on the map; Suggest proposes the pairs matching finds, each \
+            a local reference, or a tileset's TileJSON URL or XYZ template (with --reference-bounds), \
+            is a layer on the map; Suggest proposes the pairs matching finds, each \
             kept or dropped one by one; `t` snaps the selected point's ground (or completes a point \
             placed on the scan alone) to the twin of its scan pixel on the reference, found by \
             matching a small window around it. A match that is not sure proposes nothing and says so.
@@ -82,12 +83,18 @@ struct EditCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A georeferenced image of the same map to match against, as tegula match takes it (GeoTIFF or VRT, a scan with --reference-gcps, a tileset, a Georeference Annotation): a local file is shown as a layer, and Suggest and snap propose pairs from it.",
+            "A georeferenced image of the same map to match against, as tegula match takes it (GeoTIFF or VRT, a scan with --reference-gcps, a tileset, a TileJSON URL, an XYZ URL template with --reference-bounds, a Georeference Annotation): all but an annotation are shown as a layer, and Suggest and snap propose pairs from it.",
             valueName: "REF"))
     var reference: String?
 
     @Option(help: ArgumentHelp("The reference's GCP file when it is a plain scan.", valueName: "FILE"))
     var referenceGcps: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The area the scan shows, in degrees, when the reference is an XYZ URL template (which says no bounds), as tegula match takes it.",
+            valueName: "WEST,SOUTH,EAST,NORTH"))
+    var referenceBounds: GeoBoundsArgument?
 
     @Option(
         name: .customLong("gcp-srs"),
@@ -107,7 +114,7 @@ struct EditCommand: AsyncParsableCommand {
         }
         let unused = [
             ("--gcps", gcps != nil), ("-o", output != nil), ("--basemap", !basemap.isEmpty), ("--gcp-srs", gcpSrs != nil),
-            ("--reference", reference != nil), ("--reference-gcps", referenceGcps != nil),
+            ("--reference", reference != nil), ("--reference-gcps", referenceGcps != nil), ("--reference-bounds", referenceBounds != nil),
         ].filter(\.1).map(\.0)
         guard unused.isEmpty else {
             throw ValidationError(
@@ -213,14 +220,19 @@ struct EditCommand: AsyncParsableCommand {
 
     /// The reference `ref`, opened for matching the scan by the one place that tells the kinds
     /// apart (``InputResolver/reference(_:options:scanWidth:scanHeight:)``, as `tegula match`
-    /// opens it), and its layer: a local tileset as it is, another local image warped on demand;
-    /// a URL or an annotation is matched against but not shown.
+    /// opens it), and its layer: a local tileset as it is, another local image warped on demand,
+    /// a tileset on a server (its TileJSON or XYZ template, 256-pixel tiles) from that server;
+    /// an annotation is matched against but not shown.
     func editorReference(_ ref: String, scan: String, inputs: InputResolver) throws -> EditorReference {
         guard Location(ref).isURL || FileManager.default.fileExists(atPath: ref) else { throw CLIFailure.noSuchFile(ref, "reference") }
         let reader = try inputs.open(scan).reader()
-        let match = try inputs.reference(ref, options: ReferenceOptions(gcpFile: referenceGcps), scanWidth: reader.width, scanHeight: reader.height)
+        let match = try inputs.reference(
+            ref, options: ReferenceOptions(gcpFile: referenceGcps, bounds: referenceBounds?.bounds), scanWidth: reader.width,
+            scanHeight: reader.height)
         let layer: EditorReference.Layer
-        if Location(ref).isURL || (referenceGcps == nil && (ref as NSString).pathExtension.lowercased() == "json") {
+        if let t = ReferenceTemplate(match), t.tilePixels == 256 {
+            layer = .remote(template: t.template, minZoom: t.minZoom, maxZoom: t.maxZoom, bounds: t.bounds)
+        } else if Location(ref).isURL || (referenceGcps == nil && (ref as NSString).pathExtension.lowercased() == "json") {
             layer = .none
         } else {
             layer = Tileset.isReadable(at: ref) ? .tileset(ref) : .warped(WarpInput(path: ref, gcpFile: referenceGcps))

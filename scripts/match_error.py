@@ -2,7 +2,7 @@
 """The error of a tegula match fit against the true transform, over the sheet.
 
 Usage: match_error.py POINTS
-       match_error.py POINTS --truth H11 H12 H13 H21 H22 H23 H31 H32 H33 --size WIDTH HEIGHT
+       match_error.py POINTS --truth H11,H12,H13,H21,H22,H23,H31,H32,H33 --size WIDTH HEIGHT
 
 POINTS is a QGIS .points file written by `tegula match` or a pipeline's `match:` (match.points),
 its ground in any CRS its `#CRS:` line names (carried into EPSG:3857 by GDAL's osr, i.e. PROJ).
@@ -10,7 +10,8 @@ The reference is the 1689 sheet as the tests and the bench make it: 2700 x 1350 
 EPSG:3857 from (400000, 7100000).
 
 The truth is a homography from scan pixels to reference pixels (GDAL's convention, rows down),
-row by row, for a WIDTH x HEIGHT scan. Without --truth it is the bench's (scripts/bench-match):
+row by row, comma-separated (one argument, so that a negative number is not read as an option),
+for a WIDTH x HEIGHT scan. Without --truth it is the bench's (scripts/bench-match):
 reference pixel (u, v) -> scan pixel  s R(theta) (u - 1350, v - 675) + (1922, 1301.5) with s = 1.3,
 theta = 15 degrees, on a 3844 x 2603 scan.
 
@@ -75,9 +76,11 @@ def read_points(path):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("points")
-    parser.add_argument("--truth", type=float, nargs=9)
+    parser.add_argument("--truth", type=lambda t: [float(v) for v in t.split(",")])
     parser.add_argument("--size", type=int, nargs=2)
     args = parser.parse_args()
+    if args.truth and (len(args.truth) != 9 or not args.size):
+        parser.error("--truth takes nine numbers, comma-separated, and needs --size")
     truth, (w, h) = (np.array(args.truth).reshape(3, 3), args.size) if args.truth else bench_truth()
     scan, ref = read_points(args.points)
     fitted = homography(scan, ref)

@@ -39,8 +39,10 @@ import Testing
         let h = rescan.truth.m
         let out = try ProgramRun.output(
             try LocalHTTPServer.venv("python3"),
-            [PackageRoot.path("scripts/match_error.py"), points, "--truth"] + h.map { "\($0)" }
-                + ["--size", "\(rescan.width)", "\(rescan.height)"])
+            [
+                PackageRoot.path("scripts/match_error.py"), points, "--truth", h.map { "\($0)" }.joined(separator: ","),
+                "--size", "\(rescan.width)", "\(rescan.height)",
+            ])
         let words = out.split(separator: " ")
         let rms = try #require(Double(words.count > 1 ? String(words[1]) : ""), "match_error.py said \(out)")
         let worst = try #require(Double(words.count > 3 ? String(words[3].trimmingCharacters(in: .whitespacesAndNewlines)) : ""))

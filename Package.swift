@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "TegulaScan", dependencies: ["CKernels", "CMappedRows", "TegulaDeflate", "TegulaGDAL", "TegulaSupport"]),
         .target(name: "TegulaWarp", dependencies: ["CKernels", "TegulaScan", "TegulaGeoreference", "TegulaGDAL", "TegulaGeometry", "TegulaSupport"]),
         .target(name: "TegulaPyramid", dependencies: [
-            "CKernels", "TegulaScan", "TegulaWarp", "TegulaCodec", "TegulaTileset", "TegulaGeometry", "TegulaSupport",
+            "CKernels", "TegulaScan", "TegulaWarp", "TegulaCodec", "TegulaTileset", "TegulaGDAL", "TegulaGeometry", "TegulaSupport",
         ]),
         // Control points proposed by matching a scan against a georeferenced reference (`tegula match`):
         // an image with a geotransform or GCPs, or a tileset read at one zoom.

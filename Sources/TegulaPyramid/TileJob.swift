@@ -22,6 +22,9 @@ public struct TileJob: Sendable {
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     public var name: String
     public var attribution: String?
+    /// The tile matrix set cut into (`--tms`, `tile.tms:`): WebMercatorQuad by default, cut as it
+    /// always was; any other through ``runInGrid(progress:)``.
+    public var tms: TileMatrixSet = .webMercatorQuad
 
     public init(source: WarpSource, output: String, name: String, settings: TileSettings = .defaults) {
         self.source = source
@@ -93,9 +96,7 @@ public struct TileJob: Sendable {
         }
         let plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: settings.tilePixels)
         let e = settings.encoding
-        let writer = try Tileset.openWriter(
-            at: output, format: e.format, layout: settings.layout, scale: settings.scale, resume: resume,
-            waitForOtherWriter: waitForOtherWriter)
+        let writer = try openOutput()
         // Checked and listed once the output's lock is held: another writer may have changed it until then.
         let stamp = ResumeStamp(job: self, zooms: zooms)
         if resume, let begun = ResumeStamp.read(at: output), let (was, now) = begun.difference(from: stamp) {

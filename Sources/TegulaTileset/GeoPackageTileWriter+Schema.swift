@@ -3,8 +3,8 @@ import TegulaGeometry
 
 /// The GeoPackage's tables and the rows that describe the grid (OGC 12-128r19 §1.1, §2.2).
 extension GeoPackageTileWriter {
-    /// The application id `GPKG` (§1.1.1.1.1) and version 1.4.0, the core tables and the tiles
-    /// table, in one transaction's worth of statements (the rows follow).
+    /// The application id `GPKG` (§1.1.1.1.1) and version 1.4.0, the core tables, the tiles table
+    /// and `gpkg_extensions`; opens the one transaction the whole file is written in.
     static func schema(table: String) -> String {
         """
         PRAGMA application_id = 1196444487;
@@ -27,15 +27,17 @@ extension GeoPackageTileWriter {
           CONSTRAINT fk_tmm_table_name FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name));
         CREATE TABLE "\(table)" (id INTEGER PRIMARY KEY AUTOINCREMENT, zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL,
           tile_row INTEGER NOT NULL, tile_data BLOB NOT NULL, UNIQUE (zoom_level, tile_column, tile_row));
+        CREATE TABLE gpkg_extensions (table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL, definition TEXT NOT NULL,
+          scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
 
         """
     }
 
     /// The rows: the three CRSs every GeoPackage has (§1.1.2.1.2) and the set's, the contents
-    /// entry (bounds set by `finish`), the matrix set's bounds and one matrix a zoom; commits.
-    static func rows(_ tms: TileMatrixSet, srs: SpatialReference, zooms: ClosedRange<Int>, table: String) -> String {
+    /// entry (bounds set by `contents`) and the matrix set's bounds.
+    static func rows(_ tms: TileMatrixSet, srs: SpatialReference, table: String) -> String {
         let e = tms.extent
-        var sql = """
+        return """
             INSERT INTO gpkg_spatial_ref_sys VALUES ('Undefined cartesian SRS', -1, 'NONE', -1, 'undefined', 'undefined cartesian coordinate reference system');
             INSERT INTO gpkg_spatial_ref_sys VALUES ('Undefined geographic SRS', 0, 'NONE', 0, 'undefined', 'undefined geographic coordinate reference system');
             INSERT OR REPLACE INTO gpkg_spatial_ref_sys VALUES ('WGS 84 geodetic', 4326, 'EPSG', 4326, \(quoted(wgs84)), 'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid');
@@ -44,22 +46,48 @@ extension GeoPackageTileWriter {
             INSERT INTO gpkg_tile_matrix_set VALUES (\(quoted(table)), \(srs.id), \(e.left), \(e.bottom), \(e.right), \(e.top));
 
             """
-        for z in zooms {
-            let m = tms.tileMatrices[z - tms.minZoom]
-            sql +=
-                "INSERT INTO gpkg_tile_matrix VALUES (\(quoted(table)), \(z), \(m.matrixWidth), \(m.matrixHeight), \(m.tileWidth), "
-                + "\(m.tileHeight), \(m.cellSize), \(m.cellSize));\n"
-        }
-        return sql + "COMMIT;\n"
     }
 
-    /// Refuses a grid a GeoPackage cannot hold: zooms outside the set or below 0, coalesced
-    /// rows, or a zoom whose matrix does not span the first zoom's bounds from the same corner.
-    static func check(_ tms: TileMatrixSet, zooms: ClosedRange<Int>, path: String, table: String) throws {
-        func refuse(_ why: String) -> TilesetError { .badTile(path: path, detail: "a GeoPackage cannot hold \(tms.id): \(why)") }
-        guard zooms.lowerBound >= max(0, tms.minZoom), zooms.upperBound <= tms.maxZoom else {
-            throw refuse("zooms \(zooms.lowerBound)–\(zooms.upperBound) are not among its zooms \(tms.minZoom)–\(tms.maxZoom) from 0")
+    /// One `gpkg_tile_matrix` row a zoom: the matrix's size, the tiles' pixels and the pixel size
+    /// (the tile's span over `tilePixels`, so `@2x` tiles have half the set's cell size).
+    static func matrices(_ tms: TileMatrixSet, zooms: ClosedRange<Int>, tilePixels: Int, table: String) -> String {
+        var sql = ""
+        for z in zooms {
+            let m = tms.tileMatrices[z - tms.minZoom]
+            let rows = tilePixels * m.tileHeight / m.tileWidth
+            sql +=
+                "INSERT INTO gpkg_tile_matrix VALUES (\(quoted(table)), \(z), \(m.matrixWidth), \(m.matrixHeight), \(tilePixels), "
+                + "\(rows), \(m.tileSpanX / Double(tilePixels)), \(m.tileSpanY / Double(rows)));\n"
         }
+        return sql
+    }
+
+    /// The content's bounds and the commit of the file's one transaction.
+    static func contents(_ b: GridBounds, table: String) -> String {
+        """
+        UPDATE gpkg_contents SET min_x = \(b.left), min_y = \(b.bottom), max_x = \(b.right), max_y = \(b.top) WHERE table_name = \(quoted(table));
+        COMMIT;
+
+        """
+    }
+
+    /// The tile insert.
+    static func insertSQL(table: String) -> String {
+        "INSERT OR REPLACE INTO \"\(table)\" (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)"
+    }
+
+    /// Registers the WebP tiles extension for the tiles table (§F.5, `gpkg_webp`).
+    static func webpExtension(table: String) -> String {
+        "INSERT OR IGNORE INTO gpkg_extensions VALUES (\(quoted(table)), 'tile_data', 'gpkg_webp', "
+            + "'http://www.geopackage.org/spec/#extension_tiles_webp', 'read-write');"
+    }
+
+    /// Refuses a grid a GeoPackage cannot hold: no zoom from 0, coalesced rows, or a zoom whose
+    /// matrix does not span the first zoom's bounds from the same corner.
+    static func check(_ tms: TileMatrixSet, path: String, table: String) throws {
+        func refuse(_ why: String) -> TilesetError { .badTile(path: path, detail: "a GeoPackage cannot hold \(tms.id): \(why)") }
+        guard tms.maxZoom >= 0 else { throw refuse("its zooms \(tms.minZoom)–\(tms.maxZoom) are all below 0") }
+        let zooms = max(0, tms.minZoom)...tms.maxZoom
         guard !table.isEmpty, table.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             throw refuse("the table name '\(table)' must be letters, digits and _")
         }
@@ -73,6 +101,16 @@ extension GeoPackageTileWriter {
             let same = [o.x - e.left, right - e.right, (m.corner == .topLeft ? o.y : edge) - e.top, (m.corner == .topLeft ? edge : o.y) - e.bottom]
             guard same.allSatisfy({ abs($0) <= tolerance }) else { throw refuse("zoom \(z) does not cover the same bounds as zoom \(tms.minZoom)") }
         }
+    }
+
+    /// True when `path` is a GeoPackage holding one tile pyramid and nothing else, as this writer
+    /// leaves it: the one GeoPackage `tegula tile` replaces (any other is refused and left untouched).
+    static func looksLikeItsOwn(_ path: String) -> Bool {
+        guard let db = try? SQLiteDatabase(path: path, readOnly: true),
+            let id = try? db.prepare("PRAGMA application_id"), (try? id.step()) == true, id.int(0) == 1_196_444_487,
+            let rows = try? db.prepare("SELECT count(*), sum(data_type = 'tiles') FROM gpkg_contents"), (try? rows.step()) == true
+        else { return false }
+        return rows.int(0) == 1 && rows.int(1) == 1
     }
 
     /// Text as an SQL literal.

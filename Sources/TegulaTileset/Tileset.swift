@@ -2,7 +2,8 @@ import Foundation
 import TegulaGeometry
 import TegulaSupport
 
-/// Opening bundles by the form of their path: a folder, `*.mbtiles` or `*.pmtiles`.
+/// Opening bundles by the form of their path: a folder, `*.mbtiles`, `*.pmtiles` or (written
+/// only) `*.gpkg`.
 public enum Tileset {
     /// Where the sheet index of a tileset made from a pipeline's composite lies: beside it, its
     /// path without the extension plus `.index.geojson` (`out/all.pmtiles` → `out/all.index.geojson`,
@@ -12,12 +13,17 @@ public enum Tileset {
         return (p as NSString).deletingPathExtension + ".index.geojson"
     }
 
-    /// The three bundle forms.
+    /// The bundle forms.
     public enum Form: String, Sendable, CaseIterable {
         case folder, mbtiles, pmtiles
+        /// An OGC GeoPackage's tiles (``GeoPackageTileWriter``): written, not read by Tegula.
+        case geopackage = "gpkg"
 
-        /// The file extension that names this form (`mbtiles`, `pmtiles`); nil for a folder.
+        /// The file extension that names this form (`mbtiles`, `pmtiles`, `gpkg`); nil for a folder.
         public var fileExtension: String? { self == .folder ? nil : rawValue }
+
+        /// True for the forms Tegula reads back (all but a GeoPackage).
+        public var isReadable: Bool { self != .geopackage }
     }
 
     /// The file inside a tile folder that describes it (TileJSON 3.0.0); a folder holding it can
@@ -44,7 +50,7 @@ public enum Tileset {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return false }
         if isDir.boolValue { return FileManager.default.fileExists(atPath: path + "/" + folderDescriptionName) }
-        return form(of: path) != .folder
+        return form(of: path) != .folder && form(of: path).isReadable
     }
 
     /// Opens a writer for OUT. An existing OUT that is not a tileset is refused and left untouched;
@@ -55,13 +61,19 @@ public enum Tileset {
     /// batch survives and `resume` continues. PMTiles: tiles go to `OUT.data.tmp` and an index
     /// journal `OUT.index.tmp`; `finish` writes the clustered file to `OUT.tmp` and renames it.
     ///
+    /// GeoPackage: built whole beside OUT in one transaction and renamed into place by `finish`
+    /// (``GeoPackageTileWriter``), in `tms` with `geoPackageCRS` as its CRS row and tiles of
+    /// `tilePixels` across; nothing to resume, so `resume` is refused.
+    ///
     /// One writer per OUT at a time (`OUT.lock`, see `OutputLock`): a second is refused with the
     /// holder's pid, and what a killed run left (its lock, temporary files) is taken over and
     /// swept before writing. With `waitForOtherWriter` a second writer waits for the first to
     /// finish instead of being refused.
     public static func openWriter(
         at path: String, format: TileFormat = .png, layout: TileOrigin = .topLeft,
-        scale: Int = 1, resume: Bool = false, waitForOtherWriter: Bool = false
+        scale: Int = 1, resume: Bool = false, waitForOtherWriter: Bool = false,
+        tms: TileMatrixSet = .webMercatorQuad, tilePixels: Int = 256,
+        geoPackageCRS: GeoPackageTileWriter.SpatialReference? = nil
     ) throws -> TileWriter {
         let fm = FileManager.default
         let lock = try OutputLock(for: path, wait: waitForOtherWriter)
@@ -70,16 +82,20 @@ public enum Tileset {
         let form = form(of: path)
         if let found = refusal(at: path) { throw TilesetError.notATileset(path: path, found: found) }
         let format = format.stored  // containers declare what the bytes are: PNG8 tiles are PNGs
-        if format == .auto && form != .folder {
+        if format == .auto && (form == .mbtiles || form == .pmtiles) {
             // MBTiles 1.3 has one `format`, PMTiles v3 one tile type; MapTiler refuses the mix there too.
             throw TilesetError.formatNotHeld(path: path, format: format.name, container: form == .mbtiles ? "MBTiles" : "PMTiles")
         }
+        if form == .geopackage && resume { throw TilesetError.nothingToResume(path: path) }
         removeLeftovers(of: path, inside: exists && isDir.boolValue)
         let writer: TileWriter
         switch form {
         case .folder: writer = try FolderTileWriter(path: path, format: format, layout: layout, scale: scale, resume: resume)
         case .mbtiles: writer = try MBTilesWriter(path: path, format: format, scale: scale, resume: resume)
         case .pmtiles: writer = try PMTilesWriter(path: path, format: format, resume: resume)
+        case .geopackage:
+            guard let geoPackageCRS else { throw TilesetError.badTile(path: path, detail: "a GeoPackage needs its CRS's row (geoPackageCRS)") }
+            writer = try GeoPackageTileWriter(path: path, tms: tms, srs: geoPackageCRS, tilePixels: tilePixels)
         }
         return LockedTileWriter(writer, lock: lock)
     }
@@ -174,7 +190,7 @@ public enum Tileset {
         switch form(of: path) {
         case .mbtiles: return try MBTilesReader(path: path)
         case .pmtiles: return try PMTilesReader(path: path)
-        case .folder: throw TilesetError.unknownForm(path: path)
+        case .folder, .geopackage: throw TilesetError.unknownForm(path: path)
         }
     }
 
@@ -186,6 +202,7 @@ public enum Tileset {
         switch form(of: path) {
         case .mbtiles: return MBTilesReader.looksLikeMBTiles(path)
         case .pmtiles: return PMTilesReader.looksLikePMTiles(path)
+        case .geopackage: return GeoPackageTileWriter.looksLikeItsOwn(path)
         case .folder: return false
         }
     }
@@ -198,6 +215,7 @@ public enum Tileset {
         case .folder: return exists && isDir.boolValue ? FolderTileWriter.scanTiles(path) : []
         case .mbtiles: return exists ? ((try? MBTilesReader.storedTiles(path)) ?? []) : []
         case .pmtiles: return PMTilesWriter.storedTiles(path)
+        case .geopackage: return []
         }
     }
 }

@@ -23,13 +23,15 @@ public enum TilesetError: Error, CustomStringConvertible, Equatable {
     case locked(path: String, lockFile: String, pid: Int32?)
     /// The container cannot hold the format honestly (`auto` in MBTiles or PMTiles).
     case formatNotHeld(path: String, format: String, container: String)
+    /// `resume` asked of an output written whole and renamed into place (a GeoPackage).
+    case nothingToResume(path: String)
 
     /// One line: what, where, what would be right.
     public var description: String {
         switch self {
         case let .notATileset(path, found):
             return "\(path): exists and is not a tileset (\(found)); refusing to touch it — give a new path, "
-                + "an empty folder, or a folder/.mbtiles/.pmtiles written by tegula"
+                + "an empty folder, or a folder/.mbtiles/.pmtiles/.gpkg written by tegula"
         case let .unknownForm(path):
             return "\(path): not a tileset form — expected a folder, a *.mbtiles or a *.pmtiles file"
         case let .io(error):
@@ -50,6 +52,9 @@ public enum TilesetError: Error, CustomStringConvertible, Equatable {
         case let .formatNotHeld(path, format, container):
             return "\(path): \(container) declares one tile format per tileset, so it cannot hold \(format) "
                 + "(JPEG and PNG mixed); write a folder, or choose jpg, png, png8 or webp"
+        case let .nothingToResume(path):
+            return "\(path): a GeoPackage is written whole and appears only when finished, so there is nothing to resume; "
+                + "run again without --resume, or write a folder, .mbtiles or .pmtiles to resume"
         }
     }
 }

@@ -10,11 +10,12 @@ import TegulaWarp
 struct TileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tile",
-        abstract: "Cut a power-of-two tile pyramid from a georeferenced scan into a folder, MBTiles or PMTiles.",
+        abstract: "Cut a power-of-two tile pyramid from a georeferenced scan into a folder, MBTiles, PMTiles or GeoPackage.",
         discussion: """
             OUT by its form: a folder (z/x/y.png; --layout tms flips rows and writes \
-            tilemapresource.xml), *.mbtiles (MBTiles 1.3, TMS rows) or *.pmtiles (PMTiles v3). Every \
-            output gets TileJSON 3.0.0 metadata (tiles.json beside a folder). Max-zoom tiles are \
+            tilemapresource.xml), *.mbtiles (MBTiles 1.3, TMS rows), *.pmtiles (PMTiles v3) or *.gpkg \
+            (OGC GeoPackage tiles with their tile matrix set and CRS, written whole and renamed into \
+            place). Every output but a GeoPackage gets TileJSON 3.0.0 metadata (tiles.json beside a folder). Max-zoom tiles are \
             warped straight from the scan; lower zooms are built from their children in memory. \
             Fully transparent tiles are not written; fully opaque ones are written without alpha. \
             Zoom `auto`: max = the zoom nearest the scan's native resolution, min = where the scan \
@@ -23,7 +24,7 @@ struct TileCommand: ParsableCommand {
 
     @OptionGroup var input: SourceOptions
 
-    @Option(name: .shortAndLong, help: "Output: a folder, OUT.mbtiles or OUT.pmtiles.")
+    @Option(name: .shortAndLong, help: "Output: a folder, OUT.mbtiles, OUT.pmtiles or OUT.gpkg.")
     var output: String
 
     @Option(help: "Zoom range MIN-MAX, a single zoom, or `auto`.", transform: ZoomSpec.parse)

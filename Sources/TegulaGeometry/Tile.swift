@@ -42,13 +42,9 @@ public struct Tile: Hashable, Sendable, Comparable, CustomStringConvertible {
         return GeoBounds(west: ul.longitude, south: lr.latitude, east: lr.longitude, north: ul.latitude)
     }
 
-    /// The tile's box in EPSG:3857 metres (mercantile `xy_bounds`), computed on the grid directly.
-    public var projectedBounds: ProjectedBounds {
-        let size = WebMercator.tileExtent(zoom: z)
-        let left = -WebMercator.halfCircumference + Double(x) * size
-        let top = WebMercator.halfCircumference - Double(y) * size
-        return ProjectedBounds(left: left, bottom: top - size, right: left + size, top: top)
-    }
+    /// The tile's box in EPSG:3857 metres (mercantile `xy_bounds`): its bounds in
+    /// ``TileMatrixSet/webMercatorQuad`` (z within 0…30), origin + index × span.
+    public var projectedBounds: ProjectedBounds { TileMatrixSet.webMercatorQuad.bounds(of: self) }
 
     // MARK: Hierarchy
 

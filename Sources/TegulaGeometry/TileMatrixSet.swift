@@ -28,6 +28,8 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
     /// Lat or N (morecantile `ordered_axis_inverted`), or, with none, an EPSG:4326 CRS. Kept, like
     /// ``minZoom``, so that the grid functions compare no text.
     public let northingFirst: Bool
+    /// Each level's numbers as the grid functions read them (``LevelGrid``), worked out once here.
+    let levelGrids: [LevelGrid]
 
     /// The document's keys (``minZoom`` is derived, not written).
     enum CodingKeys: String, CodingKey {
@@ -71,6 +73,7 @@ public struct TileMatrixSet: Codable, Hashable, Sendable {
         self.tileMatrices = try Self.sortedByZoom(tileMatrices)
         minZoom = Int(self.tileMatrices[0].id)!
         northingFirst = Self.northingFirst(orderedAxes: orderedAxes, crs: crs)
+        levelGrids = LevelGrid.all(self.tileMatrices, northingFirst: northingFirst)
     }
 
     /// A set read from a TMS 2.0 JSON document; the `crs` must be a URI string or `{"uri": …}`.

@@ -45,6 +45,14 @@ public enum WebMercator {
         return Coordinate(longitude: lon, latitude: lat)
     }
 
+    /// Where a coordinate lies in the square world as fractions of its side, x from the west edge
+    /// and y from the north edge, 0…1 within the world (mercantile `_xy`); beyond ±``maxLatitude``
+    /// y runs past 0 or 1 (±90° gives ∓infinity), and it is not clamped.
+    public static func fraction(of c: Coordinate) -> (x: Double, y: Double) {
+        let sinLat = sin(c.latitude * Double.pi / 180)
+        return (c.longitude / 360 + 0.5, 0.5 - 0.25 * log((1 + sinLat) / (1 - sinLat)) / Double.pi)
+    }
+
     /// Project a geographic box; a box crossing the antimeridian is given its eastern extension
     /// (right beyond +halfCircumference).
     public static func project(_ b: GeoBounds) -> ProjectedBounds {

@@ -17,6 +17,11 @@ public struct CatalogueEntry: Sendable {
     /// a map of a pipeline rendered on demand that pipeline's, as read at start-up; nil when there
     /// is none. Served at `/{id}.index.geojson`.
     public let sheetIndex: [UInt8]?
+    /// The tile matrix set of a folder cut in one (its `tms.json`); nil: WebMercatorQuad, as
+    /// every MBTiles, PMTiles and tile made on request is. ``ServedGrid`` serves it.
+    public let tileMatrixSet: TileMatrixSet?
+    /// With ``tileMatrixSet``, the columns and rows the folder has tiles in, zoom by zoom.
+    public let tileLimits: [TileMatrixLimits]?
     private let fixedFootprint: Footprint?
 
     /// The tileset's metadata.
@@ -25,12 +30,18 @@ public struct CatalogueEntry: Sendable {
     /// Its coverage for `/maps` (a dynamic source's may change when it is re-read).
     public var footprint: Footprint { fixedFootprint ?? Footprint(reader.metadata) }
 
-    /// An entry for an opened reader, with the sheet index beside it when there is one.
-    public init(id: String, path: String, reader: any TileReader, sheetIndex: [UInt8]? = nil) {
+    /// An entry for an opened reader, with the sheet index beside it when there is one, and the
+    /// tile matrix set it is cut in with the limits of its tiles when it is not WebMercatorQuad.
+    public init(
+        id: String, path: String, reader: any TileReader, sheetIndex: [UInt8]? = nil,
+        tileMatrixSet: (TileMatrixSet, [TileMatrixLimits])? = nil
+    ) {
         self.id = id
         self.path = path
         self.reader = reader
         self.sheetIndex = sheetIndex
+        self.tileMatrixSet = tileMatrixSet?.0
+        tileLimits = tileMatrixSet?.1
         dynamic = nil
         fixedFootprint = Footprint(reader.metadata)
     }
@@ -42,6 +53,8 @@ public struct CatalogueEntry: Sendable {
         reader = source
         dynamic = source
         self.sheetIndex = sheetIndex
+        tileMatrixSet = nil
+        tileLimits = nil
         fixedFootprint = nil
     }
 }
@@ -98,7 +111,10 @@ public struct Catalogue: Sendable {
         do { reader = try Tileset.openReader(at: path) } catch {
             throw .noTileset(path: path, reason: "\(error)")
         }
-        return CatalogueEntry(id: Tileset.name(of: path), path: path, reader: reader, sheetIndex: try sheetIndex(besideTileset: path))
+        let zooms = reader.metadata.minZoom...reader.metadata.maxZoom
+        return CatalogueEntry(
+            id: Tileset.name(of: path), path: path, reader: reader, sheetIndex: try sheetIndex(besideTileset: path),
+            tileMatrixSet: try tileMatrixSet(besideTileset: path, zooms: zooms))
     }
 
     /// The bytes of the sheet index beside a tileset, nil when there is none; one that exists but

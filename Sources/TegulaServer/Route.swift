@@ -26,6 +26,10 @@ public enum Route: Equatable, Sendable {
     /// `/iiif/{id}`, `/iiif/{id}/info.json` or `/iiif/{id}/{region}/{size}/{rotation}/{quality}.{format}`:
     /// the IIIF Image API service of a raster (the parameters parsed by `IIIFImageServer`).
     case iiif(id: String, IIIFImagePath)
+    /// `/wmts?…` (KVP) or `/wmts/1.0.0/…` (RESTful): WMTS 1.0.0's capabilities and tiles.
+    case wmts(WMTSRequest)
+    /// `/ogcapi…`: OGC API – Tiles.
+    case ogcAPI(OGCAPIResource)
     /// A target that cannot name anything (status 400 with the reason).
     case malformed(String)
     /// A well-formed target naming nothing we have.
@@ -54,9 +58,17 @@ public enum Route: Equatable, Sendable {
 
     /// `tegula serve`'s routes, tried in order, all GET and HEAD: the image server's `/iiif/` ones
     /// first (their segment counts, 2, 3 and 6, differ from a tile's, so a tileset named `iiif` keeps
-    /// its tiles), then the pages, the tileset's files and its tiles.
+    /// its tiles), WMTS's and OGC API – Tiles' (none has a tile's four segments with numbers
+    /// where a tile has them, so tilesets named `wmts` or `ogcapi` keep theirs too), then the pages,
+    /// the tileset's files and its tiles.
     public static let table = RouteTable<Route>(
         IIIFImagePath.routes.routes.map { $0.map { Route.iiif(id: $0.id, $0.path) } } + [
+            HTTPRoute(["wmts"]) { m in .wmts(WMTSRequest(kvp: m.target.query)) },
+            HTTPRoute(["wmts", .literal(WMTSRequest.version), "WMTSCapabilities.xml"]) { _ in .wmts(.capabilities) },
+            HTTPRoute(["wmts", .literal(WMTSRequest.version), "{layer}", "{style}", "{set}", "{matrix}", "{row}", "{file}"]) { m in
+                .wmts(WMTSRequest(rest: m))
+            },
+        ] + OGCAPIResource.routes.map { $0.map(Route.ogcAPI) } + [
             HTTPRoute([]) { _ in .viewer },
             HTTPRoute(["health"]) { _ in .health },
             HTTPRoute(["metrics"]) { _ in .metrics },

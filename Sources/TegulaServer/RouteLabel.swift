@@ -1,7 +1,7 @@
 /// The route a request took, as `/metrics` labels it: one value per kind of answer, so the label
 /// set stays small whatever the targets are.
 enum RouteLabel: Int, CaseIterable, Sendable {
-    case tile, tileJSON, sheetIndex, viewer, asset, maps, health, metrics, iiif, other
+    case tile, tileJSON, sheetIndex, viewer, asset, maps, health, metrics, iiif, wmts, ogcAPI, other
 
     /// The label value (`tile`, `tilejson`, …; `other` for malformed and unknown targets).
     var name: String {
@@ -15,6 +15,8 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         case .health: return "health"
         case .metrics: return "metrics"
         case .iiif: return "iiif"
+        case .wmts: return "wmts"
+        case .ogcAPI: return "ogcapi"
         case .other: return "other"
         }
     }
@@ -31,6 +33,8 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         case .health: self = .health
         case .metrics: self = .metrics
         case .iiif: self = .iiif
+        case .wmts: self = .wmts
+        case .ogcAPI: self = .ogcAPI
         case .malformed, .notFound: self = .other
         }
     }

@@ -29,13 +29,14 @@ public final class ServerMetrics: ConnectionCounter, Sendable {
     private let openConnections: Gauge
 
     /// The statuses the service answers with: the columns of the request table.
-    static let statuses = [200, 204, 303, 304, 400, 404, 405, 414, 500]
+    static let statuses = [200, 204, 303, 304, 400, 404, 405, 414, 500, 501]
     /// The statuses each route can answer with, made up front (any other is still counted,
     /// through the registry's own lookup).
     static let expected: [RouteLabel: [Int]] = [
         .tile: [200, 204, 304, 404, 405, 500], .tileJSON: [200, 304, 404, 405], .sheetIndex: [200, 304, 404, 405], .viewer: [200, 304, 405],
         .asset: [200, 304, 404, 405], .maps: [200, 405], .health: [200, 405], .metrics: [200, 404, 405],
         .iiif: [200, 303, 304, 400, 404, 405, 500],
+        .wmts: [200, 204, 304, 400, 404, 405, 500, 501], .ogcAPI: [200, 204, 304, 400, 404, 405, 500],
         .other: [400, 404, 405, 414],
     ]
     static var requestsName: MetricNameDescriptor { name("http", "requests", "total", "HTTP requests answered, by route and status.") }

@@ -129,6 +129,10 @@ public struct TileService: HTTPService {
             return tile(t, request, reading: true)!
         case let .iiif(id, path):
             return iiif(id, path, request)
+        case .wmts(let r):
+            return wmts(r, request)
+        case .ogcAPI(let r):
+            return ogcAPI(r, request)
         case .malformed(let why):
             return refuse(.malformedTarget(reason: why))
         case .notFound:
@@ -137,7 +141,7 @@ public struct TileService: HTTPService {
     }
 
     /// The tile's answer; nil only when `reading` is false and the tile is not in memory.
-    private func tile(_ t: Route.TileRequest, _ request: ServerRequest, reading: Bool) -> ServerResponse? {
+    func tile(_ t: Route.TileRequest, _ request: ServerRequest, reading: Bool) -> ServerResponse? {
         guard let e = catalogue[t.id] else { return refuse(.unknownTileset(id: t.id)) }
         let m = e.metadata
         if let refused = refusal(t, m) { return refused }

@@ -2,7 +2,7 @@ import Foundation
 import TegulaGeometry
 
 /// The joint least-squares problem of one group of tied sheets, with the tie ground points
-/// eliminated: minimise Σ_sheets Σ_GCPs |T_s(p) − g|² + Σ_ties (w/2)·|T_a(p_a) − T_b(p_b)|², which
+/// eliminated: minimise Σ_sheets Σ_GCPs |T_s(p) − g|² + Σ_ties (w_t/2)·|T_a(p_a) − T_b(p_b)|², which
 /// is the problem with a free ground point G per tie weighing w on each side (the optimal G is the
 /// midpoint, and w·|T_a − G|² + w·|T_b − G|² = (w/2)·|T_a − T_b|² there).
 ///
@@ -64,22 +64,38 @@ struct JointSystem {
     let sheets: [Sheet]
     /// (sheet a, pixel a, sheet b, pixel b), sheets indexing ``sheets``.
     let ties: [(Int, PixelPoint, Int, PixelPoint)]
-    let weight: Double
+    /// Each tie's weight: how many GCPs each of its two images weighs.
+    let weights: [Double]
     /// Where each sheet's parameters start in θ.
     let offsets: [Int]
     var unknowns: Int { offsets.last! }
 
-    init(sheets: [Sheet], ties: [(Int, PixelPoint, Int, PixelPoint)], weight: Double) {
+    init(sheets: [Sheet], ties: [(Int, PixelPoint, Int, PixelPoint)], weights: [Double]) {
         self.sheets = sheets
         self.ties = ties
-        self.weight = weight
+        self.weights = weights
         var o = [0]
         for s in sheets { o.append(o.last! + s.parameterCount) }
         offsets = o
     }
 
-    /// θ, or nil when the iteration does not converge (the group does not determine it).
-    func solve() -> (theta: [Double], iterations: Int)? {
+    /// Sheet `s` fitted on its own GCPs alone (its GCP block of the normal equations); nil when
+    /// they do not fix its transform (a sheet without GCPs).
+    func alone(_ s: Int) -> [Double]? {
+        let sheet = sheets[s], k = sheet.parameterCount
+        var block = [Double](repeating: 0, count: k * k), rhs = [Double](repeating: 0, count: k)
+        for (p, g) in zip(sheet.pixels, sheet.grounds) {
+            let (rx, ry) = sheet.rows(p)
+            for r in [rx, ry] { for i in 0..<k where r[i] != 0 { for j in 0..<k { block[i * k + j] += 1 * r[i] * r[j] } } }
+            for i in 0..<k { rhs[i] += rx[i] * g.x + ry[i] * g.y }
+        }
+        return k > 0 && !sheet.pixels.isEmpty ? LinearAlgebra.solveSquare(block, size: k, rhs: [rhs])?[0] : nil
+    }
+
+    /// θ, or nil when the iteration does not converge (the group does not determine it). It
+    /// starts from `start` for the sheets given there (those placed by their ties) and from
+    /// each other sheet fitted alone (``alone(_:)``).
+    func solve(start: [Int: [Double]] = [:]) -> (theta: [Double], iterations: Int)? {
         let n = unknowns
         // Each sheet's diagonal block of the normal matrix, and the right-hand side.
         var b = [Double](repeating: 0, count: n)
@@ -99,7 +115,7 @@ struct JointSystem {
             }
         }
         gcpBlocks = blocks
-        for (a, pa, bb, pb) in ties {
+        for ((a, pa, bb, pb), weight) in zip(ties, weights) {
             let (ax, ay) = sheets[a].rows(pa), (bx, by) = sheets[bb].rows(pb)
             addOuter(a, ax, weight / 2); addOuter(a, ay, weight / 2)
             addOuter(bb, bx, weight / 2); addOuter(bb, by, weight / 2)
@@ -120,7 +136,7 @@ struct JointSystem {
                     y[o + i] = sum
                 }
             }
-            for (a, pa, bb, pb) in ties {
+            for ((a, pa, bb, pb), weight) in zip(ties, weights) {
                 let (ax, ay) = sheets[a].rows(pa), (bx, by) = sheets[bb].rows(pb)
                 var dx = 0.0, dy = 0.0
                 for i in 0..<ax.count { dx += ax[i] * x[offsets[a] + i]; dy += ay[i] * x[offsets[a] + i] }
@@ -144,8 +160,8 @@ struct JointSystem {
         var x = [Double](repeating: 0, count: n)
         for (s, sheet) in sheets.enumerated() {
             let k = sheet.parameterCount, o = offsets[s]
-            guard let alone = LinearAlgebra.solveSquare(gcpBlocks[s], size: k, rhs: [Array(b[o..<(o + k)])]) else { return nil }
-            for i in 0..<k { x[o + i] = alone[0][i] }
+            guard let first = start[s] ?? alone(s) else { return nil }
+            for i in 0..<k { x[o + i] = first[i] }
         }
         var r = zip(b, multiply(x)).map { $0 - $1 }
         var z = precondition(r)

@@ -33,6 +33,8 @@ public struct SheetFit: Sendable {
     public var before: Georeference
     /// The sheet fitted on its GCPs plus ``pins``: the joint solution, and what the warp uses.
     public var after: Georeference
+    /// For a sheet without GCPs of its own: how it was placed (nil for a sheet with GCPs).
+    public var placement: TiePlacement? = nil
 }
 
 /// Sheets fitted together: each connected group of sheets (joined by ties) is one least-squares
@@ -46,6 +48,11 @@ public struct SheetFit: Sendable {
 /// sheet's ordinary unweighted least-squares fit on GCPs plus pins satisfy the same normal
 /// equations as the joint problem, so it is θ again (up to rounding). Projective, tps and straight
 /// sheets take polynomial1 as their stand-in in the joint problem and are pinned at G_t.
+///
+/// A sheet without GCPs of its own (an empty GCP set) is placed by its ties alone, with the
+/// transform ``TiePlacement/kind(given:)`` names; its "before" is where its ties to the sheets
+/// placed before it put it (``TiePlacement/start(_:own:)``), and its ``SheetFit/placement`` says
+/// how far it lies in ties from a sheet with GCPs and how well its ties agree.
 public struct SeriesFit: Sendable {
     /// Each group of tied sheets, sheet indices ascending; groups ordered by their first sheet.
     public let groups: [[Int]]
@@ -63,9 +70,18 @@ public struct SeriesFit: Sendable {
     /// falls under half a pixel of the max zoom (`SeriesTests`).
     public static let defaultTieWeight = 100.0
 
-    /// Fit. Throws a ``GeoreferenceError`` naming the sheet or the tie when a sheet cannot be
-    /// fitted on its own GCPs (ties add no GCPs), tied sheets fit in different CRSs, a tie pixel
-    /// lies outside its scan, or a group's system does not converge.
+    /// The weight of a tie to a sheet without GCPs, whatever `tie_weight` says: one GCP. Such a
+    /// sheet follows its ties at any weight (no GCPs pull against them), but a heavy weight lets
+    /// the ties' own errors pull the sheets with GCPs off them: the tie term in ground units
+    /// shrinks as the whole group shrinks, so noisy ties outweighing a few GCPs draw the group
+    /// together. A 4 × 4 series with exact GCPs on one sheet and ties off by up to 0.2 px was
+    /// placed within 1.2 px at this weight and 19 px at 100 (numpy, the same least squares).
+    public static let placingTieWeight = 1.0
+
+    /// Fit. Throws a ``GeoreferenceError`` naming the sheet or the tie when a sheet with GCPs
+    /// cannot be fitted on them (ties add none), tied sheets fit in different CRSs, a tie pixel
+    /// lies outside its scan, a group has no sheet with GCPs (naming its sheets), sheets without
+    /// GCPs are not placed by their ties, or a group's system does not converge.
     public static func fit(sheets: [SeriesSheet], ties: [Tie], tieWeight: Double) throws -> SeriesFit {
         guard tieWeight > 0, tieWeight.isFinite else {
             throw GeoreferenceError(
@@ -119,36 +135,25 @@ public struct SeriesFit: Sendable {
         let members = Set(group)
         let local = Dictionary(uniqueKeysWithValues: group.enumerated().map { ($1, $0) })
         let ties = allTies.enumerated().filter { members.contains($0.element.sheetA) }
-        // Each sheet alone first: its transform, and the seam before.
-        var before: [Georeference] = []
-        for s in group {
-            let sh = sheets[s]
-            do { before.append(try Georeferencer.fit(sh.gcps, imageWidth: sh.width, imageHeight: sh.height, options: sh.options)) } catch let e
-                as GeoreferenceError
-            {
-                throw GeoreferenceError(e.reason, at: "sheet '\(sh.name)'", "cannot be fitted on its own GCPs (ties add none): \(e)")
-            }
-        }
-        let fitCRS = before[0].fitCRS
-        for (i, b) in before.enumerated() where !b.fitCRS.isSame(as: fitCRS) {
-            throw GeoreferenceError(
-                .fitFailed, at: "sheet '\(sheets[group[i]].name)'",
-                "is fitted in \(b.fitCRS.label) but the sheet '\(sheets[group[0]].name)' it is tied to in \(fitCRS.label); tied sheets need one fit_srs"
-            )
-        }
+        let own = group.map { !sheets[$0].gcps.enabled.isEmpty }
+        let (alone, fitCRS) = try fitAlone(group, own: own, sheets: sheets)
         // GCPs in the group's fitting CRS, centred on their mean.
         let contexts = try group.map { try FitContext(gcps: sheets[$0].gcps, fitCRS: fitCRS, width: sheets[$0].width, height: sheets[$0].height) }
         let all = contexts.flatMap(\.fitGrounds)
         let cx = all.map(\.x).reduce(0, +) / Double(all.count), cy = all.map(\.y).reduce(0, +) / Double(all.count)
         let systemSheets = zip(group, contexts).enumerated().map { i, pair in
             JointSystem.Sheet(
-                kind: before[i].kind, width: Double(sheets[pair.0].width), height: Double(sheets[pair.0].height),
-                pixels: pair.1.pixels, grounds: pair.1.fitGrounds.map { GroundPoint(x: $0.x - cx, y: $0.y - cy) })
+                kind: alone[i]?.kind ?? TiePlacement.kind(given: sheets[pair.0].options.transform), width: Double(sheets[pair.0].width),
+                height: Double(sheets[pair.0].height), pixels: pair.1.pixels,
+                grounds: pair.1.fitGrounds.map { GroundPoint(x: $0.x - cx, y: $0.y - cy) })
         }
+        let weights = ties.map { own[local[$0.element.sheetA]!] && own[local[$0.element.sheetB]!] ? weight : Self.placingTieWeight }
         let system = JointSystem(
             sheets: systemSheets, ties: ties.map { (local[$0.element.sheetA]!, $0.element.pixelA, local[$0.element.sheetB]!, $0.element.pixelB) },
-            weight: weight)
-        guard let (theta, iterations) = system.solve() else {
+            weights: weights)
+        let (start, unplaced) = TiePlacement.start(system, own: own)
+        guard unplaced.isEmpty else { throw unplacedError(unplaced.map { group[$0] }, sheets: sheets, kinds: unplaced.map { systemSheets[$0].kind }) }
+        guard let (theta, iterations) = system.solve(start: start) else {
             throw GeoreferenceError(
                 .fitFailed, at: "sheets " + group.map { "'\(sheets[$0].name)'" }.joined(separator: ", "),
                 "the joint fit of these tied sheets does not converge; check the ties for a sheet tied to the wrong place")
@@ -160,44 +165,54 @@ public struct SeriesFit: Sendable {
         // The ties' ground points (midpoints), then each sheet's pins: one per distinct pixel.
         var pinSums: [[PixelPoint: (GroundPoint, [Int])]] = Array(repeating: [:], count: group.count)
         var grounds: [Int: GroundPoint] = [:]
-        for (index, t) in ties {
+        for (k, (index, t)) in ties.enumerated() {
             let la = local[t.sheetA]!, lb = local[t.sheetB]!
             let a = placed(la, t.pixelA), b = placed(lb, t.pixelB)
             let g = GroundPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
             grounds[index] = g
             for (l, p, at) in [(la, t.pixelA, a), (lb, t.pixelB, b)] {
                 let linear = systemSheets[l].isExact
+                // A sheet without GCPs has no GCP term to balance: any multiple of the ties' pull
+                // gives its θ back, so the pin is T(q) + Σ(G − T(q)) (G itself for a lone tie).
+                let w = own[l] ? weights[k] : 1
                 var (sum, ids) = pinSums[l][p] ?? (linear ? at : GroundPoint(x: 0, y: 0), [])
                 // Exact: T(q) + w·Σ(G − T(q)); a stand-in's sheet: the mean of the G.
-                if linear { sum.x += weight * (g.x - at.x); sum.y += weight * (g.y - at.y) } else { sum.x += g.x; sum.y += g.y }
+                if linear { sum.x += w * (g.x - at.x); sum.y += w * (g.y - at.y) } else { sum.x += g.x; sum.y += g.y }
                 pinSums[l][p] = (sum, ids + [index])
             }
         }
         var results: [(Int, SheetFit)] = []
+        var before: [Georeference] = []
         var after: [Georeference] = []
+        let hops = TiePlacement.hops(own: own, ties: system.ties)
+        func metres(_ a: [GroundPoint], _ b: [GroundPoint]) throws -> [Double] {
+            var xs = (a + b).map { $0.x + cx }, ys = (a + b).map { $0.y + cy }
+            try CRSConversion(from: fitCRS, to: .wgs84).apply(x: &xs, y: &ys)
+            return a.indices.map { QualityAnalysis.distance(xs[$0], ys[$0], xs[a.count + $0], ys[a.count + $0]) }
+        }
         for (l, s) in group.enumerated() {
             let sh = sheets[s]
             let linear = systemSheets[l].isExact
             let entries = pinSums[l].sorted { $0.value.1[0] < $1.value.1[0] }
-            var xs = entries.map { linear ? $0.value.0.x + cx : $0.value.0.x / Double($0.value.1.count) + cx }
-            var ys = entries.map { linear ? $0.value.0.y + cy : $0.value.0.y / Double($0.value.1.count) + cy }
-            try CRSConversion(from: fitCRS, to: sh.gcps.crs).apply(x: &xs, y: &ys)
-            let pins = entries.enumerated().map { i, e in
-                GCP(id: "tie-" + e.value.1.map { "\($0 + 1)" }.joined(separator: "+"), pixel: e.key, ground: GroundPoint(x: xs[i], y: ys[i]))
-            }
-            var set = sh.gcps
-            set.gcps += pins
-            let kind = before[l].kind
-            let fitted: Georeference
-            do {
-                fitted = try Georeferencer.fit(
-                    set, imageWidth: sh.width, imageHeight: sh.height,
-                    options: FitOptions(transform: kind, fitCRS: sh.options.fitCRS))
-            } catch let e as GeoreferenceError {
-                throw GeoreferenceError(e.reason, at: "sheet '\(sh.name)'", "cannot be refitted with its tie points: \(e)")
-            }
+            let ids = entries.map { "tie-" + $0.value.1.map { "\($0 + 1)" }.joined(separator: "+") }
+            let xs = entries.map { linear ? $0.value.0.x : $0.value.0.x / Double($0.value.1.count) }
+            let ys = entries.map { linear ? $0.value.0.y : $0.value.0.y / Double($0.value.1.count) }
+            let pins = try Self.pins(ids, entries.map(\.key), xs, ys, centre: (cx, cy), from: fitCRS, sheet: sh)
+            let kind = systemSheets[l].kind
+            // A sheet without GCPs before the joint fit: where its ties to the sheets placed
+            // before it put it (``TiePlacement/start(_:own:)``), as pins at its own positions.
+            let first =
+                try alone[l]
+                ?? refit(
+                    sh, kind: kind,
+                    adding: try Self.pins(
+                        ids, entries.map(\.key), entries.map { systemSheets[l].apply(start[l]![...], at: $0.key).x },
+                        entries.map { systemSheets[l].apply(start[l]![...], at: $0.key).y }, centre: (cx, cy), from: fitCRS, sheet: sh))
+            let fitted = try refit(sh, kind: kind, adding: pins)
+            before.append(first)
             after.append(fitted)
-            results.append((s, SheetFit(kind: kind, pins: pins, before: before[l], after: fitted)))
+            let placement = own[l] ? nil : try TiePlacement.figures(l, hops: hops[l]!, system: system, theta: theta, metres: metres)
+            results.append((s, SheetFit(kind: kind, pins: pins, before: first, after: fitted, placement: placement)))
         }
         // Seams before and after, in great-circle metres.
         var figures: [TieFigures] = []
@@ -215,5 +230,72 @@ public struct SeriesFit: Sendable {
                     residualAMetres: d(aa, g), residualBMetres: d(ab, g)))
         }
         return (results, figures, iterations)
+    }
+
+    /// Each sheet with GCPs fitted alone (nil for a sheet without), and the group's fitting CRS:
+    /// that of its sheets with GCPs, which must agree, as must the CRS a sheet without GCPs
+    /// would be fitted in. A group none of whose sheets has GCPs is an error naming them.
+    static func fitAlone(_ group: [Int], own: [Bool], sheets: [SeriesSheet]) throws -> ([Georeference?], CRS) {
+        guard let anchor = own.firstIndex(of: true) else {
+            let names =
+                group.prefix(12).map { "'\(sheets[$0].name)'" }.joined(separator: ", ") + (group.count > 12 ? ", … (\(group.count) sheets)" : "")
+            throw GeoreferenceError(
+                .tooFewGCPs, at: "sheets " + names,
+                "none of these tied sheets has GCPs of its own, so nothing places them on the ground; give at least one of them GCPs (the others are placed through their ties)"
+            )
+        }
+        var alone: [Georeference?] = []
+        for (l, s) in group.enumerated() {
+            let sh = sheets[s]
+            guard own[l] else { alone.append(nil); continue }
+            do { alone.append(try Georeferencer.fit(sh.gcps, imageWidth: sh.width, imageHeight: sh.height, options: sh.options)) } catch let e
+                as GeoreferenceError
+            {
+                throw GeoreferenceError(e.reason, at: "sheet '\(sh.name)'", "cannot be fitted on its own GCPs (ties add none): \(e)")
+            }
+        }
+        let fitCRS = alone[anchor]!.fitCRS
+        for (l, s) in group.enumerated() {
+            let crs = alone[l]?.fitCRS ?? sheets[s].gcps.fitCRSChoice(given: sheets[s].options.fitCRS).crs
+            guard !crs.isSame(as: fitCRS) else { continue }
+            throw GeoreferenceError(
+                .fitFailed, at: "sheet '\(sheets[s].name)'",
+                "is fitted in \(crs.label) but the sheet '\(sheets[group[anchor]].name)' it is tied to in \(fitCRS.label); tied sheets need one fit_srs"
+            )
+        }
+        return (alone, fitCRS)
+    }
+
+    /// The error for sheets without GCPs that their ties do not place.
+    static func unplacedError(_ unplaced: [Int], sheets: [SeriesSheet], kinds: [TransformKind]) -> GeoreferenceError {
+        let names =
+            unplaced.prefix(12).map { "'\(sheets[$0].name)'" }.joined(separator: ", ") + (unplaced.count > 12 ? ", … (\(unplaced.count) sheets)" : "")
+        let need = Set(kinds).sorted { $0.minimumGCPs < $1.minimumGCPs }.map { "\($0.minimumGCPs) for \($0.rawValue)" }.joined(separator: ", ")
+        return GeoreferenceError(
+            .tooFewGCPs, at: "sheets " + names,
+            "have no GCPs, and their ties do not place them: a sheet without GCPs needs ties at \(need) tie pixels not on one line to sheets with GCPs or placed before it; add ties to a placed neighbour, or GCPs"
+        )
+    }
+
+    /// Pins with these ids at pixels `at`, ground (xs, ys) in the centred fitting frame, in the
+    /// sheet's GCP CRS.
+    static func pins(
+        _ ids: [String], _ at: [PixelPoint], _ xs: [Double], _ ys: [Double], centre: (Double, Double), from fitCRS: CRS, sheet: SeriesSheet
+    ) throws -> [GCP] {
+        var xs = xs.map { $0 + centre.0 }, ys = ys.map { $0 + centre.1 }
+        try CRSConversion(from: fitCRS, to: sheet.gcps.crs).apply(x: &xs, y: &ys)
+        return ids.indices.map { GCP(id: ids[$0], pixel: at[$0], ground: GroundPoint(x: xs[$0], y: ys[$0])) }
+    }
+
+    /// The sheet fitted on its GCPs plus `pins` with transform `kind`.
+    static func refit(_ sh: SeriesSheet, kind: TransformKind, adding pins: [GCP]) throws -> Georeference {
+        var set = sh.gcps
+        set.gcps += pins
+        do {
+            return try Georeferencer.fit(
+                set, imageWidth: sh.width, imageHeight: sh.height, options: FitOptions(transform: kind, fitCRS: sh.options.fitCRS))
+        } catch let e as GeoreferenceError {
+            throw GeoreferenceError(e.reason, at: "sheet '\(sh.name)'", "cannot be refitted with its tie points: \(e)")
+        }
     }
 }

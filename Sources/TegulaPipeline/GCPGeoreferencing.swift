@@ -10,7 +10,8 @@ import TegulaWarp
 enum GCPGeoreferencing {
     /// The GCPs of a map's section: a file in any format, the inline list (`gcp_srs`, default
     /// EPSG:4326), or those matched against a reference (``ReferenceMatch``, made or read back in
-    /// `step`'s folder); the section's mask, when given, replaces one the file carries.
+    /// `step`'s folder), or none (`gcps: none`: an empty set in `gcp_srs`, default EPSG:3857, which
+    /// the joint fit's tie pins join); the section's mask, when given, replaces one the file carries.
     static func gcpSet(_ g: GeoreferenceSpec, mask: [PixelPoint]?, step: GeoreferenceStep) throws -> GCPSet {
         var set: GCPSet
         switch g.gcps {
@@ -25,6 +26,9 @@ enum GCPGeoreferencing {
             set = GCPSet(gcps: points, crs: g.gcpCRS ?? .wgs84)
         case .match(let reference):
             set = try step.match(reference).gcpSet(folder: step.folder, scan: step.map.input)
+        case .tiesOnly:
+            // No GCPs of its own: its tie pins (EPSG:3857 unless gcp_srs says) are its points.
+            set = GCPSet(gcps: [], crs: g.gcpCRS ?? .webMercator)
         case nil:
             throw PipelineError(.notGeoreferenced, "the georeference section has no GCPs")
         }

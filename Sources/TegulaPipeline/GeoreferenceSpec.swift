@@ -16,6 +16,9 @@ public struct GeoreferenceSpec: Sendable, Hashable {
         /// image, a tileset, an annotation; a path, absolute after loading, or a URL):
         /// ``ReferenceMatch``.
         case match(String)
+        /// `gcps: none`: no GCPs of its own; a sheet of a series placed by its ties
+        /// (``SeriesStep``, ``TiePlacement``).
+        case tiesOnly
     }
 
     /// A neatline polygon in scan pixels.
@@ -26,7 +29,7 @@ public struct GeoreferenceSpec: Sendable, Hashable {
         case inline([PixelPoint])
     }
 
-    /// The GCPs (given, or matched), or nil when `bounds` georeference the scan.
+    /// The GCPs (given, matched, or none: placed by ties), or nil when `bounds` georeference the scan.
     public var gcps: GCPSource?
     /// Which map of an Allmaps AnnotationPage holding several (`map`: its id or the id's last
     /// path component), as `--map` on the command line; nil for a file of one map.
@@ -69,7 +72,7 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if c.contains(.gcps) {
             if let path = try? c.decode(String.self, forKey: .gcps) {
-                gcps = .file(path)
+                gcps = path == "none" ? .tiesOnly : .file(path)
             } else {
                 let list = try c.decode([Strict<InlineGCP>].self, forKey: .gcps).map(\.value)
                 for (i, g) in list.enumerated() where g.pixel.count != 2 || g.ground.count != 2 {
@@ -143,7 +146,7 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
                     .init(
                         codingPath: c.codingPath,
                         debugDescription:
-                            "needs gcps (a GCP file or a list), match (a georeferenced reference) or bounds ([west, south, east, north]); leave georeference out for an already georeferenced input"
+                            "needs gcps (a GCP file or a list; none for a sheet of a series placed by its ties), match (a georeferenced reference) or bounds ([west, south, east, north]); leave georeference out for an already georeferenced input"
                     ))
             }
             for (key, present) in [
@@ -167,6 +170,7 @@ extension GeoreferenceSpec: Encodable {
         case .file(let p): try c.encode(p, forKey: .gcps)
         case .inline(let list): try c.encode(list, forKey: .gcps)
         case .match(let reference): try c.encode(reference, forKey: .match)
+        case .tiesOnly: try c.encode("none", forKey: .gcps)
         case nil: break
         }
         try c.encodeIfPresent(mapID, forKey: .mapID)

@@ -68,6 +68,7 @@ struct GeoreferenceStep: MapStage {
             case .file(let p): n = "GCPs from \((p as NSString).lastPathComponent)"
             case .inline(let l): n = "\(l.count) inline GCPs"
             case .match(let r): n = "GCPs matched against \(Location(r).isURL ? r : (r as NSString).lastPathComponent)"
+            case .tiesOnly: n = "no GCPs (placed by its ties)"
             case nil: n = "no GCPs"
             }
             s =

@@ -24,6 +24,7 @@ public struct PipelineSeries: Sendable {
 enum SeriesStep {
     static func apply(_ pipeline: inout Pipeline) throws {
         let spec = pipeline.spec
+        try requireTies(pipeline)
         guard !spec.ties.isEmpty || spec.quality != nil else { return }
         var series = PipelineSeries()
         let indices = try resolve(pipeline)
@@ -58,6 +59,17 @@ enum SeriesStep {
         }
         series.figures = figures
         pipeline.series = series
+    }
+
+    /// A map with `gcps: none` is placed by its ties alone: one in no tie is an error naming it.
+    static func requireTies(_ pipeline: Pipeline) throws {
+        let tied = Set(pipeline.spec.ties.flatMap { [$0.mapA, $0.mapB] })
+        for m in pipeline.spec.maps where m.georeference?.gcps == .tiesOnly && !tied.contains(m.name) {
+            throw pipeline.document.error(
+                [.key("ties")],
+                "map '\(m.name)' has no GCPs (gcps: none) and is in no tie, so nothing places it; tie it to its neighbours (ties:, ties_from:) or give it GCPs"
+            )
+        }
     }
 
     /// The ties with map indices: (tie index, map a, pixel a, map b, pixel b). Unknown names,
@@ -143,7 +155,9 @@ enum SeriesStep {
         guard let g = map.georeference else { return SheetFigures(name: map.name, georeference: "own") }
         if g.bounds != nil { return SheetFigures(name: map.name, georeference: "bounds") }
         if let t = series.tied[map.name] {
-            return SheetFigures(name: map.name, report: t.after.report, pins: Set(t.pins.map(\.id)), seams: seams[map.name] ?? [])
+            var f = SheetFigures(name: map.name, report: t.after.report, pins: Set(t.pins.map(\.id)), seams: seams[map.name] ?? [])
+            if let p = t.placement { f.place(p) }
+            return f
         }
         let step = GeoreferenceStep(map: map, folder: pipeline.workFolder(for: map), digests: FileDigests(stamps: [:]), scans: pipeline.inputs)
         do {

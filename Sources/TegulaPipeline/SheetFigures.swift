@@ -12,8 +12,11 @@ public struct SheetFigures: Sendable, Codable, Equatable {
     public var title: String?
     public var date: String?
     public var source: String?
-    /// `gcps` (fitted), `bounds` or `own` (the scan carries its georeference).
+    /// `gcps` (fitted), `ties` (no GCPs of its own: placed by its ties), `bounds` or `own` (the
+    /// scan carries its georeference).
     public var georeference: String
+    /// For a sheet placed by its ties: how many ties lie between it and the nearest sheet with GCPs.
+    public var hops: Int?
     /// The transform fitted (GCP maps only).
     public var transform: String?
     /// Enabled GCPs (tie pins not counted).
@@ -55,7 +58,7 @@ public struct SheetFigures: Sendable, Codable, Equatable {
     public var error: String?
 
     enum CodingKeys: String, CodingKey {
-        case name, title, date, source, georeference, transform, gcps, ties, quality, failures, error
+        case name, title, date, source, georeference, hops, transform, gcps, ties, quality, failures, error
         case rmseMetres = "rmse_m", leaveOneOutMetres = "loo_m", worstResidualMetres = "worst_residual_m", worstGCP = "worst_gcp"
         case scaleDistortion = "scale_distortion", angularDistortionDegrees = "angular_distortion_deg"
         case seamBeforeMetres = "seam_before_m", seamAfterMetres = "seam_after_m"
@@ -97,6 +100,15 @@ public struct SheetFigures: Sendable, Codable, Equatable {
         seamBeforeMetres = WorstError.of(seams.map(\.seamBeforeMetres))
         seamAfterMetres = WorstError.of(seams.map(\.seamAfterMetres))
         footprint = r.footprint.isEmpty ? nil : r.footprint
+    }
+
+    /// A sheet placed by its ties: its distance in ties, and for RMSE and leave-one-out its
+    /// ties' figures (``TiePlacement``), which the gate holds to `max_rmse_m` and `max_loo_m`.
+    mutating func place(_ p: TiePlacement) {
+        georeference = "ties"
+        hops = p.hops
+        rmseMetres = p.rmseMetres
+        leaveOneOutMetres = p.leaveOneOutMetres
     }
 
     /// The match's verdict, score, point count and coverage joined to the figures.

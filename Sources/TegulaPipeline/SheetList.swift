@@ -33,7 +33,7 @@ struct SheetList {
             for required in SheetList.kind.requiredColumns where values[required] == nil {
                 throw PipelineError(
                     .invalid, file: path, line: row.line, column: row.columns[required],
-                    "empty '\(required)'; every row needs a name, an input scan and a GCP file")
+                    "empty '\(required)'; every row needs a name, an input scan and a GCP file (none for a sheet placed by its ties)")
             }
             return Row(line: row.line, values: values, columns: row.columns)
         }

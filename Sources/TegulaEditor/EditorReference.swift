@@ -20,7 +20,7 @@ public final class EditorReference: @unchecked Sendable {
         case warped(WarpInput)
         /// A tileset on a server (a TileJSON's or a bare XYZ template's tiles), shown by the page
         /// from that server: its template (`{z}/{x}/{y}` or `{-y}`, 256-pixel tiles), zooms and bounds.
-        case remote(template: String, minZoom: Int, maxZoom: Int, bounds: GeoBounds)
+        case remote(template: String, zooms: ZoomRange, bounds: GeoBounds)
         /// Not shown: matched against, but no layer is made of it (an annotation).
         case none
     }

@@ -33,8 +33,8 @@ extension EditorService {
                     try OnDemandSource(id: "reference", queue: queue, memo: memo, log: log) {
                         OnDemandSource.Loaded(job: TileJob(source: try input.resolve(opening: scans), output: "", name: "reference"))
                     })
-            case let .remote(template, minZoom, maxZoom, b)?:
-                return .remote(OverlayInfo(minzoom: minZoom, maxzoom: maxZoom, bounds: [b.west, b.south, b.east, b.north], tiles: template))
+            case let .remote(template, zooms, b)?:
+                return .remote(OverlayInfo(zooms: zooms, bounds: b, tiles: template))
             case .none?, nil:
                 return nil
             }
@@ -57,11 +57,7 @@ extension EditorService {
     func referenceInfo() throws -> ServerResponse {
         switch try referenceLayer() {
         case let .tileset(_, e):
-            let m = e.metadata, b = m.bounds
-            return .json(
-                OverlayInfo(
-                    minzoom: m.minZoom, maxzoom: m.maxZoom, bounds: [b.west, b.south, b.east, b.north],
-                    tiles: "/reference/" + TileService.tilePathTemplate(e)))
+            return .json(OverlayInfo(zooms: e.metadata.zooms, bounds: e.metadata.bounds, tiles: "/reference/" + TileService.tilePathTemplate(e)))
         case .onDemand(let source):
             return .json(Self.info(of: source, at: "/reference"))
         case .remote(let info):

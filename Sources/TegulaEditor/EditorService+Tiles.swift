@@ -10,12 +10,22 @@ import TegulaWarp
 /// Tiles of the scan warped by one fit (by version), on demand. (The raw scan is its IIIF
 /// service's, ``ScanPane``.)
 extension EditorService {
-    /// Zooms, bounds and the tile template of a fit's overlay (`/overlay/{version}.json`).
+    /// Zooms, bounds and the tile template of a fit's overlay (`/overlay/{version}.json`):
+    /// `minzoom`, `maxzoom`, `bounds` as `[west, south, east, north]` and `tiles`.
     struct OverlayInfo: Encodable {
-        var minzoom: Int
-        var maxzoom: Int
-        var bounds: [Double]
+        var zooms: ZoomRange
+        var bounds: GeoBounds
         var tiles: String
+
+        enum CodingKeys: String, CodingKey { case minzoom, maxzoom, bounds, tiles }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(zooms.min, forKey: .minzoom)
+            try c.encode(zooms.max, forKey: .maxzoom)
+            try c.encode([bounds.west, bounds.south, bounds.east, bounds.north], forKey: .bounds)
+            try c.encode(tiles, forKey: .tiles)
+        }
     }
 
     /// `/overlay/{version}.json`.
@@ -25,10 +35,8 @@ extension EditorService {
 
     /// The zooms, bounds and tile template of an on-demand source whose tiles are under `prefix`.
     static func info(of source: OnDemandSource, at prefix: String) -> OverlayInfo {
-        let m = source.metadata, b = m.bounds
-        return OverlayInfo(
-            minzoom: m.minZoom, maxzoom: m.maxZoom, bounds: [b.west, b.south, b.east, b.north],
-            tiles: "\(prefix)/{z}/{x}/{y}.\(m.format.fileExtension)")
+        let m = source.metadata
+        return OverlayInfo(zooms: m.zooms, bounds: m.bounds, tiles: "\(prefix)/{z}/{x}/{y}.\(m.format.fileExtension)")
     }
 
     /// `/overlay/{version}/{z}/{x}/{y}.png`: the scan warped by the fit of that version, rendered

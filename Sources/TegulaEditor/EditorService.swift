@@ -216,31 +216,41 @@ public final class EditorService: HTTPService, @unchecked Sendable {
     }
 }
 
-/// A basemap the page offers: a URL template (`{z}/{x}/{y}`) with its attribution and zooms.
+/// A basemap the page offers: a URL template (`{z}/{x}/{y}`) with its attribution and zooms
+/// (encoded as `minzoom` and `maxzoom`).
 public struct Basemap: Sendable, Equatable, Encodable {
     public var name: String
     public var url: String
     public var attribution: String
-    public var minZoom: Int
-    public var maxZoom: Int
+    public var zooms: ZoomRange
 
-    enum CodingKeys: String, CodingKey {
-        case name, url, attribution, minZoom = "minzoom", maxZoom = "maxzoom"
-    }
+    /// Zooms 0 to 19, OpenStreetMap's (a basemap given on the command line is taken to have them).
+    public static let standardZooms = ZoomRange(min: 0, max: 19)!
 
-    public init(name: String, url: String, attribution: String, minZoom: Int = 0, maxZoom: Int = 19) {
+    enum CodingKeys: String, CodingKey { case name, url, attribution, minzoom, maxzoom }
+
+    /// A basemap from its template, attribution and zooms.
+    public init(name: String, url: String, attribution: String, zooms: ZoomRange = Basemap.standardZooms) {
         self.name = name
         self.url = url
         self.attribution = attribution
-        self.minZoom = minZoom
-        self.maxZoom = maxZoom
+        self.zooms = zooms
+    }
+
+    /// Encodes the name, template, attribution, `minzoom` and `maxzoom`.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(url, forKey: .url)
+        try c.encode(attribution, forKey: .attribution)
+        try c.encode(zooms.min, forKey: .minzoom)
+        try c.encode(zooms.max, forKey: .maxzoom)
     }
 
     /// OpenStreetMap's standard tiles, with the attribution their usage policy asks for.
     public static let openStreetMap = Basemap(
         name: "OpenStreetMap", url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
-        attribution: "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors",
-        minZoom: 0, maxZoom: 19)
+        attribution: "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors")
 
     /// The basemaps of local tilesets, served under `/basemap/`.
     public static func local(_ c: Catalogue) -> [Basemap] {
@@ -248,7 +258,7 @@ public struct Basemap: Sendable, Equatable, Encodable {
             let m = e.metadata
             return Basemap(
                 name: m.name.isEmpty ? e.id : m.name, url: "/basemap/" + TileService.tilePathTemplate(e),
-                attribution: AttributionHTML.sanitized(m.attribution ?? ""), minZoom: m.minZoom, maxZoom: m.maxZoom)
+                attribution: AttributionHTML.sanitized(m.attribution ?? ""), zooms: m.zooms)
         }
     }
 }

@@ -11,8 +11,7 @@ public struct ReferenceTemplate: Sendable, Equatable {
     /// (as Leaflet's `L.tileLayer` takes both).
     public var template: String
     /// The zooms it serves (a bare template: 0 to the deepest that answered), and its bounds.
-    public var minZoom: Int
-    public var maxZoom: Int
+    public var zooms: ZoomRange
     public var bounds: GeoBounds
     /// Pixels a tile side (tile size × scale).
     public var tilePixels: Int
@@ -23,8 +22,7 @@ public struct ReferenceTemplate: Sendable, Equatable {
         guard let tiles = (reference.reader as? TileScanReader)?.tiles as? TemplateTiles else { return nil }
         let m = tiles.metadata
         template = tiles.rowsFromBottom ? tiles.template.replacingOccurrences(of: "{y}", with: "{-y}") : tiles.template
-        minZoom = m.minZoom
-        maxZoom = m.maxZoom
+        zooms = m.zooms
         bounds = m.bounds
         tilePixels = m.tileSize * m.scale
     }

@@ -60,7 +60,7 @@ struct TemplateTiles: TileReader {
     /// that holds that tile at no zoom is refused in one line.
     static func template(_ url: String, bounds: GeoBounds, zoom: Int, fetcher: HTTPFetcher) throws -> TemplateTiles {
         var tiles = TemplateTiles(
-            metadata: TilesetMetadata(name: url, bounds: bounds, minZoom: 0, maxZoom: zoom), template: url,
+            metadata: TilesetMetadata(name: url, bounds: bounds, zooms: ZoomRange(min: 0, max: zoom)!), template: url,
             rowsFromBottom: url.contains("{-y}"), fetcher: fetcher)
         var z = zoom
         while try tiles.tile(TileGrid.tile(containing: bounds.center, zoom: z)) == nil {
@@ -72,7 +72,7 @@ struct TemplateTiles: TileReader {
             }
             z -= 1
         }
-        tiles.metadata.maxZoom = z
+        tiles.metadata.zooms = ZoomRange(min: 0, max: z)!
         return tiles
     }
 

@@ -84,7 +84,7 @@ public struct MatchReference {
     /// (``PixelWindow``, EPSG:3857).
     public static func tileset(_ tiles: any TileReader, name: String, scanWidth: Int, scanHeight: Int, zoom: Int? = nil) throws -> MatchReference {
         let m = tiles.metadata
-        let zooms = m.minZoom...max(m.minZoom, m.maxZoom)
+        let zooms = m.zooms.levels
         let tilePixels = m.tileSize * m.scale
         let bounds = WebMercator.project(m.bounds)
         let z = zoom ?? bestZoom(bounds: bounds, tilePixels: tilePixels, zooms: zooms, scanPixels: Double(scanWidth) * Double(scanHeight))
@@ -95,7 +95,7 @@ public struct MatchReference {
         guard let window = PixelWindow(covering: bounds, zoom: z, tileSize: tilePixels) else {
             throw MatchError(.unreadableReference, at: name, "the tileset's bounds (\(m.bounds)) hold no pixel at zoom \(z)")
         }
-        let reader = TileScanReader(tiles: tiles, window: window, minZoom: m.minZoom, name: name)
+        let reader = TileScanReader(tiles: tiles, window: window, minZoom: m.zooms.min, name: name)
         let summary = String(format: "zoom %d of the tileset, %d × %d px at %.3f m/px", z, window.width, window.height, window.resolution)
         let left = window.left, top = window.top, res = window.resolution
         return MatchReference(reader: reader, crs: .webMercator, summary: summary, name: name) { pixels in

@@ -183,7 +183,7 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         // Every digit, so two solves that differ at all never share a version.
         if let tone { text += "\ntone \(tone.gain) \(tone.offset)" }
         let s = job.settings, e = s.encoding
-        text += "\ntiles \(plan.minZoom)-\(plan.maxZoom) \(s.tileSize) x\(s.scale) \(e.format.name) \(s.resampling.name) \(job.name)"
+        text += "\ntiles \(plan.zooms) \(s.tileSize) x\(s.scale) \(e.format.name) \(s.resampling.name) \(job.name)"
         text += " q\(e.quality.map(String.init) ?? "-") \(e.autoLossy.name) webp-effort \(e.webpEffort)"
         // Held levels give the pyramid's own bytes below the max zoom, the reduction kernel others.
         text += "\nrenderer \(TileRenderer.revision)\(heldLevels ? " held-levels" : "")"

@@ -1,21 +1,62 @@
 import Foundation
+import TegulaGeometry
 import TegulaSupport
 
 /// What a map's work folder records: for each stage that finished, the hash of everything it
 /// read (input bytes and options) and the files it wrote. A stage whose hash is unchanged and
 /// whose outputs still exist is skipped. Stored as `manifest.json` (temp + rename).
 public struct Manifest: Codable, Sendable, Equatable {
-    /// One finished stage.
+    /// One finished stage. Stored with the keys it always had: `zoom` holds the warp zoom or the
+    /// range's max, `minZoom` the range's min.
     public struct Record: Codable, Sendable, Equatable {
         /// SHA-256 over the stage's inputs and options (and the previous stage's hash).
         public var hash: String
         /// Files or tilesets written, absolute.
         public var outputs: [String]
-        /// The warp zoom (warp stage) or zoom range, for the plan and the next stage.
+        /// The warp zoom (warp stage), for the plan and the next stage.
         public var zoom: Int?
-        public var minZoom: Int?
+        /// The zooms written (tile and composite stages).
+        public var zooms: ZoomRange?
         /// ISO 8601 time the stage finished.
         public var finished: String
+
+        /// A record of a stage that wrote `outputs`, with its warp zoom or its zooms.
+        public init(hash: String, outputs: [String], zoom: Int? = nil, zooms: ZoomRange? = nil, finished: String) {
+            self.hash = hash
+            self.outputs = outputs
+            self.zoom = zoom
+            self.zooms = zooms
+            self.finished = finished
+        }
+
+        enum CodingKeys: String, CodingKey { case hash, outputs, zoom, minZoom, finished }
+
+        /// Decodes the stored keys; `minZoom` beside `zoom` makes a range (a crossed one is refused).
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            hash = try c.decode(String.self, forKey: .hash)
+            outputs = try c.decode([String].self, forKey: .outputs)
+            finished = try c.decode(String.self, forKey: .finished)
+            let top = try c.decodeIfPresent(Int.self, forKey: .zoom)
+            guard let min = try c.decodeIfPresent(Int.self, forKey: .minZoom), let max = top else {
+                (zoom, zooms) = (top, nil)
+                return
+            }
+            guard let range = ZoomRange(min: min, max: max) else {
+                throw DecodingError.dataCorruptedError(forKey: .minZoom, in: c, debugDescription: "zooms \(min)-\(max) are no zoom range")
+            }
+            (zoom, zooms) = (nil, range)
+        }
+
+        /// Encodes the stored keys.
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(hash, forKey: .hash)
+            try c.encode(outputs, forKey: .outputs)
+            try c.encodeIfPresent(zooms?.max ?? zoom, forKey: .zoom)
+            try c.encodeIfPresent(zooms?.min, forKey: .minZoom)
+            try c.encode(finished, forKey: .finished)
+        }
     }
 
     public var version = 1

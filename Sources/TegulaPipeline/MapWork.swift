@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeometry
 import TegulaGeoreference
 import TegulaPyramid
 import TegulaScan
@@ -119,9 +120,9 @@ final class MapWork: @unchecked Sendable {
     }
 
     /// Record a finished stage and save the manifest.
-    func record(key: String, hash: String, outputs: [String], zoom: Int? = nil, minZoom: Int? = nil) throws {
+    func record(key: String, hash: String, outputs: [String], zoom: Int? = nil, zooms: ZoomRange? = nil) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        manifest.stages[key] = Manifest.Record(hash: hash, outputs: outputs, zoom: zoom, minZoom: minZoom, finished: Manifest.now())
+        manifest.stages[key] = Manifest.Record(hash: hash, outputs: outputs, zoom: zoom, zooms: zooms, finished: Manifest.now())
         manifest.files = digests.all
         try manifest.save(folder: folder)
     }

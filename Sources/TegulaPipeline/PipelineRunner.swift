@@ -255,7 +255,7 @@ public final class PipelineRunner: Sendable {
         let l = split.layout, settings = composite.tile.settings, e = settings.encoding
         let name = composite.tile.name ?? ((pipeline.file as NSString).lastPathComponent as NSString).deletingPathExtension
         let metadata = TilesetMetadata(
-            name: name, format: e.format, bounds: WebMercator.unproject(l.bounds), minZoom: l.zooms.min, maxZoom: l.zooms.max,
+            name: name, format: e.format, bounds: WebMercator.unproject(l.bounds), zooms: l.zooms,
             tileSize: settings.tileSize, scale: settings.scale,
             attribution: composite.tile.attribution,
             description: "composite of \(pipeline.spec.maps.count) maps, \(composite.joining)")
@@ -266,7 +266,7 @@ public final class PipelineRunner: Sendable {
         ).run(records)
         var m = Manifest.load(folder: compositeFolder)
         m.stages["composite"] = Manifest.Record(
-            hash: split.inputsHash, outputs: [composite.output], zoom: l.zooms.max, minZoom: l.zooms.min, finished: Manifest.now())
+            hash: split.inputsHash, outputs: [composite.output], zooms: l.zooms, finished: Manifest.now())
         try FileManager.default.createDirectory(atPath: compositeFolder, withIntermediateDirectories: true)
         try m.save(folder: compositeFolder)
         // The parts are merged: they go (records first, so a half-removed part is never taken for whole).

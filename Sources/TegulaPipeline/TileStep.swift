@@ -36,7 +36,7 @@ struct TileStep: MapStage {
         }
         return PlannedStage(
             stage: .tile, key: key, hash: hash, current: current, detail: detail,
-            skippedDetail: "zooms \(recorded?.minZoom ?? 0)-\(recorded?.zoom ?? 0) → \(output)", zoom: w.zoom)
+            skippedDetail: "zooms \(recorded?.zooms.map(String.init(describing:)) ?? "0-0") → \(output)", zoom: w.zoom)
     }
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
@@ -54,7 +54,7 @@ struct TileStep: MapStage {
             withIntermediateDirectories: true)
         let label = "\(map.name) tile", progress = work.progress
         let stats = try job.run { s, total in progress?(label, s.positionsDone, total) }
-        try work.record(key: key, hash: plan.hash, outputs: [output], zoom: zooms.max, minZoom: zooms.min)
+        try work.record(key: key, hash: plan.hash, outputs: [output], zooms: zooms)
         return String(
             format: "zooms %d-%d, %d tiles (%.1f MB), %d empty skipped → %@", zooms.min, zooms.max,
             stats.tilesWritten, Double(stats.bytesWritten) / 1e6, stats.tilesEmpty, output)

@@ -37,10 +37,10 @@ public final class HeldLevels: @unchecked Sendable {
     /// Reserve room for `plan`'s zooms below its max from the process's budget; nil when they
     /// do not fit what is left of it (or there are none).
     init?(plan: PyramidPlan, budget: Int = HeldLevels.budgetBytes) {
-        guard plan.maxZoom > plan.minZoom else { return nil }
+        guard plan.zooms.max > plan.zooms.min else { return nil }
         let p = plan.tilePixels
         var bytes = 0
-        for z in plan.minZoom..<plan.maxZoom {
+        for z in plan.zooms.min..<plan.zooms.max {
             let r = plan.range(z)
             bytes += r.x.count * r.y.count * p * p * 4
         }

@@ -140,14 +140,14 @@ public final class PyramidBuilder: @unchecked Sendable {
         stats.withLock {
             $0.warpSeconds += Date().timeIntervalSince(t0); $0.gridErrors.add(grid)
         }
-        let minZoom = plan.minZoom
+        let lowest = plan.zooms.min
         let top = try BlockTiles.walk(
-            image: image, block: block, maxZoom: plan.maxZoom, tilePixels: p,
+            image: image, block: block, maxZoom: plan.zooms.max, tilePixels: p,
             halved: { seconds in
                 stats.withLock { $0.downsampleSeconds += seconds }
             }
         ) { t, pixels in
-            guard t.z >= minZoom else { return }
+            guard t.z >= lowest else { return }
             try output(t, pixels: pixels, worker: worker, emit: emit)
         }
         try deliver(
@@ -160,7 +160,7 @@ public final class PyramidBuilder: @unchecked Sendable {
     func output(_ t: Tile, pixels: [UInt8], worker: Worker, emit: (Tile, [UInt8]) throws -> Void) throws {
         let position = plan.contains(t) ? 1 : 0
         if let lowerPixels {
-            if t.z < plan.maxZoom, AlphaCoverage(rgba: pixels, pixelCount: plan.tilePixels * plan.tilePixels) != .empty {
+            if t.z < plan.zooms.max, AlphaCoverage(rgba: pixels, pixelCount: plan.tilePixels * plan.tilePixels) != .empty {
                 lowerPixels(t, pixels)
             }
             stats.withLock { $0.positionsDone += position }
@@ -188,7 +188,7 @@ public final class PyramidBuilder: @unchecked Sendable {
     /// Hand a finished tile's pixels (nil = empty) to its parent; the thread that completes a
     /// parent builds it, and so on up to the min zoom.
     func deliver(_ t: Tile, pixels: [UInt8]?, worker: Worker, emit: (Tile, [UInt8]) throws -> Void) throws {
-        guard t.z > plan.minZoom, let parent = t.parent else { return }
+        guard t.z > plan.zooms.min, let parent = t.parent else { return }
         let slot = (t.y & 1) * 2 + (t.x & 1)
         let expected = parent.children.filter { plan.contains($0) }.count
         let complete: Pending? = pending.withLock { table in

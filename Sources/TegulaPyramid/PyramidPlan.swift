@@ -4,46 +4,40 @@ import TegulaGeometry
 /// blocks of `blockTiles` × `blockTiles` tiles, each block being one tile at ``blockZoom``;
 /// zooms below that are built from children.
 public struct PyramidPlan: Sendable {
-    public let minZoom: Int
-    public let maxZoom: Int
+    /// The plan's zooms.
+    public let zooms: ZoomRange
     /// Pixels per tile side (256 or 512).
     public let tilePixels: Int
     public let blockZoom: Int
-    /// Tile ranges per zoom, index = zoom − minZoom.
+    /// Tile ranges per zoom, index = zoom − the lowest zoom.
     public let ranges: [(x: ClosedRange<Int>, y: ClosedRange<Int>)]
     /// The blocks (tiles at ``blockZoom``) in Morton order, so siblings finish together and
     /// their parents can be built and released early.
     public let blocks: [Tile]
 
+    /// The plan of the tiles of `zooms` that cover `bounds`, `tilePixels` a side. Throws when
+    /// `bounds` covers no tile at the max zoom.
     public init(bounds: ProjectedBounds, zooms: ZoomRange, tilePixels: Int) throws {
-        try self.init(bounds: bounds, minZoom: zooms.min, maxZoom: zooms.max, tilePixels: tilePixels)
-    }
-
-    public init(bounds: ProjectedBounds, minZoom: Int, maxZoom: Int, tilePixels: Int) throws {
-        guard minZoom >= 0, maxZoom <= WebMercator.maxZoom, minZoom <= maxZoom else {
-            throw PyramidError(.badZooms, "zoom range \(minZoom)-\(maxZoom) is invalid: need 0 ≤ MIN ≤ MAX ≤ \(WebMercator.maxZoom)")
-        }
-        self.minZoom = minZoom
-        self.maxZoom = maxZoom
+        self.zooms = zooms
         self.tilePixels = tilePixels
-        blockZoom = max(minZoom, maxZoom - 2)
-        guard let top = TileGrid.tileRange(covering: bounds, zoom: maxZoom) else {
-            throw PyramidError(.badZooms, "the scan covers no tile at zoom \(maxZoom)")
+        blockZoom = max(zooms.min, zooms.max - 2)
+        guard let top = TileGrid.tileRange(covering: bounds, zoom: zooms.max) else {
+            throw PyramidError(.badZooms, "the scan covers no tile at zoom \(zooms.max)")
         }
         var r: [(x: ClosedRange<Int>, y: ClosedRange<Int>)] = []
-        for z in minZoom...maxZoom {
-            let d = maxZoom - z
+        for z in zooms.levels {
+            let d = zooms.max - z
             r.append(((top.x.lowerBound >> d)...(top.x.upperBound >> d), (top.y.lowerBound >> d)...(top.y.upperBound >> d)))
         }
         ranges = r
-        let br = r[blockZoom - minZoom]
+        let br = r[blockZoom - zooms.min]
         var b: [Tile] = []
         for y in br.y { for x in br.x { b.append(Tile(x: x, y: y, z: blockZoom)) } }
         blocks = b.sorted { PyramidPlan.morton($0) < PyramidPlan.morton($1) }
     }
 
     /// Tiles per block side at the max zoom.
-    public var blockTiles: Int { 1 << (maxZoom - blockZoom) }
+    public var blockTiles: Int { 1 << (zooms.max - blockZoom) }
 
     /// Where a block is warped: its top-left corner in EPSG:3857 metres, its pixel size and its
     /// side in pixels at the max zoom (the pyramid's blocks and the tiles rendered on demand
@@ -63,23 +57,20 @@ public struct PyramidPlan: Sendable {
     /// tiles below it or whose block is outside the plan. Blocks reach past the planned range at
     /// their edges, and the pyramid writes what they hold there too.
     public func block(of t: Tile) -> Tile? {
-        guard t.z >= blockZoom, t.z <= maxZoom else { return nil }
+        guard t.z >= blockZoom, t.z <= zooms.max else { return nil }
         let b = t.ancestor(atZoom: blockZoom)
         return contains(b) ? b : nil
     }
 
     /// The tile range at `zoom`.
-    public func range(_ zoom: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) { ranges[zoom - minZoom] }
+    public func range(_ zoom: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) { ranges[zoom - zooms.min] }
 
     /// True when the tile is inside the planned range of its zoom.
     public func contains(_ t: Tile) -> Bool {
-        guard t.z >= minZoom, t.z <= maxZoom else { return false }
+        guard t.z >= zooms.min, t.z <= zooms.max else { return false }
         let r = range(t.z)
         return r.x.contains(t.x) && r.y.contains(t.y)
     }
-
-    /// The plan's zooms.
-    public var zooms: ZoomRange { ZoomRange(min: minZoom, max: maxZoom)! }
 
     /// How many tile positions the plan covers (an upper bound on tiles written).
     public var tilePositions: Int {

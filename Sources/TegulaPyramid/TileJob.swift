@@ -159,8 +159,8 @@ public struct TileJob: Sendable {
             name: name, format: settings.encoding.format, bounds: b,
             center: MapCenter(
                 longitude: c.longitude, latitude: c.latitude,
-                zoom: min(plan.maxZoom, plan.minZoom + 1)),
-            minZoom: plan.minZoom, maxZoom: plan.maxZoom, tileSize: settings.tileSize, scale: settings.scale,
+                zoom: min(plan.zooms.max, plan.zooms.min + 1)),
+            zooms: plan.zooms, tileSize: settings.tileSize, scale: settings.scale,
             attribution: attribution, extra: extra)
     }
 }

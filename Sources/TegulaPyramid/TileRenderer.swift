@@ -99,7 +99,7 @@ public final class TileRenderer: @unchecked Sendable {
     /// planned block) and touching the footprint. Tiles for which this is false are empty and
     /// cost no render.
     public func covers(_ t: Tile) -> Bool {
-        guard t.isValid, t.z >= plan.minZoom, t.z <= plan.maxZoom else { return false }
+        guard t.isValid, t.z >= plan.zooms.min, t.z <= plan.zooms.max else { return false }
         if t.z >= plan.blockZoom { guard plan.block(of: t) != nil else { return false } } else { guard plan.contains(t) else { return false } }
         let b = t.projectedBounds
         // A scan border mapped through the fit bends between the footprint's vertices: test a box
@@ -132,14 +132,14 @@ public final class TileRenderer: @unchecked Sendable {
     /// for seam tests: tiles rendered apart must agree with this along shared edges.
     public func pixels(spanning span: Int, from t: Tile) throws -> [UInt8] {
         try withWorker { worker in
-            guard t.z == plan.maxZoom, let block = plan.block(of: t) else { return try lowerPixels(t, span: span, worker: worker) }
+            guard t.z == plan.zooms.max, let block = plan.block(of: t) else { return try lowerPixels(t, span: span, worker: worker) }
             return try blockPixels(t, block: block, span: span, worker: worker)
         }
     }
 
     func pixels(_ t: Tile, worker: Worker) throws -> [UInt8] {
         var out: [UInt8]
-        if t.z == plan.maxZoom, let block = plan.block(of: t) {
+        if t.z == plan.zooms.max, let block = plan.block(of: t) {
             out = try blockPixels(t, block: block, span: 1, worker: worker)
         } else if let levels {
             out = try levels.pixels(t) ?? [UInt8](repeating: 0, count: plan.tilePixels * plan.tilePixels * 4)
@@ -170,7 +170,7 @@ public final class TileRenderer: @unchecked Sendable {
     /// of the 2^k × 2^k max-zoom pixels under it (``BlockWarper/warpReduced(_:samples:into:)``),
     /// cell by cell, so tiles rendered apart agree with one render.
     func lowerPixels(_ t: Tile, span: Int, worker: Worker) throws -> [UInt8] {
-        let side = plan.tilePixels * span, k = plan.maxZoom - t.z
+        let side = plan.tilePixels * span, k = plan.zooms.max - t.z
         let b = t.projectedBounds
         // The grid's error in tile pixels stays that of the max zoom's (0.01 source pixel there).
         let grid = worker.lower.grid(

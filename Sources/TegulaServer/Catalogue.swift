@@ -111,7 +111,7 @@ public struct Catalogue: Sendable {
         do { reader = try Tileset.openReader(at: path) } catch {
             throw .noTileset(path: path, reason: "\(error)")
         }
-        let zooms = reader.metadata.minZoom...reader.metadata.maxZoom
+        let zooms = reader.metadata.zooms.levels
         return CatalogueEntry(
             id: Tileset.name(of: path), path: path, reader: reader, sheetIndex: try sheetIndex(besideTileset: path),
             tileMatrixSet: try tileMatrixSet(besideTileset: path, zooms: zooms))

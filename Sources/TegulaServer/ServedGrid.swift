@@ -19,10 +19,10 @@ public struct ServedGrid: Sendable, Equatable {
         let m = e.metadata
         if let own = e.tileMatrixSet {
             tileMatrixSet = own
-            limits = e.tileLimits ?? Self.wholeMatrices(own, zooms: (m.minZoom...m.maxZoom))
+            limits = e.tileLimits ?? Self.wholeMatrices(own, zooms: m.zooms.levels)
         } else {
             tileMatrixSet = Self.sized(.webMercatorQuad, tileSize: m.tileSize * m.scale)
-            limits = (m.minZoom...m.maxZoom).map { Self.webMercatorLimits(m.bounds, zoom: $0) }
+            limits = m.zooms.levels.map { Self.webMercatorLimits(m.bounds, zoom: $0) }
         }
     }
 

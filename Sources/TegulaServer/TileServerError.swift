@@ -104,9 +104,9 @@ extension LocatedError where Reason == TileServerErrorReason {
         TileServerError(.wrongTileScale, tilesetIsRetina ? "tileset '\(id)' has @2x tiles only" : "tileset '\(id)' has no @2x tiles")
     }
 
-    /// A zoom outside the tileset's `minZoom...maxZoom`.
-    public static func zoomOutsideTileset(id: String, zoom: Int, minZoom: Int, maxZoom: Int) -> TileServerError {
-        TileServerError(.zoomOutsideTileset, "zoom \(zoom) is outside tileset '\(id)' (\(minZoom)–\(maxZoom))")
+    /// A zoom outside the tileset's `zooms`.
+    public static func zoomOutsideTileset(id: String, zoom: Int, zooms: ZoomRange) -> TileServerError {
+        TileServerError(.zoomOutsideTileset, "zoom \(zoom) is outside tileset '\(id)' (\(zooms.min)–\(zooms.max))")
     }
 
     /// An in-range tile the tileset does not hold.

@@ -202,8 +202,8 @@ public struct TileService: HTTPService {
     /// 404 for a tile the tileset cannot have (other format, scale or zoom); nil when it may.
     func refusal(_ t: Route.TileRequest, _ m: TilesetMetadata) -> ServerResponse? {
         if let refused = Self.refusal(id: t.id, fileExtension: t.ext, retina: t.retina, m) { return refuse(refused) }
-        guard (m.minZoom...m.maxZoom).contains(t.z) else {
-            return refuse(.zoomOutsideTileset(id: t.id, zoom: t.z, minZoom: m.minZoom, maxZoom: m.maxZoom))
+        guard m.zooms.levels.contains(t.z) else {
+            return refuse(.zoomOutsideTileset(id: t.id, zoom: t.z, zooms: m.zooms))
         }
         return nil
     }

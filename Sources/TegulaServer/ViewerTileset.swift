@@ -40,8 +40,8 @@ struct ViewerTileset: Encodable {
         id = e.id
         name = m.name.isEmpty ? e.id : m.name
         type = m.type
-        minZoom = m.minZoom
-        maxZoom = m.maxZoom
+        minZoom = m.zooms.min
+        maxZoom = m.zooms.max
         bounds = [b.west, b.south, b.east, b.north]
         center = [m.center.longitude, m.center.latitude, Double(m.center.zoom)]
         tiles = "/" + TileService.tilePathTemplate(e)

@@ -99,7 +99,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
     func tileMapResource(_ m: TilesetMetadata) -> String {
         let b = WebMercator.project(m.bounds)
         let px = m.tileSize
-        let sets = (m.minZoom...m.maxZoom).map { z in
+        let sets = m.zooms.levels.map { z in
             let upp = 2 * WebMercator.halfCircumference / (Double(px) * pow(2, Double(z)))
             return "    <TileSet href=\"\(z)\" units-per-pixel=\"\(String(format: "%.14f", upp))\" order=\"\(z)\"/>"
         }.joined(separator: "\n")

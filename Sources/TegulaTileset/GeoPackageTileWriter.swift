@@ -109,7 +109,7 @@ public final class GeoPackageTileWriter: TileWriter, @unchecked Sendable {
     /// the tiles written at its max zoom (on that zoom's pixel grid, so GDAL opens exactly the
     /// cut), and puts the file in place.
     public func finish(metadata: TilesetMetadata) throws {
-        let zooms = metadata.minZoom...max(metadata.minZoom, metadata.maxZoom)
+        let zooms = metadata.zooms.levels
         let written = state.withLock { s in s.written }
         let deepest = written[zooms.upperBound] ?? written.max { $0.key < $1.key }?.value
         let bounds = deepest.map { r -> GridBounds in

@@ -108,7 +108,7 @@ final class MBTilesWriter: TileWriter, @unchecked Sendable {
                 ("name", m.name), ("format", format.rawValue),
                 ("bounds", "\(b.west),\(b.south),\(b.east),\(b.north)"),
                 ("center", "\(c.longitude),\(c.latitude),\(c.zoom)"),
-                ("minzoom", "\(m.minZoom)"), ("maxzoom", "\(m.maxZoom)"),
+                ("minzoom", "\(m.zooms.min)"), ("maxzoom", "\(m.zooms.max)"),
                 ("type", m.type), ("version", "1.3"),
             ]
             if let a = m.attribution { rows.append(("attribution", a)) }

@@ -28,10 +28,8 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
     public var bounds: GeoBounds
     /// Where a viewer opens.
     public var center: MapCenter
-    /// Lowest zoom level with tiles.
-    public var minZoom: Int
-    /// Highest zoom level with tiles.
-    public var maxZoom: Int
+    /// The zoom levels with tiles (TileJSON `minzoom` and `maxzoom`).
+    public var zooms: ZoomRange
     /// Tile width and height in pixels (256 or 512).
     public var tileSize: Int
     /// Pixel ratio: 2 for `@2x` tiles.
@@ -50,10 +48,10 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
     /// Extra key holding GCP pins: `[{"name", "lon", "lat", "residual_m"}]`.
     public static let gcpsKey = "gcps"
 
-    /// Metadata with the centre defaulting to the middle of `bounds` at `minZoom`.
+    /// Metadata with the centre defaulting to the middle of `bounds` at the lowest zoom.
     public init(
         name: String, format: TileFormat = .png, bounds: GeoBounds = .world, center: MapCenter? = nil,
-        minZoom: Int = 0, maxZoom: Int, tileSize: Int = 256, scale: Int = 1,
+        zooms: ZoomRange, tileSize: Int = 256, scale: Int = 1,
         attribution: String? = nil, description: String? = nil, type: String = "overlay",
         extra: [String: JSONValue] = [:]
     ) {
@@ -61,9 +59,8 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
         self.format = format
         self.bounds = bounds
         let c = bounds.center
-        self.center = center ?? MapCenter(longitude: c.longitude, latitude: c.latitude, zoom: minZoom)
-        self.minZoom = minZoom
-        self.maxZoom = maxZoom
+        self.center = center ?? MapCenter(longitude: c.longitude, latitude: c.latitude, zoom: zooms.min)
+        self.zooms = zooms
         self.tileSize = tileSize
         self.scale = scale
         self.attribution = attribution
@@ -98,8 +95,8 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
         o["format"] = .string(format.stored.rawValue)
         o["bounds"] = .array([bounds.west, bounds.south, bounds.east, bounds.north].map(JSONValue.double))
         o["center"] = .array([.double(center.longitude), .double(center.latitude), .int(center.zoom)])
-        o["minzoom"] = .int(minZoom)
-        o["maxzoom"] = .int(maxZoom)
+        o["minzoom"] = .int(zooms.min)
+        o["maxzoom"] = .int(zooms.max)
         o["tile_size"] = .int(tileSize)
         o["scale"] = .int(scale)
         o["type"] = .string(type)
@@ -116,10 +113,8 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
         guard let format = o["format"]?.stringValue.flatMap(TileFormat.init(name:)) else {
             throw bad("format", "png, jpg, webp or auto")
         }
-        guard let minZoom = o["minzoom"]?.intValue, let maxZoom = o["maxzoom"]?.intValue,
-            (0...30).contains(minZoom), (minZoom...30).contains(maxZoom)
-        else {
-            throw bad("minzoom/maxzoom", "integers with 0 ≤ minzoom ≤ maxzoom ≤ 30")
+        guard let min = o["minzoom"]?.intValue, let max = o["maxzoom"]?.intValue, let zooms = ZoomRange(min: min, max: max) else {
+            throw bad("minzoom/maxzoom", "integers with 0 ≤ minzoom ≤ maxzoom ≤ \(WebMercator.maxZoom)")
         }
         var bounds = GeoBounds.world
         if let b = o["bounds"] {
@@ -146,7 +141,7 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
         for k in Self.reservedKeys { extra[k] = nil }
         self.init(
             name: o["name"]?.stringValue ?? "", format: format, bounds: bounds, center: center,
-            minZoom: minZoom, maxZoom: maxZoom, tileSize: o["tile_size"]?.intValue ?? 256,
+            zooms: zooms, tileSize: o["tile_size"]?.intValue ?? 256,
             scale: o["scale"]?.intValue ?? 1, attribution: o["attribution"]?.stringValue,
             description: o["description"]?.stringValue, type: o["type"]?.stringValue ?? "overlay",
             extra: extra)
@@ -171,4 +166,14 @@ public struct TilesetMetadata: Hashable, Sendable, Codable {
         o["scheme"] = .string(scheme.name)
         return JSONValue.object(o).serialized()
     }
+}
+
+extension TilesetMetadata {
+    /// The lowest zoom with tiles, as apps read it before ``zooms`` held the range.
+    @available(*, deprecated, message: "use zooms.min")
+    public var minZoom: Int { zooms.min }
+
+    /// The highest zoom with tiles, as apps read it before ``zooms`` held the range.
+    @available(*, deprecated, message: "use zooms.max")
+    public var maxZoom: Int { zooms.max }
 }

@@ -32,9 +32,9 @@ public final class TilesetOverlay: TileOverlay, @unchecked Sendable {
         }
         metadata = reader.metadata
         super.init(template: nil, cache: cache)
-        minimumZ = metadata.minZoom
-        maximumZ = max(metadata.maxZoom, deepestZ ?? metadata.maxZoom)
-        if let deepestZ, deepestZ > metadata.maxZoom { maximumNativeZ = metadata.maxZoom }
+        minimumZ = metadata.zooms.min
+        maximumZ = max(metadata.zooms.max, deepestZ ?? metadata.zooms.max)
+        if let deepestZ, deepestZ > metadata.zooms.max { maximumNativeZ = metadata.zooms.max }
         overzoomRenderer = PNGOverzoomRenderer()
         tileSize = TileSize(width: metadata.tileSize, height: metadata.tileSize)
         boundingMapRect = MapRect(metadata.bounds)

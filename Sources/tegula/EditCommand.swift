@@ -231,7 +231,7 @@ struct EditCommand: AsyncParsableCommand {
             scanHeight: reader.height)
         let layer: EditorReference.Layer
         if let t = ReferenceTemplate(match), t.tilePixels == 256 {
-            layer = .remote(template: t.template, minZoom: t.minZoom, maxZoom: t.maxZoom, bounds: t.bounds)
+            layer = .remote(template: t.template, zooms: t.zooms, bounds: t.bounds)
         } else if Location(ref).isURL || (referenceGcps == nil && (ref as NSString).pathExtension.lowercased() == "json") {
             layer = .none
         } else {

@@ -173,7 +173,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         for e in catalogue.entries {
             let how = e.dynamic == nil ? "serving" : e.dynamic is RemoteTileSource ? "serving by range requests" : "rendering on demand"
-            printError("tegula: \(how) \(e.id) (\(e.metadata.format.rawValue), z\(e.metadata.minZoom)–\(e.metadata.maxZoom)) from \(e.path)")
+            printError("tegula: \(how) \(e.id) (\(e.metadata.format.rawValue), z\(e.metadata.zooms.min)–\(e.metadata.zooms.max)) from \(e.path)")
         }
         for i in images {
             printError("tegula: serving \(i.id) as an IIIF image (\(i.width) × \(i.height) px) at /iiif/\(i.id)/info.json from \(i.path)")

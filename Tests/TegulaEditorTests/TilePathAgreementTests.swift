@@ -30,7 +30,7 @@ struct TilePathAgreementTests {
 
     /// A PNG tileset at scale 1 holding no tile: `tegula serve`'s side of the comparison.
     struct EmptyPNGTileset: TileReader {
-        var metadata: TilesetMetadata { TilesetMetadata(name: "empty", format: .png, minZoom: 0, maxZoom: 22) }
+        var metadata: TilesetMetadata { TilesetMetadata(name: "empty", format: .png, zooms: ZoomRange(min: 0, max: 22)!) }
         func tile(_ t: Tile) throws -> [UInt8]? { nil }
     }
 

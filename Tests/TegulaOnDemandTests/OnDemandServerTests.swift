@@ -47,7 +47,7 @@ struct OnDemandServerTests {
         let cut = try Tileset.openReader(at: folder)
         let plan = renderer.plan
         #expect(renderer.levels != nil)
-        let tiles = (plan.minZoom...plan.maxZoom).flatMap { z in plan.range(z).x.flatMap { x in plan.range(z).y.map { Tile(x: x, y: $0, z: z) } } }
+        let tiles = plan.zooms.levels.flatMap { z in plan.range(z).x.flatMap { x in plan.range(z).y.map { Tile(x: x, y: $0, z: z) } } }
         let result = try await Self.live(service) { port in
             var same = 0, empty = 0
             for t in tiles {
@@ -64,13 +64,13 @@ struct OnDemandServerTests {
             return (same, empty, tj)
         }
         print(
-            "on demand over HTTP: \(result.0) tiles of zooms \(plan.minZoom)–\(plan.maxZoom) byte-identical to tegula tile, \(result.1) empty positions 404"
+            "on demand over HTTP: \(result.0) tiles of zooms \(plan.zooms.min)–\(plan.zooms.max) byte-identical to tegula tile, \(result.1) empty positions 404"
         )
         let written = try tiles.filter { try cut.tile($0) != nil }.count
         #expect(result.0 == written && result.0 > 10)
         // TileJSON: the zooms, bounds and centre tegula tile stores, and versioned tile URLs.
         let tj = try JSONValue.parse(result.2.body)
-        #expect(tj["minzoom"]?.intValue == cut.metadata.minZoom && tj["maxzoom"]?.intValue == cut.metadata.maxZoom)
+        #expect(tj["minzoom"]?.intValue == cut.metadata.zooms.min && tj["maxzoom"]?.intValue == cut.metadata.zooms.max)
         #expect(tj["bounds"] == JSONValue.object(cut.metadata.jsonObject)["bounds"])
         #expect(tj["center"] == JSONValue.object(cut.metadata.jsonObject)["center"])
         let url = try require(tj["tiles"]?.arrayValue?.first?.stringValue)
@@ -84,7 +84,7 @@ struct OnDemandServerTests {
         let metrics = ServerMetrics()
         let (source, service) = try f.service(f.inputs(), metrics: metrics)
         let plan = source.renderer.plan
-        let z = plan.maxZoom
+        let z = plan.zooms.max
         // The first max-zoom tile with pixels, through the server's render path (the render
         // queue, which keeps what it made); tiles before it are empty (rendered: misses) or
         // outside the footprint (refused unrendered).
@@ -114,7 +114,7 @@ struct OnDemandServerTests {
     @Test func anEditedGCPFileChangesTheETagAndTheTileAndABrokenOneKeepsTheLastFit() async throws {
         let f = try OnDemandFixtures()
         let (source, service) = try f.service(f.inputs())
-        let z = source.renderer.plan.maxZoom
+        let z = source.renderer.plan.zooms.max
         let t = TileGrid.tile(containing: Coordinate(longitude: 6, latitude: 52.5), zoom: z)
         let path = "/scan/\(t.z)/\(t.x)/\(t.y).png"
         try await Self.live(service) { port in
@@ -160,7 +160,7 @@ struct OnDemandServerTests {
         let f = try OnDemandFixtures()
         let inputs = f.inputs(workers: 1)
         let (source, service) = try f.service(inputs)
-        let t = TileGrid.tile(containing: Coordinate(longitude: 14, latitude: 47), zoom: source.renderer.plan.maxZoom)
+        let t = TileGrid.tile(containing: Coordinate(longitude: 14, latitude: 47), zoom: source.renderer.plan.zooms.max)
         try await live(service) { port in
             let gate = Gate()
             let blocker = Task {
@@ -205,7 +205,7 @@ struct OnDemandServerTests {
         let f = try OnDemandFixtures()
         let inputs = f.inputs()
         let (source, service) = try f.service(inputs)
-        let z = source.renderer.plan.maxZoom
+        let z = source.renderer.plan.zooms.max
         let far = TileGrid.tile(containing: Coordinate(longitude: -150, latitude: 0), zoom: z)
         try await Self.live(service) { port in
             let r = try await RawHTTP.fetch(port: port, "/scan/\(far.z)/\(far.x)/\(far.y).png")
@@ -221,7 +221,7 @@ struct OnDemandServerTests {
     @Test func aScanThatBreaksAfterStartUpGives500NotACrash() async throws {
         let f = try OnDemandFixtures()
         let (source, service) = try f.service(f.inputs())
-        let z = source.renderer.plan.maxZoom
+        let z = source.renderer.plan.zooms.max
         let t = TileGrid.tile(containing: Coordinate(longitude: 14, latitude: 47), zoom: z)
         // Overwrite the scan with garbage before any tile is rendered (no worker has opened it).
         try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: f.scan))

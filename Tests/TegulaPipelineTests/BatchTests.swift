@@ -55,7 +55,7 @@ struct BatchTests {
         let r = try runPipeline(path)
         #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
         let reader = try Tileset.openReader(at: f.folder + "/out/both.pmtiles")
-        #expect(reader.metadata.maxZoom == 2)
+        #expect(reader.metadata.zooms.max == 2)
         // Zoom 2, tile (2, 1) holds lon 0–90, lat 0–66.5: the top map (blue 200) over the base (blue 10).
         let tile = try PNGDecoder.decode(try #require(try reader.tile(Tile(x: 2, y: 1, z: 2)))).rgba
         let blue = { (x: Int, y: Int) in tile.pixels[(y * tile.width + x) * 4 + 2] }

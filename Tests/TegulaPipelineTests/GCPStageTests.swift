@@ -52,7 +52,7 @@ struct GCPStageTests {
         let meta = try Tileset.openReader(at: f.folder + "/out/scan").metadata
         let pins = meta.extra[TilesetMetadata.gcpsKey]?.arrayValue ?? []
         #expect(pins.count == 5)
-        #expect(meta.maxZoom == 2)
+        #expect(meta.zooms.max == 2)
         // The footprint is the fit's outline of the mask, not warped.tif's rectangle.
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")

@@ -95,7 +95,7 @@ import Testing
         let cut = try Tileset.openReader(at: folder + "/cut")
         // The pipeline's own tiles, cut from its warped.tif.
         let run = try Tileset.openReader(at: folder + "/out/sheet.pmtiles")
-        let z = renderer.plan.maxZoom
+        let z = renderer.plan.zooms.max
         var same = 0, partial = 0, alphaDiffers = 0, colourDiffers = 0
         for x in renderer.plan.range(z).x {
             for y in renderer.plan.range(z).y {

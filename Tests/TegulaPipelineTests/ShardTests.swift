@@ -88,7 +88,7 @@ import Testing
         let (want, count) = try Self.digest(all)
         #expect(count > 30)
         let reader = try Tileset.openReader(at: all)
-        #expect(reader.metadata.minZoom < 3 && reader.metadata.maxZoom == 5)
+        #expect(reader.metadata.zooms.min < 3 && reader.metadata.zooms.max == 5)
         // The per-map tilesets of another work folder run by two shards.
         let twin = folder + "/twin.yml"
         try (try String(contentsOfFile: file, encoding: .utf8)).replacingOccurrences(of: "out/", with: "twin/")

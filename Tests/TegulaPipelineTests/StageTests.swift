@@ -24,7 +24,7 @@ struct StageTests {
             #expect(FileManager.default.fileExists(atPath: work + "/" + file), "\(file)")
         }
         let reader = try Tileset.openReader(at: f.folder + "/out/world")
-        #expect(reader.metadata.minZoom == 0 && reader.metadata.maxZoom == 1)
+        #expect(reader.metadata.zooms.min == 0 && reader.metadata.zooms.max == 1)
         #expect(try reader.tile(Tile(x: 1, y: 1, z: 1)) != nil)
 
         #expect(outcomes(try runPipeline(path).results) == ["georeference:skipped", "warp:skipped", "tile:skipped"])
@@ -32,7 +32,7 @@ struct StageTests {
         // Only a tile option changes: no re-warp.
         try f.pipeline("version: 1\nmaps:\n" + PipelineFixtures.worldMap(tile: "{min_zoom: 1, max_zoom: 1}"))
         #expect(outcomes(try runPipeline(path).results) == ["georeference:skipped", "warp:skipped", "tile:ran"])
-        #expect(try Tileset.openReader(at: f.folder + "/out/world").metadata.minZoom == 1)
+        #expect(try Tileset.openReader(at: f.folder + "/out/world").metadata.zooms.min == 1)
 
         // The scan's bytes change: everything reruns.
         try f.image("world.tif", seed: 9)

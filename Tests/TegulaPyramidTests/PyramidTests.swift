@@ -130,7 +130,7 @@ struct PyramidTests {
             let p = k.split(separator: "/").map { Int($0)! }
             #expect(try pm.tile(Tile(x: p[1], y: p[2], z: p[0])) == [UInt8](v), "\(k)")
         }
-        #expect(pm.metadata.minZoom == 4 && pm.metadata.maxZoom == 6)
+        #expect(pm.metadata.zooms.min == 4 && pm.metadata.zooms.max == 6)
     }
 
     @Test func resumeAfterKillGivesTheSameTiles() throws {
@@ -233,12 +233,14 @@ struct PyramidTests {
 
     @Test func planCoversTheFootprintAndOrdersBlocksByZCurve() throws {
         let b = Tile(x: 10, y: 12, z: 5).projectedBounds
-        let plan = try PyramidPlan(bounds: b, minZoom: 2, maxZoom: 8, tilePixels: 256)
+        let plan = try PyramidPlan(bounds: b, zooms: #require(ZoomRange(min: 2, max: 8)), tilePixels: 256)
         #expect(plan.blockZoom == 6)
         #expect(plan.range(8).x == 80...87 && plan.range(8).y == 96...103)
         #expect(plan.range(2).x == 1...1 && plan.range(2).y == 1...1)
         #expect(plan.blocks.count == 4)
         #expect(plan.blocks == [Tile(x: 20, y: 24, z: 6), Tile(x: 21, y: 24, z: 6), Tile(x: 20, y: 25, z: 6), Tile(x: 21, y: 25, z: 6)])
-        #expect(throws: PyramidError.self) { try PyramidPlan(bounds: b, minZoom: 5, maxZoom: 3, tilePixels: 256) }
+        #expect(ZoomRange(min: 5, max: 3) == nil, "a crossed range is no range, so no plan can be asked for one")
+        let offTheWorld = ProjectedBounds(left: 3e7, bottom: 0, right: 3.1e7, top: 1e6)
+        #expect(throws: PyramidError.self) { try PyramidPlan(bounds: offTheWorld, zooms: #require(ZoomRange(min: 2, max: 8)), tilePixels: 256) }
     }
 }

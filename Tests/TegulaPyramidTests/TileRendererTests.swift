@@ -98,13 +98,13 @@ struct TileRendererTests {
         let (job, written) = try Self.pyramid(input)
         let renderer = try TileRenderer(job: job)
         var same = 0, empty = 0
-        for t in Self.positions(renderer.plan, zoom: renderer.plan.maxZoom) {
+        for t in Self.positions(renderer.plan, zoom: renderer.plan.zooms.max) {
             let ours = try renderer.render(t)
             let theirs = written["\(t.z)/\(t.x)/\(t.y)"].map { [UInt8]($0) }
             #expect(ours == theirs, "tile \(t): rendered \(ours?.count ?? 0) bytes, pyramid \(theirs?.count ?? 0)")
             if ours == theirs { if ours == nil { empty += 1 } else { same += 1 } }
         }
-        let atMax = written.keys.filter { $0.hasPrefix("\(renderer.plan.maxZoom)/") }.count
+        let atMax = written.keys.filter { $0.hasPrefix("\(renderer.plan.zooms.max)/") }.count
         print("renderer parity \(input): \(same) of \(atMax) max-zoom tiles byte-identical, \(empty) empty positions agree")
         #expect(same == atMax && same > 10)
     }
@@ -131,7 +131,7 @@ struct TileRendererTests {
         let renderer = try TileRenderer(job: job)
         let p = renderer.tilePixels
         var figures: [String] = []
-        for z in renderer.plan.minZoom..<renderer.plan.maxZoom {
+        for z in renderer.plan.zooms.min..<renderer.plan.zooms.max {
             var sum = 0.0, n = 0, isum = 0.0, icount = 0
             for t in Self.positions(renderer.plan, zoom: z) {
                 let ours = try renderer.pixels(t)
@@ -148,7 +148,7 @@ struct TileRendererTests {
             }
             let psnr = ImageCompare.psnr(sum: sum, count: n)
             figures.append(String(format: "z%d %.1f dB (interior %.1f)", z, psnr, ImageCompare.psnr(sum: isum, count: icount)))
-            let floor = try #require(Self.floors[input]?.psnr.dropFirst(z - renderer.plan.minZoom).first, "no floor for \(input) zoom \(z)")
+            let floor = try #require(Self.floors[input]?.psnr.dropFirst(z - renderer.plan.zooms.min).first, "no floor for \(input) zoom \(z)")
             #expect(psnr >= floor, "\(input) zoom \(z): PSNR \(psnr) dB against the pyramid")
         }
         print("renderer PSNR \(input): \(figures.joined(separator: ", "))")
@@ -168,7 +168,7 @@ struct TileRendererTests {
         let p = renderer.tilePixels
         var figures: [String] = []
         var alphaDiffering = 0, existence = 0, edgePixels = 0
-        for z in renderer.plan.minZoom...renderer.plan.maxZoom {
+        for z in renderer.plan.zooms.levels {
             var differ = 0, opposite = 0, worstAlpha = 0, edgeTiles = 0, partial = 0, tiles = 0, one = 0
             var colourSum = 0.0, colourCount = 0
             for t in Self.positions(renderer.plan, zoom: z) {
@@ -203,7 +203,7 @@ struct TileRendererTests {
                     format:
                         "z%d: %d tiles, %d empty in one only, alpha differs in %d px of %d tiles (%d are 0 against 255, worst %d), colour %.1f dB",
                     z, tiles, one, differ, edgeTiles, opposite, worstAlpha, colour))
-            let floor = try #require(Self.floors[input]?.colour.dropFirst(z - renderer.plan.minZoom).first, "no floor for \(input) zoom \(z)")
+            let floor = try #require(Self.floors[input]?.colour.dropFirst(z - renderer.plan.zooms.min).first, "no floor for \(input) zoom \(z)")
             #expect(colour >= floor, "\(input) zoom \(z): colour where both are drawn \(colour) dB from the pyramid's")
         }
         print("renderer whole RGBA \(input):\n  " + figures.joined(separator: "\n  "))
@@ -222,7 +222,7 @@ struct TileRendererTests {
         let p = renderer.tilePixels
         var compared = 0, worst = 0, over1 = 0
         var figures: [String] = []
-        for z in renderer.plan.minZoom...renderer.plan.maxZoom {
+        for z in renderer.plan.zooms.levels {
             var zWorst = 0
             for t in Self.positions(renderer.plan, zoom: z) where t.x % 2 == 0 && t.y % 2 == 0 {
                 let quad = [
@@ -267,7 +267,7 @@ struct TileRendererTests {
         let renderer = try TileRenderer(job: job, holdingLowerZooms: true, levelBudget: Int.max / 2)
         #expect(renderer.levels != nil)
         let plan = renderer.plan
-        let lowest = Self.positions(plan, zoom: plan.minZoom).first { written["\($0.z)/\($0.x)/\($0.y)"] != nil }!
+        let lowest = Self.positions(plan, zoom: plan.zooms.min).first { written["\($0.z)/\($0.x)/\($0.y)"] != nil }!
         let early = Locked<[UInt8]?>(nil)
         let asked = DispatchGroup()
         DispatchQueue.global().async(group: asked) { early.withLock { $0 = try? renderer.render(lowest) } }
@@ -275,7 +275,7 @@ struct TileRendererTests {
         asked.wait()
         #expect(early.withLock { $0 } == written["\(lowest.z)/\(lowest.x)/\(lowest.y)"].map { [UInt8]($0) })
         var same = 0
-        for z in plan.minZoom...plan.maxZoom {
+        for z in plan.zooms.levels {
             for t in Self.positions(plan, zoom: z) {
                 let ours = try renderer.render(t)
                 let theirs = written["\(t.z)/\(t.x)/\(t.y)"].map { [UInt8]($0) }
@@ -298,7 +298,7 @@ struct TileRendererTests {
         #expect(over.levels == nil)
         let line = try over.holdLowerZooms()
         #expect(!line.contains("held"), "\(line)")
-        for t in Self.positions(over.plan, zoom: over.plan.minZoom) {
+        for t in Self.positions(over.plan, zoom: over.plan.zooms.min) {
             #expect(try over.render(t) == plain.render(t))
         }
     }
@@ -308,7 +308,7 @@ struct TileRendererTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let job = try Self.job(.tpsMask, dir: dir, folder: dir.appendingPathComponent("tiles").path)
         let renderer = try TileRenderer(job: job)
-        let z = renderer.plan.maxZoom
+        let z = renderer.plan.zooms.max
         // Far away (the Pacific), outside the zooms, and the plan's corner just outside the mask.
         #expect(!renderer.covers(TileGrid.tile(containing: Coordinate(longitude: -150, latitude: 0), zoom: z)))
         #expect(!renderer.covers(Tile(x: 0, y: 0, z: 0)))

@@ -33,7 +33,7 @@ struct RemotePMTilesTests {
         try w.finish(
             metadata: TilesetMetadata(
                 name: "sheets v\(version)", bounds: GeoBounds(west: -20, south: -10, east: 30, north: 50),
-                minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, attribution: "test"))
+                zooms: ZoomRange(min: zooms.lowerBound, max: zooms.upperBound)!, attribution: "test"))
         return url
     }
 
@@ -58,7 +58,7 @@ struct RemotePMTilesTests {
         let remote = try await RemotePMTilesReader.open(url: url, fetcher: Self.fetcher())
         #expect(remote.readCount == 1, "header, root and metadata in the first 16 KiB")
         #expect(remote.metadata == local.metadata)
-        let tiles = sample(maxZoom: local.metadata.maxZoom)
+        let tiles = sample(maxZoom: local.metadata.zooms.max)
         for t in tiles {
             let got = try await remote.tile(t)
             #expect(got == (try local.tile(t)), "tile \(t) from \(url)")
@@ -67,7 +67,7 @@ struct RemotePMTilesTests {
         #expect(reads > 1 + tiles.count - 2, "leaves read: \(reads)")  // a file with leaves reads some
         #expect(remote.cachedLeafCount > 0 && remote.cachedLeafCount <= RemotePMTilesReader.leafCacheLimit)
         // The same tiles again: one read each, every directory from memory.
-        let present = tiles.filter { $0.z <= local.metadata.maxZoom }
+        let present = tiles.filter { $0.z <= local.metadata.zooms.max }
         for t in present { _ = try await remote.tile(t) }
         #expect(remote.readCount == reads + present.count)
         // The server's source gives the same bytes, awaited, under the file's version; asked
@@ -92,7 +92,7 @@ struct RemotePMTilesTests {
         let (first, version) = try await remote.versionedTile(Tile(x: 1, y: 1, z: 1))
         #expect(first == bytes(Tile(x: 1, y: 1, z: 1), version: 2))
         #expect(version != before && remote.version == version)
-        #expect(remote.metadata.maxZoom == 4 && remote.metadata.name == "sheets v2")
+        #expect(remote.metadata.zooms.max == 4 && remote.metadata.name == "sheets v2")
         let local = try Tileset.openReader(at: b.path)
         for t in sample(maxZoom: 4) {
             let got = try await remote.tile(t)

@@ -91,7 +91,7 @@ struct AttributionHTMLTests {
         let clean = #"x © <a href="https://www.openstreetmap.org/copyright">OSM</a>"#
         let w = try Tileset.openWriter(at: dir + "/t")
         try w.write(Tile(x: 0, y: 0, z: 0), data: ServerFixtures.bytes("t", Tile(x: 0, y: 0, z: 0)))
-        try w.finish(metadata: TilesetMetadata(name: "t", maxZoom: 0, attribution: hostile))
+        try w.finish(metadata: TilesetMetadata(name: "t", zooms: ZoomRange(min: 0, max: 0)!, attribution: hostile))
         let service = TileService(
             catalogue: try Catalogue.load(paths: [dir + "/t"]),
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })

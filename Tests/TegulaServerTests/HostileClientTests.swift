@@ -82,7 +82,7 @@ import Testing
         try w.write(Tile(x: 0, y: 0, z: 0), data: ServerFixtures.bytes("x", Tile(x: 0, y: 0, z: 0)))
         try w.finish(
             metadata: TilesetMetadata(
-                name: name, maxZoom: 0, attribution: "<b onmouseover=alert(3)>a</b>",
+                name: name, zooms: ZoomRange(min: 0, max: 0)!, attribution: "<b onmouseover=alert(3)>a</b>",
                 extra: [
                     TilesetMetadata.gcpsKey: .array([
                         .object([
@@ -154,7 +154,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let w = try Tileset.openWriter(at: dir + "/t")
         for t in ServerFixtures.pyramid(1...1) { try w.write(t, data: ServerFixtures.bytes("t", t)) }
-        try w.finish(metadata: TilesetMetadata(name: "t", minZoom: 1, maxZoom: 1))
+        try w.finish(metadata: TilesetMetadata(name: "t", zooms: ZoomRange(min: 1, max: 1)!))
         try FileManager.default.removeItem(atPath: dir + "/t/1/0/0.png")
         try FileManager.default.removeItem(atPath: dir + "/t/1/0/1.png")
         try FileManager.default.createSymbolicLink(atPath: dir + "/t/1/0/1.png", withDestinationPath: "/etc/passwd")
@@ -198,7 +198,7 @@ import Testing
         for name in ["m.mbtiles", "p.pmtiles"] {
             let w = try Tileset.openWriter(at: dir + "/" + name)
             for t in ServerFixtures.pyramid(0...3) { try w.write(t, data: ServerFixtures.bytes(name, t) + [UInt8](repeating: 7, count: 3000)) }
-            try w.finish(metadata: TilesetMetadata(name: name, maxZoom: 3))
+            try w.finish(metadata: TilesetMetadata(name: name, zooms: ZoomRange(min: 0, max: 3)!))
         }
         let catalogue = try Catalogue.load(paths: [dir + "/m.mbtiles", dir + "/p.pmtiles", f.dir + "/blue"])
         // Both cut after loading, as a disk error or a careless copy would.

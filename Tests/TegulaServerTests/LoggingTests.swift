@@ -39,7 +39,7 @@ struct LoggingTests {
         let path = dir + "/broken.mbtiles"
         let w = try Tileset.openWriter(at: path)
         for t in ServerFixtures.pyramid(0...1) { try w.write(t, data: ServerFixtures.bytes("broken", t)) }
-        try w.finish(metadata: TilesetMetadata(name: "Broken", maxZoom: 1))
+        try w.finish(metadata: TilesetMetadata(name: "Broken", zooms: ZoomRange(min: 0, max: 1)!))
         let capture = ServerFixtures.CapturedLog(level: .info)
         let service = TileService(catalogue: try Catalogue.load(paths: [path]), logger: capture.logger)
         #expect(service.get("/broken/1/0/0.png").status == 200)

@@ -37,7 +37,7 @@ final class ServerFixtures: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let blue = try Tileset.openWriter(at: dir + "/blue")
         for t in Self.pyramid(0...2) { try blue.write(t, data: Self.bytes("blue", t)) }
-        try blue.finish(metadata: TilesetMetadata(name: "Blue Marble", maxZoom: 2, type: "baselayer"))
+        try blue.finish(metadata: TilesetMetadata(name: "Blue Marble", zooms: ZoomRange(min: 0, max: 2)!, type: "baselayer"))
 
         let schagen = try Tileset.openWriter(at: dir + "/schagen.mbtiles")
         let bounds = GeoBounds(west: -30.5, south: 20, east: 30, north: 60.5)
@@ -46,7 +46,7 @@ final class ServerFixtures: @unchecked Sendable {
         }
         try schagen.finish(
             metadata: TilesetMetadata(
-                name: "Schagen 1689", bounds: bounds, minZoom: 2, maxZoom: 4, attribution: "G. van Schagen",
+                name: "Schagen 1689", bounds: bounds, zooms: ZoomRange(min: 2, max: 4)!, attribution: "G. van Schagen",
                 extra: [
                     TilesetMetadata.footprintKey: Self.footprint,
                     TilesetMetadata.gcpsKey: .array([
@@ -59,7 +59,7 @@ final class ServerFixtures: @unchecked Sendable {
 
         let retina = try Tileset.openWriter(at: dir + "/retina.pmtiles", scale: 2)
         for t in Self.pyramid(0...1) { try retina.write(t, data: Self.bytes("retina", t)) }
-        try retina.finish(metadata: TilesetMetadata(name: "Retina", maxZoom: 1, tileSize: 512, scale: 2))
+        try retina.finish(metadata: TilesetMetadata(name: "Retina", zooms: ZoomRange(min: 0, max: 1)!, tileSize: 512, scale: 2))
 
         try Data("root:x:0:0:secret\n".utf8).write(to: URL(fileURLWithPath: dir + "/secret.txt"))
         try FileManager.default.removeItem(atPath: dir + "/blue/2/3/3.png")

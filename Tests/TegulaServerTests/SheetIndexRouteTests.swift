@@ -23,7 +23,7 @@ struct SheetIndexRouteTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let w = try Tileset.openWriter(at: dir + "/all sheets.pmtiles")
         try w.write(Tile(x: 0, y: 0, z: 0), data: ServerFixtures.bytes("all", Tile(x: 0, y: 0, z: 0)))
-        try w.finish(metadata: TilesetMetadata(name: "All", maxZoom: 0))
+        try w.finish(metadata: TilesetMetadata(name: "All", zooms: ZoomRange(min: 0, max: 0)!))
         if withIndex { try Data(index.utf8).write(to: URL(fileURLWithPath: dir + "/all sheets.index.geojson")) }
         let s = TileService(
             catalogue: try Catalogue.load(paths: [dir]), configuration: ServerFixtures.configuration,
@@ -69,7 +69,7 @@ struct SheetIndexRouteTests {
         try FileManager.default.createDirectory(atPath: dir + "/all.index.geojson", withIntermediateDirectories: true)
         let w = try Tileset.openWriter(at: dir + "/all.pmtiles")
         try w.write(Tile(x: 0, y: 0, z: 0), data: ServerFixtures.bytes("all", Tile(x: 0, y: 0, z: 0)))
-        try w.finish(metadata: TilesetMetadata(name: "All", maxZoom: 0))
+        try w.finish(metadata: TilesetMetadata(name: "All", zooms: ZoomRange(min: 0, max: 0)!))
         let e = #expect(throws: TileServerError.self) { _ = try Catalogue.load(paths: [dir + "/all.pmtiles"]) }
         #expect(e?.description.contains("all.index.geojson cannot be read") == true, "\(e?.description ?? "")")
         #expect(e?.description.contains("\n") == false)

@@ -174,7 +174,7 @@ struct StandardsRouteTests {
         for name in ["wmts", "ogcapi.mbtiles"] {
             let w = try Tileset.openWriter(at: dir + "/" + name)
             for t in ServerFixtures.pyramid(0...1) { try w.write(t, data: ServerFixtures.bytes(name, t)) }
-            try w.finish(metadata: TilesetMetadata(name: name, maxZoom: 1))
+            try w.finish(metadata: TilesetMetadata(name: name, zooms: ZoomRange(min: 0, max: 1)!))
         }
         let s = TileService(
             catalogue: try Catalogue.load(paths: [dir]), configuration: ServerFixtures.configuration,

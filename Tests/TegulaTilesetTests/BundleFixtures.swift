@@ -39,7 +39,7 @@ enum BundleFixtures {
     static func metadata(minZoom: Int = 0, maxZoom: Int, scale: Int = 1) -> TilesetMetadata {
         TilesetMetadata(
             name: "Schagen 1689", format: .png, bounds: GeoBounds(west: -30, south: 20, east: 30, north: 60.5),
-            minZoom: minZoom, maxZoom: maxZoom, tileSize: 256 * scale, scale: scale, attribution: "G. van Schagen",
+            zooms: ZoomRange(min: minZoom, max: maxZoom)!, tileSize: 256 * scale, scale: scale, attribution: "G. van Schagen",
             extra: [
                 TilesetMetadata.footprintKey: .object([
                     "type": .string("Polygon"),

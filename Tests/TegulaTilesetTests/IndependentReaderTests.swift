@@ -89,7 +89,7 @@ struct ForeignPMTilesTests {
             """
         try ProgramRun.output("python3", ["-c", script, path])
         let r = try Tileset.openReader(at: path)
-        #expect(r.metadata.name == "from python" && r.metadata.format == .png && r.metadata.maxZoom == 7)
+        #expect(r.metadata.name == "from python" && r.metadata.format == .png && r.metadata.zooms.max == 7)
         for t in [Tile(x: 0, y: 0, z: 0), Tile(x: 5, y: 2, z: 3), Tile(x: 127, y: 64, z: 7), Tile(x: 99, y: 3, z: 7)] {
             #expect(try r.tile(t) == Array("\(t.z)/\(t.x)/\(t.y)".utf8) + Array("\(t.z)/\(t.x)/\(t.y)".utf8) + Array("\(t.z)/\(t.x)/\(t.y)".utf8))
         }

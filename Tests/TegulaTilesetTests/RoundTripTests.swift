@@ -25,7 +25,7 @@ struct RoundTripTests {
         #expect(try reader.tile(Tile(x: 16, y: 0, z: 4)) == nil)  // off the grid, never aliased
         #expect(try reader.tile(Tile(x: -1, y: 0, z: 4)) == nil)
         let m = reader.metadata
-        #expect(m.name == "Schagen 1689" && m.format == .png && m.minZoom == 0 && m.maxZoom == 4)
+        #expect(m.name == "Schagen 1689" && m.format == .png && m.zooms.min == 0 && m.zooms.max == 4)
         #expect(m.bounds == GeoBounds(west: -30, south: 20, east: 30, north: 60.5))
         #expect(m.attribution == "G. van Schagen")
         #expect(m.footprint?.count == 5)

@@ -37,7 +37,7 @@ struct SafetyTests {
             let w = try Tileset.openWriter(at: dir + "/" + name)
             try w.finish(metadata: BundleFixtures.metadata(maxZoom: 0))
             #expect(Tileset.isReadable(at: dir + "/" + name), "\(name)")
-            #expect(try Tileset.openReader(at: dir + "/" + name).metadata.maxZoom == 0, "\(name)")
+            #expect(try Tileset.openReader(at: dir + "/" + name).metadata.zooms.max == 0, "\(name)")
         }
         #expect(FileManager.default.fileExists(atPath: dir + "/blue/" + Tileset.folderDescriptionName))
         #expect(Tileset.name(of: dir + "/blue") == "blue")

@@ -162,7 +162,7 @@ final class PMTilesWriter: TileWriter, @unchecked Sendable {
             h.addressedTiles = UInt64(s.tiles.count); h.tileEntries = UInt64(entries.count)
             h.tileContents = UInt64(order.count)
             h.tileType = format.pmtilesType
-            h.minZoom = UInt8(clamping: m.minZoom); h.maxZoom = UInt8(clamping: m.maxZoom)
+            h.minZoom = UInt8(clamping: m.zooms.min); h.maxZoom = UInt8(clamping: m.zooms.max)
             func e7(_ d: Double) -> Int32 { Int32((d * 1e7).rounded()) }
             h.minLonE7 = e7(m.bounds.west); h.minLatE7 = e7(m.bounds.south)
             h.maxLonE7 = e7(m.bounds.east); h.maxLatE7 = e7(m.bounds.north)

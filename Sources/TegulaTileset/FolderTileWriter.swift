@@ -46,9 +46,13 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
     let naming: FolderNaming
     private let madeDirs = Locked(Set<String>())
     private let done = Locked(false)
+    /// The tile matrix set the tiles are in when it is not WebMercatorQuad: its matrices bound
+    /// the tiles instead of Web Mercator's 2^z.
+    let grid: TileMatrixSet?
 
-    init(path: String, format: TileFormat, layout: TileOrigin, scale: Int, resume: Bool) throws {
+    init(path: String, format: TileFormat, layout: TileOrigin, scale: Int, resume: Bool, grid: TileMatrixSet? = nil) throws {
         root = path
+        self.grid = grid
         naming = FolderNaming(layout: layout, format: format, scale: scale)
         if !resume, Self.hasMarker(path) { try Tileset.removeFolder(path) }
         if resume, let old = Self.readMarker(path), old != naming {
@@ -63,7 +67,7 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
     }
 
     func write(_ tile: Tile, data: [UInt8]) throws {
-        try validate(tile, path: root)
+        try validate(tile, path: root, in: grid)
         guard !done.withLock({ $0 }) else { throw TilesetError.finished(path: root) }
         let zDir = "\(root)/\(tile.z)", xDir = "\(zDir)/\(tile.x)"
         if !madeDirs.withLock({ $0.contains(xDir) }) {

@@ -18,8 +18,15 @@ public protocol TileReader: Sendable {
     func tile(_ t: Tile) throws -> [UInt8]?
 }
 
-/// Checks a tile lies on the pyramid (z 0…30, x and y below 2^z) before it is stored.
-func validate(_ tile: Tile, path: String) throws {
+/// Checks a tile lies on the pyramid (z 0…30, x and y below 2^z) before it is stored; in `grid`
+/// (a tile matrix set other than WebMercatorQuad), within its matrices.
+func validate(_ tile: Tile, path: String, in grid: TileMatrixSet? = nil) throws {
+    if let grid {
+        guard grid.contains(tile) else {
+            throw TilesetError.badTile(path: path, detail: "tile z=\(tile.z) x=\(tile.x) y=\(tile.y) is off the grid of \(grid.id)")
+        }
+        return
+    }
     guard tile.isValid else {
         throw TilesetError.badTile(
             path: path,

@@ -90,7 +90,9 @@ public enum Tileset {
         removeLeftovers(of: path, inside: exists && isDir.boolValue)
         let writer: TileWriter
         switch form {
-        case .folder: writer = try FolderTileWriter(path: path, format: format, layout: layout, scale: scale, resume: resume)
+        case .folder:
+            writer = try FolderTileWriter(
+                path: path, format: format, layout: layout, scale: scale, resume: resume, grid: tms == .webMercatorQuad ? nil : tms)
         case .mbtiles: writer = try MBTilesWriter(path: path, format: format, scale: scale, resume: resume)
         case .pmtiles: writer = try PMTilesWriter(path: path, format: format, resume: resume)
         case .geopackage:

@@ -21,4 +21,7 @@ public enum PyramidErrorReason: String, Sendable, Hashable {
     case inputChanged
     /// `--resume` of an unfinished tileset begun from another scan, or with other settings.
     case resumeOfOtherWork
+    /// A tile matrix set the output or the settings cannot hold (MBTiles or PMTiles, which are
+    /// Web Mercator's alone; another tile size, a pixel ratio, TMS rows).
+    case gridNotHeld
 }

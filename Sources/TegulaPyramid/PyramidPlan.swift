@@ -14,6 +14,9 @@ public struct PyramidPlan: Sendable {
     /// The blocks (tiles at ``blockZoom``) in Morton order, so siblings finish together and
     /// their parents can be built and released early.
     public let blocks: [Tile]
+    /// The tile matrix set the tiles are in when it is not Web Mercator's (a plan of
+    /// ``init(grid:bounds:zooms:tilePixels:)``); nil for EPSG:3857's grid.
+    public internal(set) var grid: TileMatrixSet? = nil
 
     /// The plan of the tiles of `zooms` that cover `bounds`, `tilePixels` a side. Throws when
     /// `bounds` covers no tile at the max zoom.
@@ -43,7 +46,8 @@ public struct PyramidPlan: Sendable {
     /// side in pixels at the max zoom (the pyramid's blocks and the tiles rendered on demand
     /// share this, so their transform grids are the same).
     public func blockGeometry(_ block: Tile) -> (left: Double, top: Double, resolution: Double, side: Int) {
-        PyramidPlan.blockGeometry(block, side: tilePixels * blockTiles)
+        if let grid { return PyramidPlan.blockGeometry(block, side: tilePixels * blockTiles, in: grid) }
+        return PyramidPlan.blockGeometry(block, side: tilePixels * blockTiles)
     }
 
     /// The EPSG:3857 grid of a block `side` pixels wide: its top-left corner and pixel size (the

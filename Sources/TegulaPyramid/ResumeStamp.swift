@@ -22,6 +22,8 @@ struct ResumeStamp: Equatable {
             "settings zooms \(zooms.min)-\(zooms.max), format \(e.format.rawValue), quality \(e.quality.map(String.init) ?? "default"), "
                 + "auto-lossy \(e.autoLossy), webp effort \(e.webpEffort), resampling \(s.resampling), tile size \(s.tileSize), scale \(s.scale), layout \(s.layout)"
         )
+        // Only for another set than WebMercatorQuad, so stamps of Web Mercator runs read as before.
+        if job.cutsInGrid { lines.append("grid \(job.tms.id) in \(job.tms.crs), zooms \(job.tms.minZoom)-\(job.tms.maxZoom)") }
         self.lines = lines
     }
 

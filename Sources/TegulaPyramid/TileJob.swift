@@ -38,6 +38,7 @@ public struct TileJob: Sendable {
     /// than √2 off; gdal2tiles rounds down and may lose half the resolution); min `auto` is the
     /// zoom at which the whole scan is about one tile (gdal2tiles's rule).
     public func zoomRange() throws -> ZoomRange {
+        if cutsInGrid { return try gridZoomRange(in: try gridSource()) }
         let tileSize = settings.tileSize
         let maxZ = try settings.zooms.max ?? source.autoZoom(tileSize: tileSize)
         let minZ: Int
@@ -82,6 +83,7 @@ public struct TileJob: Sendable {
 
     /// Build the pyramid. Returns the builder's counters.
     public func run(progress: (@Sendable (PyramidBuilder.Stats, Int) -> Void)? = nil) throws -> PyramidBuilder.Stats {
+        if cutsInGrid { return try runInGrid(progress: progress) }
         let inputs = watchedInputs.map { ($0, FileIdentity(path: $0)) }
         let zooms = try zoomRange()
         guard let bounds = source.bounds else { throw PyramidError(.emptyFootprint, at: source.path, "empty footprint") }
@@ -128,7 +130,10 @@ public struct TileJob: Sendable {
 
     /// TileJSON-style metadata: bounds, centre, zooms, the footprint polygon in degrees and, for
     /// a GCP fit, its pins.
-    func metadata(plan: PyramidPlan) -> TilesetMetadata {
+    func metadata(plan: PyramidPlan) -> TilesetMetadata { metadata(zooms: plan.zooms) }
+
+    /// The metadata of a tileset of `zooms` (``metadata(plan:)``).
+    func metadata(zooms: ZoomRange) -> TilesetMetadata {
         let b = source.bounds.map(WebMercator.unproject) ?? .world
         var extra: [String: JSONValue] = [:]
         // A GCP fit knows the scan's own outline (its mask); a warped raster only its rectangle.
@@ -159,8 +164,8 @@ public struct TileJob: Sendable {
             name: name, format: settings.encoding.format, bounds: b,
             center: MapCenter(
                 longitude: c.longitude, latitude: c.latitude,
-                zoom: min(plan.zooms.max, plan.zooms.min + 1)),
-            zooms: plan.zooms, tileSize: settings.tileSize, scale: settings.scale,
+                zoom: min(zooms.max, zooms.min + 1)),
+            zooms: zooms, tileSize: settings.tileSize, scale: settings.scale,
             attribution: attribution, extra: extra)
     }
 }

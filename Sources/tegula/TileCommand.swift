@@ -63,6 +63,14 @@ struct TileCommand: ParsableCommand {
     )
     var resume = false
 
+    @Option(
+        name: .customLong("tms"),
+        help: ArgumentHelp(
+            "The tile matrix set to cut in: a built-in id (WebMercatorQuad, the default; WorldCRS84Quad, UTM31WGS84Quad, …) or a TMS 2.0 JSON file (tegula grid --tms-from writes one). Another set than WebMercatorQuad is written to a folder (with its tms.json) or a GeoPackage.",
+            valueName: "NAME|FILE.json"),
+        transform: TileMatrixSet.init(argument:))
+    var tms: TileMatrixSet?
+
     @OptionGroup var workers: WorkerOptions
 
     @Option(help: "Tileset name for the metadata (default: the input's file name).")
@@ -104,6 +112,7 @@ struct TileCommand: ParsableCommand {
             job.resume = resume
             job.waitForOtherWriter = false  // a second run on one output is refused with the holder's pid
             job.jobs = workers.jobs
+            job.tms = tms ?? .webMercatorQuad
             let planned = try job.zoomRange()
             if zoom == .auto && !workers.quiet {
                 printError("tegula: zoom auto = \(planned) (max nearest the native resolution, min where the scan is about one tile)")

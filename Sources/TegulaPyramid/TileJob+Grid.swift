@@ -1,0 +1,170 @@
+import Foundation
+import TegulaGDAL
+import TegulaGeometry
+import TegulaSupport
+import TegulaTileset
+import TegulaWarp
+
+/// Cutting in a tile matrix set other than WebMercatorQuad (`--tms`, `tile.tms:`): the scan is
+/// warped straight into the set's CRS from its fit (``WarpSource/reprojected(to:)``), with the
+/// same kernels, blocks and transform grids; zooms that nest as a quadtree are built by halving
+/// as in Web Mercator, the others warped each from the scan (``PyramidPlan/quadtreeRuns(of:zooms:)``).
+/// WebMercatorQuad itself never comes here: its path is ``run(progress:)``'s, byte for byte.
+extension TileJob {
+    /// True when the job cuts in another set than WebMercatorQuad.
+    public var cutsInGrid: Bool { tms != .webMercatorQuad }
+
+    /// The name of the file a folder output carries its tile matrix set in (TMS 2.0 JSON).
+    public static let tileMatrixSetFileName = "tms.json"
+
+    /// The source warped into the set's CRS.
+    func gridSource() throws -> WarpSource {
+        try source.reprojected(to: try CRS(tms.crs))
+    }
+
+    /// The box of a source's footprint (in the set's CRS), within the set's extent; nil when they
+    /// do not meet.
+    func gridBounds(of s: WarpSource) -> GridBounds? {
+        guard let first = s.footprint.first else { return nil }
+        var b = GridBounds(left: first.x, bottom: first.y, right: first.x, top: first.y)
+        for p in s.footprint {
+            b.left = min(b.left, p.x); b.right = max(b.right, p.x)
+            b.bottom = min(b.bottom, p.y); b.top = max(b.top, p.y)
+        }
+        let e = tms.extent
+        let clipped = GridBounds(left: max(b.left, e.left), bottom: max(b.bottom, e.bottom), right: min(b.right, e.right), top: min(b.top, e.top))
+        return clipped.left < clipped.right && clipped.bottom < clipped.top ? clipped : nil
+    }
+
+    /// The zooms in the set: those asked for, checked against the set's; max `auto` is the zoom
+    /// whose cell size is nearest the scan's native resolution (log scale), min `auto` the highest
+    /// zoom at which the scan's box fits in one tile's span (else the set's first).
+    func gridZoomRange(in s: WarpSource) throws -> ZoomRange {
+        guard let b = gridBounds(of: s) else { throw PyramidError(.emptyFootprint, at: source.path, "the scan lies outside \(tms.id)'s extent") }
+        let maxZ = try settings.zooms.max ?? nearestZoom(to: try Self.nativeResolution(of: s, within: b))
+        let fits =
+            tms.zooms.contains(maxZ) ? (tms.minZoom...maxZ).last { max(b.width, b.height) <= tms.tileMatrices[$0 - tms.minZoom].tileSpanX } : nil
+        let minZ = settings.zooms.min ?? fits ?? tms.minZoom
+        guard tms.zooms.contains(minZ), tms.zooms.contains(maxZ), let zooms = ZoomRange(min: minZ, max: maxZ) else {
+            throw PyramidError(.badZooms, "zooms \(minZ)-\(maxZ) are not in \(tms.id), whose zooms are \(tms.minZoom)-\(tms.maxZoom)")
+        }
+        return zooms
+    }
+
+    /// The set's zoom whose cell size is nearest `resolution` (CRS units a pixel) in log scale.
+    func nearestZoom(to resolution: Double) -> Int {
+        tms.zooms.min { z1, z2 in
+            abs(log2(tms.tileMatrices[z1 - tms.minZoom].cellSize / resolution))
+                < abs(log2(tms.tileMatrices[z2 - tms.minZoom].cellSize / resolution))
+        }!
+    }
+
+    /// The scan's pixel size in the set's CRS units at the centre of its box: the geometric mean
+    /// of a step along each axis, a hundredth of the box, in scan pixels.
+    static func nativeResolution(of s: WarpSource, within b: GridBounds) throws -> Double {
+        let e = try s.mapping.makeEvaluator()
+        let cx = (b.left + b.right) / 2, cy = (b.bottom + b.top) / 2, d = min(b.width, b.height) / 100
+        var xs = [cx, cx + d, cx], ys = [cy, cy, cy + d]
+        e.sourcePixels(x: &xs, y: &ys)
+        let dx = hypot(xs[1] - xs[0], ys[1] - ys[0]), dy = hypot(xs[2] - xs[0], ys[2] - ys[0])
+        let resolution = d / (dx * dy).squareRoot()
+        guard resolution.isFinite, resolution > 0 else { throw WarpError(.badGeoreference, at: s.path, "cannot measure the native resolution") }
+        return resolution
+    }
+
+    /// Why this job cannot cut in its set, in one line, or nil: MBTiles and PMTiles hold Web
+    /// Mercator's tiles alone; the set's tiles must be the size asked for, at scale 1, in its own
+    /// rows.
+    func gridRefusal(zooms: ZoomRange) -> String? {
+        let form = Tileset.form(of: output)
+        if form == .mbtiles || form == .pmtiles {
+            return "\(form == .mbtiles ? "MBTiles" : "PMTiles") holds WebMercatorQuad tiles only, not \(tms.id)'s: "
+                + "write a GeoPackage (OUT.gpkg) or a folder"
+        }
+        if settings.scale != 1 { return "scale \(settings.scale) is for WebMercatorQuad's @2x tiles: \(tms.id)'s tiles are cut at scale 1" }
+        if settings.layout != .topLeft { return "layout tms flips WebMercatorQuad's rows: \(tms.id) numbers its rows from its own corner" }
+        for z in zooms.levels {
+            let m = tms.tileMatrices[z - tms.minZoom]
+            if m.tileWidth != settings.tileSize || m.tileHeight != settings.tileSize {
+                return "\(tms.id)'s tiles at zoom \(z) are \(m.tileWidth) × \(m.tileHeight) px, not \(settings.tileSize): "
+                    + "give the tile size \(m.tileWidth)" + (m.tileWidth == m.tileHeight ? "" : " (square tiles only)")
+            }
+        }
+        return nil
+    }
+
+    /// Cut the pyramid in ``tms``: each run of nesting zooms one plan, built as the Web Mercator
+    /// pyramid is, into one output. Returns the builders' counters, summed.
+    func runInGrid(progress: (@Sendable (PyramidBuilder.Stats, Int) -> Void)?) throws -> PyramidBuilder.Stats {
+        let inputs = watchedInputs.map { ($0, FileIdentity(path: $0)) }
+        let grid = try gridSource()
+        let zooms = try gridZoomRange(in: grid)
+        if let refusal = gridRefusal(zooms: zooms) { throw PyramidError(.gridNotHeld, at: output, refusal) }
+        guard let bounds = gridBounds(of: grid) else {
+            throw PyramidError(.emptyFootprint, at: source.path, "the scan lies outside \(tms.id)'s extent")
+        }
+        let positions = zooms.levels.reduce(0) { n, z in
+            let r = tms.tileRange(covering: bounds, zoom: z)
+            return n + r.x.count * r.y.count
+        }
+        guard positions <= Self.maximumTilePositions else {
+            throw PyramidError(
+                .tooManyTiles, at: source.path,
+                String(
+                    format: "zooms %d-%d of %@ over this scan make %.3g tile positions, past the %.3g one run takes; choose a lower max zoom",
+                    zooms.min, zooms.max, tms.id, Double(positions), Double(Self.maximumTilePositions)))
+        }
+        let plans = try PyramidPlan.quadtreeRuns(of: tms, zooms: zooms).map {
+            try PyramidPlan(grid: tms, bounds: bounds, zooms: $0, tilePixels: settings.tilePixels)
+        }
+        let e = settings.encoding
+        let writer = try openOutput()
+        let stamp = ResumeStamp(job: self, zooms: zooms)
+        if resume, let begun = ResumeStamp.read(at: output), let (was, now) = begun.difference(from: stamp) {
+            throw PyramidError(
+                .resumeOfOtherWork, at: output,
+                "was begun from \(was), but this run has \(now); resuming would mix their tiles: run again without --resume to start it anew")
+        }
+        try stamp.write(beside: output)
+        let existing = resume ? Tileset.existingTiles(at: output) : []
+        let emit: @Sendable (Tile, [UInt8]) throws -> Void = { tile, data in try writer.write(tile, data: data) }
+        let total = plans.reduce(0) { $0 + $1.tilePositions }
+        var stats = PyramidBuilder.Stats()
+        for plan in plans {
+            let before = stats
+            let builder = PyramidBuilder(source: grid, plan: plan, resampling: settings.resampling, encoding: e, jobs: jobs, existing: existing)
+            var report: (@Sendable (PyramidBuilder.Stats) -> Void)? = nil
+            if let progress { report = { s in progress(before.adding(s), total) } }
+            stats = before.adding(try builder.run(emit: emit, progress: report))
+        }
+        for (path, identity) in inputs {
+            if let change = identity?.change(at: path) {
+                throw PyramidError(.inputChanged, at: path, "\(change) while it was tiled; \(output) was not finished: run again without --resume")
+            }
+        }
+        try writer.finish(metadata: metadata(zooms: zooms))
+        if Tileset.form(of: output) == .folder {
+            try AtomicFile.write(Array(try JSONStyle.readable.encode(tms) + Data("\n".utf8)), to: output + "/" + Self.tileMatrixSetFileName)
+        }
+        ResumeStamp.remove(beside: output)
+        return stats
+    }
+}
+
+extension PyramidBuilder.Stats {
+    /// These counters and `other`'s together (two runs of one output).
+    func adding(_ other: PyramidBuilder.Stats) -> PyramidBuilder.Stats {
+        var s = self
+        s.tilesWritten += other.tilesWritten
+        s.bytesWritten += other.bytesWritten
+        s.tilesEmpty += other.tilesEmpty
+        s.tilesSkipped += other.tilesSkipped
+        s.positionsDone += other.positionsDone
+        s.warpSeconds += other.warpSeconds
+        s.downsampleSeconds += other.downsampleSeconds
+        s.encodeSeconds += other.encodeSeconds
+        s.writeSeconds += other.writeSeconds
+        s.gridErrors.add(other.worstGridError)
+        return s
+    }
+}

@@ -28,7 +28,9 @@ struct GeoreferenceStep: MapStage {
     var annotationPath: String { folder + "/georef.json" }
     var isRemote: Bool { Location(map.input).isURL }
     var maskPath: String { folder + "/mask.wkt" }
-    var reportPath: String { folder + "/report.json" }
+    var reportPath: String { Self.reportPath(in: folder) }
+    /// The fit's report in a map's work folder (a map whose `match:` did not match: the match alone).
+    static func reportPath(in folder: String) -> String { folder + "/report.json" }
     var picturePath: String { folder + "/residuals.svg" }
 
     /// SHA-256 over the scan's bytes, the section as written and the bytes of every file it names

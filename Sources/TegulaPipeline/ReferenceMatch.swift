@@ -9,7 +9,9 @@ import TegulaSupport
 /// A map's control points proposed by matching its scan against `georeference.match` (TegulaMatch's
 /// ``Matcher``, as `tegula match` does), kept in its work folder: `match.json`, the verdict with its
 /// figures and the key it was made under, and when it matched `match.points`, the points (QGIS's
-/// format, in the reference's CRS, each named with its score). A record whose key (the scan's and
+/// format, in the reference's CRS, each named with its score); when it did not, `report.json`
+/// holds the record alone under `match` (a matched map's report is its fit's, with the match:
+/// ``report(_:)``). A record whose key (the scan's and
 /// the reference's content digests) is unchanged is read back, so loading's gate, the sheet index
 /// and the georeference stage match a scan once, and a rerun not at all.
 struct ReferenceMatch: Codable, Sendable, Equatable {
@@ -121,6 +123,10 @@ struct ReferenceMatch: Codable, Sendable, Equatable {
             record.maxScore = scores.max()
         }
         try AtomicFile.write(Array(try JSONStyle.readable.encode(record)) + [0x0A], to: recordPath(in: folder))
+        if !record.matched {
+            // No fit: the map's report is the match alone, in place of an earlier fit's.
+            try AtomicFile.write(Array(try JSONStyle.readable.encode(["match": record])), to: GeoreferenceStep.reportPath(in: folder))
+        }
         return record
     }
 

@@ -86,7 +86,7 @@ import Testing
         }
     }
 
-    @Test func eachMatchedMapsReportAndTheSheetIndexGiveTheVerdictTheScoreThePointsAndTheCoverage() throws {
+    @Test func eachMapsReportAndTheSheetIndexGiveTheVerdictTheScoreThePointsAndTheCoverage() throws {
         let folder = try TemporaryFolder.make("match-pipeline-report")
         _ = try MatchFixtures.reference(in: folder)
         let rescan = try MatchFixtures.rescan(.init(name: "rescan", degrees: 10, scale: 0.7, crop: 0.6, jpegQuality: 70), in: folder)
@@ -144,5 +144,11 @@ import Testing
         let record = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: work.appendingPathComponent("unrelated/match.json"))) as? [String: Any])
         #expect(record["matched"] as? Bool == false && !(record["why"] as? String ?? "").isEmpty, "\(record)")
+        // Its report, with no fit to report, is the match alone.
+        let unmatched =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: work.appendingPathComponent("unrelated/report.json"))) as? [String: Any]
+        let said = unmatched?["match"] as? [String: Any]
+        #expect(unmatched?.count == 1 && said?["matched"] as? Bool == false && said?["points"] as? Int == 0, "\(unmatched ?? [:])")
+        #expect(said?["why"] as? String == record["why"] as? String, "\(unmatched ?? [:])")
     }
 }

@@ -1,0 +1,72 @@
+"""Helpers of scripts/bench-series for sheets placed by their ties (issue 43 items 2 and 4).
+
+    series_placement.py nine DIR CELL OVERLAP COLLAR [NOISE]   a made series' sheets.csv with GCPs on the
+        centre of every 3 x 3 block only (`none` elsewhere) and DIR/ties.csv: 18 ties per neighbour pair
+        from truth.json (two rows across the overlap, nine places along it), each pixel moved by up to
+        NOISE px (default 0.1, seeded)
+    series_placement.py errors DIR WORK LO HI     per sheet, the largest distance in max-zoom pixels over a
+        9 x 9 grid of scan pixels LO..HI between GDAL's GCP transformer (order 1) on WORK/NAME/georef.vrt
+        and truth.json's map; prints "max / mean | by hops" using WORK/index.geojson's hops
+"""
+import csv
+import json
+import random
+import sys
+
+import numpy as np
+
+
+def nine(d, cell, overlap, collar, noise=0.1):
+    truth = json.load(open(f"{d}/truth.json"))["sheets"]
+    rows = list(csv.reader(open(f"{d}/sheets.csv")))
+    keep = {n for n in truth if (int(n[1:].split("c")[0]) - 1) % 3 == 1 and (int(n.split("c")[1]) - 1) % 3 == 1}
+    for r in rows[1:]:
+        if r[0] not in keep:
+            r[2] = "none"
+    csv.writer(open(f"{d}/sheets.csv", "w"), lineterminator="\n").writerows(rows)
+    rng = random.Random(43)
+    edge, side = collar + overlap + cell, cell + 2 * overlap
+    out = ["map_a,x_a,y_a,map_b,x_b,y_b"]
+    for a, A in sorted(truth.items()):
+        r, c = (int(v) for v in a[1:].split("c"))
+        for b, across in ((f"r{r}c{c + 1}", True), (f"r{r + 1}c{c}", False)):
+            if b not in truth:
+                continue
+            B = truth[b]
+            for u in (edge - 11, edge + 11):
+                for v in np.linspace(collar + 4, collar + side - 4, 9):
+                    xa, ya = (u, v) if across else (v, u)
+                    gx, gy = A["x0"] + xa * A["res"], A["y0"] - ya * A["res"]
+                    p = [xa, ya, (gx - B["x0"]) / B["res"], (B["y0"] - gy) / B["res"]]
+                    p = [x + rng.uniform(-noise, noise) for x in p]
+                    out.append(f"{a},{p[0]!r},{p[1]!r},{b},{p[2]!r},{p[3]!r}")
+    open(f"{d}/ties.csv", "w").write("\n".join(out) + "\n")
+    yml = open(f"{d}/series.yml").read()
+    if "ties_from:" not in yml:
+        yml = "\n".join(l for l in yml.split("\n") if not l.startswith("  - [") and l != "ties:") + "ties_from: ties.csv\n"
+    open(f"{d}/series.yml", "w").write(yml)
+
+
+def errors(d, work, lo, hi):
+    from osgeo import gdal
+    gdal.UseExceptions()
+    truth = json.load(open(f"{d}/truth.json"))["sheets"]
+    hops = {f["id"]: f["properties"].get("hops", 0) for f in json.load(open(f"{work}/index.geojson"))["features"]}
+    xs, ys = np.meshgrid(np.linspace(lo, hi, 9), np.linspace(lo, hi, 9))
+    pts = np.column_stack([xs.ravel(), ys.ravel()])
+    worst, by = [], {}
+    for name, t in truth.items():
+        tr = gdal.Transformer(gdal.Open(f"{work}/{name}/georef.vrt"), None, ["METHOD=GCP_POLYNOMIAL", "MAX_GCP_ORDER=1"])
+        got = np.array([tr.TransformPoint(0, float(x), float(y))[1][:2] for x, y in pts])
+        want = np.column_stack([t["x0"] + pts[:, 0] * t["res"], t["y0"] - pts[:, 1] * t["res"]])
+        e = float(np.max(np.hypot(*(got - want).T)) / t["res"])
+        worst.append(e)
+        by[hops[name]] = max(by.get(hops[name], 0), e)
+    print(f"{max(worst):.2f} / {sum(worst) / len(worst):.2f} | " + ", ".join(f"{h}: {e:.2f}" for h, e in sorted(by.items())))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "nine":
+        nine(sys.argv[2], *(int(v) for v in sys.argv[3:6]), *(float(v) for v in sys.argv[6:7]))
+    else:
+        errors(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]))

@@ -3,12 +3,13 @@ import TegulaGeometry
 
 /// The GeoPackage's tables and the rows that describe the grid (OGC 12-128r19 §1.1, §2.2).
 extension GeoPackageTileWriter {
-    /// The application id `GPKG` (§1.1.1.1.1) and version 1.4.0, the core tables, the tiles table
-    /// and `gpkg_extensions`; opens the one transaction the whole file is written in.
+    /// The application id `GPKG` (§1.1.1.1.1) and version 1.3.0 (the tables are 1.4's too; GDAL 3.6,
+    /// Debian 12's, warns on every open of a 1.4 file), the core tables, the tiles table and
+    /// `gpkg_extensions`; opens the one transaction the whole file is written in.
     static func schema(table: String) -> String {
         """
         PRAGMA application_id = 1196444487;
-        PRAGMA user_version = 10400;
+        PRAGMA user_version = 10300;
         BEGIN;
         CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id INTEGER PRIMARY KEY, organization TEXT NOT NULL,
           organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);

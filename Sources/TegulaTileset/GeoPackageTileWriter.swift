@@ -2,8 +2,8 @@ import Foundation
 import TegulaGeometry
 import TegulaSupport
 
-/// Writes tiles of any tile matrix set into an OGC GeoPackage 1.4 (OGC 12-128r19, the tiles
-/// option): `gpkg_spatial_ref_sys` with the set's CRS, `gpkg_contents` (data_type `tiles`, the
+/// Writes tiles of any tile matrix set into an OGC GeoPackage (OGC 12-128r19, the tiles option;
+/// stamped 1.3, whose tables are the same): `gpkg_spatial_ref_sys` with the set's CRS, `gpkg_contents` (data_type `tiles`, the
 /// content's bounds), `gpkg_tile_matrix_set` (the grid's bounds), one `gpkg_tile_matrix` row per
 /// zoom, and the tiles table, rows counted from the top (§2.2). PNG and JPEG tiles as the core
 /// allows them (mixed, as `auto` writes them); WebP with the `gpkg_webp` extension registered in

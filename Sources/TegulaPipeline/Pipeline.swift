@@ -18,6 +18,8 @@ public struct Pipeline: Sendable {
     public internal(set) var series = PipelineSeries()
     /// Where each of ``PipelineSpec/ties`` was given (the `ties:` list, then the `ties_from:` file).
     public internal(set) var tieOrigins: [TieOrigin] = []
+    /// What `ties: auto` tried and found (``AutoTies``); nil without it.
+    var foundTies: AutoTies?
     /// How its maps' scans are opened: the resolver it was loaded with (an IIIF image opened once
     /// and shared by every stage and map that reads it).
     public internal(set) var inputs = InputResolver()
@@ -45,6 +47,7 @@ public struct Pipeline: Sendable {
         var pipeline = Pipeline(file: file, document: doc, spec: spec, workFolder: work)
         pipeline.inputs = inputs
         pipeline.tieOrigins = origins
+        pipeline.foundTies = try AutoTies.apply(&pipeline)
         try SeriesStep.apply(&pipeline)
         return pipeline
     }

@@ -22,6 +22,9 @@ public struct PipelineSpec: Sendable, Hashable {
     /// `ties_from:`: a CSV file of more ties (``TieList``); after loading its ties follow those
     /// of `ties:` in ``ties`` and the path is absolute.
     public var tiesFrom: String?
+    /// `ties: auto` (or `{auto: {…}}`): ties found by matching the sheets' overlaps (``AutoTies``);
+    /// after loading they follow the hand ties in ``ties``.
+    public var autoTies: AutoTiesSpec?
     /// `tie_weight:`: how many GCPs each image of a tie point weighs (default 100, `SeriesFit.defaultTieWeight`).
     public var tieWeight: Double?
     /// `quality:`: limits every sheet's fit must keep.
@@ -89,7 +92,9 @@ extension PipelineSpec: Decodable, StrictDecodable {
                         "missing required key 'maps': a pipeline needs maps: (a list) or maps_from: (a CSV sheet list or a glob)"))
         }
         composite = try c.decodeStrict(CompositeSpec.self, forKey: .composite)
-        ties = try c.decodeIfPresent([TieSpec].self, forKey: .ties) ?? []
+        let section = try c.decodeIfPresent(TiesSection.self, forKey: .ties)
+        ties = section?.list ?? []
+        autoTies = section?.auto
         tiesFrom = try c.decodeIfPresent(String.self, forKey: .tiesFrom)
         tieWeight = try c.decodeIfPresent(Double.self, forKey: .tieWeight)
         quality = try c.decodeStrict(QualitySpec.self, forKey: .quality)

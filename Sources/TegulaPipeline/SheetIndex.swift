@@ -62,12 +62,17 @@ struct SheetIndex: Encodable {
     var type = "FeatureCollection"
     var features: [Feature]
     var ties: [TieEntry]
+    /// With `ties: auto`, every pair of sheets tried: ties found and their score, or why not.
+    var foundTies: [AutoTies.Pair]?
+
+    enum CodingKeys: String, CodingKey { case type, features, ties, foundTies = "found_ties" }
 
     init(figures: [SheetFigures], pipeline: Pipeline) {
         features = figures.map { f in
             Feature(id: f.name, geometry: f.footprint.flatMap { $0.count >= 4 ? Geometry(coordinates: [$0]) : nil }, properties: f)
         }
         ties = pipeline.series.ties.map { TieEntry(mapA: pipeline.spec.ties[$0.index].mapA, mapB: pipeline.spec.ties[$0.index].mapB, figures: $0) }
+        foundTies = pipeline.foundTies?.figures
     }
 
     /// The figures of every map: those the gate computed at load, else computed now.
@@ -128,6 +133,7 @@ extension PipelineRunner {
     func writeIndexAndGate(tones: [String: ToneCorrection]? = nil) throws -> SheetIndex {
         let index = SheetIndex(figures: try SheetIndex.figures(pipeline, tones: tones), pipeline: pipeline)
         if (options.shard?.index ?? 0) == 0 { try index.write(to: pipeline.workFolder + "/index.geojson") }
+        for line in pipeline.foundTies?.unmatched ?? [] { log(line) }
         guard let q = pipeline.spec.quality else { return index }
         for f in pipeline.series.failures {
             log("quality: sheet '\(f.name)' \(q.onFail == .skip ? "left out" : "fails"): \(f.exceeded.joined(separator: "; "))")

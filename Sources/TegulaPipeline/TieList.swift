@@ -3,7 +3,8 @@ import TegulaGeometry
 import TegulaSupport
 
 /// A CSV file of ties for `ties_from:` (a ``CSVTable``, as ``SheetList``): a required header
-/// `map_a,x_a,y_a,map_b,x_b,y_b` in any order, optionally `note` (kept for people, not read),
+/// `map_a,x_a,y_a,map_b,x_b,y_b` in any order, optionally `note` (kept for people, not read) and
+/// `score` (a found tie's correlation, as ``AutoTies`` writes it; not read),
 /// then one tie a row: the same place on two scans in their pixels (x right, y down from the
 /// top-left corner, as in `ties:`). Ties are kept in their own file rather than in a map's GCP
 /// file because each GCP format Tegula reads needs ground coordinates on every point (QGIS
@@ -21,9 +22,9 @@ struct TieList {
 
     static let kind = CSVTable.Kind(
         name: "ties file",
-        knownColumns: ["map_a", "x_a", "y_a", "map_b", "x_b", "y_b", "note"],
+        knownColumns: ["map_a", "x_a", "y_a", "map_b", "x_b", "y_b", "note", "score"],
         requiredColumns: ["map_a", "x_a", "y_a", "map_b", "x_b", "y_b"],
-        expected: "map_a,x_a,y_a,map_b,x_b,y_b (optionally note)")
+        expected: "map_a,x_a,y_a,map_b,x_b,y_b (optionally note, score)")
 
     /// The file, absolute.
     let path: String

@@ -47,3 +47,75 @@ public struct TieSpec: Sendable, Hashable, Codable {
         try c.encode([pixelB.x, pixelB.y])
     }
 }
+
+/// `ties: auto`, or `ties: {auto: {max_per_pair: N, min_overlap_px: P}}`: ties found by matching
+/// the overlap of every two sheets whose fits overlap (``AutoTies``). Hand ties then come from
+/// `ties_from:`, and both are fitted together.
+public struct AutoTiesSpec: Sendable, Hashable, Codable {
+    /// Ties kept at most per pair of sheets, one per cell of a grid over their overlap.
+    public var maxPerPair: Int
+    /// The overlap's width across, in scan pixels, under which a pair is not matched.
+    public var minOverlapPixels: Double
+
+    /// The defaults: 16 ties a pair, overlaps at least 16 pixels wide.
+    public init(maxPerPair: Int = 16, minOverlapPixels: Double = 16) {
+        self.maxPerPair = maxPerPair
+        self.minOverlapPixels = minOverlapPixels
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case maxPerPair = "max_per_pair", minOverlapPixels = "min_overlap_px"
+    }
+}
+
+extension AutoTiesSpec: StrictDecodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = AutoTiesSpec()
+        maxPerPair = try c.decodeIfPresent(Int.self, forKey: .maxPerPair) ?? defaults.maxPerPair
+        minOverlapPixels = try c.decodeIfPresent(Double.self, forKey: .minOverlapPixels) ?? defaults.minOverlapPixels
+        guard maxPerPair >= 3 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .maxPerPair, in: c, debugDescription: "\(maxPerPair) ties a pair cannot show the overlap matches; give 3 or more")
+        }
+        guard minOverlapPixels.isFinite, minOverlapPixels > 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .minOverlapPixels, in: c, debugDescription: "\(minOverlapPixels) is not a width: give a number of pixels > 0")
+        }
+    }
+}
+
+/// The value of the top-level `ties:` key: a list of hand ties (``TieSpec``), `auto`, or
+/// `{auto: {…}}` (``AutoTiesSpec``).
+struct TiesSection: Decodable {
+    var list: [TieSpec] = []
+    var auto: AutoTiesSpec?
+
+    enum AutoKey: String, CodingKey, CaseIterable { case auto }
+
+    init(from decoder: Decoder) throws {
+        if let word = try? decoder.singleValueContainer().decode(String.self) {
+            guard word == "auto" else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription:
+                            "'\(word)' is not a ties value: give a list of [MAP_A, [x, y], MAP_B, [x, y]], auto, or {auto: {max_per_pair: N, min_overlap_px: P}}"
+                    ))
+            }
+            auto = AutoTiesSpec()
+        } else if (try? decoder.container(keyedBy: AnyKey.self)) != nil {
+            try decoder.rejectUnknownKeys(AutoKey.self)
+            let c = try decoder.container(keyedBy: AutoKey.self)
+            guard c.contains(.auto) else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "a ties mapping is {auto: {max_per_pair: N, min_overlap_px: P}}; auto is missing"))
+            }
+            auto = try c.decodeStrict(AutoTiesSpec.self, forKey: .auto) ?? AutoTiesSpec()
+        } else {
+            list = try [TieSpec](from: decoder)
+        }
+    }
+}

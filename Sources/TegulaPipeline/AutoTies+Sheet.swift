@@ -1,0 +1,77 @@
+import Foundation
+import TegulaGDAL
+import TegulaGeometry
+import TegulaGeoreference
+import TegulaScan
+
+extension AutoTies {
+    /// A GCP-fitted map as the tie search takes it: its fit on its own GCPs, its mask (else its
+    /// scan's border), the longitude and latitude box of that footprint, and its georeference
+    /// stage hash without ties (for the record's key).
+    ///
+    /// A map that cannot be fitted on its own (a sheet with no GCPs, to be placed by its
+    /// neighbours: issue 43, item 2) has no footprint to find its overlaps from; it is left out
+    /// here (``init(map:pipeline:)`` answers nil). Its overlaps would come from matching the whole
+    /// sheet against the sheets around it (TegulaMatch's `Matcher`, whose points then stand where
+    /// ``predicted(on:)`` puts the fits' prediction); that is not done yet.
+    struct Sheet {
+        let name: String
+        let input: String
+        let fit: Georeference
+        let mask: [PixelPoint]
+        let box: Box
+        let hash: String
+        let scans: any ScanOpener
+
+        /// Nil for a map not fitted from GCPs, or one that cannot be fitted on its own.
+        init?(map: MapSpec, pipeline: Pipeline) throws {
+            guard let g = map.georeference, g.gcps != nil, g.bounds == nil else { return nil }
+            let step = GeoreferenceStep(map: map, folder: pipeline.workFolder(for: map), digests: FileDigests(stamps: [:]), scans: pipeline.inputs)
+            guard let fit = try? GCPGeoreferencing.fit(map: map, step: step) else { return nil }
+            let w = Double(fit.imageWidth), h = Double(fit.imageHeight)
+            let mask = try step.mask() ?? [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)]
+            guard let box = Box(try fit.pixelsToGround(Self.densified(mask), crs: .wgs84)) else { return nil }
+            (name, input, self.fit, self.mask, self.box, hash, scans) = (map.name, map.input, fit, mask, box, step.hash(), pipeline.inputs)
+        }
+
+        /// A fresh reader of the scan.
+        func reader() throws -> any ScanReader { try scans.open(input).reader() }
+
+        /// A 5 × 5 grid over this sheet's mask paired with where the two fits put it on `other`'s
+        /// scan; nil when fewer than four points reach it.
+        func predicted(on other: Sheet) throws -> [(a: PixelPoint, b: PixelPoint)]? {
+            let xs = mask.map(\.x), ys = mask.map(\.y)
+            let (x0, x1, y0, y1) = (xs.min()!, xs.max()!, ys.min()!, ys.max()!)
+            let grid = (0..<25).map { PixelPoint(x: x0 + (x1 - x0) * Double($0 % 5) / 4, y: y0 + (y1 - y0) * Double($0 / 5) / 4) }
+            let crs = fit.gcps.crs
+            let there = try other.fit.groundToPixels(try fit.pixelsToGround(grid, crs: crs), crs: crs)
+            let pairs = zip(grid, there).compactMap { a, b in b.flatMap { $0.x.isFinite && $0.y.isFinite ? (a: a, b: $0) : nil } }
+            return pairs.count >= 4 ? pairs : nil
+        }
+
+        /// The ring with 8 points per edge, so a curved fit's footprint keeps its shape.
+        static func densified(_ ring: [PixelPoint]) -> [PixelPoint] {
+            ring.indices.flatMap { i -> [PixelPoint] in
+                let a = ring[i], b = ring[(i + 1) % ring.count]
+                return (0..<8).map { k in PixelPoint(x: a.x + (b.x - a.x) * Double(k) / 8, y: a.y + (b.y - a.y) * Double(k) / 8) }
+            }
+        }
+    }
+
+    /// A footprint's longitude and latitude box, to find the sheets that may overlap.
+    struct Box {
+        let west: Double, south: Double, east: Double, north: Double
+
+        /// The box of the points; nil when one is not finite.
+        init?(_ points: [GroundPoint]) {
+            guard !points.isEmpty, points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
+            (west, east) = (points.map(\.x).min()!, points.map(\.x).max()!)
+            (south, north) = (points.map(\.y).min()!, points.map(\.y).max()!)
+        }
+
+        /// True when the two boxes share more than an edge.
+        func meets(_ other: Box) -> Bool {
+            west < other.east && other.west < east && south < other.north && other.south < north
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import TegulaCrypto
+import TegulaGDAL
+import TegulaGeometry
+import TegulaGeoreference
+import TegulaMatch
+import TegulaSupport
+
+/// `ties: auto`: ties found by matching the overlap of every two sheets whose fits overlap, on
+/// the matching engine (TegulaMatch's ``OverlapTieFinder``), kept in the work folder as a ties
+/// file that `ties_from:` reads (`found-ties.csv`: `map_a,x_a,y_a,map_b,x_b,y_b,score`) and a
+/// record of every pair tried (`found-ties.json`: the key it was made under, and per pair the
+/// ties kept, their correlation, or why the overlap did not match). A record whose key (the
+/// settings and every sheet's georeference stage hash before ties: scan, section, GCP and mask
+/// files) is unchanged is read back, so loading matches the overlaps once, and every shard, the
+/// reduce and a rerun read the same ties. The found ties follow the hand ties (`ties:` is then
+/// `auto`, so hand ties come from `ties_from:`) and are fitted with them.
+struct AutoTies: Codable, Sendable, Equatable {
+    /// One pair of sheets whose fits overlap enough to tie, and what matching the overlap found.
+    struct Pair: Codable, Sendable, Equatable {
+        var mapA: String
+        var mapB: String
+        /// True when the overlap matched; false pairs get no ties.
+        var matched: Bool
+        /// Ties kept.
+        var ties: Int
+        /// Their mean and least normalised cross-correlation (0–1).
+        var score: Double?
+        var minScore: Double?
+        /// Why the overlap did not match.
+        var why: String?
+        /// Time to match the overlap, in the record only (the sheet index leaves it out: it is
+        /// not the same twice).
+        var seconds: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case mapA = "map_a", mapB = "map_b", matched, ties, score, minScore = "min_score", why, seconds
+        }
+    }
+
+    /// The digests it was made under (``key(_:sheets:)``).
+    var key: String
+    /// Every pair tried, in the pipeline's map order.
+    var pairs: [Pair]
+
+    static func csvPath(work: String) -> String { work + "/found-ties.csv" }
+    static func recordPath(work: String) -> String { work + "/found-ties.json" }
+
+    /// The found ties appended to the pipeline's ties (read from the ties file, as `ties_from:`
+    /// reads one, so a computed and a recorded run fit the same numbers); nil without `ties: auto`.
+    static func apply(_ pipeline: inout Pipeline) throws -> AutoTies? {
+        guard let settings = pipeline.spec.autoTies else { return nil }
+        let work = pipeline.workFolder
+        let sheets = try pipeline.spec.maps.compactMap { try Sheet(map: $0, pipeline: pipeline) }
+        let key = key(settings, sheets: sheets)
+        let found: AutoTies
+        if let kept = recorded(work: work), kept.key == key, FileManager.default.fileExists(atPath: csvPath(work: work)) {
+            found = kept
+        } else {
+            found = try make(sheets, settings: settings, key: key, work: work)
+        }
+        for row in try TieList(path: csvPath(work: work)).rows {
+            pipeline.spec.ties.append(row.tie)
+            pipeline.tieOrigins.append(.file(path: csvPath(work: work), line: row.line, columns: row.columns))
+        }
+        return found
+    }
+
+    /// The record in `work`, if one was written.
+    static func recorded(work: String) -> AutoTies? {
+        FileManager.default.contents(atPath: recordPath(work: work)).flatMap { try? JSONDecoder().decode(AutoTies.self, from: $0) }
+    }
+
+    /// SHA-256 over the finder's version, the settings and each sheet's name and georeference
+    /// stage hash without ties.
+    static func key(_ settings: AutoTiesSpec, sheets: [Sheet]) -> String {
+        var h = ContentHash()
+        h.update("autoties/1")
+        h.update(PipelineHashing.json(settings))
+        for s in sheets {
+            h.update(s.name)
+            h.update(s.hash)
+        }
+        return h.finalize()
+    }
+
+    /// Every two sheets whose footprints' boxes meet, matched; the ties and the record written.
+    static func make(_ sheets: [Sheet], settings: AutoTiesSpec, key: String, work: String) throws -> AutoTies {
+        let finder = OverlapTieSettings(maximumTies: settings.maxPerPair, minimumWidth: settings.minOverlapPixels)
+        var pairs: [Pair] = []
+        var csv = "map_a,x_a,y_a,map_b,x_b,y_b,score\n"
+        for i in sheets.indices {
+            for j in sheets.indices where j > i && sheets[i].box.meets(sheets[j].box) {
+                let (a, b) = (sheets[i], sheets[j])
+                let start = Date()
+                guard let predicted = try a.predicted(on: b),
+                    let verdict = try OverlapTieFinder.ties(
+                        a: a.reader(), maskA: a.mask, b: b.reader(), maskB: b.mask, predicted: predicted, settings: finder)
+                else { continue }
+                var pair = Pair(mapA: a.name, mapB: b.name, matched: false, ties: 0, seconds: Date().timeIntervalSince(start))
+                switch verdict {
+                case .noMatch(let why, _): pair.why = why
+                case .matched(let points, _):
+                    let scores = points.map(\.score)
+                    pair.matched = true
+                    pair.ties = points.count
+                    pair.score = scores.reduce(0, +) / Double(scores.count)
+                    pair.minScore = scores.min()
+                    for p in points {
+                        csv += [CSV.field(a.name), Self.number(p.scan.x), Self.number(p.scan.y), CSV.field(b.name)].joined(separator: ",")
+                        csv +=
+                            "," + [Self.number(p.reference.x), Self.number(p.reference.y), String(format: "%.4f", p.score)].joined(separator: ",")
+                            + "\n"
+                    }
+                }
+                pairs.append(pair)
+            }
+        }
+        let found = AutoTies(key: key, pairs: pairs)
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        try AtomicFile.write(Array(csv.utf8), to: csvPath(work: work))
+        try AtomicFile.write(Array(try JSONStyle.readable.encode(found)) + [0x0A], to: recordPath(work: work))
+        return found
+    }
+
+    /// A pixel position as the ties file keeps it: three decimals.
+    static func number(_ v: Double) -> String { String(format: "%.3f", v) }
+
+    /// The pairs as the sheet index shows them: without the time.
+    var figures: [Pair] {
+        pairs.map {
+            var p = $0; p.seconds = nil; return p
+        }
+    }
+
+    /// The pairs that overlap but do not match, one line each for the log.
+    var unmatched: [String] {
+        pairs.filter { !$0.matched }.map {
+            "ties: auto: sheets '\($0.mapA)' and '\($0.mapB)' overlap but do not match (\($0.why ?? "no match")): no ties"
+        }
+    }
+}

@@ -138,11 +138,10 @@ extension TileMatrixSet {
     }
 
     /// The tiles of a block of columns and rows, row by row (or column by column, mercantile's
-    /// order, when `byColumn`), each coalesced tile once.
-    func tiles(columns: ClosedRange<Int>, rows: ClosedRange<Int>, zoom: Int, byColumn: Bool = false) -> [Tile] {
+    /// order, when `byColumn`), each coalesced tile once (by its first column).
+    public func tiles(columns: ClosedRange<Int>, rows: ClosedRange<Int>, zoom: Int, byColumn: Bool = false) -> [Tile] {
         let m = level(zoom)
         var result: [Tile] = []
-        result.reserveCapacity(columns.count * rows.count)
         if byColumn {
             for x in columns {
                 for y in rows where x % m.coalesce(row: y) == 0 { result.append(Tile(x: x, y: y, z: zoom)) }

@@ -72,7 +72,7 @@ def owslib_tiles(wmts, layer_id, folder, counts):
 def gdal_mosaics(base, layer_id, folder, set_id, limits, tms, counts, workdir):
     """gdal_translate of the layer at each zoom against the folder's mosaic."""
     url = f"WMTS:{base}/wmts/1.0.0/WMTSCapabilities.xml,layer={layer_id},tilematrixset={set_id}"
-    info = json.loads(subprocess.run(["gdalinfo", "-json", url], check=True, capture_output=True, text=True).stdout)
+    info = json.loads(tool(["gdalinfo", "-json", url]))
     last = max(tms.tilematrix, key=int)
     if abs(info["geoTransform"][1] - pixel_size(tms.tilematrix[last], tms.crs)) > 1e-9 * pixel_size(tms.tilematrix[last], tms.crs):
         fail(f"{layer_id}: gdalinfo opens at pixel size {info['geoTransform'][1]}, not that of the set's last matrix, {last}")
@@ -80,9 +80,7 @@ def gdal_mosaics(base, layer_id, folder, set_id, limits, tms, counts, workdir):
     for matrix, lim in limits.items():
         z = int(matrix)
         out = os.path.join(workdir, f"{layer_id}-{z}.tif")
-        subprocess.run(
-            ["gdal_translate", "-q", "-oo", "EXTENT_METHOD=MOST_PRECISE_TILE_MATRIX", f"{url},zoom_level={z}", out],
-            check=True, capture_output=True)
+        tool(["gdal_translate", "-q", "-oo", "EXTENT_METHOD=MOST_PRECISE_TILE_MATRIX", f"{url},zoom_level={z}", out])
         ds = gdal.Open(out)
         got = ds.ReadAsArray()
         m = tms.tilematrix[matrix]
@@ -106,6 +104,14 @@ def gdal_mosaics(base, layer_id, folder, set_id, limits, tms, counts, workdir):
             fail(f"{layer_id} zoom {z}: geotransform {gt}, expected origin ({left}, {top}) and pixel {size}")
         counts["gdal_mosaics"] += 1
         counts["gdal_pixels"] += int(got.shape[1] * got.shape[2])
+
+
+def tool(arguments):
+    """A GDAL tool's standard output; its failure ends the check with its standard error."""
+    r = subprocess.run(arguments, capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"{' '.join(arguments)} failed: {r.stderr.strip()}")
+    return r.stdout
 
 
 def srs_of(crs):

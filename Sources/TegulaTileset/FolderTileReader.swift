@@ -35,7 +35,10 @@ final class FolderTileReader: TileReader, @unchecked Sendable {
     }
 
     func tile(_ t: Tile) throws -> [UInt8]? {
-        guard t.isValid else { return nil }
+        // Any tile a path of numbers can name: a folder cut in another tile matrix set (its
+        // tms.json) holds columns beyond 2^z (WorldCRS84Quad has 2 at zoom 0); a tile it does not
+        // hold is a file that is not there.
+        guard t.z >= 0, t.z <= WebMercator.maxZoom, t.x >= 0, t.y >= 0 else { return nil }
         for relative in naming.relativePaths(t) {
             guard let real = FileIO.realPath(root + "/" + relative) else { continue }
             guard real.hasPrefix(realRoot + "/") else { return nil }

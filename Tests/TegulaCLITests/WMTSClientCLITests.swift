@@ -7,8 +7,9 @@ import Testing
 /// and OWSLib's `WebMapTileService` (KVP capabilities and GetTile), through
 /// `scripts/wmts_check.py`: every tile OWSLib fetches is the file's bytes, every zoom GDAL mosaics
 /// is the files' pixels (numpy) at the right place. Web Mercator tilesets in every form
-/// `tegula tile` writes (folder, MBTiles, PMTiles, `@2x`), and a folder in EuropeanETRS89_LAEAQuad (EPSG:3035, northing first) cut
-/// by GDAL alone (`scripts/tms_tiles.py`).
+/// `tegula tile` writes (folder, MBTiles, PMTiles, `@2x`), a folder cut by `tegula tile --tms
+/// WorldCRS84Quad`, and one in EuropeanETRS89_LAEAQuad (EPSG:3035, northing first) cut by GDAL
+/// alone (`scripts/tms_tiles.py`).
 @Suite(.timeLimit(.minutes(20)))
 struct WMTSClientCLITests {
     static let check = TegulaBinary.packageRoot.appendingPathComponent("scripts/wmts_check.py").path
@@ -57,14 +58,19 @@ struct WMTSClientCLITests {
         #expect(counts.owslib_tiles == 4 * 21 + euTiles.count && counts.gdal_mosaics == 4 * 3 + 4, "\(counts)")
     }
 
-    @Test func gdalAndOWSLibReadAFolderCutInAnotherTileMatrixSet() throws {
+    /// A folder cut by `tegula tile --tms WorldCRS84Quad` (geographic, two columns at zoom 0) and
+    /// one in EuropeanETRS89_LAEAQuad cut by GDAL alone.
+    @Test func gdalAndOWSLibReadFoldersCutInOtherTileMatrixSets() throws {
         let dir = try TemporaryFolder.make("wmts")
         defer { try? FileManager.default.removeItem(at: dir) }
         let world = try BlueMarble.georeferenced(in: dir)
+        let crs84 = dir.appendingPathComponent("crs84").path
+        let cut = try TegulaBinary.run(["tile", world, "-o", crs84, "--tms", "WorldCRS84Quad", "--zoom", "0-2", "--quiet"])
+        #expect(cut.status == 0, "\(cut.stderr)")
         let laea = dir.appendingPathComponent("laea").path
         let set = TegulaBinary.packageRoot.appendingPathComponent("Sources/TegulaGeometry/TileMatrixSets/EuropeanETRS89_LAEAQuad.json").path
         _ = try ProgramRun.output("python3", [Self.cutter, world, set, laea, "0:0-0:0-0", "1:0-1:0-1", "2:1-3:0-2", "3:3-5:2-4"])
-        let server = try LocalHTTPServer.tegula(["serve", laea])
+        let server = try LocalHTTPServer.tegula(["serve", crs84, laea])
         defer { server.stop() }
         let caps = String(decoding: try server.get("/wmts/1.0.0/WMTSCapabilities.xml").body, as: UTF8.self)
         // The CRS's axis order: EPSG:3035 gives the northing first.
@@ -73,8 +79,14 @@ struct WMTSClientCLITests {
         #expect(
             caps.contains(
                 "<TileMatrix>2</TileMatrix><MinTileRow>0</MinTileRow><MaxTileRow>2</MaxTileRow><MinTileCol>1</MinTileCol><MaxTileCol>3</MaxTileCol>"))
-        let counts = try Self.run(server.base, ["laea": laea])
-        #expect(counts == Counts(owslib_tiles: 1 + 4 + 9 + 9, missing_404: 0, gdal_mosaics: 4, gdal_pixels: 256 * 256 * (1 + 4 + 9 + 9)))
+        #expect(
+            caps.contains("<ows:SupportedCRS>urn:ogc:def:crs:OGC:1.3:CRS84</ows:SupportedCRS>")
+                && caps.contains("<TopLeftCorner>-180.0 90.0</TopLeftCorner>"))
+        let counts = try Self.run(server.base, ["crs84": crs84, "laea": laea])
+        let crs84Tiles = try Self.files(crs84)
+        #expect(crs84Tiles.count == 2 + 8 + 32 && Self.rectangles(crs84Tiles) == crs84Tiles.count)
+        let tiles = 1 + 4 + 9 + 9 + crs84Tiles.count
+        #expect(counts == Counts(owslib_tiles: tiles, missing_404: 0, gdal_mosaics: 4 + 3, gdal_pixels: 256 * 256 * tiles))
     }
 
     /// The z/x/y of every tile file under a folder (`z/x/y.png`).

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaCluster
 import TegulaGeoreference
 import TegulaSupport
 import TegulaTestSupport
@@ -137,6 +138,24 @@ import Testing
     /// with GCPs (here exact, pulled by their ties to under 0.05 px), at most 6 ε px more per tie
     /// between the sheet and a sheet with GCPs, ε the largest error of a tie pixel.
     static func bound(hops: Int) -> Double { 0.05 + 6 * tieNoise * Double(hops) }
+
+    @Test func aShardedRunOfASeriesPlacedByItsTiesIsByteIdenticalToTheSingleRun() throws {
+        let (folder, file) = try Self.series("placed-shards")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = { (shard: Shard?) in
+            try PipelineRunner(pipeline: try Pipeline.load(path: file), options: RunOptions(jobs: 2, shard: shard), log: { _ in }, progress: nil)
+        }
+        try run(nil).run()
+        let single = try TilesetDigest.of(folder + "/out/series.pmtiles")
+        let index = try Data(contentsOf: URL(fileURLWithPath: folder + "/out/series.index.geojson"))
+        try FileManager.default.removeItem(atPath: folder + "/out")
+        try FileManager.default.removeItem(atPath: try Pipeline.load(path: file).workFolder)
+        for i in 0..<3 { try run(Shard(index: i, count: 3)).run() }
+        try run(nil).reduce(shards: nil)
+        let sharded = try TilesetDigest.of(folder + "/out/series.pmtiles")
+        #expect(single.tiles > 0 && sharded.digest == single.digest && sharded.tiles == single.tiles)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/series.index.geojson")) == index)
+    }
 
     @Test func aGroupWithoutGCPsIsRefusedInOneLineNamingItsSheets() throws {
         let (folder, file) = try Self.series("no-gcps", withGCPs: [])

@@ -48,6 +48,11 @@ extension CompositeSpec: Decodable, StrictDecodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         output = try c.decode(String.self, forKey: .output)
         tile = try c.decodeStrict(TileOptions.self, forKey: .tile) ?? TileOptions()
+        if tile.namesTileMatrixSet {
+            throw DecodingError.dataCorruptedError(
+                forKey: .tile, in: c,
+                debugDescription: "tile.tms: a composite is cut in WebMercatorQuad only, for now; give tms to the maps' tile sections")
+        }
         seam = try c.decodeIfPresent(SeamMode.self, forKey: .seam) ?? .over
         order = try c.decodeIfPresent(StackingOrder.self, forKey: .order) ?? .file
         tone = try c.decodeIfPresent(ToneMatching.self, forKey: .tone) ?? .off

@@ -42,6 +42,11 @@ extension Pipeline {
             m.input = absolute(m.input, base: entry.base(for: [.key("input")], pipelineFolder: base))
             if let why = requireFile(m.input, what: "input scan") { throw fail([.key("input")], why) }
         }
+        do {
+            try m.tile.resolveTileMatrixSet(base: entry.base(for: [.key("tile"), .key("tms")], pipelineFolder: base))
+        } catch {
+            throw fail([.key("tile"), .key("tms")], "\(error)")
+        }
         if var g = m.georeference {
             if case .file(let p) = g.gcps {
                 g.gcps = .file(try existingFile(p, at: [.key("georeference"), .key("gcps")], what: "GCP file", entry: entry, base: base, fail: fail))

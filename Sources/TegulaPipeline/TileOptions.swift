@@ -1,3 +1,4 @@
+import Foundation
 import TegulaGeometry
 import TegulaPyramid
 import TegulaTileset
@@ -33,6 +34,12 @@ public struct TileOptions: Sendable, Hashable, Codable {
     public private(set) var name: String?
     /// Attribution in the metadata.
     public private(set) var attribution: String?
+    /// The tile matrix set as written: a built-in id or a TMS 2.0 JSON file (relative to the
+    /// pipeline file, or the map's entry); nil = WebMercatorQuad.
+    private var tms: String?
+    /// The set ``tms`` names: a built-in one when decoded, a file once the pipeline is loaded
+    /// (``resolveTileMatrixSet(base:)``).
+    public private(set) var tileMatrixSet = TileMatrixSet.webMercatorQuad
     /// The settings these keys give, checked; the max zoom is nil (auto) when `max_zoom` is
     /// left out (``settings(defaultMaxZoom:)`` sets the warp zoom there).
     public private(set) var settings = TileSettings.defaults
@@ -44,7 +51,7 @@ public struct TileOptions: Sendable, Hashable, Codable {
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case minZoom = "min_zoom", maxZoom = "max_zoom", tileSize = "tile_size", scale, format, quality,
             autoLossy = "auto_lossy", webpEffort = "webp_effort", layout,
-            resampling, name, attribution
+            resampling, name, attribution, tms
     }
 
     /// Decode, checking each key as it is read (``TileSettings``' and ``TileEncoding``'s checks)
@@ -84,6 +91,8 @@ public struct TileOptions: Sendable, Hashable, Codable {
         resampling = try c.decodeIfPresent(Resampling.self, forKey: .resampling)
         name = try c.decodeIfPresent(String.self, forKey: .name)
         attribution = try c.decodeIfPresent(String.self, forKey: .attribution)
+        tms = try c.decodeIfPresent(String.self, forKey: .tms)
+        if let tms, TileMatrixSet.builtInNames.contains(tms) { tileMatrixSet = try checked(.tms) { try TileMatrixSet.named(tms) } }
         settings = try TileSettings(
             zooms: zooms, tileSize: tileSize ?? 256, scale: scale ?? 1, layout: layout ?? .topLeft,
             resampling: resampling ?? .default, format: f, quality: quality, autoLossy: autoLossy,
@@ -105,6 +114,19 @@ public struct TileOptions: Sendable, Hashable, Codable {
         try c.encodeIfPresent(resampling, forKey: .resampling)
         try c.encodeIfPresent(name, forKey: .name)
         try c.encodeIfPresent(attribution, forKey: .attribution)
+        try c.encodeIfPresent(tms, forKey: .tms)
+    }
+
+    /// True when `tms` is given (a composite refuses it).
+    public var namesTileMatrixSet: Bool { tms != nil }
+
+    /// Reads the set `tms` names when it is a file, relative to `base` (the pipeline file's
+    /// folder, or the map entry's); a refusal is ``TileMatrixSet/init(argument:)``'s line.
+    public mutating func resolveTileMatrixSet(base: String) throws {
+        guard let tms, !TileMatrixSet.builtInNames.contains(tms) else { return }
+        let path = tms.hasPrefix("/") ? tms : base + "/" + tms
+        // A name that is no file there is refused in the words it was written in.
+        tileMatrixSet = try TileMatrixSet(argument: FileManager.default.fileExists(atPath: path) ? path : tms)
     }
 
     /// ``settings`` with the max zoom, when `max_zoom` is left out, set to `defaultMaxZoom` (the warp zoom).

@@ -24,6 +24,12 @@ struct TileStep: MapStage {
         if let source = w.source {
             let job = self.job(source: source, output: output, maxZoom: w.zoom, in: work)
             let zooms = try job.zoomRange()
+            guard !job.cutsInGrid else {
+                return PlannedStage(
+                    stage: .tile, key: key, hash: hash, current: current,
+                    detail: "zooms \(zooms) of \(job.tms.id), \(job.settings.encoding.format.name) \(job.settings.tilePixels) px → \(output)",
+                    skippedDetail: "zooms \(recorded?.zooms.map(String.init(describing:)) ?? "0-0") → \(output)", zoom: w.zoom)
+            }
             guard let bounds = source.bounds else { throw PipelineError(.notGeoreferenced, "\(map.input): empty footprint") }
             let pyramid = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.settings.tilePixels)
             let perZoom = zooms.levels.map { z in
@@ -45,7 +51,7 @@ struct TileStep: MapStage {
         var job = self.job(source: source, output: output, maxZoom: plan.zoom, in: work)
         job.jobs = work.jobs
         let zooms = try job.zoomRange()
-        if let z = plan.zoom, zooms.max > z {
+        if let z = plan.zoom, zooms.max > z, !job.cutsInGrid {
             work.log(
                 "warning: map '\(map.name)': tiles up to zoom \(zooms.max) from a warp at zoom \(z) are upsampled; set warp.zoom to \(zooms.max)")
         }
@@ -64,8 +70,11 @@ struct TileStep: MapStage {
     func job(source: WarpSource, output: String, maxZoom: Int?, in work: MapWork) -> TileJob {
         var job = TileJob(
             source: source, output: output, name: options.name ?? work.map.name,
-            settings: options.settings(defaultMaxZoom: maxZoom))
+            settings: options.settings(defaultMaxZoom: options.tileMatrixSet == .webMercatorQuad ? maxZoom : nil))
         job.attribution = options.attribution
+        // Another set's zooms are not the warp's (Web Mercator's): its max zoom, unless given, is
+        // its own auto (TileJob's gridZoomRange).
+        job.tms = options.tileMatrixSet
         // It reads the work folder's warped.tif, which a duplicated shard may rename over with
         // the same bytes (stages are deterministic); the scan itself is watched by the warp.
         job.watchedInputs = []

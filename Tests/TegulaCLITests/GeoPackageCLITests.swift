@@ -264,4 +264,77 @@ struct GeoPackageCLITests {
             #expect(v.status == 0, "validate_gpkg \(name): \(v.stdout) \(v.stderr)")
         }
     }
+
+    /// Like ``compareScript`` in any tile matrix set: the zoom's origin and cell size come from the
+    /// folder's `tms.json` (top-left sets).
+    static let compareInSetScript = """
+        import sys, os, json, numpy as np
+        from osgeo import gdal
+        gdal.UseExceptions()
+        tif, folder, z = sys.argv[1], sys.argv[2], int(sys.argv[3])
+        m = next(m for m in json.load(open(folder + '/tms.json'))['tileMatrices'] if m['id'] == str(z))
+        (ox, oy), res, px = m['pointOfOrigin'], m['cellSize'], m['tileWidth']
+        ds = gdal.Open(tif)
+        gt = ds.GetGeoTransform()
+        assert abs(gt[1] - res) < 1e-9 * res and abs(gt[5] + res) < 1e-9 * res, gt
+        c0, r0 = round((gt[0] - ox) / res), round((oy - gt[3]) / res)
+        assert abs((gt[0] - ox) / res - c0) < 1e-6 and abs((oy - gt[3]) / res - r0) < 1e-6, 'off the zoom grid'
+        w, h = ds.RasterXSize, ds.RasterYSize
+        def rgba(a):
+            return a if a.shape[0] == 4 else np.concatenate([a, np.full((1,) + a.shape[1:], 255, np.uint8)])
+        got = rgba(ds.ReadAsArray())
+        want = np.zeros((4, h, w), np.uint8)
+        used = 0
+        for tx in range(c0 // px, (c0 + w - 1) // px + 1):
+            for ty in range(r0 // px, (r0 + h - 1) // px + 1):
+                path = f'{folder}/{z}/{tx}/{ty}.png'
+                if not os.path.exists(path):
+                    continue
+                t = rgba(gdal.Open(path).ReadAsArray())
+                x, y = tx * px - c0, ty * px - r0
+                xa, ya, xb, yb = max(x, 0), max(y, 0), min(x + px, w), min(y + px, h)
+                want[:, ya:yb, xa:xb] = t[:, ya - y:yb - y, xa - x:xb - x]
+                used += 1
+        alpha = int(np.count_nonzero(got[3] != want[3]))
+        colour = int(np.count_nonzero((want[3] > 0) & np.any(got[:3] != want[:3], axis=0)))
+        print(used, int(np.count_nonzero(want[3])), alpha, colour)
+        """
+
+    /// `tegula tile --tms SET -o OUT.gpkg` beside `-o folder/` with the same options: GDAL opens the
+    /// GeoPackage in the set's CRS (`gpkg_spatial_ref_sys` from PROJ) without a warning, at the max
+    /// zoom's cell size, and `gdal_translate` of every zoom has exactly the folder's pixels on the
+    /// set's grid (its `tms.json`); GDAL's validator finds nothing.
+    @Test(arguments: [("WorldCRS84Quad", "ID[\"OGC\",\"CRS84\"]"), ("UTM31WGS84Quad", "ID[\"EPSG\",32631]")])
+    func aCutInAnotherTileMatrixSetReadsBackThroughGDAL(tms: String, crsID: String) throws {
+        let cut = try Cut()
+        let crop = cut.dir.appendingPathComponent("eu.tif").path
+        let folder = cut.dir.appendingPathComponent("grid").path, gpkg = cut.dir.appendingPathComponent("grid.gpkg").path
+        for out in [folder, gpkg] {
+            let r = try TegulaBinary.run(["tile", crop, "--tms", tms, "-o", out, "--zoom", "2-6", "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let info = try Self.gdalinfo([gpkg])
+        let wkt = (info["coordinateSystem"] as? [String: Any])?["wkt"] as? String ?? ""
+        #expect(wkt.contains(crsID), "CRS: \(wkt.suffix(120))")
+        let sets = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/tms.json"))) as? [String: Any]
+        let six = try #require((sets?["tileMatrices"] as? [[String: Any]])?.first { $0["id"] as? String == "6" })
+        let cell = try #require(six["cellSize"] as? Double)
+        let gt = try #require(info["geoTransform"] as? [Double])
+        #expect(abs(gt[1] - cell) < 1e-9 * cell && abs(gt[5] + cell) < 1e-9 * cell, "pixel size \(gt), zoom 6's cell \(cell)")
+        let tiles = try InteropTests.files(under: folder, skip: ["tiles.json", ".tegula-tileset", "tms.json"]).keys
+        for z in 2...6 {
+            let tif = cut.dir.appendingPathComponent("grid-z\(z).tif").path
+            let r = try ProgramRun.run("gdal_translate", ["-q", "-oo", "ZOOM_LEVEL=\(z)", gpkg, tif])
+            #expect(r.status == 0, "\(r.stderr)")
+            let fields = try InteropTests.python(Self.compareInSetScript, [tif, folder, "\(z)"]).split(separator: " ").compactMap { Int($0) }
+            try #require(fields.count == 4)
+            let atZoom = tiles.filter { $0.hasPrefix("\(z)/") }.count
+            #expect(atZoom > 0 && fields[0] == atZoom, "zoom \(z): \(fields[0]) of the folder's \(atZoom) tiles in GDAL's raster")
+            #expect(
+                fields[1] > 0 && fields[2] == 0 && fields[3] == 0, "zoom \(z): opaque \(fields[1]), alpha differing \(fields[2]), colour \(fields[3])"
+            )
+        }
+        let v = try ProgramRun.run("python3", ["-m", "osgeo_utils.samples.validate_gpkg", "--warning-as-error", gpkg])
+        #expect(v.status == 0, "validate_gpkg: \(v.stdout) \(v.stderr)")
+    }
 }

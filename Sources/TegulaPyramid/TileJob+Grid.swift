@@ -15,7 +15,7 @@ extension TileJob {
     public var cutsInGrid: Bool { tms != .webMercatorQuad }
 
     /// The name of the file a folder output carries its tile matrix set in (TMS 2.0 JSON).
-    public static let tileMatrixSetFileName = "tms.json"
+    public static let tileMatrixSetFileName = Tileset.tileMatrixSetFileName
 
     /// The source warped into the set's CRS.
     func gridSource() throws -> WarpSource {

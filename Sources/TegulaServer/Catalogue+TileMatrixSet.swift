@@ -7,23 +7,20 @@ import TegulaTileset
 /// A tile folder cut in another tile matrix set than WebMercatorQuad: the set's TMS 2.0 document
 /// beside its `tiles.json`, and the tiles the folder holds.
 extension Catalogue {
-    /// The name of the TMS 2.0 document a folder cut in a tile matrix set carries (`tegula tile --tms`).
-    public static let tileMatrixSetFileName = "tms.json"
-
     /// The set of the folder at `path` and, zoom by zoom, the columns and rows of the tiles it
     /// holds; nil for a file, or a folder without `tms.json` (Web Mercator). A document that
     /// exists but is not a tile matrix set refuses the start, as an unreadable tileset does.
     static func tileMatrixSet(besideTileset path: String, zooms: ClosedRange<Int>) throws(TileServerError) -> (
         TileMatrixSet, [TileMatrixLimits]
     )? {
-        let file = path + "/" + tileMatrixSetFileName
+        let file = path + "/" + Tileset.tileMatrixSetFileName
         guard Tileset.form(of: path) == .folder, FileManager.default.fileExists(atPath: file) else { return nil }
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw .noTileset(path: path, reason: "its \(tileMatrixSetFileName) cannot be read (a folder, or no permission)")
+            throw .noTileset(path: path, reason: "its \(Tileset.tileMatrixSetFileName) cannot be read (a folder, or no permission)")
         }
         let tms: TileMatrixSet
         do { tms = try TileMatrixSet(json: data) } catch {
-            throw .noTileset(path: path, reason: "its \(tileMatrixSetFileName) is not a tile matrix set: \(error)")
+            throw .noTileset(path: path, reason: "its \(Tileset.tileMatrixSetFileName) is not a tile matrix set: \(error)")
         }
         return (tms, folderLimits(path, zooms: zooms.clamped(to: tms.zooms)))
     }

@@ -30,6 +30,11 @@ public enum Tileset {
     /// be read as a tileset, whichever tool wrote it.
     public static let folderDescriptionName = "tiles.json"
 
+    /// The file a folder cut in a tile matrix set other than WebMercatorQuad carries the set in
+    /// (TMS 2.0 JSON), beside its ``folderDescriptionName``: written by `tegula tile --tms`, read
+    /// by `tegula serve`.
+    public static let tileMatrixSetFileName = "tms.json"
+
     /// The form a path names: by extension for files, folder otherwise.
     public static func form(of path: String) -> Form {
         let ext = (path as NSString).pathExtension.lowercased()

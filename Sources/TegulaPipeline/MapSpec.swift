@@ -16,7 +16,7 @@ public struct MapSpec: Sendable, Hashable {
     public var tile: TileOptions
     /// `remove_color:`: the scan's paper made transparent (``RemoveColorOptions``); nil keeps it.
     public var removeColor: RemoveColorOptions?
-    /// The tileset: a folder, `*.mbtiles` or `*.pmtiles` (absolute after loading); nil only in a
+    /// The tileset: a folder, `*.mbtiles`, `*.pmtiles` or `*.gpkg` (absolute after loading); nil only in a
     /// composite batch.
     public var output: String?
 

@@ -97,7 +97,7 @@ extension Pipeline {
     ) throws {
         guard let o = m.output else {
             if spec.composite == nil {
-                throw fail([], "map '\(m.name)' needs an output (a folder, .mbtiles or .pmtiles), or the file a composite")
+                throw fail([], "map '\(m.name)' needs an output (a folder, .mbtiles, .pmtiles or .gpkg), or the file a composite")
             }
             return
         }

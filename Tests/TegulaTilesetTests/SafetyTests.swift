@@ -48,7 +48,9 @@ struct SafetyTests {
         try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: false)
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/notes.txt"))
         for name in ["empty", "nope.mbtiles", "notes.txt"] { #expect(!Tileset.isReadable(at: dir + "/" + name), "\(name)") }
-        #expect(Tileset.Form.allCases.compactMap(\.fileExtension) == ["mbtiles", "pmtiles"])
+        #expect(Tileset.Form.allCases.compactMap(\.fileExtension) == ["mbtiles", "pmtiles", "gpkg"])
+        // A GeoPackage is written, not read: a server or the overlay does not take one for a tileset.
+        #expect(Tileset.Form.allCases.filter(\.isReadable) == [.folder, .mbtiles, .pmtiles])
     }
 
     @Test func emptyFolderIsAccepted() throws {

@@ -36,6 +36,14 @@ public struct GeoBounds: Hashable, Sendable, CustomStringConvertible {
         self.north = north
     }
 
+    /// `[west, south, east, north]` in degrees, the one check of a box given by a user (`tegula
+    /// match --reference-bounds`, a pipeline's `reference_bounds`): four finite numbers, west <
+    /// east, south < north, latitudes within ±90; nil otherwise.
+    public init?(validating v: [Double]) {
+        guard v.count == 4, v.allSatisfy(\.isFinite), v[0] < v[2], v[1] < v[3], v[1] >= -90, v[3] <= 90 else { return nil }
+        self.init(west: v[0], south: v[1], east: v[2], north: v[3])
+    }
+
     /// True when the box wraps over ±180° (west greater than east).
     public var crossesAntimeridian: Bool { west > east }
 

@@ -46,6 +46,9 @@ public struct GeoreferenceSpec: Sendable, Hashable {
     public var bounds: [Double]?
     /// CRS of `bounds`; nil = EPSG:4326.
     public var srs: CRS?
+    /// The area the scan shows, in degrees, when `match:` is a bare XYZ URL template
+    /// (`match: {reference: URL, reference_bounds: [w, s, e, n]}`, as `--reference-bounds`).
+    public var matchBounds: GeoBounds?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case gcps, match, mapID = "map", gcpCRS = "gcp_srs", transform, fitCRS = "fit_srs", mask, bounds, srs
@@ -84,14 +87,16 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
                 gcps = .inline(list)
             }
         }
-        if let reference = try c.decodeIfPresent(String.self, forKey: .match) {
+        if c.contains(.match) {
+            let reference = try c.decode(MatchSpec.self, forKey: .match)
             guard gcps == nil else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .match, in: c,
                     debugDescription:
                         "give either gcps or match, not both: match proposes the GCPs from a reference")
             }
-            gcps = .match(reference)
+            gcps = .match(reference.reference)
+            matchBounds = reference.bounds
         }
         mapID = try c.decodeIfPresent(String.self, forKey: .mapID)
         if case .match? = gcps {
@@ -169,7 +174,7 @@ extension GeoreferenceSpec: Encodable {
         switch gcps {
         case .file(let p): try c.encode(p, forKey: .gcps)
         case .inline(let list): try c.encode(list, forKey: .gcps)
-        case .match(let reference): try c.encode(reference, forKey: .match)
+        case .match(let reference): try c.encode(MatchSpec(reference: reference, bounds: matchBounds), forKey: .match)
         case .tiesOnly: try c.encode("none", forKey: .gcps)
         case nil: break
         }

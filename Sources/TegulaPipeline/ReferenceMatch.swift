@@ -62,12 +62,14 @@ struct ReferenceMatch: Codable, Sendable, Equatable {
         FileManager.default.contents(atPath: recordPath(in: folder)).flatMap { try? JSONDecoder().decode(ReferenceMatch.self, from: $0) }
     }
 
-    /// SHA-256 over the matcher's version, the scan's digest and the reference's.
+    /// SHA-256 over the matcher's version, the scan's digest and the reference's (with a bare
+    /// template's `reference_bounds`).
     static func key(map: MapSpec, reference: String, digests: FileDigests, scans: any ScanOpener) -> String {
         var h = ContentHash()
         h.update("match/1")
         h.update(digests.digest(of: map.input, opening: scans))
         h.update(reference)
+        if let b = map.georeference?.matchBounds { h.update("bounds \(b.west) \(b.south) \(b.east) \(b.north)") }
         h.update(referenceDigest(reference, digests: digests, scans: scans))
         return h.finalize()
     }
@@ -98,7 +100,8 @@ struct ReferenceMatch: Codable, Sendable, Equatable {
         // IIIF image); a plain opener (a test's) still reads local ones.
         let inputs = scans as? InputResolver ?? InputResolver()
         let scan = try scans.open(map.input).reader()
-        let georeferenced = try inputs.reference(reference, scanWidth: scan.width, scanHeight: scan.height)
+        let georeferenced = try inputs.reference(
+            reference, options: ReferenceOptions(bounds: map.georeference?.matchBounds), scanWidth: scan.width, scanHeight: scan.height)
         let verdict = try Matcher.match(scan: scan, reference: georeferenced.reader)
         let f = verdict.figures
         var record = ReferenceMatch(

@@ -9,7 +9,7 @@ struct GeoBoundsArgument: ExpressibleByArgument, Sendable {
 
     init?(argument: String) {
         let v = argument.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard v.count == 4, v.allSatisfy(\.isFinite), v[0] < v[2], v[1] < v[3], v[1] >= -90, v[3] <= 90 else { return nil }
-        bounds = GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3])
+        guard let b = GeoBounds(validating: v) else { return nil }
+        bounds = b
     }
 }

@@ -19,7 +19,7 @@ public enum TileGrid {
     /// Coordinates beyond the world clamp to its edge tiles: longitude exactly 180 (or more)
     /// is in the last column, latitude beyond ±85.0511° (even ±90°) in the first or last row.
     ///
-    /// mercantile's fractions of the world (``WebMercator/fraction(of:)``) plus ``edgeEpsilon``,
+    /// mercantile's fractions of the world (``WebMercator/fraction(of:)``) plus `edgeEpsilon` (1e-14),
     /// floored by ``TileMatrixSet/tile(atFraction:_:zoom:)``: the same tiles as flooring the
     /// fractions themselves, clamped to 0…1, with the nudge only inside the world.
     public static func tile(containing c: Coordinate, zoom: Int) -> Tile {

@@ -6,7 +6,7 @@
         NOISE px (default 0.1, seeded)
     series_placement.py errors DIR WORK LO HI     per sheet, the largest distance in max-zoom pixels over a
         9 x 9 grid of scan pixels LO..HI between GDAL's GCP transformer (order 1) on WORK/NAME/georef.vrt
-        and truth.json's map; prints "max / mean | by hops" using WORK/index.geojson's hops
+        and truth.json's map; prints "max / mean / RMS | by hops" using WORK/index.geojson's hops
 """
 import csv
 import json
@@ -62,7 +62,8 @@ def errors(d, work, lo, hi):
         e = float(np.max(np.hypot(*(got - want).T)) / t["res"])
         worst.append(e)
         by[hops[name]] = max(by.get(hops[name], 0), e)
-    print(f"{max(worst):.2f} / {sum(worst) / len(worst):.2f} | " + ", ".join(f"{h}: {e:.2f}" for h, e in sorted(by.items())))
+    rms = (sum(e * e for e in worst) / len(worst)) ** 0.5
+    print(f"{max(worst):.2f} / {sum(worst) / len(worst):.2f} / {rms:.2f} | " + ", ".join(f"{h}: {e:.2f}" for h, e in sorted(by.items())))
 
 
 if __name__ == "__main__":

@@ -15,35 +15,18 @@ import os
 import shutil
 import sys
 
-from osgeo import gdal, osr
+from osgeo import gdal
+
+from tile_helpers import tms_crs, tms_tile_box  # beside this script
 
 gdal.UseExceptions()
 gdal.SetConfigOption("GDAL_PAM_ENABLED", "NO")  # no .aux.xml beside each tile
 
 
-def crs_of(tms):
-    """The set's CRS as GDAL takes it, and whether its first axis is the northing."""
-    srs = osr.SpatialReference()
-    srs.SetFromUserInput(tms["crs"] if isinstance(tms["crs"], str) else tms["crs"]["uri"])
-    axes = tms.get("orderedAxes") or []
-    northing_first = bool(axes) and axes[0].upper() in ("Y", "LAT", "N")
-    return srs, northing_first
-
-
-def tile_box(matrix, northing_first, col, row):
-    """left, bottom, right, top of a tile in the set's CRS (x/y order)."""
-    p = matrix["pointOfOrigin"]
-    x0, y0 = (p[1], p[0]) if northing_first else (p[0], p[1])
-    sx, sy = matrix["cellSize"] * matrix["tileWidth"], matrix["cellSize"] * matrix["tileHeight"]
-    left, top = x0 + col * sx, y0 - row * sy
-    return left, top - sy, left + sx, top
-
-
 def main():
     raster, tms_path, out, blocks = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     tms = json.load(open(tms_path))
-    srs, northing_first = crs_of(tms)
-    srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    srs, northing_first = tms_crs(tms)
     matrices = {m["id"]: m for m in tms["tileMatrices"]}
     zooms = []
     for block in blocks:
@@ -54,7 +37,7 @@ def main():
         (c0, c1), (r0, r1) = (map(int, cols.split("-")), map(int, rows.split("-")))
         for col in range(c0, c1 + 1):
             for row in range(r0, r1 + 1):
-                left, bottom, right, top = tile_box(m, northing_first, col, row)
+                left, bottom, right, top = tms_tile_box(m, northing_first, col, row)
                 warped = gdal.Warp(
                     "", raster, format="MEM", dstSRS=srs.ExportToWkt(), outputBounds=(left, bottom, right, top),
                     width=m["tileWidth"], height=m["tileHeight"], resampleAlg="bilinear", dstAlpha=True)

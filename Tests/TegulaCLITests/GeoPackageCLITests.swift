@@ -93,41 +93,15 @@ struct GeoPackageCLITests {
 
     /// Reads `tif` (`gdal_translate` of one zoom) and the folder's tiles of that zoom with GDAL's
     /// Python bindings, places the tiles on the zoom's pixel grid and compares RGBA (colour only
-    /// where alpha > 0): prints `tiles opaque alpha_diff colour_diff`. A tile is `{x}/{y}{SUFFIX}.png`,
-    /// `.jpg` or `.webp`, whichever exists (an `auto` folder has both).
-    static let compareScript = """
-        import sys, os, numpy as np
-        from osgeo import gdal
-        gdal.UseExceptions()
-        tif, folder, z, px, suffix = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-        R = 20037508.342789244
-        res = 2 * R / px / 2 ** z
-        ds = gdal.Open(tif)
-        gt = ds.GetGeoTransform()
-        assert abs(gt[1] - res) < 1e-9 * res and abs(gt[5] + res) < 1e-9 * res, gt
-        c0, r0 = round((gt[0] + R) / res), round((R - gt[3]) / res)
-        assert abs((gt[0] + R) / res - c0) < 1e-6 and abs((R - gt[3]) / res - r0) < 1e-6, 'off the zoom grid'
-        w, h = ds.RasterXSize, ds.RasterYSize
-        def rgba(a):
-            return a if a.shape[0] == 4 else np.concatenate([a, np.full((1,) + a.shape[1:], 255, np.uint8)])
-        got = rgba(ds.ReadAsArray())
-        want = np.zeros((4, h, w), np.uint8)
-        used = 0
-        for tx in range(c0 // px, (c0 + w - 1) // px + 1):
-            for ty in range(r0 // px, (r0 + h - 1) // px + 1):
-                paths = [f'{folder}/{z}/{tx}/{ty}{suffix}.{e}' for e in ('png', 'jpg', 'webp')]
-                path = next((p for p in paths if os.path.exists(p)), None)
-                if path is None:
-                    continue
-                t = rgba(gdal.Open(path).ReadAsArray())
-                x, y = tx * px - c0, ty * px - r0
-                xa, ya, xb, yb = max(x, 0), max(y, 0), min(x + px, w), min(y + px, h)
-                want[:, ya:yb, xa:xb] = t[:, ya - y:yb - y, xa - x:xb - x]
-                used += 1
-        alpha = int(np.count_nonzero(got[3] != want[3]))
-        colour = int(np.count_nonzero((want[3] > 0) & np.any(got[:3] != want[:3], axis=0)))
-        print(used, int(np.count_nonzero(want[3])), alpha, colour)
-        """
+    /// where alpha > 0; `zoom_mosaic_difference` of scripts/tile_helpers.py): prints `tiles opaque
+    /// alpha_diff colour_diff`. A tile is `{x}/{y}{SUFFIX}.png`, `.jpg` or `.webp`, whichever
+    /// exists (an `auto` folder has both).
+    static let compareScript =
+        InteropTests.tileHelpers + """
+            tif, folder, z, px, suffix = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+            R = 20037508.342789244
+            print(*zoom_mosaic_difference(tif, folder, z, (-R, R), 2 * R / px / 2 ** z, px, suffix=suffix))
+            """
 
     /// `gdal_translate` of one zoom (to GeoTIFF, or to PNG as most people ask for it) has exactly
     /// the pixels of the folder's tiles at that zoom, for every format and at scale 2.
@@ -267,38 +241,13 @@ struct GeoPackageCLITests {
 
     /// Like ``compareScript`` in any tile matrix set: the zoom's origin and cell size come from the
     /// folder's `tms.json` (top-left sets).
-    static let compareInSetScript = """
-        import sys, os, json, numpy as np
-        from osgeo import gdal
-        gdal.UseExceptions()
-        tif, folder, z = sys.argv[1], sys.argv[2], int(sys.argv[3])
-        m = next(m for m in json.load(open(folder + '/tms.json'))['tileMatrices'] if m['id'] == str(z))
-        (ox, oy), res, px = m['pointOfOrigin'], m['cellSize'], m['tileWidth']
-        ds = gdal.Open(tif)
-        gt = ds.GetGeoTransform()
-        assert abs(gt[1] - res) < 1e-9 * res and abs(gt[5] + res) < 1e-9 * res, gt
-        c0, r0 = round((gt[0] - ox) / res), round((oy - gt[3]) / res)
-        assert abs((gt[0] - ox) / res - c0) < 1e-6 and abs((oy - gt[3]) / res - r0) < 1e-6, 'off the zoom grid'
-        w, h = ds.RasterXSize, ds.RasterYSize
-        def rgba(a):
-            return a if a.shape[0] == 4 else np.concatenate([a, np.full((1,) + a.shape[1:], 255, np.uint8)])
-        got = rgba(ds.ReadAsArray())
-        want = np.zeros((4, h, w), np.uint8)
-        used = 0
-        for tx in range(c0 // px, (c0 + w - 1) // px + 1):
-            for ty in range(r0 // px, (r0 + h - 1) // px + 1):
-                path = f'{folder}/{z}/{tx}/{ty}.png'
-                if not os.path.exists(path):
-                    continue
-                t = rgba(gdal.Open(path).ReadAsArray())
-                x, y = tx * px - c0, ty * px - r0
-                xa, ya, xb, yb = max(x, 0), max(y, 0), min(x + px, w), min(y + px, h)
-                want[:, ya:yb, xa:xb] = t[:, ya - y:yb - y, xa - x:xb - x]
-                used += 1
-        alpha = int(np.count_nonzero(got[3] != want[3]))
-        colour = int(np.count_nonzero((want[3] > 0) & np.any(got[:3] != want[:3], axis=0)))
-        print(used, int(np.count_nonzero(want[3])), alpha, colour)
-        """
+    static let compareInSetScript =
+        InteropTests.tileHelpers + """
+            import json
+            tif, folder, z = sys.argv[1], sys.argv[2], int(sys.argv[3])
+            m = next(m for m in json.load(open(folder + '/tms.json'))['tileMatrices'] if m['id'] == str(z))
+            print(*zoom_mosaic_difference(tif, folder, z, m['pointOfOrigin'], m['cellSize'], m['tileWidth'], exts=('png',)))
+            """
 
     /// `tegula tile --tms SET -o OUT.gpkg` beside `-o folder/` with the same options: GDAL opens the
     /// GeoPackage in the set's CRS (`gpkg_spatial_ref_sys` from PROJ) without a warning, at the max

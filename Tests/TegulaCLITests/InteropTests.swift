@@ -69,6 +69,15 @@ struct InteropTests {
         try files(under: p.folder, skip: ["tiles.json", ".tegula-tileset"])
     }
 
+    /// The first lines of a script that uses `scripts/tile_helpers.py` (the one Python helper):
+    /// `sys` imported, the helpers' folder on the path, their functions imported.
+    static let tileHelpers = """
+        import sys
+        sys.path.insert(0, "\(TegulaBinary.packageRoot.appendingPathComponent("scripts").path)")
+        from tile_helpers import *
+
+        """
+
     static func python(_ script: String, _ arguments: [String]) throws -> String {
         let r = try ProgramRun.run("python3", ["-c", script] + arguments)
         #expect(r.status == 0, "\(r.stderr)")
@@ -126,39 +135,14 @@ struct InteropTests {
 
     /// Reads `tif` (from `gdal_translate` of one zoom) and the folder's tiles (`.EXT`) of that zoom
     /// with GDAL's Python bindings, places the tiles on the zoom's pixel grid and compares RGBA
-    /// (colour only where alpha > 0): prints `tiles opaque alpha_diff colour_diff`.
-    static let compareScript = """
-        import sys, os, numpy as np
-        from osgeo import gdal
-        gdal.UseExceptions()
-        tif, folder, z, ext = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-        R = 20037508.342789244
-        res = 2 * R / 256 / 2 ** z
-        ds = gdal.Open(tif)
-        gt = ds.GetGeoTransform()
-        assert abs(gt[1] - res) < 1e-6 * res and abs(gt[5] + res) < 1e-6 * res, gt
-        c0, r0 = round((gt[0] + R) / res), round((R - gt[3]) / res)
-        assert abs((gt[0] + R) / res - c0) < 1e-6 and abs((R - gt[3]) / res - r0) < 1e-6, 'off the zoom grid'
-        w, h = ds.RasterXSize, ds.RasterYSize
-        def rgba(a):
-            return a if a.shape[0] == 4 else np.concatenate([a, np.full((1,) + a.shape[1:], 255, np.uint8)])
-        got = rgba(ds.ReadAsArray())
-        want = np.zeros((4, h, w), np.uint8)
-        used = 0
-        for tx in range(c0 // 256, (c0 + w - 1) // 256 + 1):
-            for ty in range(r0 // 256, (r0 + h - 1) // 256 + 1):
-                path = f'{folder}/{z}/{tx}/{ty}.{ext}'
-                if not os.path.exists(path):
-                    continue
-                t = rgba(gdal.Open(path).ReadAsArray())
-                x, y = tx * 256 - c0, ty * 256 - r0
-                xa, ya, xb, yb = max(x, 0), max(y, 0), min(x + 256, w), min(y + 256, h)
-                want[:, ya:yb, xa:xb] = t[:, ya - y:yb - y, xa - x:xb - x]
-                used += 1
-        alpha = int(np.count_nonzero(got[3] != want[3]))
-        colour = int(np.count_nonzero((want[3] > 0) & np.any(got[:3] != want[:3], axis=0)))
-        print(used, int(np.count_nonzero(want[3])), alpha, colour)
-        """
+    /// (colour only where alpha > 0; `zoom_mosaic_difference` of scripts/tile_helpers.py): prints
+    /// `tiles opaque alpha_diff colour_diff`.
+    static let compareScript =
+        tileHelpers + """
+            tif, folder, z, ext = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+            R = 20037508.342789244
+            print(*zoom_mosaic_difference(tif, folder, z, (-R, R), 2 * R / 256 / 2 ** z, 256, exts=(ext,), res_tolerance=1e-6))
+            """
 
     @Test(arguments: [(7, "png"), (5, "png"), (2, "png"), (7, "jpeg"), (4, "jpeg"), (7, "webp"), (4, "webp")])
     func gdalTranslateReadsAZoomWithTheFoldersPixels(zoom: Int, format: String) throws {

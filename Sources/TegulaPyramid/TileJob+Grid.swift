@@ -23,25 +23,15 @@ extension TileJob {
     }
 
     /// The box of a source's footprint (in the set's CRS), within the set's extent; nil when they
-    /// do not meet.
-    func gridBounds(of s: WarpSource) -> GridBounds? {
-        guard let first = s.footprint.first else { return nil }
-        var b = GridBounds(left: first.x, bottom: first.y, right: first.x, top: first.y)
-        for p in s.footprint {
-            b.left = min(b.left, p.x); b.right = max(b.right, p.x)
-            b.bottom = min(b.bottom, p.y); b.top = max(b.top, p.y)
-        }
-        let e = tms.extent
-        let clipped = GridBounds(left: max(b.left, e.left), bottom: max(b.bottom, e.bottom), right: min(b.right, e.right), top: min(b.top, e.top))
-        return clipped.left < clipped.right && clipped.bottom < clipped.top ? clipped : nil
-    }
+    /// do not meet (``WarpSource/gridBounds(in:)``).
+    func gridBounds(of s: WarpSource) -> GridBounds? { s.gridBounds(in: tms) }
 
     /// The zooms in the set: those asked for, checked against the set's; max `auto` is the zoom
     /// whose cell size is nearest the scan's native resolution (log scale), min `auto` the highest
     /// zoom at which the scan's box fits in one tile's span (else the set's first).
     func gridZoomRange(in s: WarpSource) throws -> ZoomRange {
         guard let b = gridBounds(of: s) else { throw PyramidError(.emptyFootprint, at: source.path, "the scan lies outside \(tms.id)'s extent") }
-        let maxZ = try settings.zooms.max ?? nearestZoom(to: try Self.nativeResolution(of: s, within: b))
+        let maxZ = try settings.zooms.max ?? s.nearestZoom(in: tms, within: b)
         let fits =
             tms.zooms.contains(maxZ) ? (tms.minZoom...maxZ).last { max(b.width, b.height) <= tms.tileMatrices[$0 - tms.minZoom].tileSpanX } : nil
         let minZ = settings.zooms.min ?? fits ?? tms.minZoom
@@ -49,27 +39,6 @@ extension TileJob {
             throw PyramidError(.badZooms, "zooms \(minZ)-\(maxZ) are not in \(tms.id), whose zooms are \(tms.minZoom)-\(tms.maxZoom)")
         }
         return zooms
-    }
-
-    /// The set's zoom whose cell size is nearest `resolution` (CRS units a pixel) in log scale.
-    func nearestZoom(to resolution: Double) -> Int {
-        tms.zooms.min { z1, z2 in
-            abs(log2(tms.tileMatrices[z1 - tms.minZoom].cellSize / resolution))
-                < abs(log2(tms.tileMatrices[z2 - tms.minZoom].cellSize / resolution))
-        }!
-    }
-
-    /// The scan's pixel size in the set's CRS units at the centre of its box: the geometric mean
-    /// of a step along each axis, a hundredth of the box, in scan pixels.
-    static func nativeResolution(of s: WarpSource, within b: GridBounds) throws -> Double {
-        let e = try s.mapping.makeEvaluator()
-        let cx = (b.left + b.right) / 2, cy = (b.bottom + b.top) / 2, d = min(b.width, b.height) / 100
-        var xs = [cx, cx + d, cx], ys = [cy, cy, cy + d]
-        e.sourcePixels(x: &xs, y: &ys)
-        let dx = hypot(xs[1] - xs[0], ys[1] - ys[0]), dy = hypot(xs[2] - xs[0], ys[2] - ys[0])
-        let resolution = d / (dx * dy).squareRoot()
-        guard resolution.isFinite, resolution > 0 else { throw WarpError(.badGeoreference, at: s.path, "cannot measure the native resolution") }
-        return resolution
     }
 
     /// Why this job cannot cut in its set, in one line, or nil: MBTiles and PMTiles hold Web
@@ -119,13 +88,7 @@ extension TileJob {
         }
         let e = settings.encoding
         let writer = try openOutput()
-        let stamp = ResumeStamp(job: self, zooms: zooms)
-        if resume, let begun = ResumeStamp.read(at: output), let (was, now) = begun.difference(from: stamp) {
-            throw PyramidError(
-                .resumeOfOtherWork, at: output,
-                "was begun from \(was), but this run has \(now); resuming would mix their tiles: run again without --resume to start it anew")
-        }
-        try stamp.write(beside: output)
+        try stampOutput(zooms: zooms)
         let existing = resume ? Tileset.existingTiles(at: output) : []
         let emit: @Sendable (Tile, [UInt8]) throws -> Void = { tile, data in try writer.write(tile, data: data) }
         let total = plans.reduce(0) { $0 + $1.tilePositions }

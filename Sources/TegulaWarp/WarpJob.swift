@@ -4,10 +4,15 @@ import TegulaGeometry
 import TegulaSupport
 
 /// The warp stage: a scan onto the EPSG:3857 pixel grid of one zoom level, as a GeoTIFF whose
-/// pixel size is exactly that zoom's resolution and whose origin lies on its pixel grid.
+/// pixel size is exactly that zoom's resolution and whose origin lies on its pixel grid; or onto
+/// the pixel grid of a zoom of another tile matrix set, in its CRS (``tms``).
 public struct WarpJob: Sendable {
     public var source: WarpSource
     public var zoom: Int
+    /// The set whose zoom's pixel grid to warp onto: WebMercatorQuad (the default, EPSG:3857 as
+    /// always) or another, whose CRS the scan is warped into straight from its fit
+    /// (``WarpSource/reprojected(to:)``), as `tegula tile --tms` warps it.
+    public var tms: TileMatrixSet = .webMercatorQuad
     public var resampling: Resampling
     public var cog: Bool
     public var jobs: Int
@@ -38,7 +43,41 @@ public struct WarpJob: Sendable {
         public var clipped: Bool
     }
 
-    /// The output grid: the pixels of the zoom level covering the footprint.
+    /// True when the job warps into another set than WebMercatorQuad.
+    public var warpsInGrid: Bool { tms != .webMercatorQuad }
+
+    /// The source as the workers warp it: in ``tms``'s CRS when ``warpsInGrid``.
+    public func outputSource() throws -> WarpSource {
+        warpsInGrid ? try source.reprojected(to: try CRS(tms.crs)) : source
+    }
+
+    /// Zoom `auto` in ``tms``: the zoom whose cell size is nearest the scan's pixel size there
+    /// (``WarpSource/nearestZoom(in:within:)``, as `tegula tile --tms` picks its max zoom).
+    public static func autoZoom(of source: WarpSource, in tms: TileMatrixSet) throws -> Int {
+        let grid = try source.reprojected(to: try CRS(tms.crs))
+        guard let b = grid.gridBounds(in: tms) else { throw WarpError(.outsideWorld, at: source.path, "the scan lies outside \(tms.id)'s extent") }
+        return try grid.nearestZoom(in: tms, within: b)
+    }
+
+    /// The output grid: the pixels of the zoom level covering the footprint of `warped` (the
+    /// ``outputSource()``).
+    public func grid(of warped: WarpSource) throws -> WarpGrid {
+        guard warpsInGrid else { return WarpGrid(try pixelWindow()) }
+        guard tms.zooms.contains(zoom) else {
+            throw WarpError(.outsideWorld, at: source.path, "\(tms.id) has zooms \(tms.minZoom)-\(tms.maxZoom), not \(zoom): choose one of them")
+        }
+        let crs = try CRS(tms.crs)
+        guard let b = warped.gridBounds(in: tms), let win = try WarpGrid(covering: b, zoom: zoom, in: tms, crs: crs) else {
+            throw WarpError(.outsideWorld, at: source.path, "the scan lies outside \(tms.id)'s extent")
+        }
+        guard win.width <= 1 << 20, win.height <= 1 << 20 else {
+            throw WarpError(
+                .tooLarge, at: source.path, "zoom \(zoom) of \(tms.id) would make a \(win.width) × \(win.height) image; choose a lower --zoom")
+        }
+        return win
+    }
+
+    /// The Web Mercator output grid: the pixels of the zoom level covering the footprint.
     public func pixelWindow() throws -> PixelWindow {
         guard let b = source.bounds else { throw WarpError(.outsideWorld, at: source.path, "the scan lies outside the Web Mercator world") }
         guard let win = PixelWindow(covering: b, zoom: zoom) else {
@@ -52,7 +91,8 @@ public struct WarpJob: Sendable {
 
     /// Warp to `output` (a temporary file beside it, renamed at the end; nothing left on failure).
     public func run(output: String, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> Result {
-        let win = try pixelWindow()
+        let warped = try outputSource()
+        let win = try grid(of: warped)
         let inputs = watchedInputs.map { ($0, FileIdentity(path: $0)) }
         let res = win.resolution
         let gt = win.geoTransform
@@ -77,9 +117,10 @@ public struct WarpJob: Sendable {
                     "PREDICTOR=2", "BIGTIFF=IF_SAFER", "ALPHA=YES", "PHOTOMETRIC=RGB",
                 ])
             try ds.setGeoTransform(GeoTransform(gt))
-            try ds.setSpatialReference(.webMercator())
+            try ds.setSpatialReference(warpsInGrid ? win.crs.makeReference() : .webMercator())
             ds.setColorInterpretation(band: 4, .alpha)
             try ds.setMetadataItem("TEGULA_ZOOM", "\(zoom)")
+            if warpsInGrid { try ds.setMetadataItem("TEGULA_TMS", tms.id) }
             // The fit's pins and outline travel with the pixels to the tile stage.
             for (key, value) in (source.summary?.metadataItems ?? [:]).sorted(by: { $0.key < $1.key }) {
                 try ds.setMetadataItem(key, value)
@@ -89,7 +130,7 @@ public struct WarpJob: Sendable {
             let bx = (win.width + bs - 1) / bs, by = (win.height + bs - 1) / bs
             let total = bx * by
             let done = Locked(0)
-            let src = source, resampling = resampling
+            let src = warped, resampling = resampling
             try ParallelWork.run(
                 jobs: jobs, count: total,
                 makeState: { _ in
@@ -133,6 +174,6 @@ public struct WarpJob: Sendable {
         }
         return Result(
             width: win.width, height: win.height, geoTransform: gt,
-            worstGridError: worst.withLock { $0.value }, clipped: source.exceedsMercatorLimit)
+            worstGridError: worst.withLock { $0.value }, clipped: !warpsInGrid && source.exceedsMercatorLimit)
     }
 }

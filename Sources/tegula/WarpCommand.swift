@@ -3,7 +3,8 @@ import Foundation
 import TegulaGeometry
 import TegulaWarp
 
-/// `tegula warp`: a georeferenced scan onto the EPSG:3857 tile grid as a GeoTIFF.
+/// `tegula warp`: a georeferenced scan onto the EPSG:3857 tile grid (or another tile matrix
+/// set's, in its CRS) as a GeoTIFF.
 struct WarpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "warp",
@@ -12,7 +13,8 @@ struct WarpCommand: ParsableCommand {
             The output GeoTIFF's pixel size is exactly the zoom's resolution (2πR/256/2^Z) and its \
             origin lies on that zoom's pixel grid, so `tegula tile` slices it without resampling. \
             Alpha comes from the mask (neatline), the source's alpha or nodata, and the footprint. \
-            `--zoom auto` picks the zoom nearest the scan's native resolution and says which.
+            `--zoom auto` picks the zoom nearest the scan's native resolution and says which. \
+            With --tms, the grid is that of a zoom of the tile matrix set, in its CRS.
             """)
 
     @OptionGroup var input: SourceOptions
@@ -25,6 +27,14 @@ struct WarpCommand: ParsableCommand {
 
     @Option(help: "Resampling kernel: near, bilinear, cubic, lanczos, average.")
     var resampling: Resampling = .bilinear
+
+    @Option(
+        name: .customLong("tms"),
+        help: ArgumentHelp(
+            "The tile matrix set whose zoom's pixel grid to warp onto, in its CRS: a built-in id (WebMercatorQuad, the default; WorldCRS84Quad, UTM31WGS84Quad, …) or a TMS 2.0 JSON file (tegula grid --tms-from writes one).",
+            valueName: "NAME|FILE.json"),
+        transform: TileMatrixSet.init(argument:))
+    var tms: TileMatrixSet?
 
     @Flag(help: "Write a Cloud Optimized GeoTIFF (tiled, compressed, with overviews).")
     var cog = false
@@ -40,9 +50,13 @@ struct WarpCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let source = try input.resolve()
+            let set = tms ?? .webMercatorQuad
             let z: Int
             if let r = zoom.range {
                 z = r.max
+            } else if set != .webMercatorQuad {
+                z = try WarpJob.autoZoom(of: source, in: set)
+                printError("tegula: zoom auto = \(z) of \(set.id) (its cell size nearest the scan's native one, in log scale)")
             } else {
                 z = try source.autoZoom()
                 let native = try source.nativeResolution()
@@ -54,14 +68,16 @@ struct WarpCommand: ParsableCommand {
             for warning in source.warnings(making: .output) { printError("tegula: warning: \(warning)") }
             try input.checkOutput(output)
             let reporter = ProgressReporter(label: "warp", quiet: workers.quiet)
-            let result = try WarpJob(source: source, zoom: z, resampling: resampling, cog: cog, jobs: workers.jobs)
-                .run(output: output) { done, total in reporter.update(done: done, total: total, unit: "blocks") }
+            var job = WarpJob(source: source, zoom: z, resampling: resampling, cog: cog, jobs: workers.jobs)
+            job.tms = set
+            let result = try job.run(output: output) { done, total in reporter.update(done: done, total: total, unit: "blocks") }
             reporter.finish()
             if !workers.quiet {
                 printError(
                     String(
-                        format: "tegula: wrote %@: %d × %d px at zoom %d, transform grid error ≤ %.4f px",
-                        output, result.width, result.height, z, result.worstGridError))
+                        format: "tegula: wrote %@: %d × %d px at zoom %d%@, transform grid error ≤ %.4f px",
+                        output, result.width, result.height, z, set == .webMercatorQuad ? "" : " of \(set.id)",
+                        result.worstGridError))
             }
         }
     }

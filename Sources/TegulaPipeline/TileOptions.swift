@@ -129,8 +129,23 @@ public struct TileOptions: Sendable, Hashable, Codable {
         tileMatrixSet = try TileMatrixSet(argument: FileManager.default.fileExists(atPath: path) ? path : tms)
     }
 
-    /// ``settings`` with the max zoom, when `max_zoom` is left out, set to `defaultMaxZoom` (the warp zoom).
-    public func settings(defaultMaxZoom: Int?) -> TileSettings {
-        settings.with(zooms: settings.zooms.withDefaultMax(defaultMaxZoom))
+    /// ``settings`` with the max zoom, when `max_zoom` is left out, set to `defaultMaxZoom` (the
+    /// warp zoom), and the kernel, when `resampling` is left out, `defaultResampling` when given.
+    public func settings(defaultMaxZoom: Int?, defaultResampling: Resampling? = nil) -> TileSettings {
+        let s = settings.with(zooms: settings.zooms.withDefaultMax(defaultMaxZoom))
+        guard resampling == nil, let defaultResampling else { return s }
+        return s.with(resampling: defaultResampling)
+    }
+
+    /// What the stage hash reads of these keys: the keys as written, but the set by its content
+    /// (canonical JSON of the parsed set) in place of the name it was given by, so a TMS file
+    /// edited in place cuts anew and the same set under another name does not. WebMercatorQuad
+    /// adds nothing (a map without the key keeps its hash).
+    var hashText: String {
+        var keys = self
+        keys.tms = nil
+        let text = PipelineHashing.json(keys)
+        guard tileMatrixSet != .webMercatorQuad else { return text }
+        return text + " tms " + PipelineHashing.json(tileMatrixSet)
     }
 }

@@ -5,7 +5,9 @@ import TegulaTileset
 import TegulaWarp
 
 /// The tile stage of one map: `warped.tif` cut into the map's own tileset. The GCP pins and
-/// outline come from `warped.tif` itself, where the warp stage stored them.
+/// outline come from `warped.tif` itself, where the warp stage stored them. A map cut in another
+/// tile matrix set (`tile.tms:`) is cut from its scan through the recorded fit instead, straight
+/// into the set's CRS (`source(in:)`).
 struct TileStep: MapStage {
     let options: TileOptions
     /// The tileset.
@@ -47,7 +49,7 @@ struct TileStep: MapStage {
 
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
         let map = work.map
-        let source = try WarpInput(path: work.warpedPath).resolve()
+        let source = try self.source(in: work)
         var job = self.job(source: source, output: output, maxZoom: plan.zoom, in: work)
         job.jobs = work.jobs
         let zooms = try job.zoomRange()
@@ -66,27 +68,42 @@ struct TileStep: MapStage {
             stats.tilesWritten, Double(stats.bytesWritten) / 1e6, stats.tilesEmpty, output)
     }
 
-    /// The pyramid job these options describe, its max zoom defaulting to the warp zoom.
+    /// What the tiles are cut from: `warped.tif` in WebMercatorQuad; in another set the scan
+    /// itself through its recorded fit (the paper colour taken out as the warp takes it), so its
+    /// pixels are resampled once, straight into the set's CRS, as `tegula tile --tms` does.
+    func source(in work: MapWork) throws -> WarpSource {
+        guard options.tileMatrixSet != .webMercatorQuad else { return try WarpInput(path: work.warpedPath).resolve() }
+        return try work.georeference.recordedSource(readingPixels: true).removingColor(work.map.removeColor)
+    }
+
+    /// The pyramid job these options describe, its max zoom defaulting to the warp zoom; in
+    /// another set, which is cut from the scan, its kernel defaulting to the warp's.
     func job(source: WarpSource, output: String, maxZoom: Int?, in work: MapWork) -> TileJob {
+        let inGrid = options.tileMatrixSet != .webMercatorQuad
         var job = TileJob(
             source: source, output: output, name: options.name ?? work.map.name,
-            settings: options.settings(defaultMaxZoom: options.tileMatrixSet == .webMercatorQuad ? maxZoom : nil))
+            settings: inGrid
+                ? options.settings(defaultMaxZoom: nil, defaultResampling: work.map.warp.resampling)
+                : options.settings(defaultMaxZoom: maxZoom))
         job.attribution = options.attribution
         // Another set's zooms are not the warp's (Web Mercator's): its max zoom, unless given, is
         // its own auto (TileJob's gridZoomRange).
         job.tms = options.tileMatrixSet
         // It reads the work folder's warped.tif, which a duplicated shard may rename over with
-        // the same bytes (stages are deterministic); the scan itself is watched by the warp.
-        job.watchedInputs = []
+        // the same bytes (stages are deterministic); the scan itself is watched by the warp. In
+        // another set it reads the scan, watched as the warp watches it.
+        job.watchedInputs = inGrid ? [work.map.input] : []
         return job
     }
 
-    /// The stage hash: the warp's hash, the options, the output and the map's name.
+    /// The stage hash: the warp's hash (which covers the fit, the warp kernel and the paper
+    /// colour), the options (the set by its content, `TileOptions.hashText`), the output and the
+    /// map's name.
     static func hash(warp: String, options: TileOptions, output: String, name: String) -> String {
         var h = ContentHash()
         h.update("tile/1")
         h.update(warp)
-        h.update(PipelineHashing.json(options))
+        h.update(options.hashText)
         h.update(output)
         h.update(name)
         return h.finalize()

@@ -67,6 +67,12 @@ public struct TileSettings: Sendable, Hashable {
         TileSettings(checked: zooms, tileSize, scale, layout, resampling, encoding)
     }
 
+    /// These settings with another kernel (a pipeline map cut in another set from its scan: the
+    /// warp's kernel when `tile.resampling` is not given).
+    public func with(resampling: Resampling) -> TileSettings {
+        TileSettings(checked: zooms, tileSize, scale, layout, resampling, encoding)
+    }
+
     /// These settings with another encoding (`tegula serve --format` over a source's own).
     public func with(encoding: TileEncoding) -> TileSettings {
         TileSettings(checked: zooms, tileSize, scale, layout, resampling, encoding)

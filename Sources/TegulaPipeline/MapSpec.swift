@@ -41,5 +41,8 @@ extension MapSpec: Decodable, StrictDecodable {
         tile = try c.decodeStrict(TileOptions.self, forKey: .tile) ?? TileOptions()
         removeColor = try c.decodeStrict(RemoveColorOptions.self, forKey: .removeColor)
         output = try c.decodeIfPresent(String.self, forKey: .output)
+        if let output, let why = tile.refusal(output: output) {
+            throw DecodingError.dataCorruptedError(forKey: .output, in: c, debugDescription: why)
+        }
     }
 }

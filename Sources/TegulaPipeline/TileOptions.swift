@@ -137,6 +137,17 @@ public struct TileOptions: Sendable, Hashable, Codable {
         return s.with(resampling: defaultResampling)
     }
 
+    /// Why `output` cannot hold the tiles of the set `tms` names, in one line, or nil: MBTiles and
+    /// PMTiles hold WebMercatorQuad's tiles only, as `tegula tile --tms` refuses them (a set given
+    /// by a file counts as another; WebMercatorQuad is named by its id).
+    func refusal(output: String) -> String? {
+        guard let tms, tms != TileMatrixSet.webMercatorQuad.id else { return nil }
+        let form = Tileset.form(of: output)
+        guard form == .mbtiles || form == .pmtiles else { return nil }
+        return "\(form == .mbtiles ? "MBTiles" : "PMTiles") holds WebMercatorQuad tiles only, not those of tile.tms \(tms): "
+            + "write a GeoPackage (OUT.gpkg) or a folder"
+    }
+
     /// What the stage hash reads of these keys: the keys as written, but the set by its content
     /// (canonical JSON of the parsed set) in place of the name it was given by, so a TMS file
     /// edited in place cuts anew and the same set under another name does not. WebMercatorQuad

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaCluster
 import TegulaGDAL
 import TegulaGeometry
 import TegulaSupport
@@ -11,7 +12,9 @@ import Testing
 /// once: its tiles are those `tegula tile --tms` cuts from the same scan placed the same way,
 /// byte for byte, and match `gdalwarp -r bilinear -et 0` into each tile's bounds (from
 /// morecantile, PyPI) in UTM zone 31N. The stage hash reads the set's content: a TMS file
-/// edited in place cuts anew; the same set under another file name does not.
+/// edited in place cuts anew; the same set under another file name does not. A collection
+/// (`maps_from:`, the set in `map_defaults:`) run as two shards has the tiles of one run; MBTiles
+/// and PMTiles outputs are refused at load.
 @Suite(.timeLimit(.minutes(20)))
 struct GridTilePipelineTests {
     /// The synthetic scan (900 × 600 px, ramps and a checkerboard) placed by bounds in EPSG:3857
@@ -177,5 +180,50 @@ struct GridTilePipelineTests {
         #expect(edited.results.flatMap(\.outcomes).first { $0.stage == .tile }?.skipped == false, "\(edited.log)")
         #expect(try Self.tiles(in: out) != first)
         #expect(try TileMatrixSet(argument: out + "/tms.json") == TileMatrixSet(argument: f.folder + "/same.json"))
+    }
+
+    @Test func aCollectionInWorldCRS84QuadRunAsTwoShardsHasTheTilesOfOneRun() throws {
+        let folder = try TemporaryFolder.make("grid-shards").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try TestCollection.make(in: folder, sheets: 4, upsample: 2, maxZoom: 5)
+        func pipeline(_ name: String, out: String) throws -> String {
+            let text = """
+                version: 1
+                maps_from: sheets.csv
+                map_defaults:
+                  georeference: {transform: polynomial1}
+                  tile: {min_zoom: 3, max_zoom: 5, tms: WorldCRS84Quad}
+                  output: \(out)/{name}
+                work: .tegula/\(out)
+
+                """
+            try text.write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)
+            return "\(folder)/\(name)"
+        }
+        let one = try runPipeline(try pipeline("one.yml", out: "one"))
+        try #require(one.error == nil, "\(String(describing: one.error))")
+        let sharded = try pipeline("sharded.yml", out: "sharded")
+        let ran = try (0..<2).map { i in
+            try PipelineRunner(
+                pipeline: try Pipeline.load(path: sharded), options: RunOptions(jobs: 2, shard: Shard(index: i, count: 2)), log: { _ in }
+            ).run().map(\.name)
+        }
+        #expect(Set(ran[0]).isDisjoint(with: ran[1]) && ran[0].count + ran[1].count == 4, "\(ran)")
+        for m in one.results.map(\.name) {
+            let (a, b) = ("\(folder)/one/\(m)", "\(folder)/sharded/\(m)")
+            #expect(try TilesetDigest.of(a).digest == TilesetDigest.of(b).digest, "\(m)")
+            #expect(try TileMatrixSet(argument: a + "/tms.json").id == "WorldCRS84Quad", "\(m)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: a + "/tms.json")) == Data(contentsOf: URL(fileURLWithPath: b + "/tms.json")))
+        }
+    }
+
+    @Test(arguments: ["out/world.pmtiles", "out/world.mbtiles"])
+    func aWebMercatorFormatIsRefusedAtLoadForAnotherSet(output: String) throws {
+        let f = try PipelineFixtures()
+        defer { f.cleanUp() }
+        try f.image("world.tif")
+        let error = try f.loadError("version: 1\nmaps:\n" + PipelineFixtures.worldMap(output: output, tile: "{tms: WorldCRS84Quad}"))
+        #expect(error.contains("output") && error.contains("WebMercatorQuad tiles only") && error.contains("GeoPackage"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: f.folder + "/" + output))
     }
 }

@@ -19,8 +19,9 @@ public struct PipelineSeries: Sendable {
 }
 
 /// Loading's last step: fit the tied sheets together (``SeriesFit``), then apply the quality
-/// gate; with `on_fail: skip` the failing maps leave ``PipelineSpec/maps`` and the rest are
-/// fitted together again without them.
+/// gate; with `on_fail: skip` the failing maps leave ``PipelineSpec/maps``, with the sheets without
+/// GCPs that only they placed (``unanchored(_:ties:out:)``), and the rest are fitted together
+/// again without them.
 enum SeriesStep {
     static func apply(_ pipeline: inout Pipeline) throws {
         let spec = pipeline.spec
@@ -42,7 +43,14 @@ enum SeriesStep {
             series.failures.append((figures[i].name, e))
         }
         if quality.onFail == .skip, !series.failures.isEmpty {
-            let out = Set(series.failures.map(\.name))
+            var out = Set(series.failures.map(\.name))
+            // Sheets placed only through a sheet the gate leaves out go with it.
+            for lost in unanchored(spec.maps, ties: indices, out: out) {
+                let i = figures.firstIndex { $0.name == lost.name }!
+                (figures[i].failures, figures[i].quality) = (lost.exceeded, "skipped")
+                series.failures.append(lost)
+                out.insert(lost.name)
+            }
             let kept = spec.maps.filter { !out.contains($0.name) }
             guard !kept.isEmpty else {
                 throw pipeline.document.error(

@@ -11,11 +11,11 @@ import Testing
 /// too smooth to place anything): 184-px sheets, 24-px overlaps, GCPs moved by 4 px, the truth
 /// known.
 @Suite(.serialized, .timeLimit(.minutes(20))) struct AutoTiesTests {
-    static func series(_ label: String, cols: Int, rows: Int, extra: [String] = [], ties: String = "ties: auto") throws -> (
+    static func series(_ label: String, cols: Int, rows: Int, maxZoom: Int = 4, extra: [String] = [], ties: String = "ties: auto") throws -> (
         folder: String, file: String
     ) {
         let folder = try TemporaryFolder.make(label).path
-        let file = try MadeSeries.make(in: folder, cols: cols, rows: rows, maxZoom: 4, extra: extra)
+        let file = try MadeSeries.make(in: folder, cols: cols, rows: rows, maxZoom: maxZoom, extra: extra)
         let kept = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
             .filter { !$0.hasPrefix("ties:") && !$0.hasPrefix("  - [") }
         try (kept.joined(separator: "\n") + "\n" + ties + "\n").write(toFile: file, atomically: true, encoding: .utf8)
@@ -193,16 +193,7 @@ import Testing
     @Test func aShardedRunWithFoundTiesIsByteIdenticalToTheSingleRun() throws {
         let (folder, file) = try Self.series("autoties-shards", cols: 3, rows: 2)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Self.runner(file).run()
-        let single = try TilesetDigest.of(folder + "/out/series.pmtiles")
-        let index = try Data(contentsOf: URL(fileURLWithPath: folder + "/out/series.index.geojson"))
-        try FileManager.default.removeItem(atPath: folder + "/out")
-        try FileManager.default.removeItem(atPath: try Pipeline.load(path: file).workFolder)
-        for i in 0..<3 { try Self.runner(file, RunOptions(jobs: 2, shard: Shard(index: i, count: 3))).run() }
-        try Self.runner(file).reduce(shards: nil)
-        let sharded = try TilesetDigest.of(folder + "/out/series.pmtiles")
-        #expect(single.tiles > 0 && sharded.digest == single.digest && sharded.tiles == single.tiles)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/series.index.geojson")) == index)
+        let index = try ShardedRun.expectSameAsSingle(file, folder: folder)
         #expect(String(decoding: index, as: UTF8.self).contains("\"found_ties\""))
     }
 }

@@ -387,15 +387,6 @@ import Testing
     @Test func aShardedRunOfTheSeriesIsByteIdenticalToTheSingleRun() throws {
         let (folder, file) = try Self.series("shards")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Self.runner(file).run()
-        let single = try TilesetDigest.of(folder + "/out/series.pmtiles")
-        let index = try Data(contentsOf: URL(fileURLWithPath: folder + "/out/series.index.geojson"))
-        try FileManager.default.removeItem(atPath: folder + "/out")
-        try FileManager.default.removeItem(atPath: try Pipeline.load(path: file).workFolder)
-        for i in 0..<3 { try Self.runner(file, RunOptions(jobs: 2, shard: Shard(index: i, count: 3))).run() }
-        try Self.runner(file).reduce(shards: nil)
-        let sharded = try TilesetDigest.of(folder + "/out/series.pmtiles")
-        #expect(single.tiles > 0 && sharded.digest == single.digest && sharded.tiles == single.tiles)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/series.index.geojson")) == index)
+        try ShardedRun.expectSameAsSingle(file, folder: folder)
     }
 }

@@ -142,19 +142,7 @@ import Testing
     @Test func aShardedRunOfASeriesPlacedByItsTiesIsByteIdenticalToTheSingleRun() throws {
         let (folder, file) = try Self.series("placed-shards")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = { (shard: Shard?) in
-            try PipelineRunner(pipeline: try Pipeline.load(path: file), options: RunOptions(jobs: 2, shard: shard), log: { _ in }, progress: nil)
-        }
-        try run(nil).run()
-        let single = try TilesetDigest.of(folder + "/out/series.pmtiles")
-        let index = try Data(contentsOf: URL(fileURLWithPath: folder + "/out/series.index.geojson"))
-        try FileManager.default.removeItem(atPath: folder + "/out")
-        try FileManager.default.removeItem(atPath: try Pipeline.load(path: file).workFolder)
-        for i in 0..<3 { try run(Shard(index: i, count: 3)).run() }
-        try run(nil).reduce(shards: nil)
-        let sharded = try TilesetDigest.of(folder + "/out/series.pmtiles")
-        #expect(single.tiles > 0 && sharded.digest == single.digest && sharded.tiles == single.tiles)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/series.index.geojson")) == index)
+        try ShardedRun.expectSameAsSingle(file, folder: folder)
     }
 
     @Test func aGroupWithoutGCPsIsRefusedInOneLineNamingItsSheets() throws {

@@ -1,0 +1,45 @@
+import Foundation
+import TegulaSupport
+import TegulaTestSupport
+import Testing
+
+@testable import TegulaPipeline
+
+extension AutoTiesTests {
+    /// The done-when at a higher max zoom than the suite's 4: a 4 × 4 series at zoom 6, where
+    /// Blue Marble is smoother under the templates (a source pixel every 6–8 scan pixels), made
+    /// over the Alps and the land east of them (`--origin 5,48`; from the suite's North Sea corner
+    /// five of the 24 edge pairs are open sea and do not match). The seams are measured as in
+    /// ``tiesAutoAloneBringsTheSeamAtEveryTieOfASeriesWithFourPixelGCPErrorsWithinHalfAPixel()``:
+    /// numpy and gdaltransform on the files the run wrote, in pixels of zoom 6.
+    @Test func atMaxZoomSixTiesAutoAloneAlsoBringsTheSeamAtEveryTieWithinHalfAPixelOfThatZoom() throws {
+        let (folder, file) = try Self.series("autoties-z6", cols: 4, rows: 4, maxZoom: 6, extra: ["--origin=5,48"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pipeline = try Pipeline.load(path: file)
+        let found = try #require(pipeline.foundTies)
+        let edges = Set(
+            (1...4).flatMap { r in (1...4).flatMap { c in [c < 4 ? "r\(r)c\(c) r\(r)c\(c + 1)" : nil, r < 4 ? "r\(r)c\(c) r\(r + 1)c\(c)" : nil] } }
+                .compactMap { $0 })
+        #expect(edges.isSubset(of: Set(found.pairs.filter(\.matched).map { "\($0.mapA) \($0.mapB)" })), "\(found.pairs.filter { !$0.matched })")
+        try Self.runner(file, RunOptions(stage: .georeference, jobs: 2)).run()
+
+        let out = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", Self.seamOracle, folder, pipeline.workFolder])
+        let oracle = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: [[String: Any]]], "\(out)")
+        let ties = try #require(oracle["found"]), corners = try #require(oracle["corners"])
+        try #require(ties.count == pipeline.spec.ties.count && corners.count == 48)
+        func worst(_ rows: [[String: Any]], _ key: String) throws -> Double { try #require(WorstError.of(rows.map { $0[key] as! Double })) }
+        print(
+            String(
+                format:
+                    "ties: auto at zoom 6: %d ties; seams at the found ties before max %.2f px, after max %.4f px; at the true corners after max %.4f px",
+                ties.count, try worst(ties, "before"), try worst(ties, "after"), try worst(corners, "after")))
+        #expect(try worst(ties, "before") > 2, "GCP errors of 4 px must show as seams before the joint fit")
+        // Not yet: the found ties lie up to 1.1 px from the truth here (median 0.21 px; at zoom 4
+        // at most 0.59 px), and leave seams of up to 0.89 px at them and 0.79 px at the corners.
+        let after = (ties: try worst(ties, "after"), corners: try worst(corners, "after"))
+        withKnownIssue("ties: auto at zoom 6 leaves seams above half a pixel (issue 43; BENCHMARKS-archive.md, ties: auto)") {
+            #expect(after.ties <= 0.5, "the seam at every found tie within half a pixel of zoom 6")
+            #expect(after.corners <= 0.5)
+        }
+    }
+}

@@ -24,6 +24,27 @@ public struct ReferenceOptions: Sendable, Hashable {
     }
 }
 
+/// What is wrong with the bounds given with a reference, if anything: a bare XYZ URL template
+/// says no bounds, so it needs them; any other reference (a file, a tileset, a TileJSON, an
+/// annotation) carries its own georeference, so bounds given with it would go unused. The one
+/// rule both front ends word in their own terms (`--reference-bounds`, `reference_bounds`).
+public enum ReferenceBoundsProblem: Sendable, Equatable {
+    /// A bare template without bounds.
+    case missing
+    /// Bounds with a reference that is no bare template.
+    case unused
+
+    /// The problem of `reference` given with `bounds`; nil when there is none.
+    public init?(reference: String, bounds: GeoBounds?) {
+        let template = Location(reference).isURL && TemplateTiles.isTemplate(reference)
+        switch (template, bounds != nil) {
+        case (true, false): self = .missing
+        case (false, true): self = .unused
+        default: return nil
+        }
+    }
+}
+
 extension InputResolver {
     /// The reference `ref` names, opened for matching a scan of `scanWidth` × `scanHeight`
     /// pixels: the one place the kinds of reference are told apart (`tegula match --reference`,
@@ -32,29 +53,61 @@ extension InputResolver {
     /// at the zoom nearest the scan's pixels; a Georeference Annotation (a file or URL) as its
     /// IIIF image with its GCPs; anything else as an image GDAL reads, with a geotransform or GCPs.
     public func reference(_ ref: String, options: ReferenceOptions = ReferenceOptions(), scanWidth: Int, scanHeight: Int) throws -> MatchReference {
+        try checkBounds(ref, options)
+        if let annotation = try annotation(of: ref, options) { return try fittedReference(ref, annotation: annotation) }
         switch Location(ref) {
         case .url(let url):
-            if TemplateTiles.isTemplate(url) {
-                guard let bounds = options.bounds else {
-                    throw InputError(
-                        .badReference, at: ref,
-                        "a URL template says no bounds; give the area the scan shows "
-                            + "(--reference-bounds WEST,SOUTH,EAST,NORTH in degrees), or the tileset's TileJSON URL")
-                }
+            if TemplateTiles.isTemplate(url), let bounds = options.bounds {
                 let zoom = MatchReference.bestZoom(
                     bounds: WebMercator.project(bounds), tilePixels: 256, zooms: 0...TemplateTiles.deepestZoom,
                     scanPixels: Double(scanWidth) * Double(scanHeight))
                 let template = try TemplateTiles.template(url, bounds: bounds, zoom: zoom, fetcher: try fetcher(for: ref))
                 return try tiles(template, ref, options, scanWidth, scanHeight)
             }
-            if let annotation = try annotationReference(url) { return try fittedReference(ref, annotation: annotation) }
             return try tiles(TemplateTiles.tileJSON(url, fetcher: try fetcher(for: ref)), ref, options, scanWidth, scanHeight)
         case .file(let path):
             if Tileset.isReadable(at: path) {
                 return try tiles(try Tileset.openReader(at: path), ref, options, scanWidth, scanHeight)
             }
-            if options.gcpFile == nil, Self.isJSON(path) { return try fittedReference(ref, annotation: path) }
             return try MatchReference.image(at: path, gcpFile: options.gcpFile, reader: try open(path).reader())
+        }
+    }
+
+    /// The IIIF image and the GCP file of a reference that is a Georeference Annotation (a file
+    /// or URL, resolved as ``resolve(_:gcps:mapID:)`` resolves an input); nil for any other kind
+    /// of reference. What `tegula edit --reference` warps to show such a reference as a layer.
+    public func annotatedImage(_ ref: String, options: ReferenceOptions = ReferenceOptions()) throws -> ResolvedInput? {
+        guard let annotation = try annotation(of: ref, options) else { return nil }
+        let resolved = try resolveBlocking(annotation, gcps: nil, mapID: nil)
+        return resolved.gcps == nil ? nil : resolved
+    }
+
+    /// The annotation file `ref` is (a URL's saved in the cache), when it is one: a JSON file
+    /// given without a GCP file that is no tileset, or a URL that is neither a template nor a
+    /// TileJSON.
+    func annotation(of ref: String, _ options: ReferenceOptions) throws -> String? {
+        switch Location(ref) {
+        case .url(let url):
+            return TemplateTiles.isTemplate(url) ? nil : try annotationReference(url)
+        case .file(let path):
+            return options.gcpFile == nil && !Tileset.isReadable(at: path) && Self.isJSON(path) ? path : nil
+        }
+    }
+
+    /// Refuses a bare template without `--reference-bounds`, and the bounds with any other
+    /// reference (``ReferenceBoundsProblem``).
+    func checkBounds(_ ref: String, _ options: ReferenceOptions) throws {
+        switch ReferenceBoundsProblem(reference: ref, bounds: options.bounds) {
+        case .missing?:
+            throw InputError(
+                .badReference, at: ref,
+                "a URL template says no bounds; give the area the scan shows "
+                    + "(--reference-bounds WEST,SOUTH,EAST,NORTH in degrees), or the tileset's TileJSON URL")
+        case .unused?:
+            throw InputError(
+                .badReference, at: ref,
+                "--reference-bounds is only for a bare XYZ URL template ({z}/{x}/{y}); this reference carries its own georeference: leave it out")
+        case nil: return
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeometry
 import TegulaInputs
 import TegulaSupport
 
@@ -51,8 +52,11 @@ extension Pipeline {
             if case .file(let p) = g.gcps {
                 g.gcps = .file(try existingFile(p, at: [.key("georeference"), .key("gcps")], what: "GCP file", entry: entry, base: base, fail: fail))
             }
-            if case .match(let r) = g.gcps, !Location(r).isURL {
-                g.gcps = .match(try existingReference(r, at: [.key("georeference"), .key("match")], entry: entry, base: base, fail: fail))
+            if case .match(let r) = g.gcps {
+                try checkMatchBounds(r, g.matchBounds, fail: fail)
+                if !Location(r).isURL {
+                    g.gcps = .match(try existingReference(r, at: [.key("georeference"), .key("match")], entry: entry, base: base, fail: fail))
+                }
             }
             if case .file(let p) = g.mask {
                 g.mask = .file(
@@ -62,6 +66,24 @@ extension Pipeline {
         }
         if remoteInput || isAnnotationFile(m.input) {
             try lookThrough(&m, inputs: inputs, fail: fail)
+        }
+    }
+
+    /// A bare XYZ template in `match:` without `reference_bounds`, or `reference_bounds` with any
+    /// other reference, refused at load naming the key (``ReferenceBoundsProblem``).
+    static func checkMatchBounds(_ reference: String, _ bounds: GeoBounds?, fail: MapFailure) throws {
+        let match: [PipelineDocument.Step] = [.key("georeference"), .key("match")]
+        switch ReferenceBoundsProblem(reference: reference, bounds: bounds) {
+        case .missing?:
+            throw fail(
+                match,
+                "a bare XYZ URL template says no bounds; give reference_bounds: [west, south, east, north] in degrees, the area the scan shows "
+                    + "(match: {reference: URL, reference_bounds: [...]}), or the tileset's TileJSON URL")
+        case .unused?:
+            throw fail(
+                match + [.key("reference_bounds")],
+                "reference_bounds is only for a bare XYZ URL template ({z}/{x}/{y}); \(reference) carries its own georeference: leave it out")
+        case nil: return
         }
     }
 

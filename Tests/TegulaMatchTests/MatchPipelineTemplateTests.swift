@@ -42,4 +42,30 @@ import Testing
         #expect(worst <= 1.5, "worst \(worst) scan px against the truth")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/rescan/8").path), "no tiles")
     }
+
+    @Test func aTemplateWithoutBoundsAndBoundsWithAnotherReferenceAreRefusedAtLoadNamingTheKey() throws {
+        let folder = try TemporaryFolder.make("match-pipeline-xyz-bad")
+        let tegula = try BuiltTegula.path()
+        // Nothing answers there: the refusal comes before any request.
+        let template = "http://127.0.0.1:9/{z}/{x}/{y}.png"
+        let bounds = "reference_bounds: [4.5, 52.2, 5.1, 52.6]"
+        let cases = [
+            ("{match: '\(template)'}", "maps[0].georeference.match", "give reference_bounds: [west, south, east, north]"),
+            ("{match: {reference: \(Schagen1689.scan), \(bounds)}}", "maps[0].georeference.match.reference_bounds", "only for a bare XYZ"),
+            (
+                "{match: {reference: 'http://127.0.0.1:9/tiles.json', \(bounds)}}", "maps[0].georeference.match.reference_bounds",
+                "only for a bare XYZ"
+            ),
+        ]
+        for (i, (section, key, words)) in cases.enumerated() {
+            let file = folder.appendingPathComponent("bad\(i).yml").path
+            try "version: 1\nmaps:\n  - {name: a, input: \(Schagen1689.scan), output: out/a, georeference: \(section)}\n"
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let run = try ProgramRun.run(tegula, ["run", file, "--dry-run"])
+            #expect(run.status == 1, "\(section): \(run.stderr)")
+            let lines = run.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains(key) && lines[0].contains(words) && lines[0].contains(file), "\(section): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".tegula").path))
+        }
+    }
 }

@@ -45,7 +45,7 @@ import Testing
         #expect((errors.max() ?? 0) <= 1, "\(what): worst \(errors.max() ?? 0) scan px")
     }
 
-    @Test func aBareXYZTemplateIsReadOverTheBoundsGivenAndRefusedWithoutThem() throws {
+    @Test func aBareXYZTemplateIsReadOverTheBoundsGivenAndRefusedWithoutThemAsBoundsAreWithAnotherReference() throws {
         let folder = try TemporaryFolder.make("match-xyz")
         let reference = try MatchFixtures.reference(in: folder)
         _ = try MatchFixtures.tileset(of: reference, "tiles", in: folder)
@@ -73,6 +73,13 @@ import Testing
         #expect(refused.status == 1, "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
         #expect(refused.stderr.contains("give the area the scan shows (--reference-bounds WEST,SOUTH,EAST,NORTH in degrees)"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: none))
+
+        // Bounds with a reference that carries its own georeference are refused, not ignored.
+        let unused = try ProgramRun.run(
+            tegula, ["match", rescan.path, "--reference", reference, "--reference-bounds", "\(west),\(south),\(east),\(north)", "-o", none])
+        #expect(unused.status == 1 && unused.stderr.split(separator: "\n").count == 1, "\(unused.stderr)")
+        #expect(unused.stderr.contains("--reference-bounds is only for a bare XYZ URL template"), "\(unused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: none))
     }
 

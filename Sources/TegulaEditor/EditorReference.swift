@@ -15,13 +15,15 @@ public final class EditorReference: @unchecked Sendable {
     public enum Layer: Sendable {
         /// A local tileset (a folder with `tiles.json`, an MBTiles, a PMTiles), served as it is.
         case tileset(String)
-        /// An image georeferenced by its geotransform or GCPs, warped into Web Mercator tiles on
-        /// demand as `tegula serve` serves it.
+        /// An image georeferenced by its geotransform or GCPs (a GCP file beside a scan, an
+        /// annotation's GCPs beside its IIIF image), warped into Web Mercator tiles on demand as
+        /// `tegula serve` serves it.
         case warped(WarpInput)
         /// A tileset on a server (a TileJSON's or a bare XYZ template's tiles), shown by the page
         /// from that server: its template (`{z}/{x}/{y}` or `{-y}`, 256-pixel tiles), zooms and bounds.
         case remote(template: String, zooms: ZoomRange, bounds: GeoBounds)
-        /// Not shown: matched against, but no layer is made of it (an annotation).
+        /// Not shown: matched against, but no layer is made of it (a tileset on a server whose
+        /// tiles are not 256 pixels).
         case none
     }
 

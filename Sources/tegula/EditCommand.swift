@@ -33,8 +33,9 @@ struct EditCommand: AsyncParsableCommand {
             .json save names that image service.
 
             With --reference REF (a georeferenced image of the same map, as `tegula match` takes it): \
-            a local reference, or a tileset's TileJSON URL or XYZ template (with --reference-bounds), \
-            is a layer on the map; Suggest proposes the pairs matching finds, each \
+            a local reference, a Georeference Annotation's IIIF image (warped through its GCPs), or a \
+            tileset's TileJSON URL or XYZ template (with --reference-bounds), is a layer on the map; \
+            Suggest proposes the pairs matching finds, each \
             kept or dropped one by one; `t` snaps the selected point's ground (or completes a point \
             placed on the scan alone) to the twin of its scan pixel on the reference, found by \
             matching a small window around it. A match that is not sure proposes nothing and says so.
@@ -83,7 +84,7 @@ struct EditCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A georeferenced image of the same map to match against, as tegula match takes it (GeoTIFF or VRT, a scan with --reference-gcps, a tileset, a TileJSON URL, an XYZ URL template with --reference-bounds, a Georeference Annotation): all but an annotation are shown as a layer, and Suggest and snap propose pairs from it.",
+            "A georeferenced image of the same map to match against, as tegula match takes it (GeoTIFF or VRT, a scan with --reference-gcps, a tileset, a TileJSON URL, an XYZ URL template with --reference-bounds, a Georeference Annotation): it is shown as a layer (an image or an annotation's IIIF image warped through its georeference), and Suggest and snap propose pairs from it.",
             valueName: "REF"))
     var reference: String?
 
@@ -220,19 +221,21 @@ struct EditCommand: AsyncParsableCommand {
 
     /// The reference `ref`, opened for matching the scan by the one place that tells the kinds
     /// apart (``InputResolver/reference(_:options:scanWidth:scanHeight:)``, as `tegula match`
-    /// opens it), and its layer: a local tileset as it is, another local image warped on demand,
-    /// a tileset on a server (its TileJSON or XYZ template, 256-pixel tiles) from that server;
-    /// an annotation is matched against but not shown.
+    /// opens it), and its layer: a local tileset as it is, another local image (with its GCP
+    /// file, if any) warped on demand, a Georeference Annotation's IIIF image warped on demand
+    /// through the annotation's GCPs, a tileset on a server (its TileJSON or XYZ template,
+    /// 256-pixel tiles) from that server.
     func editorReference(_ ref: String, scan: String, inputs: InputResolver) throws -> EditorReference {
         guard Location(ref).isURL || FileManager.default.fileExists(atPath: ref) else { throw CLIFailure.noSuchFile(ref, "reference") }
         let reader = try inputs.open(scan).reader()
-        let match = try inputs.reference(
-            ref, options: ReferenceOptions(gcpFile: referenceGcps, bounds: referenceBounds?.bounds), scanWidth: reader.width,
-            scanHeight: reader.height)
+        let options = ReferenceOptions(gcpFile: referenceGcps, bounds: referenceBounds?.bounds)
+        let match = try inputs.reference(ref, options: options, scanWidth: reader.width, scanHeight: reader.height)
         let layer: EditorReference.Layer
         if let t = ReferenceTemplate(match), t.tilePixels == 256 {
             layer = .remote(template: t.template, zooms: t.zooms, bounds: t.bounds)
-        } else if Location(ref).isURL || (referenceGcps == nil && (ref as NSString).pathExtension.lowercased() == "json") {
+        } else if let annotated = try inputs.annotatedImage(ref, options: options) {
+            layer = .warped(WarpInput(path: annotated.scan, gcpFile: annotated.gcps))
+        } else if Location(ref).isURL {
             layer = .none
         } else {
             layer = Tileset.isReadable(at: ref) ? .tileset(ref) : .warped(WarpInput(path: ref, gcpFile: referenceGcps))

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Allmaps Georeference Annotations as the tests write them: one annotation of an IIIF image
 /// service with its GCPs, the one builder TegulaInputsTests and the IIIF CLI tests share.
 public enum AllmapsAnnotation {
@@ -22,6 +24,21 @@ public enum AllmapsAnnotation {
             Point(x: w, y: h, longitude: 4.61, latitude: 52.10), Point(x: 0, y: h, longitude: 4.41, latitude: 52.11),
         ]
         return corners + (centre ? [Point(x: w / 2, y: h / 2, longitude: 4.505, latitude: 52.16)] : [])
+    }
+
+    /// A 5 × 5 grid of a `width` × `height` image's pixels (its corners, edges and centre
+    /// included) where they lie when its pixels are a Web Mercator grid: the top-left corner at
+    /// `left`, `top` (EPSG:3857) and `resolution` metres a pixel, in longitude and latitude by the
+    /// spherical formulas.
+    public static func mercatorGrid(width: Int, height: Int, left: Double, top: Double, resolution: Double) -> [Point] {
+        let r = 6_378_137.0
+        return (0...4).flatMap { i in
+            (0...4).map { j -> Point in
+                let x = Double(width) * Double(i) / 4, y = Double(height) * Double(j) / 4
+                let easting = left + resolution * x, northing = top - resolution * y
+                return Point(x: x, y: y, longitude: easting / r * 180 / .pi, latitude: atan(sinh(northing / r)) * 180 / .pi)
+            }
+        }
     }
 
     /// The annotation's JSON: id `https://annotations.example.org/maps/NAME`, motivation

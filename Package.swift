@@ -155,6 +155,9 @@ let package = Package(
         // `tegula serve`: the tile catalogue and its service on the HTTP core, the viewer, metrics.
         .target(name: "TegulaServer", dependencies: [
             "TegulaTileset", "TegulaGeometry", "TegulaHTTP", "TegulaIIIFServer", "TegulaRemote", "TegulaSupport",
+            // The viewer's projection of a tileset in another tile matrix set (ViewerGrid: PROJ's
+            // transformation sampled by GeographicGrid).
+            "TegulaGeoreference",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -164,6 +167,7 @@ let package = Package(
             // The viewer's page, style and script, compiled into the module as byte arrays
             // (`PackageResources.viewer_html`, …): no resource bundle beside the binary.
             .embedInCode("Pages/viewer.html"), .embedInCode("Pages/viewer.css"), .embedInCode("Pages/viewer.js"),
+            .embedInCode("Pages/viewer-crs.js"),
         ]),
         // A collection of maps as one: blended into one pyramid, block by block, from every map
         // that reaches each block.

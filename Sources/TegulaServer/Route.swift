@@ -74,6 +74,7 @@ public enum Route: Equatable, Sendable {
             HTTPRoute(["metrics"]) { _ in .metrics },
             HTTPRoute(["maps"]) { m in maps(m.target) },
             HTTPRoute(["viewer.js"]) { _ in .asset("viewer.js") },
+            HTTPRoute(["viewer-crs.js"]) { _ in .asset("viewer-crs.js") },
             HTTPRoute([.parameter("id", suffix: sheetIndexSuffix)]) { m in servedID(m["id"]).map { .sheetIndex(id: $0) } ?? .notFound },
             HTTPRoute(["{id}.json"]) { m in servedID(m["id"]).map { .tileJSON(id: $0) } ?? .notFound },
             HTTPRoute(["leaflet", "{file}"]) { m in .asset(m.path) },

@@ -19,14 +19,18 @@ public struct ViewerAssets: Sendable {
     public let page: [UInt8]
     /// Assets by URL name: `viewer.js`, `leaflet/leaflet.js`, `leaflet/images/marker-icon.png`, …
     public let files: [String: Asset]
+    /// The CRS of each tileset in another tile matrix set than WebMercatorQuad, by id, made once.
+    let grids: [String: ViewerGrid]
 
     /// Builds the page for a catalogue and loads Leaflet from `leafletDirectory` (missing files
     /// are simply not served; nil: no Leaflet, only the page and its script).
     public init(catalogue: Catalogue, leafletDirectory: String?) {
         var files = leafletDirectory.map(Self.leaflet(in:)) ?? [:]
         files["viewer.js"] = Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.viewer_js)
+        files["viewer-crs.js"] = Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.viewer_crs_js)
         self.files = files
-        page = Array(Self.html(catalogue).utf8)
+        grids = ViewerGrid.all(catalogue)
+        page = Array(Self.html(catalogue, grids: grids).utf8)
     }
 
     /// Leaflet's scripts, styles and images in `directory` (and its `images/`), by URL name
@@ -50,7 +54,7 @@ public struct ViewerAssets: Sendable {
     /// The page for `catalogue` now: the one built at start-up, or rebuilt when tiles made on
     /// request may have changed version (their tile URLs carry it).
     public func page(_ catalogue: Catalogue) -> [UInt8] {
-        catalogue.entries.contains { $0.dynamic != nil } ? Array(Self.html(catalogue).utf8) : page
+        catalogue.entries.contains { $0.dynamic != nil } ? Array(Self.html(catalogue, grids: grids).utf8) : page
     }
 
     /// The viewer page (`Pages/viewer.html`) with its style (`Pages/viewer.css`) and slot for the
@@ -60,7 +64,7 @@ public struct ViewerAssets: Sendable {
 
     /// The page for catalogue `c`: the catalogue as JSON (``ViewerTileset``) in the page's
     /// `<script id="catalogue" type="application/json">` element.
-    static func html(_ c: Catalogue) -> String {
-        template.filled(["style": style, "catalogue": ViewerTileset.scriptSafeJSON(c)])
+    static func html(_ c: Catalogue, grids: [String: ViewerGrid] = [:]) -> String {
+        template.filled(["style": style, "catalogue": ViewerTileset.scriptSafeJSON(c, grids: grids)])
     }
 }

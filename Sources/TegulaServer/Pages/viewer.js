@@ -9,13 +9,23 @@
 // sheet's figures (its name, title, date, transform, GCP and tie counts, RMSE, leave-one-out RMSE,
 // worst residual, distortion and seam errors).
 // The catalogue is the JSON in <script id="catalogue">: an array of ViewerTileset (ViewerTileset.swift).
+// The page shows the tilesets of one tile matrix set at a time, in its CRS (viewer-crs.js for sets
+// other than WebMercatorQuad): `?tms=ID`, else the first tileset's set; the others are links.
 (function () {
   'use strict';
-  var cat = JSON.parse(document.getElementById('catalogue').textContent);
+  var params = new URLSearchParams(location.search);
+  var all = JSON.parse(document.getElementById('catalogue').textContent);
+  function setOf(t) { return t.grid ? t.grid.id : 'WebMercatorQuad'; }
+  var shown = params.get('tms') || (all.length ? setOf(all[0]) : 'WebMercatorQuad');
+  var cat = all.filter(function (t) { return setOf(t) === shown; });
+  var grid = cat.length && cat[0].grid ? cat[0].grid : null;
   // Footprints smaller than this many screen pixels show as a pin.
   var PIN_THRESHOLD_PX = 96;
   L.Icon.Default.imagePath = '/leaflet/images/';
-  var map = L.map('map', { worldCopyJump: true, zoomSnap: 0.25 });
+  var map = L.map('map', grid
+    ? { crs: tegulaGridCRS(grid), zoomSnap: 0.25, minZoom: grid.levels[0].z, maxZoom: grid.levels[grid.levels.length - 1].z }
+    : { worldCopyJump: true, zoomSnap: 0.25 });
+  window.tegulaMap = map;
   var base = cat.filter(function (t) { return t.type === 'baselayer'; })[0] || null;
   var bases = {}, overlays = {}, scans = [];
 
@@ -36,10 +46,11 @@
   }
 
   cat.forEach(function (t, i) {
-    var layer = L.tileLayer(t.tiles, {
+    var options = {
       minNativeZoom: t.minzoom, maxNativeZoom: t.maxzoom, minZoom: 0, maxZoom: 22,
       attribution: t.attribution, bounds: latLngBounds(t.bounds), noWrap: true
-    });
+    };
+    var layer = t.grid ? tegulaGridLayer(t.tiles, t.grid, options) : L.tileLayer(t.tiles, options);
     layer.addTo(map);
     if (t === base) { bases[layerLabel(t)] = layer; layer.setZIndex(1); }
     else { overlays[layerLabel(t)] = layer; layer.setZIndex(10 + i); }
@@ -48,6 +59,28 @@
   });
   L.control.layers(bases, overlays, { collapsed: false }).addTo(map);
   opacityPanel(scans).addTo(map);
+  otherSets().forEach(function (c) { c.addTo(map); });
+
+  // A link to each other tile matrix set the catalogue has tilesets in (none: no control).
+  function otherSets() {
+    var ids = [];
+    all.forEach(function (t) { var id = setOf(t); if (id !== shown && ids.indexOf(id) < 0) ids.push(id); });
+    if (!ids.length) return [];
+    var C = L.Control.extend({
+      options: { position: 'bottomright' },
+      onAdd: function () {
+        var div = L.DomUtil.create('div', 'tegula-panel');
+        div.appendChild(document.createTextNode('Other tile matrix sets: '));
+        ids.forEach(function (id) {
+          var a = L.DomUtil.create('a', 'tegula-tms', div);
+          a.href = '?tms=' + encodeURIComponent(id);
+          a.textContent = id + ' ';
+        });
+        return div;
+      }
+    });
+    return [new C()];
+  }
 
   function scanOverlay(t, layer) {
     var s = { t: t, layer: layer, polygon: null, pins: L.layerGroup(), pin: null };
@@ -160,7 +193,6 @@
 
   map.on('zoomend moveend overlayadd overlayremove', applyZoomRule);
   var first = scans.filter(function (s) { return s.polygon; })[0] || scans[0];
-  var params = new URLSearchParams(location.search);
   if (params.get('z')) map.setView([+params.get('lat'), +params.get('lon')], +params.get('z'));
   else if (first) map.fitBounds(first.bounds, { padding: [60, 60] });
   else if (base) map.setView([base.center[1], base.center[0]], base.center[2]);

@@ -10,10 +10,10 @@ extension AutoTies {
     /// stage hash without ties (for the record's key).
     ///
     /// A map that cannot be fitted on its own (a sheet with no GCPs, to be placed by its
-    /// neighbours: issue 43, item 2) has no footprint to find its overlaps from; it is left out
-    /// here (``init(map:pipeline:)`` answers nil). Its overlaps would come from matching the whole
-    /// sheet against the sheets around it (TegulaMatch's `Matcher`, whose points then stand where
-    /// ``predicted(on:)`` puts the fits' prediction); that is not done yet.
+    /// neighbours) has no footprint to find its overlaps from: ``init(map:pipeline:)`` answers nil
+    /// and it waits as a ``Loose`` sheet until matching it whole against the sheets around it
+    /// gives it an approximate fit (``AutoTies/locate(_:among:grid:_:order:tried:)``), with which it
+    /// becomes a sheet here like any other.
     struct Sheet {
         let name: String
         let input: String
@@ -30,8 +30,13 @@ extension AutoTies {
             guard let fit = try? GCPGeoreferencing.fit(map: map, step: step) else { return nil }
             let w = Double(fit.imageWidth), h = Double(fit.imageHeight)
             let mask = try step.mask() ?? [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)]
+            try self.init(name: map.name, input: map.input, fit: fit, mask: mask, hash: step.hash(), scans: pipeline.inputs)
+        }
+
+        /// A sheet from its fit (on its GCPs, or approximate); nil when the fit maps its mask nowhere.
+        init?(name: String, input: String, fit: Georeference, mask: [PixelPoint], hash: String, scans: any ScanOpener) throws {
             guard let box = Box(try fit.pixelsToGround(Self.densified(mask), crs: .wgs84)) else { return nil }
-            (name, input, self.fit, self.mask, self.box, hash, scans) = (map.name, map.input, fit, mask, box, step.hash(), pipeline.inputs)
+            (self.name, self.input, self.fit, self.mask, self.box, self.hash, self.scans) = (name, input, fit, mask, box, hash, scans)
         }
 
         /// A fresh reader of the scan.

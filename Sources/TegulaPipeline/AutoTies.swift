@@ -38,10 +38,13 @@ struct AutoTies: Codable, Sendable, Equatable {
         }
     }
 
-    /// The digests it was made under (``key(_:sheets:)``).
+    /// The digests it was made under (``key(_:sheets:loose:)``).
     var key: String
-    /// Every pair tried, in the pipeline's map order.
+    /// Every pair tried: the sheets with GCPs in the pipeline's map order, then those placed by
+    /// matching, round by round.
     var pairs: [Pair]
+    /// The sheets without GCPs that matching did not place, and why; nil when there are none.
+    var unplaced: [Unplaced]?
 
     static func csvPath(work: String) -> String { work + "/found-ties.csv" }
     static func recordPath(work: String) -> String { work + "/found-ties.json" }
@@ -52,12 +55,14 @@ struct AutoTies: Codable, Sendable, Equatable {
         guard let settings = pipeline.spec.autoTies else { return nil }
         let work = pipeline.workFolder
         let sheets = try pipeline.spec.maps.compactMap { try Sheet(map: $0, pipeline: pipeline) }
-        let key = key(settings, sheets: sheets)
+        let loose = try pipeline.spec.maps.compactMap { try Loose(map: $0, pipeline: pipeline) }
+        let key = key(settings, sheets: sheets, loose: loose)
         let found: AutoTies
         if let kept = recorded(work: work), kept.key == key, FileManager.default.fileExists(atPath: csvPath(work: work)) {
             found = kept
         } else {
-            found = try make(sheets, settings: settings, key: key, work: work)
+            let order = Dictionary(uniqueKeysWithValues: pipeline.spec.maps.enumerated().map { ($1.name, $0) })
+            found = try make(sheets, loose: loose, order: order, settings: settings, key: key, work: work)
         }
         for row in try TieList(path: csvPath(work: work)).rows {
             pipeline.spec.ties.append(row.tie)
@@ -72,8 +77,8 @@ struct AutoTies: Codable, Sendable, Equatable {
     }
 
     /// SHA-256 over the finder's version, the settings and each sheet's name and georeference
-    /// stage hash without ties.
-    static func key(_ settings: AutoTiesSpec, sheets: [Sheet]) -> String {
+    /// stage hash without ties (those without GCPs after the others, marked).
+    static func key(_ settings: AutoTiesSpec, sheets: [Sheet], loose: [Loose]) -> String {
         var h = ContentHash()
         h.update("autoties/1")
         h.update(PipelineHashing.json(settings))
@@ -81,46 +86,68 @@ struct AutoTies: Codable, Sendable, Equatable {
             h.update(s.name)
             h.update(s.hash)
         }
+        for s in loose {
+            h.update("loose")
+            h.update(s.name)
+            h.update(s.hash)
+        }
         return h.finalize()
     }
 
-    /// Every two sheets whose footprints' boxes meet, matched; the ties and the record written.
-    static func make(_ sheets: [Sheet], settings: AutoTiesSpec, key: String, work: String) throws -> AutoTies {
-        let finder = OverlapTieSettings(maximumTies: settings.maxPerPair, minimumWidth: settings.minOverlapPixels)
+    /// Every two sheets whose footprints' boxes meet, matched; then the sheets without GCPs placed
+    /// round by round and their overlaps matched as well (``place(_:among:grid:found:)``); the
+    /// ties and the record written.
+    static func make(_ sheets: [Sheet], loose: [Loose], order: [String: Int], settings: AutoTiesSpec, key: String, work: String) throws -> AutoTies {
+        var found = Finding(finder: OverlapTieSettings(maximumTies: settings.maxPerPair, minimumWidth: settings.minOverlapPixels), order: order)
+        for i in sheets.indices {
+            for j in sheets.indices where j > i { try found.tie(sheets[i], sheets[j]) }
+        }
+        let unplaced = try place(loose, among: sheets, grid: GridPosition.of(Array(order.keys)), found: &found)
+        let record = AutoTies(key: key, pairs: found.pairs, unplaced: unplaced.isEmpty ? nil : unplaced)
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        try AtomicFile.write(Array(found.csv.utf8), to: csvPath(work: work))
+        try AtomicFile.write(Array(try JSONStyle.readable.encode(record)) + [0x0A], to: recordPath(work: work))
+        return record
+    }
+
+    /// The pairs matched so far and their ties as the ties file's rows.
+    struct Finding {
+        let finder: OverlapTieSettings
+        /// Each map's place in the pipeline: a pair's first sheet is the earlier.
+        let order: [String: Int]
         var pairs: [Pair] = []
         var csv = "map_a,x_a,y_a,map_b,x_b,y_b,score\n"
-        for i in sheets.indices {
-            for j in sheets.indices where j > i && sheets[i].box.meets(sheets[j].box) {
-                let (a, b) = (sheets[i], sheets[j])
-                let start = Date()
-                guard let predicted = try a.predicted(on: b),
-                    let verdict = try OverlapTieFinder.ties(
-                        a: a.reader(), maskA: a.mask, b: b.reader(), maskB: b.mask, predicted: predicted, settings: finder)
-                else { continue }
-                var pair = Pair(mapA: a.name, mapB: b.name, matched: false, ties: 0, seconds: Date().timeIntervalSince(start))
-                switch verdict {
-                case .noMatch(let why, _): pair.why = why
-                case .matched(let points, _):
-                    let scores = points.map(\.score)
-                    pair.matched = true
-                    pair.ties = points.count
-                    pair.score = scores.reduce(0, +) / Double(scores.count)
-                    pair.minScore = scores.min()
-                    for p in points {
-                        csv += [CSV.field(a.name), Self.number(p.scan.x), Self.number(p.scan.y), CSV.field(b.name)].joined(separator: ",")
-                        csv +=
-                            "," + [Self.number(p.reference.x), Self.number(p.reference.y), String(format: "%.4f", p.score)].joined(separator: ",")
-                            + "\n"
-                    }
+
+        /// The overlap of two sheets matched, when their footprints' boxes meet and the overlap is
+        /// wide enough to tie; true when it matched.
+        @discardableResult
+        mutating func tie(_ x: Sheet, _ y: Sheet) throws -> Bool {
+            let (a, b) = order[x.name, default: 0] <= order[y.name, default: 0] ? (x, y) : (y, x)
+            let start = Date()
+            guard a.box.meets(b.box), let predicted = try a.predicted(on: b),
+                let verdict = try OverlapTieFinder.ties(
+                    a: a.reader(), maskA: a.mask, b: b.reader(), maskB: b.mask, predicted: predicted, settings: finder)
+            else { return false }
+            var pair = Pair(mapA: a.name, mapB: b.name, matched: false, ties: 0, seconds: Date().timeIntervalSince(start))
+            switch verdict {
+            case .noMatch(let why, _): pair.why = why
+            case .matched(let points, _):
+                let scores = points.map(\.score)
+                pair.matched = true
+                pair.ties = points.count
+                pair.score = scores.reduce(0, +) / Double(scores.count)
+                pair.minScore = scores.min()
+                for p in points {
+                    csv += [CSV.field(a.name), AutoTies.number(p.scan.x), AutoTies.number(p.scan.y), CSV.field(b.name)].joined(separator: ",")
+                    csv +=
+                        ","
+                        + [AutoTies.number(p.reference.x), AutoTies.number(p.reference.y), String(format: "%.4f", p.score)].joined(separator: ",")
+                        + "\n"
                 }
-                pairs.append(pair)
             }
+            pairs.append(pair)
+            return pair.matched
         }
-        let found = AutoTies(key: key, pairs: pairs)
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        try AtomicFile.write(Array(csv.utf8), to: csvPath(work: work))
-        try AtomicFile.write(Array(try JSONStyle.readable.encode(found)) + [0x0A], to: recordPath(work: work))
-        return found
     }
 
     /// A pixel position as the ties file keeps it: three decimals.
@@ -133,10 +160,16 @@ struct AutoTies: Codable, Sendable, Equatable {
         }
     }
 
-    /// The pairs that overlap but do not match, one line each for the log.
+    /// The pairs that overlap but do not match, then the sheets without GCPs that matching did
+    /// not place, one line each for the log.
     var unmatched: [String] {
         pairs.filter { !$0.matched }.map {
             "ties: auto: sheets '\($0.mapA)' and '\($0.mapB)' overlap but do not match (\($0.why ?? "no match")): no ties"
-        }
+        } + (unplaced ?? []).map { "ties: auto: sheet '\($0.map)' has no GCPs and \($0.why): not placed" }
+    }
+
+    /// Why matching did not place map `name` (a sheet without GCPs), or nil.
+    func whyUnplaced(_ name: String) -> String? {
+        unplaced?.first { $0.map == name }.map { "ties: auto: it has no GCPs and \($0.why)" }
     }
 }

@@ -69,10 +69,19 @@ enum SeriesStep {
         pipeline.series = series
     }
 
-    /// A map with `gcps: none` is placed by its ties alone: one in no tie is an error naming it.
+    /// A map with `gcps: none` is placed by its ties alone: one in no tie is an error naming it,
+    /// unless `ties: auto` did not place it and a `quality:` gate is asked for (it then fails the
+    /// gate, and `on_fail` decides).
     static func requireTies(_ pipeline: Pipeline) throws {
         let tied = Set(pipeline.spec.ties.flatMap { [$0.mapA, $0.mapB] })
         for m in pipeline.spec.maps where m.georeference?.gcps == .tiesOnly && !tied.contains(m.name) {
+            if let why = pipeline.foundTies?.whyUnplaced(m.name) {
+                guard pipeline.spec.quality != nil else {
+                    throw pipeline.document.error(
+                        [.key("ties")], "map '\(m.name)': \(why), so nothing places it; give it GCPs or ties, or a quality: gate to leave it out")
+                }
+                continue
+            }
             throw pipeline.document.error(
                 [.key("ties")],
                 "map '\(m.name)' has no GCPs (gcps: none) and is in no tie, so nothing places it; tie it to its neighbours (ties:, ties_from:) or give it GCPs"
@@ -172,7 +181,7 @@ enum SeriesStep {
             return SheetFigures(name: map.name, report: try GCPGeoreferencing.fit(map: map, step: step).report, pins: [], seams: [])
         } catch {
             var f = SheetFigures(name: map.name, georeference: "gcps")
-            f.error = "\(error)"
+            f.error = pipeline.foundTies?.whyUnplaced(map.name) ?? "\(error)"
             return f
         }
     }

@@ -1,0 +1,122 @@
+import Foundation
+import TegulaGeometry
+import TegulaGeoreference
+import TegulaMatch
+import TegulaScan
+
+extension AutoTies {
+    /// A sheet without GCPs (`gcps: none`) under `ties: auto`: no fit, so no footprint to find
+    /// its overlaps from until matching it whole against a placed neighbour gives it one.
+    struct Loose {
+        let name: String
+        let input: String
+        let mask: [PixelPoint]
+        let width: Int
+        let height: Int
+        /// Its georeference stage hash without ties (for the record's key).
+        let hash: String
+        let scans: any ScanOpener
+
+        /// Nil for a map with GCPs, or not fitted from GCPs at all.
+        init?(map: MapSpec, pipeline: Pipeline) throws {
+            guard let g = map.georeference, g.gcps == .tiesOnly, g.bounds == nil else { return nil }
+            let step = GeoreferenceStep(map: map, folder: pipeline.workFolder(for: map), digests: FileDigests(stamps: [:]), scans: pipeline.inputs)
+            let reader = try pipeline.inputs.open(map.input).reader()
+            let w = Double(reader.width), h = Double(reader.height)
+            mask = try step.mask() ?? [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)]
+            (name, input, width, height, hash, scans) = (map.name, map.input, reader.width, reader.height, step.hash(), pipeline.inputs)
+        }
+
+        /// A fresh reader of the scan.
+        func reader() throws -> any ScanReader { try scans.open(input).reader() }
+    }
+
+    /// A sheet without GCPs that matching did not place, and why.
+    struct Unplaced: Codable, Sendable, Equatable {
+        var map: String
+        var why: String
+    }
+
+    /// The sheets without GCPs placed round by round, as ``TiePlacement`` places them in the joint
+    /// fit: in each round every waiting sheet is matched whole against the sheets placed before
+    /// the round that are around it (``candidates(for:among:grid:)``), nearest first, until one
+    /// matches; the ties of that match and the neighbour's fit give it an approximate fit
+    /// (``approximate(_:on:ties:)``), and with it its overlaps with every placed sheet are matched
+    /// as any two fitted sheets' are. A sheet placed so whose overlaps then give no ties goes back
+    /// to waiting no more; the rounds end when one places nothing. Returns the sheets left.
+    static func place(_ loose: [Loose], among fitted: [Sheet], grid: [String: GridPosition]?, found: inout Finding) throws -> [Unplaced] {
+        var placed = fitted, waiting = loose, failed: [Unplaced] = []
+        var tried: [String: Set<String>] = [:]
+        while !waiting.isEmpty {
+            var newly: [Sheet] = [], still: [Loose] = []
+            for l in waiting {
+                if let s = try locate(l, among: placed, grid: grid, found.finder, order: found.order, tried: &tried[l.name, default: []]) {
+                    newly.append(s)
+                } else {
+                    still.append(l)
+                }
+            }
+            guard !newly.isEmpty else { break }
+            for (k, s) in newly.enumerated() {
+                for other in placed + newly.prefix(k) { try found.tie(s, other) }
+            }
+            let tied = Set(found.pairs.filter(\.matched).flatMap { [$0.mapA, $0.mapB] })
+            for s in newly where !tied.contains(s.name) {
+                failed.append(Unplaced(map: s.name, why: "matched a neighbour whole, but none of its overlaps then gave ties"))
+            }
+            placed += newly.filter { tied.contains($0.name) }
+            waiting = still
+        }
+        return failed
+            + waiting.map { l in
+                let names = (tried[l.name] ?? []).sorted { found.order[$0, default: 0] < found.order[$1, default: 0] }
+                let list = names.prefix(6).map { "'\($0)'" }.joined(separator: ", ") + (names.count > 6 ? ", …" : "")
+                return Unplaced(
+                    map: l.name,
+                    why: names.isEmpty ? "no placed sheet is around it to match" : "matches none of the placed sheets around it (\(list))")
+            }
+    }
+
+    /// The placed sheets to match a waiting one against, nearest first: with a grid, the (up to
+    /// four) that share an edge with it; without one, every placed sheet, by its distance in the
+    /// pipeline's map order.
+    static func candidates(for l: Loose, among placed: [Sheet], grid: [String: GridPosition]?, order: [String: Int]) -> [Sheet] {
+        let at = order[l.name, default: 0]
+        guard let grid, let p = grid[l.name] else {
+            return placed.sorted {
+                (abs(order[$0.name, default: 0] - at), order[$0.name, default: 0]) < (
+                    abs(order[$1.name, default: 0] - at), order[$1.name, default: 0]
+                )
+            }
+        }
+        return placed.filter { grid[$0.name]?.steps(to: p) == 1 }.sorted { order[$0.name, default: 0] < order[$1.name, default: 0] }
+    }
+
+    /// The waiting sheet placed approximately by the first of its candidates (not tried before)
+    /// whose whole sheet it matches (TegulaMatch's ``SheetLocator``); nil when none does.
+    static func locate(
+        _ l: Loose, among placed: [Sheet], grid: [String: GridPosition]?, _ finder: OverlapTieSettings, order: [String: Int],
+        tried: inout Set<String>
+    ) throws -> Sheet? {
+        for n in candidates(for: l, among: placed, grid: grid, order: order) where !tried.contains(n.name) {
+            tried.insert(n.name)
+            let side = grid.flatMap { g in g[l.name].flatMap { p in g[n.name].flatMap { p.side(of: $0) } } }
+            let verdict = try SheetLocator.ties(
+                sheet: l.reader(), mask: l.mask, neighbour: n.reader(), neighbourMask: n.mask, side: side, settings: finder)
+            if case .matched(let points, _) = verdict, let s = try approximate(l, on: n, ties: points) { return s }
+        }
+        return nil
+    }
+
+    /// The waiting sheet with a similarity (helmert) through its tie pixels and where the
+    /// neighbour's fit puts their twins: close enough for its overlaps to be predicted and
+    /// searched; the joint fit then places it from its ties alone.
+    static func approximate(_ l: Loose, on n: Sheet, ties: [ProposedPoint]) throws -> Sheet? {
+        let crs = n.fit.gcps.crs
+        let grounds = try n.fit.pixelsToGround(ties.map(\.reference), crs: crs)
+        let gcps = zip(ties, grounds).enumerated().map { i, t in GCP(id: "m\(i + 1)", pixel: t.0.scan, ground: t.1) }
+        let fit = try Georeferencer.fit(
+            GCPSet(gcps: gcps, crs: crs), imageWidth: l.width, imageHeight: l.height, options: FitOptions(transform: .helmert))
+        return try Sheet(name: l.name, input: l.input, fit: fit, mask: l.mask, hash: l.hash, scans: l.scans)
+    }
+}

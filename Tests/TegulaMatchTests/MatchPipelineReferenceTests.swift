@@ -22,16 +22,10 @@ import Testing
     /// The annotation of the sheet served at `service`: a 5 × 5 grid of its pixels at the
     /// reference's ground (100 m pixels in EPSG:3857), in longitude and latitude.
     static func annotation(service: String) -> String {
-        let gcps = (0...4).flatMap { i in
-            (0...4).map { j -> AllmapsAnnotation.Point in
-                let x = MatchFixtures.referenceWidth * Double(i) / 4, y = MatchFixtures.referenceHeight * Double(j) / 4
-                let g = RemoteReferenceTests.lonLat(GroundPoint(x: 400_000 + 100 * x, y: 7_100_000 - 100 * y))
-                return AllmapsAnnotation.Point(x: x, y: y, longitude: g.lon, latitude: g.lat)
-            }
-        }
+        let (width, height) = (Int(MatchFixtures.referenceWidth), Int(MatchFixtures.referenceHeight))
         return AllmapsAnnotation.text(
-            name: "sheet", service: service, type: "ImageService3",
-            width: Int(MatchFixtures.referenceWidth), height: Int(MatchFixtures.referenceHeight), gcps: gcps)
+            name: "sheet", service: service, type: "ImageService3", width: width, height: height,
+            gcps: AllmapsAnnotation.mercatorGrid(width: width, height: height, left: 400_000, top: 7_100_000, resolution: 100))
     }
 
     /// `scripts/match_error.py`'s RMS and worst error of `points` against the re-scan's truth.
@@ -90,18 +84,7 @@ import Testing
         let folder = try TemporaryFolder.make("match-pipeline-report")
         _ = try MatchFixtures.reference(in: folder)
         let rescan = try MatchFixtures.rescan(.init(name: "rescan", degrees: 10, scale: 0.7, crop: 0.6, jpegQuality: 70), in: folder)
-        let file = folder.appendingPathComponent("report.yml").path
-        try """
-        version: 1
-        map_defaults:
-          georeference: {match: reference.tif, transform: projective}
-          tile: {min_zoom: 7, max_zoom: 7}
-        quality: {on_fail: skip}
-        maps:
-          - {name: rescan, input: \(rescan.path), output: out/rescan}
-          - {name: unrelated, input: \(BlueMarble.path), output: out/unrelated}
-
-        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try MatchPipelineTests.againstTheReference("report", maps: [("rescan", rescan.path, "out/rescan")], zooms: 7...7, in: folder)
         let run = try ProgramRun.run(try BuiltTegula.path(), ["run", file])
         #expect(run.status == 0, "\(run.stderr)")
         let work = folder.appendingPathComponent(".tegula/report")

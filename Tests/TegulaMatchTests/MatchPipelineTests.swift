@@ -16,20 +16,29 @@ import Testing
         _ = try MatchFixtures.reference(in: folder)
         let a = try MatchFixtures.rescan(.init(name: "rescan-a", degrees: -20, scale: 0.8, jpegQuality: 40), in: folder)
         let b = try MatchFixtures.rescan(.init(name: "rescan-b", degrees: 7, scale: 0.6, crop: 0.7, gamma: 1.4), in: folder)
-        let file = folder.appendingPathComponent("rescans.yml").path
+        let file = try againstTheReference("rescans", maps: [("rescan-a", a.path, "out/a"), ("rescan-b", b.path, "out/b")], zooms: 8...9, in: folder)
+        return (file, a, b)
+    }
+
+    /// The pipeline file `NAME.yml` in `folder`: the reference GeoTIFF there (`reference.tif`,
+    /// ``MatchFixtures/reference(in:)``) given once under `map_defaults:` with projective fits and
+    /// tiles at `zooms`, the quality gate leaving out a map that does not fit, and `maps` (name,
+    /// scan, output) followed by an unrelated one (Blue Marble, output `out/unrelated`).
+    static func againstTheReference(
+        _ name: String, maps: [(name: String, input: String, output: String)], zooms: ClosedRange<Int>, in folder: URL
+    ) throws -> String {
+        let file = folder.appendingPathComponent("\(name).yml").path
+        let lines = (maps + [("unrelated", BlueMarble.path, "out/unrelated")]).map { "  - {name: \($0.0), input: \($0.1), output: \($0.2)}\n" }
         try """
         version: 1
         map_defaults:
           georeference: {match: reference.tif, transform: projective}
-          tile: {min_zoom: 8, max_zoom: 9}
+          tile: {min_zoom: \(zooms.lowerBound), max_zoom: \(zooms.upperBound)}
         quality: {on_fail: skip}
         maps:
-          - {name: rescan-a, input: \(a.path), output: out/a}
-          - {name: rescan-b, input: \(b.path), output: out/b}
-          - {name: unrelated, input: \(BlueMarble.path), output: out/unrelated}
-
+        \(lines.joined())
         """.write(toFile: file, atomically: true, encoding: .utf8)
-        return (file, a, b)
+        return file
     }
 
     /// The sheet index's features by name.

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaGeometry
 import TegulaInputs
 import TegulaPipeline
 import TegulaPyramid
@@ -29,12 +30,16 @@ public struct OnDemandInputs: Sendable {
     /// program's resolver, as `tegula run` loads the file); one without an IIIF client refuses
     /// such maps in one line.
     public let inputs: InputResolver
+    /// The tile matrix set scans are rendered in (`tegula serve --tms`), where a pipeline map has
+    /// no `tile.tms` of its own; nil: WebMercatorQuad.
+    public let tms: TileMatrixSet?
 
     /// Inputs sharing one queue and one memo.
     public init(
         queue: RenderQueue, memo: TileMemo, encoding: TileEncoding? = nil, removeColor: RemoveColorOptions? = nil,
-        inputs: InputResolver = InputResolver(), log: @escaping @Sendable (String) -> Void
+        inputs: InputResolver = InputResolver(), tms: TileMatrixSet? = nil, log: @escaping @Sendable (String) -> Void
     ) {
+        self.tms = tms
         self.queue = queue
         self.memo = memo
         self.encoding = encoding
@@ -43,12 +48,12 @@ public struct OnDemandInputs: Sendable {
         self.log = log
     }
 
-    /// True when `path` is served as a tileset (a folder, `*.mbtiles`, `*.pmtiles`) rather than
-    /// rendered on demand.
+    /// True when `path` is served as a tileset (a folder, `*.mbtiles`, `*.pmtiles`, `*.gpkg`)
+    /// rather than rendered on demand.
     public static func isTilesetPath(_ path: String) -> Bool {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue { return true }
-        return ["mbtiles", "pmtiles"].contains((path as NSString).pathExtension.lowercased())
+        return ["mbtiles", "pmtiles", "gpkg"].contains((path as NSString).pathExtension.lowercased())
     }
 
     /// The sources a PATH names: one per map of a pipeline file, else one for the raster (with its
@@ -100,12 +105,13 @@ public struct OnDemandInputs: Sendable {
     }
 
     /// `job` with ``encoding`` (format, quality, auto-lossy format and WebP effort) when one is
-    /// set, its source's warnings logged as `tegula tile` prints them (at each read: a new fit may
-    /// fold where the last did not).
+    /// set and in ``tms`` when the job is in WebMercatorQuad, its source's warnings logged as
+    /// `tegula tile` prints them (at each read: a new fit may fold where the last did not).
     func prepared(_ job: TileJob, id: String) -> TileJob {
         for warning in job.source.warnings(making: .tiles) { log("tegula: warning: \(id): \(warning)") }
-        guard let encoding else { return job }
         var job = job
+        if let tms, !job.cutsInGrid { job.tms = tms }
+        guard let encoding else { return job }
         job.settings = job.settings.with(encoding: encoding)
         return job
     }

@@ -74,6 +74,19 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
 
     public var metadata: TilesetMetadata { state.withLock { $0.renderer.metadata } }
     public var version: String { state.withLock { $0.version } }
+    /// The tile matrix set its tiles are made in and, zoom by zoom, the columns and rows of the
+    /// plan's tiles (rows from the set's corner), for a job in another set than WebMercatorQuad
+    /// (`tegula serve --tms`, a pipeline map's `tile.tms`); nil for Web Mercator. As first read:
+    /// a re-read keeps serving the limits of the first (``CatalogueEntry/tileLimits``).
+    public var tileGrid: (TileMatrixSet, [TileMatrixLimits])? {
+        let r = renderer
+        guard r.job.cutsInGrid else { return nil }
+        let limits = r.gridPlans.reversed().flatMap { p in
+            p.zooms.levels.map { z in TileMatrixLimits(zoom: z, columns: p.range(z).x, rows: p.range(z).y) }
+        }
+        return (r.job.tms, limits)
+    }
+
     /// The ``FitIdentity/version`` of the GCP fit it renders (nil for a scan with a geotransform):
     /// the version the editor gives the same scan, points, transform and mask.
     public var fitVersion: String? { state.withLock { $0.fit?.version } }
@@ -187,6 +200,8 @@ public final class OnDemandSource: DynamicTileSource, @unchecked Sendable {
         text += " q\(e.quality.map(String.init) ?? "-") \(e.autoLossy.name) webp-effort \(e.webpEffort)"
         // Held levels give the pyramid's own bytes below the max zoom, the reduction kernel others.
         text += "\nrenderer \(TileRenderer.revision)\(heldLevels ? " held-levels" : "")"
+        // Another tile matrix set: its whole document (a set of the same id may differ).
+        if job.cutsInGrid { text += "\ntms " + String(decoding: (try? JSONStyle.compact.encode(job.tms)) ?? Data(job.tms.id.utf8), as: UTF8.self) }
         return FNV1a.hex(text)
     }
 }

@@ -22,6 +22,10 @@ import TegulaWarp
 ///   is the pyramid's own (TegulaWarp's `PyramidCoverage`, the rule its halving follows): equal
 ///   to `tegula tile`'s at every pixel of the test scans, edges included.
 /// - A tile outside the plan, or whose box misses the scan's footprint, is not rendered at all.
+/// - A job cut in another tile matrix set (``TileJob/cutsInGrid``) is rendered from the scan
+///   warped into the set's CRS (``TileJob/gridSource()``), with one plan per run of zooms that
+///   nest (``gridPlans``, as `tegula tile --tms` cuts them): a tile at a run's max zoom has the
+///   bytes `tegula tile --tms` writes; below it, the reduced warp above; no held levels.
 public final class TileRenderer: @unchecked Sendable {
     /// The pyramid described: source, zooms, tile size, scale, format, kernel.
     public let job: TileJob
@@ -39,6 +43,11 @@ public final class TileRenderer: @unchecked Sendable {
     /// The tone correction applied to every tile's pixels after its warp (a pipeline map's
     /// `composite.tone`, as the composite applies it to the map's layer); nil for none.
     public let tone: ToneCorrection?
+    /// For a job cut in another tile matrix set, a plan per run of zooms that nest, highest first
+    /// (``plan`` is the first); empty for Web Mercator.
+    public let gridPlans: [PyramidPlan]
+    /// What is warped: the job's source, or for another set, the source in the set's CRS.
+    let warpSource: WarpSource
     /// Block grids kept for the other tiles of a block (each costs 1 of the cache's budget).
     static let gridCacheEntries = 64
     /// The revision of what ``render(_:)`` makes, raised with every change that gives other bytes
@@ -62,16 +71,50 @@ public final class TileRenderer: @unchecked Sendable {
         self.job = job
         self.tone = tone
         let zooms = try job.zoomRange()
-        guard let bounds = job.source.bounds else { throw PyramidError(.emptyFootprint, at: job.source.path, "empty footprint") }
-        plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.settings.tilePixels)
-        metadata = job.metadata(plan: plan)
+        if job.cutsInGrid {
+            (warpSource, gridPlans) = try Self.gridPlans(job, zooms: zooms)
+            plan = gridPlans[0]
+            metadata = job.metadata(zooms: zooms)
+        } else {
+            guard let bounds = job.source.bounds else { throw PyramidError(.emptyFootprint, at: job.source.path, "empty footprint") }
+            plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.settings.tilePixels)
+            metadata = job.metadata(plan: plan)
+            warpSource = job.source
+            gridPlans = []
+        }
         overviews = try SourceOverviews(
             scan: job.source.scan, shared: job.source.shared, budgetBytes: overviewBudget,
             removal: job.source.removal)
         self.lowerZoomKernel = lowerZoomKernel ?? job.settings.resampling
         levels =
-            holdingLowerZooms && lowerZoomKernel == nil && !job.source.scan.isRemote
+            holdingLowerZooms && lowerZoomKernel == nil && !job.source.scan.isRemote && !job.cutsInGrid
             ? HeldLevels(plan: plan, budget: levelBudget) : nil
+    }
+
+    /// The source in the set's CRS and the plans `tegula tile --tms` cuts (``TileJob/runInGrid(progress:)``),
+    /// after the same refusals.
+    static func gridPlans(_ job: TileJob, zooms: ZoomRange) throws -> (WarpSource, [PyramidPlan]) {
+        let grid = try job.gridSource()
+        if let refusal = job.gridRefusal(zooms: zooms) { throw PyramidError(.gridNotHeld, at: job.source.path, refusal) }
+        guard let bounds = job.gridBounds(of: grid) else {
+            throw PyramidError(.emptyFootprint, at: job.source.path, "the scan lies outside \(job.tms.id)'s extent")
+        }
+        let plans = try PyramidPlan.quadtreeRuns(of: job.tms, zooms: zooms).map {
+            try PyramidPlan(grid: job.tms, bounds: bounds, zooms: $0, tilePixels: job.settings.tilePixels)
+        }
+        return (grid, plans)
+    }
+
+    /// The plan a tile's zoom belongs to: ``plan``, or for another set the run's.
+    func plan(of t: Tile) -> PyramidPlan? {
+        gridPlans.isEmpty ? plan : gridPlans.first { $0.zooms.levels.contains(t.z) }
+    }
+
+    /// A tile's box in the CRS it is warped in (EPSG:3857, or the set's).
+    func box(of t: Tile) -> ProjectedBounds {
+        guard job.cutsInGrid else { return t.projectedBounds }
+        let b = job.tms.bounds(of: t)
+        return ProjectedBounds(left: b.left, bottom: b.bottom, right: b.right, top: b.top)
     }
 
     /// Make what the zooms below the max are rendered from, off the request path: the held
@@ -99,14 +142,15 @@ public final class TileRenderer: @unchecked Sendable {
     /// planned block) and touching the footprint. Tiles for which this is false are empty and
     /// cost no render.
     public func covers(_ t: Tile) -> Bool {
-        guard t.isValid, t.z >= plan.zooms.min, t.z <= plan.zooms.max else { return false }
+        guard job.cutsInGrid ? job.tms.contains(t) : t.isValid, let plan = plan(of: t) else { return false }
+        guard t.z >= plan.zooms.min, t.z <= plan.zooms.max else { return false }
         if t.z >= plan.blockZoom { guard plan.block(of: t) != nil else { return false } } else { guard plan.contains(t) else { return false } }
-        let b = t.projectedBounds
+        let b = box(of: t)
         // A scan border mapped through the fit bends between the footprint's vertices: test a box
         // grown by a quarter tile unless the mask (exactly that polygon) clips the pixels.
-        let pad = job.source.maskFootprint == nil ? b.width / 4 : 0
+        let pad = warpSource.maskFootprint == nil ? b.width / 4 : 0
         return FootprintTest.touches(
-            job.source.footprint,
+            warpSource.footprint,
             ProjectedBounds(left: b.left - pad, bottom: b.bottom - pad, right: b.right + pad, top: b.top + pad))
     }
 
@@ -132,15 +176,17 @@ public final class TileRenderer: @unchecked Sendable {
     /// for seam tests: tiles rendered apart must agree with this along shared edges.
     public func pixels(spanning span: Int, from t: Tile) throws -> [UInt8] {
         try withWorker { worker in
+            let plan = self.plan(of: t) ?? self.plan
             guard t.z == plan.zooms.max, let block = plan.block(of: t) else { return try lowerPixels(t, span: span, worker: worker) }
-            return try blockPixels(t, block: block, span: span, worker: worker)
+            return try blockPixels(t, block: block, span: span, worker: worker, in: plan)
         }
     }
 
     func pixels(_ t: Tile, worker: Worker) throws -> [UInt8] {
         var out: [UInt8]
+        let plan = self.plan(of: t) ?? self.plan
         if t.z == plan.zooms.max, let block = plan.block(of: t) {
-            out = try blockPixels(t, block: block, span: 1, worker: worker)
+            out = try blockPixels(t, block: block, span: 1, worker: worker, in: plan)
         } else if let levels {
             out = try levels.pixels(t) ?? [UInt8](repeating: 0, count: plan.tilePixels * plan.tilePixels * 4)
         } else {
@@ -151,14 +197,14 @@ public final class TileRenderer: @unchecked Sendable {
     }
 
     /// `span` × `span` max-zoom tiles from `t`: the block's region under them, warped with the
-    /// block's grid as the pyramid warps the block.
-    func blockPixels(_ t: Tile, block: Tile, span: Int, worker: Worker) throws -> [UInt8] {
+    /// block's grid as the pyramid warps the block (`plan`: the run of zooms the block is in).
+    func blockPixels(_ t: Tile, block: Tile, span: Int, worker: Worker, in plan: PyramidPlan) throws -> [UInt8] {
         let n = plan.blockTiles, p = plan.tilePixels, side = p * span
         let cx = (t.x - block.x * n) * p, cy = (t.y - block.y * n) * p
         guard cx + side <= p * n, cy + side <= p * n else {
             throw PyramidError(.badZooms, "tiles \(t) and \(span - 1) beyond reach past their block \(block)")
         }
-        let grid = blockGrid(block, worker: worker)
+        let grid = blockGrid(block, worker: worker, in: plan)
         var out = [UInt8](repeating: 0, count: side * side * 4)
         try out.withUnsafeMutableBufferPointer {
             try worker.max.warp(grid, columns: cx..<(cx + side), rows: cy..<(cy + side), into: $0.baseAddress!)
@@ -170,8 +216,8 @@ public final class TileRenderer: @unchecked Sendable {
     /// of the 2^k × 2^k max-zoom pixels under it (``BlockWarper/warpReduced(_:samples:into:)``),
     /// cell by cell, so tiles rendered apart agree with one render.
     func lowerPixels(_ t: Tile, span: Int, worker: Worker) throws -> [UInt8] {
-        let side = plan.tilePixels * span, k = plan.zooms.max - t.z
-        let b = t.projectedBounds
+        let side = plan.tilePixels * span, k = (self.plan(of: t) ?? self.plan).zooms.max - t.z
+        let b = box(of: t)
         // The grid's error in tile pixels stays that of the max zoom's (0.01 source pixel there).
         let grid = worker.lower.grid(
             left: b.left, top: b.top, resolution: b.width / Double(plan.tilePixels),
@@ -183,7 +229,7 @@ public final class TileRenderer: @unchecked Sendable {
 
     /// The block's grid: the held levels' build's, from the cache, or made now (two threads may
     /// both make it; either is kept).
-    func blockGrid(_ block: Tile, worker: Worker) -> BlockGrid {
+    func blockGrid(_ block: Tile, worker: Worker, in plan: PyramidPlan) -> BlockGrid {
         if let g = levels?.grid(block) { return g }
         if let g = grids.value(for: block) { return g }
         let geo = plan.blockGeometry(block)
@@ -210,7 +256,7 @@ public final class TileRenderer: @unchecked Sendable {
         if let w = idle.withLock({ $0.popLast() }) {
             worker = w
         } else {
-            let s = job.source
+            let s = warpSource
             worker = Worker(
                 max: try BlockWarper(
                     scan: s.scan, mapping: s.mapping, resampling: job.settings.resampling,

@@ -17,8 +17,9 @@ public struct CatalogueEntry: Sendable {
     /// a map of a pipeline rendered on demand that pipeline's, as read at start-up; nil when there
     /// is none. Served at `/{id}.index.geojson`.
     public let sheetIndex: [UInt8]?
-    /// The tile matrix set of a folder cut in one (its `tms.json`); nil: WebMercatorQuad, as
-    /// every MBTiles, PMTiles and tile made on request is. ``ServedGrid`` serves it.
+    /// The tile matrix set of a folder cut in one (its `tms.json`), or that tiles made on request
+    /// are made in (`tegula serve --tms`); nil: WebMercatorQuad, as every MBTiles and PMTiles is.
+    /// ``ServedGrid`` serves it.
     public let tileMatrixSet: TileMatrixSet?
     /// With ``tileMatrixSet``, the columns and rows the folder has tiles in, zoom by zoom.
     public let tileLimits: [TileMatrixLimits]?
@@ -46,15 +47,20 @@ public struct CatalogueEntry: Sendable {
         fixedFootprint = Footprint(reader.metadata)
     }
 
-    /// An entry whose tiles are made on request, with the sheet index of the pipeline it is a map of.
-    public init(id: String, path: String, source: any DynamicTileSource, sheetIndex: [UInt8]? = nil) {
+    /// An entry whose tiles are made on request, with the sheet index of the pipeline it is a map
+    /// of, and the tile matrix set they are made in with the limits of its tiles when it is not
+    /// WebMercatorQuad.
+    public init(
+        id: String, path: String, source: any DynamicTileSource, sheetIndex: [UInt8]? = nil,
+        tileMatrixSet: (TileMatrixSet, [TileMatrixLimits])? = nil
+    ) {
         self.id = id
         self.path = path
         reader = source
         dynamic = source
         self.sheetIndex = sheetIndex
-        tileMatrixSet = nil
-        tileLimits = nil
+        self.tileMatrixSet = tileMatrixSet?.0
+        tileLimits = tileMatrixSet?.1
         fixedFootprint = nil
     }
 }

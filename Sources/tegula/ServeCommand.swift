@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TegulaGeometry
 import TegulaHTTP
 import TegulaIIIFServer
 import TegulaInputs
@@ -75,6 +76,14 @@ struct ServeCommand: AsyncParsableCommand {
     var removeHardness: Double?
 
     @OptionGroup var server: ServerOptions
+
+    @Option(
+        name: .customLong("tms"),
+        help: ArgumentHelp(
+            "The tile matrix set scans are rendered on demand in: a built-in id (WebMercatorQuad, the default; WorldCRS84Quad, …) or a TMS 2.0 JSON file. A pipeline map's own tile.tms wins; cut tilesets keep theirs.",
+            valueName: "NAME|FILE.json"),
+        transform: TileMatrixSet.init(argument:))
+    var tms: TileMatrixSet?
 
     @OptionGroup var iiif: IIIFOptions
 
@@ -194,7 +203,7 @@ struct ServeCommand: AsyncParsableCommand {
         let resolver = iiif.inputs()
         let inputs = OnDemandInputs(
             queue: RenderQueue(workers: server.renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
-            encoding: try encoding(), removeColor: try removal(), inputs: resolver,
+            encoding: try encoding(), removeColor: try removal(), inputs: resolver, tms: tms,
             log: { printError($0) })
         var entries: [CatalogueEntry] = []
         var rendered: [OnDemandSource] = []
@@ -205,7 +214,7 @@ struct ServeCommand: AsyncParsableCommand {
                 let id = ServedID.of(path)
                 let source = try inputs.source(scan: scan.scan, gcps: scan.gcps, id: id)
                 rendered.append(source)
-                entries.append(CatalogueEntry(id: id, path: path, source: source))
+                entries.append(CatalogueEntry(id: id, path: path, source: source, tileMatrixSet: source.tileGrid))
             } else if location.isURL {
                 let reader = try await RemotePMTilesReader.open(url: path, fetcher: HTTPRangeSource.fetcher(on: Network.transport))
                 entries.append(
@@ -219,7 +228,8 @@ struct ServeCommand: AsyncParsableCommand {
                     let sources = try inputs.sources(for: path), index = try inputs.sheetIndex(for: path)
                     for source in sources {
                         rendered.append(source)
-                        entries.append(CatalogueEntry(id: source.id, path: path, source: source, sheetIndex: index))
+                        entries.append(
+                            CatalogueEntry(id: source.id, path: path, source: source, sheetIndex: index, tileMatrixSet: source.tileGrid))
                         images.append(try ScanImage(id: source.id, scan: source.renderer.job.source.scan, queue: inputs.queue))
                     }
                 } catch let e as WarpError where e.reason == .notGeoreferenced {

@@ -64,17 +64,12 @@ final class FastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             if passedOnHead == passedOn.count, context.channel.isWritable, let r = answer(head) {
                 countAnswer()
-                var headers = HTTPHeaders()
-                headers.reserveCapacity(r.headers.count + 2)
-                for field in r.headers { headers.add(name: field.name.rawName, value: field.value) }
-                headers.add(name: "Date", value: date.now())
-                headers.add(name: "Server", value: serverName)
                 context.write(
                     wrapOutboundOut(
                         .head(
                             HTTPResponseHead(
                                 version: .http1_1, status: HTTPResponseStatus(statusCode: r.status.code),
-                                headers: headers))), promise: nil)
+                                headers: responseHeaders(r)))), promise: nil)
                 if r.bodyCount > 0 {
                     context.write(wrapOutboundOut(.body(.byteBuffer(r.bodyBuffer))), promise: nil)
                 }
@@ -96,6 +91,19 @@ final class FastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             if discarding { discarding = false } else { context.fireChannelRead(data) }
         }
+    }
+
+    /// `r`'s fields, `Date` and `Server`, as NIO's encoder takes them: made from one array, not by
+    /// `HTTPHeaders.add`, whose check that a name is ASCII walked every name of every hot answer
+    /// (its cost in BENCHMARKS-archive.md, "The end of issue 41"). The names are
+    /// `HTTPField.Name`s, tokens by construction, and ours.
+    private func responseHeaders(_ r: ServerResponse) -> HTTPHeaders {
+        var fields: [(String, String)] = []
+        fields.reserveCapacity(r.headers.count + 2)
+        for field in r.headers { fields.append((field.name.rawName, field.value)) }
+        fields.append(("Date", date.now()))
+        fields.append(("Server", serverName))
+        return HTTPHeaders(fields)
     }
 
     /// The service's answer from memory, for GET and HEAD requests without a `Connection` header.

@@ -48,27 +48,27 @@ public struct HTTPRoute<Answer>: Sendable {
 /// A target that matched a route's pattern: its segments and query, and the pattern's parameters
 /// by name.
 public struct RouteMatch: Sendable {
-    /// The decoded path segments.
-    public let segments: [String]
-    /// The parsed target (its query).
+    /// The parsed target (its segments and query).
     public let target: RequestTarget
     /// The raw target as it came (path and query, still percent-encoded).
     public let raw: String
     @usableFromInline let pattern: RoutePattern
 
     @inlinable
-    init(segments: [String], target: RequestTarget, raw: String, pattern: RoutePattern) {
-        self.segments = segments
+    init(target: RequestTarget, raw: String, pattern: RoutePattern) {
         self.target = target
         self.raw = raw
         self.pattern = pattern
     }
 
+    /// The decoded path segments.
+    public var segments: [String] { target.segments }
+
     /// The parameter `name` of the pattern: its segment without the suffix the pattern names.
     public subscript(_ name: String) -> String {
         for (i, segment) in pattern.segments.enumerated() {
             if case let .parameter(n, suffix) = segment, n == name {
-                let s = segments[pattern.position(of: i)]
+                let s = target.segments[pattern.positions[i]]
                 return suffix.isEmpty ? s : String(s.dropLast(suffix.count))
             }
         }
@@ -77,11 +77,9 @@ public struct RouteMatch: Sendable {
 
     /// The pattern's tile, parsed by ``TilePath``'s rule; throws its 400.
     public func tile() throws(ServerError) -> TilePath {
-        guard let i = pattern.segments.firstIndex(where: { if case .tile = $0 { true } else { false } }) else {
-            preconditionFailure("the pattern \(pattern) has no tile")
-        }
-        let p = pattern.position(of: i)
-        return try TilePath(z: segments[p], x: segments[p + 1], file: segments[p + 2])
+        guard let p = pattern.tilePosition else { preconditionFailure("the pattern \(pattern) has no tile") }
+        let s = target.segments
+        return try TilePath(z: s[p], x: s[p + 1], file: s[p + 2])
     }
 
     /// The path as decoded segments joined by `/`, without the leading `/` (`leaflet/leaflet.js`).

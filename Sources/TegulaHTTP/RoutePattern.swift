@@ -6,9 +6,15 @@
 public struct RoutePattern: Sendable, Equatable, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// The segments, in order; a ``RouteSegment/rest(listed:)`` only last.
     public let segments: [RouteSegment]
-    /// How many target segments a pattern without a rest matches (a tile counts 3).
-    @usableFromInline let fixedCount: Int
+    /// How many target segments a pattern without a rest matches (a tile counts 3); the fewest
+    /// one with a rest does.
+    public let fixedCount: Int
     @usableFromInline let hasRest: Bool
+    /// Where each segment of the pattern starts among a matching target's segments (a tile
+    /// takes three).
+    let positions: [Int]
+    /// Where the pattern's tile starts among a matching target's segments; nil without one.
+    let tilePosition: Int?
 
     /// A pattern of `segments`.
     public init(_ segments: [RouteSegment]) {
@@ -22,14 +28,22 @@ public struct RoutePattern: Sendable, Equatable, ExpressibleByArrayLiteral, Cust
             }
         }
         hasRest = segments.last.map { if case .rest = $0 { true } else { false } } ?? false
+        let positions = segments.indices.map { i in segments[..<i].reduce(0) { n, s in if case .tile = s { n + 3 } else { n + 1 } } }
+        self.positions = positions
+        tilePosition = segments.firstIndex { if case .tile = $0 { true } else { false } }.map { positions[$0] }
     }
 
     public init(arrayLiteral segments: RouteSegment...) { self.init(segments) }
 
+    /// True when a target of `count` segments may match: exactly ``fixedCount`` of them, or at
+    /// least as many before a rest.
+    @inlinable
+    public func admits(segmentCount count: Int) -> Bool { hasRest ? count >= fixedCount : count == fixedCount }
+
     /// True when the decoded segments `s` have this pattern's shape.
     @inlinable
     public func matches(_ s: [String]) -> Bool {
-        guard hasRest ? s.count >= fixedCount : s.count == fixedCount else { return false }
+        guard admits(segmentCount: s.count) else { return false }
         var i = 0
         for segment in segments {
             switch segment {
@@ -44,12 +58,6 @@ public struct RoutePattern: Sendable, Equatable, ExpressibleByArrayLiteral, Cust
             }
         }
         return true
-    }
-
-    /// Where segment `index` of the pattern starts among a matching target's segments.
-    @usableFromInline
-    func position(of index: Int) -> Int {
-        segments[..<index].reduce(0) { n, s in if case .tile = s { n + 3 } else { n + 1 } }
     }
 
     /// The path as a 404 lists it: `/overlay/{version}.json`, `/leaflet/…`, `/`.

@@ -5,14 +5,17 @@ import TegulaSupport
 import TegulaTileset
 
 /// A tile folder cut in another tile matrix set than WebMercatorQuad: the set's TMS 2.0 document
-/// beside its `tiles.json`, and the tiles the folder holds.
+/// beside its `tiles.json`, and the tiles the folder holds; or a GeoPackage, whose tables hold
+/// its grid (``GeoPackageTileReader``).
 extension Catalogue {
     /// The set of the folder at `path` and, zoom by zoom, the columns and rows of the tiles it
-    /// holds; nil for a file, or a folder without `tms.json` (Web Mercator). A document that
-    /// exists but is not a tile matrix set refuses the start, as an unreadable tileset does.
+    /// holds; nil for a folder without `tms.json`, a GeoPackage in WebMercatorQuad or another
+    /// file (Web Mercator). A document that exists but is not a tile matrix set refuses the start,
+    /// as an unreadable tileset does.
     static func tileMatrixSet(besideTileset path: String, zooms: ClosedRange<Int>) throws(TileServerError) -> (
         TileMatrixSet, [TileMatrixLimits]
     )? {
+        if Tileset.form(of: path) == .geopackage { return try tileMatrixSet(ofGeoPackage: path) }
         let file = path + "/" + Tileset.tileMatrixSetFileName
         guard Tileset.form(of: path) == .folder, FileManager.default.fileExists(atPath: file) else { return nil }
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -23,6 +26,17 @@ extension Catalogue {
             throw .noTileset(path: path, reason: "its \(Tileset.tileMatrixSetFileName) is not a tile matrix set: \(error)")
         }
         return (tms, folderLimits(path, zooms: zooms.clamped(to: tms.zooms)))
+    }
+
+    /// A GeoPackage's set and the columns and rows of its tiles; nil in WebMercatorQuad.
+    static func tileMatrixSet(ofGeoPackage path: String) throws(TileServerError) -> (TileMatrixSet, [TileMatrixLimits])? {
+        do {
+            let reader = try GeoPackageTileReader(path: path)
+            guard reader.tileMatrixSet != .webMercatorQuad else { return nil }
+            return (reader.tileMatrixSet, try reader.limits().map { TileMatrixLimits(zoom: $0.zoom, columns: $0.columns, rows: $0.rows) })
+        } catch {
+            throw .noTileset(path: path, reason: "\(error)")
+        }
     }
 
     /// The columns and rows of the tiles in a folder laid out `z/x/y[@2x].ext` (`x` the column,

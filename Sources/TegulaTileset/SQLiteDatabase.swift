@@ -100,6 +100,9 @@ final class SQLiteStatement {
     /// An integer column (0-based).
     func int(_ col: Int32) -> Int { Int(sqlite3_column_int64(stmt, col)) }
 
+    /// A real column (0-based); 0 when NULL.
+    func double(_ col: Int32) -> Double { sqlite3_column_double(stmt, col) }
+
     /// A text column, or nil when NULL.
     func text(_ col: Int32) -> String? {
         guard let p = sqlite3_column_text(stmt, col) else { return nil }

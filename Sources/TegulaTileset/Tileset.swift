@@ -2,8 +2,7 @@ import Foundation
 import TegulaGeometry
 import TegulaSupport
 
-/// Opening bundles by the form of their path: a folder, `*.mbtiles`, `*.pmtiles` or (written
-/// only) `*.gpkg`.
+/// Opening bundles by the form of their path: a folder, `*.mbtiles`, `*.pmtiles` or `*.gpkg`.
 public enum Tileset {
     /// Where the sheet index of a tileset made from a pipeline's composite lies: beside it, its
     /// path without the extension plus `.index.geojson` (`out/all.pmtiles` → `out/all.index.geojson`,
@@ -16,13 +15,15 @@ public enum Tileset {
     /// The bundle forms.
     public enum Form: String, Sendable, CaseIterable {
         case folder, mbtiles, pmtiles
-        /// An OGC GeoPackage's tiles (``GeoPackageTileWriter``): written, not read by Tegula.
+        /// An OGC GeoPackage's tiles (``GeoPackageTileWriter``; read by ``GeoPackageTileReader``
+        /// for serving).
         case geopackage = "gpkg"
 
         /// The file extension that names this form (`mbtiles`, `pmtiles`, `gpkg`); nil for a folder.
         public var fileExtension: String? { self == .folder ? nil : rawValue }
 
-        /// True for the forms Tegula reads back (all but a GeoPackage).
+        /// True for the forms Tegula reads back wherever it takes a tileset (all but a GeoPackage,
+        /// which `tegula serve` alone opens, given by its path, for it may hold another grid).
         public var isReadable: Bool { self != .geopackage }
     }
 
@@ -197,7 +198,8 @@ public enum Tileset {
         switch form(of: path) {
         case .mbtiles: return try MBTilesReader(path: path)
         case .pmtiles: return try PMTilesReader(path: path)
-        case .folder, .geopackage: throw TilesetError.unknownForm(path: path)
+        case .geopackage: return try GeoPackageTileReader(path: path)
+        case .folder: throw TilesetError.unknownForm(path: path)
         }
     }
 

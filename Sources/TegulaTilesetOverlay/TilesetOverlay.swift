@@ -30,6 +30,9 @@ public final class TilesetOverlay: TileOverlay, @unchecked Sendable {
         } catch {
             throw .bundleFailed(path: tileset.path, reason: "\(error)", underlying: error)
         }
+        if let g = reader as? GeoPackageTileReader, g.tileMatrixSet != .webMercatorQuad {
+            throw .bundleFailed(path: tileset.path, reason: "its tiles are in \(g.tileMatrixSet.id), not WebMercatorQuad, the overlay's grid")
+        }
         metadata = reader.metadata
         super.init(template: nil, cache: cache)
         minimumZ = metadata.zooms.min

@@ -10,6 +10,8 @@ import Testing
 /// and by WMTS GetTile: the max zoom's bytes are the cut's; the lower zooms agree with `gdalwarp
 /// -r bilinear -et 0` into morecantile's tile bounds at the max zoom's cell size, averaged down by
 /// numpy, at 45 dB or more; the tileset's limits hold the cut's tiles, and a tile outside is 404.
+/// The viewer shows the tiles made on demand in the set's CRS (scripts/viewer_tms_check.py, the cut
+/// folder as the pixels the screen must show at zoom 7).
 @Suite(.timeLimit(.minutes(20)))
 struct OnDemandGridCLITests {
     @Test func tilesRenderedOnDemandInTheBritishNationalGridAreTheCutTilesAndMatchGdalwarp() throws {
@@ -33,5 +35,11 @@ struct OnDemandGridCLITests {
         #expect(r.status == 0, "ondemand_grid_check failed:\n\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("ok   the 136 tiles of the max zoom 7 are the cut tiles' bytes"), "\(r.stdout)")
         #expect(r.stdout.contains("ok   tiles below the max zoom on demand match gdalwarp"), "\(r.stdout)")
+
+        let viewer = TegulaBinary.packageRoot.appendingPathComponent("scripts/viewer_tms_check.py").path
+        let v = try ProgramRun.run(
+            try LocalHTTPServer.venv("python3"), [viewer, server.base + "/", cut, "EPSG:27700", "-1.0", "52.3", "7", "viewer-ondemand-bng", dir.path])
+        print(v.stdout)
+        #expect(v.status == 0, "viewer_tms_check failed:\n\(v.stdout)\(v.stderr)")
     }
 }

@@ -99,15 +99,7 @@ public struct TileJob: Sendable {
         let plan = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: settings.tilePixels)
         let e = settings.encoding
         let writer = try openOutput()
-        // Checked and listed once the output's lock is held: another writer may have changed it until then.
-        let stamp = ResumeStamp(job: self, zooms: zooms)
-        if resume, let begun = ResumeStamp.read(at: output), let (was, now) = begun.difference(from: stamp) {
-            throw PyramidError(
-                .resumeOfOtherWork, at: output,
-                "was begun from \(was), but this run has \(now); "
-                    + "resuming would mix their tiles: run again without --resume to start it anew")
-        }
-        try stamp.write(beside: output)
+        try stampOutput(zooms: zooms)
         let existing = resume ? Tileset.existingTiles(at: output) : []
         let builder = PyramidBuilder(source: source, plan: plan, resampling: settings.resampling, encoding: e, jobs: jobs, existing: existing)
         let total = plan.tilePositions
@@ -126,6 +118,19 @@ public struct TileJob: Sendable {
         try writer.finish(metadata: metadata(plan: plan))
         ResumeStamp.remove(beside: output)
         return stats
+    }
+
+    /// Refuses to resume an output begun from other work (``ResumeStamp``: other inputs or
+    /// settings than this run's at `zooms`), then stamps it with this run's. Called once the
+    /// output's lock is held: another writer may have changed it until then.
+    func stampOutput(zooms: ZoomRange) throws {
+        let stamp = ResumeStamp(job: self, zooms: zooms)
+        if resume, let begun = ResumeStamp.read(at: output), let (was, now) = begun.difference(from: stamp) {
+            throw PyramidError(
+                .resumeOfOtherWork, at: output,
+                "was begun from \(was), but this run has \(now); resuming would mix their tiles: run again without --resume to start it anew")
+        }
+        try stamp.write(beside: output)
     }
 
     /// TileJSON-style metadata: bounds, centre, zooms, the footprint polygon in degrees and, for

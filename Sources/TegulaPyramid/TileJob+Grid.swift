@@ -54,12 +54,28 @@ extension TileJob {
         if settings.layout != .topLeft { return "layout tms flips WebMercatorQuad's rows: \(tms.id) numbers its rows from its own corner" }
         for z in zooms.levels {
             let m = tms.tileMatrices[z - tms.minZoom]
+            if m.variableMatrixWidths != nil {
+                // Coalesced rows hold tiles wider than their cells' columns: the blocks and halving
+                // here cut every column alike, so such a zoom is refused rather than cut wrong.
+                let whole = tms.zooms.filter { tms.tileMatrices[$0 - tms.minZoom].variableMatrixWidths == nil }
+                return "\(tms.id)'s zoom \(z) coalesces the tiles of some rows (variableMatrixWidths), which Tegula does not cut: "
+                    + (whole.isEmpty ? "choose another set" : "choose zooms \(Self.ranges(whole)) or another set")
+            }
             if m.tileWidth != settings.tileSize || m.tileHeight != settings.tileSize {
                 return "\(tms.id)'s tiles at zoom \(z) are \(m.tileWidth) × \(m.tileHeight) px, not \(settings.tileSize): "
                     + "give the tile size \(m.tileWidth)" + (m.tileWidth == m.tileHeight ? "" : " (square tiles only)")
             }
         }
         return nil
+    }
+
+    /// Zooms as runs, `0, 3-5`.
+    static func ranges(_ zooms: [Int]) -> String {
+        var runs: [ClosedRange<Int>] = []
+        for z in zooms {
+            if let last = runs.last, last.upperBound + 1 == z { runs[runs.count - 1] = last.lowerBound...z } else { runs.append(z...z) }
+        }
+        return runs.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
     }
 
     /// Cut the pyramid in ``tms``: each run of nesting zooms one plan, built as the Web Mercator

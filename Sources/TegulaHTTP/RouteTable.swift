@@ -4,9 +4,10 @@ import HTTPTypes
 /// a target's segments is its route. Everything a service says about its routes comes from here:
 /// the lookup, the 404's listing (``listing``) and the 405's `Allow` and advice (``allow(for:)``).
 ///
-/// The lookup tries only the routes a target's segment count admits (``bySegmentCount``), still
+/// The lookup tries only the routes a target's segment count admits (`bySegmentCount`), still
 /// in table order: a tile of `tegula serve` is matched against its one route of four segments,
-/// not after the two dozen IIIF, WMTS and OGC API ones (BENCHMARKS.md, the end of issue 41).
+/// not after the two dozen IIIF, WMTS and OGC API ones (BENCHMARKS-archive.md, "The end of
+/// issue 41").
 public struct RouteTable<Answer>: Sendable {
     /// The routes, first match wins.
     public let routes: [HTTPRoute<Answer>]

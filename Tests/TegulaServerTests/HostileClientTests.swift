@@ -98,7 +98,7 @@ import Testing
         for markup in ["<img", "<script>alert", "</script><script>", "<!--", "<b ", "<i>"] {
             #expect(!page.contains(markup), "the page holds \(markup)")
         }
-        #expect(page.components(separatedBy: "<script").count - 1 == 3)  // the catalogue, Leaflet, the viewer
+        #expect(page.components(separatedBy: "<script").count - 1 == 4)  // the catalogue, Leaflet, the viewer's CRS, the viewer
         let open = #"<script id="catalogue" type="application/json">"#
         let json = try #require(page.components(separatedBy: open).last?.components(separatedBy: "</script>").first)
         let catalogue = try JSONValue.parse(Array(json.utf8))

@@ -5,6 +5,7 @@ import TegulaGeometry
 import TegulaHTTP
 import TegulaIIIFServer
 import TegulaOnDemand
+import TegulaPipeline
 import TegulaPyramid
 import TegulaServer
 import TegulaSupport
@@ -13,7 +14,9 @@ import TegulaSupport
 /// pipeline side by side, each scan an IIIF Image API 3.0 service under `/iiif/{map name}/`
 /// (``ScanPane``); click a place on one and the same place on the other to add a tie; the seam
 /// error of every tie from the two sheets' current fits (``TiePair``) answered on every edit;
-/// Save rewrites the pipeline's `ties:` list in place (``PipelineTiesFile``). Routes are
+/// Save rewrites the pipeline's `ties:` list in place (``PipelineTiesFile``), or with `ties: auto`
+/// the pair's rows of its `ties_from:` file (``TiesFileEdit``: hand ties, found ties moved, and
+/// found ties removed or moved as `rejected` rows, which the next run leaves out). Routes are
 /// ``TieRoute``'s table; refusals are JSON `{"error": …}` with the status their error carries.
 public final class TieEditorService: HTTPService, @unchecked Sendable {
     /// The two sheets, their fits and the ties they started with.
@@ -22,6 +25,8 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
     public let paneA: ScanPane, paneB: ScanPane
     let leaflet: [String: ViewerAssets.Asset]
     let session: Locked<TieSession>
+    /// The found ties not yet removed or moved by a save (``TiePair/found`` at first).
+    let found: Locked<[EditorTie]>
     let log: @Sendable (String) -> Void
 
     /// Largest request body accepted.
@@ -42,6 +47,7 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
         paneB = try ScanPane(path: pair.scanB, id: pair.sheetB.name, queue: queue, logger: logger)
         leaflet = ViewerAssets.leaflet(in: leafletDirectory)
         session = Locked(TieSession(mapA: pair.sheetA.name, mapB: pair.sheetB.name, ties: pair.ties))
+        found = Locked(pair.found)
         self.log = log
     }
 
@@ -88,14 +94,30 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
         }
     }
 
-    /// Check, figure, then rewrite the pipeline's `ties:` list; the figures with `saved` set.
+    /// Check, figure, then rewrite the pipeline's `ties:` list (with `ties: auto`, the pair's rows
+    /// of the ties file); the figures with `saved` set.
     func saving(_ body: [UInt8]) throws -> ServerResponse {
-        let s = try TieSession.decode(Data(body))
+        var s = try TieSession.decode(Data(body))
         var figures = try pair.figures(s)
-        try PipelineTiesFile.save(s.ties, mapA: s.mapA, mapB: s.mapB, to: pair.pipelineFile)
+        guard let file = pair.tiesFile else {
+            try PipelineTiesFile.save(s.ties, mapA: s.mapA, mapB: s.mapB, to: pair.pipelineFile)
+            session.withLock { $0 = s }
+            log("tegula: saved \(s.ties.count) ties between \(s.mapA) and \(s.mapB) to \(pair.pipelineFile)")
+            figures.saved = pair.pipelineFile
+            return .json(figures)
+        }
+        let (hand, rejected, kept) = pair.split(s, found: found.withLock { $0 })
+        do { try TiesFileEdit.save(mapA: s.mapA, mapB: s.mapB, ties: hand, rejected: rejected, to: file) } catch {
+            throw EditorError(.writeFailed, at: file, "\(error)")
+        }
+        let still = Set(kept.map(\.id))
+        for i in s.ties.indices where !still.contains(s.ties[i].id) { s.ties[i].score = nil }
+        found.withLock { $0 = kept }
         session.withLock { $0 = s }
-        log("tegula: saved \(s.ties.count) ties between \(s.mapA) and \(s.mapB) to \(pair.pipelineFile)")
-        figures.saved = pair.pipelineFile
+        log(
+            "tegula: saved \(hand.count) hand ties and \(rejected.count) removed found ties between \(s.mapA) and \(s.mapB) to \(file) (\(kept.count) found ties kept as found)"
+        )
+        figures.saved = file
         return .json(figures)
     }
 

@@ -18,12 +18,19 @@ public struct TiePair: Sendable {
     public let fitA: Georeference, fitB: Georeference
     /// The pipeline's `tie_weight` (default 100, `SeriesFit.defaultTieWeight`).
     public let tieWeight: Double
-    /// The ties the pipeline's `ties:` list holds between the two maps (B→A ties turned round).
+    /// The ties the pipeline holds between the two maps (B→A ties turned round): its `ties:` list,
+    /// or with `ties: auto` its hand ties (`ties_from:`) and then the found ones it fits (`f1`, …,
+    /// with their scores).
     public let ties: [EditorTie]
+    /// With `ties: auto`: the found ties among ``ties``, as opened, and the `ties_from:` file
+    /// Save writes (nil without `ties: auto`: Save rewrites the `ties:` list).
+    public let found: [EditorTie]
+    public let tiesFile: String?
 
     /// Open `mapA` and `mapB` of the pipeline at `path`. A map the pipeline lacks, a map not
-    /// fitted from GCPs, one that cannot be fitted on its own, the same map twice, or ties of the
-    /// pair kept in the `ties_from:` file (which Save does not write) is an ``EditorError``.
+    /// fitted from GCPs, one that cannot be fitted on its own, the same map twice, ties of the
+    /// pair kept in the `ties_from:` file without `ties: auto` (Save then writes the `ties:` list),
+    /// or `ties: auto` without a `ties_from:` file to save into, is an ``EditorError``.
     public init(pipeline path: String, mapA: String, mapB: String) throws {
         let pipeline: Pipeline
         do { pipeline = try Pipeline.load(path: path) } catch {
@@ -55,7 +62,16 @@ public struct TiePair: Sendable {
             fitB = try Georeferencer.fit(sheetB.gcps, imageWidth: sheetB.width, imageHeight: sheetB.height, options: sheetB.options)
         } catch { throw EditorError(.fitFailed, at: "map '\(mapB)'", "cannot be fitted on its own GCPs: \(error)") }
         tieWeight = pipeline.spec.tieWeight ?? SeriesFit.defaultTieWeight
-        var ties: [EditorTie] = []
+        tiesFile = pipeline.foundTiesFile == nil ? nil : pipeline.spec.tiesFrom
+        if pipeline.foundTiesFile != nil, tiesFile == nil {
+            throw EditorError(
+                .badSession, at: path,
+                "has ties: auto and no ties_from: file, where the editor saves hand ties and removed found ones; add ties_from: ties.csv (a file with the header map_a,x_a,y_a,map_b,x_b,y_b)"
+            )
+        }
+        let scores: [Int: Double]
+        do { scores = try pipeline.foundTieScores() } catch { throw EditorError(.unreadableInput, at: path, "\(error)") }
+        var ties: [EditorTie] = [], found: [EditorTie] = []
         for (i, t) in pipeline.spec.ties.enumerated() {
             let pair: (PixelPoint, PixelPoint)?
             if t.mapA == mapA && t.mapB == mapB {
@@ -66,7 +82,11 @@ public struct TiePair: Sendable {
                 pair = nil
             }
             guard let (pa, pb) = pair else { continue }
-            if case .file(let file, let line, _) = pipeline.tieOrigins[i] {
+            if let score = scores[i] {
+                found.append(EditorTie(id: "f\(found.count + 1)", a: pa, b: pb, score: score))
+                continue
+            }
+            if case .file(let file, let line, _) = pipeline.tieOrigins[i], tiesFile == nil {
                 throw EditorError(
                     .badSession, at: "\(file):\(line)",
                     "ties '\(mapA)' and '\(mapB)' in the ties_from: file, which the editor does not write; move their ties to the pipeline's ties: list to edit them"
@@ -74,8 +94,25 @@ public struct TiePair: Sendable {
             }
             ties.append(EditorTie(id: "t\(ties.count + 1)", a: pa, b: pb))
         }
-        self.ties = ties
+        self.ties = ties + found
+        self.found = found
     }
+
+    /// What Save with `ties: auto` writes of session `s`, given the found ties still found
+    /// (`found`): its hand ties (a found tie moved is one now), the found ties removed or moved
+    /// (as `rejected` rows, at the place they were found), and the found ties kept where they
+    /// are (left to the found ties file).
+    public func split(_ s: TieSession, found: [EditorTie]) -> (hand: [TieSpec], rejected: [TieSpec], kept: [EditorTie]) {
+        let byID = Dictionary(s.ties.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let kept = found.filter { f in byID[f.id].map { $0.a == f.a && $0.b == f.b } ?? false }
+        let keptIDs = Set(kept.map(\.id))
+        let rejected = found.filter { !keptIDs.contains($0.id) }.map(spec)
+        let hand = s.ties.filter { !keptIDs.contains($0.id) }.map(spec)
+        return (hand, rejected, kept)
+    }
+
+    /// A tie of this pair as the pipeline writes it.
+    func spec(_ t: EditorTie) -> TieSpec { TieSpec(mapA: sheetA.name, pixelA: t.a, mapB: sheetB.name, pixelB: t.b) }
 
     /// Refuse a session that is not of this pair, has a repeated id, or a pixel outside its scan.
     func check(_ s: TieSession) throws {

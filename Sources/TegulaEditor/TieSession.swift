@@ -3,7 +3,8 @@ import TegulaGeometry
 import TegulaSupport
 
 /// One tie as the tie editor holds it: the same place on sheet A and on sheet B, in each scan's
-/// pixels (GDAL convention: (0,0) = top-left corner). On the wire `{"id", "a": [x, y], "b": [x, y]}`.
+/// pixels (GDAL convention: (0,0) = top-left corner). On the wire `{"id", "a": [x, y], "b": [x, y]}`,
+/// and `"score"` for a tie found by `ties: auto` (`f1`, `f2`, … as the editor opened them).
 public struct EditorTie: Codable, Sendable, Equatable {
     /// Unique within the session (`t1`, `t2`, …); not saved (a pipeline's ties have no ids).
     public var id: String
@@ -11,15 +12,19 @@ public struct EditorTie: Codable, Sendable, Equatable {
     public var a: PixelPoint
     /// The place on sheet B's scan.
     public var b: PixelPoint
+    /// A found tie's score (normalised cross-correlation, 0–1); nil for a hand tie. Shown, not read
+    /// back: the editor knows its found ties by id.
+    public var score: Double?
 
     /// A tie from its parts.
-    public init(id: String, a: PixelPoint, b: PixelPoint) {
+    public init(id: String, a: PixelPoint, b: PixelPoint, score: Double? = nil) {
         self.id = id
         self.a = a
         self.b = b
+        self.score = score
     }
 
-    enum CodingKeys: String, CodingKey { case id, a, b }
+    enum CodingKeys: String, CodingKey { case id, a, b, score }
 
     /// `a` or `b` that is not two numbers is an ``EditorError`` naming the tie (`ties[2].b (t3)`).
     public init(from decoder: Decoder) throws {
@@ -35,6 +40,7 @@ public struct EditorTie: Codable, Sendable, Equatable {
         }
         let (a, b) = (try point(.a), try point(.b))
         (self.id, self.a, self.b) = (id, a, b)
+        score = try? c.decodeIfPresent(Double.self, forKey: .score)
     }
 
     /// `a` and `b` as `[x, y]`.
@@ -43,6 +49,7 @@ public struct EditorTie: Codable, Sendable, Equatable {
         try c.encode(id, forKey: .id)
         try c.encode([a.x, a.y], forKey: .a)
         try c.encode([b.x, b.y], forKey: .b)
+        try c.encodeIfPresent(score, forKey: .score)
     }
 }
 
@@ -110,7 +117,7 @@ public struct SeamFigures: Codable, Sendable, Equatable {
     public var ties: [Row]
     /// The pipeline's `tie_weight` the joint figures were fitted with.
     public var tieWeight: Double
-    /// Where Save writes: the pipeline file.
+    /// Where Save writes: the pipeline file, or with `ties: auto` its ties file.
     public var saved: String?
 
     enum CodingKeys: String, CodingKey { case ties, tieWeight = "tie_weight", saved }

@@ -32,9 +32,11 @@ struct AutoTies: Codable, Sendable, Equatable {
         /// Time to match the overlap, in the record only (the sheet index leaves it out: it is
         /// not the same twice).
         var seconds: Double?
+        /// Of the ties kept, those a person removed in the tie editor (``RejectedTies``): not fitted.
+        var rejected: Int?
 
         enum CodingKeys: String, CodingKey {
-            case mapA = "map_a", mapB = "map_b", matched, ties, score, minScore = "min_score", why, seconds
+            case mapA = "map_a", mapB = "map_b", matched, ties, score, minScore = "min_score", why, seconds, rejected
         }
     }
 

@@ -48,6 +48,7 @@ public struct Pipeline: Sendable {
         pipeline.inputs = inputs
         pipeline.tieOrigins = origins
         pipeline.foundTies = try AutoTies.apply(&pipeline)
+        try RejectedTies.apply(&pipeline)
         try SeriesStep.apply(&pipeline)
         return pipeline
     }

@@ -1,7 +1,8 @@
 // The tie editor's script (served as /ties.js; the page is ties.html): two sheets of a pipeline
 // side by side, a tie placed by clicking the same place on both. It talks to the server only
 // through the HTTP API (/api/ties, /api/seams, /api/predict) and the sheets' IIIF services; undo and
-// redo are an operation log in the page, as in the GCP editor.
+// redo are an operation log in the page, as in the GCP editor. With `ties: auto` the ties found by
+// matching (ids f1, f2, …, each with its score) are shown beside the hand ties and edited alike.
 // The configuration is the JSON in <script id="config"> (TieEditorService.pageConfig).
 (function () {
 'use strict';
@@ -10,7 +11,7 @@ var E = window.tegulaEditing;  // editing.js: what both editor pages share
 var $ = E.$, esc = E.esc, round = E.round, fmt = E.fmt, flash = E.flash;
 
 var state = { session: null, figures: null, error: null, pending: null, predicted: null, selected: null,
-              undo: [], redo: [], seq: 0, busy: false, saved: null, ready: false };
+              undo: [], redo: [], seq: 0, busy: false, saved: null, ready: false, found: {} };
 window.tegulaTies = state;
 
 // Each side: its sheet's scan (scan-tiles.js), its map and its marker layers.
@@ -23,6 +24,13 @@ $('pair').textContent = cfg.a.name + ' ↔ ' + cfg.b.name + ' in ' + cfg.pipelin
 
 function icon(cls, label) {
   return L.divIcon({ className: 'tie ' + cls, html: label ? '<span>' + esc(label) + '</span>' : '', iconSize: [12, 12], iconAnchor: [8, 8] });
+}
+// A found tie's kind as the page shows it: as found (with its score), or moved since it was found.
+function kind(t) {
+  var f = state.found[t.id];
+  if (!f) return { cls: '', text: 'hand' };
+  var moved = f.a[0] !== t.a[0] || f.a[1] !== t.a[1] || f.b[0] !== t.b[0] || f.b[1] !== t.b[1];
+  return moved ? { cls: 'found moved', text: 'found, moved' } : { cls: 'found', text: 'found ' + fmt(f.score, 2) };
 }
 function find(s, id) { for (var i = 0; i < s.ties.length; i++) if (s.ties[i].id === id) return s.ties[i]; return null; }
 function other(k) { return k === 'a' ? 'b' : 'a'; }
@@ -83,7 +91,8 @@ function render() {
     var side = sides[k];
     side.markers.clearLayers();
     state.session.ties.forEach(function (t) {
-      var m = L.marker(side.pane.toLL(t[k]), { icon: icon(t.id === state.selected ? 'selected' : '', t.id), draggable: true, keyboard: false });
+      var cls = kind(t).cls + (t.id === state.selected ? ' selected' : '');
+      var m = L.marker(side.pane.toLL(t[k]), { icon: icon(cls, t.id), draggable: true, keyboard: false });
       m.addTo(side.markers);
       wire(m, t.id, k);
     });
@@ -113,7 +122,9 @@ function table() {
   var figs = rowFigures();
   document.querySelector('#tie-table tbody').innerHTML = state.session.ties.map(function (t) {
     var f = figs[t.id] || {};
-    return '<tr data-id="' + esc(t.id) + '" class="' + (t.id === state.selected ? 'selected' : '') + '"><td class="id">' + esc(t.id) + '</td>' +
+    var c = kind(t);
+    return '<tr data-id="' + esc(t.id) + '" class="' + c.cls + (t.id === state.selected ? ' selected' : '') + '"><td class="id">' + esc(t.id) + '</td>' +
+      '<td class="kind">' + esc(c.text) + '</td>' +
       '<td class="pa">' + t.a[0] + ', ' + t.a[1] + '</td><td class="pb">' + t.b[0] + ', ' + t.b[1] + '</td>' +
       '<td class="seam">' + fmt(f.seam_m, 1) + '</td><td class="seam-px">' + fmt(f.seam_px, 2) + '</td><td class="after">' + fmt(f.seam_after_m, 1) + '</td>' +
       '<td><button class="del" title="remove">✕</button></td></tr>';
@@ -200,6 +211,7 @@ state.panes = { a: sides.a.pane, b: sides.b.pane };
 
 fetch('/api/ties').then(function (r) { return r.json(); }).then(function (s) {
   state.session = s;
+  s.ties.forEach(function (t) { if (t.score !== undefined) state.found[t.id] = { a: t.a.slice(), b: t.b.slice(), score: t.score }; });
   render();
   return figure();
 }).then(function () { state.ready = true; window.tegulaReady = true; });

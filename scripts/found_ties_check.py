@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Found ties (`ties: auto`) in the sheet index and the tie editor, checked from the files alone, on
+a series made by scripts/make-series whose pipeline has `ties: auto` and `ties_from: ties.csv`.
+
+  found_ties_check.py index SERIES [OUTDIR]
+      The sheet index (SERIES/.tegula/series/index.geojson) against the found ties file
+      (found-ties.csv) read by Python's csv: per pair, `ties` is the number of its rows, `score` and
+      `min_score` their mean and least score (the file keeps 4 decimals); with OUTDIR, `rejected`
+      is the number of found ties the edit of OUTDIR/found-edit.json removed or moved (else none).
+      The index's tie list holds the hand ties and the found ones not rejected.
+  found_ties_check.py edit URL SERIES OUTDIR
+      Drives the tie editor (`tegula edit SERIES/series.yml --map A --tie-with B`) in headless
+      Chromium: the pair's hand ties (ties.csv) and found ties (found-ties.csv) are listed, the found
+      ones with their scores; a found tie is dragged 3 px right and 2 px down on sheet B (within
+      the pixel Leaflet rounds a marker's start to), another is
+      removed with its button, and `s` saves. ties.csv is then read back: the other rows as they
+      were, the pair's hand ties and the moved tie at its new place as ties, the moved and the
+      removed found ties at their old places as `rejected` rows. Writes OUTDIR/found-edit.json and
+      OUTDIR/found-ties.png.
+  found_ties_check.py after SERIES OUTDIR
+      After `tegula run` of the saved pipeline: the tie pins (GCPs `tie-N`) GDAL reads from each
+      sheet's georef.vrt hold the moved tie at its new place, and neither the moved tie's old place
+      nor the removed tie."""
+import csv
+import json
+import os
+import sys
+import time
+
+SERIES_WORK = os.path.join(".tegula", "series")
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def pair_of(row):
+    return tuple(sorted((row["map_a"], row["map_b"])))
+
+
+def check_index(series, out, check):
+    work = os.path.join(series, SERIES_WORK)
+    found = read_csv(os.path.join(work, "found-ties.csv"))
+    index = json.load(open(os.path.join(work, "index.geojson")))
+    edit = json.load(open(os.path.join(out, "found-edit.json"))) if out else None
+    by_pair = {}
+    for r in found:
+        by_pair.setdefault((r["map_a"], r["map_b"]), []).append(float(r["score"]))
+    pairs = index.get("found_ties", [])
+    check(len(pairs) > 0, "the sheet index lists %d pairs under found_ties" % len(pairs))
+    rejected_total = 0
+    for p in pairs:
+        scores = by_pair.get((p["map_a"], p["map_b"]), [])
+        check(p["ties"] == len(scores), "%s-%s: the index says %d ties, found-ties.csv has %d rows"
+              % (p["map_a"], p["map_b"], p["ties"], len(scores)))
+        if scores:
+            mean, least = sum(scores) / len(scores), min(scores)
+            check(abs(p["score"] - mean) <= 1e-4 and abs(p["min_score"] - least) <= 1e-4,
+                  "%s-%s: score %.5f, least %.5f; the file's %.5f, %.5f" % (p["map_a"], p["map_b"], p["score"], p["min_score"], mean, least))
+        want = 0
+        if edit and {p["map_a"], p["map_b"]} == {edit["a"], edit["b"]}:
+            want = 2
+        check(p.get("rejected", 0) == want, "%s-%s: %s rejected (want %d)" % (p["map_a"], p["map_b"], p.get("rejected"), want))
+        rejected_total += p.get("rejected", 0) or 0
+    hand = [r for r in read_csv(os.path.join(series, "ties.csv")) if r.get("kind", "") in ("", "tie")]
+    check(len(index["ties"]) == len(hand) + len(found) - rejected_total,
+          "the index's tie list: %d ties = %d hand + %d found - %d rejected" % (len(index["ties"]), len(hand), len(found), rejected_total))
+
+
+def drive(url, series, out, check):
+    from browser_check import chromium, wait
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    ties_path = os.path.join(series, "ties.csv")
+    original_rows = read_csv(ties_path)
+    found_rows = read_csv(os.path.join(series, SERIES_WORK, "found-ties.csv"))
+    driver = chromium(1400, 950)
+
+    def js(script, *args):
+        return driver.execute_script(script, *args)
+
+    def settled():
+        return wait(lambda: js("return window.tegulaReady && !tegulaTies.busy"))
+
+    def rows():
+        return js("return Array.from(document.querySelectorAll('#tie-table tbody tr')).map(function (r) {"
+                  " return {id: r.getAttribute('data-id'), kind: r.querySelector('.kind').textContent}; })")
+
+    def show(side, pixel):
+        js("var t = tegulaTies, p = arguments[1]; t.maps[arguments[0]].setView(t.panes[arguments[0]].toLL(p),"
+           " JSON.parse(document.getElementById('config').textContent)[arguments[0]].maxzoom, {animate: false});", side, pixel)
+
+    try:
+        driver.get(url)
+        check(bool(wait(lambda: js("return window.tegulaReady === true"))), "the tie editor page loaded")
+        settled()
+        cfg = js("return JSON.parse(document.getElementById('config').textContent)")
+        A, B = cfg["a"]["name"], cfg["b"]["name"]
+        hand = [r for r in original_rows if {r["map_a"], r["map_b"]} == {A, B}]
+        found = [r for r in found_rows if (r["map_a"], r["map_b"]) == (A, B)]
+        session = js("return tegulaTies.session")["ties"]
+        listed = rows()
+        shown_found = [t for t in session if "score" in t]
+        check(len(listed) == len(hand) + len(found) and len(found) >= 4 and len(hand) >= 1,
+              "the page lists the %d hand ties and %d found ties of %s-%s (%d rows)" % (len(hand), len(found), A, B, len(listed)))
+        want = sorted((float(r["x_a"]), float(r["y_a"]), float(r["x_b"]), float(r["y_b"]), float(r["score"])) for r in found)
+        got = sorted((t["a"][0], t["a"][1], t["b"][0], t["b"][1], t["score"]) for t in shown_found)
+        check(len(got) == len(want) and all(max(abs(u - v) for u, v in zip(g, w)) <= 1e-9 for g, w in zip(got, want)),
+              "the found ties on the page are found-ties.csv's rows, with their scores")
+        kinds = {r["id"]: r["kind"] for r in listed}
+        check(all(kinds[t["id"]] == "found %.2f" % t["score"] for t in shown_found)
+              and all(kinds[t["id"]] == "hand" for t in session if "score" not in t),
+              "the table marks each tie hand or found with its score: %s" % sorted(set(kinds.values()))[:4])
+
+        # Drag a found tie on sheet B by (3, 2) screen pixels: one screen pixel a scan pixel at the max zoom.
+        moved, removed = shown_found[1], shown_found[-1]
+        show("b", moved["b"])
+        time.sleep(0.3)
+        marker = driver.find_element(By.CSS_SELECTOR, '#b .leaflet-marker-icon[data-id="%s"]' % moved["id"])
+        # Leaflet starts a drag once the pointer is 3 px away and moves the marker from there, by
+        # whole screen pixels (the marker's start is its place on the screen, rounded): a first step
+        # of 4 px starts it, the second is the move. Each a frame apart (it moves in animation frames).
+        ActionChains(driver).move_to_element(marker).click_and_hold().pause(0.2).move_by_offset(4, 0).pause(0.2) \
+            .move_by_offset(3, 2).pause(0.3).release().perform()
+        check(wait(lambda: js("var id = arguments[0]; return tegulaTies.session.ties.filter(function (t) { return t.id === id; })[0].b", moved["id"])
+                   != moved["b"]), "dragging %s on %s moves it" % (moved["id"], B))
+        new = [t for t in js("return tegulaTies.session.ties") if t["id"] == moved["id"]][0]
+        dx, dy = new["b"][0] - moved["b"][0], new["b"][1] - moved["b"][1]
+        check(abs(dx - 3) <= 1 and abs(dy - 2) <= 1 and new["a"] == moved["a"],
+              "%s moved by (%.2f, %.2f) px on %s, as dragged; its pixel on %s kept" % (moved["id"], dx, dy, B, A))
+        check(wait(lambda: {r["id"]: r["kind"] for r in rows()}.get(moved["id"]) == "found, moved"), "its row says found, moved")
+        settled()
+        for _ in range(50):
+            try:
+                driver.find_element(By.CSS_SELECTOR, '#tie-table tr[data-id="%s"] button.del' % removed["id"]).click()
+                break
+            except StaleElementReferenceException:
+                time.sleep(0.1)
+        check(wait(lambda: removed["id"] not in [r["id"] for r in rows()]), "✕ removes found tie %s" % removed["id"])
+        settled()
+        driver.find_element(By.TAG_NAME, "body").send_keys("s")
+        check(wait(lambda: js("return document.getElementById('status').textContent").startswith("saved")),
+              "s saves: '%s'" % js("return document.getElementById('status').textContent"))
+        driver.save_screenshot(os.path.join(out, "found-ties.png"))
+    finally:
+        driver.quit()
+
+    # The ties file read back by Python's csv.
+    saved = read_csv(ties_path)
+    others = [r for r in saved if {r["map_a"], r["map_b"]} != {A, B}]
+    check([{k: r[k] for k in ("map_a", "x_a", "y_a", "map_b", "x_b", "y_b")} for r in others]
+          == [{k: r[k] for k in ("map_a", "x_a", "y_a", "map_b", "x_b", "y_b")} for r in original_rows if {r["map_a"], r["map_b"]} != {A, B}],
+          "the other pairs' %d rows are as they were" % len(others))
+    mine = [r for r in saved if {r["map_a"], r["map_b"]} == {A, B}]
+    as_ties = sorted((float(r["x_a"]), float(r["y_a"]), float(r["x_b"]), float(r["y_b"])) for r in mine if r.get("kind", "") in ("", "tie"))
+    rejected = sorted((float(r["x_a"]), float(r["y_a"]), float(r["x_b"]), float(r["y_b"])) for r in mine if r.get("kind") == "rejected")
+    want_ties = sorted([(float(r["x_a"]), float(r["y_a"]), float(r["x_b"]), float(r["y_b"])) for r in hand] + [tuple(new["a"] + new["b"])])
+    want_rejected = sorted(tuple(t["a"] + t["b"]) for t in (moved, removed))
+    check(as_ties == want_ties, "the pair's ties in ties.csv: its hand ties and the moved one at its new place: %s" % as_ties)
+    check(rejected == want_rejected, "the moved and the removed found ties are rejected rows at their old places: %s" % rejected)
+    json.dump({"a": A, "b": B, "moved": {"from": moved, "to": new}, "removed": removed},
+              open(os.path.join(out, "found-edit.json"), "w"), indent=1)
+
+
+def check_pins(series, out, check):
+    from osgeo import gdal
+    gdal.UseExceptions()
+    edit = json.load(open(os.path.join(out, "found-edit.json")))
+    work = os.path.join(series, SERIES_WORK)
+
+    def pins(name):
+        ds = gdal.Open(os.path.join(work, name, "georef.vrt"))
+        return [(g.GCPPixel, g.GCPLine) for g in ds.GetGCPs() if g.Id.startswith("tie-")]
+
+    def has(points, p):
+        return any(abs(x - p[0]) <= 1e-3 and abs(y - p[1]) <= 1e-3 for x, y in points)
+
+    on_a, on_b = pins(edit["a"]), pins(edit["b"])
+    moved, removed = edit["moved"], edit["removed"]
+    check(has(on_b, moved["to"]["b"]) and has(on_a, moved["to"]["a"]),
+          "%s's pins hold the moved tie at its new place %s" % (edit["b"], moved["to"]["b"]))
+    check(not has(on_b, moved["from"]["b"]), "and not at its old place %s" % moved["from"]["b"])
+    check(not has(on_a, removed["a"]) and not has(on_b, removed["b"]),
+          "neither sheet holds the removed found tie (%s, %s)" % (removed["a"], removed["b"]))
+
+
+def main():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from browser_check import Checks
+    check = Checks()
+    mode = sys.argv[1]
+    if mode == "index":
+        check_index(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None, check)
+    elif mode == "edit":
+        drive(sys.argv[2], sys.argv[3], sys.argv[4], check)
+    elif mode == "after":
+        check_pins(sys.argv[2], sys.argv[3], check)
+    print("%d failures" % len(check.failures))
+    sys.exit(1 if check.failures else 0)
+
+
+main()

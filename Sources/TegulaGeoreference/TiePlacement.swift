@@ -16,12 +16,14 @@ public struct TiePlacement: Sendable, Equatable {
     public var leaveOneOutMetres: Double?
 
     /// The transform a sheet without GCPs takes in the joint fit: one that is linear in its
-    /// parameters (helmert, polynomial 1–3) as given; projective, tps and straight, and no
-    /// transform given, as polynomial1: with no GCPs to choose on, nor a sheet of its own to bend
-    /// to, it is placed as a whole.
+    /// parameters (helmert, polynomial 1–3) as given; none given, helmert (the ties of a narrow
+    /// overlap lie on one line, which fixes a similarity but leaves an affine's stretch across it
+    /// free); projective, tps and straight as polynomial1: with no GCPs to choose on, nor a sheet
+    /// of its own to bend to, it is placed as a whole.
     public static func kind(given: TransformKind?) -> TransformKind {
         switch given {
         case .helmert?, .polynomial1?, .polynomial2?, .polynomial3?: return given!
+        case nil: return .helmert
         default: return .polynomial1
         }
     }

@@ -13,10 +13,10 @@ import Testing
 /// GDAL's GCP transformer and numpy against `truth.json` (``TiePlacementTests/positionOracle``,
 /// ``AutoTiesTests/seamOracle``).
 @Suite(.serialized, .timeLimit(.minutes(20))) struct AutoTiePlacementTests {
-    /// A `cols` × `rows` series with exact GCPs on `withGCPs` only, `gcps: none` and `transform:
-    /// helmert` on the rest (the found ties of a 24-px overlap lie along its middle line, which
-    /// fixes a similarity but leaves an affine's stretch across it free), no hand ties, `ties:
-    /// auto` and `extra` lines appended.
+    /// A `cols` × `rows` series with exact GCPs on `withGCPs` only, `gcps: none` and no transform
+    /// on the rest (so the default for a sheet placed by its ties: helmert, as the found ties of a
+    /// 24-px overlap lie along its middle line, which fixes a similarity but leaves an affine's
+    /// stretch across it free), no hand ties, `ties: auto` and `extra` lines appended.
     static func series(_ label: String, cols: Int, rows: Int, withGCPs: Set<String> = ["r2c2"], extra: String = "") throws -> (
         folder: String, file: String
     ) {
@@ -25,7 +25,7 @@ import Testing
         let list = folder + "/sheets.csv"
         let rows = try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n").map { row -> String in
             let f = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            return f[0] == "name" || withGCPs.contains(f[0]) ? row.description : ([f[0], f[1], "none", "helmert"] + f[4...]).joined(separator: ",")
+            return f[0] == "name" || withGCPs.contains(f[0]) ? row.description : ([f[0], f[1], "none", ""] + f[4...]).joined(separator: ",")
         }
         try (rows.joined(separator: "\n") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
         let kept = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
@@ -57,11 +57,22 @@ import Testing
         let oracle = try #require(try JSONSerialization.jsonObject(with: Data(seams.utf8)) as? [String: [[String: Any]]], "\(seams)")
         let ties = try #require(oracle["found"]), corners = try #require(oracle["corners"])
         try #require(errors.count == 16 && ties.count == pipeline.spec.ties.count && corners.count == 48)
+        // The sheet index names the transform used: helmert, the default for a sheet placed by its ties.
+        let index = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: pipeline.workFolder + "/index.geojson")))
+        let transforms = try #require(index as? [String: Any])["features"] as! [[String: Any]]
+        for f in transforms {
+            let name = f["id"] as! String, properties = f["properties"] as! [String: Any]
+            #expect(properties["transform"] as? String == (name == "r2c2" ? "polynomial1" : "helmert"), "\(name): \(properties)")
+        }
         var byHops: [Int: Double] = [:]
+        // The documented growth, e(h) ≤ e(0) + 6·ε·h, ε the worst found tie's distance from the truth.
+        let epsilon = try #require(ties.map { $0["truth"] as! Double }.max())
+        let e0 = try #require(errors["r2c2"])
         for (name, error) in errors {
             let hops = pipeline.series.tied[name]?.placement?.hops ?? 0
             byHops[hops] = max(byHops[hops] ?? 0, error)
             #expect(error <= 2, "\(name), \(hops) ties from r2c2, is \(error) px from its true place")
+            #expect(error <= e0 + 6 * epsilon * Double(hops), "\(name): \(error) px at \(hops) hops, past e(0) + 6·ε·h (ε \(epsilon) px)")
         }
         func worst(_ rows: [[String: Any]], _ key: String) throws -> Double { try #require(WorstError.of(rows.map { $0[key] as! Double })) }
         let matched = found.pairs.filter(\.matched)

@@ -288,7 +288,7 @@ let package = Package(
             "TegulaInputs", "TegulaIIIF", "TegulaFetch", "TegulaGeoreference", "TegulaScan", "TegulaGDAL", "TegulaSupport", "TegulaTestSupport",
         ]),
         .testTarget(name: "TegulaEditorTests", dependencies: [
-            "TegulaEditor", "TegulaPipeline", "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",
+            "TegulaEditor", "TegulaPipeline", "TegulaOnDemand", "TegulaServer", "TegulaHTTP", "TegulaIIIFServer", "TegulaGeoreference", "TegulaWarp", "TegulaPyramid", "TegulaGDAL",
             "TegulaTileset", "TegulaGeometry", "TegulaTestSupport",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),

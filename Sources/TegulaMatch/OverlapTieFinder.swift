@@ -14,13 +14,21 @@ public struct OverlapTieSettings: Sendable, Hashable {
     public var searchRadius: Int
     /// Ties that must agree for the overlap to match.
     public var minimumTies: Int
+    /// When the prediction comes from two sheets' own fits (GCPs): how far, at most, a tie may lie
+    /// from where they put it, pixels of the second sheet, and the least share of the overlap's
+    /// length the ties must span (the verdict's ``VerdictThresholds/minimumSpread``). A look-alike
+    /// found by the drift's correction can sit far from any place the fits allow; such a pair is
+    /// refused, not tied. Nil (the default) for a prediction that is itself a guess (a sheet being
+    /// placed by matching), which its own checks judge.
+    public var fitsAgreement: Double?
 
     /// The defaults (docs/pipelines-and-collections.md).
-    public init(maximumTies: Int = 16, minimumWidth: Double = 16, searchRadius: Int = 32, minimumTies: Int = 3) {
+    public init(maximumTies: Int = 16, minimumWidth: Double = 16, searchRadius: Int = 32, minimumTies: Int = 3, fitsAgreement: Double? = nil) {
         self.maximumTies = maximumTies
         self.minimumWidth = minimumWidth
         self.searchRadius = searchRadius
         self.minimumTies = minimumTies
+        self.fitsAgreement = fitsAgreement
     }
 }
 
@@ -46,7 +54,8 @@ public enum OverlapTieFinder {
         let pa = PaddedScan(a, margin: margin), pb = PaddedScan(b, margin: margin)
         guard
             let first = try round(
-                pa, pb, maskA: maskA, maskB: maskB, h, radius: settings.searchRadius, gap: 1, cells: max(settings.maximumTies, 16), settings, match)
+                pa, pb, maskA: maskA, maskB: maskB, h, radius: settings.searchRadius, gap: 1, cells: max(settings.maximumTies, 16), settings, match)?
+                .ties
         else { return nil }
         var figures = MatchFigures()
         figures.refined = first.count
@@ -67,22 +76,61 @@ public enum OverlapTieFinder {
         else {
             return .noMatch("where the refined points place the sheets, their overlap is too narrow to tie", figures)
         }
-        guard let final = Drift.agreeing(second, better, tolerance: 1, settings: settings, match: match) else {
+        guard let final = Drift.agreeing(second.ties, better, tolerance: 1, settings: settings, match: match) else {
             return .noMatch("the ties do not hold at full resolution from the corrected placement", figures)
         }
         figures.inliers = final.kept.count
         figures.leaveOneOutRMS = final.rms
+        if let limit = settings.fitsAgreement, let why = disagreement(final.kept, h, limit: limit, along: second.length, match, &figures) {
+            return .noMatch(why, figures)
+        }
         return .matched(final.kept.sorted { ($0.scan.y, $0.scan.x) < ($1.scan.y, $1.scan.x) }, figures)
+    }
+
+    /// Why ties that hold together still cannot be trusted, or nil: the farthest lies over `limit`
+    /// pixels from where the fits' prediction `h` puts it, or they span less of the overlap's
+    /// `length` (along their own principal axis) than the verdict's least spread.
+    static func disagreement(
+        _ ties: [ProposedPoint], _ h: Homography, limit: Double, along length: Double, _ match: MatchSettings, _ figures: inout MatchFigures
+    ) -> String? {
+        let offsets = ties.map { t in
+            let q = h.apply(t.scan)
+            return hypot(t.reference.x - q.x, t.reference.y - q.y)
+        }
+        let farthest = offsets.max() ?? 0
+        figures.spread = length > 0 ? min(1, extent(ties.map(\.scan)) / length) : 0
+        if farthest > limit {
+            return String(format: "the ties lie up to %.1f px from where the sheets' fits put them, at most %.1f allowed", farthest, limit)
+        }
+        guard let spread = figures.spread, spread >= match.verdict.minimumSpread else {
+            return String(
+                format: "the ties span %.0f%% of the overlap, at least %.0f%% needed", 100 * (figures.spread ?? 0), 100 * match.verdict.minimumSpread)
+        }
+        return nil
+    }
+
+    /// The points' length along their principal axis (the long side of a strip).
+    static func extent(_ points: [PixelPoint]) -> Double {
+        guard points.count > 1 else { return 0 }
+        let n = Double(points.count)
+        let cx = points.map(\.x).reduce(0, +) / n, cy = points.map(\.y).reduce(0, +) / n
+        var sxx = 0.0, syy = 0.0, sxy = 0.0
+        for p in points {
+            sxx += (p.x - cx) * (p.x - cx); syy += (p.y - cy) * (p.y - cy); sxy += (p.x - cx) * (p.y - cy)
+        }
+        let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+        let s = points.map { ($0.x - cx) * cos(angle) + ($0.y - cy) * sin(angle) }
+        return s.max()! - s.min()!
     }
 
     /// One round: the overlap under `h`, at most `most` cells over it, the best point refined in
     /// each within `radius`, templates `gap` pixels inside the overlap (nil when the overlap is too
-    /// small to tie). The first round, which only finds the drift, tries at least 16 cells
+    /// small to tie), with the length of the overlap's candidate points (``extent(_:)``). The first round, which only finds the drift, tries at least 16 cells
     /// whatever the ties asked for, so a few wrong peaks cannot outvote the right ones.
     static func round(
         _ a: PaddedScan, _ b: PaddedScan, maskA: [PixelPoint], maskB: [PixelPoint], _ h: Homography, radius: Int, gap: Int, cells most: Int,
         _ settings: OverlapTieSettings, _ match: MatchSettings
-    ) throws -> [ProposedPoint]? {
+    ) throws -> (ties: [ProposedPoint], length: Double)? {
         guard let inverse = h.inverse else { return nil }
         let overlap = Overlap(maskA, maskB.map(inverse.apply))
         guard 2 * overlap.widest >= settings.minimumWidth,
@@ -106,7 +154,7 @@ public enum OverlapTieFinder {
             }
             if let kept { best.append(kept) }
         }
-        return best
+        return (best, extent(candidates))
     }
 
     /// The template's half side for this overlap, its candidate points (those a template fits

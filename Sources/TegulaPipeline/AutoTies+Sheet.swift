@@ -22,6 +22,9 @@ extension AutoTies {
         let box: Box
         let hash: String
         let scans: any ScanOpener
+        /// How far its fit misses its own GCPs, scan pixels: the enabled GCPs' leave-one-out RMS
+        /// (their residuals' where one cannot be left out); nil for an approximate fit from matching.
+        var error: Double?
 
         /// Nil for a map not fitted from GCPs, or one that cannot be fitted on its own.
         init?(map: MapSpec, pipeline: Pipeline) throws {
@@ -31,6 +34,19 @@ extension AutoTies {
             let w = Double(fit.imageWidth), h = Double(fit.imageHeight)
             let mask = try step.mask() ?? [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)]
             try self.init(name: map.name, input: map.input, fit: fit, mask: mask, hash: step.hash(), scans: pipeline.inputs)
+            let errors = fit.report.gcps.filter(\.enabled).map { $0.leaveOneOutPixels ?? $0.residualPixels }.filter(\.isFinite)
+            error = errors.isEmpty ? nil : (errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot()
+        }
+
+        /// How far ties with `other` may lie from where the two fits put them, pixels of `other`'s
+        /// scan: 4 px plus twice the two fits' errors combined (√(a² + b²)), at most the search
+        /// radius; nil unless both sheets are fitted on their own GCPs. On a 4 × 4 series with 4-px
+        /// GCP errors right ties lay up to 12.7 px from the prediction where the limit is 16 px
+        /// (twice alone, 12 px, refused them); the look-alike of AutoTiesLookAlikeTests lies 27 px
+        /// off where it is 24 px.
+        func agreement(with other: Sheet, search: Int) -> Double? {
+            guard let a = error, let b = other.error else { return nil }
+            return min(Double(search), 4 + 2 * hypot(a, b))
         }
 
         /// A sheet from its fit (on its GCPs, or approximate); nil when the fit maps its mask nowhere.

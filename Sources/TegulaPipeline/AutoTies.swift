@@ -82,7 +82,7 @@ struct AutoTies: Codable, Sendable, Equatable {
     /// stage hash without ties (those without GCPs after the others, marked).
     static func key(_ settings: AutoTiesSpec, sheets: [Sheet], loose: [Loose]) -> String {
         var h = ContentHash()
-        h.update("autoties/1")
+        h.update("autoties/2")
         h.update(PipelineHashing.json(settings))
         for s in sheets {
             h.update(s.name)
@@ -120,6 +120,14 @@ struct AutoTies: Codable, Sendable, Equatable {
         var pairs: [Pair] = []
         var csv = "map_a,x_a,y_a,map_b,x_b,y_b,score\n"
 
+        /// The finder's settings for `a` and `b`: ties held to where both fits put them when both
+        /// are fitted on their own GCPs (``Sheet/agreement(with:search:)``).
+        func checked(_ a: Sheet, _ b: Sheet) -> OverlapTieSettings {
+            var s = finder
+            s.fitsAgreement = a.agreement(with: b, search: s.searchRadius)
+            return s
+        }
+
         /// The overlap of two sheets matched, when their footprints' boxes meet and the overlap is
         /// wide enough to tie; true when it matched.
         @discardableResult
@@ -128,7 +136,7 @@ struct AutoTies: Codable, Sendable, Equatable {
             let start = Date()
             guard a.box.meets(b.box), let predicted = try a.predicted(on: b),
                 let verdict = try OverlapTieFinder.ties(
-                    a: a.reader(), maskA: a.mask, b: b.reader(), maskB: b.mask, predicted: predicted, settings: finder)
+                    a: a.reader(), maskA: a.mask, b: b.reader(), maskB: b.mask, predicted: predicted, settings: checked(a, b))
             else { return false }
             var pair = Pair(mapA: a.name, mapB: b.name, matched: false, ties: 0, seconds: Date().timeIntervalSince(start))
             switch verdict {

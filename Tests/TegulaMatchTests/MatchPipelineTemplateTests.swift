@@ -57,15 +57,6 @@ import Testing
                 "only for a bare XYZ"
             ),
         ]
-        for (i, (section, key, words)) in cases.enumerated() {
-            let file = folder.appendingPathComponent("bad\(i).yml").path
-            try "version: 1\nmaps:\n  - {name: a, input: \(Schagen1689.scan), output: out/a, georeference: \(section)}\n"
-                .write(toFile: file, atomically: true, encoding: .utf8)
-            let run = try ProgramRun.run(tegula, ["run", file, "--dry-run"])
-            #expect(run.status == 1, "\(section): \(run.stderr)")
-            let lines = run.stderr.split(separator: "\n")
-            #expect(lines.count == 1 && lines[0].contains(key) && lines[0].contains(words) && lines[0].contains(file), "\(section): \(run.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".tegula").path))
-        }
+        try MatchPipelineTests.expectRefused(cases, in: folder, by: tegula, namingTheFile: true)
     }
 }

@@ -100,6 +100,15 @@ import Testing
             ("{match: \(Schagen1689.scan), gcp_srs: EPSG:4326}", "maps[0].georeference.gcp_srs", "matched GCPs are in the reference's CRS"),
             ("{match: nowhere.tif}", "maps[0].georeference.match", "match reference \(folder.path)/nowhere.tif does not exist"),
         ]
+        try Self.expectRefused(cases, in: folder, by: tegula)
+    }
+
+    /// Each georeference `section` of `cases`, as the one map of a pipeline file in `folder` run
+    /// with `--dry-run`, exits 1 with one line on stderr naming its `key` and holding its `words`
+    /// (and the pipeline file's path, `namingTheFile`), and makes no work folder.
+    static func expectRefused(
+        _ cases: [(String, String, String)], in folder: URL, by tegula: String, namingTheFile: Bool = false
+    ) throws {
         for (i, (section, key, words)) in cases.enumerated() {
             let file = folder.appendingPathComponent("bad\(i).yml").path
             try "version: 1\nmaps:\n  - {name: a, input: \(Schagen1689.scan), output: out/a, georeference: \(section)}\n"
@@ -107,7 +116,9 @@ import Testing
             let run = try ProgramRun.run(tegula, ["run", file, "--dry-run"])
             #expect(run.status == 1, "\(section): \(run.stderr)")
             let lines = run.stderr.split(separator: "\n")
-            #expect(lines.count == 1 && lines[0].contains(key) && lines[0].contains(words), "\(section): \(run.stderr)")
+            #expect(
+                lines.count == 1 && lines[0].contains(key) && lines[0].contains(words) && (!namingTheFile || lines[0].contains(file)),
+                "\(section): \(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".tegula").path))
         }
     }

@@ -30,7 +30,7 @@ import Testing
     @Test func aPairWhoseOverlapMatchesFarFromWhereBothFitsPutItIsRefusedNamedAndGetsNoTiesWhileTheOthersCloseTheirSeams() throws {
         let (folder, file) = try AutoTiesTests.series("autoties-lookalike", cols: 4, rows: 1)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let python = try PackageRoot.path(".venv/bin/python3")
+        let python = PackageRoot.path(".venv/bin/python3")
         _ = try ProgramRun.output(python, ["-c", Self.roll, folder + "/scans/r1c3.tif", "48", "-30"])
         let log = LoggedLines()
         try AutoTiesTests.runner(file, RunOptions(stage: .georeference, jobs: 2), log: log).run()

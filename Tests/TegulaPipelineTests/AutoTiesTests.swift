@@ -82,6 +82,29 @@ import Testing
         print(json.dumps(figures()))
         """
 
+    /// The `"rA cB rA cB+1"` and `"rA cB rA+1 cB"` names of every two sheets of a `cols` × `rows`
+    /// series that share an edge (they overlap by 24 px and must match).
+    static func edgePairs(cols: Int, rows: Int) -> Set<String> {
+        Set(
+            (1...rows).flatMap { r in
+                (1...cols).flatMap { c in [c < cols ? "r\(r)c\(c) r\(r)c\(c + 1)" : nil, r < rows ? "r\(r)c\(c) r\(r + 1)c\(c)" : nil] }
+            }
+            .compactMap { $0 })
+    }
+
+    /// ``seamOracle`` (numpy and gdaltransform) over the files a 4 × 4 run of `pipeline` wrote in
+    /// `folder`: a row per found tie and per true shared corner (48).
+    static func seams(_ folder: String, _ pipeline: Pipeline) throws -> (ties: [[String: Any]], corners: [[String: Any]]) {
+        let out = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", seamOracle, folder, pipeline.workFolder])
+        let oracle = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: [[String: Any]]], "\(out)")
+        let ties = try #require(oracle["found"]), corners = try #require(oracle["corners"])
+        try #require(ties.count == pipeline.spec.ties.count && corners.count == 48)
+        return (ties, corners)
+    }
+
+    /// The worst of `key` over the oracle's `rows`.
+    static func worst(_ rows: [[String: Any]], _ key: String) throws -> Double { try #require(WorstError.of(rows.map { $0[key] as! Double })) }
+
     @Test func tiesAutoAloneBringsTheSeamAtEveryTieOfASeriesWithFourPixelGCPErrorsWithinHalfAPixel() throws {
         let (folder, file) = try Self.series("autoties-seams", cols: 4, rows: 4)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -91,20 +114,15 @@ import Testing
         let found = try #require(pipeline.foundTies)
         // Every two neighbours across an edge overlap by 24 px and must match (diagonal
         // neighbours share a 24-px square, mostly too small to tie).
-        let edges = Set(
-            (1...4).flatMap { r in (1...4).flatMap { c in [c < 4 ? "r\(r)c\(c) r\(r)c\(c + 1)" : nil, r < 4 ? "r\(r)c\(c) r\(r + 1)c\(c)" : nil] } }
-                .compactMap { $0 })
+        let edges = Self.edgePairs(cols: 4, rows: 4)
         let matched = found.pairs.filter(\.matched)
         #expect(edges.isSubset(of: Set(matched.map { "\($0.mapA) \($0.mapB)" })), "\(found.pairs.filter { !$0.matched })")
         #expect(matched.allSatisfy { $0.ties >= 3 && $0.ties <= 16 })
         #expect(pipeline.spec.ties.count == matched.map(\.ties).reduce(0, +) && pipeline.series.tied.count == 16)
         try Self.runner(file, RunOptions(stage: .georeference, jobs: 2)).run()
 
-        let out = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", Self.seamOracle, folder, pipeline.workFolder])
-        let oracle = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: [[String: Any]]], "\(out)")
-        let ties = try #require(oracle["found"]), corners = try #require(oracle["corners"])
-        try #require(ties.count == pipeline.spec.ties.count && corners.count == 48)
-        func worst(_ rows: [[String: Any]], _ key: String) throws -> Double { try #require(WorstError.of(rows.map { $0[key] as! Double })) }
+        let (ties, corners) = try Self.seams(folder, pipeline)
+        let worst = Self.worst
         let seconds = found.pairs.compactMap(\.seconds)
         let errors = ties.map { $0["truth"] as! Double }.sorted()
         print(

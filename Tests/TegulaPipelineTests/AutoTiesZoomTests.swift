@@ -17,17 +17,12 @@ extension AutoTiesTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let pipeline = try Pipeline.load(path: file)
         let found = try #require(pipeline.foundTies)
-        let edges = Set(
-            (1...4).flatMap { r in (1...4).flatMap { c in [c < 4 ? "r\(r)c\(c) r\(r)c\(c + 1)" : nil, r < 4 ? "r\(r)c\(c) r\(r + 1)c\(c)" : nil] } }
-                .compactMap { $0 })
+        let edges = Self.edgePairs(cols: 4, rows: 4)
         #expect(edges.isSubset(of: Set(found.pairs.filter(\.matched).map { "\($0.mapA) \($0.mapB)" })), "\(found.pairs.filter { !$0.matched })")
         try Self.runner(file, RunOptions(stage: .georeference, jobs: 2)).run()
 
-        let out = try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", Self.seamOracle, folder, pipeline.workFolder])
-        let oracle = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: [[String: Any]]], "\(out)")
-        let ties = try #require(oracle["found"]), corners = try #require(oracle["corners"])
-        try #require(ties.count == pipeline.spec.ties.count && corners.count == 48)
-        func worst(_ rows: [[String: Any]], _ key: String) throws -> Double { try #require(WorstError.of(rows.map { $0[key] as! Double })) }
+        let (ties, corners) = try Self.seams(folder, pipeline)
+        let worst = Self.worst
         print(
             String(
                 format:

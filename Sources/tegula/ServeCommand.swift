@@ -36,7 +36,8 @@ struct ServeCommand: AsyncParsableCommand {
             (TileJSON 3.0.0), /{id}/{z}/{x}/{y}.{ext} (XYZ), /{id}/tms/{z}/{x}/{y}.{ext}, @2x names for \
             scale-2 tilesets, /maps?lon=&lat= (scans covering a point), /health, and /metrics \
             (Prometheus text format) with --metrics. Logs go to stderr: one line per request at \
-            --log-level debug, errors at every level.
+            --log-level debug, errors at every level. With --tms, scans are rendered on demand in \
+            that set (a pipeline map's own tile.tms wins; cut tilesets keep theirs).
             """)
 
     @Argument(
@@ -77,13 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
-    @Option(
-        name: .customLong("tms"),
-        help: ArgumentHelp(
-            "The tile matrix set scans are rendered on demand in: a built-in id (WebMercatorQuad, the default; WorldCRS84Quad, …) or a TMS 2.0 JSON file. A pipeline map's own tile.tms wins; cut tilesets keep theirs.",
-            valueName: "NAME|FILE.json"),
-        transform: TileMatrixSet.init(argument:))
-    var tms: TileMatrixSet?
+    @OptionGroup var grid: TileMatrixSetOption
 
     @OptionGroup var iiif: IIIFOptions
 
@@ -203,7 +198,7 @@ struct ServeCommand: AsyncParsableCommand {
         let resolver = iiif.inputs()
         let inputs = OnDemandInputs(
             queue: RenderQueue(workers: server.renderThreads), memo: TileMemo(byteBudget: cacheSize << 20),
-            encoding: try encoding(), removeColor: try removal(), inputs: resolver, tms: tms,
+            encoding: try encoding(), removeColor: try removal(), inputs: resolver, tms: grid.tms,
             log: { printError($0) })
         var entries: [CatalogueEntry] = []
         var rendered: [OnDemandSource] = []

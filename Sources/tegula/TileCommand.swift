@@ -19,7 +19,9 @@ struct TileCommand: ParsableCommand {
             warped straight from the scan; lower zooms are built from their children in memory. \
             Fully transparent tiles are not written; fully opaque ones are written without alpha. \
             Zoom `auto`: max = the zoom nearest the scan's native resolution, min = where the scan \
-            is about one tile. An existing OUT that is not a tileset is refused and left untouched.
+            is about one tile. An existing OUT that is not a tileset is refused and left untouched. \
+            With --tms, the pyramid is cut in that set's grid and CRS, into a folder (with its \
+            tms.json) or a GeoPackage: MBTiles and PMTiles hold WebMercatorQuad alone.
             """)
 
     @OptionGroup var input: SourceOptions
@@ -63,13 +65,7 @@ struct TileCommand: ParsableCommand {
     )
     var resume = false
 
-    @Option(
-        name: .customLong("tms"),
-        help: ArgumentHelp(
-            "The tile matrix set to cut in: a built-in id (WebMercatorQuad, the default; WorldCRS84Quad, UTM31WGS84Quad, …) or a TMS 2.0 JSON file (tegula grid --tms-from writes one). Another set than WebMercatorQuad is written to a folder (with its tms.json) or a GeoPackage.",
-            valueName: "NAME|FILE.json"),
-        transform: TileMatrixSet.init(argument:))
-    var tms: TileMatrixSet?
+    @OptionGroup var grid: TileMatrixSetOption
 
     @OptionGroup var workers: WorkerOptions
 
@@ -112,7 +108,7 @@ struct TileCommand: ParsableCommand {
             job.resume = resume
             job.waitForOtherWriter = false  // a second run on one output is refused with the holder's pid
             job.jobs = workers.jobs
-            job.tms = tms ?? .webMercatorQuad
+            job.tms = grid.tms ?? .webMercatorQuad
             let planned = try job.zoomRange()
             if zoom == .auto && !workers.quiet {
                 printError("tegula: zoom auto = \(planned) (max nearest the native resolution, min where the scan is about one tile)")

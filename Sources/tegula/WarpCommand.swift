@@ -28,13 +28,7 @@ struct WarpCommand: ParsableCommand {
     @Option(help: "Resampling kernel: near, bilinear, cubic, lanczos, average.")
     var resampling: Resampling = .bilinear
 
-    @Option(
-        name: .customLong("tms"),
-        help: ArgumentHelp(
-            "The tile matrix set whose zoom's pixel grid to warp onto, in its CRS: a built-in id (WebMercatorQuad, the default; WorldCRS84Quad, UTM31WGS84Quad, …) or a TMS 2.0 JSON file (tegula grid --tms-from writes one).",
-            valueName: "NAME|FILE.json"),
-        transform: TileMatrixSet.init(argument:))
-    var tms: TileMatrixSet?
+    @OptionGroup var grid: TileMatrixSetOption
 
     @Flag(help: "Write a Cloud Optimized GeoTIFF (tiled, compressed, with overviews).")
     var cog = false
@@ -50,7 +44,7 @@ struct WarpCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let source = try input.resolve()
-            let set = tms ?? .webMercatorQuad
+            let set = grid.tms ?? .webMercatorQuad
             let z: Int
             if let r = zoom.range {
                 z = r.max

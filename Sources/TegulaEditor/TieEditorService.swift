@@ -16,17 +16,16 @@ import TegulaSupport
 /// error of every tie from the two sheets' current fits (``TiePair``) answered on every edit;
 /// Save rewrites the pipeline's `ties:` list in place (``PipelineTiesFile``), or with `ties: auto`
 /// the pair's rows of its `ties_from:` file (``TiesFileEdit``: hand ties, found ties moved, and
-/// found ties removed or moved as `rejected` rows, which the next run leaves out). Routes are
-/// ``TieRoute``'s table; refusals are JSON `{"error": …}` with the status their error carries.
+/// found ties removed or moved as `rejected` rows, which the next run leaves out; the rejected
+/// rows of removed found ties put back dropped); then the pair is opened again from the files,
+/// so what the API answers after a save is what they hold, as the next run reads them. Routes
+/// are ``TieRoute``'s table; refusals are JSON `{"error": …}` with the status their error carries.
 public final class TieEditorService: HTTPService, @unchecked Sendable {
-    /// The two sheets, their fits and the ties they started with.
-    public let pair: TiePair
     /// Sheet A's and sheet B's scans.
     public let paneA: ScanPane, paneB: ScanPane
     let leaflet: [String: ViewerAssets.Asset]
-    let session: Locked<TieSession>
-    /// The found ties not yet removed or moved by a save (``TiePair/found`` at first).
-    let found: Locked<[EditorTie]>
+    /// The pair as opened at start, then again after each save; held while a save writes.
+    let opened: Locked<TiePair>
     let log: @Sendable (String) -> Void
 
     /// Largest request body accepted.
@@ -41,18 +40,20 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
         pair: TiePair, leafletDirectory: String = ViewerAssets.debianLeaflet, renderThreads: Int = 2,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
-        self.pair = pair
         let queue = RenderQueue(workers: renderThreads)
         paneA = try ScanPane(path: pair.scanA, id: pair.sheetA.name, queue: queue, logger: logger)
         paneB = try ScanPane(path: pair.scanB, id: pair.sheetB.name, queue: queue, logger: logger)
         leaflet = ViewerAssets.leaflet(in: leafletDirectory)
-        session = Locked(TieSession(mapA: pair.sheetA.name, mapB: pair.sheetB.name, ties: pair.ties))
-        found = Locked(pair.found)
+        opened = Locked(pair)
         self.log = log
     }
 
-    /// The session now (as started, or as last saved).
-    public var current: TieSession { session.withLock { $0 } }
+    /// The two sheets, their fits and the ties the files hold (as started, or as read back after
+    /// the last save).
+    public var pair: TiePair { opened.current }
+
+    /// The session now: the pair's as opened at start or after the last save.
+    public var current: TieSession { pair.session }
 
     /// Answers one request.
     public func respond(_ request: ServerRequest, isCancelled: @escaping @Sendable () -> Bool) async -> ServerResponse {
@@ -94,31 +95,37 @@ public final class TieEditorService: HTTPService, @unchecked Sendable {
         }
     }
 
-    /// Check, figure, then rewrite the pipeline's `ties:` list (with `ties: auto`, the pair's rows
-    /// of the ties file); the figures with `saved` set.
+    /// Check, figure, rewrite the pipeline's `ties:` list (with `ties: auto`, the pair's rows of
+    /// the ties file), then open the pair again from the files; the figures of the session sent,
+    /// with `saved` set. A save that wrote but cannot be opened again says so.
     func saving(_ body: [UInt8]) throws -> ServerResponse {
-        var s = try TieSession.decode(Data(body))
-        var figures = try pair.figures(s)
-        guard let file = pair.tiesFile else {
-            try PipelineTiesFile.save(s.ties, mapA: s.mapA, mapB: s.mapB, to: pair.pipelineFile)
-            session.withLock { $0 = s }
-            log("tegula: saved \(s.ties.count) ties between \(s.mapA) and \(s.mapB) to \(pair.pipelineFile)")
-            figures.saved = pair.pipelineFile
+        let s = try TieSession.decode(Data(body))
+        return try opened.withLock { pair in
+            var figures = try pair.figures(s)
+            let file = try write(s, of: pair)
+            do { pair = try TiePair(pipeline: pair.pipelineFile, mapA: s.mapA, mapB: s.mapB) } catch {
+                throw EditorError(.unreadableInput, at: file, "saved, but the pair cannot be opened again: \(error)")
+            }
+            log(
+                "tegula: saved the ties between \(s.mapA) and \(s.mapB) to \(file); read back: \(pair.ties.count - pair.found.count) hand ties, \(pair.found.count) found, \(pair.removed.count) found ties removed"
+            )
+            figures.saved = file
             return .json(figures)
         }
-        let (hand, rejected, kept) = pair.split(s, found: found.withLock { $0 })
-        do { try TiesFileEdit.save(mapA: s.mapA, mapB: s.mapB, ties: hand, rejected: rejected, to: file) } catch {
+    }
+
+    /// Write `s` into the pipeline's `ties:` list, or with `ties: auto` the pair's rows of the
+    /// ties file; the file written.
+    func write(_ s: TieSession, of pair: TiePair) throws -> String {
+        guard let file = pair.tiesFile else {
+            try PipelineTiesFile.save(s.ties, mapA: s.mapA, mapB: s.mapB, to: pair.pipelineFile)
+            return pair.pipelineFile
+        }
+        let (hand, rejected, restored) = pair.split(s)
+        do { try TiesFileEdit.save(mapA: s.mapA, mapB: s.mapB, ties: hand, rejected: rejected, restored: restored, to: file) } catch {
             throw EditorError(.writeFailed, at: file, "\(error)")
         }
-        let still = Set(kept.map(\.id))
-        for i in s.ties.indices where !still.contains(s.ties[i].id) { s.ties[i].score = nil }
-        found.withLock { $0 = kept }
-        session.withLock { $0 = s }
-        log(
-            "tegula: saved \(hand.count) hand ties and \(rejected.count) removed found ties between \(s.mapA) and \(s.mapB) to \(file) (\(kept.count) found ties kept as found)"
-        )
-        figures.saved = file
-        return .json(figures)
+        return file
     }
 
     /// `?from=a|b&x=&y=` → `{"pixel": [x, y]}`: where the other sheet's fit puts the place the

@@ -25,6 +25,10 @@ public struct TiePair: Sendable {
     /// With `ties: auto`: the found ties among ``ties``, as opened, and the `ties_from:` file
     /// Save writes (nil without `ties: auto`: Save rewrites the `ties:` list).
     public let found: [EditorTie]
+    /// With `ties: auto`: the pair's found ties removed by an earlier save, `r1`, `r2`, … (the
+    /// ties file's `rejected` rows, turned round like ``ties``; the score of the found tie each
+    /// leaves out now, nil when it leaves none out). Empty without `ties: auto`.
+    public let removed: [EditorTie]
     public let tiesFile: String?
 
     /// Open `mapA` and `mapB` of the pipeline at `path`. A map the pipeline lacks, a map not
@@ -71,17 +75,15 @@ public struct TiePair: Sendable {
         }
         let scores: [Int: Double]
         do { scores = try pipeline.foundTieScores() } catch { throw EditorError(.unreadableInput, at: path, "\(error)") }
-        var ties: [EditorTie] = [], found: [EditorTie] = []
+        /// A tie's pixels on A and on B, when it ties A and B (either way round).
+        func onAB(_ t: TieSpec) -> (PixelPoint, PixelPoint)? {
+            if t.mapA == mapA && t.mapB == mapB { return (t.pixelA, t.pixelB) }
+            if t.mapA == mapB && t.mapB == mapA { return (t.pixelB, t.pixelA) }
+            return nil
+        }
+        var ties: [EditorTie] = [], found: [EditorTie] = [], removed: [EditorTie] = []
         for (i, t) in pipeline.spec.ties.enumerated() {
-            let pair: (PixelPoint, PixelPoint)?
-            if t.mapA == mapA && t.mapB == mapB {
-                pair = (t.pixelA, t.pixelB)
-            } else if t.mapA == mapB && t.mapB == mapA {
-                pair = (t.pixelB, t.pixelA)
-            } else {
-                pair = nil
-            }
-            guard let (pa, pb) = pair else { continue }
+            guard let (pa, pb) = onAB(t) else { continue }
             if let score = scores[i] {
                 found.append(EditorTie(id: "f\(found.count + 1)", a: pa, b: pb, score: score))
                 continue
@@ -94,21 +96,32 @@ public struct TiePair: Sendable {
             }
             ties.append(EditorTie(id: "t\(ties.count + 1)", a: pa, b: pb))
         }
+        do {
+            for r in try pipeline.removedFoundTies() {
+                guard let (pa, pb) = onAB(r.tie) else { continue }
+                removed.append(EditorTie(id: "r\(removed.count + 1)", a: pa, b: pb, score: r.score))
+            }
+        } catch { throw EditorError(.unreadableInput, at: path, "\(error)") }
         self.ties = ties + found
         self.found = found
+        self.removed = removed
     }
 
-    /// What Save with `ties: auto` writes of session `s`, given the found ties still found
-    /// (`found`): its hand ties (a found tie moved is one now), the found ties removed or moved
-    /// (as `rejected` rows, at the place they were found), and the found ties kept where they
-    /// are (left to the found ties file).
-    public func split(_ s: TieSession, found: [EditorTie]) -> (hand: [TieSpec], rejected: [TieSpec], kept: [EditorTie]) {
+    /// The pair's ties as opened, with the found ties removed before: what `GET /api/ties` answers.
+    public var session: TieSession { TieSession(mapA: sheetA.name, mapB: sheetB.name, ties: ties, removed: removed) }
+
+    /// What Save with `ties: auto` writes of session `s`: its hand ties (a found tie moved is one
+    /// now, and so is a removed one put back elsewhere), the found ties removed or moved (as
+    /// `rejected` rows, at the place they were found), and the removed found ties put back where
+    /// they were (``removed`` by id: their `rejected` rows dropped, so the found ties file's tie is
+    /// fitted again). A found tie kept where it is, or put back, is left to the found ties file.
+    public func split(_ s: TieSession) -> (hand: [TieSpec], rejected: [TieSpec], restored: [TieSpec]) {
         let byID = Dictionary(s.ties.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let kept = found.filter { f in byID[f.id].map { $0.a == f.a && $0.b == f.b } ?? false }
-        let keptIDs = Set(kept.map(\.id))
-        let rejected = found.filter { !keptIDs.contains($0.id) }.map(spec)
-        let hand = s.ties.filter { !keptIDs.contains($0.id) }.map(spec)
-        return (hand, rejected, kept)
+        func inPlace(_ f: EditorTie) -> Bool { byID[f.id].map { $0.a == f.a && $0.b == f.b } ?? false }
+        let kept = found.filter(inPlace), restored = removed.filter(inPlace)
+        let left = Set((kept + restored).map(\.id))
+        let hand = s.ties.filter { !left.contains($0.id) }.map(spec)
+        return (hand, found.filter { !inPlace($0) }.map(spec), restored.map(spec))
     }
 
     /// A tie of this pair as the pipeline writes it.

@@ -54,7 +54,8 @@ public struct EditorTie: Codable, Sendable, Equatable {
 }
 
 /// What the tie editor edits and its API carries: the two maps by name and the ties between them,
-/// `{"map_a", "map_b", "ties": [{"id", "a", "b"}]}`. Undo lives in the page.
+/// `{"map_a", "map_b", "ties": [{"id", "a", "b"}], "removed": [{"id", "a", "b", "score"}]}`. Undo
+/// lives in the page.
 public struct TieSession: Codable, Sendable, Equatable {
     /// The map shown on the left; every tie's `a` is on its scan.
     public var mapA: String
@@ -62,15 +63,31 @@ public struct TieSession: Codable, Sendable, Equatable {
     public var mapB: String
     /// The ties in the order they were placed.
     public var ties: [EditorTie]
+    /// With `ties: auto`, the pair's found ties removed by an earlier save (`r1`, `r2`, …: the
+    /// `rejected` rows of the ties file, at the place each was found; `score` that of the found
+    /// tie the row leaves out now, none when it leaves none out). Answered by the server, which
+    /// knows them by id; a page restores one by putting it back in ``ties`` where it was.
+    /// Optional in a request: a save goes by the server's own list.
+    public var removed: [EditorTie]
 
     /// A session from its parts.
-    public init(mapA: String, mapB: String, ties: [EditorTie]) {
+    public init(mapA: String, mapB: String, ties: [EditorTie], removed: [EditorTie] = []) {
         self.mapA = mapA
         self.mapB = mapB
         self.ties = ties
+        self.removed = removed
     }
 
-    enum CodingKeys: String, CodingKey { case mapA = "map_a", mapB = "map_b", ties }
+    enum CodingKeys: String, CodingKey { case mapA = "map_a", mapB = "map_b", ties, removed }
+
+    /// `removed` may be left out.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        mapA = try c.decode(String.self, forKey: .mapA)
+        mapB = try c.decode(String.self, forKey: .mapB)
+        ties = try c.decode([EditorTie].self, forKey: .ties)
+        removed = try c.decodeIfPresent([EditorTie].self, forKey: .removed) ?? []
+    }
 
     /// The session parsed from JSON; a ``EditorError`` (`badSession`) naming the key otherwise.
     public static func decode(_ data: Data) throws -> TieSession {

@@ -2,7 +2,10 @@
 // side by side, a tie placed by clicking the same place on both. It talks to the server only
 // through the HTTP API (/api/ties, /api/seams, /api/predict) and the sheets' IIIF services; undo and
 // redo are an operation log in the page, as in the GCP editor. With `ties: auto` the ties found by
-// matching (ids f1, f2, …, each with its score) are shown beside the hand ties and edited alike.
+// matching (ids f1, f2, …, each with its score) are shown beside the hand ties and edited alike;
+// found ties removed (by now or by an earlier save: ids r1, r2, …) stay listed, greyed, with a
+// Restore button that puts one back where it was found. After a save the page shows the ties as
+// the server read them back from the files (ids renumbered, undo started afresh).
 // The configuration is the JSON in <script id="config"> (TieEditorService.pageConfig).
 (function () {
 'use strict';
@@ -11,7 +14,7 @@ var E = window.tegulaEditing;  // editing.js: what both editor pages share
 var $ = E.$, esc = E.esc, round = E.round, fmt = E.fmt, flash = E.flash;
 
 var state = { session: null, figures: null, error: null, pending: null, predicted: null, selected: null,
-              undo: [], redo: [], seq: 0, busy: false, saved: null, ready: false, found: {} };
+              undo: [], redo: [], seq: 0, busy: false, saved: null, ready: false, found: {}, originals: [] };
 window.tegulaTies = state;
 
 // Each side: its sheet's scan (scan-tiles.js), its map and its marker layers.
@@ -26,12 +29,16 @@ function icon(cls, label) {
   return L.divIcon({ className: 'tie ' + cls, html: label ? '<span>' + esc(label) + '</span>' : '', iconSize: [12, 12], iconAnchor: [8, 8] });
 }
 // A found tie's kind as the page shows it: as found (with its score), or moved since it was found.
+// A removed one put back whose row leaves no found tie out now has no score: nothing is found there.
 function kind(t) {
   var f = state.found[t.id];
   if (!f) return { cls: '', text: 'hand' };
   var moved = f.a[0] !== t.a[0] || f.a[1] !== t.a[1] || f.b[0] !== t.b[0] || f.b[1] !== t.b[1];
-  return moved ? { cls: 'found moved', text: 'found, moved' } : { cls: 'found', text: 'found ' + fmt(f.score, 2) };
+  if (moved) return { cls: 'found moved', text: 'found, moved' };
+  return { cls: 'found', text: f.score === undefined ? 'restored, not found now' : 'found ' + fmt(f.score, 2) };
 }
+// The found ties (as opened) not in the session now: removed, to be restored.
+function removedTies() { return state.originals.filter(function (id) { return !find(state.session, id); }); }
 function find(s, id) { for (var i = 0; i < s.ties.length; i++) if (s.ties[i].id === id) return s.ties[i]; return null; }
 function other(k) { return k === 'a' ? 'b' : 'a'; }
 
@@ -56,6 +63,11 @@ function addTie(a, b) {
   render();
 }
 function remove(id) { edit('delete ' + id, function (s) { s.ties = s.ties.filter(function (t) { return t.id !== id; }); }); }
+function restore(id) {
+  var f = state.found[id];
+  if (!f || find(state.session, id)) return;
+  edit('restore ' + id, function (s) { s.ties.push({ id: id, a: f.a.slice(), b: f.b.slice(), score: f.score }); });
+}
 function select(id) { state.selected = id; render(); }
 
 // The seam figures of the session as it is now (the latest request wins).
@@ -73,15 +85,35 @@ function figure() {
     .catch(function (e) { if (seq === state.seq) { state.busy = false; state.error = { error: String(e) }; render(); } });
 }
 
+// Save, then show what the server read back from the files it wrote (so what is shown is what was
+// written, as the next run reads it); the status says saved once that is on the page.
 function save() {
   flash('saving…');
   return fetch('/api/ties', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(state.session) })
     .then(E.answer)
     .then(function (a) {
-      if (a.ok) { state.saved = a.j; state.figures = a.j; flash('saved ' + state.session.ties.length + ' ties to ' + a.j.saved); }
-      else flash('not saved: ' + a.j.error, true);
-      render();
+      if (!a.ok) { flash('not saved: ' + a.j.error, true); render(); return; }
+      state.saved = a.j;
+      return load().then(function () {
+        var n = state.session.ties.length, r = removedTies().length;
+        flash('saved to ' + a.j.saved + '; read back: ' + n + ' ties' + (r ? ', ' + r + ' found ties removed' : ''));
+      });
     });
+}
+
+// The session as the server holds it (at start, and after a save): found ties by id, the removed
+// ones among them; the page's undo history starts afresh (its ids are the server's now).
+function load() {
+  return fetch('/api/ties').then(function (r) { return r.json(); }).then(function (s) {
+    state.found = {}; state.originals = [];
+    function original(t) { state.found[t.id] = { a: t.a.slice(), b: t.b.slice(), score: t.score }; state.originals.push(t.id); }
+    s.ties.forEach(function (t) { if (t.score !== undefined) original(t); });
+    (s.removed || []).forEach(original);
+    state.session = { map_a: s.map_a, map_b: s.map_b, ties: s.ties };
+    state.undo = []; state.redo = []; state.selected = null; state.pending = null; state.predicted = null;
+    render();
+    return figure();
+  });
 }
 
 // ---- drawing ----
@@ -95,6 +127,9 @@ function render() {
       var m = L.marker(side.pane.toLL(t[k]), { icon: icon(cls, t.id), draggable: true, keyboard: false });
       m.addTo(side.markers);
       wire(m, t.id, k);
+    });
+    removedTies().forEach(function (id) {
+      L.marker(side.pane.toLL(state.found[id][k]), { icon: icon('removed', id), interactive: false, keyboard: false }).addTo(side.markers);
     });
   });
   drawPending(); table(); summary();
@@ -128,6 +163,12 @@ function table() {
       '<td class="pa">' + t.a[0] + ', ' + t.a[1] + '</td><td class="pb">' + t.b[0] + ', ' + t.b[1] + '</td>' +
       '<td class="seam">' + fmt(f.seam_m, 1) + '</td><td class="seam-px">' + fmt(f.seam_px, 2) + '</td><td class="after">' + fmt(f.seam_after_m, 1) + '</td>' +
       '<td><button class="del" title="remove">✕</button></td></tr>';
+  }).join('') + removedTies().map(function (id) {
+    var f = state.found[id];
+    return '<tr data-id="' + esc(id) + '" class="removed"><td class="id">' + esc(id) + '</td>' +
+      '<td class="kind">' + (f.score === undefined ? 'removed, not found now' : 'removed (found ' + fmt(f.score, 2) + ')') + '</td>' +
+      '<td class="pa">' + f.a[0] + ', ' + f.a[1] + '</td><td class="pb">' + f.b[0] + ', ' + f.b[1] + '</td><td></td><td></td><td></td>' +
+      '<td><button class="restore" title="put it back where it was found">Restore</button></td></tr>';
   }).join('');
 }
 function summary() {
@@ -144,6 +185,7 @@ function summary() {
 document.querySelector('#tie-table tbody').addEventListener('click', function (e) {
   var tr = e.target.closest('tr'), id = tr && tr.getAttribute('data-id');
   if (!id) return;
+  if (tr.classList.contains('removed')) { if (e.target.classList.contains('restore')) restore(id); return; }
   if (e.target.classList.contains('del')) { remove(id); return; }
   select(id);
 });
@@ -209,10 +251,5 @@ state.point = function (k, p) { return sides[k].map.latLngToContainerPoint(sides
 state.maps = { a: sides.a.map, b: sides.b.map };
 state.panes = { a: sides.a.pane, b: sides.b.pane };
 
-fetch('/api/ties').then(function (r) { return r.json(); }).then(function (s) {
-  state.session = s;
-  s.ties.forEach(function (t) { if (t.score !== undefined) state.found[t.id] = { a: t.a.slice(), b: t.b.slice(), score: t.score }; });
-  render();
-  return figure();
-}).then(function () { state.ready = true; window.tegulaReady = true; });
+load().then(function () { state.ready = true; window.tegulaReady = true; });
 })();

@@ -6,10 +6,12 @@ import Testing
 /// on a 2 × 1 series made by scripts/make-series at zoom 4 (GCPs 4 px off, two hand ties in
 /// `ties_from: ties.csv`): `tegula run` finds the ties and its sheet index gives each pair's count
 /// and score as found-ties.csv holds them; `tegula edit --tie-with` lists them beside the hand
-/// ties in headless Chromium, a found tie dragged and another removed are saved to ties.csv, and
-/// the next `tegula run` fits the moved tie at its new place and neither the removed one nor the
-/// moved one's old place. scripts/found_ties_check.py checks each step from the files (Python's
-/// csv, GDAL's reading of the tie pins in georef.vrt).
+/// ties in headless Chromium, a found tie dragged and two others removed are saved to ties.csv
+/// (the page then shows what the server read back: the moved tie a hand tie, the removed ones
+/// greyed with Restore); after a reload one removed tie is restored and saved, and the next
+/// `tegula run` fits the moved tie at its new place and the restored one, and neither the removed
+/// one nor the moved one's old place. scripts/found_ties_check.py checks each step from the files
+/// (Python's csv, GDAL's reading of the tie pins in georef.vrt) and the server's answers.
 @Suite(.timeLimit(.minutes(20)), .serialized)
 struct FoundTieEditCLITests {
     /// The check script in `mode` with `arguments`; its output printed, its status expected 0.

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaGeometry
+import TegulaGeoreference
 import TegulaHTTP
 import TegulaSupport
 import TegulaTileset
@@ -9,13 +10,11 @@ import TegulaTileset
 /// its grid (``GeoPackageTileReader``).
 extension Catalogue {
     /// The set of the folder at `path` and, zoom by zoom, the columns and rows of the tiles it
-    /// holds; nil for a folder without `tms.json`, a GeoPackage in WebMercatorQuad or another
-    /// file (Web Mercator). A document that exists but is not a tile matrix set refuses the start,
-    /// as an unreadable tileset does.
+    /// holds; nil for a folder without `tms.json` or a file (Web Mercator). A document that
+    /// exists but is not a tile matrix set refuses the start, as an unreadable tileset does.
     static func tileMatrixSet(besideTileset path: String, zooms: ClosedRange<Int>) throws(TileServerError) -> (
         TileMatrixSet, [TileMatrixLimits]
     )? {
-        if Tileset.form(of: path) == .geopackage { return try tileMatrixSet(ofGeoPackage: path) }
         let file = path + "/" + Tileset.tileMatrixSetFileName
         guard Tileset.form(of: path) == .folder, FileManager.default.fileExists(atPath: file) else { return nil }
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -28,15 +27,37 @@ extension Catalogue {
         return (tms, folderLimits(path, zooms: zooms.clamped(to: tms.zooms)))
     }
 
-    /// A GeoPackage's set and the columns and rows of its tiles; nil in WebMercatorQuad.
-    static func tileMatrixSet(ofGeoPackage path: String) throws(TileServerError) -> (TileMatrixSet, [TileMatrixLimits])? {
+    /// A GeoPackage's entry: its reader, with its bounds in degrees through PROJ when its CRS is
+    /// neither Web Mercator's nor geographic (``degrees(of:in:)``), and its set with the columns
+    /// and rows of its tiles unless it is WebMercatorQuad.
+    static func openGeoPackage(_ path: String) throws(TileServerError) -> CatalogueEntry {
         do {
-            let reader = try GeoPackageTileReader(path: path)
-            guard reader.tileMatrixSet != .webMercatorQuad else { return nil }
-            return (reader.tileMatrixSet, try reader.limits().map { TileMatrixLimits(zoom: $0.zoom, columns: $0.columns, rows: $0.rows) })
+            let reader = try GeoPackageTileReader(path: path, degrees: degrees(of:in:))
+            let limits = try reader.limits().map { TileMatrixLimits(zoom: $0.zoom, columns: $0.columns, rows: $0.rows) }
+            return CatalogueEntry(
+                id: Tileset.name(of: path), path: path, reader: reader, sheetIndex: try sheetIndex(besideTileset: path),
+                tileMatrixSet: reader.tileMatrixSet == .webMercatorQuad ? nil : (reader.tileMatrixSet, limits))
+        } catch let error as TileServerError {
+            throw error
         } catch {
             throw .noTileset(path: path, reason: "\(error)")
         }
+    }
+
+    /// A box in `tms`'s CRS in degrees: the longitudes and latitudes of 21 points along each
+    /// edge (as morecantile's `bbox` densifies); nil when PROJ cannot transform one.
+    @Sendable static func degrees(of box: GridBounds, in tms: TileMatrixSet) -> GeoBounds? {
+        guard let grid = try? GeographicGrid(tms) else { return nil }
+        let steps = (0...20).map { Double($0) / 20 }
+        let xs = steps.map { box.left + (box.right - box.left) * $0 }, ys = steps.map { box.bottom + (box.top - box.bottom) * $0 }
+        let edge =
+            xs.flatMap { [GridPoint(x: $0, y: box.bottom), GridPoint(x: $0, y: box.top)] }
+            + ys.flatMap { [GridPoint(x: box.left, y: $0), GridPoint(x: box.right, y: $0)] }
+        let c = edge.map(grid.coordinate(of:))
+        guard c.allSatisfy({ $0.longitude.isFinite && $0.latitude.isFinite }) else { return nil }
+        return GeoBounds(
+            west: c.map(\.longitude).min()!, south: c.map(\.latitude).min()!, east: c.map(\.longitude).max()!,
+            north: c.map(\.latitude).max()!)
     }
 
     /// The columns and rows of the tiles in a folder laid out `z/x/y[@2x].ext` (`x` the column,

@@ -87,8 +87,9 @@ public struct Catalogue: Sendable {
     public subscript(id: String) -> CatalogueEntry? { byID[id] }
 
     /// Opens every PATH: a tileset itself, or a folder whose children are tilesets (one level).
-    /// What counts as a tileset, and its id, is `Tileset`'s rule (`Tileset.isReadable`,
-    /// `Tileset.name`), so the server names files exactly as the bundle module writes them.
+    /// What counts as a tileset, and its id, is `Tileset`'s rule (`Tileset.isServable`: the
+    /// readable forms and GeoPackages of tiles; `Tileset.name`), so the server names files
+    /// exactly as the bundle module writes them.
     public static func load(paths: [String]) throws(TileServerError) -> Catalogue {
         var entries: [CatalogueEntry] = []
         let fm = FileManager.default
@@ -99,7 +100,7 @@ public struct Catalogue: Sendable {
             }
             if isDir.boolValue && !Tileset.isReadable(at: path) {
                 let children = ((try? fm.contentsOfDirectory(atPath: path)) ?? []).sorted()
-                let found = children.map { path + "/" + $0 }.filter(Tileset.isReadable)
+                let found = children.map { path + "/" + $0 }.filter(Tileset.isServable)
                 guard !found.isEmpty else {
                     throw .noTileset(path: path, reason: "no \(Tileset.folderDescriptionName) and no tilesets inside")
                 }
@@ -113,6 +114,7 @@ public struct Catalogue: Sendable {
     }
 
     static func open(_ path: String) throws(TileServerError) -> CatalogueEntry {
+        if Tileset.form(of: path) == .geopackage { return try openGeoPackage(path) }
         let reader: any TileReader
         do { reader = try Tileset.openReader(at: path) } catch {
             throw .noTileset(path: path, reason: "\(error)")

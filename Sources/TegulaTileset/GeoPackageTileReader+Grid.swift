@@ -14,10 +14,10 @@ extension GeoPackageTileReader {
         var pixelY: Double
     }
 
-    /// The CRS URI of the table's `srs_id`, whether it is geographic, the tile matrix set's
-    /// bounds and its matrices.
+    /// The CRS URI of the table's `srs_id`, whether it is geographic, its axes in order when its
+    /// definition names them, the tile matrix set's bounds and its matrices.
     static func tables(_ db: SQLiteDatabase, table: String, path: String) throws -> (
-        crs: String, geographic: Bool, bounds: GridBounds, rows: [MatrixRow]
+        crs: String, geographic: Bool, axes: [String]?, bounds: GridBounds, rows: [MatrixRow]
     ) {
         let set = try db.prepare(
             "SELECT s.organization, s.organization_coordsys_id, s.definition, m.min_x, m.min_y, m.max_x, m.max_y "
@@ -47,7 +47,21 @@ extension GeoPackageTileReader {
                     pixelX: m.double(5), pixelY: m.double(6)))
         }
         guard !rows.isEmpty else { throw TilesetError.corrupt(path: path, detail: "tiles table \(table) has no row in gpkg_tile_matrix") }
-        return (crs, geographic, bounds, rows)
+        return (crs, geographic, axes(definition, geographic: geographic), bounds, rows)
+    }
+
+    /// The CRS's axes in order as a definition's WKT (1 or 2) names them: its last two `AXIS`
+    /// entries, those of the CRS itself (a base CRS's come first), by their direction:
+    /// `["N", "E"]` for EPSG:3035's `AXIS["Northing",NORTH],AXIS["Easting",EAST]`, `["Lat",
+    /// "Lon"]` in a geographic CRS; nil when the WKT names none (EPSG:4326 in GDAL's WKT 1).
+    static func axes(_ definition: String, geographic: Bool) -> [String]? {
+        let directions = definition.uppercased().components(separatedBy: "AXIS[").dropFirst().compactMap { entry in
+            entry.split(separator: ",").dropFirst().first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " ]\"")) }
+        }
+        guard directions.count >= 2 else { return nil }
+        let northing = ["NORTH", "SOUTH"].contains(directions[directions.count - 2])
+        let (y, x) = geographic ? ("Lat", "Lon") : ("N", "E")
+        return northing ? [y, x] : [x, y]
     }
 
     /// The table's grid: the built-in set it is at every zoom stored (same CRS, matrices, cell
@@ -61,7 +75,7 @@ extension GeoPackageTileReader {
             return set
         }
         let metresPerUnit = t.geographic ? 2 * Double.pi * 6_378_137 / 360 : 1
-        let northingFirst = t.crs.hasSuffix("/EPSG/0/4326")
+        let northingFirst = t.axes.map { ["N", "Lat"].contains($0[0]) } ?? t.crs.hasSuffix("/EPSG/0/4326")
         let origin = northingFirst ? [t.bounds.top, t.bounds.left] : [t.bounds.left, t.bounds.top]
         let matrices = t.rows.map { r in
             TileMatrix(
@@ -69,7 +83,7 @@ extension GeoPackageTileReader {
                 tileWidth: r.tileWidth, tileHeight: r.tileHeight, matrixWidth: r.matrixWidth, matrixHeight: r.matrixHeight)
         }
         do {
-            return try TileMatrixSet(id: table, crs: t.crs, tileMatrices: matrices)
+            return try TileMatrixSet(id: table, crs: t.crs, orderedAxes: t.axes, tileMatrices: matrices)
         } catch {
             throw TilesetError.corrupt(path: path, detail: "tiles table \(table)'s matrices are not one tile matrix set: \(error)")
         }
@@ -97,8 +111,11 @@ extension GeoPackageTileReader {
     }
 
     /// Name (the table's identifier), format (its first tile's, sniffed), zooms (those with
-    /// tiles), bounds in degrees from `gpkg_contents` when the CRS is Web Mercator or geographic.
-    static func readMetadata(_ db: SQLiteDatabase, table: String, tms: TileMatrixSet, path: String) throws -> TilesetMetadata {
+    /// tiles), bounds in degrees from `gpkg_contents`: its box itself when the CRS is Web
+    /// Mercator or geographic, else carried by `degrees` (the world without it).
+    static func readMetadata(
+        _ db: SQLiteDatabase, table: String, tms: TileMatrixSet, path: String, degrees: Degrees?
+    ) throws -> TilesetMetadata {
         let c = try db.prepare("SELECT identifier, description, min_x, min_y, max_x, max_y FROM gpkg_contents WHERE table_name = '\(table)'")
         _ = try c.step()
         let name = c.text(0) ?? table
@@ -114,6 +131,8 @@ extension GeoPackageTileReader {
             bounds = WebMercator.unproject(box)
         } else if tms.crs.hasSuffix("CRS84") || tms.crs.hasSuffix("/EPSG/0/4326") {
             bounds = GeoBounds(west: box.left, south: box.bottom, east: box.right, north: box.top)
+        } else if let carried = degrees?(box, tms) {
+            bounds = carried
         }
         return TilesetMetadata(name: name, format: format, bounds: bounds, zooms: zooms, tileSize: tms.tileMatrices[0].tileWidth)
     }

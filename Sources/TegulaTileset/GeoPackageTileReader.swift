@@ -14,8 +14,9 @@ public final class GeoPackageTileReader: TileReader, @unchecked Sendable {
     public let table: String
     /// The grid the tiles are in.
     public let tileMatrixSet: TileMatrixSet
-    /// Name, format (sniffed from a tile), zooms; bounds in degrees when the set's CRS is Web
-    /// Mercator or geographic, else the world.
+    /// Name, format (sniffed from a tile), zooms; bounds in degrees: `gpkg_contents`' box when
+    /// the set's CRS is Web Mercator or geographic, else that box as the caller's `degrees`
+    /// carries it (the world without one).
     public let metadata: TilesetMetadata
     /// A read-only connection and its tile query, one per thread at a time.
     private final class Connection {
@@ -28,8 +29,12 @@ public final class GeoPackageTileReader: TileReader, @unchecked Sendable {
     }
     private let pool: Locked<[Connection]>
 
+    /// A box in a set's CRS in degrees (a transformation this module has not: PROJ is above it).
+    public typealias Degrees = @Sendable (GridBounds, TileMatrixSet) -> GeoBounds?
+
     /// Opens `path`; a file with no tiles table in `gpkg_contents` is refused in one line.
-    public init(path: String) throws {
+    /// `degrees` gives the bounds of a set in another CRS than Web Mercator's or a geographic one.
+    public init(path: String, degrees: Degrees? = nil) throws {
         self.path = path
         let db = try SQLiteDatabase(path: path, readOnly: true)
         guard let table = try Self.firstTilesTable(db) else {
@@ -37,7 +42,7 @@ public final class GeoPackageTileReader: TileReader, @unchecked Sendable {
         }
         self.table = table
         tileMatrixSet = try Self.grid(db, table: table, path: path)
-        metadata = try Self.readMetadata(db, table: table, tms: tileMatrixSet, path: path)
+        metadata = try Self.readMetadata(db, table: table, tms: tileMatrixSet, path: path, degrees: degrees)
         pool = Locked([try Connection(path: path, table: table)])
     }
 

@@ -23,7 +23,8 @@ public enum Tileset {
         public var fileExtension: String? { self == .folder ? nil : rawValue }
 
         /// True for the forms Tegula reads back wherever it takes a tileset (all but a GeoPackage,
-        /// which `tegula serve` alone opens, given by its path, for it may hold another grid).
+        /// which `tegula serve` alone opens, given by its path or found in a folder of tilesets
+        /// (``Tileset/isServable(at:)``), for it may hold another grid).
         public var isReadable: Bool { self != .geopackage }
     }
 
@@ -57,6 +58,13 @@ public enum Tileset {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return false }
         if isDir.boolValue { return FileManager.default.fileExists(atPath: path + "/" + folderDescriptionName) }
         return form(of: path) != .folder && form(of: path).isReadable
+    }
+
+    /// True when a folder of tilesets given to `tegula serve` serves `path`: what
+    /// ``isReadable(at:)`` takes, or a GeoPackage whose `gpkg_contents` names a tiles table (one
+    /// of features alone is passed over), in whatever tile matrix set it holds.
+    public static func isServable(at path: String) -> Bool {
+        isReadable(at: path) || (form(of: path) == .geopackage && GeoPackageTileReader.looksLikeGeoPackageTiles(path))
     }
 
     /// Opens a writer for OUT. An existing OUT that is not a tileset is refused and left untouched;

@@ -27,7 +27,7 @@ struct AutoTies: Codable, Sendable, Equatable {
         /// Their mean and least normalised cross-correlation (0–1).
         var score: Double?
         var minScore: Double?
-        /// Why the overlap did not match.
+        /// Why the overlap did not match, or why its ties were refused (``Influence``).
         var why: String?
         /// Time to match the overlap, in the record only (the sheet index leaves it out: it is
         /// not the same twice).
@@ -82,7 +82,7 @@ struct AutoTies: Codable, Sendable, Equatable {
     /// stage hash without ties (those without GCPs after the others, marked).
     static func key(_ settings: AutoTiesSpec, sheets: [Sheet], loose: [Loose]) -> String {
         var h = ContentHash()
-        h.update("autoties/2")
+        h.update("autoties/3")
         h.update(PipelineHashing.json(settings))
         for s in sheets {
             h.update(s.name)
@@ -142,21 +142,30 @@ struct AutoTies: Codable, Sendable, Equatable {
             switch verdict {
             case .noMatch(let why, _): pair.why = why
             case .matched(let points, _):
-                let scores = points.map(\.score)
-                pair.matched = true
-                pair.ties = points.count
-                pair.score = scores.reduce(0, +) / Double(scores.count)
-                pair.minScore = scores.min()
-                for p in points {
-                    csv += [CSV.field(a.name), AutoTies.number(p.scan.x), AutoTies.number(p.scan.y), CSV.field(b.name)].joined(separator: ",")
-                    csv +=
-                        ","
-                        + [AutoTies.number(p.reference.x), AutoTies.number(p.reference.y), String(format: "%.4f", p.score)].joined(separator: ",")
-                        + "\n"
+                if let why = Influence.refusal(points.map { (from: $0.scan, to: $0.reference) }, maskA: a.mask, maskB: b.mask) {
+                    pair.why = why
+                } else {
+                    keep(points, a, b, &pair)
                 }
             }
             pairs.append(pair)
             return pair.matched
+        }
+
+        /// The ties of a pair that matched written as the ties file's rows and counted in `pair`.
+        mutating func keep(_ points: [ProposedPoint], _ a: Sheet, _ b: Sheet, _ pair: inout Pair) {
+            let scores = points.map(\.score)
+            pair.matched = true
+            pair.ties = points.count
+            pair.score = scores.reduce(0, +) / Double(scores.count)
+            pair.minScore = scores.min()
+            for p in points {
+                csv += [CSV.field(a.name), AutoTies.number(p.scan.x), AutoTies.number(p.scan.y), CSV.field(b.name)].joined(separator: ",")
+                csv +=
+                    ","
+                    + [AutoTies.number(p.reference.x), AutoTies.number(p.reference.y), String(format: "%.4f", p.score)].joined(separator: ",")
+                    + "\n"
+            }
         }
     }
 

@@ -6,7 +6,7 @@ import TegulaGeometry
 struct GridCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "grid",
-        abstract: "Web Mercator tile math: tiles, bounds, quadkeys, covers.",
+        abstract: "Web Mercator tile math (tiles, bounds, quadkeys, covers), and tile matrix sets in any CRS (custom).",
         discussion: """
             Every tile is printed as `Z X Y` in XYZ numbering (row 0 at the top). With no positional \
             arguments, `tile`, `bounds` and `quadkey` read one query per line from standard input and \

@@ -18,10 +18,11 @@ import TegulaWarp
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve tilesets, and scans rendered on demand, over HTTP: tiles, TileJSON and a Leaflet viewer.",
+        abstract: "Serve tilesets, and scans rendered on demand, over HTTP: tiles, TileJSON, WMTS, OGC API – Tiles and a Leaflet viewer.",
         discussion: """
-            Each PATH is a tile folder (with tiles.json), a *.mbtiles, a *.pmtiles, or a folder holding \
-            them; an http:// or https:// URL of a PMTiles file (S3 and S3-compatible stores, nginx: read \
+            Each PATH is a tile folder (with tiles.json, and tms.json when cut in another set), a \
+            *.mbtiles, a *.pmtiles, or a folder holding them; a *.gpkg (GeoPackage tiles, in the set \
+            its tables describe); an http:// or https:// URL of a PMTiles file (S3 and S3-compatible stores, nginx: read \
             by range requests, header and root once, a replaced file noticed and read again); or, \
             rendered on demand tile by tile (the tiles `tegula tile` would cut, without cutting them \
             first): anything `tegula warp` takes (a `tegula georef` .vrt/.tif, a raster \
@@ -34,7 +35,11 @@ struct ServeCommand: AsyncParsableCommand {
             names without extension, or map names. A scan whose files change on disk is re-read within \
             half a second (a broken edit keeps the last good fit). Routes: / (viewer), /{id}.json \
             (TileJSON 3.0.0), /{id}/{z}/{x}/{y}.{ext} (XYZ), /{id}/tms/{z}/{x}/{y}.{ext}, @2x names for \
-            scale-2 tilesets, /maps?lon=&lat= (scans covering a point), /health, and /metrics \
+            scale-2 tilesets, /wmts?SERVICE=WMTS&REQUEST=GetCapabilities and \
+            /wmts/1.0.0/WMTSCapabilities.xml (WMTS 1.0.0, KVP and RESTful, each tileset in its set), \
+            /ogcapi (OGC API – Tiles: /ogcapi/tileMatrixSets, \
+            /ogcapi/collections/{id}/map/tiles/{tms}/{z}/{row}/{col}), /maps?lon=&lat= (scans covering a \
+            point), /health, and /metrics \
             (Prometheus text format) with --metrics. Logs go to stderr: one line per request at \
             --log-level debug, errors at every level. With --tms, scans are rendered on demand in \
             that set (a pipeline map's own tile.tms wins; cut tilesets keep theirs).
@@ -42,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Argument(
         help:
-            "Tilesets (folders, *.mbtiles, *.pmtiles, folders of them, https://…/*.pmtiles), georeferenced scans, SCAN:GCPFILE, pipeline files (*.yml), or scans with no georeference (served as IIIF images)."
+            "Tilesets (folders, *.mbtiles, *.pmtiles, folders of them, *.gpkg, https://…/*.pmtiles), georeferenced scans, SCAN:GCPFILE, pipeline files (*.yml), or scans with no georeference (served as IIIF images)."
     )
     var paths: [String]
 

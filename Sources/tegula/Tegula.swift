@@ -11,7 +11,8 @@ struct Tegula: AsyncParsableCommand {
         abstract: "Turn scanned paper maps into web map tiles.",
         discussion: """
             Stages: georeference a scan with ground control points, warp it onto the EPSG:3857 tile \
-            grid, cut a tile pyramid, serve it. Each stage runs on its own.
+            grid (or another tile matrix set's, --tms), cut a tile pyramid, serve it. Each stage runs \
+            on its own.
             """,
         version: version,
         subcommands: [

@@ -8,7 +8,7 @@ import TegulaWarp
 struct WarpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "warp",
-        abstract: "Reproject a georeferenced scan onto the EPSG:3857 pixel grid of one zoom level.",
+        abstract: "Reproject a georeferenced scan onto the pixel grid of one zoom level: EPSG:3857, or another tile matrix set's.",
         discussion: """
             The output GeoTIFF's pixel size is exactly the zoom's resolution (2πR/256/2^Z) and its \
             origin lies on that zoom's pixel grid, so `tegula tile` slices it without resampling. \

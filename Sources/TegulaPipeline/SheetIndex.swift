@@ -134,6 +134,7 @@ extension PipelineRunner {
         let index = SheetIndex(figures: try SheetIndex.figures(pipeline, tones: tones), pipeline: pipeline)
         if (options.shard?.index ?? 0) == 0 { try index.write(to: pipeline.workFolder + "/index.geojson") }
         for line in pipeline.foundTies?.unmatched ?? [] { log(line) }
+        for line in try pipeline.idleRejectedRows() { log(line) }
         guard let q = pipeline.spec.quality else { return index }
         for f in pipeline.series.failures {
             log("quality: sheet '\(f.name)' \(q.onFail == .skip ? "left out" : "fails"): \(f.exceeded.joined(separator: "; "))")

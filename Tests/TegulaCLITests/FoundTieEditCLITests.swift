@@ -37,8 +37,29 @@ struct FoundTieEditCLITests {
         print("found ties editor screenshot: \(dir)/found-ties.png")
 
         let again = try TegulaBinary.run(["run", series, "--quiet"])
-        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.status == 0 && !again.stderr.contains("leaves no found tie out"), "\(again.stderr)")
         try check("after", [dir + "/series", dir])
         try check("index", [dir + "/series", dir])
+
+        // A rejected row 3 px off the restored tie leaves no found tie out: the run fits that tie
+        // and names the row's line on stderr.
+        let edit = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/found-edit.json"))) as? [String: Any]
+        let back = try #require(edit?["restored"] as? [String: Any])
+        let a = try #require(back["a"] as? [Double]), b = try #require(back["b"] as? [Double])
+        let tiesFile = dir + "/series/ties.csv"
+        var text = try String(contentsOfFile: tiesFile, encoding: .utf8)
+        let header = text.prefix { $0 != "\n" }.split(separator: ",").map(String.init)
+        let row = [
+            "map_a": "r1c1", "x_a": "\(a[0] + 3)", "y_a": "\(a[1])", "map_b": "r1c2", "x_b": "\(b[0] + 3)", "y_b": "\(b[1])", "kind": "rejected",
+        ]
+        text += header.map { row[$0] ?? "" }.joined(separator: ",") + "\n"
+        try text.write(toFile: tiesFile, atomically: true, encoding: .utf8)
+        let line = text.split(separator: "\n").count
+        let third = try TegulaBinary.run(["run", series, "--quiet"])
+        #expect(third.status == 0 && header.contains("kind"), "\(third.stderr)")
+        #expect(
+            third.stderr.contains("ties.csv:\(line): the rejected row of 'r1c1'") && third.stderr.contains("leaves no found tie out"),
+            "\(third.stderr)")
+        try check("after", [dir + "/series", dir])
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import TegulaCrypto
 import TegulaGeometry
 import TegulaPyramid
+import TegulaSupport
 import TegulaTileset
 
 /// `tegula run FILE --stage reduce`: the shards' parts merged into the composite. The parts are
@@ -95,10 +96,12 @@ package struct CompositeReduce {
         try? FileManager.default.removeItem(atPath: tmp)
         try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: tmp) }
-        // A composite is cut in WebMercatorQuad; a GeoPackage gets that set's CRS as PROJ defines it.
-        let geoPackageCRS = Tileset.form(of: output) == .geopackage ? try GeoPackageTileWriter.SpatialReference(crsOf: .webMercatorQuad) : nil
+        // A GeoPackage gets the set's CRS as PROJ defines it; a folder in another set, its tms.json.
+        let tms = layout.grid ?? .webMercatorQuad
+        let geoPackageCRS = Tileset.form(of: output) == .geopackage ? try GeoPackageTileWriter.SpatialReference(crsOf: tms) : nil
         let writer = try Tileset.openWriter(
-            at: tmp, format: metadata.format, layout: .topLeft, scale: metadata.scale, tilePixels: layout.tilePixels, geoPackageCRS: geoPackageCRS)
+            at: tmp, format: metadata.format, layout: .topLeft, scale: metadata.scale, tms: tms, tilePixels: layout.tilePixels,
+            geoPackageCRS: geoPackageCRS)
         var result = Result()
         result.parts = records.count
         let ordered = records.sorted { $0.cutRange[0] < $1.cutRange[0] }
@@ -162,6 +165,9 @@ package struct CompositeReduce {
             }
         }
         try writer.finish(metadata: metadata)
+        if let grid = layout.grid, Tileset.form(of: output) == .folder {
+            try AtomicFile.write(Array(try JSONStyle.readable.encode(grid) + Data("\n".utf8)), to: tmp + "/" + Tileset.tileMatrixSetFileName)
+        }
         try Tileset.replace(output, with: tmp)
         progress?(zooms.count + 1, zooms.count + 1)
         return result

@@ -31,10 +31,11 @@ public struct ShardPlan: Sendable {
 
     /// Plan `count` shards over a surveyed collection. `ownOutput` says, per map, whether it has
     /// an output of its own (a warp and tile stage to run); `composite` is the composite's tile
-    /// settings, when there is one; `inputsHash` hashes what the composite's tiles depend on
+    /// settings, when there is one, and `grid` its tile matrix set when that is not
+    /// WebMercatorQuad; `inputsHash` hashes what the composite's tiles depend on
     /// (``CompositeSplit/inputsHash``).
     package init(
-        count: Int, survey: CollectionSurvey, ownOutput: [Bool], composite: TileSettings?,
+        count: Int, survey: CollectionSurvey, ownOutput: [Bool], composite: TileSettings?, grid: TileMatrixSet? = nil,
         inputsHash: (CompositeLayout) -> String
     ) {
         self.count = count
@@ -44,7 +45,7 @@ public struct ShardPlan: Sendable {
         }
         self.mapCosts = mapCosts
         if let c = composite, failures.isEmpty,
-            let layout = CompositeLayout(tile: c, survey: survey)
+            let layout = CompositeLayout(tile: c, survey: survey, grid: grid)
         {
             self.composite = CompositeSplit(layout: layout, count: count, inputsHash: inputsHash(layout))
         } else {
@@ -112,28 +113,46 @@ public struct CompositeLayout: Sendable {
     public let tilePixels: Int
     /// Every block some map reaches, in Hilbert order, with its maps bottom first.
     public let blocks: [CompositeBuilder.Block]
-    /// The union of the maps' footprints.
+    /// The union of the maps' footprints, in EPSG:3857.
     public let bounds: ProjectedBounds
-    /// Each map's footprint box (nil for a map that cannot be planned), in file order.
+    /// Each map's footprint box (nil for a map that cannot be planned or reaches no tile), in
+    /// file order, in the CRS of the grid the blocks are tiles of.
     public let layerBounds: [ProjectedBounds?]
+    /// The tile matrix set the composite is cut in when it is not WebMercatorQuad; nil for
+    /// EPSG:3857's grid.
+    public let grid: TileMatrixSet?
+    /// Why the composite cannot be cut in ``grid`` at ``zooms`` (then it has no blocks), or nil
+    /// (``CompositeBuilder/gridRefusal(_:zooms:settings:output:)``'s quadtree conditions).
+    public let gridProblem: String?
 
     /// Max zoom: given, else the highest warp zoom; min zoom: given, else the zoom at which the
-    /// whole collection is about one tile. Nil when no map has a footprint.
-    init?(tile: TileSettings, survey: CollectionSurvey) {
+    /// whole collection is about one tile. Nil when no map has a footprint. In another tile
+    /// matrix set (`grid`) the blocks are cut on the maps' boxes in its CRS, the max zoom is the
+    /// highest of their nearest zooms there and the min zoom the highest at which the union of
+    /// their boxes fits in one tile (``TileJob/autoMinZoom(in:bounds:maxZoom:)``, a single map's
+    /// choice); no blocks when those zooms are no quadtree there (``gridProblem``).
+    init?(tile: TileSettings, survey: CollectionSurvey, grid: TileMatrixSet? = nil) {
         let entries = survey.entries
-        guard let first = entries.compactMap(\.bounds).first,
-            let maxZ = tile.zooms.max ?? entries.compactMap(\.warpZoom).max()
+        let boxes = grid == nil ? entries.map(\.bounds) : entries.map(\.gridBounds)
+        guard let first = entries.compactMap(\.bounds).first, let firstBox = boxes.compactMap({ $0 }).first,
+            let maxZ = tile.zooms.max ?? (grid == nil ? entries.compactMap(\.warpZoom) : entries.compactMap(\.gridZoom)).max()
         else { return nil }
-        var b = first
+        var b = first, box = firstBox
         for e in entries { if let x = e.bounds { b = b.union(x) } }
+        for x in boxes { if let x { box = box.union(x) } }
         bounds = b
-        layerBounds = entries.map(\.bounds)
-        let minZ = min(tile.zooms.min ?? TileJob.autoMinZoom(bounds: b, maxZoom: maxZ, tileSize: tile.tileSize), maxZ)
+        layerBounds = boxes
+        self.grid = grid
+        let auto =
+            grid.map { TileJob.autoMinZoom(in: $0, bounds: box, maxZoom: maxZ) }
+            ?? TileJob.autoMinZoom(bounds: b, maxZoom: maxZ, tileSize: tile.tileSize)
+        let minZ = min(tile.zooms.min ?? auto, maxZ)
         guard let zooms = ZoomRange(min: minZ, max: maxZ) else { return nil }
         self.zooms = zooms
         blockZoom = CompositeBuilder.blockZoom(maxZoom: maxZ, minZoom: minZ)
         tilePixels = tile.tilePixels
-        blocks = CompositeBuilder.blocks(layerBounds: entries.map(\.bounds), maxZoom: maxZ, blockZoom: blockZoom)
+        gridProblem = grid.flatMap { CompositeBuilder.quadtreeRefusal($0, zooms: zooms) }
+        blocks = gridProblem == nil ? CompositeBuilder.blocks(layerBounds: boxes, maxZoom: maxZ, blockZoom: blockZoom, grid: grid) : []
     }
 }
 

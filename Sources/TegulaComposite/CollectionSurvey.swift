@@ -1,8 +1,9 @@
 import TegulaGeometry
 import TegulaSupport
 
-/// What a plan knows of every map without reading a pixel: its footprint in EPSG:3857, its
-/// warp zoom and the size of its warp. Surveying a map reads its GCP and mask files and its
+/// What a plan knows of every map without reading a pixel: its footprint in EPSG:3857 (and in
+/// the composite's tile matrix set's CRS when that is another), its warp zoom and the size of
+/// its warp. Surveying a map reads its GCP and mask files and its
 /// scan's header (size), fits the GCPs in memory, and nothing more: no scan's pixels, no hash
 /// of a scan's bytes. Every shard surveys the whole collection and gets the same answer.
 package struct CollectionSurvey: Sendable {
@@ -16,12 +17,19 @@ package struct CollectionSurvey: Sendable {
         package var warpPixels: Int
         /// Why the map cannot be planned.
         package var error: String?
+        /// For a composite in another tile matrix set: the footprint's box in the set's CRS,
+        /// within its extent (nil when it reaches none of it), and the set's zoom nearest the
+        /// scan's resolution (``WarpSource/nearestZoom(in:within:)``); nil in WebMercatorQuad.
+        package var gridBounds: ProjectedBounds?
+        package var gridZoom: Int?
 
-        /// A map that can be planned.
-        package init(bounds: ProjectedBounds, warpZoom: Int, warpPixels: Int) {
+        /// A map that can be planned; `grid` its box and zoom in a composite's other set.
+        package init(bounds: ProjectedBounds, warpZoom: Int, warpPixels: Int, grid: (bounds: ProjectedBounds?, zoom: Int?)? = nil) {
             self.bounds = bounds
             self.warpZoom = warpZoom
             self.warpPixels = warpPixels
+            gridBounds = grid?.bounds
+            gridZoom = grid?.zoom
         }
 
         /// A map that cannot be planned, and why.

@@ -13,7 +13,9 @@ import TegulaWarp
 /// its ``tones`` first when tone matching is on. Zooms below the block zoom are made from those
 /// tiles by ``ParentBuilder``. A tile depends only on its block and the layers, never on which
 /// blocks are built together, so any split of the blocks over threads,
-/// processes or machines gives the same tiles.
+/// processes or machines gives the same tiles. In a tile matrix set other than WebMercatorQuad
+/// (``grid``) the blocks are that set's tiles, warped in its CRS from sources reprojected there
+/// (``WarpSource/reprojected(to:)``), its zooms one quadtree (``gridRefusal(_:zooms:)``).
 public final class CompositeBuilder: @unchecked Sendable {
     /// One block to build: a tile at the block zoom, the layers that reach it (bottom first) and
     /// how many max-zoom tiles of it each covers (its cost).
@@ -54,13 +56,18 @@ public final class CompositeBuilder: @unchecked Sendable {
     /// Each layer's tone correction (``ToneMatch``), applied to its warped pixels before any
     /// blend; nil leaves every layer's pixels as warped.
     public let tones: [ToneCorrection]?
+    /// The tile matrix set the blocks are tiles of when it is not WebMercatorQuad (the layers'
+    /// sources then map into its CRS); nil for EPSG:3857's grid.
+    public let grid: TileMatrixSet?
     let sources: LayerSources
 
     /// - Parameter sources: the layers' scans, resolved on first use and shared by the threads.
     public init(
         maxZoom: Int, blockZoom: Int, tilePixels: Int, resampling: Resampling, jobs: Int,
-        encoding: TileEncoding = .png, seam: SeamMode = .over, stacking: [Int]? = nil, tones: [ToneCorrection]? = nil, sources: LayerSources
+        encoding: TileEncoding = .png, seam: SeamMode = .over, stacking: [Int]? = nil, tones: [ToneCorrection]? = nil,
+        grid: TileMatrixSet? = nil, sources: LayerSources
     ) {
+        self.grid = grid
         self.seam = seam
         self.tones = tones
         self.stacking = stacking
@@ -79,13 +86,18 @@ public final class CompositeBuilder: @unchecked Sendable {
 
     /// Every block some layer reaches, in PMTiles id (Hilbert) order, with its layers in order.
     /// A layer reaches the max-zoom tiles its bounds touch (``TileGrid/tileRange(covering:zoom:)``,
-    /// as ``PyramidPlan``); nil bounds reach nothing.
-    public static func blocks(layerBounds: [ProjectedBounds?], maxZoom: Int, blockZoom: Int) -> [Block] {
+    /// as ``PyramidPlan``; in `grid`, its boxes in the set's CRS, the set's
+    /// ``TileMatrixSet/tileRange(covering:zoom:)``); nil bounds reach nothing.
+    public static func blocks(layerBounds: [ProjectedBounds?], maxZoom: Int, blockZoom: Int, grid: TileMatrixSet? = nil) -> [Block] {
         var index: [Tile: Int] = [:]
         var blocks: [Block] = []
         let d = maxZoom - blockZoom
+        func range(_ b: ProjectedBounds) -> (x: ClosedRange<Int>, y: ClosedRange<Int>)? {
+            guard let grid else { return TileGrid.tileRange(covering: b, zoom: maxZoom) }
+            return grid.tileRange(covering: b, zoom: maxZoom)
+        }
         for (layer, bounds) in layerBounds.enumerated() {
-            guard let b = bounds, let r = TileGrid.tileRange(covering: b, zoom: maxZoom) else { continue }
+            guard let b = bounds, let r = range(b) else { continue }
             for by in (r.y.lowerBound >> d)...(r.y.upperBound >> d) {
                 let ys = max(r.y.lowerBound, by << d)...min(r.y.upperBound, ((by + 1) << d) - 1)
                 for bx in (r.x.lowerBound >> d)...(r.x.upperBound >> d) {
@@ -110,7 +122,7 @@ public final class CompositeBuilder: @unchecked Sendable {
         let stats = Locked(Stats())
         let p = tilePixels, side = p << (maxZoom - blockZoom), maxZoom = self.maxZoom
         let sources = self.sources, resampling = self.resampling, encoding = self.encoding, seam = self.seam, stacking = self.stacking,
-            tones = self.tones
+            tones = self.tones, grid = self.grid
         try ParallelWork.run(
             jobs: jobs, count: blocks.count,
             makeState: { _ in
@@ -118,7 +130,8 @@ public final class CompositeBuilder: @unchecked Sendable {
             },
             process: { worker, i in
                 let block = blocks[i]
-                let g = PyramidPlan.blockGeometry(block.tile, side: side)
+                let g =
+                    grid.map { PyramidPlan.blockGeometry(block.tile, side: side, in: $0) } ?? PyramidPlan.blockGeometry(block.tile, side: side)
                 let layers = stacking.map { rank in block.layers.sorted { rank[$0] < rank[$1] } } ?? block.layers
                 if seam != .over, layers.count > 1 {
                     // Every layer apart, then joined pixel by pixel with its distance to its mask edge.

@@ -238,7 +238,15 @@ extension CompositeBuilder {
         }
         let pairs = found, sources = self.sources
         let out = Locked([ToneMatch.Overlap?](repeating: nil, count: pairs.count)), resampling = self.resampling
-        let resolution0 = WebMercator.tileExtent(zoom: maxZoom) / Double(tilePixels)
+        // The max zoom's pixel grid: from Web Mercator's corner, else from the set's matrix origin.
+        let resolution0: Double, originX: Double, originY: Double
+        if let grid {
+            let m = try grid.matrix(zoom: maxZoom), o = grid.origin(of: m)
+            (resolution0, originX, originY) = (grid.bounds(of: Tile(x: 0, y: 0, z: maxZoom)).width / Double(tilePixels), o.x, o.y)
+        } else {
+            let h = WebMercator.halfCircumference
+            (resolution0, originX, originY) = (WebMercator.tileExtent(zoom: maxZoom) / Double(tilePixels), -h, h)
+        }
         try ParallelWork.run(
             jobs: jobs, count: pairs.count,
             makeState: { _ in
@@ -248,11 +256,10 @@ extension CompositeBuilder {
                 let (a, b, box) = pairs[k]
                 // The overlap on the max zoom's pixel grid, coarsened until it is small enough.
                 var resolution = resolution0
-                let h = WebMercator.halfCircumference
                 func window() -> (left: Double, top: Double, width: Int, height: Int) {
-                    let x0 = ((box.left + h) / resolution).rounded(.down), x1 = ((box.right + h) / resolution).rounded(.up)
-                    let y0 = ((h - box.top) / resolution).rounded(.down), y1 = ((h - box.bottom) / resolution).rounded(.up)
-                    return (x0 * resolution - h, h - y0 * resolution, Int(x1 - x0), Int(y1 - y0))
+                    let x0 = ((box.left - originX) / resolution).rounded(.down), x1 = ((box.right - originX) / resolution).rounded(.up)
+                    let y0 = ((originY - box.top) / resolution).rounded(.down), y1 = ((originY - box.bottom) / resolution).rounded(.up)
+                    return (x0 * resolution + originX, originY - y0 * resolution, Int(x1 - x0), Int(y1 - y0))
                 }
                 var w = window()
                 while w.width * w.height > ToneMatch.samplePixels { resolution *= 2; w = window() }

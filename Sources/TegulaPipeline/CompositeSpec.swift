@@ -1,4 +1,5 @@
 import TegulaComposite
+import TegulaGeometry
 import TegulaPyramid
 
 /// `composite:`: every map of the batch in one pyramid, stacked in ``order`` and joined at their
@@ -15,6 +16,10 @@ public struct CompositeSpec: Sendable, Hashable {
     public var order: StackingOrder
     /// Whether overlapping maps' tones are matched: `off` (the default), `match` or `{anchor: MAP}`.
     public var tone: ToneMatching
+
+    /// The tile matrix set the composite is cut in (`tile.tms:`) when it is not WebMercatorQuad;
+    /// nil for EPSG:3857's grid, whose tiles are as they always were.
+    public var grid: TileMatrixSet? { tile.tileMatrixSet == .webMercatorQuad ? nil : tile.tileMatrixSet }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case output, tile, seam, order, tone
@@ -48,11 +53,6 @@ extension CompositeSpec: Decodable, StrictDecodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         output = try c.decode(String.self, forKey: .output)
         tile = try c.decodeStrict(TileOptions.self, forKey: .tile) ?? TileOptions()
-        if tile.namesTileMatrixSet {
-            throw DecodingError.dataCorruptedError(
-                forKey: .tile, in: c,
-                debugDescription: "tile.tms: a composite is cut in WebMercatorQuad only, for now; give tms to the maps' tile sections")
-        }
         seam = try c.decodeIfPresent(SeamMode.self, forKey: .seam) ?? .over
         order = try c.decodeIfPresent(StackingOrder.self, forKey: .order) ?? .file
         tone = try c.decodeIfPresent(ToneMatching.self, forKey: .tone) ?? .off

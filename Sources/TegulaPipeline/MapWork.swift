@@ -57,10 +57,13 @@ final class MapWork: @unchecked Sendable {
     var georeference: GeoreferenceStep { GeoreferenceStep(map: map, folder: folder, digests: digests, scans: scans, tied: tied) }
 
     /// The map's own stages, in order. A map without an output of its own is only
-    /// georeferenced (its fit report): the composite warps it from the scan.
+    /// georeferenced (its fit report): the composite warps it from the scan. A map cut in
+    /// another tile matrix set (`tile.tms:`) has no warp stage: its tiles are cut from the scan
+    /// (``TileStep/source(in:)``), so a Web Mercator `warped.tif` would be read by nothing.
     var steps: [any MapStage] {
         guard let output = map.output else { return [georeference] }
-        return [georeference, WarpStep(), TileStep(options: map.tile, output: output)]
+        let tile = TileStep(options: map.tile, output: output)
+        return map.tile.tileMatrixSet == .webMercatorQuad ? [georeference, WarpStep(), tile] : [georeference, tile]
     }
 
     /// Run `steps`, each only when selected: unchanged stages are skipped (unless `force`); a

@@ -65,13 +65,15 @@ public struct Pipeline: Sendable {
     }
 
     /// `maps_from:` (a sheet list, a local AnnotationPage) and the composite's output made
-    /// absolute against the pipeline file's folder, the output checked.
+    /// absolute against the pipeline file's folder, the output checked; the composite's
+    /// `tile.tms:` file read from there.
     static func resolveCollectionPaths(_ spec: inout PipelineSpec, doc: PipelineDocument, base: String) throws {
         if case .sheetList(let p)? = spec.mapsFrom { spec.mapsFrom = .sheetList(absolute(p, base: base)) }
         if case .annotationPage(let p)? = spec.mapsFrom, !Location(p).isURL { spec.mapsFrom = .annotationPage(absolute(p, base: base)) }
         if var c = spec.composite {
             c.output = absolute(c.output, base: base)
             if let why = checkOutput(c.output) { throw doc.error([.key("composite"), .key("output")], why) }
+            do { try c.tile.resolveTileMatrixSet(base: base) } catch { throw doc.error([.key("composite"), .key("tile"), .key("tms")], "\(error)") }
             spec.composite = c
         }
     }

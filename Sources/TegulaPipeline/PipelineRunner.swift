@@ -1,6 +1,7 @@
 import Foundation
 import TegulaCluster
 import TegulaComposite
+import TegulaGDAL
 import TegulaGeometry
 import TegulaPyramid
 import TegulaTileset
@@ -101,7 +102,9 @@ public final class PipelineRunner: Sendable {
         var tone: CompositeTone?
         var toneFailure: MapFailure?
         let stops = pipeline.spec.quality?.onFail == .stop && !pipeline.series.failures.isEmpty
-        if let composite, let split = plan?.composite, !stops, options.stage == nil || options.stage == .tile {
+        if let composite, let split = plan?.composite, !stops, options.stage == nil || options.stage == .tile,
+            Self.gridRefusal(composite, layout: split.layout) == nil
+        {
             do { tone = try self.tone(composite, split: split, announce: true) } catch {
                 toneFailure = MapFailure(map: "composite", stage: .tile, message: "tone matching: \(error)", underlying: error)
             }
@@ -172,6 +175,9 @@ public final class PipelineRunner: Sendable {
     /// This shard's part of the composite, then (on one machine) the reduce; nothing when the
     /// composite was already reduced from the same inputs (by any number of shards).
     func runComposite(_ composite: CompositeSpec, split: CompositeSplit, shard: Shard, tones: [ToneCorrection]?, reduce: Bool) throws {
+        if let why = Self.gridRefusal(composite, layout: split.layout) {
+            throw pipeline.document.error([.key("composite"), .key("tile"), .key("tms")], why)
+        }
         let manifest = Manifest.load(folder: compositeFolder)
         if !options.force, manifest.stages["composite"]?.hash == split.inputsHash, Tileset.isTileset(at: composite.output) {
             log("composite:  skipped (unchanged) → \(composite.output)")
@@ -190,18 +196,28 @@ public final class PipelineRunner: Sendable {
         }
     }
 
+    /// Why the composite cannot be cut in its tile matrix set at the layout's zooms, in one line,
+    /// or nil (always nil in WebMercatorQuad).
+    static func gridRefusal(_ composite: CompositeSpec, layout: CompositeLayout) -> String? {
+        guard let grid = layout.grid else { return nil }
+        return layout.gridProblem
+            ?? CompositeBuilder.gridRefusal(grid, zooms: layout.zooms, settings: composite.tile.settings, output: composite.output)
+    }
+
     /// The composite's builder: the maps' scans fitted in memory, pixels read on first use, each
     /// map's warped pixels corrected by its `tones` entry (nil: as warped).
     func compositeBuilder(_ composite: CompositeSpec, split: CompositeSplit, tones: [ToneCorrection]?) -> CompositeBuilder {
-        let maps = pipeline.spec.maps
+        let maps = pipeline.spec.maps, grid = split.layout.grid
         let sources = LayerSources { [self] i in
-            try work(for: maps[i]).georeference.sourceInMemory().withSharedPixels().removingColor(maps[i].removeColor)
+            let source = try work(for: maps[i]).georeference.sourceInMemory().withSharedPixels().removingColor(maps[i].removeColor)
+            // In another set each scan is warped straight into the set's CRS, as a map's own tiles are.
+            return try grid.map { try source.reprojected(to: try CRS($0.crs)) } ?? source
         }
         let l = split.layout, settings = composite.tile.settings
         return CompositeBuilder(
             maxZoom: l.zooms.max, blockZoom: l.blockZoom, tilePixels: l.tilePixels,
             resampling: settings.resampling, jobs: options.jobs, encoding: settings.encoding, seam: composite.seam,
-            stacking: composite.order.ranks(of: maps.map(\.name)), tones: tones, sources: sources)
+            stacking: composite.order.ranks(of: maps.map(\.name)), tones: tones, grid: grid, sources: sources)
     }
 
     /// `--stage reduce`: merge the shards' parts into the composite. The shard count comes from

@@ -11,7 +11,7 @@ extension ShardPlan {
     init(pipeline: Pipeline, survey: CollectionSurvey, count: Int) {
         self.init(
             count: count, survey: survey, ownOutput: pipeline.spec.maps.map { $0.output != nil },
-            composite: pipeline.spec.composite?.tile.settings
+            composite: pipeline.spec.composite?.tile.settings, grid: pipeline.spec.composite?.grid
         ) { CompositeSplit.inputsHash(pipeline: pipeline, layout: $0) }
     }
 
@@ -31,7 +31,8 @@ extension CompositeSplit {
         var h = ContentHash()
         h.update("tegula-composite-plan/1")
         if let c = pipeline.spec.composite {
-            h.update(PipelineHashing.json(c.tile))
+            // The set by its content (the same text as before for WebMercatorQuad, which names none).
+            h.update(c.tile.hashText)
             if !c.joinText.isEmpty { h.update(c.joinText) }
         }
         h.update("zooms \(layout.zooms.min)-\(layout.zooms.max) block \(layout.blockZoom) px \(layout.tilePixels)")

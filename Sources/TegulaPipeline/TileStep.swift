@@ -7,7 +7,7 @@ import TegulaWarp
 /// The tile stage of one map: `warped.tif` cut into the map's own tileset. The GCP pins and
 /// outline come from `warped.tif` itself, where the warp stage stored them. A map cut in another
 /// tile matrix set (`tile.tms:`) is cut from its scan through the recorded fit instead, straight
-/// into the set's CRS (`source(in:)`).
+/// into the set's CRS (`source(in:)`), and follows the georeference stage with no warp stage.
 struct TileStep: MapStage {
     let options: TileOptions
     /// The tileset.
@@ -19,19 +19,27 @@ struct TileStep: MapStage {
     func plan(after previous: PlannedStage?, in work: MapWork) throws -> PlannedStage {
         guard let w = previous else { throw PipelineError(.notPlanned, "the tile stage needs the warp stage's plan") }
         let map = work.map
-        let hash = Self.hash(warp: w.hash, options: options, output: output, name: map.name)
+        let inGrid = options.tileMatrixSet != .webMercatorQuad
+        // In another set the stage follows the georeference (MapWork.steps): its hash chains on
+        // the fit's, with the kernel and paper colour the warp's hash would have carried.
+        let upstream = inGrid ? WarpStep.scanHash(georeference: w.hash, map: map) : w.hash
+        let hash = Self.hash(warp: upstream, options: options, output: output, name: map.name)
         let recorded = work.manifest.stages[key]
         let current = w.current && recorded?.hash == hash && Tileset.isTileset(at: output)
         var detail = "→ \(output)"
+        if inGrid {
+            let source = try w.current ? work.georeference.recordedSource() : work.georeference.sourceInMemory()
+            let job = self.job(source: source, output: output, maxZoom: nil, in: work)
+            let zooms = try job.zoomRange()
+            return PlannedStage(
+                stage: .tile, key: key, hash: hash, current: current,
+                detail: "zooms \(zooms) of \(job.tms.id) from the scan, "
+                    + "\(job.settings.encoding.format.name) \(job.settings.tilePixels) px → \(output)",
+                skippedDetail: "zooms \(recorded?.zooms.map(String.init(describing:)) ?? "0-0") → \(output)", zoom: w.zoom)
+        }
         if let source = w.source {
             let job = self.job(source: source, output: output, maxZoom: w.zoom, in: work)
             let zooms = try job.zoomRange()
-            guard !job.cutsInGrid else {
-                return PlannedStage(
-                    stage: .tile, key: key, hash: hash, current: current,
-                    detail: "zooms \(zooms) of \(job.tms.id), \(job.settings.encoding.format.name) \(job.settings.tilePixels) px → \(output)",
-                    skippedDetail: "zooms \(recorded?.zooms.map(String.init(describing:)) ?? "0-0") → \(output)", zoom: w.zoom)
-            }
             guard let bounds = source.bounds else { throw PipelineError(.notGeoreferenced, "\(map.input): empty footprint") }
             let pyramid = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.settings.tilePixels)
             let perZoom = zooms.levels.map { z in

@@ -3,7 +3,8 @@ import TegulaCrypto
 import TegulaWarp
 
 /// The warp stage of one map: the recorded georeference onto the EPSG:3857 grid of one zoom,
-/// `warped.tif`, with the fit's pins and outline stored in it for the tile stage.
+/// `warped.tif`, with the fit's pins and outline stored in it for the tile stage. Only a map cut
+/// in WebMercatorQuad has one (``MapWork/steps``): in another set the tiles come from the scan.
 struct WarpStep: MapStage {
     var stage: Stage { .warp }
 
@@ -54,6 +55,18 @@ struct WarpStep: MapStage {
     func warpZoom(source: WarpSource, in work: MapWork) throws -> (zoom: Int, auto: Bool) {
         if let z = work.map.warp.zoom ?? work.defaultWarpZoom { return (z, false) }
         return (try source.autoZoom(tileSize: work.map.tile.settings.tileSize), true)
+    }
+
+    /// What a map cut from its scan in another tile matrix set depends on before its tile
+    /// options, in place of this stage's hash (it has no warp stage, ``MapWork/steps``): the
+    /// georeference's hash, the warp kernel (its tiles' default) and `remove_color:`.
+    static func scanHash(georeference: String, map: MapSpec) -> String {
+        var h = ContentHash()
+        h.update("scan/1")
+        h.update(georeference)
+        h.update((map.warp.resampling ?? .default).name)
+        if let removeColor = map.removeColor { h.update("remove_color " + PipelineHashing.json(removeColor)) }
+        return h.finalize()
     }
 
     /// The stage hash: the georeference's hash, the zoom and the kernel, and `remove_color:`

@@ -32,19 +32,29 @@ extension TileJob {
     func gridZoomRange(in s: WarpSource) throws -> ZoomRange {
         guard let b = gridBounds(of: s) else { throw PyramidError(.emptyFootprint, at: source.path, "the scan lies outside \(tms.id)'s extent") }
         let maxZ = try settings.zooms.max ?? s.nearestZoom(in: tms, within: b)
-        let fits =
-            tms.zooms.contains(maxZ) ? (tms.minZoom...maxZ).last { max(b.width, b.height) <= tms.tileMatrices[$0 - tms.minZoom].tileSpanX } : nil
-        let minZ = settings.zooms.min ?? fits ?? tms.minZoom
+        let minZ = settings.zooms.min ?? Self.autoMinZoom(in: tms, bounds: b, maxZoom: maxZ)
         guard tms.zooms.contains(minZ), tms.zooms.contains(maxZ), let zooms = ZoomRange(min: minZ, max: maxZ) else {
             throw PyramidError(.badZooms, "zooms \(minZ)-\(maxZ) are not in \(tms.id), whose zooms are \(tms.minZoom)-\(tms.maxZoom)")
         }
         return zooms
     }
 
-    /// Why this job cannot cut in its set, in one line, or nil: MBTiles and PMTiles hold Web
-    /// Mercator's tiles alone; the set's tiles must be the size asked for, at scale 1, in its own
-    /// rows.
-    func gridRefusal(zooms: ZoomRange) -> String? {
+    /// Min zoom `auto` in `tms` for a box `b` in its CRS and a max zoom: the highest zoom at which
+    /// the box fits in one tile's span, else the set's first.
+    public static func autoMinZoom(in tms: TileMatrixSet, bounds b: GridBounds, maxZoom: Int) -> Int {
+        let fits =
+            tms.zooms.contains(maxZoom)
+            ? (tms.minZoom...maxZoom).last { max(b.width, b.height) <= tms.tileMatrices[$0 - tms.minZoom].tileSpanX } : nil
+        return fits ?? tms.minZoom
+    }
+
+    /// Why this job cannot cut in its set, in one line, or nil (``gridRefusal(_:zooms:settings:output:)``).
+    func gridRefusal(zooms: ZoomRange) -> String? { Self.gridRefusal(tms, zooms: zooms, settings: settings, output: output) }
+
+    /// Why `zooms` of `tms` cannot be cut with `settings` into `output`, in one line, or nil:
+    /// MBTiles and PMTiles hold Web Mercator's tiles alone; the set's tiles must be the size asked
+    /// for, at scale 1, in its own rows, with no coalesced rows. `zooms` lie in the set.
+    public static func gridRefusal(_ tms: TileMatrixSet, zooms: ZoomRange, settings: TileSettings, output: String) -> String? {
         let form = Tileset.form(of: output)
         if form == .mbtiles || form == .pmtiles {
             return "\(form == .mbtiles ? "MBTiles" : "PMTiles") holds WebMercatorQuad tiles only, not \(tms.id)'s: "

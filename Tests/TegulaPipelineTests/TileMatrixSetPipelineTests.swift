@@ -7,8 +7,8 @@ import Testing
 
 /// `tile.tms:` in a pipeline file: a map cut in WorldCRS84Quad (by its id, or from a TMS JSON
 /// file beside the pipeline file) holds the set's tiles, 4 × 2 at zoom 1 as the OGC's document
-/// has them, and its `tms.json`; an unknown set is refused at load naming the key; a composite
-/// refuses the key.
+/// has them, and its `tms.json`; an unknown set is refused at load naming the key, in a map's
+/// tile section or the composite's (composites in another set: `CompositeGridTests`).
 struct TileMatrixSetPipelineTests {
     /// The tiles of a folder at `zoom`, as `x/y`.
     func tiles(in folder: String, zoom: Int) throws -> Set<String> {
@@ -46,10 +46,10 @@ struct TileMatrixSetPipelineTests {
         #expect(error.contains("tile.tms") && error.contains("'NoSuchGrid' is neither a built-in tile matrix set"), "\(error)")
     }
 
-    @Test func aCompositeRefusesTheKey() throws {
+    @Test func aCompositeNamingAnUnknownSetIsRefusedAtLoadNamingTheKey() throws {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
-        let error = try f.compositeLoadError("  tile: {tms: WorldCRS84Quad}\n")
-        #expect(error.contains("WebMercatorQuad only"), "\(error)")
+        let error = try f.compositeLoadError("  tile: {tms: grid/none.json}\n")
+        #expect(error.contains("composite.tile.tms") && error.contains("grid/none.json"), "\(error)")
     }
 }

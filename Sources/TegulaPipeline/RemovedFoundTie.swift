@@ -3,16 +3,16 @@ import TegulaGeometry
 import TegulaSupport
 
 /// A found tie a person removed in the tie editor, as the editor lists it to be restored: a row
-/// of kind `rejected` in the `ties_from:` file (``RejectedTies``) and the score of the tie of
+/// of kind `rejected` in the `ties_from:` file (`RejectedTies`) and the score of the tie of
 /// `found-ties.csv` it leaves out now. The score is nil when the finder put no tie within
-/// ``RejectedTies/tolerance`` of the row (the overlaps were matched again, another setting, a
+/// `RejectedTies.tolerance` of the row (the overlaps were matched again, another setting, a
 /// changed scan): the row then leaves nothing out, and a tie found near it is fitted.
 public struct RemovedFoundTie: Sendable, Equatable {
     /// The row's tie as written (its maps in the file's order).
     public var tie: TieSpec
     /// The row's line in the ties file.
     public var line: Int
-    /// True when a found tie lies within ``RejectedTies/tolerance`` of the row, so the row leaves
+    /// True when a found tie lies within `RejectedTies.tolerance` of the row, so the row leaves
     /// it out.
     public var leavesOut: Bool
     /// The score (normalised cross-correlation, 0–1) of the found tie the row leaves out; nil

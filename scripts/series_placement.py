@@ -6,7 +6,9 @@
         NOISE px (default 0.1, seeded)
     series_placement.py errors DIR WORK LO HI     per sheet, the largest distance in max-zoom pixels over a
         9 x 9 grid of scan pixels LO..HI between GDAL's GCP transformer (order 1) on WORK/NAME/georef.vrt
-        and truth.json's map; prints "max / mean / RMS | by hops" using WORK/index.geojson's hops
+        (for a helmert sheet in the index, numpy's least-squares similarity through its GCPs) and truth.json's map; prints "max / mean / RMS | by hops" using WORK/index.geojson's hops;
+        a sheet left out (no georef.vrt) is counted, not measured ("max / mean / RMS, N of M placed");
+        with --tied a third field, the largest over the sheets in a tie (the index's `ties` > 0)
 """
 import csv
 import json
@@ -47,27 +49,49 @@ def nine(d, cell, overlap, collar, noise=0.1):
     open(f"{d}/series.yml", "w").write(yml)
 
 
-def errors(d, work, lo, hi):
+def similarity(gcps, pts):
+    """The least-squares similarity (pixel y flipped: X = a x + b y + c, Y = b x - a y + f) through
+    the GCPs at the points: a helmert sheet's transform, which GDAL's order-1 transformer is not
+    where its pins lie on one line (a sheet placed by the ties of one overlap)."""
+    m = np.array([r for g in gcps for r in ([g.GCPPixel, g.GCPLine, 1, 0], [-g.GCPLine, g.GCPPixel, 0, 1])])
+    a, b, c, f = np.linalg.lstsq(m, np.array([v for g in gcps for v in (g.GCPX, g.GCPY)]), rcond=None)[0]
+    return np.column_stack([a * pts[:, 0] + b * pts[:, 1] + c, b * pts[:, 0] - a * pts[:, 1] + f])
+
+
+def errors(d, work, lo, hi, tied=False):
+    import os
     from osgeo import gdal
     gdal.UseExceptions()
     truth = json.load(open(f"{d}/truth.json"))["sheets"]
-    hops = {f["id"]: f["properties"].get("hops", 0) for f in json.load(open(f"{work}/index.geojson"))["features"]}
+    features = json.load(open(f"{work}/index.geojson"))["features"]
+    hops = {f["id"]: f["properties"].get("hops", 0) for f in features}
+    ties = {f["id"]: f["properties"].get("ties", 0) for f in features}
+    kinds = {f["id"]: f["properties"].get("transform") for f in features}
     xs, ys = np.meshgrid(np.linspace(lo, hi, 9), np.linspace(lo, hi, 9))
     pts = np.column_stack([xs.ravel(), ys.ravel()])
-    worst, by = [], {}
+    worst, by, in_tie = [], {}, []
     for name, t in truth.items():
-        tr = gdal.Transformer(gdal.Open(f"{work}/{name}/georef.vrt"), None, ["METHOD=GCP_POLYNOMIAL", "MAX_GCP_ORDER=1"])
-        got = np.array([tr.TransformPoint(0, float(x), float(y))[1][:2] for x, y in pts])
+        if not os.path.exists(f"{work}/{name}/georef.vrt"):
+            continue
+        if kinds.get(name) == "helmert":
+            got = similarity(gdal.Open(f"{work}/{name}/georef.vrt").GetGCPs(), pts)
+        else:
+            tr = gdal.Transformer(gdal.Open(f"{work}/{name}/georef.vrt"), None, ["METHOD=GCP_POLYNOMIAL", "MAX_GCP_ORDER=1"])
+            got = np.array([tr.TransformPoint(0, float(x), float(y))[1][:2] for x, y in pts])
         want = np.column_stack([t["x0"] + pts[:, 0] * t["res"], t["y0"] - pts[:, 1] * t["res"]])
         e = float(np.max(np.hypot(*(got - want).T)) / t["res"])
         worst.append(e)
         by[hops[name]] = max(by.get(hops[name], 0), e)
+        if ties.get(name, 0) > 0:
+            in_tie.append(e)
     rms = (sum(e * e for e in worst) / len(worst)) ** 0.5
-    print(f"{max(worst):.2f} / {sum(worst) / len(worst):.2f} / {rms:.2f} | " + ", ".join(f"{h}: {e:.2f}" for h, e in sorted(by.items())))
+    placed = "" if len(worst) == len(truth) else f", {len(worst)} of {len(truth)} placed"
+    line = f"{max(worst):.2f} / {sum(worst) / len(worst):.2f} / {rms:.2f}{placed} | " + ", ".join(f"{h}: {e:.2f}" for h, e in sorted(by.items()))
+    print(line + (f" | {max(in_tie, default=float('nan')):.2f}" if tied else ""))
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "nine":
         nine(sys.argv[2], *(int(v) for v in sys.argv[3:6]), *(float(v) for v in sys.argv[6:7]))
     else:
-        errors(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]))
+        errors(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), "--tied" in sys.argv[6:])

@@ -10,17 +10,14 @@ extension AutoTies {
     /// still rest on one tie: a drift with a gradient along a strip takes in a tie several pixels
     /// off at the strip's end, and ties bunched in a part of the overlap fix its far end only
     /// through the turn they imply. In the joint fit a tie weighs as 100 GCPs (`tie_weight`), so
-    /// such a pair turns its sheets about the ties: on the 64-sheet bench series (zoom 6, GCPs
-    /// 4 px off) r7c1–r8c1's four ties, on the left third of their overlap, one 4.1 px off, put
-    /// r8c1 11.7 px from its true place. Leaving that tie out moves the far end of the overlap
-    /// by 8.9 px; of that series' 85 matched pairs, the 7 over 1 px held 6 of the 19 with a tie
-    /// over 1 px from the truth, and every one over 2 px (BENCHMARKS-archive.md, ties: auto).
+    /// such a pair turns its sheets about the ties (on the 64-sheet bench series, one sheet 11.7 px
+    /// from its true place: BENCHMARKS-archive.md, "`ties: auto` refusing pairs that rest on one tie").
     /// A refused pair gets no ties and is named on stderr as a pair that does not match.
     ///
     /// Not a check against the rest of the series: the ties of the neighbours predict a pair
     /// only as well as the sheets' GCPs (4 px off on the bench series), and a joint fit per pair
     /// would cost the whole fit a pair. A pair whose ties agree on one wrong place is the fits'
-    /// agreement's to refuse (``Sheet/agreement(with:search:)``).
+    /// agreement's to refuse (``Sheet/agreement(with:search:)``), as far as it can.
     enum Influence {
         /// The most, in pixels of the second sheet, that one tie left out may move where the
         /// pair's ties place it anywhere over the overlap.

@@ -71,10 +71,12 @@ public struct PipelinePlan: Sendable {
             let split =
                 self.shards?.composite
                 ?? ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: runner, jobs: options.jobs), count: 1).composite
-            if let l = split?.layout {
+            if let l = split?.layout, let why = PipelineRunner.gridRefusal(c, layout: l) {
+                composite = "refused: \(why) → \(c.output)"
+            } else if let l = split?.layout {
                 composite =
                     "\(pipeline.spec.maps.count) maps, \(c.joining), zooms \(l.zooms.min)-\(l.zooms.max), "
-                    + "\(l.blocks.count) blocks at zoom \(l.blockZoom), png → \(c.output)"
+                    + "\(l.blocks.count) blocks at zoom \(l.blockZoom)\(l.grid.map { " of \($0.id)" } ?? ""), png → \(c.output)"
             } else {
                 composite = "cannot be planned (a map fails; see above) → \(c.output)"
             }

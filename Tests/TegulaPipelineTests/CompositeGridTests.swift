@@ -10,7 +10,8 @@ import Testing
 /// one scan composited in UTM zone 31N hold, at the max zoom, what `gdalwarp -r bilinear -et 0`
 /// makes of the whole scan in each tile's bounds (from morecantile, PyPI), and the set's
 /// `tms.json`; with `seam: feather` and `tone: match` two shards and their reduce write the
-/// tiles of one run; a set whose zooms are no quadtree from zoom 0 is refused in one line. A map
+/// tiles of one run; a set whose zooms are no quadtree from zoom 0 is refused in one line (and
+/// by the dry run). A map
 /// cut in another set has no warp stage: its work folder holds no `warped.tif`, and it resumes
 /// (skipped when unchanged, `--stage tile` alone from the recorded georeference).
 @Suite(.timeLimit(.minutes(20)))
@@ -99,7 +100,10 @@ struct CompositeGridTests {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
         // WorldCRS84Quad's zoom z is 2^(z+1) tiles wide: more than PMTiles ids name.
-        let run = try runPipeline(try Self.pipeline(in: f, tms: "WorldCRS84Quad", zooms: "min_zoom: 5, max_zoom: 6"))
+        let file = try Self.pipeline(in: f, tms: "WorldCRS84Quad", zooms: "min_zoom: 5, max_zoom: 6")
+        let dry = PipelinePlan(pipeline: try Pipeline.load(path: file), options: RunOptions(jobs: 2)).text
+        #expect(dry.contains("composite: refused: WorldCRS84Quad's zoom 5 is 64 × 32 tiles"), "\(dry)")
+        let run = try runPipeline(file)
         let failure = try #require(run.error as? BatchFailure)
         let error = failure.failures.map(\.message).joined(separator: "; ")
         #expect(failure.failures.map(\.map) == ["composite"] && run.log.contains { $0.contains(error) }, "\(run.log)")

@@ -38,8 +38,9 @@ public struct OverlapTieSettings: Sendable, Hashable {
 /// ``PointRefiner`` (a template of one sheet located in the other by normalised
 /// cross-correlation, a sub-pixel peak, only two small windows read) and the best is kept. The
 /// ties must agree on one smooth drift from the prediction (``Drift``), else the pair does not
-/// match. A second round from the corrected prediction, with a small search, places the ties
-/// where the overlap truly is and removes the bias of a template warped slightly wrong.
+/// match. A second round from the corrected prediction, with a small search and templates long
+/// along the overlap, places the ties where the overlap truly is and removes the bias of a
+/// template warped slightly wrong.
 public enum OverlapTieFinder {
     /// The ties (``ProposedPoint``: `scan` on sheet a, `reference` on sheet b, the correlation)
     /// or why the overlap does not match; nil when the overlap is too small to tie (narrower than
@@ -62,17 +63,12 @@ public enum OverlapTieFinder {
         guard let drift = Drift.agreeing(first, h, tolerance: 1, settings: settings, match: match) else {
             return .noMatch("\(first.count) points refined in the overlap, but they do not agree on one placement of the sheets", figures)
         }
-        // The prediction corrected by the drift, as a homography over the whole first sheet.
-        let grid = gridPoints(maskA)
+        guard let better = corrected(h, by: drift, over: maskA) else {
+            return .noMatch("the refined points give no placement of the sheets", figures)
+        }
         guard
-            let better = MatchEngine.homography(
-                grid.map { p in
-                    let q = h.apply(p), d = drift.model(p)
-                    return MatchEngine.Pair(a: p, b: PixelPoint(x: q.x + d.x, y: q.y + d.y), distinctiveness: 0)
-                })
-        else { return .noMatch("the refined points give no placement of the sheets", figures) }
-        guard
-            let second = try round(pa, pb, maskA: maskA, maskB: maskB, better, radius: 4, gap: edgeGap, cells: settings.maximumTies, settings, match)
+            let second = try round(
+                pa, pb, maskA: maskA, maskB: maskB, better, radius: 4, gap: edgeGap, cells: settings.maximumTies, settings, match, lengthened: true)
         else {
             return .noMatch("where the refined points place the sheets, their overlap is too narrow to tie", figures)
         }
@@ -85,6 +81,16 @@ public enum OverlapTieFinder {
             return .noMatch(why, figures)
         }
         return .matched(final.kept.sorted { ($0.scan.y, $0.scan.x) < ($1.scan.y, $1.scan.x) }, figures)
+    }
+
+    /// The prediction `h` corrected by the drift, as a homography over the whole first sheet (its
+    /// mask's box).
+    static func corrected(_ h: Homography, by drift: Drift, over mask: [PixelPoint]) -> Homography? {
+        MatchEngine.homography(
+            gridPoints(mask).map { p in
+                let q = h.apply(p), d = drift.model(p)
+                return MatchEngine.Pair(a: p, b: PixelPoint(x: q.x + d.x, y: q.y + d.y), distinctiveness: 0)
+            })
     }
 
     /// Why ties that hold together still cannot be trusted, or nil: the farthest lies over `limit`
@@ -126,13 +132,16 @@ public enum OverlapTieFinder {
     /// One round: the overlap under `h`, at most `most` cells over it, the best point refined in
     /// each within `radius`, templates `gap` pixels inside the overlap (nil when the overlap is too
     /// small to tie), with the length of the overlap's candidate points (``extent(_:)``). The first round, which only finds the drift, tries at least 16 cells
-    /// whatever the ties asked for, so a few wrong peaks cannot outvote the right ones.
+    /// whatever the ties asked for, so a few wrong peaks cannot outvote the right ones. In a
+    /// `lengthened` round each template runs along the overlap as far as it fits, up to
+    /// ``lengthening`` times its width (``longest(_:across:most:horizontal:rings:gap:)``).
     static func round(
         _ a: PaddedScan, _ b: PaddedScan, maskA: [PixelPoint], maskB: [PixelPoint], _ h: Homography, radius: Int, gap: Int, cells most: Int,
-        _ settings: OverlapTieSettings, _ match: MatchSettings
+        _ settings: OverlapTieSettings, _ match: MatchSettings, lengthened: Bool = false
     ) throws -> (ties: [ProposedPoint], length: Double)? {
         guard let inverse = h.inverse else { return nil }
-        let overlap = Overlap(maskA, maskB.map(inverse.apply))
+        let ringB = maskB.map(inverse.apply)
+        let overlap = Overlap(maskA, ringB)
         guard 2 * overlap.widest >= settings.minimumWidth,
             let (t, candidates, cells) = templateSide(overlap, most: match.templateHalfSide, gap: gap, cells: most, settings: settings)
         else { return nil }
@@ -141,12 +150,16 @@ public enum OverlapTieFinder {
         let m = Double(a.margin)
         let padded = Homography.scaling(1, 1, moving: m, m).after(h).after(.scaling(1, 1, moving: -m, -m))
         guard let paddedInverse = padded.inverse else { return nil }
-        let refiner = PointRefiner(scan: a, reference: b, homography: padded, inverse: paddedInverse, settings: tuned, searchRadius: radius)
+        var refiner = PointRefiner(scan: a, reference: b, homography: padded, inverse: paddedInverse, settings: tuned, searchRadius: radius)
+        let long = lengthened ? max(t, min(lengthening * t, 2 * match.templateHalfSide)) : t
+        let horizontal = alongX(candidates)
         var best: [ProposedPoint] = []
         for cell in Matcher.grid(candidates, cells: cells) {
             var kept: ProposedPoint?
             for i in spread(cell, count: 9) {
                 let p = candidates[i]
+                let along = longest(p, across: t, most: long, horizontal: horizontal, rings: [maskA, ringB], gap: gap)
+                refiner.halfSize = horizontal ? (along, t) : (t, along)
                 guard let r = try refiner.refine(scanPoint: PixelPoint(x: p.x + m, y: p.y + m)), r.score > (kept?.score ?? -1) else { continue }
                 kept = ProposedPoint(
                     scan: PixelPoint(x: r.scan.x - m, y: r.scan.y - m), reference: PixelPoint(x: r.reference.x - m, y: r.reference.y - m),

@@ -15,6 +15,10 @@ struct PointRefiner {
     let settings: MatchSettings
     /// How far, in pixels of the coarser image, the true position may be from the homography's.
     let searchRadius: Int
+    /// The template's half width and half height in pixels of the coarser image (2x + 1 by 2y + 1);
+    /// nil for a square of the settings' half side. A long template along a narrow overlap holds
+    /// more of a smooth picture than a square as wide as the overlap.
+    var halfSize: (x: Int, y: Int)? = nil
 
     /// A refined pair (scan, reference) and its correlation; nil when a window leaves an image,
     /// the template is flat, the peak is on the search's border or below the correlation asked.
@@ -35,17 +39,17 @@ struct PointRefiner {
         around c: PixelPoint, in image: any ScanReader, template other: any ScanReader,
         mapping g: Homography
     ) throws -> (PixelPoint, Double)? {
-        let t = settings.templateHalfSide, r = searchRadius
+        let (tx, ty) = halfSize ?? (settings.templateHalfSide, settings.templateHalfSide), r = searchRadius
         let cx = Int(floor(c.x)), cy = Int(floor(c.y))
-        let sx = cx - t - r, sy = cy - t - r, side = 2 * (t + r) + 1
-        guard sx >= 0, sy >= 0, sx + side <= image.width, sy + side <= image.height else { return nil }
-        let search = try GreyImage.read(image, x: sx, y: sy, width: side, height: side, bufferWidth: side, bufferHeight: side)
+        let sx = cx - tx - r, sy = cy - ty - r, sw = 2 * (tx + r) + 1, sh = 2 * (ty + r) + 1
+        guard sx >= 0, sy >= 0, sx + sw <= image.width, sy + sh <= image.height else { return nil }
+        let search = try GreyImage.read(image, x: sx, y: sy, width: sw, height: sh, bufferWidth: sw, bufferHeight: sh)
 
-        // The template: pixel (i, j) shows what `other` has at g(cx − t + i, cy − t + j).
-        let bx = Double(cx - t), by = Double(cy - t), tside = 2 * t + 1
+        // The template: pixel (i, j) shows what `other` has at g(cx − tx + i, cy − ty + j).
+        let bx = Double(cx - tx), by = Double(cy - ty), tw = 2 * tx + 1, th = 2 * ty + 1
         let corners = [
-            PixelPoint(x: bx, y: by), PixelPoint(x: bx + Double(tside), y: by),
-            PixelPoint(x: bx, y: by + Double(tside)), PixelPoint(x: bx + Double(tside), y: by + Double(tside)),
+            PixelPoint(x: bx, y: by), PixelPoint(x: bx + Double(tw), y: by),
+            PixelPoint(x: bx, y: by + Double(th)), PixelPoint(x: bx + Double(tw), y: by + Double(th)),
         ].map(g.apply)
         guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
         let scale = g.localScale(at: c)
@@ -56,7 +60,7 @@ struct PointRefiner {
         let window = try GreyImage.read(other, x: ox, y: oy, width: ex - ox, height: ey - oy, bufferWidth: ex - ox, bufferHeight: ey - oy)
         let toWindow = Homography.scaling(1, 1, moving: -Double(ox), -Double(oy)).after(g).after(.scaling(1, 1, moving: bx, by))
         let blur = scale > 1 ? (scale * scale - 1).squareRoot() / 2 : 0
-        let template = try MatchEngine.warp(window, toWindow, blur: blur, width: tside, height: tside)
+        let template = try MatchEngine.warp(window, toWindow, blur: blur, width: tw, height: th)
 
         guard let peak = try MatchEngine.locate(template, in: search),
             peak.score >= settings.verdict.minimumCorrelation

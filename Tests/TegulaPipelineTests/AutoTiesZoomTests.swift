@@ -29,12 +29,17 @@ extension AutoTiesTests {
                     "ties: auto at zoom 6: %d ties; seams at the found ties before max %.2f px, after max %.4f px; at the true corners after max %.4f px",
                 ties.count, try worst(ties, "before"), try worst(ties, "after"), try worst(corners, "after")))
         #expect(try worst(ties, "before") > 2, "GCP errors of 4 px must show as seams before the joint fit")
-        // Not yet: the found ties lie up to 1.1 px from the truth here (median 0.21 px; at zoom 4
-        // at most 0.59 px), and leave seams of up to 0.89 px at them and 0.79 px at the corners.
-        let after = (ties: try worst(ties, "after"), corners: try worst(corners, "after"))
-        withKnownIssue("ties: auto at zoom 6 leaves seams above half a pixel (issue 43; BENCHMARKS-archive.md, ties: auto)") {
-            #expect(after.ties <= 0.5, "the seam at every found tie within half a pixel of zoom 6")
-            #expect(after.corners <= 0.5)
+        // The last round's templates run along the overlap (OverlapTieFinder.lengthening): with
+        // squares as wide as the 24-px overlap the found ties lay up to 1.1 px from the truth here
+        // and left seams of 0.89 px at them; now 0.74 px and 0.47 px.
+        #expect(try worst(ties, "after") <= 0.5, "the seam at every found tie within half a pixel of zoom 6")
+        // Not yet at the true corners: 0.77 px, where r3c1 meets r4c1. Their overlap is open sea
+        // but for its east third, so the ties hold only there and the far corner is extrapolated
+        // through fits still pulled by GCPs 4 px off; the truth's own ties at the same places
+        // leave 0.66 px there. A matter for the joint fit (ties as constraints), not the ties.
+        let atCorners = try worst(corners, "after")
+        withKnownIssue("ties: auto at zoom 6 leaves 0.77 px at a true corner beyond an overlap of open sea (issue 43)") {
+            #expect(atCorners <= 0.5)
         }
     }
 }

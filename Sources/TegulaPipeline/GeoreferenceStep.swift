@@ -143,9 +143,12 @@ struct GeoreferenceStep: MapStage {
             fitted = georeference
         } else {
             let georeference = try GCPGeoreferencing.fit(map: map, step: self)
+            // A helmert or affine fit's VRT carries the fit's own points, so GDAL's order-1
+            // reading reproduces it (a tied sheet's pins may lie on one line); the user's points
+            // stay in report.json and the section's GCPs.
             try GeoreferenceWriter.write(
                 imagePath: map.input, georeference: georeference, output: vrtPath,
-                report: reportPath, picture: picturePath)
+                report: reportPath, picture: picturePath, pins: .fitWhereAffine)
             outputs += [vrtPath, reportPath, picturePath]
             fitted = georeference
         }
@@ -189,7 +192,7 @@ struct GeoreferenceStep: MapStage {
     /// A map without a `georeference:` section needs an input that carries its own.
     func requireOwnGeoreference() throws {
         let ds = try Dataset(path: map.input)
-        if (ds.geoTransform != nil && ds.spatialReference != nil) || !ds.gcps.isEmpty { return }
+        if Pipeline.carriesOwnGeoreference(ds) { return }
         throw PipelineError(
             .notGeoreferenced,
             "\(map.input) has no georeference of its own (no geotransform with a CRS, no GCPs); "

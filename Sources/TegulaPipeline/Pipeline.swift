@@ -41,6 +41,7 @@ public struct Pipeline: Sendable {
             throw doc.error([.key("composite"), .key("order")], why)
         }
         let origins = try resolveTies(&spec, doc: doc, base: base)
+        placeUnreferencedScansByTies(&spec)
         if let why = spec.composite?.tone.problem(maps: spec.maps.map(\.name)) {
             throw doc.error([.key("composite"), .key("tone"), .key("anchor")], why)
         }

@@ -21,11 +21,12 @@ public enum GeoreferenceWriter {
     /// mask is also a per-dataset mask band, so GDAL and QGIS crop to it too: inside a GeoTIFF,
     /// or for a VRT a `<MaskBand>` reading the sidecar `NAME.mask.tif` written beside it.
     /// `gcpFile`: the GCPs also as a GCP file in the form it names (``GCPFileOutput``);
-    /// `footprint`: the fit's outline as GeoJSON (``FootprintOutput``).
+    /// `footprint`: the fit's outline as GeoJSON (``FootprintOutput``); `pins`: which points the
+    /// output carries as its GCPs (``WrittenPins``).
     public static func write(
         imagePath: String, georeference: Georeference, output: String,
         report: String?, picture: String?, gcpFile: GCPFileOutput? = nil,
-        footprint: FootprintOutput? = nil
+        footprint: FootprintOutput? = nil, pins: WrittenPins = .gcps
     ) throws {
         let ext = (output as NSString).pathExtension.lowercased()
         guard ["vrt", "tif", "tiff"].contains(ext) else {
@@ -62,7 +63,7 @@ public enum GeoreferenceWriter {
             }
             try writeRaster(
                 imagePath: imagePath, georeference: georeference, to: try stage(output), vrt: ext == "vrt",
-                maskFile: maskFile)
+                maskFile: maskFile, pins: pins)
             if let report {
                 try reportJSON(georeference.report).write(to: URL(fileURLWithPath: try stage(report)))
             }
@@ -166,7 +167,7 @@ public enum GeoreferenceWriter {
     /// `maskFile` (VRT only) is the mask raster's name in the VRT's folder.
     static func writeRaster(
         imagePath: String, georeference: Georeference, to path: String, vrt: Bool,
-        maskFile: String? = nil
+        maskFile: String? = nil, pins: WrittenPins = .gcps
     ) throws {
         let absolute = URL(fileURLWithPath: imagePath).standardizedFileURL.path
         do {
@@ -176,10 +177,11 @@ public enum GeoreferenceWriter {
                 options: vrt ? [] : ["TILED=YES", "COMPRESS=DEFLATE", "PREDICTOR=2"])
         }
         let ds = try Dataset(updating: path)
-        let records = georeference.gcps.enabled.map {
+        let (points, crs) = pins.points(for: georeference)
+        let records = points.map {
             GCPRecord(id: $0.id, pixel: $0.pixel.x, line: $0.pixel.y, x: $0.ground.x, y: $0.ground.y)
         }
-        try ds.setGCPs(records, srs: georeference.gcps.crs.makeReference())
+        try ds.setGCPs(records, srs: crs.makeReference())
         for (key, value) in georeference.stored.metadataItems.sorted(by: { $0.key < $1.key }) {
             try ds.setMetadataItem(key, value)
         }
@@ -187,7 +189,7 @@ public enum GeoreferenceWriter {
             try ds.writeDatasetMask(rasterize(mask, width: ds.width, height: ds.height))
         }
         try ds.flush()
-        if vrt { try rewriteGCPList(path: path, gcps: georeference.gcps.enabled, image: absolute, maskFile: maskFile) }
+        if vrt { try rewriteGCPList(path: path, gcps: points, image: absolute, maskFile: maskFile) }
     }
 
     /// GDAL's VRT writer rounds GCP pixels to 4 decimals and grounds to 12 digits; rewrite the

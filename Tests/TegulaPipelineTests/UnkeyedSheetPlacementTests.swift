@@ -16,8 +16,8 @@ import Testing
 
     /// The series: r2c2 from the sheet list with its GCPs; every other sheet a `maps:` entry of
     /// name and input only, its scan a PNG, except ``georeferenced``, a GeoTIFF with the truth's
-    /// geotransform whose ties are dropped.
-    static func series(_ label: String) throws -> (folder: String, file: String) {
+    /// geotransform whose ties are dropped unless `tyingGeoreferenced`.
+    static func series(_ label: String, tyingGeoreferenced: Bool = false) throws -> (folder: String, file: String) {
         let folder = try TemporaryFolder.make(label).path
         let file = try MadeSeries.make(in: folder, cols: 3, rows: 3, gcpError: 0, extra: ["--ties-file"])
         try ProgramRun.output(PackageRoot.path(".venv/bin/python3"), ["-c", Self.rescan, folder, Self.georeferenced])
@@ -35,7 +35,9 @@ import Testing
         try MadeSeries.append(entries.joined(separator: "\n") + "\n", to: file)
         var random = SeededRandom(seed: 43)
         let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/truth.json"))) as! [String: Any]
-        let ties = TiePlacementTests.ties(truth: truth, random: &random).filter { $0.0 != Self.georeferenced && $0.3 != Self.georeferenced }
+        let ties = TiePlacementTests.ties(truth: truth, random: &random).filter {
+            tyingGeoreferenced || ($0.0 != Self.georeferenced && $0.3 != Self.georeferenced)
+        }
         let csv = ["map_a,x_a,y_a,map_b,x_b,y_b"] + ties.map { "\($0.0),\($0.1),\($0.2),\($0.3),\($0.4),\($0.5)" }
         try (csv.joined(separator: "\n") + "\n").write(toFile: folder + "/ties.csv", atomically: true, encoding: .utf8)
         return (folder, file)
@@ -122,5 +124,15 @@ import Testing
             }
         }
         print("positional error without gcps: (px): \(errors.sorted { $0.key < $1.key })")
+    }
+
+    /// A tied GeoTIFF without `gcps:` keeps its own georeference: it is not placed by its ties,
+    /// so a hand tie to it is refused at load as before, in one line naming it.
+    @Test func aTiedScanWithItsOwnGeoreferenceKeepsItAndItsTieIsRefused() throws {
+        let (folder, file) = try Self.series("unkeyed-own", tyingGeoreferenced: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }
+        let line = e?.description ?? ""
+        #expect(!line.contains("\n") && line.contains("map '\(Self.georeferenced)' is not fitted from GCPs"), "\(line)")
     }
 }

@@ -22,8 +22,8 @@ a series made by scripts/make-series whose pipeline has `ties: auto` and `ties_f
       as before) and the page lists it as found again with its found-ties.csv score. Writes
       OUTDIR/found-edit.json and OUTDIR/found-ties.png.
   found_ties_check.py after SERIES OUTDIR
-      After `tegula run` of the saved pipeline: the tie pins (GCPs `tie-N`) GDAL reads from each
-      sheet's georef.vrt hold the moved tie at its new place and the restored tie at its found
+      After `tegula run` of the saved pipeline: the tie pins (the `tie-N` rows) of each sheet's
+      report.json hold the moved tie at its new place and the restored tie at its found
       place, and neither the moved tie's old place nor the removed tie."""
 import csv
 import json
@@ -239,14 +239,14 @@ def click(driver, selector):
 
 
 def check_pins(series, out, check):
-    from osgeo import gdal
-    gdal.UseExceptions()
     edit = json.load(open(os.path.join(out, "found-edit.json")))
     work = os.path.join(series, SERIES_WORK)
 
     def pins(name):
-        ds = gdal.Open(os.path.join(work, name, "georef.vrt"))
-        return [(g.GCPPixel, g.GCPLine) for g in ds.GetGCPs() if g.Id.startswith("tie-")]
+        # A helmert or affine sheet's georef.vrt carries points of its fit, not its pins
+        # (WrittenPins); the pins the joint fit used are the `tie-N` rows of its report.json.
+        report = json.load(open(os.path.join(work, name, "report.json")))
+        return [tuple(g["pixel"]) for g in report["gcps"] if g["id"].startswith("tie-")]
 
     def has(points, p):
         return any(abs(x - p[0]) <= 1e-3 and abs(y - p[1]) <= 1e-3 for x, y in points)

@@ -11,7 +11,7 @@ import Testing
 /// greyed with Restore); after a reload one removed tie is restored and saved, and the next
 /// `tegula run` fits the moved tie at its new place and the restored one, and neither the removed
 /// one nor the moved one's old place. scripts/found_ties_check.py checks each step from the files
-/// (Python's csv, GDAL's reading of the tie pins in georef.vrt) and the server's answers.
+/// (Python's csv, the tie pins in each sheet's report.json) and the server's answers.
 @Suite(.timeLimit(.minutes(20)), .serialized)
 struct FoundTieEditCLITests {
     /// The check script in `mode` with `arguments`; its output printed, its status expected 0.

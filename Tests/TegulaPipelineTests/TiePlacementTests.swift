@@ -69,18 +69,24 @@ import Testing
     /// numpy and GDAL against the truth: each sheet's `georef.vrt` (its GCPs and tie pins) through
     /// GDAL's GCP transformer (polynomial order 1, as the sheets are fitted), at a 9 × 9 grid over
     /// the map inside the neatline, against truth.json's affine map; the worst distance in scan
-    /// pixels, which are pixels of the max zoom. Prints {sheet: px}.
+    /// pixels, which are pixels of the max zoom. A sheet with no `georef.vrt` (a scan that keeps
+    /// its own georeference) is read through the geotransform of `scans/NAME.tif` beside the truth
+    /// file. Prints {sheet: px}.
     static let positionOracle = """
-        import json, sys
+        import json, os, sys
         import numpy as np
         from osgeo import gdal
         gdal.UseExceptions()
         truth = json.load(open(sys.argv[1]))["sheets"]
+        scans = os.path.join(os.path.dirname(sys.argv[1]), "scans")
         lo, hi = float(sys.argv[3]), float(sys.argv[4])
         out = {}
         for name, t in truth.items():
-            ds = gdal.Open(f"{sys.argv[2]}/{name}/georef.vrt")
-            tr = gdal.Transformer(ds, None, ["METHOD=GCP_POLYNOMIAL", "MAX_GCP_ORDER=1"])
+            vrt = f"{sys.argv[2]}/{name}/georef.vrt"
+            if os.path.exists(vrt):
+                tr = gdal.Transformer(gdal.Open(vrt), None, ["METHOD=GCP_POLYNOMIAL", "MAX_GCP_ORDER=1"])
+            else:
+                tr = gdal.Transformer(gdal.Open(f"{scans}/{name}.tif"), None, ["METHOD=GEOTRANSFORM"])
             xs, ys = np.meshgrid(np.linspace(lo, hi, 9), np.linspace(lo, hi, 9))
             pts = np.column_stack([xs.ravel(), ys.ravel()])
             got = np.array([tr.TransformPoint(0, float(x), float(y))[1][:2] for x, y in pts])

@@ -61,38 +61,14 @@ import Testing
                 gdal.Translate(f"{folder}/scans/{name}.png", f"{folder}/scans/{name}.tif", format="PNG")
         """
 
-    /// Each sheet's worst distance from its true place (scan px, = max-zoom px) at a 9 × 9 grid
-    /// inside the neatline: GDAL's GCP transformer (order 1) on its `georef.vrt`, or, for a sheet
-    /// with none, the geotransform transformer on its scan. Prints {sheet: px}.
-    static let positionOracle = """
-        import json, os, sys
-        import numpy as np
-        from osgeo import gdal
-        gdal.UseExceptions()
-        folder, work, lo, hi = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
-        out = {}
-        for name, t in json.load(open(f"{folder}/truth.json"))["sheets"].items():
-            vrt = f"{work}/{name}/georef.vrt"
-            if os.path.exists(vrt):
-                tr = gdal.Transformer(gdal.Open(vrt), None, ["METHOD=GCP_POLYNOMIAL", "MAX_GCP_ORDER=1"])
-            else:
-                tr = gdal.Transformer(gdal.Open(f"{folder}/scans/{name}.tif"), None, ["METHOD=GEOTRANSFORM"])
-            xs, ys = np.meshgrid(np.linspace(lo, hi, 9), np.linspace(lo, hi, 9))
-            pts = np.column_stack([xs.ravel(), ys.ravel()])
-            got = np.array([tr.TransformPoint(0, float(x), float(y))[1][:2] for x, y in pts])
-            want = np.column_stack([t["x0"] + pts[:, 0] * t["res"], t["y0"] - pts[:, 1] * t["res"]])
-            out[name] = float(np.max(np.hypot(*(got - want).T)) / t["res"])
-        print(json.dumps(out))
-        """
-
-    /// The pipeline's georeference stage run, then ``positionOracle``'s {sheet: px}.
+    /// The pipeline's georeference stage run, then ``TiePlacementTests/positionOracle``'s {sheet: px}.
     static func positions(_ file: String, folder: String) throws -> (Pipeline, [String: Double]) {
         let pipeline = try Pipeline.load(path: file)
         try PipelineRunner(pipeline: pipeline, options: RunOptions(stage: .georeference, jobs: 2), log: { _ in }, progress: nil).run()
         let (collar, cell, overlap) = (TiePlacementTests.collar, TiePlacementTests.cell, TiePlacementTests.overlap)
         let out = try ProgramRun.output(
             PackageRoot.path(".venv/bin/python3"),
-            ["-c", Self.positionOracle, folder, pipeline.workFolder, "\(collar)", "\(collar + cell + 2 * overlap)"])
+            ["-c", TiePlacementTests.positionOracle, folder + "/truth.json", pipeline.workFolder, "\(collar)", "\(collar + cell + 2 * overlap)"])
         let errors = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Double], "\(out)")
         try #require(errors.count == 9)
         return (pipeline, errors)

@@ -62,7 +62,7 @@ public enum Poll {
         let file = probe.appendingPathComponent("now").path
         let last = try modified(path)
         try untilBlocking("a file written now to be stamped later than \(path) (\(last))", within: seconds) {
-            FileManager.default.createFile(atPath: file, contents: nil)
+            _ = FileManager.default.createFile(atPath: file, contents: nil)
             return try modified(file) > last
         }
     }

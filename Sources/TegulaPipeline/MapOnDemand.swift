@@ -3,7 +3,8 @@ import TegulaPyramid
 /// A map's tiles without running its stages, for tiles on demand (`tegula serve FILE.yml`).
 extension Pipeline {
     /// The pyramid `tegula tile` would cut for `map` straight from its scan: the `georeference:`
-    /// section fitted in memory (nothing written, no stage run), the `tile:` options applied, the
+    /// section fitted in memory (nothing written, no stage run), the `tile:` options applied as the
+    /// tile stage applies them (in the map's `tile.tms`, ``TileStep/job(source:output:maxZoom:of:)``), the
     /// max zoom defaulting to `warp.zoom`, else the zoom nearest the scan's native resolution;
     /// `remove_color:` taken out of the scan's pixels as the warp stage does. A sheet of a series
     /// takes its part of the joint fit (its tie pins, as the run's georeference stage does), so a
@@ -12,11 +13,8 @@ extension Pipeline {
         let step = GeoreferenceStep(
             map: map, folder: workFolder(for: map), digests: FileDigests(stamps: [:]), scans: inputs, tied: series.tied[map.name])
         let source = try step.sourceInMemory(readingPixels: true).removingColor(map.removeColor)
-        var job = TileJob(
-            source: source, output: map.output ?? "", name: map.tile.name ?? map.name,
-            settings: map.tile.settings(defaultMaxZoom: map.warp.zoom))
-        job.attribution = map.tile.attribution
-        return job
+        let output = map.output ?? ""
+        return TileStep(options: map.tile, output: output).job(source: source, output: output, maxZoom: map.warp.zoom, of: map)
     }
 
     /// The files a map's tiles depend on: the pipeline file, the scan, its GCP and mask files;

@@ -29,7 +29,7 @@ struct TileStep: MapStage {
         var detail = "→ \(output)"
         if inGrid {
             let source = try w.current ? work.georeference.recordedSource() : work.georeference.sourceInMemory()
-            let job = self.job(source: source, output: output, maxZoom: nil, in: work)
+            let job = self.job(source: source, output: output, maxZoom: nil, of: map)
             let zooms = try job.zoomRange()
             return PlannedStage(
                 stage: .tile, key: key, hash: hash, current: current,
@@ -38,7 +38,7 @@ struct TileStep: MapStage {
                 skippedDetail: "zooms \(recorded?.zooms.map(String.init(describing:)) ?? "0-0") → \(output)", zoom: w.zoom)
         }
         if let source = w.source {
-            let job = self.job(source: source, output: output, maxZoom: w.zoom, in: work)
+            let job = self.job(source: source, output: output, maxZoom: w.zoom, of: map)
             let zooms = try job.zoomRange()
             guard let bounds = source.bounds else { throw PipelineError(.notGeoreferenced, "\(map.input): empty footprint") }
             let pyramid = try PyramidPlan(bounds: bounds, zooms: zooms, tilePixels: job.settings.tilePixels)
@@ -58,7 +58,7 @@ struct TileStep: MapStage {
     func run(_ plan: PlannedStage, in work: MapWork) throws -> String {
         let map = work.map
         let source = try self.source(in: work)
-        var job = self.job(source: source, output: output, maxZoom: plan.zoom, in: work)
+        var job = self.job(source: source, output: output, maxZoom: plan.zoom, of: map)
         job.jobs = work.jobs
         let zooms = try job.zoomRange()
         if let z = plan.zoom, zooms.max > z, !job.cutsInGrid {
@@ -84,14 +84,15 @@ struct TileStep: MapStage {
         return try work.georeference.recordedSource(readingPixels: true).removingColor(work.map.removeColor)
     }
 
-    /// The pyramid job these options describe, its max zoom defaulting to the warp zoom; in
-    /// another set, which is cut from the scan, its kernel defaulting to the warp's.
-    func job(source: WarpSource, output: String, maxZoom: Int?, in work: MapWork) -> TileJob {
+    /// The pyramid job these options describe for `map`, its max zoom defaulting to the warp zoom;
+    /// in another set, which is cut from the scan, its kernel defaulting to the warp's. Tiles on
+    /// demand make a map's job here too (``Pipeline/tileJob(for:)``), so they are in its set.
+    func job(source: WarpSource, output: String, maxZoom: Int?, of map: MapSpec) -> TileJob {
         let inGrid = options.tileMatrixSet != .webMercatorQuad
         var job = TileJob(
-            source: source, output: output, name: options.name ?? work.map.name,
+            source: source, output: output, name: options.name ?? map.name,
             settings: inGrid
-                ? options.settings(defaultMaxZoom: nil, defaultResampling: work.map.warp.resampling)
+                ? options.settings(defaultMaxZoom: nil, defaultResampling: map.warp.resampling)
                 : options.settings(defaultMaxZoom: maxZoom))
         job.attribution = options.attribution
         // Another set's zooms are not the warp's (Web Mercator's): its max zoom, unless given, is
@@ -100,7 +101,7 @@ struct TileStep: MapStage {
         // It reads the work folder's warped.tif, which a duplicated shard may rename over with
         // the same bytes (stages are deterministic); the scan itself is watched by the warp. In
         // another set it reads the scan, watched as the warp watches it.
-        job.watchedInputs = inGrid ? [work.map.input] : []
+        job.watchedInputs = inGrid ? [map.input] : []
         return job
     }
 

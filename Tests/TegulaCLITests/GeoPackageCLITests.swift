@@ -249,17 +249,36 @@ struct GeoPackageCLITests {
             print(*zoom_mosaic_difference(tif, folder, z, m['pointOfOrigin'], m['cellSize'], m['tileWidth'], exts=('png',)))
             """
 
+    /// The `--tms` argument and the scan of a case of ``aCutInAnotherTileMatrixSetReadsBackThroughGDAL``:
+    /// a built-in set and the Europe crop, or for `BNG` the British National Grid as `tegula grid
+    /// --tms-from EPSG:27700` makes it over the grid's published extent (morecantile's custom set,
+    /// `GridCustomCLITests`) and the Blue Marble laid over 2.4° × 0.7° of England in WGS 84 degrees
+    /// (as `OnDemandGridCLITests`).
+    static func setAndScan(_ tms: String, in dir: URL) throws -> (set: String, scan: String) {
+        guard tms == "BNG" else { return (tms, dir.appendingPathComponent("eu.tif").path) }
+        let grid = dir.appendingPathComponent("bng.json").path
+        let made = try TegulaBinary.run(["grid", "--tms-from", "EPSG:27700", "--extent", "-238375,0,900000,1376256", "--id", "BNG", "-o", grid])
+        try #require(made.status == 0, "\(made.stderr)")
+        let scan = dir.appendingPathComponent("england.vrt").path
+        _ = try ProgramRun.output(
+            "gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326", "-a_ullr", "-2", "52.6", "0.4", "51.9", BlueMarble.path, scan])
+        return (grid, scan)
+    }
+
     /// `tegula tile --tms SET -o OUT.gpkg` beside `-o folder/` with the same options: GDAL opens the
     /// GeoPackage in the set's CRS (`gpkg_spatial_ref_sys` from PROJ) without a warning, at the max
-    /// zoom's cell size, and `gdal_translate` of every zoom has exactly the folder's pixels on the
-    /// set's grid (its `tms.json`); GDAL's validator finds nothing.
-    @Test(arguments: [("WorldCRS84Quad", "ID[\"OGC\",\"CRS84\"]"), ("UTM31WGS84Quad", "ID[\"EPSG\",32631]")])
+    /// zoom's cell size with its origin at the top-left corner of the max zoom's tiles, and
+    /// `gdal_translate` of every zoom has exactly the folder's pixels on the set's grid (its
+    /// `tms.json`); GDAL's validator finds nothing. In two built-in sets and a national grid.
+    @Test(arguments: [
+        ("WorldCRS84Quad", "ID[\"OGC\",\"CRS84\"]"), ("UTM31WGS84Quad", "ID[\"EPSG\",32631]"), ("BNG", "ID[\"EPSG\",27700]"),
+    ])
     func aCutInAnotherTileMatrixSetReadsBackThroughGDAL(tms: String, crsID: String) throws {
         let cut = try Cut()
-        let crop = cut.dir.appendingPathComponent("eu.tif").path
+        let (set, scan) = try Self.setAndScan(tms, in: cut.dir)
         let folder = cut.dir.appendingPathComponent("grid").path, gpkg = cut.dir.appendingPathComponent("grid.gpkg").path
         for out in [folder, gpkg] {
-            let r = try TegulaBinary.run(["tile", crop, "--tms", tms, "-o", out, "--zoom", "2-6", "--quiet"])
+            let r = try TegulaBinary.run(["tile", scan, "--tms", set, "-o", out, "--zoom", "2-6", "--quiet"])
             #expect(r.status == 0, "\(r.stderr)")
         }
         let info = try Self.gdalinfo([gpkg])
@@ -271,6 +290,12 @@ struct GeoPackageCLITests {
         let gt = try #require(info["geoTransform"] as? [Double])
         #expect(abs(gt[1] - cell) < 1e-9 * cell && abs(gt[5] + cell) < 1e-9 * cell, "pixel size \(gt), zoom 6's cell \(cell)")
         let tiles = try InteropTests.files(under: folder, skip: ["tiles.json", ".tegula-tileset", "tms.json"]).keys
+        // The origin: the top-left corner of zoom 6's first column and row of tiles, in the set's numbers.
+        let top6 = tiles.filter { $0.hasPrefix("6/") }.map { $0.split(separator: "/").compactMap { Int($0.split(separator: ".")[0]) } }
+        let origin = try #require(six["pointOfOrigin"] as? [Double]), width = try #require(six["tileWidth"] as? Int)
+        let (column, row) = (try #require(top6.map { $0[1] }.min()), try #require(top6.map { $0[2] }.min()))
+        let left = origin[0] + Double(column * width) * cell, top = origin[1] - Double(row * width) * cell
+        #expect(abs(gt[0] - left) < 1e-6 * cell && abs(gt[3] - top) < 1e-6 * cell, "origin \(gt[0]), \(gt[3]); zoom 6's tiles from \(left), \(top)")
         for z in 2...6 {
             let tif = cut.dir.appendingPathComponent("grid-z\(z).tif").path
             let r = try ProgramRun.run("gdal_translate", ["-q", "-oo", "ZOOM_LEVEL=\(z)", gpkg, tif])

@@ -112,7 +112,7 @@ package struct CompositePartBuilder {
         unlink(recordPath)  // a part being built has no record
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let blocks = Array(split.layout.blocks[split.blockRange(of: shard.index)])
-        let layout = split.layout
+        let layout = split.layout, ids = layout.ids
         var packs: [(file: String, header: TilePack.Header)] = []
         var kept = 0, built = 0, blended = 0
         let groups = stride(from: 0, to: blocks.count, by: blocksPerPack).map {
@@ -125,9 +125,9 @@ package struct CompositePartBuilder {
                 kept += 1
             } else {
                 let tiles = Locked([UInt64: [UInt8]]())
-                let stats = try builder.build(group) { t, data in tiles.withLock { $0[PMTilesID.id(of: t)] = data } }
+                let stats = try builder.build(group) { t, data in tiles.withLock { $0[ids.id(of: t)] = data } }
                 blended += stats.blended
-                packs.append((file, try TilePack.write(tiles.withLock { $0 }, plan: split.hash, to: dir + "/" + file)))
+                packs.append((file, try TilePack.write(tiles.withLock { $0 }, ids: ids, plan: split.hash, to: dir + "/" + file)))
                 built += 1
             }
             progress?(j + 1, groups.count + 1)
@@ -137,16 +137,17 @@ package struct CompositePartBuilder {
             if !force, let pack = TilePack.open(dir + "/" + file), pack.header.plan == split.hash {
                 packs.insert((file, pack.header), at: 0)
             } else {
+                // The parents are built on the quadtree the ids number (the tiles in id order are its tiles).
                 var upper: [UInt64: [UInt8]] = [:]
-                let parents = ParentBuilder(lowestZoom: split.cutZoom, tilePixels: layout.tilePixels, encoding: builder.encoding) { t, data in
-                    upper[PMTilesID.id(of: t)] = data
-                }
+                let parents = ParentBuilder(
+                    lowestZoom: ids.quadtreeZoom(split.cutZoom), tilePixels: layout.tilePixels, encoding: builder.encoding
+                ) { q, data in upper[PMTilesID.id(of: q)] = data }
                 for (file, _) in packs {
                     guard let pack = TilePack.open(dir + "/" + file) else { throw ShardError(.missingParts, at: "\(dir)/\(file)", "pack vanished") }
                     for (id, data) in try pack.tiles(zoom: layout.blockZoom) { try parents.add(PMTilesID.tile(of: id), encoded: data) }
                 }
                 try parents.finish()
-                packs.insert((file, try TilePack.write(upper, plan: split.hash, to: dir + "/" + file)), at: 0)
+                packs.insert((file, try TilePack.write(upper, ids: ids, plan: split.hash, to: dir + "/" + file)), at: 0)
             }
         }
         progress?(groups.count + 1, groups.count + 1)

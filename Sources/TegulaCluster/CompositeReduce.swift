@@ -1,4 +1,5 @@
 import Foundation
+import TegulaComposite
 import TegulaCrypto
 import TegulaGeometry
 import TegulaPyramid
@@ -107,12 +108,13 @@ package struct CompositeReduce {
         let ordered = records.sorted { $0.cutRange[0] < $1.cutRange[0] }
         var digests: [String: ContentHash] = [:]
         var counts: [String: Int] = [:]
-        let parents = ParentBuilder(lowestZoom: layout.zooms.min, tilePixels: layout.tilePixels, encoding: encoding) { t, data in
-            try writer.write(t, data: data)
+        // The parents are built on the quadtree the ids number, and written as the set's tiles.
+        let ids = layout.ids
+        let parents = ParentBuilder(lowestZoom: ids.quadtreeZoom(layout.zooms.min), tilePixels: layout.tilePixels, encoding: encoding) { q, data in
+            try writer.write(ids.gridTile(q), data: data)
             result.built += 1
             result.bytes += data.count
         }
-        let cutBase = PMTilesID.id(of: Tile(x: 0, y: 0, z: split.cutZoom))
         let zooms = Array(split.cutZoom...layout.zooms.max)
         var last: UInt64?
         for (step, z) in zooms.enumerated() {
@@ -128,8 +130,8 @@ package struct CompositeReduce {
                     }
                     var digest = digests[key] ?? ContentHash()
                     for (id, data) in try pack.tiles(zoom: z) {
-                        let t = PMTilesID.tile(of: id)
-                        let h = PMTilesID.id(of: t.ancestor(atZoom: split.cutZoom)) - cutBase
+                        let t = ids.tile(of: id)
+                        let h = ids.hilbert(t, at: split.cutZoom)
                         guard h >= record.cutRange[0], h < record.cutRange[1] else {
                             throw ShardError(.overlappingParts, at: key, "reduce refused: tile \(t) lies outside its part's run \(record.cutRange)")
                         }
@@ -143,7 +145,7 @@ package struct CompositeReduce {
                         try writer.write(t, data: data)
                         result.copied += 1
                         result.bytes += data.count
-                        if z == split.cutZoom { try parents.add(t, encoded: data) }
+                        if z == split.cutZoom { try parents.add(ids.quadtreeTile(t), encoded: data) }
                     }
                     digests[key] = digest
                 }

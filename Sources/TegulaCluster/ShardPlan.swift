@@ -7,13 +7,13 @@ import TegulaTileset
 
 /// How N shards share a collection, computed alike by every shard from the same file (no
 /// coordinator). Each map with an output of its own belongs to one shard. The composite is cut
-/// at the cut zoom: each shard owns a run of tiles there, consecutive in PMTiles id (Hilbert)
-/// order, and with them the whole quadkey subtree under each; it builds every composite tile of
-/// its subtrees and writes them as its part. Work is balanced by estimated cost, in output
-/// pixels: a map's warp (pixels at its warp zoom) counted twice for the warp and tile stages,
-/// and each composite block's tiles at the max zoom per map that reaches them. The composite
-/// runs are split first by the prefix sums of their cost, then the maps go, largest first, to
-/// the least loaded shard (ties to the lowest index).
+/// at the cut zoom: each shard owns a run of tiles there, consecutive in id (Hilbert) order
+/// (``CompositeLayout/ids``), and with them the whole quadkey subtree under each; it builds
+/// every composite tile of its subtrees and writes them as its part. Work is balanced by
+/// estimated cost, in output pixels: a map's warp (pixels at its warp zoom) counted twice for
+/// the warp and tile stages, and each composite block's tiles at the max zoom per map that
+/// reaches them. The composite runs are split first by the prefix sums of their cost, then the
+/// maps go, largest first, to the least loaded shard (ties to the lowest index).
 public struct ShardPlan: Sendable {
     /// How many shards.
     public let count: Int
@@ -124,6 +124,8 @@ public struct CompositeLayout: Sendable {
     /// Why the composite cannot be cut in ``grid`` at ``zooms`` (then it has no blocks), or nil
     /// (``CompositeBuilder/gridRefusal(_:zooms:settings:output:)``'s quadtree conditions).
     public let gridProblem: String?
+    /// How the blocks, runs and packs name the grid's tiles by ids (PMTiles' own in EPSG:3857's grid).
+    public let ids: QuadtreeIDs
 
     /// Max zoom: given, else the highest warp zoom; min zoom: given, else the zoom at which the
     /// whole collection is about one tile. Nil when no map has a footprint. In another tile
@@ -152,7 +154,9 @@ public struct CompositeLayout: Sendable {
         blockZoom = CompositeBuilder.blockZoom(maxZoom: maxZ, minZoom: minZ)
         tilePixels = tile.tilePixels
         gridProblem = grid.flatMap { CompositeBuilder.quadtreeRefusal($0, zooms: zooms) }
-        blocks = gridProblem == nil ? CompositeBuilder.blocks(layerBounds: boxes, maxZoom: maxZ, blockZoom: blockZoom, grid: grid) : []
+        ids = grid.flatMap { QuadtreeIDs(grid: $0, zooms: zooms) } ?? .pmTiles
+        blocks =
+            gridProblem == nil ? CompositeBuilder.blocks(layerBounds: boxes, maxZoom: maxZ, blockZoom: blockZoom, grid: grid, ids: ids) : []
     }
 }
 
@@ -173,12 +177,6 @@ public struct CompositeSplit: Sendable {
     /// for another hash is stale.
     public let hash: String
 
-    /// Each block's Hilbert index at `zoom`.
-    static func hilbert(_ t: Tile, at zoom: Int) -> UInt64 {
-        let a = t.ancestor(atZoom: zoom)
-        return PMTilesID.id(of: a) - PMTilesID.id(of: Tile(x: 0, y: 0, z: zoom))
-    }
-
     init(layout: CompositeLayout, count: Int, inputsHash inputs: String) {
         self.layout = layout
         let p2 = layout.tilePixels * layout.tilePixels
@@ -192,24 +190,24 @@ public struct CompositeSplit: Sendable {
         } else {
             for z in layout.zooms.min...layout.blockZoom {
                 var per: [UInt64: Int] = [:]
-                for (b, c) in zip(layout.blocks, blockCost) { per[CompositeSplit.hilbert(b.tile, at: z), default: 0] += c }
+                for (b, c) in zip(layout.blocks, blockCost) { per[layout.ids.hilbert(b.tile, at: z), default: 0] += c }
                 if (per.values.max() ?? 0) * 8 * count <= total { cut = z; break }
             }
         }
         cutZoom = cut
         // Runs of cut tiles with equal shares of the cost: shard i starts at the first cut tile
         // whose preceding cost reaches i/N of the total (blocks come in Hilbert order).
-        let end = UInt64(1) << UInt64(2 * cut)
+        let end = layout.ids.hilbertEnd(at: cut)
         var starts: [UInt64] = [0]
         var costs = [Int](repeating: 0, count: count)
         var before = 0
         var shard = 0
         var k = 0
         while k < layout.blocks.count {
-            let h = CompositeSplit.hilbert(layout.blocks[k].tile, at: cut)
+            let h = layout.ids.hilbert(layout.blocks[k].tile, at: cut)
             var tileCost = 0
             var j = k
-            while j < layout.blocks.count, CompositeSplit.hilbert(layout.blocks[j].tile, at: cut) == h { tileCost += blockCost[j]; j += 1 }
+            while j < layout.blocks.count, layout.ids.hilbert(layout.blocks[j].tile, at: cut) == h { tileCost += blockCost[j]; j += 1 }
             while shard + 1 < count, before * count >= (shard + 1) * total {
                 shard += 1
                 starts.append(h)
@@ -232,18 +230,18 @@ public struct CompositeSplit: Sendable {
     /// Hilbert indices of a shard's blocks: the blocks under its cut tiles, consecutive.
     public func blockRange(of shard: Int) -> Range<Int> {
         let r = ranges[shard]
-        let lo = layout.blocks.partitioningIndex { CompositeSplit.hilbert($0.tile, at: cutZoom) >= r.lowerBound }
-        let hi = layout.blocks.partitioningIndex { CompositeSplit.hilbert($0.tile, at: cutZoom) >= r.upperBound }
+        let lo = layout.blocks.partitioningIndex { layout.ids.hilbert($0.tile, at: cutZoom) >= r.lowerBound }
+        let hi = layout.blocks.partitioningIndex { layout.ids.hilbert($0.tile, at: cutZoom) >= r.upperBound }
         return lo..<hi
     }
 
     /// How many cut tiles holding blocks a shard owns.
     func cutTileCount(of shard: Int) -> Int {
-        Set(layout.blocks[blockRange(of: shard)].map { CompositeSplit.hilbert($0.tile, at: cutZoom) }).count
+        Set(layout.blocks[blockRange(of: shard)].map { layout.ids.hilbert($0.tile, at: cutZoom) }).count
     }
 
     /// Count of cut tiles holding blocks.
-    var cutTiles: Int { Set(layout.blocks.map { CompositeSplit.hilbert($0.tile, at: cutZoom) }).count }
+    var cutTiles: Int { Set(layout.blocks.map { layout.ids.hilbert($0.tile, at: cutZoom) }).count }
 }
 
 extension Collection {

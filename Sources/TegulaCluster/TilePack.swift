@@ -1,11 +1,12 @@
 import Foundation
+import TegulaComposite
 import TegulaCrypto
 import TegulaGeometry
 import TegulaSupport
 import TegulaTileset
 
-/// A file of tiles in PMTiles id order, the unit a shard commits: `TEGULA-PACK/1\n`, a 4-byte
-/// little-endian length and a JSON header (the plan hash, each zoom's byte offset and tile
+/// A file of tiles in id order (``QuadtreeIDs``), the unit a shard commits: `TEGULA-PACK/1\n`, a
+/// 4-byte little-endian length and a JSON header (the plan hash, each zoom's byte offset and tile
 /// count, the tile count and digest), then per tile its id (8 bytes), length (4 bytes) and
 /// bytes. Written whole to a temporary name, flushed to disk and renamed, so a pack either
 /// exists complete or not at all. The digest is SHA-256 over the tile records (id, length,
@@ -15,7 +16,7 @@ struct TilePack {
 
     struct Header: Codable, Equatable {
         var plan: String
-        /// Zoom → [offset, count] of its tile records.
+        /// Zoom (the set's) → [offset, count] of its tile records.
         var zooms: [String: [UInt64]]
         var tiles: Int
         var digest: String
@@ -72,16 +73,17 @@ struct TilePack {
         return r
     }
 
-    /// Write `tiles` (any order) as a pack at `path`, atomically. Returns its header.
+    /// Write `tiles` (any order), keyed by their `ids`, as a pack at `path`, atomically. Returns its
+    /// header.
     @discardableResult
-    static func write(_ tiles: [UInt64: [UInt8]], plan: String, to path: String) throws -> Header {
+    static func write(_ tiles: [UInt64: [UInt8]], ids naming: QuadtreeIDs, plan: String, to path: String) throws -> Header {
         let ids = tiles.keys.sorted()
         var body: [UInt8] = []
         body.reserveCapacity(tiles.values.reduce(0) { $0 + $1.count + 12 })
         var digest = ContentHash()
         var sections: [Int: (start: Int, count: UInt64)] = [:]
         for id in ids {
-            let z = PMTilesID.tile(of: id).z
+            let z = naming.tile(of: id).z
             if sections[z] == nil { sections[z] = (body.count, 0) }
             sections[z]!.count += 1
             let data = tiles[id]!

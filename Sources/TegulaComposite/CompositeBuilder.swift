@@ -15,7 +15,8 @@ import TegulaWarp
 /// blocks are built together, so any split of the blocks over threads,
 /// processes or machines gives the same tiles. In a tile matrix set other than WebMercatorQuad
 /// (``grid``) the blocks are that set's tiles, warped in its CRS from sources reprojected there
-/// (``WarpSource/reprojected(to:)``), its zooms one quadtree (``gridRefusal(_:zooms:)``).
+/// (``WarpSource/reprojected(to:)``), its zooms one quadtree named by ``QuadtreeIDs``
+/// (``gridRefusal(_:zooms:settings:output:)``).
 public final class CompositeBuilder: @unchecked Sendable {
     /// One block to build: a tile at the block zoom, the layers that reach it (bottom first) and
     /// how many max-zoom tiles of it each covers (its cost).
@@ -84,11 +85,14 @@ public final class CompositeBuilder: @unchecked Sendable {
     /// pyramid stage warps.
     public static func blockZoom(maxZoom: Int, minZoom: Int) -> Int { max(minZoom, maxZoom - 2) }
 
-    /// Every block some layer reaches, in PMTiles id (Hilbert) order, with its layers in order.
-    /// A layer reaches the max-zoom tiles its bounds touch (``TileGrid/tileRange(covering:zoom:)``,
-    /// as ``PyramidPlan``; in `grid`, its boxes in the set's CRS, the set's
-    /// ``TileMatrixSet/tileRange(covering:zoom:)``); nil bounds reach nothing.
-    public static func blocks(layerBounds: [ProjectedBounds?], maxZoom: Int, blockZoom: Int, grid: TileMatrixSet? = nil) -> [Block] {
+    /// Every block some layer reaches, in id (Hilbert) order of `ids` (``QuadtreeIDs``, the
+    /// numbering of `grid`'s tiles), with its layers in order. A layer reaches the max-zoom tiles
+    /// its bounds touch (``TileGrid/tileRange(covering:zoom:)``, as ``PyramidPlan``; in `grid`,
+    /// its boxes in the set's CRS, the set's ``TileMatrixSet/tileRange(covering:zoom:)``); nil
+    /// bounds reach nothing.
+    public static func blocks(
+        layerBounds: [ProjectedBounds?], maxZoom: Int, blockZoom: Int, grid: TileMatrixSet? = nil, ids: QuadtreeIDs
+    ) -> [Block] {
         var index: [Tile: Int] = [:]
         var blocks: [Block] = []
         let d = maxZoom - blockZoom
@@ -113,7 +117,7 @@ public final class CompositeBuilder: @unchecked Sendable {
                 }
             }
         }
-        return blocks.sorted { PMTilesID.id(of: $0.tile) < PMTilesID.id(of: $1.tile) }
+        return blocks.sorted { ids.id(of: $0.tile) < ids.id(of: $1.tile) }
     }
 
     /// Build `blocks` on `jobs` threads and hand every non-empty tile (max zoom down to the

@@ -1,5 +1,6 @@
 import Foundation
 import TegulaCluster
+import TegulaComposite
 import TegulaGeometry
 import TegulaTestSupport
 import Testing
@@ -10,8 +11,9 @@ import Testing
 /// one scan composited in UTM zone 31N hold, at the max zoom, what `gdalwarp -r bilinear -et 0`
 /// makes of the whole scan in each tile's bounds (from morecantile, PyPI), and the set's
 /// `tms.json`; with `seam: feather` and `tone: match` two shards and their reduce write the
-/// tiles of one run; a set whose zooms are no quadtree from zoom 0 is refused in one line (and
-/// by the dry run). A map
+/// tiles of one run; in WorldCRS84Quad (2 × 1 tiles at zoom 0, named as zoom 1 of the ids'
+/// quadtree) the same, one run and two shards alike; a set whose zooms do not nest as a
+/// quadtree is refused in one line (and by the dry run). A map
 /// cut in another set has no warp stage: its work folder holds no `warped.tif`, and it resumes
 /// (skipped when unchanged, `--stage tile` alone from the recorded georeference).
 @Suite(.timeLimit(.minutes(20)))
@@ -42,6 +44,42 @@ struct CompositeGridTests {
                 + "composite:\n  output: out/coast\n  tile: {\(zooms), tms: \(tms)}\n" + extra)
     }
 
+    /// `z x y` lines in, each tile's xy_bounds in the set named by the first argument out (morecantile).
+    static let oracle = """
+        import sys, morecantile
+        tms = morecantile.tms.get(sys.argv[1])
+        for line in sys.stdin:
+            z, x, y = (int(v) for v in line.split())
+            print(" ".join(repr(c) for c in tms.xy_bounds(x, y, z)))
+        """
+
+    /// How the tiles of `zoom` in `tiles` (keyed `z/x/y`) agree with `gdalwarp -r bilinear -et 0`
+    /// of the whole scan (`placed.tif`) into `crs` within each tile's bounds in `tms`, and how many
+    /// tiles that zoom has.
+    static func agreement(_ tiles: [String: Data], zoom: Int, tms: String, crs: String, in f: PipelineFixtures) throws -> (
+        tiles: Int, agreement: GridTilePipelineTests.Agreement
+    ) {
+        let keys = tiles.keys.filter { $0.hasPrefix("\(zoom)/") }.sorted()
+        let lines = keys.map { $0.replacingOccurrences(of: "/", with: " ") }.joined(separator: "\n") + "\n"
+        let answer = try ProgramRun.run("python3", ["-c", oracle, tms], stdin: lines)
+        try #require(answer.status == 0, "morecantile: \(answer.stderr.suffix(600))")
+        let boxes = answer.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        try #require(boxes.count == keys.count)
+        var agreement = GridTilePipelineTests.Agreement()
+        for (key, box) in zip(keys, boxes) {
+            let oracle = "\(f.folder)/oracle-\(UUID()).tif"
+            let r = try ProgramRun.run(
+                "gdalwarp",
+                ["-q", "-t_srs", crs, "-te"] + box
+                    + ["-ts", "256", "256", "-r", "bilinear", "-et", "0", "-dstalpha", f.folder + "/placed.tif", oracle])
+            try #require(r.status == 0, "gdalwarp: \(r.stderr)")
+            agreement.add(
+                try GridTilePipelineTests.rgba(tiles[key]!, in: f.folder),
+                try GridTilePipelineTests.rgba(try Data(contentsOf: URL(fileURLWithPath: oracle)), in: f.folder))
+        }
+        return (keys.count, agreement)
+    }
+
     @Test func aCompositeInUTM31MatchesGdalwarpOfTheWholeScanAndCarriesItsSet() throws {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
@@ -51,27 +89,36 @@ struct CompositeGridTests {
         let tiles = try GridTilePipelineTests.tiles(in: out)
         #expect(Set(tiles.keys.map { $0.split(separator: "/")[0] }) == ["10", "11", "12"], "\(tiles.keys.sorted())")
         #expect(try TileMatrixSet(argument: out + "/tms.json") == (try TileMatrixSet.named("UTM31WGS84Quad")))
+        let (count, agreement) = try Self.agreement(tiles, zoom: 12, tms: "UTM31WGS84Quad", crs: "EPSG:32631", in: f)
+        print("composite of 2 maps in UTM31WGS84Quad, zoom 12 (\(count) tiles) vs gdalwarp -r bilinear -et 0 of the scan: \(agreement)")
+        #expect(count >= 12 && agreement.n > 200_000 && agreement.psnr >= 45, "\(count) tiles, \(agreement)")
+    }
 
-        let keys = tiles.keys.filter { $0.hasPrefix("12/") }.sorted()
-        let lines = keys.map { $0.replacingOccurrences(of: "/", with: " ") }.joined(separator: "\n") + "\n"
-        let answer = try ProgramRun.run("python3", ["-c", GridTilePipelineTests.oracle], stdin: lines)
-        try #require(answer.status == 0, "morecantile: \(answer.stderr.suffix(600))")
-        let boxes = answer.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        try #require(boxes.count == keys.count)
-        var agreement = GridTilePipelineTests.Agreement()
-        for (key, box) in zip(keys, boxes) {
-            let oracle = "\(f.folder)/oracle-\(UUID()).tif"
-            let r = try ProgramRun.run(
-                "gdalwarp",
-                ["-q", "-t_srs", "EPSG:32631", "-te"] + box
-                    + ["-ts", "256", "256", "-r", "bilinear", "-et", "0", "-dstalpha", f.folder + "/placed.tif", oracle])
-            try #require(r.status == 0, "gdalwarp: \(r.stderr)")
-            agreement.add(
-                try GridTilePipelineTests.rgba(tiles[key]!, in: f.folder),
-                try GridTilePipelineTests.rgba(try Data(contentsOf: URL(fileURLWithPath: oracle)), in: f.folder))
-        }
-        print("composite of 2 maps in UTM31WGS84Quad, zoom 12 (\(keys.count) tiles) vs gdalwarp -r bilinear -et 0 of the scan: \(agreement)")
-        #expect(keys.count >= 12 && agreement.n > 200_000 && agreement.psnr >= 45, "\(keys.count) tiles, \(agreement)")
+    @Test func aCompositeInWorldCRS84QuadMatchesGdalwarpAndRunAsTwoShardsHasTheTilesOfOneRun() throws {
+        let f = try PipelineFixtures()
+        defer { f.cleanUp() }
+        // Zoom 10 is 2048 × 1024 tiles, the scan's at columns past 1024: ids name it as the quadtree's zoom 11.
+        let file = try Self.pipeline(in: f, tms: "WorldCRS84Quad", zooms: "min_zoom: 6, max_zoom: 10")
+        let one = try runPipeline(file)
+        try #require(one.error == nil, "\(String(describing: one.error)) \(one.log)")
+        let output = f.folder + "/out/coast"
+        let tiles = try GridTilePipelineTests.tiles(in: output)
+        #expect(Set(tiles.keys.map { $0.split(separator: "/")[0] }) == ["6", "7", "8", "9", "10"], "\(tiles.keys.sorted())")
+        #expect(try TileMatrixSet(argument: output + "/tms.json") == (try TileMatrixSet.named("WorldCRS84Quad")))
+        let (count, agreement) = try Self.agreement(tiles, zoom: 10, tms: "WorldCRS84Quad", crs: "OGC:CRS84", in: f)
+        print("composite of 2 maps in WorldCRS84Quad, zoom 10 (\(count) tiles) vs gdalwarp -r bilinear -et 0 of the scan: \(agreement)")
+        #expect(count >= 12 && agreement.n > 200_000 && agreement.psnr >= 45, "\(count) tiles, \(agreement)")
+
+        // Tile by tile (TilesetDigest lists a folder's tiles within 2^z columns, as WebMercatorQuad has them).
+        try FileManager.default.removeItem(atPath: output)
+        try FileManager.default.removeItem(atPath: f.folder + "/.tegula")
+        let plan = ShardPlan(pipeline: try Pipeline.load(path: file), count: 2, jobs: 2)
+        let split = try #require(plan.composite)
+        #expect(split.layout.ids.depth == 1 && split.cutZoom > 6, "\(plan.text)")
+        #expect((0..<2).filter { !split.blockRange(of: $0).isEmpty }.count == 2, "\(plan.text)")
+        try ShardTests.sharded(file, 2)
+        let sharded = try GridTilePipelineTests.tiles(in: output)
+        #expect(sharded == tiles, "\(tiles.count) tiles in one run, \(sharded.count) from two shards")
     }
 
     @Test func aFeatheredToneMatchedCompositeInUTM31RunAsTwoShardsHasTheTilesOfOneRun() throws {
@@ -96,18 +143,35 @@ struct CompositeGridTests {
         #expect(sharded.digest == single.digest && sharded.tiles == single.tiles && single.tiles > 12, "\(single.tiles) vs \(sharded.tiles)")
     }
 
-    @Test func aCompositeInASetWhoseZoomsAreNoQuadtreeFromZeroIsRefusedInOneLine() throws {
+    @Test func worldCRS84QuadsTilesAreNamedByThePMTilesIdsOfTheQuadtreesNextZoom() throws {
+        let world = try #require(QuadtreeIDs(grid: try TileMatrixSet.named("WorldCRS84Quad"), zooms: ZoomRange(min: 0, max: 12)!))
+        let utm = try #require(QuadtreeIDs(grid: try TileMatrixSet.named("UTM31WGS84Quad"), zooms: ZoomRange(min: 1, max: 12)!))
+        #expect(world.depth == 1 && utm.depth == 0)
+        let tiles = [
+            Tile(x: 0, y: 0, z: 0), Tile(x: 1, y: 0, z: 0), Tile(x: 3, y: 1, z: 1), Tile(x: 1055, y: 216, z: 10), Tile(x: 8191, y: 4095, z: 12),
+        ]
+        let lines = tiles.map { "\($0.z + 1) \($0.x) \($0.y)" }.joined(separator: "\n") + "\n"
+        let script = "import sys\nfrom pmtiles.tile import zxy_to_tileid\nfor l in sys.stdin: print(zxy_to_tileid(*map(int, l.split())))"
+        let answer = try ProgramRun.run("python3", ["-c", script], stdin: lines)
+        try #require(answer.status == 0, "pmtiles: \(answer.stderr.suffix(600))")
+        #expect(tiles.map { world.id(of: $0) } == answer.stdout.split(separator: "\n").compactMap { UInt64($0) }, "\(answer.stdout)")
+        #expect(tiles.map { world.tile(of: world.id(of: $0)) } == tiles)
+        #expect(tiles.map { world.hilbert($0, at: 0) } == [0, 3, 3, 3, 3] && world.hilbertEnd(at: 0) == 4)
+    }
+
+    @Test func aCompositeInASetWhoseZoomsDoNotNestAsAQuadtreeIsRefusedInOneLine() throws {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
-        // WorldCRS84Quad's zoom z is 2^(z+1) tiles wide: more than PMTiles ids name.
-        let file = try Self.pipeline(in: f, tms: "WorldCRS84Quad", zooms: "min_zoom: 5, max_zoom: 6")
+        // CanadianNAD83_LCC's cells shrink by 1.67-1.75 a zoom: no zoom is the parent of the next.
+        let file = try Self.pipeline(in: f, tms: "CanadianNAD83_LCC", zooms: "min_zoom: 5, max_zoom: 6")
         let dry = PipelinePlan(pipeline: try Pipeline.load(path: file), options: RunOptions(jobs: 2)).text
-        #expect(dry.contains("composite: refused: WorldCRS84Quad's zoom 5 is 64 × 32 tiles"), "\(dry)")
+        let refusal = "zooms 5-6 of CanadianNAD83_LCC do not nest as a quadtree"
+        #expect(dry.contains("composite: refused: " + refusal), "\(dry)")
         let run = try runPipeline(file)
         let failure = try #require(run.error as? BatchFailure)
         let error = failure.failures.map(\.message).joined(separator: "; ")
         #expect(failure.failures.map(\.map) == ["composite"] && run.log.contains { $0.contains(error) }, "\(run.log)")
-        #expect(error.contains("composite.tile.tms") && error.contains("WorldCRS84Quad's zoom 5 is 64 × 32 tiles"), "\(error)")
+        #expect(error.contains("composite.tile.tms") && error.contains(refusal), "\(error)")
         #expect(!FileManager.default.fileExists(atPath: f.folder + "/out/coast"))
     }
 

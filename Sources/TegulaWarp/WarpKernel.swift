@@ -31,19 +31,31 @@ struct WarpKernel {
         // Kernel scale in window pixels: widened by the warp's shrink, narrowed by decimation.
         let scaleX = max(1, ks.x / window.scaleX), scaleY = max(1, ks.y / window.scaleY)
         let fastBilinear = resampling == .bilinear && scaleX == 1 && scaleY == 1 && window.scaleX == 1 && window.scaleY == 1
-        // Per-pixel positions for the other kernels (the C row steps its own).
-        let rowWidth = fastBilinear ? 0 : grid.width
+        // The other kernels' rows in C too (`tegula_separable_spans`); average covers the
+        // footprint in window pixels, not widened to one (GDAL's).
+        let separable = fastBilinear ? nil : separableKernel
+        let scales = resampling == .average ? (ks.x / window.scaleX, ks.y / window.scaleY) : (scaleX, scaleY)
+        let scratch = RowScratch(grid: grid, rest: fastBilinear)
+        // Per-pixel positions for nearest (the C rows step their own).
+        let rowWidth = fastBilinear || separable != nil ? 0 : grid.width
         let sxRow = UnsafeMutablePointer<Double>.allocate(capacity: rowWidth)
         let syRow = UnsafeMutablePointer<Double>.allocate(capacity: rowWidth)
         defer { sxRow.deallocate(); syRow.deallocate() }
         let sx = sxRow + c0, sy = syRow + c0
         let srcW = Double(sourceWidth), srcH = Double(sourceHeight)
-        let scratch = fastBilinear ? RowScratch(grid: grid) : nil
         for j in rows {
             let rowOut = out + (j - rows.lowerBound) * stride * 4
             let rowMask = mask.map { $0 + (j - rows.lowerBound) * stride }
-            if let scratch {
+            if fastBilinear {
                 bilinearRow(window, grid, j, columns, rowMask, rowOut, scratch)
+                continue
+            }
+            if let separable {
+                let n = grid.spans(j, columns: columns, into: scratch.spans)
+                tegula_separable_spans(
+                    window.pixels, window.width, window.height, window.originX, window.originY, window.scaleX, window.scaleY,
+                    sourceWidth, sourceHeight, scratch.spans, n, columns.lowerBound, columns.upperBound, rowMask, rowOut,
+                    separable, scales.0, scales.1)
                 continue
             }
             grid.row(j, sx: sxRow, sy: syRow, columns: columns)
@@ -54,18 +66,19 @@ struct WarpKernel {
                     o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
                     continue
                 }
-                let bx = (x - Double(window.originX)) / window.scaleX
-                let by = (y - Double(window.originY)) / window.scaleY
-                switch resampling {
-                case .near:
-                    nearest(window, bx, by, o)
-                case .average:
-                    // The output pixel's footprint in window pixels, not widened to one (GDAL's).
-                    areaAverage(window, bx, by, ks.x / window.scaleX, ks.y / window.scaleY, o)
-                default:
-                    general(window, bx, by, scaleX, scaleY, o)
-                }
+                nearest(window, (x - Double(window.originX)) / window.scaleX, (y - Double(window.originY)) / window.scaleY, o)
             }
+        }
+    }
+
+    /// The C row's kernel for `resampling`, nil for nearest (whose row is here).
+    private var separableKernel: tegula_kernel? {
+        switch resampling {
+        case .near: return nil
+        case .bilinear: return TEGULA_KERNEL_BILINEAR
+        case .cubic: return TEGULA_KERNEL_CUBIC
+        case .lanczos: return TEGULA_KERNEL_LANCZOS
+        case .average: return TEGULA_KERNEL_AVERAGE
         }
     }
 
@@ -87,17 +100,19 @@ struct WarpKernel {
         }
     }
 
-    /// What ``bilinearRow`` works in, allocated once per ``run``.
+    /// What the C rows work in, allocated once per ``run``.
     private final class RowScratch {
         let spans: UnsafeMutablePointer<tegula_span>
         let rest: UnsafeMutablePointer<Int32>
         let restX: UnsafeMutablePointer<Double>
         let restY: UnsafeMutablePointer<Double>
-        init(grid: MappingGrid) {
+        /// `rest`: room for the pixels the bilinear row leaves (none for the other rows).
+        init(grid: MappingGrid, rest withRest: Bool) {
+            let n = withRest ? grid.width : 0
             spans = .allocate(capacity: grid.maxSpans)
-            rest = .allocate(capacity: grid.width)
-            restX = .allocate(capacity: grid.width)
-            restY = .allocate(capacity: grid.width)
+            rest = .allocate(capacity: n)
+            restX = .allocate(capacity: n)
+            restY = .allocate(capacity: n)
         }
         deinit { spans.deallocate(); rest.deallocate(); restX.deallocate(); restY.deallocate() }
     }
@@ -131,60 +146,6 @@ struct WarpKernel {
         tap(x0, y0 + 1, (1 - ax) * ay)
         tap(x0 + 1, y0 + 1, ax * ay)
         store(sw, sa, sr, sg, sb, o)
-    }
-
-    private func general(
-        _ win: SourceWindow, _ bx: Double, _ by: Double, _ scx: Double, _ scy: Double,
-        _ o: UnsafeMutablePointer<UInt8>
-    ) {
-        separable(
-            win, bx, by, reach: (resampling.radius * scx, resampling.radius * scy), o,
-            weightX: { resampling.weight($0 / scx) }, weightY: { resampling.weight($0 / scy) })
-    }
-
-    /// Average: each window pixel weighted by the part of it the output pixel's footprint,
-    /// `sizeX` × `sizeY` window pixels centred on (bx, by), covers.
-    private func areaAverage(
-        _ win: SourceWindow, _ bx: Double, _ by: Double, _ sizeX: Double, _ sizeY: Double,
-        _ o: UnsafeMutablePointer<UInt8>
-    ) {
-        separable(
-            win, bx, by, reach: (sizeX / 2 + 0.5, sizeY / 2 + 0.5), o,
-            weightX: { Resampling.areaWeight(offset: $0, footprint: sizeX) },
-            weightY: { Resampling.areaWeight(offset: $0, footprint: sizeY) })
-    }
-
-    /// A separable kernel at (bx, by): the window pixels whose centres (x + 0.5) lie within
-    /// `reach` of it, each weighted `weightX(dx) · weightY(dy)` by its offset from it.
-    @inline(__always)
-    private func separable(
-        _ win: SourceWindow, _ bx: Double, _ by: Double, reach: (x: Double, y: Double),
-        _ o: UnsafeMutablePointer<UInt8>, weightX: (Double) -> Double, weightY: (Double) -> Double
-    ) {
-        let u = bx - 0.5, v = by - 0.5
-        let xLo = max(0, Int((u - reach.x).rounded(.up))), xHi = min(win.width - 1, Int((u + reach.x).rounded(.down)))
-        let yLo = max(0, Int((v - reach.y).rounded(.up))), yHi = min(win.height - 1, Int((v + reach.y).rounded(.down)))
-        guard xLo <= xHi, yLo <= yHi else { o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0; return }
-        // Column weights on the stack: this runs once per output pixel whenever the warp shrinks.
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: xHi - xLo + 1) { wx in
-            for x in xLo...xHi { wx[x - xLo] = weightX(Double(x) - u) }
-            var sw = 0.0, sa = 0.0, sr = 0.0, sg = 0.0, sb = 0.0
-            for y in yLo...yHi {
-                let wy = weightY(Double(y) - v)
-                if wy == 0 { continue }
-                let row = win.pixels + y * win.width * 4
-                for x in xLo...xHi {
-                    let wt = wx[x - xLo] * wy
-                    if wt == 0 { continue }
-                    let p = row + x * 4
-                    let a = Double(p[3]) * wt
-                    sw += wt
-                    sa += a
-                    sr += a * Double(p[0]); sg += a * Double(p[1]); sb += a * Double(p[2])
-                }
-            }
-            store(sw, sa, sr, sg, sb, o)
-        }
     }
 
     @inline(__always)

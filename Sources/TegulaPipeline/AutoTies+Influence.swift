@@ -17,7 +17,8 @@ extension AutoTies {
     /// Not a check against the rest of the series: the ties of the neighbours predict a pair
     /// only as well as the sheets' GCPs (4 px off on the bench series), and a joint fit per pair
     /// would cost the whole fit a pair. A pair whose ties agree on one wrong place is the fits'
-    /// agreement's to refuse (``Sheet/agreement(with:search:)``), as far as it can.
+    /// agreement's to refuse (``Sheet/agreement(with:search:)``), as far as it can, and the
+    /// loops of pairs through it (``Loops``).
     enum Influence {
         /// The most, in pixels of the second sheet, that one tie left out may move where the
         /// pair's ties place it anywhere over the overlap.

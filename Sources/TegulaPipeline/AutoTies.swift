@@ -27,7 +27,7 @@ struct AutoTies: Codable, Sendable, Equatable {
         /// Their mean and least normalised cross-correlation (0–1).
         var score: Double?
         var minScore: Double?
-        /// Why the overlap did not match, or why its ties were refused (``Influence``).
+        /// Why the overlap did not match, or why its ties were refused (``Influence``, ``Loops``).
         var why: String?
         /// Time to match the overlap, in the record only (the sheet index leaves it out: it is
         /// not the same twice).
@@ -82,7 +82,7 @@ struct AutoTies: Codable, Sendable, Equatable {
     /// stage hash without ties (those without GCPs after the others, marked).
     static func key(_ settings: AutoTiesSpec, sheets: [Sheet], loose: [Loose]) -> String {
         var h = ContentHash()
-        h.update("autoties/4")
+        h.update("autoties/5")
         h.update(PipelineHashing.json(settings))
         for s in sheets {
             h.update(s.name)
@@ -105,6 +105,7 @@ struct AutoTies: Codable, Sendable, Equatable {
             for j in sheets.indices where j > i { try found.tie(sheets[i], sheets[j]) }
         }
         let unplaced = try place(loose, among: sheets, grid: GridPosition.of(Array(order.keys)), found: &found)
+        found.refuseWhatLoopsDoNotClose()
         let record = AutoTies(key: key, pairs: found.pairs, unplaced: unplaced.isEmpty ? nil : unplaced)
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         try AtomicFile.write(Array(found.csv.utf8), to: csvPath(work: work))
@@ -118,7 +119,23 @@ struct AutoTies: Codable, Sendable, Equatable {
         /// Each map's place in the pipeline: a pair's first sheet is the earlier.
         let order: [String: Int]
         var pairs: [Pair] = []
-        var csv = "map_a,x_a,y_a,map_b,x_b,y_b,score\n"
+        /// Each pair's ties kept (none where it did not match).
+        var points: [[ProposedPoint]] = []
+
+        /// The ties of the pairs that matched as the ties file's rows, in the order they were matched.
+        var csv: String {
+            var out = "map_a,x_a,y_a,map_b,x_b,y_b,score\n"
+            for (pair, ties) in zip(pairs, points) where pair.matched {
+                for p in ties {
+                    out += [CSV.field(pair.mapA), AutoTies.number(p.scan.x), AutoTies.number(p.scan.y), CSV.field(pair.mapB)].joined(separator: ",")
+                    out +=
+                        ","
+                        + [AutoTies.number(p.reference.x), AutoTies.number(p.reference.y), String(format: "%.4f", p.score)].joined(separator: ",")
+                        + "\n"
+                }
+            }
+            return out
+        }
 
         /// The finder's settings for `a` and `b`: ties held to where both fits put them when both
         /// are fitted on their own GCPs (``Sheet/agreement(with:search:)``).
@@ -139,33 +156,29 @@ struct AutoTies: Codable, Sendable, Equatable {
                     a: a.reader(), maskA: a.mask, b: b.reader(), maskB: b.mask, predicted: predicted, settings: checked(a, b))
             else { return false }
             var pair = Pair(mapA: a.name, mapB: b.name, matched: false, ties: 0, seconds: Date().timeIntervalSince(start))
+            var kept: [ProposedPoint] = []
             switch verdict {
             case .noMatch(let why, _): pair.why = why
             case .matched(let points, _):
                 if let why = Influence.refusal(points.map { (from: $0.scan, to: $0.reference) }, maskA: a.mask, maskB: b.mask) {
                     pair.why = why
                 } else {
-                    keep(points, a, b, &pair)
+                    keep(points, &pair)
+                    kept = points
                 }
             }
+            points.append(kept)
             pairs.append(pair)
             return pair.matched
         }
 
-        /// The ties of a pair that matched written as the ties file's rows and counted in `pair`.
-        mutating func keep(_ points: [ProposedPoint], _ a: Sheet, _ b: Sheet, _ pair: inout Pair) {
+        /// The ties of a pair that matched counted in `pair`.
+        func keep(_ points: [ProposedPoint], _ pair: inout Pair) {
             let scores = points.map(\.score)
             pair.matched = true
             pair.ties = points.count
             pair.score = scores.reduce(0, +) / Double(scores.count)
             pair.minScore = scores.min()
-            for p in points {
-                csv += [CSV.field(a.name), AutoTies.number(p.scan.x), AutoTies.number(p.scan.y), CSV.field(b.name)].joined(separator: ",")
-                csv +=
-                    ","
-                    + [AutoTies.number(p.reference.x), AutoTies.number(p.reference.y), String(format: "%.4f", p.score)].joined(separator: ",")
-                    + "\n"
-            }
         }
     }
 

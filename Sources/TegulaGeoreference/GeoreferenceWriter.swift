@@ -268,7 +268,7 @@ public enum GeoreferenceWriter {
     }
 
     static func checkFolder(_ path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = path.parentPath
         var isDir: ObjCBool = false
         if !dir.isEmpty, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
             throw GeoreferenceError(.writeFailed, at: path, "the folder \(dir) does not exist")

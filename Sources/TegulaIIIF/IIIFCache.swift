@@ -85,7 +85,7 @@ public final class IIIFCache: Sendable {
             let header = try JSONStyle.compact.escapingSlashes.encode(e)
             let n = UInt32(header.count)
             let prefix: [UInt8] = [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)]
-            try FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: p.parentPath, withIntermediateDirectories: true)
             let before = fileSize(p)
             try AtomicFile.write(prefix + [UInt8](header) + e.body, to: p)
             let added = 4 + header.count + e.body.count - before

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaSupport
 import Yams
 
 /// One map as a pipeline file gives it, before decoding: its own YAML mapping (an entry of
@@ -43,7 +44,7 @@ struct MapEntry {
             if path.count == 1 { top.append(pair) } else { geo.append(pair) }
         }
         if !geo.isEmpty { top.append((Node("georeference"), Node(geo))) }
-        return MapEntry(node: Node(top), origin: .row(file: file, row), base: (file as NSString).deletingLastPathComponent)
+        return MapEntry(node: Node(top), origin: .row(file: file, row), base: file.parentPath)
     }
 
     /// A map from a scan a glob matched: named after its stem, with the pattern's GCP file.

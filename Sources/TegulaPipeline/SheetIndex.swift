@@ -107,7 +107,7 @@ struct SheetIndex: Encodable {
 
     /// Write atomically to `path`, its folder made when missing.
     func write(to path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: path.parentPath, withIntermediateDirectories: true)
         AtomicFile.removeAbandoned(of: path)
         do { try AtomicFile.write(try json(), to: path) } catch {
             throw PipelineError(.writeFailed, "\(path): cannot write the sheet index: \(error)")

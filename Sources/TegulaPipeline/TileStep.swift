@@ -1,6 +1,7 @@
 import Foundation
 import TegulaCrypto
 import TegulaPyramid
+import TegulaSupport
 import TegulaTileset
 import TegulaWarp
 
@@ -66,7 +67,7 @@ struct TileStep: MapStage {
                 "warning: map '\(map.name)': tiles up to zoom \(zooms.max) from a warp at zoom \(z) are upsampled; set warp.zoom to \(zooms.max)")
         }
         try FileManager.default.createDirectory(
-            atPath: (output as NSString).deletingLastPathComponent,
+            atPath: output.parentPath,
             withIntermediateDirectories: true)
         let label = "\(map.name) tile", progress = work.progress
         let stats = try job.run { s, total in progress?(label, s.positionsDone, total) }

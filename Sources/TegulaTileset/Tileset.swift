@@ -126,7 +126,7 @@ public enum Tileset {
         let fm = FileManager.default
         var out = path
         while out.count > 1 && out.hasSuffix("/") { out.removeLast() }
-        let parent = (out as NSString).deletingLastPathComponent, name = (out as NSString).lastPathComponent
+        let parent = out.parentPath, name = (out as NSString).lastPathComponent
         let folder = parent.isEmpty ? "." : parent
         for f in (try? fm.contentsOfDirectory(atPath: folder)) ?? []
         where f == name + ".new.tmp" || f == name + ".new.tmp-journal" || isAtomicTemporary(f, of: name) {

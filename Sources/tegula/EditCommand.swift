@@ -177,7 +177,7 @@ struct EditCommand: AsyncParsableCommand {
         let image = resolved.image
         let out = try outputPath(scan: resolved)
         _ = try SessionFormat(output: out)
-        let dir = (out as NSString).deletingLastPathComponent
+        let dir = out.parentPath
         var isDir: ObjCBool = false
         if !dir.isEmpty, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
             throw CLIFailure.noFolder(out, dir)

@@ -85,7 +85,7 @@ struct MatchCommand: ParsableCommand {
             where !Location(path).isURL && !FileManager.default.fileExists(atPath: path) {
                 throw CLIFailure.noSuchFile(path, what)
             }
-            let dir = (output as NSString).deletingLastPathComponent
+            let dir = output.parentPath
             if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
                 throw CLIFailure.noFolder(output, dir)
             }

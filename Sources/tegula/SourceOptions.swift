@@ -75,7 +75,7 @@ struct SourceOptions: ParsableArguments {
 
     /// Refuse an output path whose folder does not exist.
     func checkOutput(_ path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = path.parentPath
         var isDir: ObjCBool = false
         if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
             throw CLIFailure.noFolder(path, dir)

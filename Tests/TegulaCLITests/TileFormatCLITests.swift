@@ -39,7 +39,7 @@ struct TileFormatCLITests {
         let input = try BlueMarble.georeferenced(in: dir)
         func bytes(_ extra: [String], _ name: String) throws -> [String: Int] {
             let out = dir.appendingPathComponent(name).path
-            let r = try TegulaBinary.run(["tile", input, "-o", out, "--zoom", "0-2", "--format", "webp", "--quiet"] + extra)
+            let r = try TegulaBinary.run(["tile", input, "-o", out, "--zoom", "0-1", "--format", "webp", "--quiet"] + extra)
             #expect(r.status == 0, "\(r.stderr)")
             var sizes: [String: Int] = [:]
             for case let path as String in FileManager.default.enumerator(atPath: out)! where path.hasSuffix(".webp") {
@@ -48,7 +48,7 @@ struct TileFormatCLITests {
             return sizes
         }
         let fast = try bytes(["--webp-effort", "0"], "e0"), small = try bytes(["--webp-effort", "9"], "e9")
-        #expect(fast.count == 21 && Set(fast.keys) == Set(small.keys), "\(fast.keys.sorted())")
+        #expect(fast.count == 5 && Set(fast.keys) == Set(small.keys), "\(fast.keys.sorted())")
         #expect(
             small.values.reduce(0, +) < fast.values.reduce(0, +),
             "effort 9: \(small.values.reduce(0, +)) bytes, effort 0: \(fast.values.reduce(0, +))")

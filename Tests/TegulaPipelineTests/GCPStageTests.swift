@@ -18,20 +18,24 @@ struct GCPStageTests {
             "{id: SE, pixel: [128, 64], ground: [60, -30]}",
             "{id: C, pixel: [64, 32], ground: [1, 20]}",
         ]
-        return """
-            version: 1
-            maps:
-              - name: scan
-                input: scan.tif
-                georeference:
-                  transform: \(transform)
-                  mask: [[4, 4], [124, 4], [124, 60], [4, 60]]
-                  gcps:
-            \(all.prefix(points).map { "            - " + $0 }.joined(separator: "\n"))
-                tile: {min_zoom: 0, max_zoom: 2}
-                output: out/scan
+        let lines = ["transform: \(transform)", "mask: [[4, 4], [124, 4], [124, 60], [4, 60]]", "gcps:"] + all.prefix(points).map { "  - " + $0 }
+        return oneMap(georeference: lines, maxZoom: 2)
+    }
 
-            """
+    /// A pipeline of one map, `scan.tif`, georeferenced by `lines` (each a line of its
+    /// `georeference:` section, indented as within it) and cut at zooms 0 to `maxZoom` into `out/scan`.
+    static func oneMap(georeference lines: [String], maxZoom: Int) -> String {
+        """
+        version: 1
+        maps:
+          - name: scan
+            input: scan.tif
+            georeference:
+        \(lines.map { "      " + $0 }.joined(separator: "\n"))
+            tile: {min_zoom: 0, max_zoom: \(maxZoom)}
+            output: out/scan
+
+        """
     }
 
     @Test func inlineGCPsWriteTheGeoreferenceFilesAndPins() throws {

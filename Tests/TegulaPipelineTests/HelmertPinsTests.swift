@@ -15,22 +15,9 @@ struct HelmertPinsTests {
     static var pipeline: String {
         let pins = [0.0, 64, 128].map { x in
             let (e, n) = ground(x, 0)
-            return "            - {id: P\(Int(x)), pixel: [\(x), 0], ground: [\(e), \(n)]}"
+            return "  - {id: P\(Int(x)), pixel: [\(x), 0], ground: [\(e), \(n)]}"
         }
-        return """
-            version: 1
-            maps:
-              - name: scan
-                input: scan.tif
-                georeference:
-                  transform: helmert
-                  gcp_srs: EPSG:3857
-                  gcps:
-            \(pins.joined(separator: "\n"))
-                tile: {min_zoom: 0, max_zoom: 0}
-                output: out/scan
-
-            """
+        return GCPStageTests.oneMap(georeference: ["transform: helmert", "gcp_srs: EPSG:3857", "gcps:"] + pins, maxZoom: 0)
     }
 
     @Test func gdalMapsTheScansCornersThroughAHelmertSheetsVRTWhereTheFitPutsThem() throws {

@@ -45,9 +45,9 @@ struct GeoPackageTileWriterTests {
     /// The colour of tile `t`: red its column, green its row, blue its zoom (times 40).
     static func colour(_ t: Tile) -> [UInt8] { [UInt8(t.x * 30 % 250 + 5), UInt8(t.y * 30 % 250 + 5), UInt8(t.z * 40 + 20), 255] }
 
-    static func png(_ t: Tile) throws -> [UInt8] {
+    static func png(_ t: Tile) -> [UInt8] {
         let pixels = [UInt8]((0..<(256 * 256)).flatMap { _ in colour(t) })
-        return try PNGEncoder().encode(pixels: pixels, width: 256, height: 256, channels: 4)
+        return PNGEncoder().encode(pixels: pixels, width: 256, height: 256, channels: 4)
     }
 
     @Test(arguments: grids)

@@ -167,61 +167,34 @@ __attribute__((target("avx2"), always_inline)) static inline __m128i clamp_round
     return _mm256_cvttpd_epi32(_mm256_blendv_pd(zero, m, _mm256_cmp_pd(m, zero, _CMP_GE_OQ)));
 }
 
-/// pixel() for four pixels at window positions (bx[k], by[k]) into o[k], lane k doing pixel()'s
-/// operations in its order (a tap whose weight is 0 adds 0, which leaves every sum as it is);
-/// returns 0, writing nothing, when their taps along an axis exceed LANE_TAPS. The window's
-/// bytes must fit 32-bit offsets.
-__attribute__((target("avx2"))) static int pixels4(const uint8_t *window, ptrdiff_t width, ptrdiff_t height,
-                                                   const double *bx, const double *by, tegula_kernel kernel,
-                                                   double scale_x, double scale_y, double reach_x, double reach_y,
-                                                   uint8_t *const *o) {
-    const __m256d half = _mm256_set1_pd(0.5);
-    const __m256d u = _mm256_sub_pd(_mm256_loadu_pd(bx), half), v = _mm256_sub_pd(_mm256_loadu_pd(by), half);
-    const __m256d rx = _mm256_set1_pd(reach_x), ry = _mm256_set1_pd(reach_y);
-    const __m128i zero = _mm_setzero_si128(), last_x = _mm_set1_epi32((int)width - 1), last_y = _mm_set1_epi32((int)height - 1);
-    // ⌈u − r⌉ … ⌊u + r⌋ within the window, as pixel() takes them.
-    const __m128i x_lo = _mm_max_epi32(zero, _mm256_cvttpd_epi32(_mm256_ceil_pd(_mm256_sub_pd(u, rx))));
-    const __m128i x_hi = _mm_min_epi32(last_x, _mm256_cvttpd_epi32(_mm256_floor_pd(_mm256_add_pd(u, rx))));
-    const __m128i y_lo = _mm_max_epi32(zero, _mm256_cvttpd_epi32(_mm256_ceil_pd(_mm256_sub_pd(v, ry))));
-    const __m128i y_hi = _mm_min_epi32(last_y, _mm256_cvttpd_epi32(_mm256_floor_pd(_mm256_add_pd(v, ry))));
-    // Taps a lane has along each axis (at most 0 when none), and the most of any lane.
-    const __m128i nx = _mm_sub_epi32(x_hi, x_lo), ny = _mm_sub_epi32(y_hi, y_lo);
-    int counts[8];
-    _mm_storeu_si128((__m128i *)counts, nx);
-    _mm_storeu_si128((__m128i *)(counts + 4), ny);
-    int most_x = -1, most_y = -1;
-    for (int k = 0; k < 4; k++) {
-        most_x = counts[k] > most_x ? counts[k] : most_x;
-        most_y = counts[k + 4] > most_y ? counts[k + 4] : most_y;
-    }
-    most_x++, most_y++;
-    if (most_x > LANE_TAPS || most_y > LANE_TAPS) return 0;
-    __m256d wx[LANE_TAPS];
-    __m128i column[LANE_TAPS];
-    for (int i = 0; i < most_x; i++) {
-        const __m128i x = _mm_add_epi32(x_lo, _mm_set1_epi32(i));
-        const __m256d w = weights4(kernel, _mm256_sub_pd(_mm256_cvtepi32_pd(x), u), scale_x);
-        wx[i] = _mm256_and_pd(w, wide_mask(_mm_cmpgt_epi32(nx, _mm_set1_epi32(i - 1))));
-        column[i] = _mm_slli_epi32(_mm_min_epi32(x, last_x), 2);
-    }
-    const __m128i stride = _mm_set1_epi32((int)width * 4), byte = _mm_set1_epi32(0xFF);
-    __m256d sw = _mm256_setzero_pd(), sa = sw, sr = sw, sg = sw, sb = sw;
-    for (int j = 0; j < most_y; j++) {
-        const __m128i y = _mm_add_epi32(y_lo, _mm_set1_epi32(j));
-        const __m256d wy = _mm256_and_pd(weights4(kernel, _mm256_sub_pd(_mm256_cvtepi32_pd(y), v), scale_y),
-                                         wide_mask(_mm_cmpgt_epi32(ny, _mm_set1_epi32(j - 1))));
-        const __m128i row = _mm_mullo_epi32(_mm_min_epi32(y, last_y), stride);
-        for (int i = 0; i < most_x; i++) {
-            const __m256d wt = _mm256_mul_pd(wx[i], wy);
-            const __m128i p = gather4(window, _mm_add_epi32(row, column[i]));
-            const __m256d a = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_srli_epi32(p, 24)), wt);
-            sw = _mm256_add_pd(sw, wt);
-            sa = _mm256_add_pd(sa, a);
-            sr = _mm256_add_pd(sr, _mm256_mul_pd(a, _mm256_cvtepi32_pd(_mm_and_si128(p, byte))));
-            sg = _mm256_add_pd(sg, _mm256_mul_pd(a, _mm256_cvtepi32_pd(_mm_and_si128(_mm_srli_epi32(p, 8), byte))));
-            sb = _mm256_add_pd(sb, _mm256_mul_pd(a, _mm256_cvtepi32_pd(_mm_and_si128(_mm_srli_epi32(p, 16), byte))));
-        }
-    }
+/// Four pixels' lanes: their positions less half a pixel (u, v), first taps and tap counts less one.
+typedef struct {
+    __m256d u, v;
+    __m128i x_lo, y_lo, nx, ny;
+} lanes4;
+
+/// The lanes of the pixels at window positions (bx[k], by[k]), k < 4: taps ⌈u − r⌉ … ⌊u + r⌋
+/// within the window, as pixel() takes them.
+__attribute__((target("avx2"), always_inline)) static inline lanes4 lanes_at(const double *bx, const double *by,
+                                                                              double reach_x, double reach_y,
+                                                                              __m128i last_x, __m128i last_y) {
+    const __m256d half = _mm256_set1_pd(0.5), rx = _mm256_set1_pd(reach_x), ry = _mm256_set1_pd(reach_y);
+    const __m128i zero = _mm_setzero_si128();
+    lanes4 l;
+    l.u = _mm256_sub_pd(_mm256_loadu_pd(bx), half);
+    l.v = _mm256_sub_pd(_mm256_loadu_pd(by), half);
+    l.x_lo = _mm_max_epi32(zero, _mm256_cvttpd_epi32(_mm256_ceil_pd(_mm256_sub_pd(l.u, rx))));
+    l.y_lo = _mm_max_epi32(zero, _mm256_cvttpd_epi32(_mm256_ceil_pd(_mm256_sub_pd(l.v, ry))));
+    const __m128i x_hi = _mm_min_epi32(last_x, _mm256_cvttpd_epi32(_mm256_floor_pd(_mm256_add_pd(l.u, rx))));
+    const __m128i y_hi = _mm_min_epi32(last_y, _mm256_cvttpd_epi32(_mm256_floor_pd(_mm256_add_pd(l.v, ry))));
+    l.nx = _mm_sub_epi32(x_hi, l.x_lo);
+    l.ny = _mm_sub_epi32(y_hi, l.y_lo);
+    return l;
+}
+
+/// The bytes of four pixels from their sums, into o[k] (pixel()'s ending, lane for lane).
+__attribute__((target("avx2"), always_inline)) static inline void store4(__m256d sw, __m256d sa, __m256d sr, __m256d sg,
+                                                                          __m256d sb, uint8_t *const *o) {
     const __m256d none = _mm256_or_pd(_mm256_cmp_pd(sw, _mm256_setzero_pd(), _CMP_EQ_OQ),
                                       _mm256_cmp_pd(sa, _mm256_setzero_pd(), _CMP_NGT_UQ));
     const __m128i r = clamp_round4(_mm256_div_pd(sr, sa)), g = clamp_round4(_mm256_div_pd(sg, sa));
@@ -233,11 +206,68 @@ __attribute__((target("avx2"))) static int pixels4(const uint8_t *window, ptrdif
     uint32_t px[4];
     _mm_storeu_si128((__m128i *)px, rgba);
     for (int k = 0; k < 4; k++) memcpy(o[k], &px[k], 4);
+}
+
+/// pixel() for eight pixels at window positions (bx[k], by[k]) into o[k], as two sets of four
+/// lanes whose sums grow side by side (one set alone waits on its additions); lane k does
+/// pixel()'s operations in its order (a tap whose weight is 0 adds 0, which leaves every sum as
+/// it is). Returns 0, writing nothing, when their taps along an axis exceed LANE_TAPS. The
+/// window's bytes must fit 32-bit offsets.
+__attribute__((target("avx2"))) static int pixels8(const uint8_t *window, ptrdiff_t width, ptrdiff_t height,
+                                                   const double *bx, const double *by, tegula_kernel kernel,
+                                                   double scale_x, double scale_y, double reach_x, double reach_y,
+                                                   uint8_t *const *o) {
+    const __m128i last_x = _mm_set1_epi32((int)width - 1), last_y = _mm_set1_epi32((int)height - 1);
+    const lanes4 l[2] = {lanes_at(bx, by, reach_x, reach_y, last_x, last_y),
+                         lanes_at(bx + 4, by + 4, reach_x, reach_y, last_x, last_y)};
+    // The most taps of any lane along each axis.
+    const __m128i nx = _mm_max_epi32(l[0].nx, l[1].nx), ny = _mm_max_epi32(l[0].ny, l[1].ny);
+    __m128i most = _mm_max_epi32(_mm_unpacklo_epi64(nx, ny), _mm_unpackhi_epi64(nx, ny));
+    most = _mm_max_epi32(most, _mm_shuffle_epi32(most, _MM_SHUFFLE(2, 3, 0, 1)));
+    const int most_x = _mm_cvtsi128_si32(most) + 1, most_y = _mm_extract_epi32(most, 2) + 1;
+    if (most_x > LANE_TAPS || most_y > LANE_TAPS) return 0;
+    __m256d wx[2][LANE_TAPS];
+    __m128i column[2][LANE_TAPS];
+    for (int h = 0; h < 2; h++) {
+        for (int i = 0; i < most_x; i++) {
+            const __m128i x = _mm_add_epi32(l[h].x_lo, _mm_set1_epi32(i));
+            const __m256d w = weights4(kernel, _mm256_sub_pd(_mm256_cvtepi32_pd(x), l[h].u), scale_x);
+            wx[h][i] = _mm256_and_pd(w, wide_mask(_mm_cmpgt_epi32(l[h].nx, _mm_set1_epi32(i - 1))));
+            column[h][i] = _mm_slli_epi32(_mm_min_epi32(x, last_x), 2);
+        }
+    }
+    const __m128i stride = _mm_set1_epi32((int)width * 4), byte = _mm_set1_epi32(0xFF);
+    __m256d sw[2], sa[2], sr[2], sg[2], sb[2];
+    for (int h = 0; h < 2; h++) sw[h] = sa[h] = sr[h] = sg[h] = sb[h] = _mm256_setzero_pd();
+    for (int j = 0; j < most_y; j++) {
+        __m256d wy[2];
+        __m128i row[2];
+        for (int h = 0; h < 2; h++) {
+            const __m128i y = _mm_add_epi32(l[h].y_lo, _mm_set1_epi32(j));
+            wy[h] = _mm256_and_pd(weights4(kernel, _mm256_sub_pd(_mm256_cvtepi32_pd(y), l[h].v), scale_y),
+                                  wide_mask(_mm_cmpgt_epi32(l[h].ny, _mm_set1_epi32(j - 1))));
+            row[h] = _mm_mullo_epi32(_mm_min_epi32(y, last_y), stride);
+        }
+        for (int i = 0; i < most_x; i++) {
+            for (int h = 0; h < 2; h++) {
+                const __m256d wt = _mm256_mul_pd(wx[h][i], wy[h]);
+                const __m128i p = gather4(window, _mm_add_epi32(row[h], column[h][i]));
+                const __m256d a = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_srli_epi32(p, 24)), wt);
+                sw[h] = _mm256_add_pd(sw[h], wt);
+                sa[h] = _mm256_add_pd(sa[h], a);
+                sr[h] = _mm256_add_pd(sr[h], _mm256_mul_pd(a, _mm256_cvtepi32_pd(_mm_and_si128(p, byte))));
+                sg[h] = _mm256_add_pd(sg[h], _mm256_mul_pd(a, _mm256_cvtepi32_pd(_mm_and_si128(_mm_srli_epi32(p, 8), byte))));
+                sb[h] = _mm256_add_pd(sb[h], _mm256_mul_pd(a, _mm256_cvtepi32_pd(_mm_and_si128(_mm_srli_epi32(p, 16), byte))));
+            }
+        }
+    }
+    store4(sw[0], sa[0], sr[0], sg[0], sb[0], o);
+    store4(sw[1], sa[1], sr[1], sg[1], sb[1], o + 4);
     return 1;
 }
 #endif
 
-/// tegula_separable_spans, four pixels at a time in AVX2 when `avx2` is nonzero and the CPU has
+/// tegula_separable_spans, eight pixels at a time in AVX2 when `avx2` is nonzero and the CPU has
 /// it, else one at a time (the same bytes).
 static void separable_spans(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height,
                             ptrdiff_t origin_x, ptrdiff_t origin_y, double window_scale_x, double window_scale_y,
@@ -247,6 +277,7 @@ static void separable_spans(const uint8_t *window, ptrdiff_t window_width, ptrdi
     const double reach_x = reach(kernel, scale_x), reach_y = reach(kernel, scale_y);
     const double limit_x = (double)source_width, limit_y = (double)source_height;
     const double ox = (double)origin_x, oy = (double)origin_y;
+    const int unit_x = window_scale_x == 1, unit_y = window_scale_y == 1;
     // Taps along x: at most 2·reach + 1, and never more than the window's width.
     const double taps = 2 * reach_x + 2;
     const size_t room = taps < (double)window_width + 1 ? (size_t)taps : (size_t)window_width + 1;
@@ -258,9 +289,9 @@ static void separable_spans(const uint8_t *window, ptrdiff_t window_width, ptrdi
 #else
     avx2 = 0;
 #endif
-    // Pixels inside the scan and the mask, gathered four at a time.
-    double bx[4], by[4];
-    uint8_t *o4[4];
+    // Pixels inside the scan and the mask, gathered eight at a time.
+    double bx[8], by[8];
+    uint8_t *o8[8];
     int held = 0;
     for (ptrdiff_t s = 0; s < span_count; s++) {
         const tegula_span sp = spans[s];
@@ -273,21 +304,22 @@ static void separable_spans(const uint8_t *window, ptrdiff_t window_width, ptrdi
                 memset(o, 0, 4);
                 continue;
             }
-            bx[held] = (x - ox) / window_scale_x;
-            by[held] = (y - oy) / window_scale_y;
-            o4[held++] = o;
-            if (held < 4) continue;
+            // A window at full resolution divides by 1, which changes nothing: skipped.
+            bx[held] = unit_x ? x - ox : (x - ox) / window_scale_x;
+            by[held] = unit_y ? y - oy : (y - oy) / window_scale_y;
+            o8[held++] = o;
+            if (held < 8) continue;
             held = 0;
 #if defined(__x86_64__)
-            if (avx2 && pixels4(window, window_width, window_height, bx, by, kernel, scale_x, scale_y, reach_x, reach_y, o4))
+            if (avx2 && pixels8(window, window_width, window_height, bx, by, kernel, scale_x, scale_y, reach_x, reach_y, o8))
                 continue;
 #endif
-            for (int k = 0; k < 4; k++)
-                pixel(window, window_width, window_height, bx[k], by[k], kernel, scale_x, scale_y, reach_x, reach_y, wx, o4[k]);
+            for (int k = 0; k < 8; k++)
+                pixel(window, window_width, window_height, bx[k], by[k], kernel, scale_x, scale_y, reach_x, reach_y, wx, o8[k]);
         }
     }
     for (int k = 0; k < held; k++)
-        pixel(window, window_width, window_height, bx[k], by[k], kernel, scale_x, scale_y, reach_x, reach_y, wx, o4[k]);
+        pixel(window, window_width, window_height, bx[k], by[k], kernel, scale_x, scale_y, reach_x, reach_y, wx, o8[k]);
     if (wx != stack) free(wx);
 }
 

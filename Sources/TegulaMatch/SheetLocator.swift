@@ -7,9 +7,10 @@ import TegulaScan
 /// (a side, from the series' grid) a strip of the sheet's map along that edge is located by
 /// normalised cross-correlation in the near half of the neighbour's map, at the scale of their two
 /// outlines (the sheets of a series show about the same ground, so the outlines' ratio is their
-/// scale); where the side is not known, each side in turn, then the two whole sheets' features
-/// (SIFT and MAGSAC++ on reduced copies, as ``Matcher`` begins) through a similarity (the overlap
-/// is a narrow band, where a homography would be free to tilt). From that prediction the overlap
+/// scale); where the side is not known, each side in turn. Where no strip ties (no peak, or a
+/// peak whose overlap then gives no ties: a look-alike), the two whole sheets' features (SIFT and
+/// MAGSAC++ on reduced copies, as ``Matcher`` begins) through a similarity (the overlap is a
+/// narrow band, where a homography would be free to tilt). From either prediction the overlap
 /// is tied at full resolution by ``OverlapTieFinder``, whose verdict is the answer: ties that
 /// agree on one placement, so a sheet that shows something else is not tied, however a peak fell.
 /// The strip search takes sheets turned by no more than a few degrees to each other.
@@ -27,7 +28,6 @@ public enum SheetLocator {
         sheet: any ScanReader, mask: [PixelPoint], neighbour: any ScanReader, neighbourMask: [PixelPoint], side: Side?,
         settings: OverlapTieSettings = OverlapTieSettings(), match: MatchSettings = MatchSettings()
     ) throws -> MatchVerdict {
-        var why: MatchVerdict?
         for s in side.map({ [$0] }) ?? Side.allCases {
             guard let h = try stripPrediction(sheet: sheet, mask: mask, neighbour: neighbour, neighbourMask: neighbourMask, side: s, match: match)
             else { continue }
@@ -35,9 +35,8 @@ public enum SheetLocator {
             let verdict = try OverlapTieFinder.ties(
                 a: sheet, maskA: mask, b: neighbour, maskB: neighbourMask, predicted: predicted, settings: settings, match: match)
             if case .matched = verdict { return verdict! }
-            why = why ?? verdict
         }
-        if side != nil, let why { return why }
+        // No strip peak, or a peak the overlap's ties refuse (a look-alike): the features decide.
         return try byFeatures(sheet: sheet, mask: mask, neighbour: neighbour, neighbourMask: neighbourMask, settings: settings, match: match)
     }
 

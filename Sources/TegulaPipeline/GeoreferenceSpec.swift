@@ -29,7 +29,9 @@ public struct GeoreferenceSpec: Sendable, Hashable {
         case inline([PixelPoint])
     }
 
-    /// The GCPs (given, matched, or none: placed by ties), or nil when `bounds` georeference the scan.
+    /// The GCPs (given, matched, or none: placed by ties), or nil when `bounds` georeference the
+    /// scan. A section that names neither decodes with both nil; loading makes it `gcps: none`
+    /// for a tied map and refuses it otherwise (``missingGCPs``).
     public var gcps: GCPSource?
     /// Which map of an Allmaps AnnotationPage holding several (`map`: its id or the id's last
     /// path component), as `--map` on the command line; nil for a file of one map.
@@ -49,6 +51,10 @@ public struct GeoreferenceSpec: Sendable, Hashable {
     /// The area the scan shows, in degrees, when `match:` is a bare XYZ URL template
     /// (`match: {reference: URL, reference_bounds: [w, s, e, n]}`, as `--reference-bounds`).
     public var matchBounds: GeoBounds?
+
+    /// Why a section that names neither GCPs nor bounds is refused, for a map that no tie places.
+    static let missingGCPs =
+        "needs gcps (a GCP file or a list; none for a sheet of a series placed by its ties), match (a georeferenced reference) or bounds ([west, south, east, north]); leave georeference out for an already georeferenced input"
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case gcps, match, mapID = "map", gcpCRS = "gcp_srs", transform, fitCRS = "fit_srs", mask, bounds, srs
@@ -145,15 +151,7 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
                 debugDescription:
                     "give either gcps or bounds, not both")
         }
-        if gcps == nil {
-            if bounds == nil {
-                throw DecodingError.dataCorrupted(
-                    .init(
-                        codingPath: c.codingPath,
-                        debugDescription:
-                            "needs gcps (a GCP file or a list; none for a sheet of a series placed by its ties), match (a georeferenced reference) or bounds ([west, south, east, north]); leave georeference out for an already georeferenced input"
-                    ))
-            }
+        if bounds != nil {
             for (key, present) in [
                 (CodingKeys.transform, transform != nil), (.fitCRS, fitCRS != nil), (.gcpCRS, gcpCRS != nil),
                 (.mapID, mapID != nil),
@@ -163,6 +161,9 @@ extension GeoreferenceSpec: Decodable, StrictDecodable {
             }
         } else if srs != nil {
             throw DecodingError.dataCorruptedError(forKey: .srs, in: c, debugDescription: "srs is the CRS of bounds; for GCPs use gcp_srs")
+        } else if gcps == nil, mapID != nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .mapID, in: c, debugDescription: "map chooses one map of an Allmaps AnnotationPage given as gcps; give gcps too")
         }
     }
 }

@@ -28,6 +28,7 @@ extension Pipeline {
             if let j = names.updateValue(i, forKey: m.name) {
                 throw fail([.key("name")], "a second map named '\(m.name)' (the first is \(entries[j].describe(doc: doc))); names must be unique")
             }
+            try placeSectionWithoutGCPsByTies(&m, spec: spec, fail: fail)
             let inputStem = ((m.input as NSString).lastPathComponent as NSString).deletingPathExtension
             try resolveFiles(&m, entry: entry, base: base, inputs: inputs, fail: fail)
             try resolveOutput(&m, inputStem: inputStem, index: i, outputs: &outputs, spec: spec, base: base, fail: fail)

@@ -23,6 +23,19 @@ extension Pipeline {
         }
     }
 
+    /// A map whose `georeference:` section names no GCPs (no `gcps:`, `match:` or `bounds:`; say
+    /// only `transform: helmert`) given `gcps: none` when it is tied as above (a tie names it, or
+    /// `ties: auto`), whatever its scan carries: the section asks for a fit. Refused otherwise,
+    /// in one line naming the section (``GeoreferenceSpec/missingGCPs``). Runs as each map is
+    /// read, after the ties are.
+    static func placeSectionWithoutGCPsByTies(_ m: inout MapSpec, spec: PipelineSpec, fail: MapFailure) throws {
+        guard let g = m.georeference, g.gcps == nil, g.bounds == nil else { return }
+        guard spec.autoTies != nil || spec.ties.contains(where: { $0.mapA == m.name || $0.mapB == m.name }) else {
+            throw fail([.key("georeference")], GeoreferenceSpec.missingGCPs)
+        }
+        m.georeference?.gcps = .tiesOnly
+    }
+
     /// True when `ds` is georeferenced by itself: a geotransform with a CRS, or GCPs.
     static func carriesOwnGeoreference(_ ds: Dataset) -> Bool {
         (ds.geoTransform != nil && ds.spatialReference != nil) || !ds.gcps.isEmpty

@@ -36,11 +36,12 @@ public struct Pipeline: Sendable {
         let work = spec.work.map { absolute($0, base: base) } ?? base + "/.tegula/" + stem
         spec.work = work
         try resolveCollectionPaths(&spec, doc: doc, base: base)
+        // The ties first: a map's georeference section without GCPs is read by whether a tie names it.
+        let origins = try resolveTies(&spec, doc: doc, base: base)
         try resolveMaps(&spec, doc: doc, base: base, inputs: inputs)
         if let why = spec.composite?.order.problem(maps: spec.maps.map(\.name)) {
             throw doc.error([.key("composite"), .key("order")], why)
         }
-        let origins = try resolveTies(&spec, doc: doc, base: base)
         placeUnreferencedScansByTies(&spec)
         if let why = spec.composite?.tone.problem(maps: spec.maps.map(\.name)) {
             throw doc.error([.key("composite"), .key("tone"), .key("anchor")], why)

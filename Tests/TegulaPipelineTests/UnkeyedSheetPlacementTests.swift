@@ -6,7 +6,7 @@ import Testing
 @testable import TegulaPipeline
 
 /// Sheets of a tied series whose pipeline entry has no `gcps:` key at all (no `georeference:`
-/// section), on a 3 × 3 series from scripts/make-series with exact GCPs on r2c2 alone and the
+/// section, or one without `gcps:`), on a 3 × 3 series from scripts/make-series with exact GCPs on r2c2 alone and the
 /// hand ties of ``TiePlacementTests``: a scan without a georeference (a PNG) is placed by its
 /// ties as `gcps: none` places it; a GeoTIFF that carries one keeps it. Positions are checked by
 /// GDAL's transformers and numpy against `truth.json`.
@@ -74,15 +74,26 @@ import Testing
         return (pipeline, errors)
     }
 
+    /// The series' pipeline with `georeference` written on each PNG sheet, in a file (and so a
+    /// work folder) of its own.
+    static func variant(_ file: String, _ label: String, georeference: String) throws -> String {
+        let out = (file as NSString).deletingLastPathComponent + "/series-\(label).yml"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+            .replacingOccurrences(of: ".png}", with: ".png, georeference: \(georeference)}")
+        try text.write(toFile: out, atomically: true, encoding: .utf8)
+        return out
+    }
+
     @Test func aTiedSheetWithoutAGCPsKeyIsPlacedByItsTiesUnlessItsScanCarriesAGeoreference() throws {
         let (folder, file) = try Self.series("unkeyed")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // The same series with `gcps: none` written on each PNG sheet, run in its own work folder.
-        let none = folder + "/series-none.yml"
-        let text = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: ".png}", with: ".png, georeference: {gcps: none}}")
-        try text.write(toFile: none, atomically: true, encoding: .utf8)
+        // The same series with `gcps: none` on each PNG sheet, and with a section that names a
+        // transform but no GCPs (helmert, the transform `gcps: none` takes by default).
+        let none = try Self.variant(file, "none", georeference: "{gcps: none}")
+        let section = try Self.variant(file, "section", georeference: "{transform: helmert}")
         let (pipeline, errors) = try Self.positions(file, folder: folder)
         let (_, errorsNone) = try Self.positions(none, folder: folder)
+        let (_, errorsSection) = try Self.positions(section, folder: folder)
         let byName = Dictionary(uniqueKeysWithValues: pipeline.spec.maps.map { ($0.name, $0) })
         #expect(byName[Self.georeferenced]?.georeference == nil, "the GeoTIFF keeps its own georeference")
         #expect(pipeline.series.tied.count == 8 && pipeline.series.tied[Self.georeferenced] == nil)
@@ -97,9 +108,22 @@ import Testing
                 #expect(errors[name]! <= bound, "\(name), \(hops) ties from r2c2, is \(errors[name]!) px from its true place (bound \(bound))")
                 #expect(
                     abs(errors[name]! - errorsNone[name]!) < 1e-9, "\(name): \(errors[name]!) px without gcps:, \(errorsNone[name]!) with gcps: none")
+                #expect(
+                    abs(errorsSection[name]! - errorsNone[name]!) < 1e-9,
+                    "\(name): \(errorsSection[name]!) px with only transform: helmert, \(errorsNone[name]!) with gcps: none")
             }
         }
         print("positional error without gcps: (px): \(errors.sorted { $0.key < $1.key })")
+    }
+
+    /// A `georeference:` section without `gcps:` on a map that no tie names (and no `ties: auto`)
+    /// is refused at load as before, in one line at the section, naming what is missing.
+    @Test func anUntiedSectionWithoutGCPsIsRefusedNamingWhatIsMissing() throws {
+        let f = try PipelineFixtures()
+        defer { f.cleanUp() }
+        try f.image("a.tif")
+        let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {transform: helmert}\n    output: o\n")
+        #expect(!e.contains("\n") && e.contains(":5:") && e.contains("maps[0].georeference: needs gcps"), "\(e)")
     }
 
     /// A tied GeoTIFF without `gcps:` keeps its own georeference: it is not placed by its ties,

@@ -15,9 +15,10 @@ struct PointRefiner {
     let settings: MatchSettings
     /// How far, in pixels of the coarser image, the true position may be from the homography's.
     let searchRadius: Int
-    /// The template's half width and half height in pixels of the coarser image (2x + 1 by 2y + 1);
-    /// nil for a square of the settings' half side. A long template along a narrow overlap holds
-    /// more of a smooth picture than a square as wide as the overlap.
+    /// The template's half width and half height in pixels of the coarser image (2x + 1 by 2y + 1),
+    /// along the scan's axes (``alongReference(at:)`` where the template is laid in the
+    /// reference); nil for a square of the settings' half side. A long template along a narrow
+    /// overlap holds more of a smooth picture than a square as wide as the overlap.
     var halfSize: (x: Int, y: Int)? = nil
 
     /// A refined pair (scan, reference) and its correlation; nil when a window leaves an image,
@@ -27,17 +28,27 @@ struct PointRefiner {
         guard q.x.isFinite, q.y.isFinite else { return nil }
         if homography.localScale(at: p) <= 1 {
             // The reference is the coarser: search it for the scan's template.
-            guard let (found, score) = try locate(around: q, in: reference, template: scan, mapping: inverse) else { return nil }
+            guard let (found, score) = try locate(around: q, in: reference, template: scan, mapping: inverse, halfSize: alongReference(at: p))
+            else { return nil }
             return (p, found, score)
         }
-        guard let (found, score) = try locate(around: p, in: scan, template: reference, mapping: homography) else { return nil }
+        guard let (found, score) = try locate(around: p, in: scan, template: reference, mapping: homography, halfSize: halfSize) else { return nil }
         return (found, q, score)
+    }
+
+    /// ``halfSize``, given along the scan's axes, along the reference's: swapped where the
+    /// homography turns the scan's x axis nearer to the reference's y axis (a sheet scanned a
+    /// quarter turn round), so a template long along an overlap stays along it in the reference.
+    func alongReference(at p: PixelPoint) -> (x: Int, y: Int)? {
+        guard let size = halfSize else { return nil }
+        let l = homography.apply(PixelPoint(x: p.x - 0.5, y: p.y)), r = homography.apply(PixelPoint(x: p.x + 0.5, y: p.y))
+        return abs(r.y - l.y) > abs(r.x - l.x) ? (size.y, size.x) : size
     }
 
     /// Where the content of `template` image at `mapping(c)` lies in `image`, near `c`.
     private func locate(
         around c: PixelPoint, in image: any ScanReader, template other: any ScanReader,
-        mapping g: Homography
+        mapping g: Homography, halfSize: (x: Int, y: Int)?
     ) throws -> (PixelPoint, Double)? {
         let (tx, ty) = halfSize ?? (settings.templateHalfSide, settings.templateHalfSide), r = searchRadius
         let cx = Int(floor(c.x)), cy = Int(floor(c.y))

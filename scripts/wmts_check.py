@@ -24,15 +24,22 @@ or a mosaic GDAL makes, may differ from the folder's if the PSNR of its pixels a
 (RGBA decoded by GDAL, colour premultiplied by alpha, every channel pooled) is at least DB; at the
 highest zoom they must still be equal.
 
-Prints one JSON line: tiles compared by OWSLib (bytes), missing tiles answered 404, and mosaics and
-pixels compared through GDAL (with --min-db also the tiles and mosaics that were near, not equal,
-and the lowest PSNR of them); exits 1 on the first difference, naming it."""
+A set morecantile (PyPI) ships, by its identifier, is checked against morecantile's: each matrix
+the capabilities describe has its scale denominator and, for a top-left origin, its top-left
+corner (in the CRS's axis order, as both give it), so that GDAL's placement above, which follows
+the capabilities, is checked against a grid Tegula did not write.
+
+Prints one JSON line: tiles compared by OWSLib (bytes), missing tiles answered 404, mosaics and
+pixels compared through GDAL, and the sets checked against morecantile (with --min-db also the
+tiles and mosaics that were near, not equal, and the lowest PSNR of them); exits 1 on the first
+difference, naming it."""
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
+import morecantile
 import numpy as np
 from osgeo import gdal, osr
 from owslib.wmts import WebMapTileService
@@ -154,6 +161,23 @@ def gdal_mosaics(base, layer_id, folder, set_id, limits, tms, counts, workdir):
         counts["gdal_pixels"] += int(got.shape[1] * got.shape[2])
 
 
+def known_set(set_id, tms, checked):
+    """The capabilities' matrices of a set morecantile ships against morecantile's (once a set)."""
+    if set_id in checked or set_id not in morecantile.tms.list():
+        return
+    theirs = morecantile.tms.get(set_id)
+    for matrix, m in tms.tilematrix.items():
+        t = next((t for t in theirs.tileMatrices if t.id == matrix), None)
+        if t is None:
+            fail(f"{set_id}: matrix {matrix} is not one of morecantile's")
+        if abs(m.scaledenominator - t.scaleDenominator) > 1e-9 * t.scaleDenominator:
+            fail(f"{set_id} {matrix}: ScaleDenominator {m.scaledenominator}, morecantile's {t.scaleDenominator}")
+        corner = t.cornerOfOrigin.value if hasattr(t.cornerOfOrigin, "value") else t.cornerOfOrigin
+        if corner == "topLeft" and any(abs(a - b) > 1e-6 * max(1.0, abs(b)) for a, b in zip(m.topleftcorner, t.pointOfOrigin)):
+            fail(f"{set_id} {matrix}: TopLeftCorner {m.topleftcorner}, morecantile's {tuple(t.pointOfOrigin)}")
+    checked.add(set_id)
+
+
 def tool(arguments):
     """A GDAL tool's standard output; its failure ends the check with its standard error."""
     r = subprocess.run(arguments, capture_output=True, text=True)
@@ -192,10 +216,13 @@ def main():
     if MIN_DB is not None:
         counts.update(owslib_near=0, gdal_near=0, lowest_db=float("inf"))
     wmts = WebMapTileService(base + "/wmts")
+    checked = set()
     with tempfile.TemporaryDirectory() as workdir:
         for layer_id, folder in layers:
             set_id, limits, tms = owslib_tiles(wmts, layer_id, folder, counts)
+            known_set(set_id, tms, checked)
             gdal_mosaics(base, layer_id, folder, set_id, limits, tms, counts, workdir)
+    counts["sets_known"] = len(checked)
     if counts.get("lowest_db") == float("inf"):
         counts["lowest_db"] = None  # nothing near: every tile and mosaic was equal
     print(json.dumps(counts, sort_keys=True))

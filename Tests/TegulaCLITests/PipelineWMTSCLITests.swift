@@ -19,6 +19,7 @@ struct PipelineWMTSCLITests {
         var owslib_tiles: Int
         var missing_404: Int
         var gdal_mosaics: Int
+        var sets_known: Int
         var owslib_near: Int?
         var gdal_near: Int?
         var lowest_db: Double?
@@ -26,15 +27,16 @@ struct PipelineWMTSCLITests {
 
     /// Writes the two crops (`west.tif`, columns 0–109 of the 180-px scan; `east.tif`, 70–179:
     /// 40 px shared) and a pipeline of them with a composite, each output a folder under `out/`,
-    /// cut at `zooms` in `tms` (nil: WebMercatorQuad, the key left out). Returns the pipeline's path.
-    static func pipeline(in dir: URL, tms: String?, zooms: ClosedRange<Int>) throws -> String {
+    /// cut at `zooms` in `tms` (nil: WebMercatorQuad, the key left out). The scan is laid over
+    /// `box` (west, north, east, south in degrees), France unless told. Returns the pipeline's path.
+    static func pipeline(in dir: URL, tms: String?, zooms: ClosedRange<Int>, box: [String] = ["0", "49", "6", "43"]) throws -> String {
         let scan = dir.appendingPathComponent("france.tif").path
         _ = try ProgramRun.output(
             "gdal_translate",
             [
                 "-q", "-srcwin", "1350", "307", "45", "45", "-outsize", "180", "180", "-r", "bilinear", "-a_srs", "EPSG:4326",
-                "-a_ullr", "0", "49", "6", "43", BlueMarble.path, scan,
-            ])
+                "-a_ullr",
+            ] + box + [BlueMarble.path, scan])
         for (name, column) in [("west", 0), ("east", 70)] {
             _ = try ProgramRun.output(
                 "gdal_translate", ["-q", "-srcwin", "\(column)", "0", "110", "180", scan, dir.appendingPathComponent("\(name).tif").path])
@@ -60,13 +62,20 @@ struct PipelineWMTSCLITests {
     /// Runs the pipeline, serves it on demand beside its composite's folder, and has
     /// `wmts_check.py` (with `--min-db minDB`, when given) read every layer against a folder: the
     /// composite's own, and for each map `reference(dir, map)`. Returns the counts and the
-    /// capabilities document.
-    static func check(tms: String?, zooms: ClosedRange<Int>, minDB: Double?, reference: (URL, String) throws -> String) throws -> (
-        Counts, String
-    ) {
+    /// capabilities document. A `tms` of `bng.json` is written first, by `tegula grid --tms-from
+    /// EPSG:27700` over the British National Grid's published extent (`GridCustomCLITests`).
+    static func check(
+        tms: String?, zooms: ClosedRange<Int>, box: [String] = ["0", "49", "6", "43"], minDB: Double?,
+        reference: (URL, String) throws -> String
+    ) throws -> (Counts, String) {
         let dir = try TemporaryFolder.make("pipeline-wmts")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = try pipeline(in: dir, tms: tms, zooms: zooms)
+        if tms == "bng.json" {
+            let grid = dir.appendingPathComponent("bng.json").path
+            let made = try TegulaBinary.run(["grid", "--tms-from", "EPSG:27700", "--extent", "-238375,0,900000,1376256", "--id", "BNG", "-o", grid])
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        let file = try pipeline(in: dir, tms: tms, zooms: zooms, box: box)
         let run = try TegulaBinary.run(["run", file, "--quiet"])
         try #require(run.status == 0, "\(run.stderr)")
         let all = dir.appendingPathComponent("out/all").path
@@ -87,6 +96,9 @@ struct PipelineWMTSCLITests {
         #expect(
             files > 0 && fetched == files && fetched + counts.missing_404 == rectangles, "\(files) files, \(rectangles) in rectangles: \(r.stdout)")
         #expect(counts.gdal_mosaics == 3 * zooms.count, "\(r.stdout)")
+        // The layers' one set, its matrices as morecantile has them (GDAL places the mosaics by
+        // them), when morecantile ships it.
+        #expect(counts.sets_known == (tms == "bng.json" ? 0 : 1), "\(r.stdout)")
         let caps = String(decoding: try server.get("/wmts/1.0.0/WMTSCapabilities.xml").body, as: UTF8.self)
         return (counts, caps)
     }
@@ -115,5 +127,17 @@ struct PipelineWMTSCLITests {
         #expect(caps.contains("<ows:SupportedCRS>urn:ogc:def:crs:EPSG::32631</ows:SupportedCRS>") && !caps.contains("WebMercatorQuad"), "\(caps)")
         #expect(counts.owslib_tiles >= 4 * 3 && (counts.lowest_db ?? .infinity) >= 45, "\(counts)")
         print("pipeline on demand and its composite in UTM31WGS84Quad: \(counts)")
+    }
+
+    /// With `tile.tms` a British National Grid file (`bng.json`, a set morecantile does not ship)
+    /// and the scan laid over England: the set described with its numbers, easting first.
+    @Test func gdalAndOWSLibReadAPipelineServedOnDemandInTheBritishNationalGridAndItsComposite() throws {
+        let (counts, caps) = try Self.check(tms: "bng.json", zooms: 1...2, box: ["-2", "53.5", "2", "50.5"], minDB: 45) { dir, map in
+            dir.appendingPathComponent("out/\(map)").path
+        }
+        #expect(caps.components(separatedBy: "<TileMatrixSet>BNG</TileMatrixSet>").count == 4, "three layers in the set: \(caps)")
+        #expect(caps.contains("<ows:SupportedCRS>urn:ogc:def:crs:EPSG::27700</ows:SupportedCRS>"), "\(caps)")
+        #expect(caps.contains("<TopLeftCorner>-238375.0 1376256.0</TopLeftCorner>") && !caps.contains("WebMercatorQuad"), "\(caps)")
+        print("pipeline on demand and its composite in the British National Grid: \(counts)")
     }
 }

@@ -115,7 +115,7 @@ extension TileJob {
         let e = settings.encoding
         let writer = try openOutput()
         try stampOutput(zooms: zooms)
-        let existing = resume ? Tileset.existingTiles(at: output) : []
+        let existing = resume ? Tileset.existingTiles(at: output, tms: tms) : []
         let emit: @Sendable (Tile, [UInt8]) throws -> Void = { tile, data in try writer.write(tile, data: data) }
         let total = plans.reduce(0) { $0 + $1.tilePositions }
         var stats = PyramidBuilder.Stats()

@@ -24,12 +24,13 @@ struct FolderNaming: Codable, Hashable, Sendable {
         format == .auto ? [] : ["{z}/{x}/{y}\(scale == 2 ? "@2x" : "").\(format.fileExtension)"]
     }
 
-    /// The tile a file in `z/x/` names, or nil when the name is not `row[@2x].ext`.
-    func tile(z: Int, x: Int, fileName: String) -> Tile? {
+    /// The tile a file in `z/x/` names, or nil when the name is not `row[@2x].ext` with a row
+    /// below `rows` (the matrix's height: 2^z in Web Mercator).
+    func tile(z: Int, x: Int, fileName: String, rows: Int) -> Tile? {
         for f in format.tileFormats {
             let suffix = "\(scale == 2 ? "@2x" : "").\(f.fileExtension)"
             guard fileName.hasSuffix(suffix), let row = Int(fileName.dropLast(suffix.count)),
-                row >= 0, row < (1 << z)
+                row >= 0, row < rows
             else { continue }
             return Tile(x: x, y: layout.xyzRow(forRow: row, zoom: z), z: z)
         }
@@ -137,20 +138,30 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
         FileManager.default.fileExists(atPath: path + "/" + markerName)
     }
 
-    /// Every tile file present in a marked folder.
-    static func scanTiles(_ path: String) -> Set<Tile> {
+    /// Every tile file present in a marked folder, within the matrices of `grid` (the set the
+    /// caller cuts in), else of the set in the folder's `tms.json`, else of Web Mercator (2^z × 2^z).
+    static func scanTiles(_ path: String, grid: TileMatrixSet? = nil) -> Set<Tile> {
         guard let naming = readMarker(path) else { return [] }
+        let grid = grid ?? readTileMatrixSet(path)
         let fm = FileManager.default
         var out = Set<Tile>()
         for zName in (try? fm.contentsOfDirectory(atPath: path)) ?? [] {
-            guard let z = Int(zName), (0...30).contains(z) else { continue }
+            guard let z = Int(zName), grid?.zooms.contains(z) ?? (0...WebMercator.maxZoom).contains(z) else { continue }
+            let size = grid.map { $0.limits(zoom: z) }.map { (columns: $0.x.count, rows: $0.y.count) } ?? (columns: 1 << z, rows: 1 << z)
             for xName in (try? fm.contentsOfDirectory(atPath: "\(path)/\(zName)")) ?? [] {
-                guard let x = Int(xName), x >= 0, x < (1 << z) else { continue }
+                guard let x = Int(xName), x >= 0, x < size.columns else { continue }
                 for f in (try? fm.contentsOfDirectory(atPath: "\(path)/\(zName)/\(xName)")) ?? [] {
-                    if let t = naming.tile(z: z, x: x, fileName: f) { out.insert(t) }
+                    if let t = naming.tile(z: z, x: x, fileName: f, rows: size.rows) { out.insert(t) }
                 }
             }
         }
         return out
+    }
+
+    /// The tile matrix set a folder carries (``Tileset/tileMatrixSetFileName``), or nil when it
+    /// has none (Web Mercator) or it cannot be read as one.
+    static func readTileMatrixSet(_ path: String) -> TileMatrixSet? {
+        guard let bytes = try? FileIO.readFile(path + "/" + Tileset.tileMatrixSetFileName) else { return nil }
+        return try? TileMatrixSet(json: Data(bytes))
     }
 }

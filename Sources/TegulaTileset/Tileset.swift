@@ -225,11 +225,13 @@ public enum Tileset {
     }
 
     /// The tiles already stored at `path` (finished or interrupted), for `--resume`; empty when none.
-    public static func existingTiles(at path: String) -> Set<Tile> {
+    /// A folder's are those within the matrices of `tms` when given (a run killed before `finish`
+    /// left no `tms.json`), else of the set its `tms.json` names, else of Web Mercator.
+    public static func existingTiles(at path: String, tms: TileMatrixSet? = nil) -> Set<Tile> {
         var isDir: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
         switch form(of: path) {
-        case .folder: return exists && isDir.boolValue ? FolderTileWriter.scanTiles(path) : []
+        case .folder: return exists && isDir.boolValue ? FolderTileWriter.scanTiles(path, grid: tms) : []
         case .mbtiles: return exists ? ((try? MBTilesReader.storedTiles(path)) ?? []) : []
         case .pmtiles: return PMTilesWriter.storedTiles(path)
         case .geopackage: return []

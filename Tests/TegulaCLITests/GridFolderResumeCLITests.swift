@@ -1,0 +1,83 @@
+import Foundation
+import TegulaTestSupport
+import Testing
+
+/// A folder cut in WorldCRS84Quad, whose matrices are twice as wide as Web Mercator's (2 × 1
+/// tiles at zoom 0): its tiles are listed and digested all, columns past 2^z too, and `--resume`
+/// keeps them, after a finished run and after one killed before it wrote `tms.json`. The files on
+/// disk are what Python's `os.walk` and `os.stat` find. The scan (lon 5…23) lies wholly in
+/// columns at or past 2^z.
+@Suite(.timeLimit(.minutes(20)))
+struct GridFolderResumeCLITests {
+    static let cut = ["--tms", "WorldCRS84Quad", "--zoom", "0-3", "--quiet"]
+
+    /// The tiles under `folder` as Python's `os.walk` finds them: `z/x/y` to the file's inode.
+    static func inodes(_ folder: String) throws -> [String: Int] {
+        let script = """
+            import os, sys
+            root = sys.argv[1]
+            for d, _, files in os.walk(root):
+                for f in files:
+                    if f.endswith(".png"):
+                        rel = os.path.relpath(os.path.join(d, f), root)
+                        print(rel[: -len(".png")], os.stat(os.path.join(d, f)).st_ino)
+            """
+        let r = try ProgramRun.run("python3", ["-c", script, folder])
+        try #require(r.status == 0, "os.walk: \(r.stderr.suffix(600))")
+        var out: [String: Int] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            out[String(parts[0])] = Int(parts[1])
+        }
+        return out
+    }
+
+    @Test func aWorldCRS84QuadFolderListsAndDigestsEveryTileOnDiskColumnsPast2ToTheZToo() throws {
+        let (dir, scan) = try TileMatrixSetCLITests.scan()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("crs84").path
+        let r = try TegulaBinary.run(["tile", scan, "-o", out] + Self.cut)
+        try #require(r.status == 0, "\(r.stderr)")
+        let onDisk = Set(try Self.inodes(out).keys)
+        let wide = onDisk.filter { key in
+            let n = key.split(separator: "/").compactMap { Int($0) }
+            return n[1] >= 1 << n[0]
+        }
+        #expect(onDisk.count == 8 && wide == onDisk, "\(onDisk.sorted())")
+        #expect(Set(try TilesetDigest.perTile(out).keys) == onDisk)
+        #expect(try TilesetDigest.of(out).tiles == onDisk.count)
+    }
+
+    @Test func aResumeOfAFinishedWorldCRS84QuadCutRewritesNoTile() throws {
+        let (dir, scan) = try TileMatrixSetCLITests.scan()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("crs84").path
+        let first = try TegulaBinary.run(["tile", scan, "-o", out] + Self.cut)
+        try #require(first.status == 0, "\(first.stderr)")
+        let before = try Self.inodes(out)
+        let again = try TegulaBinary.run(["tile", scan, "-o", out, "--resume"] + Self.cut)
+        try #require(again.status == 0, "\(again.stderr)")
+        let after = try Self.inodes(out)
+        #expect(!before.isEmpty && after == before, "rewritten: \(after.filter { before[$0.key] != $0.value }.keys.sorted())")
+    }
+
+    /// A run killed before `finish` leaves the marker and the tiles that landed, without
+    /// `tiles.json` and `tms.json`: that state is made by removing both and one tile.
+    @Test func aResumeAfterAKillKeepsTheTilesThatLandedAndCutsTheOneMissing() throws {
+        let (dir, scan) = try TileMatrixSetCLITests.scan()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("crs84").path
+        let first = try TegulaBinary.run(["tile", scan, "-o", out] + Self.cut)
+        try #require(first.status == 0, "\(first.stderr)")
+        let whole = try InteropTests.files(under: out, skip: ["tiles.json", ".tegula-tileset", "tms.json"])
+        let lost = try #require(whole.keys.filter { $0.hasPrefix("3/") }.sorted().first)
+        for f in ["tiles.json", "tms.json", lost] { try FileManager.default.removeItem(atPath: out + "/" + f) }
+        let landed = try Self.inodes(out)
+        let resumed = try TegulaBinary.run(["tile", scan, "-o", out, "--resume"] + Self.cut)
+        try #require(resumed.status == 0, "\(resumed.stderr)")
+        let after = try Self.inodes(out)
+        #expect(landed.allSatisfy { after[$0.key] == $0.value }, "rewritten: \(landed.filter { after[$0.key] != $0.value }.keys.sorted())")
+        #expect(try InteropTests.files(under: out, skip: ["tiles.json", ".tegula-tileset", "tms.json"]) == whole)
+        #expect(FileManager.default.fileExists(atPath: out + "/tms.json"))
+    }
+}

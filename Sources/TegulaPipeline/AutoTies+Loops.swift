@@ -168,4 +168,11 @@ extension AutoTies.Finding {
             points[i] = []
         }
     }
+
+    /// Of the sheets `names` (those without GCPs that matching placed), the ones the loops left
+    /// in no matched pair: nothing places them.
+    func untied(_ names: [String]) -> [String] {
+        let tied = Set(pairs.filter(\.matched).flatMap { [$0.mapA, $0.mapB] })
+        return names.filter { !tied.contains($0) }
+    }
 }

@@ -104,8 +104,12 @@ struct AutoTies: Codable, Sendable, Equatable {
         for i in sheets.indices {
             for j in sheets.indices where j > i { try found.tie(sheets[i], sheets[j]) }
         }
-        let unplaced = try place(loose, among: sheets, grid: GridPosition.of(Array(order.keys)), found: &found)
+        var unplaced = try place(loose, among: sheets, grid: GridPosition.of(Array(order.keys)), found: &found)
         found.refuseWhatLoopsDoNotClose()
+        let placed = loose.map(\.name).filter { name in !unplaced.contains { $0.map == name } }
+        unplaced += found.untied(placed).map {
+            Unplaced(map: $0, why: "was placed by matching, but the loops of pairs through it refused all its ties")
+        }
         let record = AutoTies(key: key, pairs: found.pairs, unplaced: unplaced.isEmpty ? nil : unplaced)
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         try AtomicFile.write(Array(found.csv.utf8), to: csvPath(work: work))

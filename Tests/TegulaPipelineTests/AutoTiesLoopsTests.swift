@@ -87,6 +87,8 @@ import Testing
         let cornerRefused = corner.pairs.filter { !$0.matched }
         #expect(Set(cornerRefused.map { "\($0.mapA) \($0.mapB)" }) == ["r1c1 r1c2", "r1c1 r2c1"], "\(cornerRefused)")
         #expect(cornerRefused.allSatisfy { $0.why?.contains("which of 'r1c1''s ties is wrong") == true }, "\(cornerRefused)")
+        // Were r1c1 without GCPs, nothing would place it now: it is named so (AutoTies.make lists it as unplaced).
+        #expect(corner.untied(["r1c1", "r2c2"]) == ["r1c1"])
 
         // The same pair with no loop to judge it (the pairs that close its loops left out): kept.
         let alone = ["r1c2 r1c3", "r3c2 r3c3", "r1c2 r2c3", "r1c3 r2c2", "r2c2 r3c3", "r2c3 r3c2"]

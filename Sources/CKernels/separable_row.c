@@ -108,7 +108,7 @@ static inline void pixel(const uint8_t *window, ptrdiff_t width, ptrdiff_t heigh
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-/// Taps along an axis that four pixels at a time keep their weights for; wider kernels go pixel
+/// Taps along an axis that eight pixels at a time keep their weights for; wider kernels go pixel
 /// by pixel.
 #define LANE_TAPS 16
 

@@ -4,11 +4,11 @@ import TegulaTestSupport
 import Testing
 
 /// The separable kernels' warp row (`separable_row.h`) gives the bytes of the header's formula,
-/// written out again here pixel by pixel, both four pixels at a time (AVX2, where the machine has
+/// written out again here pixel by pixel, both eight pixels at a time (AVX2, where the machine has
 /// it) and one at a time: every kernel, at scales from the unwidened one to 2.7 window pixels,
 /// with translucent and transparent taps, masked pixels, positions on pixel centres and edges
 /// (where the sums round exactly on a half), rows of every length the four-pixel batches leave a
-/// tail of, and a decimated window away from the scan's origin.
+/// tail of (up to 19), and a decimated window away from the scan's origin.
 struct SeparableRowTests {
     /// The kernels and the scales each is run at (average: footprints, not widened to one).
     static let kernels: [(kernel: tegula_kernel, scales: [Double])] = [
@@ -22,7 +22,7 @@ struct SeparableRowTests {
         let w: Int, h: Int, ox: Int, oy: Int, scale: Double
     }
 
-    @Test func theSeparableRowGivesTheFormulasBytesFourPixelsAtATimeAndOneAtATime() {
+    @Test func theSeparableRowGivesTheFormulasBytesEightPixelsAtATimeAndOneAtATime() {
         var g = SeededRandom(seed: 44)
         let windows = [Self.window(w: 53, h: 41, ox: 0, oy: 0, scale: 1, &g), Self.window(w: 29, h: 23, ox: 17, oy: 9, scale: 2, &g)]
         var rows = 0, pixels = 0
@@ -31,7 +31,7 @@ struct SeparableRowTests {
             for (kernel, scales) in Self.kernels {
                 for sx in scales {
                     for sy in [1, sx] {
-                        for n in 1...13 {
+                        for n in 1...19 {
                             let span = Self.span(n: n, window: win, &g, onCentres: n % 3 == 0)
                             let mask: [UInt8]? = n % 4 == 0 ? (0..<n).map { _ in g.next() % 5 == 0 ? 0 : 1 } : nil
                             let want = (0..<n).flatMap { i in
@@ -41,7 +41,7 @@ struct SeparableRowTests {
                                 let got = Self.row(win, span, mask, kernel, sx, sy, sourceW: sourceW, sourceH: sourceH, scalar: scalar)
                                 #expect(
                                     got == want,
-                                    "kernel \(kernel.rawValue), scales \(sx) × \(sy), row of \(n), \(scalar ? "one" : "four") at a time: first pixel off \(Self.firstDifference(got, want) ?? -1); \(g.replay)"
+                                    "kernel \(kernel.rawValue), scales \(sx) × \(sy), row of \(n), \(scalar ? "one" : "eight") at a time: first pixel off \(Self.firstDifference(got, want) ?? -1); \(g.replay)"
                                 )
                             }
                             rows += 1
@@ -51,7 +51,7 @@ struct SeparableRowTests {
                 }
             }
         }
-        #expect(rows == 2 * 2 * 13 * Self.kernels.reduce(0) { $0 + $1.scales.count })
+        #expect(rows == 2 * 2 * 19 * Self.kernels.reduce(0) { $0 + $1.scales.count })
         #expect(pixels > 1000)
     }
 
@@ -78,7 +78,7 @@ struct SeparableRowTests {
             dx: (unit() - 0.3) * 3, dy: (unit() - 0.5) * 1.5)
     }
 
-    /// The C row, four at a time where AVX2 runs or (`scalar`) one at a time.
+    /// The C row, eight at a time where AVX2 runs or (`scalar`) one at a time.
     static func row(
         _ win: Window, _ span: tegula_span, _ mask: [UInt8]?, _ kernel: tegula_kernel, _ sx: Double, _ sy: Double,
         sourceW: Int, sourceH: Int, scalar: Bool

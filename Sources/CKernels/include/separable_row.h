@@ -43,7 +43,7 @@ void tegula_separable_spans(const uint8_t *window, ptrdiff_t window_width, ptrdi
                             ptrdiff_t span_count, ptrdiff_t first, ptrdiff_t end, const uint8_t *mask, uint8_t *out,
                             tegula_kernel kernel, double scale_x, double scale_y);
 
-/// tegula_separable_spans one pixel at a time even where AVX2 runs four: the same bytes, for the
+/// tegula_separable_spans one pixel at a time even where AVX2 runs eight: the same bytes, for the
 /// tests that compare the two (a call's choice, not a process-wide switch).
 void tegula_separable_spans_scalar(const uint8_t *window, ptrdiff_t window_width, ptrdiff_t window_height,
                                    ptrdiff_t origin_x, ptrdiff_t origin_y, double window_scale_x,

@@ -62,6 +62,11 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
                 detail: "cannot resume: the folder holds \(old.layout.rawValue) "
                     + "\(old.format.rawValue) tiles at scale \(old.scale); rerun with the same --layout/--format/--scale")
         }
+        if resume, let held = Self.finishedSet(path), held != grid ?? .webMercatorQuad {
+            // A finished folder has no resume stamp to refuse another set: its tiles and tms.json would mix two grids.
+            throw TilesetError.badTile(
+                path: path, detail: "cannot resume: the folder holds \(held.id) tiles; rerun with --tms \(held.id), or without --resume")
+        }
         try FileIO.makeDirectory(path)
         let marker = try JSONStyle.compact.encode(naming)
         try FileIO.writeAtomically(path + "/" + Self.markerName, [UInt8](marker))
@@ -156,6 +161,13 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
             }
         }
         return out
+    }
+
+    /// The set a finished folder's tiles are in: its `tms.json`'s, else WebMercatorQuad when it
+    /// has its `tiles.json`; nil for a folder not finished (its resume stamp says what it was begun in).
+    static func finishedSet(_ path: String) -> TileMatrixSet? {
+        if let set = readTileMatrixSet(path) { return set }
+        return FileManager.default.fileExists(atPath: path + "/" + Tileset.folderDescriptionName) ? .webMercatorQuad : nil
     }
 
     /// The tile matrix set a folder carries (``Tileset/tileMatrixSetFileName``), or nil when it

@@ -80,4 +80,28 @@ struct GridFolderResumeCLITests {
         #expect(try InteropTests.files(under: out, skip: ["tiles.json", ".tegula-tileset", "tms.json"]) == whole)
         #expect(FileManager.default.fileExists(atPath: out + "/tms.json"))
     }
+
+    /// A finished folder has no resume stamp: `--resume` in another set than its own would mix
+    /// two grids' tiles under one `tms.json`, so it is refused in one line, nothing written.
+    @Test func aResumeInAnotherSetThanTheFinishedFoldersIsRefusedInOneLineWritingNothing() throws {
+        let (dir, scan) = try TileMatrixSetCLITests.scan()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let crs84 = dir.appendingPathComponent("crs84").path, mercator = dir.appendingPathComponent("mercator").path
+        let cut = [
+            try TegulaBinary.run(["tile", scan, "-o", crs84] + Self.cut),
+            try TegulaBinary.run(["tile", scan, "-o", mercator, "--zoom", "0-3", "--quiet"]),
+        ]
+        try #require(cut.allSatisfy { $0.status == 0 }, "\(cut.map(\.stderr))")
+        let before = [try Self.inodes(crs84), try Self.inodes(mercator)]
+        let crossed = [
+            try TegulaBinary.run(["tile", scan, "-o", crs84, "--zoom", "0-3", "--quiet", "--resume"]),
+            try TegulaBinary.run(["tile", scan, "-o", mercator, "--resume"] + Self.cut),
+        ]
+        for (r, held) in zip(crossed, ["WorldCRS84Quad", "WebMercatorQuad"]) {
+            let lines = r.stderr.split(separator: "\n")
+            #expect(r.status != 0 && lines.count == 1 && lines[0].contains("cannot resume") && lines[0].contains(held), "\(r.stderr)")
+        }
+        #expect([try Self.inodes(crs84), try Self.inodes(mercator)] == before)
+        #expect(!FileManager.default.fileExists(atPath: mercator + "/tms.json"))
+    }
 }

@@ -119,16 +119,44 @@ struct GridTileOracleTests {
         }
     }
 
-    /// gdalwarp of `source` into one tile's bounds in `crs`, 256 px, exact transforms.
-    static func gdalwarp(_ source: String, bounds: [String], crs: String, options: [String], in dir: URL) throws -> [UInt8] {
-        let out = dir.appendingPathComponent("oracle-\(UUID()).tif")
+    /// gdalwarp of `source` into the rectangle of zoom `z`'s tiles `columns` × `rows` in the
+    /// case's CRS (its corners from morecantile's bounds of the corner tiles), 256 px a tile,
+    /// exact transforms: each tile's 256 × 256 px of it are a warp into that tile's bounds (the
+    /// same pixel centres), all tiles in one gdalwarp run.
+    static func gdalwarp(
+        _ source: String, z: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>, _ c: Case, options: [String], in dir: URL
+    ) throws -> Mosaic {
+        let corners = try bounds(c, tiles: ["\(z)/\(columns.lowerBound)/\(rows.lowerBound)", "\(z)/\(columns.upperBound)/\(rows.upperBound)"])
+        let (topLeft, bottomRight) = (
+            corners["\(z)/\(columns.lowerBound)/\(rows.lowerBound)"]!, corners["\(z)/\(columns.upperBound)/\(rows.upperBound)"]!
+        )
+        let out = dir.appendingPathComponent("oracle.tif")
         defer { try? FileManager.default.removeItem(at: out) }
         let r = try ProgramRun.run(
             "gdalwarp",
-            ["-q", "-t_srs", crs, "-te"] + bounds + ["-ts", "256", "256", "-r", "bilinear", "-et", "0", "-dstalpha"]
+            ["-q", "-t_srs", c.crs, "-te", topLeft[0], bottomRight[1], bottomRight[2], topLeft[3]]
+                + ["-ts", "\(256 * columns.count)", "\(256 * rows.count)", "-r", "bilinear", "-et", "0", "-dstalpha"]
                 + options + [source, out.path])
         try #require(r.status == 0, "gdalwarp: \(r.stderr)")
-        return try TileOracleTests.decode(try Data(contentsOf: out), name: "copy-\(UUID()).tif", in: dir).px
+        let image = try TileOracleTests.decode(try Data(contentsOf: out), name: "copy.tif", in: dir)
+        return Mosaic(columns: columns, rows: rows, width: image.side, px: image.px)
+    }
+
+    /// One gdalwarp of a rectangle of tiles, and a tile's part of it.
+    struct Mosaic {
+        let columns: ClosedRange<Int>, rows: ClosedRange<Int>, width: Int, px: [UInt8]
+
+        /// Tile (x, y)'s 256 × 256 RGBA pixels.
+        func tile(x: Int, y: Int) -> [UInt8] {
+            let (left, top) = ((x - columns.lowerBound) * 256, (y - rows.lowerBound) * 256)
+            var out: [UInt8] = []
+            out.reserveCapacity(256 * 256 * 4)
+            for row in 0..<256 {
+                let start: Int = ((top + row) * width + left) * 4
+                out += px[start..<(start + 256 * 4)]
+            }
+            return out
+        }
     }
 
     @Test(arguments: cases)
@@ -143,11 +171,15 @@ struct GridTileOracleTests {
         _ = try job.run()
         let tiles = try PyramidFixtures.tiles(in: job.output)
         #expect(tiles.count >= 12, "\(tiles.keys.sorted())")
-        let boxes = try Self.bounds(c, tiles: tiles.keys.sorted())
+        let keys = tiles.keys.map { $0.split(separator: "/").map { Int($0)! } }
+        let mosaic = try Self.gdalwarp(
+            gdal, z: c.zoom, columns: keys.map { $0[1] }.min()!...keys.map { $0[1] }.max()!,
+            rows: keys.map { $0[2] }.min()!...keys.map { $0[2] }.max()!, c, options: options, in: dir)
         var interior = TileOracleTests.Agreement(), whole = TileOracleTests.Agreement()
         for (key, data) in tiles {
             let ours = try PyramidFixtures.rgba(data)
-            let theirs = try Self.gdalwarp(gdal, bounds: boxes[key]!, crs: c.crs, options: options, in: dir)
+            let xyz = key.split(separator: "/").map { Int($0)! }
+            let theirs = mosaic.tile(x: xyz[1], y: xyz[2])
             whole.add(ours, theirs)
             let (a, b, _) = MaxZoomWarpOracleTests.interiors(ours, theirs)
             interior.add(a, b)

@@ -270,7 +270,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TegulaPipelineTests", dependencies: [
-            "TegulaPipeline", "TegulaCluster", "TegulaComposite", "TegulaCrypto", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaTileset",
+            "TegulaPipeline", "TegulaCluster", "TegulaComposite", "TegulaCrypto", "TegulaMatch", "TegulaPyramid", "TegulaWarp", "TegulaGeoreference", "TegulaTileset",
             "TegulaCodec", "TegulaGDAL", "TegulaGeometry", "TegulaSupport", "TegulaTestSupport",
         ]),
         // Remote PMTiles against real servers started by the tests: moto's S3 and nginx.

@@ -95,7 +95,7 @@ package struct CompositeReduce {
         let layout = split.layout
         let tmp = CompositeReduce.temporaryPath(for: output)
         try? FileManager.default.removeItem(atPath: tmp)
-        try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: output.parentPath, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: tmp) }
         // A GeoPackage gets the set's CRS as PROJ defines it; a folder in another set, its tms.json.
         let tms = layout.grid ?? .webMercatorQuad
@@ -177,7 +177,7 @@ package struct CompositeReduce {
 
     /// A name beside `output` of the same form (folder, .mbtiles, .pmtiles).
     static func temporaryPath(for output: String) -> String {
-        let dir = (output as NSString).deletingLastPathComponent, base = (output as NSString).lastPathComponent
+        let dir = output.parentPath, base = (output as NSString).lastPathComponent
         let ext = (base as NSString).pathExtension
         let stem = ext.isEmpty ? base : (base as NSString).deletingPathExtension
         return dir + "/.\(stem).reduce-\(getpid())" + (ext.isEmpty ? "" : "." + ext)

@@ -31,7 +31,7 @@ public struct Pipeline: Sendable {
         let file = absolute(path, base: FileManager.default.currentDirectoryPath)
         let doc = try PipelineDocument(path: path, text: try text(of: file, given: path))
         var spec = try doc.decode(Strict<PipelineSpec>.self).value
-        let base = (file as NSString).deletingLastPathComponent
+        let base = file.parentPath
         let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let work = spec.work.map { absolute($0, base: base) } ?? base + "/.tegula/" + stem
         spec.work = work

@@ -23,6 +23,9 @@ public struct CatalogueEntry: Sendable {
     public let tileMatrixSet: TileMatrixSet?
     /// With ``tileMatrixSet``, the columns and rows the folder has tiles in, zoom by zoom.
     public let tileLimits: [TileMatrixLimits]?
+    /// ``tileMatrixSet`` unless it is WebMercatorQuad: a tileset in it has no XYZ tiles and no
+    /// TileJSON, which name Web Mercator tiles.
+    public var otherTileMatrixSet: TileMatrixSet? { tileMatrixSet.flatMap { $0 == .webMercatorQuad ? nil : $0 } }
     private let fixedFootprint: Footprint?
 
     /// The tileset's metadata.

@@ -28,6 +28,9 @@ public enum TileServerErrorReason: String, HTTPErrorReason {
     case unknownAsset
     /// A tileset id that is not in the catalogue (404).
     case unknownTileset
+    /// An XYZ tile or the TileJSON of a tileset in another tile matrix set than WebMercatorQuad,
+    /// which both name Web Mercator tiles (404).
+    case otherTileMatrixSet
     /// A sheet index asked for of a tileset that has none beside it (404).
     case noSheetIndex
     /// A tile asked for with another extension than the tileset's format (404).
@@ -54,7 +57,7 @@ public enum TileServerErrorReason: String, HTTPErrorReason {
     public var status: HTTPResponse.Status? {
         switch self {
         case .noTileset, .duplicateID, .emptyCatalogue: return nil
-        case .unknownAsset, .unknownTileset, .noSheetIndex, .wrongTileFormat, .wrongTileScale, .zoomOutsideTileset, .missingTile,
+        case .unknownAsset, .unknownTileset, .otherTileMatrixSet, .noSheetIndex, .wrongTileFormat, .wrongTileScale, .zoomOutsideTileset, .missingTile,
             .outsideFootprint:
             return 404
         case .readFailed, .renderFailed: return 500
@@ -88,6 +91,14 @@ extension LocatedError where Reason == TileServerErrorReason {
 
     /// A tileset id that is not in the catalogue.
     public static func unknownTileset(id: String) -> TileServerError { TileServerError(.unknownTileset, "no tileset '\(id)'") }
+
+    /// An XYZ tile or the TileJSON of tileset `id`, which is in the tile matrix set `set`.
+    public static func otherTileMatrixSet(id: String, set: String) -> TileServerError {
+        TileServerError(
+            .otherTileMatrixSet,
+            "tileset '\(id)' is in the tile matrix set \(set), and XYZ paths and TileJSON name Web Mercator tiles: "
+                + "ask OGC API – Tiles (/ogcapi/collections/\(id)/map/tiles) or WMTS (/wmts?SERVICE=WMTS&REQUEST=GetCapabilities)")
+    }
 
     /// A sheet index asked for of a tileset without one.
     public static func noSheetIndex(id: String) -> TileServerError {

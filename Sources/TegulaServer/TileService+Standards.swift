@@ -88,7 +88,7 @@ extension TileService {
         let m = l.entry.metadata
         let t = Route.TileRequest(
             id: l.entry.id, z: zoom, x: column, row: row, origin: .topLeft, retina: m.scale == 2, ext: m.format.fileExtension)
-        return tile(t, request, reading: true)!
+        return tile(t, request, reading: true, xyz: false)!
     }
 
     private func json(_ value: some Encodable, _ request: ServerRequest) -> ServerResponse {

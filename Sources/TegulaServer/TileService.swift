@@ -70,7 +70,7 @@ public struct TileService: HTTPService {
     public func respondFromMemory(_ request: ServerRequest) -> ServerResponse? {
         guard request.isRead, request.target.utf8.count <= configuration.maxTargetLength,
             case .tile(let t) = Route(target: request.target),
-            let r = tile(t, request, reading: false)
+            let r = tile(t, request, reading: false, xyz: true)
         else { return nil }
         return finish(r, request, .tile)
     }
@@ -120,13 +120,14 @@ public struct TileService: HTTPService {
             return maps(lon, lat)
         case .tileJSON(let id):
             guard let e = catalogue[id] else { return refuse(.unknownTileset(id: id)) }
+            if let set = e.otherTileMatrixSet { return refuse(.otherTileMatrixSet(id: id, set: set.id)) }
             return cached(tileJSON(e, request), type: "application/json", request, cacheControl: "no-cache")
         case .sheetIndex(let id):
             guard let e = catalogue[id] else { return refuse(.unknownTileset(id: id)) }
             guard let index = e.sheetIndex else { return refuse(.noSheetIndex(id: id)) }
             return cached(index, type: "application/geo+json", request, cacheControl: "no-cache")
         case .tile(let t):
-            return tile(t, request, reading: true)!
+            return tile(t, request, reading: true, xyz: true)!
         case let .iiif(id, path):
             return iiif(id, path, request)
         case .wmts(let r):
@@ -140,9 +141,11 @@ public struct TileService: HTTPService {
         }
     }
 
-    /// The tile's answer; nil only when `reading` is false and the tile is not in memory.
-    func tile(_ t: Route.TileRequest, _ request: ServerRequest, reading: Bool) -> ServerResponse? {
+    /// The tile's answer; nil only when `reading` is false and the tile is not in memory. An
+    /// `xyz` path names a Web Mercator tile: a tileset in another set has none.
+    func tile(_ t: Route.TileRequest, _ request: ServerRequest, reading: Bool, xyz: Bool) -> ServerResponse? {
         guard let e = catalogue[t.id] else { return refuse(.unknownTileset(id: t.id)) }
+        if xyz, let set = e.otherTileMatrixSet { return refuse(.otherTileMatrixSet(id: t.id, set: set.id)) }
         let m = e.metadata
         if let refused = refusal(t, m) { return refused }
         let tile = Tile(x: t.x, y: t.origin.xyzRow(forRow: t.row, zoom: t.z), z: t.z)
@@ -265,10 +268,9 @@ public struct TileService: HTTPService {
     private func maps(_ lon: Double, _ lat: Double) -> ServerResponse {
         let p = Coordinate(longitude: lon, latitude: lat)
         let hits = catalogue.entries.filter { $0.footprint.contains(p) }.map { e -> JSONValue in
-            .object([
-                "id": .string(e.id), "name": .string(e.metadata.name), "type": .string(e.metadata.type),
-                "tilejson": .string("/\(e.id).json"),
-            ])
+            var fields: [String: JSONValue] = ["id": .string(e.id), "name": .string(e.metadata.name), "type": .string(e.metadata.type)]
+            if e.otherTileMatrixSet == nil { fields["tilejson"] = .string("/\(e.id).json") }
+            return .object(fields)
         }
         let body = JSONValue.object(["lon": .double(lon), "lat": .double(lat), "maps": .array(hits)]).serialized()
         return ServerResponse(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: body)

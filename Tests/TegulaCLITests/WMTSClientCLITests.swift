@@ -82,6 +82,15 @@ struct WMTSClientCLITests {
         #expect(
             caps.contains("<ows:SupportedCRS>urn:ogc:def:crs:OGC:1.3:CRS84</ows:SupportedCRS>")
                 && caps.contains("<TopLeftCorner>-180.0 90.0</TopLeftCorner>"))
+        // XYZ paths and TileJSON name Web Mercator tiles: a folder in another set has neither, and
+        // the refusal names the standards' paths (a tile in WorldCRS84Quad's range of both).
+        for path in ["/crs84.json", "/crs84/1/1/0.png", "/laea/1/0/0.png"] {
+            let r = try server.get(path)
+            let text = String(decoding: r.body, as: UTF8.self)
+            #expect(
+                r.status == 404 && text.contains("is in the tile matrix set") && text.contains("/ogcapi/collections/"), "\(path): \(r.status) \(text)"
+            )
+        }
         let counts = try Self.run(server.base, ["crs84": crs84, "laea": laea])
         let crs84Tiles = try Self.files(crs84)
         #expect(crs84Tiles.count == 2 + 8 + 32 && Self.rectangles(crs84Tiles) == crs84Tiles.count)

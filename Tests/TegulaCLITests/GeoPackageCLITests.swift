@@ -256,12 +256,7 @@ struct GeoPackageCLITests {
     /// (as `OnDemandGridCLITests`).
     static func setAndScan(_ tms: String, in dir: URL) throws -> (set: String, scan: String) {
         guard tms == "BNG" else { return (tms, dir.appendingPathComponent("eu.tif").path) }
-        let grid = dir.appendingPathComponent("bng.json").path
-        let made = try TegulaBinary.run(["grid", "--tms-from", "EPSG:27700", "--extent", "-238375,0,900000,1376256", "--id", "BNG", "-o", grid])
-        try #require(made.status == 0, "\(made.stderr)")
-        let scan = dir.appendingPathComponent("england.vrt").path
-        _ = try ProgramRun.output(
-            "gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326", "-a_ullr", "-2", "52.6", "0.4", "51.9", BlueMarble.path, scan])
+        let (grid, scan) = try OnDemandGridCLITests.britishGridAndEngland(in: dir)
         return (grid, scan)
     }
 

@@ -14,15 +14,23 @@ import Testing
 /// folder as the pixels the screen must show at zoom 7).
 @Suite(.timeLimit(.minutes(20)))
 struct OnDemandGridCLITests {
-    @Test func tilesRenderedOnDemandInTheBritishNationalGridAreTheCutTilesAndMatchGdalwarp() throws {
-        let dir = try TemporaryFolder.make("ondemand-grid")
-        defer { try? FileManager.default.removeItem(at: dir) }
+    /// The British National Grid as `tegula grid --tms-from EPSG:27700` makes it over the grid's
+    /// published extent (`bng.json`, id BNG), and the Blue Marble laid over 2.4° × 0.7° of England
+    /// in WGS 84 degrees (`england.vrt`), both in `dir`.
+    static func britishGridAndEngland(in dir: URL) throws -> (grid: String, scan: String) {
         let grid = dir.appendingPathComponent("bng.json").path
         let made = try TegulaBinary.run(["grid", "--tms-from", "EPSG:27700", "--extent", "-238375,0,900000,1376256", "--id", "BNG", "-o", grid])
         try #require(made.status == 0, "\(made.stderr)")
         let scan = dir.appendingPathComponent("england.vrt").path
         _ = try ProgramRun.output(
             "gdal_translate", ["-q", "-of", "VRT", "-a_srs", "EPSG:4326", "-a_ullr", "-2", "52.6", "0.4", "51.9", BlueMarble.path, scan])
+        return (grid, scan)
+    }
+
+    @Test func tilesRenderedOnDemandInTheBritishNationalGridAreTheCutTilesAndMatchGdalwarp() throws {
+        let dir = try TemporaryFolder.make("ondemand-grid")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (grid, scan) = try Self.britishGridAndEngland(in: dir)
         let cut = dir.appendingPathComponent("cut").path
         let tiled = try TegulaBinary.run(["tile", scan, "-o", cut, "--tms", grid, "--quiet"])
         try #require(tiled.status == 0, "\(tiled.stderr)")

@@ -14,7 +14,7 @@ import Testing
 /// which on demand averages the max zoom in one step where the cut halves it, 45 dB or more.
 @Suite(.timeLimit(.minutes(20)))
 struct PipelineWMTSCLITests {
-    /// The counts `wmts_check.py` prints (with `--min-db`, the near ones too).
+    /// The counts `wmts_check.py` prints (with `--min-db`, the near ones too); OnDemandWMTSCLITests reads them too.
     struct Counts: Decodable {
         var owslib_tiles: Int
         var missing_404: Int

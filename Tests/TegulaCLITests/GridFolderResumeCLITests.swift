@@ -32,12 +32,19 @@ struct GridFolderResumeCLITests {
         return out
     }
 
-    @Test func aWorldCRS84QuadFolderListsAndDigestsEveryTileOnDiskColumnsPast2ToTheZToo() throws {
+    /// `TileMatrixSetCLITests.scan()` cut into `crs84/` with ``cut``: the scan's folder (the
+    /// caller removes it), the scan and the cut folder.
+    static func cutScan() throws -> (dir: URL, scan: String, out: String) {
         let (dir, scan) = try TileMatrixSetCLITests.scan()
-        defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("crs84").path
         let r = try TegulaBinary.run(["tile", scan, "-o", out] + Self.cut)
         try #require(r.status == 0, "\(r.stderr)")
+        return (dir, scan, out)
+    }
+
+    @Test func aWorldCRS84QuadFolderListsAndDigestsEveryTileOnDiskColumnsPast2ToTheZToo() throws {
+        let (dir, _, out) = try Self.cutScan()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let onDisk = Set(try Self.inodes(out).keys)
         let wide = onDisk.filter { key in
             let n = key.split(separator: "/").compactMap { Int($0) }
@@ -49,11 +56,8 @@ struct GridFolderResumeCLITests {
     }
 
     @Test func aResumeOfAFinishedWorldCRS84QuadCutRewritesNoTile() throws {
-        let (dir, scan) = try TileMatrixSetCLITests.scan()
+        let (dir, scan, out) = try Self.cutScan()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("crs84").path
-        let first = try TegulaBinary.run(["tile", scan, "-o", out] + Self.cut)
-        try #require(first.status == 0, "\(first.stderr)")
         let before = try Self.inodes(out)
         let again = try TegulaBinary.run(["tile", scan, "-o", out, "--resume"] + Self.cut)
         try #require(again.status == 0, "\(again.stderr)")
@@ -64,11 +68,8 @@ struct GridFolderResumeCLITests {
     /// A run killed before `finish` leaves the marker and the tiles that landed, without
     /// `tiles.json` and `tms.json`: that state is made by removing both and one tile.
     @Test func aResumeAfterAKillKeepsTheTilesThatLandedAndCutsTheOneMissing() throws {
-        let (dir, scan) = try TileMatrixSetCLITests.scan()
+        let (dir, scan, out) = try Self.cutScan()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("crs84").path
-        let first = try TegulaBinary.run(["tile", scan, "-o", out] + Self.cut)
-        try #require(first.status == 0, "\(first.stderr)")
         let whole = try InteropTests.files(under: out, skip: ["tiles.json", ".tegula-tileset", "tms.json"])
         let lost = try #require(whole.keys.filter { $0.hasPrefix("3/") }.sorted().first)
         for f in ["tiles.json", "tms.json", lost] { try FileManager.default.removeItem(atPath: out + "/" + f) }

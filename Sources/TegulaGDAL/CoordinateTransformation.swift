@@ -22,6 +22,22 @@ public final class CoordinateTransformation {
         self.target = target
     }
 
+    /// The operation from `source` to `target` for the caller's thread, equal to what
+    /// ``init(from:to:)-(SpatialReference,SpatialReference)`` makes: a copy (OCTClone) of the one
+    /// the process made first for the pair, so that PROJ searches its database for the pair once
+    /// (see ``TransformationPrototypes``).
+    public convenience init(from source: CRS, to target: CRS) throws {
+        let h = try TransformationPrototypes.shared.copy(from: source, to: target)
+        self.init(handle: h, source: source.makeReference(), target: target.makeReference())
+    }
+
+    /// Owns `handle` (a copy made for this thread).
+    init(handle: OGRCoordinateTransformationH, source: SpatialReference, target: SpatialReference) {
+        self.handle = handle
+        self.source = source
+        self.target = target
+    }
+
     deinit { OCTDestroyCoordinateTransformation(handle) }
 
     /// The largest coordinate handed to PROJ, in any unit: 1e10 is 250 Earth circumferences in

@@ -53,9 +53,8 @@ public struct GCPMapping: SourceMapping {
                 toFit = nil
                 toMercator = nil
             } else {
-                let f = fit.makeReference(), out = output.makeReference()
-                toFit = try CoordinateTransformation(from: out, to: f)
-                toMercator = try CoordinateTransformation(from: f, to: out)
+                toFit = try CoordinateTransformation(from: output, to: fit)
+                toMercator = try CoordinateTransformation(from: fit, to: output)
             }
         }
 

@@ -44,9 +44,8 @@ public struct GeoTransformMapping: SourceMapping {
                 toSource = nil
                 toMercator = nil
             } else {
-                let src = m.crs.makeReference(), out = output.makeReference()
-                toSource = try CoordinateTransformation(from: out, to: src)
-                toMercator = try CoordinateTransformation(from: src, to: out)
+                toSource = try CoordinateTransformation(from: output, to: m.crs)
+                toMercator = try CoordinateTransformation(from: m.crs, to: output)
             }
         }
 

@@ -48,9 +48,8 @@ public struct ReprojectedMapping: SourceMapping {
 
         init(base: MappingEvaluator, crs: CRS) throws {
             self.base = base
-            let grid = crs.makeReference(), merc = SpatialReference.webMercator()
-            toMercator = try CoordinateTransformation(from: grid, to: merc)
-            fromMercator = try CoordinateTransformation(from: merc, to: grid)
+            toMercator = try CoordinateTransformation(from: crs, to: .webMercator)
+            fromMercator = try CoordinateTransformation(from: .webMercator, to: crs)
         }
 
         func sourcePixels(x: inout [Double], y: inout [Double]) {

@@ -166,10 +166,7 @@ package struct CompositeReduce {
                 }
             }
         }
-        try writer.finish(metadata: metadata)
-        if let grid = layout.grid, Tileset.form(of: output) == .folder {
-            try AtomicFile.write(Array(try JSONStyle.readable.encode(grid) + Data("\n".utf8)), to: tmp + "/" + Tileset.tileMatrixSetFileName)
-        }
+        try writer.finish(metadata: metadata)  // a folder's tms.json too, before its tiles.json
         try Tileset.replace(output, with: tmp)
         progress?(zooms.count + 1, zooms.count + 1)
         return result

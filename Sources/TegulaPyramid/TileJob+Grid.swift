@@ -131,10 +131,7 @@ extension TileJob {
                 throw PyramidError(.inputChanged, at: path, "\(change) while it was tiled; \(output) was not finished: run again without --resume")
             }
         }
-        try writer.finish(metadata: metadata(zooms: zooms))
-        if Tileset.form(of: output) == .folder {
-            try AtomicFile.write(Array(try JSONStyle.readable.encode(tms) + Data("\n".utf8)), to: output + "/" + Self.tileMatrixSetFileName)
-        }
+        try writer.finish(metadata: metadata(zooms: zooms))  // a folder's tms.json too, before its tiles.json
         ResumeStamp.remove(beside: output)
         return stats
     }

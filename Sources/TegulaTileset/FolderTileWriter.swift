@@ -40,7 +40,8 @@ struct FolderNaming: Codable, Hashable, Sendable {
 
 /// Writes a tile folder: each tile to a temp file then renamed (never a truncated tile), a
 /// `.tegula-tileset` marker at once (so an interrupted folder is recognised for `--resume`), and
-/// `tiles.json` (TileJSON 3.0.0) plus `tilemapresource.xml` for TMS on `finish`.
+/// on `finish` its tile matrix set's `tms.json` (another set than WebMercatorQuad), then
+/// `tiles.json` (TileJSON 3.0.0) plus `tilemapresource.xml` for TMS.
 final class FolderTileWriter: TileWriter, @unchecked Sendable {
     static let markerName = ".tegula-tileset"
     let root: String
@@ -99,6 +100,11 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
         var m = metadata
         m.format = naming.format
         m.scale = naming.scale
+        // tms.json lands before tiles.json, the mark of a finished folder: a kill between the two
+        // must not leave a folder that looks finished in WebMercatorQuad.
+        if let grid {
+            try FileIO.writeAtomically(root + "/" + Tileset.tileMatrixSetFileName, Array(try JSONStyle.readable.encode(grid) + Data("\n".utf8)))
+        }
         try FileIO.writeAtomically(root + "/" + Tileset.folderDescriptionName, m.tileJSON(tiles: naming.templates, scheme: naming.layout))
         if naming.layout == .bottomLeft {
             try FileIO.writeAtomically(root + "/tilemapresource.xml", Array(tileMapResource(m).utf8))

@@ -39,13 +39,16 @@ extension AutoTies {
 
     /// The sheets without GCPs placed round by round, as ``TiePlacement`` places them in the joint
     /// fit: in each round every waiting sheet is matched whole against the sheets placed before
-    /// the round that are around it (``candidates(for:among:grid:)``), nearest first, until one
+    /// the round that are around it (``candidates(for:among:grid:order:)``), nearest first, until one
     /// matches; the ties of that match and the neighbour's fit give it an approximate fit
     /// (``approximate(_:on:ties:)``), and with it its overlaps with every placed sheet are matched
     /// as any two fitted sheets' are. A sheet placed so whose overlaps then give no ties goes back
-    /// to waiting no more; the rounds end when one places nothing. Returns the sheets left.
+    /// to waiting, its overlaps' records dropped, and is matched against the neighbours it has not
+    /// been matched against yet in a later round (one placed since, say); the rounds end when one
+    /// places nothing. Then the overlaps that did not match are tried again from the placed
+    /// sheets' fits through all their ties (``retie(_:loose:found:)``). Returns the sheets left.
     static func place(_ loose: [Loose], among fitted: [Sheet], grid: [String: GridPosition]?, found: inout Finding) throws -> [Unplaced] {
-        var placed = fitted, waiting = loose, failed: [Unplaced] = []
+        var placed = fitted, waiting = loose, untied: Set<String> = []
         var tried: [String: Set<String>] = [:]
         while !waiting.isEmpty {
             var newly: [Sheet] = [], still: [Loose] = []
@@ -62,19 +65,77 @@ extension AutoTies {
             }
             let tied = Set(found.pairs.filter(\.matched).flatMap { [$0.mapA, $0.mapB] })
             for s in newly where !tied.contains(s.name) {
-                failed.append(Unplaced(map: s.name, why: "matched a neighbour whole, but none of its overlaps then gave ties"))
+                found.forget(s.name)
+                untied.insert(s.name)
+                still += loose.filter { $0.name == s.name }
             }
             placed += newly.filter { tied.contains($0.name) }
             waiting = still
         }
-        return failed
-            + waiting.map { l in
-                let names = (tried[l.name] ?? []).sorted { found.order[$0, default: 0] < found.order[$1, default: 0] }
-                let list = names.prefix(6).map { "'\($0)'" }.joined(separator: ", ") + (names.count > 6 ? ", …" : "")
-                return Unplaced(
-                    map: l.name,
-                    why: names.isEmpty ? "no placed sheet is around it to match" : "matches none of the placed sheets around it (\(list))")
+        try retie(placed, loose: Set(loose.map(\.name)), found: &found)
+        return waiting.map { l in
+            let names = (tried[l.name] ?? []).sorted { found.order[$0, default: 0] < found.order[$1, default: 0] }
+            let list = names.prefix(6).map { "'\($0)'" }.joined(separator: ", ") + (names.count > 6 ? ", …" : "")
+            let why =
+                untied.contains(l.name)
+                ? "matched a neighbour whole, but none of its overlaps then gave ties"
+                : names.isEmpty ? "no placed sheet is around it to match" : "matches none of the placed sheets around it (\(list))"
+            return Unplaced(map: l.name, why: why)
+        }
+    }
+
+    /// The overlaps of sheets placed by matching that did not match (or were not tried: their
+    /// approximate fits did not meet), tried once more from better predictions: each such sheet
+    /// refitted (a helmert) through all the ties of its matched pairs and where the other sheets'
+    /// fits put their twins, not only the ties of the one match that placed it. A first fit from
+    /// one edge's ties turns the sheet about that edge by their error, so its other overlaps were
+    /// predicted several pixels off; from the refit they are predicted as from the sheets' true
+    /// places, near enough. A pair that matches now replaces its record; the finder's checks are
+    /// the same, so a pair that does not hold still gets no ties.
+    static func retie(_ placed: [Sheet], loose: Set<String>, found: inout Finding) throws {
+        var sheets = Dictionary(uniqueKeysWithValues: placed.map { ($0.name, $0) })
+        for s in placed where loose.contains(s.name) {
+            if let better = try refitted(s, among: sheets, found: found) { sheets[s.name] = better }
+        }
+        var known: [Set<String>: Int] = [:]
+        for (i, p) in found.pairs.enumerated() { known[[p.mapA, p.mapB]] = i }
+        for (i, s) in placed.enumerated() where loose.contains(s.name) {
+            for (j, o) in placed.enumerated() where j != i && (j < i || !loose.contains(o.name)) {
+                let at = known[[s.name, o.name]]
+                if let at, found.pairs[at].matched { continue }
+                let n = found.pairs.count
+                let matched = try found.tie(sheets[s.name]!, sheets[o.name]!)
+                guard let at else { continue }
+                if matched {
+                    found.pairs[at] = found.pairs[n]
+                    found.points[at] = found.points[n]
+                }
+                found.drop(after: n)
             }
+        }
+    }
+
+    /// A sheet placed by matching, refitted through the ties of all its matched pairs; nil when
+    /// it has fewer than two distinct tie pixels or they fit no helmert.
+    static func refitted(_ s: Sheet, among sheets: [String: Sheet], found: Finding) throws -> Sheet? {
+        var pixels: [PixelPoint] = [], grounds: [GroundPoint] = []
+        let crs = s.fit.gcps.crs
+        for (pair, points) in zip(found.pairs, found.points) where pair.matched && (pair.mapA == s.name || pair.mapB == s.name) {
+            let mine = pair.mapA == s.name
+            guard let other = sheets[mine ? pair.mapB : pair.mapA] else { continue }
+            pixels += points.map { mine ? $0.scan : $0.reference }
+            grounds += try other.fit.pixelsToGround(points.map { mine ? $0.reference : $0.scan }, crs: crs)
+        }
+        // Two pairs may tie one pixel (the finder's cells fall alike): a fit takes each pixel once.
+        var seen: Set<[Double]> = []
+        let gcps = zip(pixels, grounds).filter { seen.insert([$0.0.x, $0.0.y]).inserted }.enumerated().map { i, t in
+            GCP(id: "m\(i + 1)", pixel: t.0, ground: t.1)
+        }
+        guard gcps.count >= 2,
+            let fit = try? Georeferencer.fit(
+                GCPSet(gcps: gcps, crs: crs), imageWidth: s.fit.imageWidth, imageHeight: s.fit.imageHeight, options: FitOptions(transform: .helmert))
+        else { return nil }
+        return try Sheet(name: s.name, input: s.input, fit: fit, mask: s.mask, hash: s.hash, scans: s.scans)
     }
 
     /// The placed sheets to match a waiting one against, nearest first: with a grid, the (up to
@@ -118,5 +179,20 @@ extension AutoTies {
         let fit = try Georeferencer.fit(
             GCPSet(gcps: gcps, crs: crs), imageWidth: l.width, imageHeight: l.height, options: FitOptions(transform: .helmert))
         return try Sheet(name: l.name, input: l.input, fit: fit, mask: l.mask, hash: l.hash, scans: l.scans)
+    }
+}
+
+extension AutoTies.Finding {
+    /// The records of every pair of sheet `name` dropped: it goes back to waiting, and its
+    /// overlaps are matched again once it is placed anew.
+    mutating func forget(_ name: String) {
+        let keep = pairs.indices.filter { pairs[$0].mapA != name && pairs[$0].mapB != name }
+        (pairs, points) = (keep.map { pairs[$0] }, keep.map { points[$0] })
+    }
+
+    /// The records from index `n` on dropped.
+    mutating func drop(after n: Int) {
+        pairs.removeSubrange(n...)
+        points.removeSubrange(n...)
     }
 }

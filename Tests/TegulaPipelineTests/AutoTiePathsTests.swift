@@ -1,5 +1,8 @@
 import Foundation
 import TegulaCluster
+import TegulaGeometry
+import TegulaGeoreference
+import TegulaMatch
 import TegulaSupport
 import TegulaTestSupport
 import Testing
@@ -65,6 +68,47 @@ import Testing
         print("ties: auto without a grid, worst position from the truth (zoom-4 px): \(errors.sorted { $0.key < $1.key })")
         for (name, error) in errors {
             #expect(error <= 0.5, "\(name) (\(names[name]!)) is \(error) px from its true place")
+        }
+    }
+
+    @Test func anOverlapMissedFromAFirstPlacementSeveralPixelsOffIsTiedFromTheSheetRefittedThroughItsOtherTies() throws {
+        // 3 × 1, every sheet fitted on exact GCPs; r1c2 then stands for a sheet placed by matching
+        // whose first fit is 40 px off (over the finder's 32-px search): its overlap with r1c1
+        // does not match from it, its overlap with r1c3 did from its true place.
+        let (folder, file) = try AutoTiePlacementTests.series("autoties-retie", cols: 3, rows: 1, withGCPs: ["r1c1", "r1c2", "r1c3"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pipeline = try Pipeline.load(path: file)
+        let sheets = Dictionary(
+            uniqueKeysWithValues: try pipeline.spec.maps.compactMap { try AutoTies.Sheet(map: $0, pipeline: pipeline) }.map { ($0.name, $0) })
+        let (left, middle, right) = (try #require(sheets["r1c1"]), try #require(sheets["r1c2"]), try #require(sheets["r1c3"]))
+        var moved = middle.fit.gcps
+        moved.gcps = moved.gcps.map { GCP(id: $0.id, pixel: PixelPoint(x: $0.pixel.x, y: $0.pixel.y + 40), ground: $0.ground) }
+        let fit = try Georeferencer.fit(
+            moved, imageWidth: middle.fit.imageWidth, imageHeight: middle.fit.imageHeight, options: FitOptions(transform: .helmert))
+        let off = try #require(
+            try AutoTies.Sheet(name: "r1c2", input: middle.input, fit: fit, mask: middle.mask, hash: middle.hash, scans: middle.scans))
+        var found = AutoTies.Finding(finder: OverlapTieSettings(), order: ["r1c1": 0, "r1c2": 1, "r1c3": 2])
+        try #require(try !found.tie(left, off) && found.pairs.count == 1, "from 40 px off the overlap must not match")
+        try #require(try found.tie(middle, right))
+
+        try AutoTies.retie([left, right, off], loose: ["r1c2"], found: &found)
+        #expect(found.pairs.map { "\($0.mapA) \($0.mapB) \($0.matched)" } == ["r1c1 r1c2 true", "r1c2 r1c3 true"], "\(found.pairs)")
+        // Each tie of r1c1–r1c2 where the generator's truth puts r1c1's pixel on r1c2.
+        let truth =
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/truth.json"))) as? [String: Any])["sheets"]
+            as? [String: [String: Any]]
+        func place(_ name: String) throws -> (x0: Double, y0: Double, res: Double) {
+            let t = try #require(truth?[name])
+            return (t["x0"] as! Double, t["y0"] as! Double, t["res"] as! Double)
+        }
+        let (a, b) = (try place("r1c1"), try place("r1c2"))
+        let ties = try #require(found.points.first)
+        try #require(ties.count >= 3)
+        for t in ties {
+            let gx = a.x0 + t.scan.x * a.res, gy = a.y0 - t.scan.y * a.res
+            let miss = hypot(t.reference.x - (gx - b.x0) / b.res, t.reference.y - (b.y0 - gy) / b.res)
+            #expect(miss <= 0.5, "a tie at \(t.scan) on r1c1 lies \(miss) px from the truth on r1c2")
         }
     }
 

@@ -16,6 +16,8 @@ struct Drift {
     private var axes: [(Double, Double)] = []
     private var shift = (x: 0.0, y: 0.0)
     private var gradients: [(x: Double, y: Double)] = []
+    /// The ties' variance along each of ``axes``, pixels².
+    private var variances: [Double] = []
 
     /// The drift at a point of the first sheet.
     func model(_ p: PixelPoint) -> (x: Double, y: Double) {
@@ -26,6 +28,26 @@ struct Drift {
             d.y += g.y * s
         }
         return d
+    }
+
+    /// For ties along a strip (along one axis only, or across it less than a quarter as far as
+    /// along it: a few pixels across a 24-px overlap, too short a base to fix a gradient): `h`
+    /// corrected by the drift as an affine map about the ties' centre whose Jacobian across the
+    /// strip is its Jacobian along it turned a quarter, the two sheets' pixels related by a
+    /// similarity there (as two scans of one map are); nil for ties that spread both ways, which
+    /// fix both. The prediction's own
+    /// Jacobian across a strip comes from the sheets' fits alone, which GCPs 4 px off get wrong
+    /// by up to 16 % (a shear), and a template warped through it matches a fraction of a pixel
+    /// to two pixels off across the strip.
+    func conformal(_ h: Homography) -> ((PixelPoint) -> PixelPoint)? {
+        guard axes.count == 1 || (axes.count == 2 && 16 * variances[1] < variances[0]) else { return nil }
+        let u = axes[0], g = gradients[0], c = centre
+        let q = h.apply(c), d = model(c), next = h.apply(PixelPoint(x: c.x + u.0, y: c.y + u.1))
+        let along = (x: next.x - q.x + g.x, y: next.y - q.y + g.y)
+        return { p in
+            let s = (p.x - c.x) * u.0 + (p.y - c.y) * u.1, t = (p.y - c.y) * u.0 - (p.x - c.x) * u.1
+            return PixelPoint(x: q.x + d.x + s * along.x - t * along.y, y: q.y + d.y + s * along.y + t * along.x)
+        }
     }
 
     /// The field the ties agree on under `h`, or nil when too few of them do.
@@ -78,6 +100,7 @@ struct Drift {
             let gy = zip(s, d).map { $0 * ($1.1 - drift.shift.y) }.reduce(0, +) / n / variance
             drift.axes.append(axis)
             drift.gradients.append((gx, gy))
+            drift.variances.append(variance)
         }
         return drift
     }

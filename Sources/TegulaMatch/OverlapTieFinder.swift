@@ -84,13 +84,14 @@ public enum OverlapTieFinder {
     }
 
     /// The prediction `h` corrected by the drift, as a homography over the whole first sheet (its
-    /// mask's box).
+    /// mask's box); across a strip, conformal (``Drift/conformal(_:)``).
     static func corrected(_ h: Homography, by drift: Drift, over mask: [PixelPoint]) -> Homography? {
-        MatchEngine.homography(
-            gridPoints(mask).map { p in
+        let field =
+            drift.conformal(h) ?? { p in
                 let q = h.apply(p), d = drift.model(p)
-                return MatchEngine.Pair(a: p, b: PixelPoint(x: q.x + d.x, y: q.y + d.y), distinctiveness: 0)
-            })
+                return PixelPoint(x: q.x + d.x, y: q.y + d.y)
+            }
+        return MatchEngine.homography(gridPoints(mask).map { MatchEngine.Pair(a: $0, b: field($0), distinctiveness: 0) })
     }
 
     /// Why ties that hold together still cannot be trusted, or nil: the farthest lies over `limit`

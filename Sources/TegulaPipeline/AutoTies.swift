@@ -64,7 +64,7 @@ struct AutoTies: Codable, Sendable, Equatable {
             found = kept
         } else {
             let order = Dictionary(uniqueKeysWithValues: pipeline.spec.maps.enumerated().map { ($1.name, $0) })
-            found = try make(sheets, loose: loose, order: order, settings: settings, key: key, work: work)
+            found = try make(sheets, loose: loose, order: order, settings: settings, key: key, work: work, consensus: Consensus(pipeline))
         }
         for row in try TieList(path: csvPath(work: work)).rows {
             pipeline.spec.ties.append(row.tie)
@@ -82,7 +82,7 @@ struct AutoTies: Codable, Sendable, Equatable {
     /// stage hash without ties (those without GCPs after the others, marked).
     static func key(_ settings: AutoTiesSpec, sheets: [Sheet], loose: [Loose]) -> String {
         var h = ContentHash()
-        h.update("autoties/5")
+        h.update("autoties/6")
         h.update(PipelineHashing.json(settings))
         for s in sheets {
             h.update(s.name)
@@ -99,13 +99,16 @@ struct AutoTies: Codable, Sendable, Equatable {
     /// Every two sheets whose footprints' boxes meet, matched; then the sheets without GCPs placed
     /// round by round and their overlaps matched as well (``place(_:among:grid:found:)``); the
     /// ties and the record written.
-    static func make(_ sheets: [Sheet], loose: [Loose], order: [String: Int], settings: AutoTiesSpec, key: String, work: String) throws -> AutoTies {
+    static func make(
+        _ sheets: [Sheet], loose: [Loose], order: [String: Int], settings: AutoTiesSpec, key: String, work: String, consensus: Consensus
+    ) throws -> AutoTies {
         var found = Finding(finder: OverlapTieSettings(maximumTies: settings.maxPerPair, minimumWidth: settings.minOverlapPixels), order: order)
         for i in sheets.indices {
             for j in sheets.indices where j > i { try found.tie(sheets[i], sheets[j]) }
         }
         var unplaced = try place(loose, among: sheets, grid: GridPosition.of(Array(order.keys)), found: &found)
         found.refuseWhatLoopsDoNotClose()
+        found.refuseWhatTheFitDoesNotHold(consensus)
         let placed = loose.map(\.name).filter { name in !unplaced.contains { $0.map == name } }
         unplaced += found.untied(placed).map {
             Unplaced(map: $0, why: "was placed by matching, but the loops of pairs through it refused all its ties")

@@ -22,10 +22,9 @@ public final class CoordinateTransformation {
         self.target = target
     }
 
-    /// The operation from `source` to `target` for the caller's thread, equal to what
-    /// ``init(from:to:)-(SpatialReference,SpatialReference)`` makes: a copy (OCTClone) of the one
-    /// the process made first for the pair, so that PROJ searches its database for the pair once
-    /// (see ``TransformationPrototypes``).
+    /// The operation from `source` to `target` for the caller's thread, equal to the one made from
+    /// the two CRSs' `SpatialReference`s: a copy (OCTClone) of the one the process made first for
+    /// the pair, so that PROJ searches its database for the pair once (`TransformationPrototypes`).
     public convenience init(from source: CRS, to target: CRS) throws {
         let h = try TransformationPrototypes.shared.copy(from: source, to: target)
         self.init(handle: h, source: source.makeReference(), target: target.makeReference())

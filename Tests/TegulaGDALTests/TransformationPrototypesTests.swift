@@ -3,7 +3,7 @@ import TegulaGDAL
 import TegulaTestSupport
 import Testing
 
-/// ``CoordinateTransformation/init(from:to:)-(CRS,CRS)`` hands each caller a copy of one operation
+/// `CoordinateTransformation(from: CRS, to: CRS)` hands each caller a copy of one operation
 /// per pair of CRSs (issue 44: PROJ's search between datums, once a process, not once a worker).
 /// The oracle is GDAL's own `gdaltransform`, which makes the operation afresh.
 struct TransformationPrototypesTests {

@@ -169,8 +169,9 @@ final class FolderTileWriter: TileWriter, @unchecked Sendable {
         return out
     }
 
-    /// The set a finished folder's tiles are in: its `tms.json`'s, else WebMercatorQuad when it
-    /// has its `tiles.json`; nil for a folder not finished (its resume stamp says what it was begun in).
+    /// The set a finished folder's tiles are in: its `tms.json`'s (which lands first, so a run killed
+    /// as it finished has it too), else WebMercatorQuad when it has its `tiles.json`; nil for a
+    /// folder not finished (its resume stamp says what it was begun in).
     static func finishedSet(_ path: String) -> TileMatrixSet? {
         if let set = readTileMatrixSet(path) { return set }
         return FileManager.default.fileExists(atPath: path + "/" + Tileset.folderDescriptionName) ? .webMercatorQuad : nil

@@ -18,6 +18,8 @@ struct CompositeTone: Codable, Equatable {
     var overlaps: Int
     /// Each map's correction, in file order.
     var sheets: [Sheet]
+    /// The maps left as scanned because their gain came out beyond ``ToneMatch/maximumGain``.
+    var unmatched: [String]? = nil
 
     struct Sheet: Codable, Equatable {
         var name: String
@@ -69,7 +71,8 @@ extension PipelineRunner {
             let solved = ToneMatch.solve(sheets: maps.count, overlaps: sums, anchor: anchor)
             tone = CompositeTone(
                 plan: hash, overlaps: sums.filter { $0.pixels >= ToneMatch.minimumPixels }.count,
-                sheets: zip(maps, solved).map { CompositeTone.Sheet(name: $0.name, gain: $1.gain, offset: $1.offset) })
+                sheets: zip(maps, solved.corrections).map { CompositeTone.Sheet(name: $0.name, gain: $1.gain, offset: $1.offset) },
+                unmatched: solved.unmatched.isEmpty ? nil : solved.unmatched.map { maps[$0].name })
             how = "measured on \(tone.overlaps) overlaps"
             // Stored for the processes that come after (all would compute the same); of a
             // sharded run's shards only shard 0 writes it, as the index.
@@ -84,6 +87,11 @@ extension PipelineRunner {
         if announce {
             log("tone: \(composite.tone), \(how)")
             for s in tone.sheets { log("tone: sheet '\(s.name)' \(ToneCorrection(gain: s.gain, offset: s.offset))") }
+            for name in tone.unmatched ?? [] {
+                log(
+                    "warning: tone: sheet '\(name)' left as scanned: its overlaps gave it a gain beyond \(ToneMatch.maximumGain)× or under 1/\(ToneMatch.maximumGain) (placed off its neighbours?)"
+                )
+            }
         }
         return tone
     }

@@ -1,10 +1,12 @@
 import Foundation
 import TegulaCluster
 import TegulaCodec
+import TegulaComposite
 import TegulaGDAL
 import TegulaGeometry
 import TegulaTestSupport
 import TegulaTileset
+import TegulaWarp
 import Testing
 
 @testable import TegulaPipeline
@@ -249,13 +251,13 @@ import Testing
         return (before, after)
     }
 
-    /// A sheet placed 20 px off its neighbours (zoom 6; its GCPs moved east, its ties left out),
-    /// as a wrong tie places one in the bench's `ties: auto` series (issue 43): over its overlaps
-    /// it shows other ground than they do, so their spreads and means say nothing of its tone.
-    /// Such overlaps (levels that correlate under ``ToneMatch/minimumCorrelation``) are left out
-    /// of the solve and `tone: match` still narrows the spread; taken as they were, the 16 sheets'
-    /// gains came out 16–20 % apart from 9–12 %.
-    @Test func aSheetPlacedOffItsNeighboursDoesNotWidenTheSpreadOfTones() throws {
+    /// The spreads of known tones before and after `tone: match` on a 4 × 4 made series (zoom 6
+    /// from 5° E 48° N) with r2c2 placed `east`, `north` pixels off its neighbours (its GCPs
+    /// moved, its ties left out), as a wrong tie places one in the bench's `ties: auto` series
+    /// (issue 43).
+    static func spreadsWithASheetMoved(east: Double, north: Double, _ label: String) throws -> (
+        before: [(gain: Double, offset: Double)], after: [(gain: Double, offset: Double)]
+    ) {
         let folder = try TemporaryFolder.make("tone-apart").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = try MadeSeries.make(in: folder, cols: 4, rows: 4, cell: 128, gcpError: 4, maxZoom: 6, extra: ["--origin=5,48"])
@@ -263,22 +265,76 @@ import Testing
             .filter { !$0.hasPrefix("  - [") || !$0.contains("r2c2") }
         try kept.joined(separator: "\n").replacingOccurrences(of: "tile: {max_zoom: 6}}", with: "tile: {max_zoom: 6}, tone: match}")
             .write(toFile: file, atomically: true, encoding: .utf8)
-        let points = folder + "/gcps/r2c2.points", east = 20 * WebMercator.tileExtent(zoom: 6) / 256
+        let points = folder + "/gcps/r2c2.points", pixel = WebMercator.tileExtent(zoom: 6) / 256
         let moved = try String(contentsOfFile: points, encoding: .utf8).split(separator: "\n").enumerated().map { i, line in
-            guard i >= 2, let x = Double(line.prefix { $0 != "," }) else { return String(line) }
-            return String(format: "%.3f", x + east) + line.drop { $0 != "," }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard i >= 2, fields.count > 2, let x = Double(fields[0]), let y = Double(fields[1]) else { return String(line) }
+            return String(format: "%.3f,%.3f,", x + east * pixel, y + north * pixel) + fields[2...].joined(separator: ",")
         }
         try (moved.joined(separator: "\n") + "\n").write(toFile: points, atomically: true, encoding: .utf8)
         let r = try runPipeline(file)
         #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
         let (before, after) = try Self.spreads(folder, sheets: 16)
         print(
-            "tone match, 4×4 sheets, one placed 20 px off: spread (red, green, blue) "
+            "tone match, 4×4 sheets, one placed \(label): spread (red, green, blue) "
                 + zip(before, after).map { String(format: "%.2f %% / %.2f → %.2f %% / %.2f", $0.gain * 100, $0.offset, $1.gain * 100, $1.offset) }
                 .joined(separator: ", "))
+        return (before, after)
+    }
+
+    /// A sheet 20 px off shows other ground than its neighbours over their overlaps: taken as
+    /// they were, the 16 sheets' gains came out 16–20 % apart from 9–12 %; left out (levels that
+    /// correlate under ``ToneMatch/minimumCorrelation``), 2.8–9.3 %; lined up
+    /// (``ToneMatch/Registration``), 1.0–3.7 % and offsets within 0.7 levels.
+    @Test func aSheetPlacedOffItsNeighboursDoesNotWidenTheSpreadOfTones() throws {
+        let (before, after) = try Self.spreadsWithASheetMoved(east: 20, north: 0, "20 px east")
         for c in 0..<3 {
             #expect(after[c].gain < before[c].gain && after[c].offset < before[c].offset, "channel \(c): \(before[c]) → \(after[c])")
         }
+    }
+
+    /// Overlaps compared where their content lines up (``ToneMatch/Registration``) keep a
+    /// sheet 13 px off from pulling the gains apart: measured (red, green, blue) 2.2, 3.1, 2.6 %
+    /// and 4.4, 2.0, 0.6 levels, from the sheets' own 9.2, 9.5, 12.2 % and 4.0, 4.0, 2.9 levels
+    /// (the red offsets still widen a little). Compared where the sheets were put, its overlaps
+    /// correlate well enough to be taken and the green gains came out 20.9 % apart, the blue
+    /// offsets 8.5 levels.
+    @Test func aSheetPlacedOffItsNeighboursIsMatchedWhereItsContentLinesUp() throws {
+        let (_, after) = try Self.spreadsWithASheetMoved(east: -6, north: 12, "12 px north, 6 px west")
+        for c in 0..<3 {
+            #expect(after[c].gain < 0.05 && after[c].offset < 5, "channel \(c): \(after[c])")
+        }
+    }
+
+    /// One overlap's sums, as ``ToneMatch/Overlap/add(_:_:count:)`` would add them up over
+    /// 1,000 pixels whose levels are `meanA ± spreadA` and `meanB ± spreadB`, perfectly correlated.
+    static func overlap(_ a: Int, _ b: Int, meanA: Int, spreadA: Int, meanB: Int, spreadB: Int) -> ToneMatch.Overlap {
+        var o = ToneMatch.Overlap(a: a, b: b)
+        let n = 1000
+        o.pixels = n
+        o.sumA = [Int](repeating: n * meanA, count: 3); o.sumB = [Int](repeating: n * meanB, count: 3)
+        o.squaresA = [Int](repeating: n * (spreadA * spreadA + meanA * meanA), count: 3)
+        o.squaresB = [Int](repeating: n * (spreadB * spreadB + meanB * meanB), count: 3)
+        o.products = [Int](repeating: n * (spreadA * spreadB + meanA * meanB), count: 3)
+        return o
+    }
+
+    /// Four sheets in a row whose last overlap says sheet 3 has three times sheet 2's contrast (a
+    /// sheet misplaced beyond ``ToneMatch/maximumShift``, say): its gain would come out 0.43,
+    /// beyond ``ToneMatch/maximumGain``, so it is left as scanned and named, and the other three
+    /// are matched among themselves: gains 1.1 : 1 : 1 from their spreads, their product 1.
+    @Test func aSheetWhoseGainRunsAwayIsLeftAsScannedAndNamed() {
+        let overlaps = [
+            Self.overlap(0, 1, meanA: 100, spreadA: 10, meanB: 100, spreadB: 11),
+            Self.overlap(1, 2, meanA: 100, spreadA: 10, meanB: 100, spreadB: 10),
+            Self.overlap(2, 3, meanA: 100, spreadA: 10, meanB: 100, spreadB: 30),
+        ]
+        let solved = ToneMatch.solve(sheets: 4, overlaps: overlaps, anchor: nil)
+        #expect(solved.unmatched == [3])
+        #expect(solved.corrections[3] == ToneCorrection(gain: [1, 1, 1], offset: [0, 0, 0]), "\(solved.corrections[3])")
+        let g = solved.corrections.map { $0.gain[1] }
+        let base = 1 / pow(1.1, 1.0 / 3)  // g₀ = 1.1 g₁, g₁ = g₂, g₀ g₁ g₂ = 1
+        #expect(abs(g[1] - base) < 1e-9 && abs(g[2] - base) < 1e-9 && abs(g[0] - 1.1 * base) < 1e-9, "\(g)")
     }
 
     @Test func aShardedToneMatchedRunEqualsTheSingleRunByteForByte() throws {

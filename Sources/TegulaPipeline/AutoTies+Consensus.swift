@@ -99,7 +99,7 @@ extension AutoTies.Finding {
                 refused = true
                 guard points[i].count > AutoTies.Consensus.least else {
                     let why = String(
-                        format: "the joint fit holds a tie of its %d %.2f px from its twin, at most %.1f allowed, and it has no tie to spare",
+                        format: "the joint fit holds one of its %d ties %.2f px from its twin, at most %.1f allowed, and it has none to spare",
                         points[i].count, seams[k][worst], AutoTies.Consensus.limit)
                     pairs[i] = AutoTies.Pair(mapA: pairs[i].mapA, mapB: pairs[i].mapB, matched: false, ties: 0, why: why, seconds: pairs[i].seconds)
                     points[i] = []

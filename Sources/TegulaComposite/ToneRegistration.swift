@@ -27,11 +27,12 @@ extension ToneMatch {
         }
 
         /// The shift (dx, dy): sample (x, y) of `a` is compared with (x + dx, y + dy) of `b`; no
-        /// shift unless it raises the correlation by at least ``minimumShiftGain``.
+        /// shift unless it raises the correlation by at least ``minimumShiftGain`` and halves
+        /// what it lacks of 1 (a correlation of 0.9 to 0.95 or more).
         func bestShift() -> (dx: Int, dy: Int) {
             let unshifted = correlation(dx: 0, dy: 0)
             let (at, best) = climb(from: unshifted)
-            return best >= unshifted + minimumShiftGain ? at : (0, 0)
+            return best >= unshifted + minimumShiftGain && 1 - best <= (1 - unshifted) / 2 ? at : (0, 0)
         }
 
         /// The shift the climb from no shift ends at, and its correlation.

@@ -285,7 +285,7 @@ import Testing
     /// A sheet 20 px off shows other ground than its neighbours over their overlaps: taken as
     /// they were, the 16 sheets' gains came out 16–20 % apart from 9–12 %; left out (levels that
     /// correlate under ``ToneMatch/minimumCorrelation``), 2.8–9.3 %; lined up
-    /// (``ToneMatch/Registration``), 1.0–3.7 % and offsets within 0.7 levels.
+    /// (``ToneMatch/Registration``), 1.0–5.0 % and offsets within 0.8 levels.
     @Test func aSheetPlacedOffItsNeighboursDoesNotWidenTheSpreadOfTones() throws {
         let (before, after) = try Self.spreadsWithASheetMoved(east: 20, north: 0, "20 px east")
         for c in 0..<3 {
@@ -294,15 +294,14 @@ import Testing
     }
 
     /// Overlaps compared where their content lines up (``ToneMatch/Registration``) keep a
-    /// sheet 13 px off from pulling the gains apart: measured (red, green, blue) 2.2, 3.1, 2.6 %
-    /// and 4.4, 2.0, 0.6 levels, from the sheets' own 9.2, 9.5, 12.2 % and 4.0, 4.0, 2.9 levels
-    /// (the red offsets still widen a little). Compared where the sheets were put, its overlaps
-    /// correlate well enough to be taken and the green gains came out 20.9 % apart, the blue
-    /// offsets 8.5 levels.
+    /// sheet 13 px off from pulling the gains apart: measured (red, green, blue) 3.5, 3.1, 2.6 %
+    /// and 2.1, 1.9, 0.6 levels, from the sheets' own 9.2, 9.5, 12.2 % and 4.0, 4.0, 2.9 levels.
+    /// Compared where the sheets were put, its overlaps correlate well enough to be taken and the
+    /// green gains came out 20.9 % apart, the blue offsets 8.5 levels.
     @Test func aSheetPlacedOffItsNeighboursIsMatchedWhereItsContentLinesUp() throws {
-        let (_, after) = try Self.spreadsWithASheetMoved(east: -6, north: 12, "12 px north, 6 px west")
+        let (before, after) = try Self.spreadsWithASheetMoved(east: -6, north: 12, "12 px north, 6 px west")
         for c in 0..<3 {
-            #expect(after[c].gain < 0.05 && after[c].offset < 5, "channel \(c): \(after[c])")
+            #expect(after[c].gain < 0.05 && after[c].offset < before[c].offset, "channel \(c): \(before[c]) → \(after[c])")
         }
     }
 

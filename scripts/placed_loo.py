@@ -1,0 +1,166 @@
+"""The figures of the sheets a series run placed by their ties (issue 43 item 2: `gcps: none`),
+re-derived with numpy from the run's inputs, for TiePlacementTests' oracle.
+
+    placed_loo.py DIR WORK    prints {sheet: {"hops": H, "rmse_m": R, "loo_m": L, "ties": N}} for
+                              every sheet whose `gcps` in DIR/sheets.csv is `none`
+
+DIR is a made series (scripts/make-series --ties-file): sheets.csv (name,input,gcps,transform,…;
+every sheet polynomial1, the only family this oracle knows), ties.csv (map_a,x_a,y_a,map_b,x_b,
+y_b), QGIS .points GCPs (rows negated) and series.yml (`tie_weight:`, default 100). WORK is the
+run's work folder; only the fitting CRS is read from it (`fit_srs` in a GCP sheet's report.json).
+
+The joint problem, as the docs state it: every sheet an affine map of its scan pixels, every tie
+a free ground point G; minimise the sum over GCPs of |T(p) - g|^2 plus, per tie, w·|T_a(p_a) - G|^2
++ w·|T_b(p_b) - G|^2, w the tie weight (one GCP for a tie to a sheet without GCPs); one weighted
+least squares over every sheet's six parameters.
+
+Then per sheet without GCPs, its ties' pairs (its pixel, where the other sheet puts the other end):
+rmse_m is the RMS of the great-circle distance between where it puts its pixel and that place;
+loo_m the same with each tie left out in turn, the sheet alone refitted (affine least squares)
+to the other pairs, the other sheets as the joint fit left them, a tie whose leaving out leaves
+fewer than six independent equations not counted. Great-circle metres on the sphere of the mean
+Earth radius (6371008.8 m, IUGG), from the fitting CRS through OSR to longitude and latitude.
+"""
+import csv
+import json
+import re
+import sys
+
+import numpy as np
+from osgeo import osr
+
+EARTH_RADIUS = 6371008.8
+
+
+def read_points(path):
+    """A QGIS .points file's CRS and its enabled (pixel x, pixel y, ground x, ground y) rows."""
+    crs, rows = None, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#CRS:"):
+                crs = line.split(":", 1)[1].strip()
+            elif line[:1] not in "#m" and line.strip():
+                mx, my, sx, sy, enable = (float(v) for v in line.split(",")[:5])
+                if enable:
+                    rows.append((sx, -sy, mx, my))
+    return crs, np.array(rows)
+
+
+def transformation(source, target):
+    """An OSR transformation between two CRS names, longitude first."""
+    a, b = osr.SpatialReference(), osr.SpatialReference()
+    a.SetFromUserInput(source)
+    b.SetFromUserInput(target)
+    for s in (a, b):
+        s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    return osr.CoordinateTransformation(a, b)
+
+
+def design(p):
+    """The affine map's [x, y, 1] row per pixel."""
+    p = np.atleast_2d(p)
+    return np.column_stack([p[:, 0], p[:, 1], np.ones(len(p))])
+
+
+def joint(names, gcps, ties, weight):
+    """Each sheet's 3 x 2 affine parameters (ground = [x, y, 1] @ A) at the joint optimum. A tie's
+    G is eliminated first: w·|a - G|^2 + w·|b - G|^2 is least at the midpoint, where it is
+    (w/2)·|a - b|^2, so each tie is one pair of rows sqrt(w/2)·(T_a(p_a) - T_b(p_b)) = 0 (the dense
+    problem with every G free takes seconds here and gives the same parameters to 1e-10)."""
+    index = {n: i for i, n in enumerate(names)}
+    n = 6 * len(names)
+    rows, rhs = [], []
+
+    def equation(terms, target, w):
+        for axis in range(2):
+            r = np.zeros(n)
+            for sheet, pixel, sign in terms:
+                r[6 * index[sheet] + 3 * axis : 6 * index[sheet] + 3 * axis + 3] += sign * design(pixel)[0]
+            rows.append(np.sqrt(w) * r)
+            rhs.append(np.sqrt(w) * target[axis])
+
+    for sheet, pts in gcps.items():
+        for x, y, gx, gy in pts:
+            equation([(sheet, (x, y), 1)], (gx, gy), 1)
+    for a, pa, b, pb in ties:
+        w = weight if a in gcps and b in gcps else 1
+        equation([(a, pa, 1), (b, pb, -1)], (0, 0), w / 2)
+    theta, _, rank, _ = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)
+    assert rank == n, f"the joint problem has rank {rank} of {n}"
+    return {s: theta[6 * i : 6 * i + 6].reshape(2, 3).T for s, i in index.items()}
+
+
+def distances(a, b, to_lonlat, centre):
+    """Great-circle metres between rows of a and b (centred fitting-CRS points)."""
+    ll = np.array(to_lonlat.TransformPoints((np.vstack([a, b]) + centre).tolist()))[:, :2]
+    lon1, lat1 = np.radians(ll[: len(a)]).T
+    lon2, lat2 = np.radians(ll[len(a) :]).T
+    s = np.sin((lat2 - lat1) / 2) ** 2 + np.cos(lat1) * np.cos(lat2) * np.sin((lon2 - lon1) / 2) ** 2
+    return 2 * EARTH_RADIUS * np.arcsin(np.minimum(1, np.sqrt(s)))
+
+
+def rms(v):
+    return float(np.sqrt(np.mean(np.square(v)))) if len(v) else None
+
+
+def figures(sheet, theta, ties, to_lonlat, centre):
+    """rmse_m, loo_m and the tie count of a sheet without GCPs."""
+    pairs = [(pa, pb, b) for a, pa, b, pb in ties if a == sheet] + [(pb, pa, a) for a, pa, b, pb in ties if b == sheet]
+    mine = np.array([p for p, _, _ in pairs])
+    others = np.array([design(q) @ theta[o] for _, q, o in pairs])[:, 0]
+    residuals = distances(design(mine) @ theta[sheet], others, to_lonlat, centre)
+    predicted, wanted = [], []
+    for i in range(len(pairs)):
+        keep = np.arange(len(pairs)) != i
+        d = design(mine[keep])
+        fit, _, rank, _ = np.linalg.lstsq(d, others[keep], rcond=None)
+        if rank == 3:
+            predicted.append(design(mine[i]) @ fit)
+            wanted.append(others[i])
+    loo = distances(np.vstack(predicted), np.array(wanted), to_lonlat, centre) if predicted else []
+    return {"rmse_m": rms(residuals), "loo_m": rms(loo), "ties": len(pairs)}
+
+
+def hops(sheet, gcps, ties):
+    """Ties between a sheet and the nearest sheet with GCPs, breadth first."""
+    seen, front, h = set(gcps), set(gcps), 0
+    while sheet not in seen and front:
+        front = {b for a, _, b, _ in ties if a in front} | {a for a, _, b, _ in ties if b in front}
+        front -= seen
+        seen |= front
+        h += 1
+    return h
+
+
+def main(folder, work):
+    sheets = list(csv.DictReader(open(f"{folder}/sheets.csv")))
+    assert all(s["transform"] == "polynomial1" for s in sheets), "this oracle knows polynomial1 only"
+    gcps, crs = {}, set()
+    for s in sheets:
+        if s["gcps"] != "none":
+            c, gcps[s["name"]] = read_points(f"{folder}/{s['gcps']}")
+            crs.add(c)
+    fit_srs = json.load(open(f"{work}/{next(iter(gcps))}/report.json"))["fit_srs"]
+    assert len(crs) == 1, f"GCPs in several CRSs: {crs}"
+    to_fit = transformation(crs.pop(), fit_srs)
+    for name, pts in gcps.items():
+        pts[:, 2:] = np.array(to_fit.TransformPoints(pts[:, 2:].tolist()))[:, :2]
+    centre = np.vstack([p[:, 2:] for p in gcps.values()]).mean(axis=0)
+    for pts in gcps.values():
+        pts[:, 2:] -= centre
+    ties = [
+        (r["map_a"], (float(r["x_a"]), float(r["y_a"])), r["map_b"], (float(r["x_b"]), float(r["y_b"])))
+        for r in csv.DictReader(open(f"{folder}/ties.csv"))
+    ]
+    weight = re.search(r"^tie_weight:\s*([0-9.eE+-]+)", open(f"{folder}/series.yml").read(), re.M)
+    theta = joint([s["name"] for s in sheets], gcps, ties, float(weight.group(1)) if weight else 100.0)
+    to_lonlat = transformation(fit_srs, "EPSG:4326")
+    out = {}
+    for s in sheets:
+        if s["gcps"] == "none":
+            out[s["name"]] = {"hops": hops(s["name"], gcps, ties)} | figures(s["name"], theta, ties, to_lonlat, centre)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])

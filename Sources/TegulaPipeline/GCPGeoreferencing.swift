@@ -55,8 +55,14 @@ enum GCPGeoreferencing {
 
     /// One line on the fit: transform, why, and the honest error figure.
     static func describe(_ r: GeoreferenceReport) -> String {
-        let loo = r.leaveOneOutRMSE.metres.map { String(format: ", leave-one-out RMSE %.0f km", $0 / 1000) } ?? ""
+        let loo = r.leaveOneOutRMSE.metres.map { ", leave-one-out RMSE " + distance($0) } ?? ""
         return "\(r.transform.name) (\(r.chosenBy)) in \(r.fitSRS) from \(r.gcps.filter(\.enabled).count) GCPs\(loo)"
+    }
+
+    /// A ground distance as a person reads it: metres under 10 km (a placed sheet's 80 m is not
+    /// "0 km"), kilometres above.
+    static func distance(_ metres: Double) -> String {
+        metres < 10_000 ? String(format: "%.0f m", metres) : String(format: "%.0f km", metres / 1000)
     }
 
     /// Fit in memory (for a plan, `readingPixels` false: the scan's header read, not its pixels).

@@ -392,9 +392,12 @@ extension CompositeBuilder {
                         for x in 0..<w.width where edge.at(x, y) < reach { pixels[(y * w.width + x) * 4 + 3] = 0 }
                     }
                 }
-                var o = ToneMatch.Overlap(a: a, b: b)
+                var o = ToneMatch.Overlap(a: a, b: b), unshifted = o
                 let shift = ToneMatch.Registration(pa, pb, width: w.width, height: w.height).bestShift()
                 o.add(pa, pb, width: w.width, height: w.height, dx: shift.dx, dy: shift.dy)
+                // A shift that lines up the sum of the channels but not each one is not kept.
+                unshifted.add(pa, pb, count: count)
+                if (0..<3).contains(where: { o.correlation($0) < unshifted.correlation($0) }) { o = unshifted }
                 out.withLock { $0[k] = o }
             })
         return out.withLock { $0 }.compactMap { $0 }

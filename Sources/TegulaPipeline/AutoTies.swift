@@ -27,7 +27,7 @@ struct AutoTies: Codable, Sendable, Equatable {
         /// Their mean and least normalised cross-correlation (0–1).
         var score: Double?
         var minScore: Double?
-        /// Why the overlap did not match, or why its ties were refused (``Influence``, ``Loops``).
+        /// Why the overlap did not match, or why its ties were refused (``Influence``, ``Loops``, ``OnePair``).
         var why: String?
         /// Time to match the overlap, in the record only (the sheet index leaves it out: it is
         /// not the same twice).
@@ -82,7 +82,7 @@ struct AutoTies: Codable, Sendable, Equatable {
     /// stage hash without ties (those without GCPs after the others, marked).
     static func key(_ settings: AutoTiesSpec, sheets: [Sheet], loose: [Loose]) -> String {
         var h = ContentHash()
-        h.update("autoties/6")
+        h.update("autoties/7")
         h.update(PipelineHashing.json(settings))
         for s in sheets {
             h.update(s.name)
@@ -113,6 +113,8 @@ struct AutoTies: Codable, Sendable, Equatable {
         unplaced += found.untied(placed).map {
             Unplaced(map: $0, why: "was placed by matching, but the loops of pairs through it refused all its ties")
         }
+        let held = loose.filter { l in !unplaced.contains { $0.map == l.name } }
+        unplaced += found.refuseOnePairSheetsNotFixed(Dictionary(uniqueKeysWithValues: held.map { ($0.name, $0.mask) }))
         let record = AutoTies(key: key, pairs: found.pairs, unplaced: unplaced.isEmpty ? nil : unplaced)
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         try AtomicFile.write(Array(found.csv.utf8), to: csvPath(work: work))

@@ -54,7 +54,8 @@ extension AutoTies.Finding {
                 let ties = points[i].map { first ? (from: $0.scan, to: $0.reference) : (from: $0.reference, to: $0.scan) }
                 let move = AutoTies.OnePair.move(ties, corners: masks[name] ?? [])
                 guard move > AutoTies.OnePair.limit else { continue }
-                let by = move.isFinite ? String(format: "by %.2f px", move) : "beyond what the others fix"
+                // Rounded up: a move just over the limit must not read as the limit itself.
+                let by = move.isFinite ? String(format: "by %.2f px", (move * 100).rounded(.up) / 100) : "beyond what the others fix"
                 let why =
                     "leaving one of its \(ties.count) ties with '\(other)' out moves its far edge \(by), at most \(AutoTies.OnePair.limit) px allowed"
                 pairs[i] = AutoTies.Pair(

@@ -9,8 +9,9 @@ that shows the same place, and gdaltransform through each sheet's georef.vrt (or
 run wrote it) carries both to the ground: their distance, in the sheets' pixels, is the seam a
 person sees at that tie.
 
-Usage: true_seams.py SERIES_FOLDER WORK_FOLDER    (WORK_FOLDER holds found-ties.csv and NAME/georef.vrt)
-Prints the worst, the mean and how many are over 0.5 px, for the residuals and the true seams.
+Usage: true_seams.py SERIES_FOLDER WORK_FOLDER [--cell]   (WORK_FOLDER holds found-ties.csv and NAME/georef.vrt)
+Prints the worst, the mean and how many are over 0.5 px, for the residuals and the true seams;
+with --cell, only the true seams' as a table cell ("max / mean (over 0.5)"), or "–" without found ties.
 """
 import csv
 import json
@@ -29,7 +30,10 @@ def ground(work, name, pixels):
     return [tuple(float(v) for v in line.split()[:2]) for line in out.splitlines() if line.strip()]
 
 
-def main(series, work):
+def main(series, work, cell):
+    if cell and not os.path.exists(os.path.join(work, "found-ties.csv")):
+        print("–")
+        return
     truth = json.load(open(os.path.join(series, "truth.json")))
     sheets, res = truth["sheets"], truth["res"]
     rows = list(csv.DictReader(open(os.path.join(work, "found-ties.csv"))))
@@ -49,11 +53,14 @@ def main(series, work):
         (ga, gb, gt) = (answers[n][i] for n, i in r["asks"])
         residual.append(math.dist(ga, gb) / res)
         seam.append(math.dist(ga, gt) / res)
+    if cell:
+        print("%.3f / %.3f (%d)" % (max(seam), sum(seam) / len(seam), sum(x > 0.5 for x in seam)))
+        return
     for label, v in (("residual at the found tie (the index's seam)", residual), ("true seam at the found tie", seam)):
         print("%s: max %.3f px, mean %.3f px, %d of %d over 0.5 px" % (label, max(v), sum(v) / len(v), sum(x > 0.5 for x in v), len(v)))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: true_seams.py SERIES_FOLDER WORK_FOLDER")
-    main(sys.argv[1], sys.argv[2])
+    if len(sys.argv) not in (3, 4) or sys.argv[3:] not in ([], ["--cell"]):
+        sys.exit("usage: true_seams.py SERIES_FOLDER WORK_FOLDER [--cell]")
+    main(sys.argv[1], sys.argv[2], sys.argv[3:] == ["--cell"])

@@ -252,10 +252,10 @@ import Testing
     }
 
     /// The spreads of known tones before and after `tone: match` on a 4 × 4 made series (zoom 6
-    /// from 5° E 48° N) with r2c2 placed `east`, `north` pixels off its neighbours (its GCPs
-    /// moved, its ties left out), as a wrong tie places one in the bench's `ties: auto` series
-    /// (issue 43).
-    static func spreadsWithASheetMoved(east: Double, north: Double, _ label: String) throws -> (
+    /// from 5° E 48° N) with r2c2 placed `east`, `north` pixels off its neighbours and `scale`
+    /// times its size about its GCPs' centroid (its GCPs moved, its ties left out), as a wrong
+    /// tie places one in the bench's `ties: auto` series (issue 43).
+    static func spreadsWithASheetMoved(east: Double, north: Double, scale: Double = 1, _ label: String) throws -> (
         before: [(gain: Double, offset: Double)], after: [(gain: Double, offset: Double)]
     ) {
         let folder = try TemporaryFolder.make("tone-apart").path
@@ -266,10 +266,18 @@ import Testing
         try kept.joined(separator: "\n").replacingOccurrences(of: "tile: {max_zoom: 6}}", with: "tile: {max_zoom: 6}, tone: match}")
             .write(toFile: file, atomically: true, encoding: .utf8)
         let points = folder + "/gcps/r2c2.points", pixel = WebMercator.tileExtent(zoom: 6) / 256
-        let moved = try String(contentsOfFile: points, encoding: .utf8).split(separator: "\n").enumerated().map { i, line in
+        let lines = try String(contentsOfFile: points, encoding: .utf8).split(separator: "\n")
+        let ground = lines.dropFirst(2).compactMap { line -> (Double, Double)? in
+            let fields = line.split(separator: ",")
+            guard fields.count > 2, let x = Double(fields[0]), let y = Double(fields[1]) else { return nil }
+            return (x, y)
+        }
+        let cx = ground.map(\.0).reduce(0, +) / Double(ground.count), cy = ground.map(\.1).reduce(0, +) / Double(ground.count)
+        let moved = lines.enumerated().map { i, line in
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard i >= 2, fields.count > 2, let x = Double(fields[0]), let y = Double(fields[1]) else { return String(line) }
-            return String(format: "%.3f,%.3f,", x + east * pixel, y + north * pixel) + fields[2...].joined(separator: ",")
+            let (u, v) = (cx + scale * (x - cx) + east * pixel, cy + scale * (y - cy) + north * pixel)
+            return String(format: "%.3f,%.3f,", u, v) + fields[2...].joined(separator: ",")
         }
         try (moved.joined(separator: "\n") + "\n").write(toFile: points, atomically: true, encoding: .utf8)
         let r = try runPipeline(file)
@@ -302,6 +310,27 @@ import Testing
         let (before, after) = try Self.spreadsWithASheetMoved(east: -6, north: 12, "12 px north, 6 px west")
         for c in 0..<3 {
             #expect(after[c].gain < 0.05 && after[c].offset < before[c].offset, "channel \(c): \(before[c]) → \(after[c])")
+        }
+    }
+
+    /// A sheet placed at the wrong size (its fit 12 % too large about its GCPs' centroid, about
+    /// 10 px off at its edges), as a sheet in no tie of the bench's 1,024-sheet `ties: auto`
+    /// series is placed on its GCPs alone, shows its neighbours' ground stretched over each
+    /// overlap: a shift (``ToneMatch/Registration``) does not line it up, yet over smooth ground
+    /// its levels still correlate well above ``ToneMatch/minimumCorrelation`` (0.93–0.98 over
+    /// two such sheets' overlaps on that bench, spread ratios 17–58 % off the gains'), and its
+    /// spreads and means differ by the stretch, not by its tone. Measured (red, green, blue):
+    /// 9.19, 9.47, 12.23 % / 4.03, 4.02, 2.93 levels → 4.88, 5.28, 7.70 % / 4.83, 2.68, 4.20: the
+    /// red and blue offsets come out wider. A known issue (issue 43, item 3): no rule on the
+    /// overlap sums alone (a higher correlation, a residual in levels, the means' ratio against
+    /// the spreads', a per-sheet consistency check) brought that bench's spread under the
+    /// sheets' own, measured in numpy on its sums. Seen failing without `withKnownIssue`.
+    @Test func aSheetPlacedAtTheWrongSizeDoesNotWidenTheSpreadOfTones() throws {
+        let (before, after) = try Self.spreadsWithASheetMoved(east: 0, north: 0, scale: 1.12, "12 % too large")
+        withKnownIssue("a stretched view's spreads and means steer its tone (issue 43, item 3)") {
+            for c in 0..<3 {
+                #expect(after[c].gain < before[c].gain && after[c].offset < before[c].offset, "channel \(c): \(before[c]) → \(after[c])")
+            }
         }
     }
 

@@ -1,0 +1,70 @@
+import Foundation
+import TegulaGeometry
+import TegulaTestSupport
+import Testing
+
+@testable import TegulaMatch
+
+/// ``OverlapTieFinder`` on two pairs of the 1,024-sheet bench series (zoom 6, origin 5,48) whose
+/// found ties lie together over half a pixel off the truth, the ones that keep `ties: auto`'s true
+/// seams over 0.5 px there (issue 43). Each pair is remade alone (`--origin` at the first sheet's
+/// cell corner: the same map, other tints) and tied from the prediction its sheets' fits on GCPs
+/// 4 px off gave in the bench run (its first round's warp: the truth plus the affine error below,
+/// about the overlap's middle). Ties are checked against `truth.json`.
+///
+/// What is wrong (measured on the bench's folders): the strips are smooth land whose grey varies
+/// along the overlap and hardly across it (r4c21's: a mean square step of 0.30 levels across,
+/// 0.61 along), so the correlation across is nearly flat (0.9885 / 0.9897 / 0.9886 a pixel apart
+/// at the truth) and the ties follow the prediction's error across. Not the cause: the template's
+/// warp (the true Jacobian instead of the corrected prediction's leaves r4c21/r5c21 2.2 px off),
+/// nor more rounds from the corrected prediction (one or three more: the 64-sheet series' found
+/// ties over 0.5 px 18 → 19 and 21).
+struct OverlapTieFinderApertureTests {
+    /// r17c11 and r17c12 (right neighbours, the Sudd, 33° E 10° N): 9 ties, the worst 0.85 px off (on the
+    /// bench, 2.8 px).
+    @Test func tiesAlongASmoothStripFromTheBenchsPredictionLieWithinAPixelOfTheTruthNotYetHalf() throws {
+        let found = try Self.ties(
+            origin: "33.1238,9.8065", cols: 2, rows: 1, centre: (150, 86),
+            error: (x: (-0.0323, -0.0510, 4.279), y: (-0.0009, 0.0092, 1.357)))
+        let ties = try #require(found, "the pair did not match")
+        print(String(format: "r17c11/r17c12: %d ties, the worst %.2f px from the truth", ties.ties, ties.worst))
+        #expect(ties.ties >= 3 && ties.worst <= 1, "\(ties.ties) ties, the worst \(ties.worst) px from the truth")
+        withKnownIssue("ties along a smooth strip follow the prediction's error across it (issue 43)") {
+            #expect(ties.worst <= 0.5)
+        }
+    }
+
+    /// r4c21 and r5c21 (the Kyzylkum, 61° E 42° N): the prediction 5.2 px off across; 6 ties, all
+    /// 1.9–2.5 px off across and agreeing, which no check can see. Right would be ties within half
+    /// a pixel, or none (the pair named as not matching, its sheets left to their GCPs there).
+    @Test func aSmoothStripPredictedFivePixelsOffAcrossIsTiedTwoPixelsOffNotRefused() throws {
+        let found = try Self.ties(
+            origin: "61.2488,42.0411", cols: 1, rows: 2, centre: (86, 150),
+            error: (x: (0.0547, 0.0021, 0.726), y: (0.0066, 0.0109, 5.182)))
+        let worst = found?.worst ?? 0
+        print(String(format: "r4c21/r5c21: %d ties, the worst %.2f px from the truth", found?.ties ?? 0, worst))
+        withKnownIssue("ties along a smooth strip follow the prediction's error across it (issue 43)") {
+            #expect(worst <= 0.5, "\(found?.ties ?? 0) ties, the worst \(worst) px from the truth")
+        }
+    }
+
+    /// The two sheets of a made series at zoom 6 (cells of 128 px, overlaps of 12) tied from the
+    /// truth with `error` (per axis: × x, × y about `centre`, plus a shift): the number of ties and
+    /// the worst one's distance from the truth, nil when the pair does not match.
+    static func ties(
+        origin: String, cols: Int, rows: Int, centre: (Double, Double),
+        error: (x: (Double, Double, Double), y: (Double, Double, Double))
+    ) throws -> (ties: Int, worst: Double)? {
+        let folder = try TemporaryFolder.make("tie-aperture").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try MadeSeries.make(in: folder, cols: cols, rows: rows, cell: 128, gcpError: 0, maxZoom: 6, extra: ["--origin=\(origin)"])
+        let a = try SheetLocatorTests.Sheet(folder, "r1c1"), b = try SheetLocatorTests.Sheet(folder, cols == 2 ? "r1c2" : "r2c1")
+        let predicted = OverlapTieFinder.gridPoints(a.mask).map { p in
+            let t = a.truth(p, on: b), (x, y) = (p.x - centre.0, p.y - centre.1)
+            let ex = error.x.0 * x + error.x.1 * y + error.x.2, ey = error.y.0 * x + error.y.1 * y + error.y.2
+            return (a: p, b: PixelPoint(x: t.x + ex, y: t.y + ey))
+        }
+        let verdict = try OverlapTieFinder.ties(a: a.reader, maskA: a.mask, b: b.reader, maskB: b.mask, predicted: predicted)
+        return SheetLocatorTests.worst(verdict, a, b)
+    }
+}

@@ -32,12 +32,23 @@ import Testing
         return d
     }
 
-    @Test func collectionThroughSlurmArrayAndDependentReduce() throws {
-        let start = try ProgramRun.run(Self.root + "/scripts/slurm-local", ["start"])
+    /// Slurm's daemons starting and stopping and `sbatch --wait` on its scheduler are waited for
+    /// off the cooperative pool (``OffPool``): mostly idle, these waits held one of its two threads
+    /// for most of the test while the rest of the suite queued for it.
+    @Test func collectionThroughSlurmArrayAndDependentReduce() async throws {
+        let start = try await OffPool.run { try ProgramRun.run(Self.root + "/scripts/slurm-local", ["start"]) }
         #expect(start.status == 0, "slurm-local: \(start.stderr)")
         guard start.status == 0 else { return }
+        var failure: (any Error)?
+        do { try await Self.arrayAndDependentReduce() } catch { failure = error }
         // Daemons this test started stop with it; a cluster already running is left as it was.
-        defer { if start.stdout.hasSuffix("started\n") { _ = try? ProgramRun.run(Self.root + "/scripts/slurm-local", ["stop"]) } }
+        if start.stdout.hasSuffix("started\n") { _ = try? await OffPool.run { try ProgramRun.run(Self.root + "/scripts/slurm-local", ["stop"]) } }
+        if let failure { throw failure }
+    }
+
+    /// The Slurm test's collection run as an array of four shards and a dependent reduce, then a
+    /// failing array whose reduce is cancelled, on the cluster already started.
+    static func arrayAndDependentReduce() async throws {
         let (folder, file, want) = try Self.collection("slurm", sheets: 8)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let shared = folder + "/shared"
@@ -47,12 +58,14 @@ import Testing
         #expect(array.status == 0, "\(array.stderr)")
         let job = array.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(Int(job) != nil, "sbatch printed '\(job)'")
-        let reduce = try ProgramRun.run(
-            "sbatch",
-            [
-                "--parsable", "--wait", "--dependency=afterok:\(job)", "--time=10", "--chdir", shared,
-                "--output=reduce.log", env, script, file, "reduce",
-            ])
+        let reduce = try await OffPool.run {
+            try ProgramRun.run(
+                "sbatch",
+                [
+                    "--parsable", "--wait", "--dependency=afterok:\(job)", "--time=10", "--chdir", shared,
+                    "--output=reduce.log", env, script, file, "reduce",
+                ])
+        }
         let logs = try FileManager.default.contentsOfDirectory(atPath: shared).filter { $0.hasSuffix(".log") }.sorted()
         let logText = logs.map { (try? String(contentsOfFile: shared + "/" + $0, encoding: .utf8)) ?? "" }.joined(separator: "\n")
         #expect(reduce.status == 0, "reduce job: \(reduce.stderr) \(logText)")
@@ -73,12 +86,14 @@ import Testing
             ])
         let failedJob = failed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(failed.status == 0 && Int(failedJob) != nil, "\(failed.stderr)")
-        let orphan = try ProgramRun.run(
-            "sbatch",
-            [
-                "--parsable", "--wait", "--dependency=afterok:\(failedJob)", "--time=10",
-                "--chdir", shared, "--output=orphan.log", env, script, file, "reduce",
-            ], limit: 120)
+        let orphan = try await OffPool.run {
+            try ProgramRun.run(
+                "sbatch",
+                [
+                    "--parsable", "--wait", "--dependency=afterok:\(failedJob)", "--time=10",
+                    "--chdir", shared, "--output=orphan.log", env, script, file, "reduce",
+                ], limit: 120)
+        }
         // sbatch --wait says 0 for a job cancelled before it ran: the controller says what became of it.
         let orphanJob = orphan.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let state = try ProgramRun.run("scontrol", ["show", "job", orphanJob]).stdout

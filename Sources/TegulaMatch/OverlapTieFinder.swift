@@ -135,7 +135,9 @@ public enum OverlapTieFinder {
     /// small to tie), with the length of the overlap's candidate points (``extent(_:)``). The first round, which only finds the drift, tries at least 16 cells
     /// whatever the ties asked for, so a few wrong peaks cannot outvote the right ones. In a
     /// `lengthened` round each template runs along the overlap as far as it fits, up to
-    /// ``lengthening`` times its width (``longest(_:across:most:horizontal:rings:gap:)``).
+    /// ``lengthening`` times its width (``longest(_:across:most:horizontal:rings:gap:)``), and a
+    /// tie whose template where it was found nears a sheet's paper is left out
+    /// (``clearOfPaper(a:b:half:mask:ring:)``).
     static func round(
         _ a: PaddedScan, _ b: PaddedScan, maskA: [PixelPoint], maskB: [PixelPoint], _ h: Homography, radius: Int, gap: Int, cells most: Int,
         _ settings: OverlapTieSettings, _ match: MatchSettings, lengthened: Bool = false
@@ -162,9 +164,10 @@ public enum OverlapTieFinder {
                 let along = longest(p, across: t, most: long, horizontal: horizontal, rings: [maskA, ringB], gap: gap)
                 refiner.halfSize = horizontal ? (along, t) : (t, along)
                 guard let r = try refiner.refine(scanPoint: PixelPoint(x: p.x + m, y: p.y + m)), r.score > (kept?.score ?? -1) else { continue }
-                kept = ProposedPoint(
-                    scan: PixelPoint(x: r.scan.x - m, y: r.scan.y - m), reference: PixelPoint(x: r.reference.x - m, y: r.reference.y - m),
-                    score: r.score)
+                let onA = PixelPoint(x: r.scan.x - m, y: r.scan.y - m), onB = PixelPoint(x: r.reference.x - m, y: r.reference.y - m)
+                guard !lengthened || clearOfPaper(a: onA, b: inverse.apply(onB), half: refiner.halfSize ?? (t, t), mask: maskA, ring: ringB)
+                else { continue }
+                kept = ProposedPoint(scan: onA, reference: onB, score: r.score)
             }
             if let kept { best.append(kept) }
         }

@@ -7,7 +7,7 @@ import Testing
 
 /// The fetcher and its URLSession transport against nginx on loopback: answers retried as the
 /// policy says (503 and 429 with `Retry-After`, a trickle that times out), failures that end at
-/// once (a refused port, a name that does not resolve), the headers a range reader and a cache
+/// once (a refused port, a name that does not resolve: ``TimingTests/FetchTimingTests``), the headers a range reader and a cache
 /// send (206, 412, 304), redirects, the body cap, the connection cap, and nothing cached.
 @Suite(.timeLimit(.minutes(20)), .serialized)
 struct FetcherTests {
@@ -93,27 +93,6 @@ struct FetcherTests {
         #expect("\(error!)".contains("no whole answer within 0.7 s; the server is too slow"))
         #expect(took >= .milliseconds(2100), "three attempts of 0.7 s: \(took)")
         #expect(Self.lines(log).filter { $0.contains("/slow/small.txt") }.count <= 3)
-    }
-
-    /// Nobody listening, and a name that does not resolve: one attempt, at once, whatever the
-    /// policy allows (6 attempts after backoffs of at least 0.5 + 1 + 2 + 4 + 8 s). The bound on
-    /// the time is loose: a loaded machine's whole suite delays any await by seconds.
-    @Test func aRefusedConnectionAndAnUnresolvableHostFailAtOnce() async throws {
-        let fetcher = HTTPFetcher(
-            transport: URLSessionTransport(),
-            retry: RetryPolicy(
-                maxAttempts: 6, initialBackoff: .seconds(1), retriedStatuses: [429, 503],
-                retriesTimeouts: true, retriesLostConnections: true))
-        let refused = "http://127.0.0.1:\(try LocalHTTPServer.freePort())/x"
-        let (e1, t1) = await Self.failure { try await fetcher.get(URL(string: refused)!, maxBodyBytes: 100) }
-        #expect(e1?.reason == .transport(.refused, attempts: 1))
-        #expect("\(e1!)" == "\(refused): no answer (connection refused); check the host, port and network")
-        #expect(t1 < .seconds(5), "\(t1)")
-        let nowhere = "http://tegula-test.invalid/x"
-        let (e2, t2) = await Self.failure { try await fetcher.get(URL(string: nowhere)!, maxBodyBytes: 100) }
-        #expect(e2?.reason == .transport(.unresolvable, attempts: 1))
-        #expect("\(e2!)" == "\(nowhere): no answer (the host name did not resolve); check the host, port and network")
-        #expect(t2 < .seconds(5), "\(t2)")
     }
 
     /// What a range reader and a cache send reaches the server and its answers come back:

@@ -50,6 +50,15 @@ struct Overlap {
         return inside
     }
 
+    /// Whether the four corners of the box centred on `p`, `ex` and `ey` pixels from it along x
+    /// and y, lie in every ring of `rings` (which holds the whole box inside where they are
+    /// convex, as neatlines are).
+    static func holdsBox(around p: PixelPoint, ex: Double, ey: Double, in rings: [[PixelPoint]]) -> Bool {
+        [(-ex, -ey), (ex, -ey), (-ex, ey), (ex, ey)].allSatisfy { c in
+            rings.allSatisfy { contains($0, PixelPoint(x: p.x + c.0, y: p.y + c.1)) }
+        }
+    }
+
     /// The distance from `p` to the nearest edge of the ring.
     static func distance(_ p: PixelPoint, toEdgesOf ring: [PixelPoint]) -> Double {
         var best = Double.infinity

@@ -13,15 +13,12 @@ extension OverlapTieFinder {
 
     /// The longest half length, from `across` up to `most`, of a template of half width `across`
     /// centred on `p` and lying along x (`horizontal`) or y that stays `gap` pixels inside both
-    /// `rings` (its four corners inside them, which holds it inside where they are convex, as
-    /// neatlines are).
+    /// `rings` (``Overlap/holdsBox(around:ex:ey:in:)``).
     static func longest(_ p: PixelPoint, across: Int, most: Int, horizontal: Bool, rings: [[PixelPoint]], gap: Int) -> Int {
         var along = most
         while along > across {
             let (hx, hy) = horizontal ? (along, across) : (across, along)
-            let ex = Double(hx + gap) - 0.01, ey = Double(hy + gap) - 0.01
-            let corners = [(-ex, -ey), (ex, -ey), (-ex, ey), (ex, ey)].map { PixelPoint(x: p.x + $0.0, y: p.y + $0.1) }
-            if corners.allSatisfy({ c in rings.allSatisfy { Overlap.contains($0, c) } }) { break }
+            if Overlap.holdsBox(around: p, ex: Double(hx + gap) - 0.01, ey: Double(hy + gap) - 0.01, in: rings) { break }
             along -= 1
         }
         return along

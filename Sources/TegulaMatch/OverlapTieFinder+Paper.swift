@@ -23,6 +23,6 @@ extension OverlapTieFinder {
     /// Whether the four corners of the template centred on `p`, grown by ``paperClearance``, lie in `ring`.
     static func inside(_ p: PixelPoint, _ half: (x: Int, y: Int), _ ring: [PixelPoint]) -> Bool {
         let ex = Double(half.x + paperClearance) + 0.5, ey = Double(half.y + paperClearance) + 0.5
-        return [(-ex, -ey), (ex, -ey), (-ex, ey), (ex, ey)].allSatisfy { Overlap.contains(ring, PixelPoint(x: p.x + $0.0, y: p.y + $0.1)) }
+        return Overlap.holdsBox(around: p, ex: ex, ey: ey, in: [ring])
     }
 }

@@ -54,7 +54,7 @@ struct PointRefiner {
         let cx = Int(floor(c.x)), cy = Int(floor(c.y))
         let sx = cx - tx - r, sy = cy - ty - r, sw = 2 * (tx + r) + 1, sh = 2 * (ty + r) + 1
         guard sx >= 0, sy >= 0, sx + sw <= image.width, sy + sh <= image.height else { return nil }
-        let search = try GreyImage.read(image, x: sx, y: sy, width: sw, height: sh, bufferWidth: sw, bufferHeight: sh)
+        let search = try RealGreyImage.read(image, x: sx, y: sy, width: sw, height: sh)
 
         // The template: pixel (i, j) shows what `other` has at g(cx − tx + i, cy − ty + j).
         let bx = Double(cx - tx), by = Double(cy - ty), tw = 2 * tx + 1, th = 2 * ty + 1
@@ -68,12 +68,12 @@ struct PointRefiner {
         let ox = Int(floor(corners.map(\.x).min()!)) - margin, oy = Int(floor(corners.map(\.y).min()!)) - margin
         let ex = Int(ceil(corners.map(\.x).max()!)) + margin, ey = Int(ceil(corners.map(\.y).max()!)) + margin
         guard ox >= 0, oy >= 0, ex <= other.width, ey <= other.height else { return nil }
-        let window = try GreyImage.read(other, x: ox, y: oy, width: ex - ox, height: ey - oy, bufferWidth: ex - ox, bufferHeight: ey - oy)
+        let window = try RealGreyImage.read(other, x: ox, y: oy, width: ex - ox, height: ey - oy)
         let toWindow = Homography.scaling(1, 1, moving: -Double(ox), -Double(oy)).after(g).after(.scaling(1, 1, moving: bx, by))
         let blur = scale > 1 ? (scale * scale - 1).squareRoot() / 2 : 0
-        let template = try MatchEngine.warp(window, toWindow, blur: blur, width: tw, height: th)
+        let template = try window.warped(toWindow, blur: blur, width: tw, height: th)
 
-        guard let peak = try MatchEngine.locate(template, in: search),
+        guard let peak = try search.locate(template),
             peak.score >= settings.verdict.minimumCorrelation
         else { return nil }
         // Unmoved, the template's corner sits at (r, r) of the search.

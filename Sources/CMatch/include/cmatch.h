@@ -18,6 +18,16 @@ typedef struct {
     int stride;
 } cmatch_image;
 
+/// A grey image of real levels (unrounded luma, a template warped without rounding) borrowed
+/// from the caller, `stride` floats a row: where a picture's grey changes by a level or two
+/// across a template, whole levels put a staircase into it that moves the correlation's peak.
+typedef struct {
+    const float *pixels;
+    int width;
+    int height;
+    int stride;
+} cmatch_real_image;
+
 /// One correspondence: (ax, ay) in the first image, (bx, by) in the second, and its
 /// distinctiveness, 1 − (nearest / second-nearest descriptor distance), in [0, 1].
 typedef struct {
@@ -57,6 +67,12 @@ int cmatch_warp(cmatch_image src, const double h[9], double blur_sigma, uint8_t 
 /// 1 when the peak is on the border of the search (no parabola, not a trustworthy fit); 2 when the
 /// template is flat (no contrast to correlate); −1 when OpenCV failed.
 int cmatch_locate(cmatch_image search, cmatch_image templ, double *x, double *y, double *score);
+
+/// ``cmatch_warp`` into real levels.
+int cmatch_warp_real(cmatch_real_image src, const double h[9], double blur_sigma, float *dst, int dst_width, int dst_height);
+
+/// ``cmatch_locate`` on real levels (the flat template's limit alike: a deviation under 2 levels).
+int cmatch_locate_real(cmatch_real_image search, cmatch_real_image templ, double *x, double *y, double *score);
 
 /// Least-squares homography a → b through `count` pairs (cv::findHomography, method 0) into `h`.
 /// Returns 0, or −1 when the points do not determine one.

@@ -126,29 +126,11 @@ int locateIn(const cv::Mat &search, const cv::Mat &t, double *x, double *y, doub
     return 0;
 }
 
-extern "C" int cmatch_warp(cmatch_image src, const double h[9], double blur_sigma, uint8_t *dst, int dst_width, int dst_height) {
-    try {
-        cv::Mat out(dst_height, dst_width, CV_8UC1, dst);
-        warpInto(wrap(src), h, blur_sigma, out);
-        return 0;
-    } catch (...) {
-        return -1;
-    }
-}
-
 extern "C" int cmatch_warp_real(cmatch_real_image src, const double h[9], double blur_sigma, float *dst, int dst_width, int dst_height) {
     try {
         cv::Mat out(dst_height, dst_width, CV_32FC1, dst);
         warpInto(wrap(src), h, blur_sigma, out);
         return 0;
-    } catch (...) {
-        return -1;
-    }
-}
-
-extern "C" int cmatch_locate(cmatch_image search, cmatch_image templ, double *x, double *y, double *score) {
-    try {
-        return locateIn(wrap(search), wrap(templ), x, y, score);
     } catch (...) {
         return -1;
     }

@@ -52,36 +52,6 @@ enum MatchEngine {
         return Features(homography: model, inliers: kept, tentative: Int(tentative))
     }
 
-    /// `source` rendered into a `width` × `height` picture through `h` (picture position →
-    /// source position, GDAL's convention), blurred first by `blur` source pixels (cmatch_warp).
-    static func warp(_ source: GreyImage, _ h: Homography, blur: Double, width: Int, height: Int) throws -> GreyImage {
-        var out = [UInt8](repeating: 0, count: width * height)
-        let cv = Homography.scaling(1, 1, moving: -0.5, -0.5).after(h).after(.scaling(1, 1, moving: 0.5, 0.5))
-        let status = source.pixels.withUnsafeBufferPointer { ps in
-            cmatch_warp(
-                cmatch_image(pixels: ps.baseAddress, width: Int32(source.width), height: Int32(source.height), stride: Int32(source.width)),
-                cv.m, blur, &out, Int32(width), Int32(height))
-        }
-        guard status == 0 else { throw MatchError(.engineFailed, "OpenCV failed to warp a template (cmatch_warp)") }
-        return GreyImage(width: width, height: height, pixels: out)
-    }
-
-    /// Where `template` fits in `search`: the best top-left offset (sub-pixel) and the peak
-    /// correlation; nil when the peak is on the search's border or the template is flat.
-    static func locate(_ template: GreyImage, in search: GreyImage) throws -> (x: Double, y: Double, score: Double)? {
-        var x = 0.0, y = 0.0, score = 0.0
-        let status = search.pixels.withUnsafeBufferPointer { ps in
-            template.pixels.withUnsafeBufferPointer { pt in
-                cmatch_locate(
-                    cmatch_image(pixels: ps.baseAddress, width: Int32(search.width), height: Int32(search.height), stride: Int32(search.width)),
-                    cmatch_image(pixels: pt.baseAddress, width: Int32(template.width), height: Int32(template.height), stride: Int32(template.width)),
-                    &x, &y, &score)
-            }
-        }
-        guard status >= 0 else { throw MatchError(.engineFailed, "OpenCV failed to correlate a template (cmatch_locate)") }
-        return status == 0 ? (x, y, score) : nil
-    }
-
     /// The least-squares homography a → b through the pairs (cmatch_homography); nil when they
     /// do not determine one.
     static func homography(_ pairs: [Pair]) -> Homography? {

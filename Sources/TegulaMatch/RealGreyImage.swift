@@ -3,8 +3,8 @@ import TegulaGeometry
 import TegulaScan
 
 /// A grey picture of a window of a scan in real levels: ``GreyImage``'s luma before it is rounded
-/// to a byte, for the correlation that places a point to a fraction of a pixel
-/// (``PointRefiner``). Where the picture is smooth (a strip of land whose grey changes by a level
+/// to a byte, for every template correlation of the matching engine (``PointRefiner`` placing a
+/// point to a fraction of a pixel, ``SheetLocator`` a strip of a sheet on its neighbour). Where the picture is smooth (a strip of land whose grey changes by a level
 /// or two across a template), whole levels cut it into a staircase, and a template warped to a
 /// fraction of a pixel and rounded again steps differently from the window it is sought in: on
 /// the 64-sheet bench series, the peak at a known sub-pixel offset missed by 0.151 px across a
@@ -32,9 +32,9 @@ struct RealGreyImage {
         return RealGreyImage(width: width, height: height, pixels: grey)
     }
 
-    /// This image rendered through `h` (a pixel of the result → a pixel of this image, pixel
-    /// centres at half-integers) into `width` × `height`, after a blur of `blur` source pixels:
-    /// ``MatchEngine/warp(_:_:blur:width:height:)`` in real levels.
+    /// This image rendered into a `width` × `height` picture through `h` (picture position →
+    /// this image's position, GDAL's convention), blurred first by `blur` source pixels against
+    /// aliasing where the warp reduces (cmatch_warp_real), in real levels.
     func warped(_ h: Homography, blur: Double, width: Int, height: Int) throws -> RealGreyImage {
         var out = [Float](repeating: 0, count: width * height)
         let cv = Homography.scaling(1, 1, moving: -0.5, -0.5).after(h).after(.scaling(1, 1, moving: 0.5, 0.5))
@@ -47,7 +47,9 @@ struct RealGreyImage {
         return RealGreyImage(width: width, height: height, pixels: out)
     }
 
-    /// Where `template` fits in this image: ``MatchEngine/locate(_:in:)`` in real levels.
+    /// Where `template` fits in this image: the best top-left offset (sub-pixel: a parabola
+    /// through the peak on each axis) and the peak correlation; nil when the peak is on the
+    /// search's border or the template is flat (cmatch_locate_real).
     func locate(_ template: RealGreyImage) throws -> (x: Double, y: Double, score: Double)? {
         var x = 0.0, y = 0.0, score = 0.0
         let status = pixels.withUnsafeBufferPointer { ps in

@@ -67,13 +67,12 @@ public enum SheetLocator {
         case .below: w = n.fraction(x: (-0.1, 1.1), y: (0, 0.5))
         }
         guard let tw = t.window(in: sheet), let ww = w.window(in: neighbour) else { return nil }
-        let source = try GreyImage.read(sheet, x: tw.x, y: tw.y, width: tw.w, height: tw.h, bufferWidth: tw.w, bufferHeight: tw.h)
+        let source = try RealGreyImage.read(sheet, x: tw.x, y: tw.y, width: tw.w, height: tw.h)
         let (sw, sh) = (Int((Double(tw.w) * k).rounded()), Int((Double(tw.h) * k).rounded()))
         guard sw >= 8, sh >= 8, sw < ww.w, sh < ww.h else { return nil }
-        let template = try MatchEngine.warp(
-            source, .scaling(1 / k, 1 / k), blur: k < 1 ? (1 / (k * k) - 1).squareRoot() / 2 : 0, width: sw, height: sh)
-        let search = try GreyImage.read(neighbour, x: ww.x, y: ww.y, width: ww.w, height: ww.h, bufferWidth: ww.w, bufferHeight: ww.h)
-        guard let peak = try MatchEngine.locate(template, in: search), peak.score >= match.verdict.minimumCorrelation else { return nil }
+        let template = try source.warped(.scaling(1 / k, 1 / k), blur: k < 1 ? (1 / (k * k) - 1).squareRoot() / 2 : 0, width: sw, height: sh)
+        let search = try RealGreyImage.read(neighbour, x: ww.x, y: ww.y, width: ww.w, height: ww.h)
+        guard let peak = try search.locate(template), peak.score >= match.verdict.minimumCorrelation else { return nil }
         let (x0, y0) = (Double(ww.x) + peak.x - k * Double(tw.x), Double(ww.y) + peak.y - k * Double(tw.y))
         return Homography([k, 0, x0, 0, k, y0, 0, 0, 1])
     }

@@ -1,6 +1,7 @@
 // The matching engine's C interface over OpenCV (SIFT, MAGSAC++, normalised cross-correlation),
 // on plain arrays of bytes and points: TegulaMatch calls it, and nothing else sees OpenCV.
-// Images are 8-bit grey, row-major, `stride` bytes a row. Points use OpenCV's convention: the
+// Images are grey, row-major: 8-bit for features (`stride` bytes a row), real levels for
+// correlation (`stride` floats a row). Points use OpenCV's convention: the
 // centre of the top-left pixel is (0, 0).
 #ifndef TEGULA_CMATCH_H
 #define TEGULA_CMATCH_H
@@ -58,20 +59,15 @@ int cmatch_features(cmatch_image a, cmatch_image b, cmatch_params params, double
 /// Renders `src` into `dst` (`dst_width` × `dst_height`, tightly packed) through the homography
 /// `h` that maps a `dst` position to a `src` position (OpenCV's WARP_INVERSE_MAP), bilinear,
 /// after a Gaussian blur of `blur_sigma` source pixels (0: none) against aliasing when the warp
-/// reduces. Returns 0, or −1 when OpenCV failed.
-int cmatch_warp(cmatch_image src, const double h[9], double blur_sigma, uint8_t *dst, int dst_width, int dst_height);
-
-/// Where `templ` fits best in `search` (cv::matchTemplate, TM_CCOEFF_NORMED): the top-left
-/// offset of the best fit, refined to a fraction of a pixel by a parabola through the peak and its
-/// neighbours on each axis, into `x` and `y`, and the peak's correlation into `score`. Returns 0;
-/// 1 when the peak is on the border of the search (no parabola, not a trustworthy fit); 2 when the
-/// template is flat (no contrast to correlate); −1 when OpenCV failed.
-int cmatch_locate(cmatch_image search, cmatch_image templ, double *x, double *y, double *score);
-
-/// ``cmatch_warp`` into real levels.
+/// reduces, in real levels (nothing rounded). Returns 0, or −1 when OpenCV failed.
 int cmatch_warp_real(cmatch_real_image src, const double h[9], double blur_sigma, float *dst, int dst_width, int dst_height);
 
-/// ``cmatch_locate`` on real levels (the flat template's limit alike: a deviation under 2 levels).
+/// Where `templ` fits best in `search` (cv::matchTemplate, TM_CCOEFF_NORMED, in real levels): the
+/// top-left offset of the best fit, refined to a fraction of a pixel by a parabola through the
+/// peak and its neighbours on each axis, into `x` and `y`, and the peak's correlation into
+/// `score`. Returns 0; 1 when the peak is on the border of the search (no parabola, not a
+/// trustworthy fit); 2 when the template is flat (a deviation under 2 levels: no contrast to
+/// correlate); −1 when OpenCV failed.
 int cmatch_locate_real(cmatch_real_image search, cmatch_real_image templ, double *x, double *y, double *score);
 
 /// Least-squares homography a → b through `count` pairs (cv::findHomography, method 0) into `h`.

@@ -154,6 +154,7 @@ public enum OverlapTieFinder {
         let padded = Homography.scaling(1, 1, moving: m, m).after(h).after(.scaling(1, 1, moving: -m, -m))
         guard let paddedInverse = padded.inverse else { return nil }
         var refiner = PointRefiner(scan: a, reference: b, homography: padded, inverse: paddedInverse, settings: tuned, searchRadius: radius)
+        refiner.recentres = lengthened
         let long = lengthened ? max(t, min(lengthening * t, 2 * match.templateHalfSide)) : t
         let horizontal = alongX(candidates)
         var best: [ProposedPoint] = []

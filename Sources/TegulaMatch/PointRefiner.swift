@@ -20,6 +20,13 @@ struct PointRefiner {
     /// reference); nil for a square of the settings' half side. A long template along a narrow
     /// overlap holds more of a smooth picture than a square as wide as the overlap.
     var halfSize: (x: Int, y: Int)? = nil
+    /// Whether a point found is found again with the template drawn back by the move's fraction
+    /// of a pixel (``recentred(_:in:_:radius:)``): for a search near the truth already (a tie
+    /// finder's last round), where the second peak is the first one seen again. On the 64-sheet
+    /// bench series the found ties' mean distance from the truth went from 0.109 to 0.092 px and
+    /// the true seams' worst from 0.85 to 0.61 px; in every search (the first round's 32 px too)
+    /// the second peak wandered over flat overlaps and pairs stopped matching.
+    var recentres = false
 
     /// A refined pair (scan, reference) and its correlation; nil when a window leaves an image,
     /// the template is flat, the peak is on the search's border or below the correlation asked.
@@ -69,14 +76,31 @@ struct PointRefiner {
         let ex = Int(ceil(corners.map(\.x).max()!)) + margin, ey = Int(ceil(corners.map(\.y).max()!)) + margin
         guard ox >= 0, oy >= 0, ex <= other.width, ey <= other.height else { return nil }
         let window = try RealGreyImage.read(other, x: ox, y: oy, width: ex - ox, height: ey - oy)
-        let toWindow = Homography.scaling(1, 1, moving: -Double(ox), -Double(oy)).after(g).after(.scaling(1, 1, moving: bx, by))
         let blur = scale > 1 ? (scale * scale - 1).squareRoot() / 2 : 0
-        let template = try window.warped(toWindow, blur: blur, width: tw, height: th)
+        // The template moved by (fx, fy) of its own pixels: what `other` has at g(bx + i + fx, …).
+        func template(_ fx: Double, _ fy: Double) throws -> RealGreyImage {
+            let toWindow = Homography.scaling(1, 1, moving: -Double(ox), -Double(oy)).after(g).after(.scaling(1, 1, moving: bx + fx, by + fy))
+            return try window.warped(toWindow, blur: blur, width: tw, height: th)
+        }
+        guard let first = try search.locate(template(0, 0)), first.score >= settings.verdict.minimumCorrelation else { return nil }
+        // Unmoved, the template's corner sits at (r, r) of the search: the content moves by d.
+        let d = (x: first.x - Double(r), y: first.y - Double(r))
+        let unmoved = (x: d.x, y: d.y, score: first.score)
+        let moved = recentres ? try recentred(d, in: search, template, radius: r) ?? unmoved : unmoved
+        return (PixelPoint(x: c.x + moved.x, y: c.y + moved.y), moved.score)
+    }
 
-        guard let peak = try search.locate(template),
-            peak.score >= settings.verdict.minimumCorrelation
-        else { return nil }
-        // Unmoved, the template's corner sits at (r, r) of the search.
-        return (PixelPoint(x: c.x + peak.x - Double(r), y: c.y + peak.y - Double(r)), peak.score)
+    /// The move `d` found again with the template drawn `d`'s fraction of a pixel back, so the
+    /// peak falls near a whole pixel, where the parabola through it and its neighbours is least
+    /// drawn towards the whole pixel; nil when the second peak lies over half a pixel from the
+    /// first (a flat peak that moves as the template does: the first stands) or is not found.
+    private func recentred(
+        _ d: (x: Double, y: Double), in search: RealGreyImage, _ template: (Double, Double) throws -> RealGreyImage, radius r: Int
+    ) throws -> (x: Double, y: Double, score: Double)? {
+        let fx = d.x - d.x.rounded(), fy = d.y - d.y.rounded()
+        guard let again = try search.locate(template(-fx, -fy)), again.score >= settings.verdict.minimumCorrelation else { return nil }
+        let x = again.x - Double(r) + fx, y = again.y - Double(r) + fy
+        guard abs(x - d.x) <= 0.5, abs(y - d.y) <= 0.5 else { return nil }
+        return (x, y, again.score)
     }
 }

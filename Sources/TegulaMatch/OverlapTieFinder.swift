@@ -40,7 +40,8 @@ public struct OverlapTieSettings: Sendable, Hashable {
 /// ties must agree on one smooth drift from the prediction (``Drift``), else the pair does not
 /// match. A second round from the corrected prediction, with a small search and templates long
 /// along the overlap, places the ties where the overlap truly is and removes the bias of a
-/// template warped slightly wrong.
+/// template warped slightly wrong; each of its ties is found again re-centred
+/// (``PointRefiner/recentres``).
 public enum OverlapTieFinder {
     /// The ties (``ProposedPoint``: `scan` on sheet a, `reference` on sheet b, the correlation)
     /// or why the overlap does not match; nil when the overlap is too small to tie (narrower than

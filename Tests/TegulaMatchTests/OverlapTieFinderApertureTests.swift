@@ -73,6 +73,14 @@ struct OverlapTieFinderApertureTests {
         origin: String, cols: Int, rows: Int, centre: (Double, Double),
         error: (x: (Double, Double, Double), y: (Double, Double, Double))
     ) throws -> (ties: Int, worst: Double)? {
+        try errors(origin: origin, cols: cols, rows: rows, centre: centre, error: error).map { ($0.count, $0.max() ?? .infinity) }
+    }
+
+    /// As ``ties(origin:cols:rows:centre:error:)``: each tie's distance from the truth.
+    static func errors(
+        origin: String, cols: Int, rows: Int, centre: (Double, Double),
+        error: (x: (Double, Double, Double), y: (Double, Double, Double))
+    ) throws -> [Double]? {
         let folder = try TemporaryFolder.make("tie-aperture").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try MadeSeries.make(in: folder, cols: cols, rows: rows, cell: 128, gcpError: 0, maxZoom: 6, extra: ["--origin=\(origin)"])
@@ -83,6 +91,6 @@ struct OverlapTieFinderApertureTests {
             return (a: p, b: PixelPoint(x: t.x + ex, y: t.y + ey))
         }
         let verdict = try OverlapTieFinder.ties(a: a.reader, maskA: a.mask, b: b.reader, maskB: b.mask, predicted: predicted)
-        return SheetLocatorTests.worst(verdict, a, b)
+        return SheetLocatorTests.errors(verdict, a, b)
     }
 }

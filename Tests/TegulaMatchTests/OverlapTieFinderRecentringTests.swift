@@ -21,20 +21,10 @@ struct OverlapTieFinderRecentringTests {
     @Test func tiesFromAPredictionAFractionOfAPixelOffLieNearerTheTruthFoundAgainRecentred() throws {
         var errors: [Double] = []
         for (name, origin) in Self.pairs {
-            let folder = try TemporaryFolder.make("tie-recentre").path
-            defer { try? FileManager.default.removeItem(atPath: folder) }
-            try MadeSeries.make(in: folder, cols: 2, rows: 1, cell: 128, gcpError: 0, maxZoom: 6, extra: ["--origin=\(origin)"])
-            let a = try SheetLocatorTests.Sheet(folder, "r1c1"), b = try SheetLocatorTests.Sheet(folder, "r1c2")
-            let predicted = OverlapTieFinder.gridPoints(a.mask).map { p in
-                let t = a.truth(p, on: b)
-                return (a: p, b: PixelPoint(x: t.x + 0.45, y: t.y - 0.35))
-            }
-            let verdict = try OverlapTieFinder.ties(a: a.reader, maskA: a.mask, b: b.reader, maskB: b.mask, predicted: predicted)
-            guard case .matched(let ties, _) = verdict else { continue }
-            let here = ties.map { t in
-                let q = a.truth(t.scan, on: b)
-                return hypot(t.reference.x - q.x, t.reference.y - q.y)
-            }
+            guard
+                let here = try OverlapTieFinderApertureTests.errors(
+                    origin: origin, cols: 2, rows: 1, centre: (150, 86), error: (x: (0, 0, 0.45), y: (0, 0, -0.35)))
+            else { continue }
             print(
                 String(
                     format: "recentring %@: %d ties, the worst %.3f px, mean %.3f px", name, here.count, here.max() ?? 0,

@@ -42,12 +42,16 @@ struct SheetLocatorTests {
 
     /// The ties of a verdict and the worst one's distance from the truth, pixels of the neighbour.
     static func worst(_ verdict: MatchVerdict?, _ sheet: Sheet, _ neighbour: Sheet) -> (ties: Int, worst: Double)? {
+        errors(verdict, sheet, neighbour).map { ($0.count, $0.max() ?? .infinity) }
+    }
+
+    /// Each tie's distance from the truth, pixels of the neighbour; nil when the verdict is no match.
+    static func errors(_ verdict: MatchVerdict?, _ sheet: Sheet, _ neighbour: Sheet) -> [Double]? {
         guard case .matched(let points, _) = verdict else { return nil }
-        let errors = points.map { p in
+        return points.map { p in
             let t = sheet.truth(p.scan, on: neighbour)
             return hypot(p.reference.x - t.x, p.reference.y - t.y)
         }
-        return (points.count, errors.max() ?? .infinity)
     }
 
     static let neighbours = ["r2c1", "r2c3", "r1c2", "r3c2"]

@@ -90,46 +90,18 @@ extern "C" int cmatch_features(cmatch_image a, cmatch_image b, cmatch_params par
     }
 }
 
-/// `source` blurred by `blur_sigma` (none under 0.3) and warped into `out` through `h` (dst → src).
-void warpInto(const cv::Mat &source, const double h[9], double blur_sigma, cv::Mat &out) {
-    cv::Mat blurred;
-    if (blur_sigma > 0.3) {
-        cv::GaussianBlur(source, blurred, cv::Size(0, 0), blur_sigma);
-    } else {
-        blurred = source;
-    }
-    cv::warpPerspective(blurred, out, homographyMat(h), out.size(), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
-}
-
-/// cmatch_locate's answer for two images of one depth.
-int locateIn(const cv::Mat &search, const cv::Mat &t, double *x, double *y, double *score) {
-    cv::Scalar mean, deviation;
-    cv::meanStdDev(t, mean, deviation);
-    if (deviation[0] < 2.0) return 2;
-    cv::Mat result;
-    cv::matchTemplate(search, t, result, cv::TM_CCOEFF_NORMED);
-    double best;
-    cv::Point peak;
-    cv::minMaxLoc(result, nullptr, &best, nullptr, &peak);
-    *x = peak.x;
-    *y = peak.y;
-    *score = best;
-    if (peak.x < 1 || peak.y < 1 || peak.x > result.cols - 2 || peak.y > result.rows - 2) return 1;
-    // A parabola through the peak and its two neighbours, on each axis.
-    auto vertex = [](double l, double c, double r) {
-        const double d = l - 2 * c + r;
-        return d < 0 ? std::fmax(-0.5, std::fmin(0.5, 0.5 * (l - r) / d)) : 0.0;
-    };
-    const float *row = result.ptr<float>(peak.y);
-    *x += vertex(row[peak.x - 1], row[peak.x], row[peak.x + 1]);
-    *y += vertex(result.at<float>(peak.y - 1, peak.x), row[peak.x], result.at<float>(peak.y + 1, peak.x));
-    return 0;
-}
-
 extern "C" int cmatch_warp_real(cmatch_real_image src, const double h[9], double blur_sigma, float *dst, int dst_width, int dst_height) {
     try {
+        cv::Mat source = wrap(src);
+        cv::Mat blurred;
+        if (blur_sigma > 0.3) {
+            cv::GaussianBlur(source, blurred, cv::Size(0, 0), blur_sigma);
+        } else {
+            blurred = source;
+        }
         cv::Mat out(dst_height, dst_width, CV_32FC1, dst);
-        warpInto(wrap(src), h, blur_sigma, out);
+        cv::warpPerspective(blurred, out, homographyMat(h), out.size(), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                            cv::BORDER_REPLICATE);
         return 0;
     } catch (...) {
         return -1;
@@ -138,7 +110,28 @@ extern "C" int cmatch_warp_real(cmatch_real_image src, const double h[9], double
 
 extern "C" int cmatch_locate_real(cmatch_real_image search, cmatch_real_image templ, double *x, double *y, double *score) {
     try {
-        return locateIn(wrap(search), wrap(templ), x, y, score);
+        cv::Mat t = wrap(templ);
+        cv::Scalar mean, deviation;
+        cv::meanStdDev(t, mean, deviation);
+        if (deviation[0] < 2.0) return 2;
+        cv::Mat result;
+        cv::matchTemplate(wrap(search), t, result, cv::TM_CCOEFF_NORMED);
+        double best;
+        cv::Point peak;
+        cv::minMaxLoc(result, nullptr, &best, nullptr, &peak);
+        *x = peak.x;
+        *y = peak.y;
+        *score = best;
+        if (peak.x < 1 || peak.y < 1 || peak.x > result.cols - 2 || peak.y > result.rows - 2) return 1;
+        // A parabola through the peak and its two neighbours, on each axis.
+        auto vertex = [](double l, double c, double r) {
+            const double d = l - 2 * c + r;
+            return d < 0 ? std::fmax(-0.5, std::fmin(0.5, 0.5 * (l - r) / d)) : 0.0;
+        };
+        const float *row = result.ptr<float>(peak.y);
+        *x += vertex(row[peak.x - 1], row[peak.x], row[peak.x + 1]);
+        *y += vertex(result.at<float>(peak.y - 1, peak.x), row[peak.x], result.at<float>(peak.y + 1, peak.x));
+        return 0;
     } catch (...) {
         return -1;
     }

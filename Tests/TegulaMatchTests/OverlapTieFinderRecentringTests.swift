@@ -11,7 +11,8 @@ import Testing
 /// by the first peak's fraction (``PointRefiner/recentres``). Six pairs of the 64-sheet bench series
 /// (zoom 6 from 5° E 48° N, right neighbours), each remade alone (`--origin` at the first
 /// sheet's cell corner) and tied from the truth moved (0.45, −0.35) px; every tie checked against
-/// `truth.json`: 50 ties, mean 0.099 px, the worst 0.359 px (0.129 and 0.382 px found once).
+/// `truth.json`: 50 ties, mean 0.086 px, the worst 0.328 px (0.099 and 0.359 px with the last
+/// round run once, ``OverlapTieFinder/lastRounds``; 0.129 and 0.382 px found once, not re-centred).
 struct OverlapTieFinderRecentringTests {
     static let pairs = [
         ("r5c3", "10.6128,39.9266"), ("r8c3", "10.6128,33.1559"), ("r7c6", "19.0503,35.4786"), ("r3c3", "10.6128,44.1034"),

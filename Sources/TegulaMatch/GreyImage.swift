@@ -8,25 +8,13 @@ struct GreyImage {
     var pixels: [UInt8]
 
     /// The window (`x`, `y`, `width` × `height` full-resolution pixels, inside the scan) reduced
-    /// to `bufferWidth` × `bufferHeight`, as luma (ITU-R BT.601 weights); transparent pixels read
-    /// as white paper.
+    /// to `bufferWidth` × `bufferHeight`, as luma in whole levels (ITU-R BT.601 weights,
+    /// transparent pixels read as white paper: ``Luma``).
     static func read(
         _ reader: any ScanReader, x: Int, y: Int, width: Int, height: Int,
         bufferWidth: Int, bufferHeight: Int
     ) throws -> GreyImage {
-        let count = bufferWidth * bufferHeight
-        var rgba = [UInt8](repeating: 0, count: count * 4)
-        try rgba.withUnsafeMutableBufferPointer {
-            try reader.readRGBA(
-                x: x, y: y, width: width, height: height, bufferWidth: bufferWidth, bufferHeight: bufferHeight,
-                into: $0.baseAddress!)
-        }
-        var grey = [UInt8](repeating: 0, count: count)
-        for i in 0..<count {
-            let r = Int(rgba[i * 4]), g = Int(rgba[i * 4 + 1]), b = Int(rgba[i * 4 + 2]), a = Int(rgba[i * 4 + 3])
-            let luma = (r * 299 + g * 587 + b * 114 + 500) / 1000
-            grey[i] = UInt8((luma * a + 255 * (255 - a) + 127) / 255)
-        }
+        let grey = try Luma.bytes(reader, x: x, y: y, width: width, height: height, bufferWidth: bufferWidth, bufferHeight: bufferHeight)
         return GreyImage(width: bufferWidth, height: bufferHeight, pixels: grey)
     }
 }

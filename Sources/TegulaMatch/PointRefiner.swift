@@ -62,31 +62,13 @@ struct PointRefiner {
         let sx = cx - tx - r, sy = cy - ty - r, sw = 2 * (tx + r) + 1, sh = 2 * (ty + r) + 1
         guard sx >= 0, sy >= 0, sx + sw <= image.width, sy + sh <= image.height else { return nil }
         let search = try RealGreyImage.read(image, x: sx, y: sy, width: sw, height: sh)
-
-        // The template: pixel (i, j) shows what `other` has at g(cx − tx + i, cy − ty + j).
-        let bx = Double(cx - tx), by = Double(cy - ty), tw = 2 * tx + 1, th = 2 * ty + 1
-        let corners = [
-            PixelPoint(x: bx, y: by), PixelPoint(x: bx + Double(tw), y: by),
-            PixelPoint(x: bx, y: by + Double(th)), PixelPoint(x: bx + Double(tw), y: by + Double(th)),
-        ].map(g.apply)
-        guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
-        let scale = g.localScale(at: c)
-        let margin = 3 + Int(ceil(2 * scale))
-        let ox = Int(floor(corners.map(\.x).min()!)) - margin, oy = Int(floor(corners.map(\.y).min()!)) - margin
-        let ex = Int(ceil(corners.map(\.x).max()!)) + margin, ey = Int(ceil(corners.map(\.y).max()!)) + margin
-        guard ox >= 0, oy >= 0, ex <= other.width, ey <= other.height else { return nil }
-        let window = try RealGreyImage.read(other, x: ox, y: oy, width: ex - ox, height: ey - oy)
-        let blur = scale > 1 ? (scale * scale - 1).squareRoot() / 2 : 0
-        // The template moved by (fx, fy) of its own pixels: what `other` has at g(bx + i + fx, …).
-        func template(_ fx: Double, _ fy: Double) throws -> RealGreyImage {
-            let toWindow = Homography.scaling(1, 1, moving: -Double(ox), -Double(oy)).after(g).after(.scaling(1, 1, moving: bx + fx, by + fy))
-            return try window.warped(toWindow, blur: blur, width: tw, height: th)
-        }
-        guard let first = try search.locate(template(0, 0)), first.score >= settings.verdict.minimumCorrelation else { return nil }
+        let corner = (x: Double(cx - tx), y: Double(cy - ty)), size = (width: 2 * tx + 1, height: 2 * ty + 1)
+        guard let warp = try TemplateWarp(other, mapping: g, corner: corner, size: size, scale: g.localScale(at: c)) else { return nil }
+        guard let first = try search.locate(warp.template(0, 0)), first.score >= settings.verdict.minimumCorrelation else { return nil }
         // Unmoved, the template's corner sits at (r, r) of the search: the content moves by d.
         let d = (x: first.x - Double(r), y: first.y - Double(r))
         let unmoved = (x: d.x, y: d.y, score: first.score)
-        let moved = recentres ? try recentred(d, in: search, template, radius: r) ?? unmoved : unmoved
+        let moved = recentres ? try recentred(d, in: search, warp.template, radius: r) ?? unmoved : unmoved
         return (PixelPoint(x: c.x + moved.x, y: c.y + moved.y), moved.score)
     }
 

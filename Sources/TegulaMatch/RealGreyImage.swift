@@ -16,19 +16,9 @@ struct RealGreyImage {
 
     /// The window (`x`, `y`, `width` × `height` full-resolution pixels, inside the scan) at
     /// full resolution, as ``GreyImage/read(_:x:y:width:height:bufferWidth:bufferHeight:)``
-    /// reads it (BT.601 luma, transparent pixels as white paper), not rounded.
+    /// reads it (BT.601 luma, transparent pixels as white paper: ``Luma``), not rounded.
     static func read(_ reader: any ScanReader, x: Int, y: Int, width: Int, height: Int) throws -> RealGreyImage {
-        let count = width * height
-        var rgba = [UInt8](repeating: 0, count: count * 4)
-        try rgba.withUnsafeMutableBufferPointer {
-            try reader.readRGBA(x: x, y: y, width: width, height: height, bufferWidth: width, bufferHeight: height, into: $0.baseAddress!)
-        }
-        var grey = [Float](repeating: 0, count: count)
-        for i in 0..<count {
-            let r = Float(rgba[i * 4]), g = Float(rgba[i * 4 + 1]), b = Float(rgba[i * 4 + 2]), a = Float(rgba[i * 4 + 3])
-            let luma = (r * 299 + g * 587 + b * 114) / 1000
-            grey[i] = (luma * a + 255 * (255 - a)) / 255
-        }
+        let grey = try Luma.reals(reader, x: x, y: y, width: width, height: height)
         return RealGreyImage(width: width, height: height, pixels: grey)
     }
 

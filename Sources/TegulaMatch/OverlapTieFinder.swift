@@ -68,20 +68,20 @@ public enum OverlapTieFinder {
         guard var better = corrected(h, by: drift, over: maskA) else {
             return .noMatch("the refined points give no placement of the sheets", figures)
         }
-        guard
-            var second = try round(
-                pa, pb, maskA: maskA, maskB: maskB, better, radius: 4, gap: edgeGap, cells: settings.maximumTies, settings, match, lengthened: true)
-        else {
+        // The last round: a 4-px search, templates long along the overlap, from `placement`.
+        func last(_ placement: Homography) throws -> (ties: [ProposedPoint], length: Double)? {
+            try round(
+                pa, pb, maskA: maskA, maskB: maskB, placement, radius: 4, gap: edgeGap, cells: settings.maximumTies, settings, match, lengthened: true
+            )
+        }
+        guard var second = try last(better) else {
             return .noMatch("where the refined points place the sheets, their overlap is too narrow to tie", figures)
         }
         guard var final = Drift.agreeing(second.ties, better, tolerance: 1, settings: settings, match: match) else {
             return .noMatch("the ties do not hold at full resolution from the corrected placement", figures)
         }
         for _ in 1..<lastRounds {
-            guard let again = corrected(better, by: final, over: maskA),
-                let next = try round(
-                    pa, pb, maskA: maskA, maskB: maskB, again, radius: 4, gap: edgeGap, cells: settings.maximumTies, settings, match, lengthened: true
-                ),
+            guard let again = corrected(better, by: final, over: maskA), let next = try last(again),
                 let agreeing = Drift.agreeing(next.ties, again, tolerance: 1, settings: settings, match: match)
             else { break }
             (better, second, final) = (again, next, agreeing)

@@ -5,9 +5,9 @@ import Testing
 
 @testable import TegulaMatch
 
-/// ``OverlapTieFinder`` on two pairs of the 1,024-sheet bench series (zoom 6, origin 5,48) whose
-/// found ties lie together over half a pixel off the truth, the ones that keep `ties: auto`'s true
-/// seams over 0.5 px there (issue 43). Each pair is remade alone (`--origin` at the first sheet's
+/// ``OverlapTieFinder`` on pairs of the bench series (zoom 6, origin 5,48) whose found ties lay
+/// together over half a pixel off the truth, and kept `ties: auto`'s true seams over 0.5 px there
+/// (issue 43): two of the 1,024-sheet series, one of the 64-sheet. Each pair is remade alone (`--origin` at the first sheet's
 /// cell corner: the same map, other tints) and tied from the prediction its sheets' fits on GCPs
 /// 4 px off gave in the bench run (its first round's warp: the truth plus the affine error below,
 /// about the overlap's middle). Ties are checked against `truth.json`.

@@ -175,15 +175,27 @@ public enum ToneMatch {
         public var unmatched: [Int]
     }
 
+    /// Two sheets, the lower first: a pair whose overlap matching lined up (``solve(sheets:overlaps:anchor:linedUp:)``).
+    public struct Pair: Sendable, Hashable {
+        public let a: Int
+        public let b: Int
+
+        public init(_ x: Int, _ y: Int) { (a, b) = (min(x, y), max(x, y)) }
+    }
+
     /// Each sheet's correction, in sheet order: identity for a sheet in no overlap. `anchor`: the
     /// sheet that keeps its tone in its group; nil (or a group without it) anchors the group's mean.
     /// A sheet whose gain comes out beyond ``maximumGain`` (its overlaps disagree with each other)
     /// is left as scanned and its overlaps out, and the rest solved again, until none is beyond.
-    public static func solve(sheets: Int, overlaps: [Overlap], anchor: Int?) -> Solution {
+    /// `linedUp`: the pairs whose overlaps matching found to line up (`ties: auto`: the pairs a
+    /// tie joins); an overlap of any other pair with contrast enters neither the gains nor the
+    /// offsets (``Kind/unknown``), a flat one its means as ever (``Kind/flat``: smooth ground
+    /// looks the same a few pixels off). Nil: every overlap is taken as lined up.
+    public static func solve(sheets: Int, overlaps: [Overlap], anchor: Int?, linedUp: Set<Pair>? = nil) -> Solution {
         var left = Set<Int>()
         while true {
             let kept = overlaps.filter { !left.contains($0.a) && !left.contains($0.b) }
-            let corrections = corrections(sheets: sheets, overlaps: kept, anchor: anchor)
+            let corrections = corrections(sheets: sheets, overlaps: kept, anchor: anchor, linedUp: linedUp)
             let beyond = corrections.indices.filter { i in corrections[i].gain.contains { abs(log($0)) > log(maximumGain) } }
             if beyond.isEmpty { return Solution(corrections: corrections, unmatched: left.sorted()) }
             left.formUnion(beyond)
@@ -192,7 +204,7 @@ public enum ToneMatch {
 
     /// Each sheet's correction from these overlaps, as ``solve(sheets:overlaps:anchor:)`` without
     /// its bound on the gains.
-    static func corrections(sheets: Int, overlaps: [Overlap], anchor: Int?) -> [ToneCorrection] {
+    static func corrections(sheets: Int, overlaps: [Overlap], anchor: Int?, linedUp: Set<Pair>? = nil) -> [ToneCorrection] {
         let used = overlaps.filter { $0.pixels >= minimumPixels && $0.a != $0.b }
         var gains = [[Double]](repeating: [1, 1, 1], count: sheets)
         var offsets = [[Double]](repeating: [0, 0, 0], count: sheets)
@@ -204,7 +216,7 @@ public enum ToneMatch {
             var alike: [Overlap] = []
             for o in used {
                 let (ma, mb) = (o.moments(c, first: true), o.moments(c, first: false))
-                switch kind(o, c) {
+                switch kind(o, c, linedUp: linedUp?.contains(Pair(o.a, o.b)) ?? true) {
                 case .contrast:
                     let contrast = min(ma.spread, mb.spread)
                     edges.append((o.a, o.b, Double(o.pixels) * contrast * contrast, log(mb.spread / ma.spread)))
@@ -240,14 +252,20 @@ public enum ToneMatch {
         case flat
         /// Contrast in both, but not the same pixels (``minimumCorrelation``): it says nothing.
         case unlike
-        /// Flat, and means too dark or too far apart to be one ground (``maximumMeanRatio``): nothing.
+        /// Flat, and means too dark or too far apart to be one ground (``maximumMeanRatio``), or
+        /// with contrast where matching did not line the two sheets up: nothing.
         case unknown
     }
 
-    /// What overlap `o` says in channel `c`.
-    static func kind(_ o: Overlap, _ c: Int) -> Kind {
+    /// What overlap `o` says in channel `c`; with contrast but not `linedUp`, nothing: the two
+    /// views may be of ground stretched or turned against each other, and their spreads and
+    /// means differ by what each shows, not by its tone, however well they still correlate.
+    static func kind(_ o: Overlap, _ c: Int, linedUp: Bool = true) -> Kind {
         let (ma, mb) = (o.moments(c, first: true), o.moments(c, first: false))
-        if ma.spread >= minimumSpread, mb.spread >= minimumSpread { return o.correlation(c) >= minimumCorrelation ? .contrast : .unlike }
+        if ma.spread >= minimumSpread, mb.spread >= minimumSpread {
+            guard linedUp else { return .unknown }
+            return o.correlation(c) >= minimumCorrelation ? .contrast : .unlike
+        }
         guard ma.mean >= minimumMean, mb.mean >= minimumMean, abs(log(mb.mean / ma.mean)) <= log(maximumMeanRatio) else { return .unknown }
         return .flat
     }

@@ -68,7 +68,7 @@ extension PipelineRunner {
             let sums = try compositeBuilder(composite, split: split, tones: nil).overlapSums(layerBounds: split.layout.layerBounds)
             var anchor: Int?
             if case .match(let name?) = composite.tone { anchor = maps.firstIndex { $0.name == name } }
-            let solved = ToneMatch.solve(sheets: maps.count, overlaps: sums, anchor: anchor)
+            let solved = ToneMatch.solve(sheets: maps.count, overlaps: sums, anchor: anchor, linedUp: tiedPairs)
             tone = CompositeTone(
                 plan: hash, overlaps: sums.filter { $0.pixels >= ToneMatch.minimumPixels }.count,
                 sheets: zip(maps, solved.corrections).map { CompositeTone.Sheet(name: $0.name, gain: $1.gain, offset: $1.offset) },
@@ -94,5 +94,17 @@ extension PipelineRunner {
             }
         }
         return tone
+    }
+
+    /// With `ties: auto`, the pairs of maps (by their place in the pipeline) that a tie joins,
+    /// found or by hand: the overlaps matching lined up. The others did not match (a sheet
+    /// placed stretched or turned against its neighbour, flat sea) or were not tried (a corner,
+    /// a thin strip), and give the tone only what they show where flat
+    /// (``ToneMatch/solve(sheets:overlaps:anchor:linedUp:)``).
+    /// Nil without `ties: auto`: no pair was tried, and every overlap is taken as lined up.
+    var tiedPairs: Set<ToneMatch.Pair>? {
+        guard pipeline.foundTies != nil else { return nil }
+        let place = Dictionary(pipeline.spec.maps.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        return Set(pipeline.spec.ties.compactMap { t in place[t.mapA].flatMap { a in place[t.mapB].map { ToneMatch.Pair(a, $0) } } })
     }
 }

@@ -255,15 +255,17 @@ import Testing
     /// from 5° E 48° N) with r2c2 placed `east`, `north` pixels off its neighbours and `scale`
     /// times its size about its GCPs' centroid (its GCPs moved, its ties left out), as a wrong
     /// tie places one in the bench's `ties: auto` series (issue 43).
-    static func spreadsWithASheetMoved(east: Double, north: Double, scale: Double = 1, _ label: String) throws -> (
+    /// `auto`: the hand ties replaced by `ties: auto`, and r2c2 required to be in no found tie.
+    static func spreadsWithASheetMoved(east: Double, north: Double, scale: Double = 1, auto: Bool = false, _ label: String) throws -> (
         before: [(gain: Double, offset: Double)], after: [(gain: Double, offset: Double)]
     ) {
         let folder = try TemporaryFolder.make("tone-apart").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = try MadeSeries.make(in: folder, cols: 4, rows: 4, cell: 128, gcpError: 4, maxZoom: 6, extra: ["--origin=5,48"])
         let kept = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.hasPrefix("  - [") || !$0.contains("r2c2") }
-        try kept.joined(separator: "\n").replacingOccurrences(of: "tile: {max_zoom: 6}}", with: "tile: {max_zoom: 6}, tone: match}")
+            .filter { auto ? !$0.hasPrefix("ties:") && !$0.hasPrefix("  - [") : !$0.hasPrefix("  - [") || !$0.contains("r2c2") }
+        try (kept.joined(separator: "\n") + (auto ? "\nties: auto\n" : ""))
+            .replacingOccurrences(of: "tile: {max_zoom: 6}}", with: "tile: {max_zoom: 6}, tone: match}")
             .write(toFile: file, atomically: true, encoding: .utf8)
         let points = folder + "/gcps/r2c2.points", pixel = WebMercator.tileExtent(zoom: 6) / 256
         let lines = try String(contentsOfFile: points, encoding: .utf8).split(separator: "\n")
@@ -282,6 +284,10 @@ import Testing
         try (moved.joined(separator: "\n") + "\n").write(toFile: points, atomically: true, encoding: .utf8)
         let r = try runPipeline(file)
         #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
+        if auto {
+            let pairs = try #require(try Pipeline.load(path: file).foundTies).pairs
+            try #require(pairs.contains(where: \.matched) && !pairs.contains { $0.matched && [$0.mapA, $0.mapB].contains("r2c2") }, "\(pairs)")
+        }
         let (before, after) = try Self.spreads(folder, sheets: 16)
         print(
             "tone match, 4×4 sheets, one placed \(label): spread (red, green, blue) "
@@ -331,6 +337,19 @@ import Testing
             for c in 0..<3 {
                 #expect(after[c].gain < before[c].gain && after[c].offset < before[c].offset, "channel \(c): \(before[c]) → \(after[c])")
             }
+        }
+    }
+
+    /// The same sheet 30 % too large under `ties: auto`: matching ties none of its overlaps, and
+    /// their levels, still correlated over smooth ground, would put its gain and offset where its
+    /// stretched view says (taken as lined up: 11.89, 17.51, 16.83 % / 8.57, 8.98, 5.92 levels,
+    /// wider than the sheets' own). Overlaps with contrast that no tie joins fix nothing
+    /// (``ToneMatch/solve(sheets:overlaps:anchor:linedUp:)``): the sheet keeps its own tint and
+    /// the rest are matched. Measured 1.23, 9.31, 2.83 % / 0.16, 2.62, 0.89 levels.
+    @Test func underTiesAutoTheOverlapsNoTieLinesUpFixNoToneAndTheSpreadNarrows() throws {
+        let (before, after) = try Self.spreadsWithASheetMoved(east: 0, north: 0, scale: 1.3, auto: true, "30 % too large, ties: auto")
+        for c in 0..<3 {
+            #expect(after[c].gain < before[c].gain && after[c].offset < before[c].offset, "channel \(c): \(before[c]) → \(after[c])")
         }
     }
 

@@ -28,6 +28,8 @@ import TegulaWarp
 ///    8 % off on a made series whose pixels were rounded from an 8-bit source, one of 9 levels 0.5 %). The anchor makes it unique: the named
 ///    sheet keeps gain 1 and offset 0, or else the group's mean log gain and mean offset are 0.
 ///    A sheet whose gain comes out beyond ``maximumGain`` is left as scanned, the rest solved again.
+///    Given the pairs that matching lined up (`ties: auto`), an overlap with contrast of any
+///    other pair enters nothing: only ties tell a sheet placed stretched from one placed right.
 ///    Sheets related by `v = a·s + b` on a common source `s` come out with `gᵢ aᵢ` and
 ///    `gᵢ bᵢ + oᵢ` equal across the group (exactly, up to rounding and clipping of the scans).
 /// Means and spreads are those of the same overlap seen by both sheets, not pixel pairs, so a

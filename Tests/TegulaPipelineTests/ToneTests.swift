@@ -330,7 +330,8 @@ import Testing
     /// red and blue offsets come out wider. A known issue (issue 43, item 3): no rule on the
     /// overlap sums alone (a higher correlation, a residual in levels, the means' ratio against
     /// the spreads', a per-sheet consistency check) brought that bench's spread under the
-    /// sheets' own, measured in numpy on its sums. Seen failing without `withKnownIssue`.
+    /// sheets' own, measured in numpy on its sums. Seen failing without `withKnownIssue`. Under
+    /// `ties: auto` the ties tell such a sheet apart (the next test).
     @Test func aSheetPlacedAtTheWrongSizeDoesNotWidenTheSpreadOfTones() throws {
         let (before, after) = try Self.spreadsWithASheetMoved(east: 0, north: 0, scale: 1.12, "12 % too large")
         withKnownIssue("a stretched view's spreads and means steer its tone (issue 43, item 3)") {

@@ -285,6 +285,10 @@ import Testing
         let r = try runPipeline(file)
         #expect(r.error == nil, "\(String(describing: r.error)) \(r.log)")
         if auto {
+            // The log says how many overlaps no tie joins: at least r2c2's eight.
+            let line = try #require(r.log.first { $0.hasPrefix("tone: match, measured on") }, "\(r.log)")
+            let untied = line.split(separator: ", ").first { $0.contains("of them") }.flatMap { Int($0.split(separator: " ")[0]) }
+            #expect((untied ?? 0) >= 8 && line.hasSuffix("joined by no tie (their contrast left out, their means kept where flat)"), "\(line)")
             let pairs = try #require(try Pipeline.load(path: file).foundTies).pairs
             try #require(pairs.contains(where: \.matched) && !pairs.contains { $0.matched && [$0.mapA, $0.mapB].contains("r2c2") }, "\(pairs)")
         }

@@ -16,7 +16,7 @@ import TegulaWarp
 ///    not depend on threads or on how the work is split. Sheet `b`'s pixels are taken where
 ///    its content lines up with sheet `a`'s (``Registration``, up to ``maximumShift`` samples),
 ///    so sheets fitted a few pixels apart compare the same ground.
-/// 2. **The solve** (``solve(sheets:overlaps:anchor:)``), per channel, over each connected group
+/// 2. **The solve** (``solve(sheets:overlaps:anchor:linedUp:)``), per channel, over each connected group
 ///    of sheets (sheets joined by an overlap of at least ``minimumPixels`` pixels): gains first,
 ///    from the spreads — `log gᵢ − log gⱼ = log(σⱼ / σᵢ)` for each overlap whose spreads are both at
 ///    least ``minimumSpread`` levels and whose levels correlate (``minimumCorrelation``), and from the means (`log(μⱼ / μᵢ)`, at ``flatWeight``) for a
@@ -169,7 +169,7 @@ public enum ToneMatch {
     /// coarser by powers of 2.
     public static let samplePixels = 1 << 20
 
-    /// What ``solve(sheets:overlaps:anchor:)`` found: each sheet's correction, in sheet order,
+    /// What ``solve(sheets:overlaps:anchor:linedUp:)`` found: each sheet's correction, in sheet order,
     /// and the sheets it left as scanned because their gain came out beyond ``maximumGain``.
     public struct Solution: Sendable, Equatable {
         public var corrections: [ToneCorrection]
@@ -204,7 +204,7 @@ public enum ToneMatch {
         }
     }
 
-    /// Each sheet's correction from these overlaps, as ``solve(sheets:overlaps:anchor:)`` without
+    /// Each sheet's correction from these overlaps, as ``solve(sheets:overlaps:anchor:linedUp:)`` without
     /// its bound on the gains.
     static func corrections(sheets: Int, overlaps: [Overlap], anchor: Int?, linedUp: Set<Pair>? = nil) -> [ToneCorrection] {
         let used = overlaps.filter { $0.pixels >= minimumPixels && $0.a != $0.b }

@@ -70,13 +70,14 @@ extension PipelineRunner {
             if case .match(let name?) = composite.tone { anchor = maps.firstIndex { $0.name == name } }
             let linedUp = tiedPairs
             let solved = ToneMatch.solve(sheets: maps.count, overlaps: sums, anchor: anchor, linedUp: linedUp)
+            let measured = sums.filter { $0.pixels >= ToneMatch.minimumPixels }
             tone = CompositeTone(
-                plan: hash, overlaps: sums.filter { $0.pixels >= ToneMatch.minimumPixels }.count,
+                plan: hash, overlaps: measured.count,
                 sheets: zip(maps, solved.corrections).map { CompositeTone.Sheet(name: $0.name, gain: $1.gain, offset: $1.offset) },
                 unmatched: solved.unmatched.isEmpty ? nil : solved.unmatched.map { maps[$0].name })
             how = "measured on \(tone.overlaps) overlaps"
             if let linedUp {
-                let untied = sums.filter { $0.pixels >= ToneMatch.minimumPixels && !linedUp.contains(ToneMatch.Pair($0.a, $0.b)) }.count
+                let untied = measured.filter { !linedUp.contains(ToneMatch.Pair($0.a, $0.b)) }.count
                 how += ", \(untied) of them joined by no tie (their contrast left out, their means kept where flat)"
             }
             // Stored for the processes that come after (all would compute the same); of a

@@ -30,6 +30,7 @@ import TegulaWarp
 ///    A sheet whose gain comes out beyond ``maximumGain`` is left as scanned, the rest solved again.
 ///    Given the pairs that matching lined up (`ties: auto`), an overlap with contrast of any
 ///    other pair enters nothing: only ties tell a sheet placed stretched from one placed right.
+///    Each sheet's gain says what it came from (``GainBasis``): spreads, means alone, or nothing.
 ///    Sheets related by `v = a·s + b` on a common source `s` come out with `gᵢ aᵢ` and
 ///    `gᵢ bᵢ + oᵢ` equal across the group (exactly, up to rounding and clipping of the scans).
 /// Means and spreads are those of the same overlap seen by both sheets, not pixel pairs, so a
@@ -175,6 +176,21 @@ public enum ToneMatch {
         public var corrections: [ToneCorrection]
         /// Sheets left as scanned (gain 1, offset 0), ascending.
         public var unmatched: [Int]
+        /// Per sheet and channel (red, green, blue): what its gain was solved from.
+        public var gainFrom: [[GainBasis]]
+    }
+
+    /// What a sheet's gain in one channel was solved from.
+    public enum GainBasis: String, Sendable, Codable {
+        /// Overlaps with contrast: their spreads fix the gain against its neighbours'.
+        case spreads
+        /// Flat overlaps alone (sea, blank paper): their means, where a gain cannot be told from
+        /// an offset (``flatWeight``), so the gain is a guess the offsets make good over that
+        /// flat ground.
+        case means
+        /// Nothing: no overlap of it says anything in this channel, or its gain ran beyond
+        /// ``maximumGain``; gain 1.
+        case none
     }
 
     /// Two sheets, the lower first: a pair whose overlap matching lined up (``solve(sheets:overlaps:anchor:linedUp:)``).
@@ -197,19 +213,20 @@ public enum ToneMatch {
         var left = Set<Int>()
         while true {
             let kept = overlaps.filter { !left.contains($0.a) && !left.contains($0.b) }
-            let corrections = corrections(sheets: sheets, overlaps: kept, anchor: anchor, linedUp: linedUp)
+            let (corrections, gainFrom) = corrections(sheets: sheets, overlaps: kept, anchor: anchor, linedUp: linedUp)
             let beyond = corrections.indices.filter { i in corrections[i].gain.contains { abs(log($0)) > log(maximumGain) } }
-            if beyond.isEmpty { return Solution(corrections: corrections, unmatched: left.sorted()) }
+            if beyond.isEmpty { return Solution(corrections: corrections, unmatched: left.sorted(), gainFrom: gainFrom) }
             left.formUnion(beyond)
         }
     }
 
-    /// Each sheet's correction from these overlaps, as ``solve(sheets:overlaps:anchor:linedUp:)`` without
-    /// its bound on the gains.
-    static func corrections(sheets: Int, overlaps: [Overlap], anchor: Int?, linedUp: Set<Pair>? = nil) -> [ToneCorrection] {
+    /// Each sheet's correction from these overlaps, and what each gain was solved from, as
+    /// ``solve(sheets:overlaps:anchor:linedUp:)`` without its bound on the gains.
+    static func corrections(sheets: Int, overlaps: [Overlap], anchor: Int?, linedUp: Set<Pair>? = nil) -> ([ToneCorrection], [[GainBasis]]) {
         let used = overlaps.filter { $0.pixels >= minimumPixels && $0.a != $0.b }
         var gains = [[Double]](repeating: [1, 1, 1], count: sheets)
         var offsets = [[Double]](repeating: [0, 0, 0], count: sheets)
+        var gainFrom = [[GainBasis]](repeating: [.none, .none, .none], count: sheets)
         for c in 0..<3 {
             // Gains from the overlaps with contrast in both sheets.
             // Weighed by pixels × the smaller variance: rounding to whole levels moves a spread
@@ -232,7 +249,10 @@ public enum ToneMatch {
             }
             // Flat overlaps join only sheets that no chain of overlaps with contrast joins.
             let joined = Laplacian.roots(sheets: sheets, edges: edges)
-            edges += flat.filter { joined[$0.0] != joined[$0.1] }
+            let meansOnly = flat.filter { joined[$0.0] != joined[$0.1] }
+            for (i, j, _, _) in meansOnly { (gainFrom[i][c], gainFrom[j][c]) = (.means, .means) }
+            for (i, j, _, _) in edges { (gainFrom[i][c], gainFrom[j][c]) = (.spreads, .spreads) }
+            edges += meansOnly
             let logGain = Laplacian(sheets: sheets, edges: edges).solve(anchor: anchor)
             for i in 0..<sheets { gains[i][c] = exp(logGain[i]) }
             // Offsets from the means, with those gains.
@@ -243,7 +263,7 @@ public enum ToneMatch {
             let offset = Laplacian(sheets: sheets, edges: edges).solve(anchor: anchor)
             for i in 0..<sheets { offsets[i][c] = offset[i] }
         }
-        return (0..<sheets).map { ToneCorrection(gain: gains[$0], offset: offsets[$0]) }
+        return ((0..<sheets).map { ToneCorrection(gain: gains[$0], offset: offsets[$0]) }, gainFrom)
     }
 
     /// What an overlap says of two sheets' tones in one channel.

@@ -25,6 +25,9 @@ struct CompositeTone: Codable, Equatable {
         var name: String
         var gain: [Double]
         var offset: [Double]
+        /// What each channel's gain was solved from (nil in a file written before it was kept:
+        /// such a file is solved again).
+        var gainFrom: [ToneMatch.GainBasis]?
     }
 
     /// The corrections in file order.
@@ -33,6 +36,25 @@ struct CompositeTone: Codable, Equatable {
     /// The corrections by map name.
     var byName: [String: ToneCorrection] {
         Dictionary(sheets.map { ($0.name, ToneCorrection(gain: $0.gain, offset: $0.offset)) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The sheets by map name.
+    var sheetsByName: [String: Sheet] { Dictionary(sheets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) }
+
+    /// The log's line on the gains no spread fixed, nil when every sheet's were: how many sheets
+    /// took a gain (in some channel) from flat overlaps' means alone, and how many from nothing.
+    var guessedGains: String? {
+        let from = sheets.compactMap(\.gainFrom)
+        let none = from.filter { $0.contains(.none) }.count, means = from.filter { !$0.contains(.none) && $0.contains(.means) }.count
+        guard means + none > 0 else { return nil }
+        var parts: [String] = []
+        if means > 0 {
+            parts.append(
+                "\(means) of \(sheets.count) sheets take a gain from flat overlaps' means alone (sea, blank paper, where a gain is not told from an offset)"
+            )
+        }
+        if none > 0 { parts.append("\(none) from nothing (no overlap that says anything: gain 1)") }
+        return "tone: " + parts.joined(separator: ", ") + "; the index's tone_gain_from says which, per channel"
     }
 }
 
@@ -43,11 +65,15 @@ extension PipelineRunner {
     /// The composite's tone corrections by map name for the whole collection, whatever the
     /// shard; nil when the pipeline has no composite or `tone` is off. For `tegula serve`, which
     /// applies them to each map's tiles on demand.
-    public func toneCorrections() throws -> [String: ToneCorrection]? {
+    public func toneCorrections() throws -> [String: ToneCorrection]? { try wholeTone()?.byName }
+
+    /// The composite's tone for the whole collection, whatever the shard; nil when the
+    /// pipeline has no composite or `tone` is off.
+    func wholeTone() throws -> CompositeTone? {
         guard let composite = pipeline.spec.composite, composite.tone != .off else { return nil }
         let plan = ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: self, jobs: options.jobs), count: 1)
         guard let split = plan.composite else { return nil }
-        return try tone(composite, split: split, announce: false)?.byName
+        return try tone(composite, split: split, announce: false)
     }
 
     /// The tone of `split`'s plan: read from `tone.json` when it was solved for the same inputs,
@@ -60,7 +86,7 @@ extension PipelineRunner {
         var tone: CompositeTone
         if let data = FileManager.default.contents(atPath: tonePath),
             let stored = try? JSONDecoder().decode(CompositeTone.self, from: data), stored.plan == hash,
-            stored.sheets.map(\.name) == pipeline.spec.maps.map(\.name)
+            stored.sheets.map(\.name) == pipeline.spec.maps.map(\.name), stored.sheets.allSatisfy({ $0.gainFrom != nil })
         {
             tone = stored
         } else {
@@ -73,7 +99,10 @@ extension PipelineRunner {
             let measured = sums.filter { $0.pixels >= ToneMatch.minimumPixels }
             tone = CompositeTone(
                 plan: hash, overlaps: measured.count,
-                sheets: zip(maps, solved.corrections).map { CompositeTone.Sheet(name: $0.name, gain: $1.gain, offset: $1.offset) },
+                sheets: maps.indices.map { i in
+                    let c = solved.corrections[i]
+                    return CompositeTone.Sheet(name: maps[i].name, gain: c.gain, offset: c.offset, gainFrom: solved.gainFrom[i])
+                },
                 unmatched: solved.unmatched.isEmpty ? nil : solved.unmatched.map { maps[$0].name })
             how = "measured on \(tone.overlaps) overlaps"
             if let linedUp {
@@ -92,6 +121,7 @@ extension PipelineRunner {
         }
         if announce {
             log("tone: \(composite.tone), \(how)")
+            if let guessed = tone.guessedGains { log(guessed) }
             for s in tone.sheets { log("tone: sheet '\(s.name)' \(ToneCorrection(gain: s.gain, offset: s.offset))") }
             for name in tone.unmatched ?? [] {
                 log(

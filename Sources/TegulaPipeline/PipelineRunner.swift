@@ -109,7 +109,7 @@ public final class PipelineRunner: Sendable {
                 toneFailure = MapFailure(map: "composite", stage: .tile, message: "tone matching: \(error)", underlying: error)
             }
         }
-        let index = try writeIndexAndGate(tones: tone?.byName)
+        let index = try writeIndexAndGate(tone: tone)
         let mine = plan?.maps(of: shard.index) ?? Array(pipeline.spec.maps.indices)
         if let plan, options.shard != nil {
             log(
@@ -227,8 +227,8 @@ public final class PipelineRunner: Sendable {
         let (composite, split, parts, records) = try reducible(shards: shards)
         let line = try reduce(composite, split: split, parts: parts, records: records)
         // The tone the shards blended with (stored by shard 0, else solved again: the same).
-        let tones = try tone(composite, split: split, announce: false)?.byName
-        try SheetIndex(figures: try SheetIndex.figures(pipeline, tones: tones), pipeline: pipeline)
+        let tone = try tone(composite, split: split, announce: false)
+        try SheetIndex(figures: try SheetIndex.figures(pipeline, tone: tone), pipeline: pipeline)
             .write(to: SheetIndex.path(besideComposite: composite.output))
         return line
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TegulaComposite
 import TegulaGeoreference
 import TegulaSupport
 
@@ -41,6 +42,10 @@ public struct SheetFigures: Sendable, Codable, Equatable {
     /// `level × gain + offset`; nil when tone matching is off.
     public var toneGain: [Double]?
     public var toneOffset: [Double]?
+    /// What each channel's tone gain was solved from: the spreads of overlaps with contrast, flat
+    /// overlaps' means alone (sea, blank paper: a guess) or nothing (gain 1); nil when tone
+    /// matching is off.
+    public var toneGainFrom: [ToneMatch.GainBasis]?
     /// For a map georeferenced by `match:`: whether its scan matched the reference, the points'
     /// mean match score (normalised cross-correlation, 0–1), how many points were proposed and
     /// the share of the scan the reference covers (0–1); nil for other maps.
@@ -63,7 +68,7 @@ public struct SheetFigures: Sendable, Codable, Equatable {
         case scaleDistortion = "scale_distortion", angularDistortionDegrees = "angular_distortion_deg"
         case seamBeforeMetres = "seam_before_m", seamAfterMetres = "seam_after_m"
         case footprint
-        case toneGain = "tone_gain", toneOffset = "tone_offset"
+        case toneGain = "tone_gain", toneOffset = "tone_offset", toneGainFrom = "tone_gain_from"
         case matched, matchScore = "match_score", matchPoints = "match_points", matchCoverage = "match_coverage"
     }
 

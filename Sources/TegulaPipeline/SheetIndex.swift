@@ -77,14 +77,15 @@ struct SheetIndex: Encodable {
 
     /// The figures of every map: those the gate computed at load, else computed now.
     /// The sheet list's `title`, `date` and `source` cells join them, and the composite's tone
-    /// corrections by map name when it matches tones.
-    static func figures(_ pipeline: Pipeline, tones: [String: ToneCorrection]? = nil) throws -> [SheetFigures] {
+    /// (each map's correction and what its gains came from) when it matches tones.
+    static func figures(_ pipeline: Pipeline, tone: CompositeTone? = nil) throws -> [SheetFigures] {
         var figures = try pipeline.series.figures ?? SeriesStep.figures(pipeline, maps: pipeline.spec.maps, series: pipeline.series)
-        if let tones {
+        if let tones = tone?.sheetsByName {
             for i in figures.indices {
                 guard let t = tones[figures[i].name] else { continue }
                 figures[i].toneGain = t.gain
                 figures[i].toneOffset = t.offset
+                figures[i].toneGainFrom = t.gainFrom
             }
         }
         guard case .sheetList(let path)? = pipeline.spec.mapsFrom else { return figures }
@@ -123,15 +124,15 @@ extension PipelineRunner {
     /// composite), byte for byte, without running a stage: the maps' figures and, when the
     /// composite matches tones, the tone `tegula run` stored (else solved now, as a run would).
     public func sheetIndexJSON() throws -> [UInt8] {
-        try SheetIndex(figures: try SheetIndex.figures(pipeline, tones: try toneCorrections()), pipeline: pipeline).json()
+        try SheetIndex(figures: try SheetIndex.figures(pipeline, tone: try wholeTone()), pipeline: pipeline).json()
     }
 
     /// Before any stage: the sheet index into the work folder, and the quality gate's verdicts,
     /// one line each on the log; with `on_fail: stop` and a failing sheet, an error (nothing run).
     /// Of the shards of a run only shard 0 writes the index (all would write the same bytes, and
     /// on other nodes each could take the other's temporary file for an abandoned one).
-    func writeIndexAndGate(tones: [String: ToneCorrection]? = nil) throws -> SheetIndex {
-        let index = SheetIndex(figures: try SheetIndex.figures(pipeline, tones: tones), pipeline: pipeline)
+    func writeIndexAndGate(tone: CompositeTone? = nil) throws -> SheetIndex {
+        let index = SheetIndex(figures: try SheetIndex.figures(pipeline, tone: tone), pipeline: pipeline)
         if (options.shard?.index ?? 0) == 0 { try index.write(to: pipeline.workFolder + "/index.geojson") }
         for line in pipeline.foundTies?.unmatched ?? [] { log(line) }
         for line in try pipeline.idleRejectedRows() { log(line) }

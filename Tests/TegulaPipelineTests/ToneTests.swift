@@ -231,6 +231,16 @@ import Testing
             s.map { String(format: "%.2f %% / %.2f", $0.gain * 100, $0.offset) }.joined(separator: ", ")
         }
         print("tone match over sea, \(side * side) sheets: spread (red, green, blue) \(line(before)) → \(line(after))")
+        // The index says what each gain came from, and the log counts the guesses.
+        let index =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/out/series.index.geojson"))) as! [String: Any]
+        let from = (index["features"] as! [[String: Any]]).compactMap { ($0["properties"] as! [String: Any])["tone_gain_from"] as? [String] }
+        #expect(from.count == side * side && from.allSatisfy { $0.count == 3 && $0.allSatisfy(["spreads", "means", "none"].contains) }, "\(from)")
+        let guessed = from.filter { !$0.contains("none") && $0.contains("means") }.count
+        let said = r.log.first { $0.hasPrefix("tone: ") && $0.contains("flat overlaps' means alone") }
+        #expect(
+            guessed == 0 ? said == nil : said?.hasPrefix("tone: \(guessed) of \(side * side) sheets") == true,
+            "\(guessed): \(String(describing: said))")
         for c in 0..<3 {
             #expect(
                 after[c].gain < before[c].gain && after[c].offset < before[c].offset,
@@ -383,10 +393,28 @@ import Testing
         ]
         let solved = ToneMatch.solve(sheets: 4, overlaps: overlaps, anchor: nil)
         #expect(solved.unmatched == [3])
+        #expect(solved.gainFrom[3] == [.none, .none, .none] && solved.gainFrom[2] == [.spreads, .spreads, .spreads], "\(solved.gainFrom)")
         #expect(solved.corrections[3] == ToneCorrection(gain: [1, 1, 1], offset: [0, 0, 0]), "\(solved.corrections[3])")
         let g = solved.corrections.map { $0.gain[1] }
         let base = 1 / pow(1.1, 1.0 / 3)  // g₀ = 1.1 g₁, g₁ = g₂, g₀ g₁ g₂ = 1
         #expect(abs(g[1] - base) < 1e-9 && abs(g[2] - base) < 1e-9 && abs(g[0] - 1.1 * base) < 1e-9, "\(g)")
+    }
+
+    /// Each sheet's gain says what fixed it, channel by channel: sheets 0 and 1 share contrast;
+    /// 1 and 2 meet over flat ground; 2 and 3 share contrast in green and blue, and are flat in
+    /// red; sheet 4 overlaps nothing.
+    @Test func eachGainSaysWhetherSpreadsMeansOrNothingFixedIt() {
+        var redFlat = Self.overlap(2, 3, meanA: 90, spreadA: 8, meanB: 95, spreadB: 9)
+        (redFlat.squaresA[0], redFlat.squaresB[0]) = (1000 * (1 + 90 * 90), 1000 * (1 + 95 * 95))
+        redFlat.products[0] = 1000 * (1 + 90 * 95)
+        let overlaps = [
+            Self.overlap(0, 1, meanA: 100, spreadA: 10, meanB: 100, spreadB: 11),
+            Self.overlap(1, 2, meanA: 100, spreadA: 1, meanB: 105, spreadB: 1),
+            redFlat,
+        ]
+        let from = ToneMatch.solve(sheets: 5, overlaps: overlaps, anchor: nil).gainFrom
+        let (s, m, n) = (ToneMatch.GainBasis.spreads, ToneMatch.GainBasis.means, ToneMatch.GainBasis.none)
+        #expect(from == [[s, s, s], [s, s, s], [m, s, s], [m, s, s], [n, n, n]], "\(from)")
     }
 
     @Test func aShardedToneMatchedRunEqualsTheSingleRunByteForByte() throws {

@@ -182,11 +182,13 @@ public enum ToneMatch {
 
     /// What a sheet's gain in one channel was solved from.
     public enum GainBasis: String, Sendable, Codable {
-        /// Overlaps with contrast: their spreads fix the gain against its neighbours'.
+        /// Overlaps with contrast: their spreads fix the gain against its neighbours', in the part
+        /// of its group that overlaps with contrast join (the anchor's, else the largest).
         case spreads
-        /// Flat overlaps alone (sea, blank paper): their means, where a gain cannot be told from
-        /// an offset (``flatWeight``), so the gain is a guess the offsets make good over that
-        /// flat ground.
+        /// Flat overlaps' means (sea, blank paper), where a gain cannot be told from an offset
+        /// (``flatWeight``): the sheet's own, or those that set its part of the group (an island
+        /// of contrast among sea) against the rest. A guess, which the offsets make good over
+        /// that flat ground.
         case means
         /// Nothing: no overlap of it says anything in this channel, or its gain ran beyond
         /// ``maximumGain``; gain 1.
@@ -250,9 +252,9 @@ public enum ToneMatch {
             // Flat overlaps join only sheets that no chain of overlaps with contrast joins.
             let joined = Laplacian.roots(sheets: sheets, edges: edges)
             let meansOnly = flat.filter { joined[$0.0] != joined[$0.1] }
-            for (i, j, _, _) in meansOnly { (gainFrom[i][c], gainFrom[j][c]) = (.means, .means) }
-            for (i, j, _, _) in edges { (gainFrom[i][c], gainFrom[j][c]) = (.spreads, .spreads) }
+            let contrast = edges
             edges += meansOnly
+            for (i, b) in Self.bases(sheets: sheets, contrast: contrast, all: edges, anchor: anchor).enumerated() { gainFrom[i][c] = b }
             let logGain = Laplacian(sheets: sheets, edges: edges).solve(anchor: anchor)
             for i in 0..<sheets { gains[i][c] = exp(logGain[i]) }
             // Offsets from the means, with those gains.
@@ -264,6 +266,27 @@ public enum ToneMatch {
             for i in 0..<sheets { offsets[i][c] = offset[i] }
         }
         return ((0..<sheets).map { ToneCorrection(gain: gains[$0], offset: offsets[$0]) }, gainFrom)
+    }
+
+    /// What each sheet's gain in one channel comes from, given the gain equations with contrast
+    /// and all of them (the flat ones added): in each group the equations join, the sheets of one
+    /// part joined by contrast (the anchor's, else the largest, else the one of the smallest
+    /// sheet) take theirs from the spreads; the group's other sheets are set against them, or
+    /// against each other, through flat overlaps' means, even a part of its own with contrast
+    /// (an island among sea); a sheet in no equation from nothing.
+    static func bases(sheets: Int, contrast: [(Int, Int, Double, Double)], all: [(Int, Int, Double, Double)], anchor: Int?) -> [GainBasis] {
+        let part = Laplacian.roots(sheets: sheets, edges: contrast), group = Laplacian.roots(sheets: sheets, edges: all)
+        let inContrast = Set(contrast.flatMap { [$0.0, $0.1] }), inEquation = Set(all.flatMap { [$0.0, $0.1] })
+        var size: [Int: Int] = [:]
+        for i in inContrast { size[part[i], default: 0] += 1 }
+        var main: [Int: Int] = [:]  // group → the part whose gains the spreads fix
+        for p in size.keys.sorted() where main[group[p]].map({ size[$0]! < size[p]! }) ?? true { main[group[p]] = p }
+        // An anchor over flat ground alone sets its whole group through means.
+        if let anchor, inEquation.contains(anchor) { main[group[anchor]] = inContrast.contains(anchor) ? part[anchor] : -1 }
+        return (0..<sheets).map { i in
+            guard inEquation.contains(i) else { return .none }
+            return inContrast.contains(i) && main[group[i]] == part[i] ? .spreads : .means
+        }
     }
 
     /// What an overlap says of two sheets' tones in one channel.

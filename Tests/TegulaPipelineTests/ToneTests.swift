@@ -401,20 +401,25 @@ import Testing
     }
 
     /// Each sheet's gain says what fixed it, channel by channel: sheets 0 and 1 share contrast;
-    /// 1 and 2 meet over flat ground; 2 and 3 share contrast in green and blue, and are flat in
-    /// red; sheet 4 overlaps nothing.
+    /// 1 and 2 share contrast in green and blue and are flat in red; 2 and 3 meet over flat
+    /// ground; 3 and 4 share contrast, an island set against the rest by that flat overlap's
+    /// means; sheet 5 overlaps nothing.
     @Test func eachGainSaysWhetherSpreadsMeansOrNothingFixedIt() {
-        var redFlat = Self.overlap(2, 3, meanA: 90, spreadA: 8, meanB: 95, spreadB: 9)
+        var redFlat = Self.overlap(1, 2, meanA: 90, spreadA: 8, meanB: 95, spreadB: 9)
         (redFlat.squaresA[0], redFlat.squaresB[0]) = (1000 * (1 + 90 * 90), 1000 * (1 + 95 * 95))
         redFlat.products[0] = 1000 * (1 + 90 * 95)
         let overlaps = [
             Self.overlap(0, 1, meanA: 100, spreadA: 10, meanB: 100, spreadB: 11),
-            Self.overlap(1, 2, meanA: 100, spreadA: 1, meanB: 105, spreadB: 1),
             redFlat,
+            Self.overlap(2, 3, meanA: 100, spreadA: 1, meanB: 105, spreadB: 1),
+            Self.overlap(3, 4, meanA: 100, spreadA: 12, meanB: 100, spreadB: 10),
         ]
-        let from = ToneMatch.solve(sheets: 5, overlaps: overlaps, anchor: nil).gainFrom
+        let from = ToneMatch.solve(sheets: 6, overlaps: overlaps, anchor: nil).gainFrom
         let (s, m, n) = (ToneMatch.GainBasis.spreads, ToneMatch.GainBasis.means, ToneMatch.GainBasis.none)
-        #expect(from == [[s, s, s], [s, s, s], [m, s, s], [m, s, s], [n, n, n]], "\(from)")
+        #expect(from == [[s, s, s], [s, s, s], [m, s, s], [m, m, m], [m, m, m], [n, n, n]], "\(from)")
+        // Anchored on the island, the island's gains are the spreads' and the rest the guesses.
+        let anchored = ToneMatch.solve(sheets: 6, overlaps: overlaps, anchor: 4).gainFrom
+        #expect(anchored == [[m, m, m], [m, m, m], [m, m, m], [s, s, s], [s, s, s], [n, n, n]], "\(anchored)")
     }
 
     @Test func aShardedToneMatchedRunEqualsTheSingleRunByteForByte() throws {

@@ -3,6 +3,7 @@ import TegulaGeometry
 import TegulaGeoreference
 import TegulaMatch
 import TegulaScan
+import TegulaSupport
 
 extension AutoTies {
     /// A sheet without GCPs (`gcps: none`) under `ties: auto`: no fit, so no footprint to find
@@ -47,22 +48,30 @@ extension AutoTies {
     /// been matched against yet in a later round (one placed since, say); the rounds end when one
     /// places nothing. Then the overlaps that did not match are tried again from the placed
     /// sheets' fits through all their ties (``retie(_:loose:found:)``). Returns the sheets left.
-    static func place(_ loose: [Loose], among fitted: [Sheet], grid: [String: GridPosition]?, found: inout Finding) throws -> [Unplaced] {
+    /// Each round's matching runs on up to `jobs` threads: each waiting sheet against the sheets
+    /// placed before the round, then each newly placed sheet's overlaps, kept in one thread's
+    /// order, so the ties are the same however many threads found them.
+    static func place(_ loose: [Loose], among fitted: [Sheet], grid: [String: GridPosition]?, found: inout Finding, jobs: Int) throws
+        -> [Unplaced]
+    {
         var placed = fitted, waiting = loose, untied: Set<String> = []
         var tried: [String: Set<String>] = [:]
         while !waiting.isEmpty {
+            let located = Locked([(Sheet?, Set<String>)](repeating: (nil, []), count: waiting.count))
+            let (before, round, finder, order) = (placed, waiting, found.finder, found.order)
+            let triedBefore = tried
+            try ParallelWork.run(jobs: jobs, count: round.count, makeState: { _ in () }) { _, k in
+                var seen = triedBefore[round[k].name] ?? []
+                let s = try locate(round[k], among: before, grid: grid, finder, order: order, tried: &seen)
+                located.withLock { $0[k] = (s, seen) }
+            }
             var newly: [Sheet] = [], still: [Loose] = []
-            for l in waiting {
-                if let s = try locate(l, among: placed, grid: grid, found.finder, order: found.order, tried: &tried[l.name, default: []]) {
-                    newly.append(s)
-                } else {
-                    still.append(l)
-                }
+            for (l, (s, seen)) in zip(waiting, located.current) {
+                tried[l.name] = seen
+                if let s { newly.append(s) } else { still.append(l) }
             }
             guard !newly.isEmpty else { break }
-            for (k, s) in newly.enumerated() {
-                for other in placed + newly.prefix(k) { try found.tie(s, other) }
-            }
+            try found.tie(newly.enumerated().flatMap { k, s in (placed + newly.prefix(k)).map { (s, $0) } }, jobs: jobs)
             let tied = Set(found.pairs.filter(\.matched).flatMap { [$0.mapA, $0.mapB] })
             for s in newly where !tied.contains(s.name) {
                 found.forget(s.name)

@@ -53,7 +53,7 @@ struct AutoTies: Codable, Sendable, Equatable {
 
     /// The found ties appended to the pipeline's ties (read from the ties file, as `ties_from:`
     /// reads one, so a computed and a recorded run fit the same numbers); nil without `ties: auto`.
-    static func apply(_ pipeline: inout Pipeline) throws -> AutoTies? {
+    static func apply(_ pipeline: inout Pipeline, jobs: Int) throws -> AutoTies? {
         guard let settings = pipeline.spec.autoTies else { return nil }
         let work = pipeline.workFolder
         let sheets = try pipeline.spec.maps.compactMap { try Sheet(map: $0, pipeline: pipeline) }
@@ -64,7 +64,8 @@ struct AutoTies: Codable, Sendable, Equatable {
             found = kept
         } else {
             let order = Dictionary(uniqueKeysWithValues: pipeline.spec.maps.enumerated().map { ($1.name, $0) })
-            found = try make(sheets, loose: loose, order: order, settings: settings, key: key, work: work, consensus: Consensus(pipeline))
+            found = try make(
+                sheets, loose: loose, order: order, settings: settings, key: key, work: work, consensus: Consensus(pipeline), jobs: jobs)
         }
         for row in try TieList(path: csvPath(work: work)).rows {
             pipeline.spec.ties.append(row.tie)
@@ -100,13 +101,12 @@ struct AutoTies: Codable, Sendable, Equatable {
     /// round by round and their overlaps matched as well (``place(_:among:grid:found:)``); the
     /// ties and the record written.
     static func make(
-        _ sheets: [Sheet], loose: [Loose], order: [String: Int], settings: AutoTiesSpec, key: String, work: String, consensus: Consensus
+        _ sheets: [Sheet], loose: [Loose], order: [String: Int], settings: AutoTiesSpec, key: String, work: String, consensus: Consensus,
+        jobs: Int
     ) throws -> AutoTies {
         var found = Finding(finder: OverlapTieSettings(maximumTies: settings.maxPerPair, minimumWidth: settings.minOverlapPixels), order: order)
-        for i in sheets.indices {
-            for j in sheets.indices where j > i { try found.tie(sheets[i], sheets[j]) }
-        }
-        var unplaced = try place(loose, among: sheets, grid: GridPosition.of(Array(order.keys)), found: &found)
+        try found.tieAll(sheets, jobs: jobs)
+        var unplaced = try place(loose, among: sheets, grid: GridPosition.of(Array(order.keys)), found: &found, jobs: jobs)
         found.refuseWhatLoopsDoNotClose()
         found.refuseWhatTheFitDoesNotHold(consensus)
         let placed = loose.map(\.name).filter { name in !unplaced.contains { $0.map == name } }
@@ -158,14 +158,45 @@ struct AutoTies: Codable, Sendable, Equatable {
         /// wide enough to tie; true when it matched.
         @discardableResult
         mutating func tie(_ x: Sheet, _ y: Sheet) throws -> Bool {
+            guard let (pair, kept) = try matched(x, y) else { return false }
+            points.append(kept)
+            pairs.append(pair)
+            return pair.matched
+        }
+
+        /// Every two sheets' overlaps matched, on up to `jobs` threads (``tie(_:jobs:)``).
+        mutating func tieAll(_ sheets: [Sheet], jobs: Int) throws {
+            try tie(sheets.indices.flatMap { i in sheets.indices.filter { $0 > i }.map { (sheets[i], sheets[$0]) } }, jobs: jobs)
+        }
+
+        /// These pairs' overlaps matched (``tie(_:_:)``) on up to `jobs` threads: each pair
+        /// alone, kept in the list's order, so the ties file is the same however many threads
+        /// found it.
+        mutating func tie(_ list: [(Sheet, Sheet)], jobs: Int) throws {
+            let meeting = list.filter { $0.0.box.meets($0.1.box) }
+            let results = Locked([(Pair, [ProposedPoint])?](repeating: nil, count: meeting.count))
+            let finding = self
+            try ParallelWork.run(jobs: jobs, count: meeting.count, makeState: { _ in () }) { _, k in
+                let found = try finding.matched(meeting[k].0, meeting[k].1)
+                results.withLock { $0[k] = found }
+            }
+            for case let (pair, kept)? in results.current {
+                points.append(kept)
+                pairs.append(pair)
+            }
+        }
+
+        /// What matching the overlap of two sheets found: the pair (the earlier sheet first) and
+        /// the ties kept, none where it did not match; nil when their boxes do not meet or the
+        /// overlap is too narrow to try.
+        func matched(_ x: Sheet, _ y: Sheet) throws -> (Pair, [ProposedPoint])? {
             let (a, b) = order[x.name, default: 0] <= order[y.name, default: 0] ? (x, y) : (y, x)
             let start = Date()
             guard a.box.meets(b.box), let predicted = try a.predicted(on: b),
                 let verdict = try OverlapTieFinder.ties(
                     a: a.reader(), maskA: a.mask, b: b.reader(), maskB: b.mask, predicted: predicted, settings: checked(a, b))
-            else { return false }
+            else { return nil }
             var pair = Pair(mapA: a.name, mapB: b.name, matched: false, ties: 0, seconds: Date().timeIntervalSince(start))
-            var kept: [ProposedPoint] = []
             switch verdict {
             case .noMatch(let why, _): pair.why = why
             case .matched(let points, _):
@@ -173,12 +204,10 @@ struct AutoTies: Codable, Sendable, Equatable {
                     pair.why = why
                 } else {
                     keep(points, &pair)
-                    kept = points
+                    return (pair, points)
                 }
             }
-            points.append(kept)
-            pairs.append(pair)
-            return pair.matched
+            return (pair, [])
         }
 
         /// The ties of a pair that matched counted in `pair`.

@@ -26,8 +26,11 @@ public struct Pipeline: Sendable {
 
     /// Read, decode and check a pipeline file. Errors name `file:line:column` and the key path.
     /// `inputs` reaches IIIF images and annotations (an `input:` or `maps_from:` that is a URL or
-    /// an annotation); a resolver without an IIIF client (the default) refuses them.
-    public static func load(path: String, inputs: InputResolver = InputResolver()) throws -> Pipeline {
+    /// an annotation); a resolver without an IIIF client (the default) refuses them. `jobs`: the
+    /// threads `ties: auto` matches overlaps on, when its ties are not yet in the work folder.
+    public static func load(path: String, inputs: InputResolver = InputResolver(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount)
+        throws -> Pipeline
+    {
         let file = absolute(path, base: FileManager.default.currentDirectoryPath)
         let doc = try PipelineDocument(path: path, text: try text(of: file, given: path))
         var spec = try doc.decode(Strict<PipelineSpec>.self).value
@@ -49,7 +52,7 @@ public struct Pipeline: Sendable {
         var pipeline = Pipeline(file: file, document: doc, spec: spec, workFolder: work)
         pipeline.inputs = inputs
         pipeline.tieOrigins = origins
-        pipeline.foundTies = try AutoTies.apply(&pipeline)
+        pipeline.foundTies = try AutoTies.apply(&pipeline, jobs: jobs)
         try RejectedTies.apply(&pipeline)
         try SeriesStep.apply(&pipeline)
         return pipeline

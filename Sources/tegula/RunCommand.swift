@@ -94,7 +94,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let pipeline = try Pipeline.load(path: file, inputs: iiif.inputs())
+            let pipeline = try Pipeline.load(path: file, inputs: iiif.inputs(), jobs: workers.jobs)
             var chosen: Shard?
             switch shard {
             case .fixed(let s)?: chosen = s

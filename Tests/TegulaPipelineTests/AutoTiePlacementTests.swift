@@ -117,4 +117,26 @@ import Testing
         let line = e?.description ?? ""
         #expect(line.contains("map 'r1c2': ties: auto: it has no GCPs and matches none of the placed sheets") && !line.contains("\n"), "\(line)")
     }
+
+    /// The ties `ties: auto` finds are the same, byte for byte, however many threads match the
+    /// overlaps: every pair of sheets with GCPs, and in each round of placing the others every
+    /// waiting sheet and every overlap of those placed, run on `jobs` threads and are kept in one
+    /// thread's order. The oracle is the run on one thread.
+    @Test func theFoundTiesAreTheSameOnOneThreadAndOnThree() throws {
+        let (folder, file) = try Self.series("autoties-threads", cols: 3, rows: 3, withGCPs: ["r1c1", "r1c2", "r2c1"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var files: [Data] = [], pairs: [[AutoTies.Pair]] = []
+        for jobs in [1, 3] {
+            let pipeline = try Pipeline.load(path: file, jobs: jobs)
+            let found = try #require(pipeline.foundTies)
+            files.append(try Data(contentsOf: URL(fileURLWithPath: AutoTies.csvPath(work: pipeline.workFolder))))
+            pairs.append(found.figures)
+            #expect(found.unplaced == nil, "\(jobs) jobs: \(found.unplaced ?? [])")
+            try FileManager.default.removeItem(atPath: pipeline.workFolder)  // found again on the next load
+        }
+        // Enough pairs, of both kinds, for the order to matter: among the sheets with GCPs, and placed.
+        let matched = pairs[0].filter(\.matched)
+        try #require(matched.count >= 10 && matched.contains { [$0.mapA, $0.mapB].allSatisfy(["r1c1", "r1c2", "r2c1"].contains) }, "\(pairs[0])")
+        #expect(files[0] == files[1] && pairs[0] == pairs[1], "\(files.map(\.count)) bytes; \(pairs[0].count) and \(pairs[1].count) pairs")
+    }
 }

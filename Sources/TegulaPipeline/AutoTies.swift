@@ -98,7 +98,7 @@ struct AutoTies: Codable, Sendable, Equatable {
     }
 
     /// Every two sheets whose footprints' boxes meet, matched; then the sheets without GCPs placed
-    /// round by round and their overlaps matched as well (``place(_:among:grid:found:)``); the
+    /// round by round and their overlaps matched as well (``place(_:among:grid:found:jobs:)``); the
     /// ties and the record written.
     static func make(
         _ sheets: [Sheet], loose: [Loose], order: [String: Int], settings: AutoTiesSpec, key: String, work: String, consensus: Consensus,

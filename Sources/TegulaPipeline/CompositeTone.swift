@@ -42,7 +42,7 @@ struct CompositeTone: Codable, Equatable {
     var sheetsByName: [String: Sheet] { Dictionary(sheets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) }
 
     /// The log's line on the gains no spread fixed, nil when every sheet's were: how many sheets
-    /// took a gain (in some channel) from flat overlaps' means alone, and how many from nothing.
+    /// took a gain (in some channel) set through flat overlaps' means, and how many from nothing.
     var guessedGains: String? {
         let from = sheets.compactMap(\.gainFrom)
         let none = from.filter { $0.contains(.none) }.count, means = from.filter { !$0.contains(.none) && $0.contains(.means) }.count
@@ -50,7 +50,7 @@ struct CompositeTone: Codable, Equatable {
         var parts: [String] = []
         if means > 0 {
             parts.append(
-                "\(means) of \(sheets.count) sheets take a gain from flat overlaps' means alone (sea, blank paper, where a gain is not told from an offset)"
+                "\(means) of \(sheets.count) sheets take a gain set through flat overlaps' means (sea, blank paper, where a gain is not told from an offset)"
             )
         }
         if none > 0 { parts.append("\(none) from nothing (no overlap that says anything: gain 1)") }

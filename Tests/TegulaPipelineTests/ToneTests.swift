@@ -237,7 +237,7 @@ import Testing
         let from = (index["features"] as! [[String: Any]]).compactMap { ($0["properties"] as! [String: Any])["tone_gain_from"] as? [String] }
         #expect(from.count == side * side && from.allSatisfy { $0.count == 3 && $0.allSatisfy(["spreads", "means", "none"].contains) }, "\(from)")
         let guessed = from.filter { !$0.contains("none") && $0.contains("means") }.count
-        let said = r.log.first { $0.hasPrefix("tone: ") && $0.contains("flat overlaps' means alone") }
+        let said = r.log.first { $0.hasPrefix("tone: ") && $0.contains("set through flat overlaps' means") }
         #expect(
             guessed == 0 ? said == nil : said?.hasPrefix("tone: \(guessed) of \(side * side) sheets") == true,
             "\(guessed): \(String(describing: said))")

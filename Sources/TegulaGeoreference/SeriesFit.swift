@@ -223,16 +223,25 @@ public struct SeriesFit: Sendable {
             let placement = own[l] ? nil : try TiePlacement.figures(l, hops: hops[l]!, system: system, theta: theta, metres: metres)
             results.append((s, SheetFit(kind: kind, pins: pins, before: first, after: fitted, placement: placement)))
         }
-        // Seams before and after, in great-circle metres.
-        var figures: [TieFigures] = []
-        for (index, t) in ties {
+        // Seams before and after, in great-circle metres: each sheet's tie pixels carried to the
+        // ground in one call per fit (a CRS conversion is made per call), the joint points in one.
+        var asks = [[PixelPoint]](repeating: [], count: group.count), slots: [(Int, Int)] = []
+        for (_, t) in ties {
             let la = local[t.sheetA]!, lb = local[t.sheetB]!
-            let ba = try before[la].pixelsToGround([t.pixelA], crs: .wgs84)[0], bb = try before[lb].pixelsToGround([t.pixelB], crs: .wgs84)[0]
-            let aa = try after[la].pixelsToGround([t.pixelA], crs: .wgs84)[0], ab = try after[lb].pixelsToGround([t.pixelB], crs: .wgs84)[0]
-            var gx = [grounds[index]!.x + cx], gy = [grounds[index]!.y + cy]
-            try CRSConversion(from: fitCRS, to: .wgs84).apply(x: &gx, y: &gy)
+            slots.append((asks[la].count, asks[lb].count))
+            asks[la].append(t.pixelA)
+            asks[lb].append(t.pixelB)
+        }
+        let groundBefore = try group.indices.map { asks[$0].isEmpty ? [] : try before[$0].pixelsToGround(asks[$0], crs: .wgs84) }
+        let groundAfter = try group.indices.map { asks[$0].isEmpty ? [] : try after[$0].pixelsToGround(asks[$0], crs: .wgs84) }
+        var gx = ties.map { grounds[$0.offset]!.x + cx }, gy = ties.map { grounds[$0.offset]!.y + cy }
+        try CRSConversion(from: fitCRS, to: .wgs84).apply(x: &gx, y: &gy)
+        var figures: [TieFigures] = []
+        for (k, (index, t)) in ties.enumerated() {
+            let la = local[t.sheetA]!, lb = local[t.sheetB]!, (ia, ib) = slots[k]
+            let ba = groundBefore[la][ia], bb = groundBefore[lb][ib], aa = groundAfter[la][ia], ab = groundAfter[lb][ib]
             func d(_ p: GroundPoint, _ q: GroundPoint) -> Double { QualityAnalysis.distance(p.x, p.y, q.x, q.y) }
-            let g = GroundPoint(x: gx[0], y: gy[0])
+            let g = GroundPoint(x: gx[k], y: gy[k])
             figures.append(
                 TieFigures(
                     index: index, ground: [g.x, g.y], seamBeforeMetres: d(ba, bb), seamAfterMetres: d(aa, ab),

@@ -62,18 +62,18 @@ extension AutoTies {
                 guard let fa = fit.sheets[index[pair.a]!]?.after, let fb = fit.sheets[index[pair.b]!]?.after else {
                     return pair.ties.map { _ in 0 }
                 }
-                return pair.ties.map { t in Self.seam(t, fa, fb) }
+                return Self.seams(pair.ties, fa, fb)
             }
         }
 
-        /// How far sheet b's fit carries the tie's point of b from its point of a, on a's scan.
-        static func seam(_ t: ProposedPoint, _ a: Georeference, _ b: Georeference) -> Double {
-            guard let ground = try? b.pixelsToGround([t.reference], crs: .wgs84), let back = try? a.groundToPixels(ground, crs: .wgs84),
-                let p = back.first ?? nil
+        /// How far sheet b's fit carries each tie's point of b from its point of a, on a's scan
+        /// (infinite where it cannot be carried); the pair's ties in one call each way.
+        static func seams(_ ties: [ProposedPoint], _ a: Georeference, _ b: Georeference) -> [Double] {
+            guard let ground = try? b.pixelsToGround(ties.map(\.reference), crs: .wgs84), let back = try? a.groundToPixels(ground, crs: .wgs84)
             else {
-                return .infinity
+                return ties.map { _ in .infinity }
             }
-            return hypot(p.x - t.scan.x, p.y - t.scan.y)
+            return zip(ties, back).map { t, p in p.map { hypot($0.x - t.scan.x, $0.y - t.scan.y) } ?? .infinity }
         }
     }
 }

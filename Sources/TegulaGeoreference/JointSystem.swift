@@ -115,8 +115,10 @@ struct JointSystem {
             }
         }
         gcpBlocks = blocks
-        for ((a, pa, bb, pb), weight) in zip(ties, weights) {
-            let (ax, ay) = sheets[a].rows(pa), (bx, by) = sheets[bb].rows(pb)
+        // Each tie's design rows, made once: the iteration multiplies by them every step.
+        let tieRows = ties.map { (a, pa, bb, pb) in (sheets[a].rows(pa), sheets[bb].rows(pb)) }
+        for (k, (a, _, bb, _)) in ties.enumerated() {
+            let ((ax, ay), (bx, by)) = tieRows[k], weight = weights[k]
             addOuter(a, ax, weight / 2); addOuter(a, ay, weight / 2)
             addOuter(bb, bx, weight / 2); addOuter(bb, by, weight / 2)
         }
@@ -136,8 +138,8 @@ struct JointSystem {
                     y[o + i] = sum
                 }
             }
-            for ((a, pa, bb, pb), weight) in zip(ties, weights) {
-                let (ax, ay) = sheets[a].rows(pa), (bx, by) = sheets[bb].rows(pb)
+            for (k, (a, _, bb, _)) in ties.enumerated() {
+                let ((ax, ay), (bx, by)) = tieRows[k], weight = weights[k]
                 var dx = 0.0, dy = 0.0
                 for i in 0..<ax.count { dx += ax[i] * x[offsets[a] + i]; dy += ay[i] * x[offsets[a] + i] }
                 for i in 0..<bx.count { dx -= bx[i] * x[offsets[bb] + i]; dy -= by[i] * x[offsets[bb] + i] }

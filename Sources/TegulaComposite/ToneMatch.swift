@@ -30,7 +30,7 @@ import TegulaWarp
 ///    A sheet whose gain comes out beyond ``maximumGain`` is left as scanned, the rest solved again.
 ///    Given the pairs that matching lined up (`ties: auto`), an overlap with contrast of any
 ///    other pair enters nothing: only ties tell a sheet placed stretched from one placed right.
-///    Each sheet's gain says what it came from (``GainBasis``): spreads, means alone, or nothing.
+///    Each sheet's gain says what it came from (``GainBasis``): spreads, means, or nothing.
 ///    Sheets related by `v = a·s + b` on a common source `s` come out with `gᵢ aᵢ` and
 ///    `gᵢ bᵢ + oᵢ` equal across the group (exactly, up to rounding and clipping of the scans).
 /// Means and spreads are those of the same overlap seen by both sheets, not pixel pairs, so a

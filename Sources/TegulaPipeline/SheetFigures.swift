@@ -42,9 +42,10 @@ public struct SheetFigures: Sendable, Codable, Equatable {
     /// `level × gain + offset`; nil when tone matching is off.
     public var toneGain: [Double]?
     public var toneOffset: [Double]?
-    /// What each channel's tone gain was solved from: the spreads of overlaps with contrast, flat
-    /// overlaps' means alone (sea, blank paper: a guess) or nothing (gain 1); nil when tone
-    /// matching is off.
+    /// What each channel's tone gain was solved from (``ToneMatch/GainBasis``): the spreads of
+    /// overlaps with contrast, flat overlaps' means (sea, blank paper, or an island of contrast
+    /// set against the rest through them: a guess) or nothing (gain 1); nil when tone matching is
+    /// off.
     public var toneGainFrom: [ToneMatch.GainBasis]?
     /// For a map georeferenced by `match:`: whether its scan matched the reference, the points'
     /// mean match score (normalised cross-correlation, 0–1), how many points were proposed and

@@ -14,7 +14,11 @@ truth (scripts/make-series' truth.json: the sheets of a made series differ by a 
   shift+turn   a shift and a turn about the strip's middle (to ±1.5°), as real scans need: the
                worst distance from the truth at the pair's found ties under the best placement.
 
-Usage: strip_oracle.py SERIES_FOLDER WORK_FOLDER [--sample F] [--seed N]
+With --smooth SIGMA both sheets' luma is smoothed first (a Gaussian of SIGMA px, as the tie
+finder's last rounds do, OverlapTieFinder.smoothedRounds): rounded to whole levels over a smooth
+picture, each sheet is a staircase whose steps fall elsewhere on the other.
+
+Usage: strip_oracle.py SERIES_FOLDER WORK_FOLDER [--sample F] [--seed N] [--smooth SIGMA]
        (WORK_FOLDER holds found-ties.csv; F, default 0.04, the share of the other pairs measured)
 Prints a line per group (the pairs with a found tie over 0.5 px; the sample), then the first group
 pair by pair. numpy and GDAL only.
@@ -101,15 +105,27 @@ def bilinear(band, x, y):
     return top * (1 - fy) + (band[yi + 1, xi] * (1 - fx) + band[yi + 1, xi + 1] * fx) * fy
 
 
-def lumas(series):
-    """A function giving each sheet's luma (BT.601, as the matcher's), read once."""
+def smoothed(band, sigma):
+    """`band` convolved with a Gaussian of `sigma` px along each axis (edges repeated)."""
+    r = int(3 * sigma) + 1
+    kernel = np.exp(-np.arange(-r, r + 1) ** 2 / (2 * sigma * sigma))
+    kernel /= kernel.sum()
+    padded = np.pad(band, r, mode="edge")
+    rows = np.apply_along_axis(lambda v: np.convolve(v, kernel, "valid"), 1, padded)
+    return np.apply_along_axis(lambda v: np.convolve(v, kernel, "valid"), 0, rows)
+
+
+def lumas(series, sigma=0.0):
+    """A function giving each sheet's luma (BT.601, as the matcher's), smoothed by `sigma` px when
+    it is over 0, read once."""
     inputs = {r["name"]: r["input"] for r in csv.DictReader(open(os.path.join(series, "sheets.csv")))}
     cache = {}
 
     def luma(name):
         if name not in cache:
             rgb = gdal.Open(os.path.join(series, inputs[name])).ReadAsArray().astype(float)
-            cache[name] = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+            luma = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+            cache[name] = smoothed(luma, sigma) if sigma > 0 else luma
         return cache[name]
 
     return luma
@@ -131,12 +147,13 @@ def main():
     parser.add_argument("work")
     parser.add_argument("--sample", type=float, default=0.04)
     parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--smooth", type=float, default=0.0)
     args = parser.parse_args()
     truth = json.load(open(os.path.join(args.series, "truth.json")))["sheets"]
     grouped = defaultdict(list)
     for r in csv.DictReader(open(os.path.join(args.work, "found-ties.csv"))):
         grouped[(r["map_a"], r["map_b"])].append(r)
-    luma, rng = lumas(args.series), random.Random(args.seed)
+    luma, rng = lumas(args.series, args.smooth), random.Random(args.seed)
     bad, other = [], []
     for (a, b), ties in sorted(grouped.items()):
         pair = Pair(truth, a, b, ties, luma)

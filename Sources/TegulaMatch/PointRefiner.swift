@@ -27,6 +27,12 @@ struct PointRefiner {
     /// the true seams' worst from 0.85 to 0.61 px; in every search (the first round's 32 px too)
     /// the second peak wandered over flat overlaps and pairs stopped matching.
     var recentres = false
+    /// The Gaussian σ, in pixels of the coarser image, by which both pictures are smoothed before
+    /// they are correlated (0: not at all): the search window as read, the template with its
+    /// warp's blur (``TemplateWarp``). A tie finder's last rounds smooth
+    /// (``OverlapTieFinder/smoothedRounds``): rounding to whole levels cuts a smooth picture into
+    /// steps that fall differently on two scans of it.
+    var smoothing = 0.0
 
     /// A refined pair (scan, reference) and its correlation; nil when a window leaves an image,
     /// the template is flat, the peak is on the search's border or below the correlation asked.
@@ -61,15 +67,27 @@ struct PointRefiner {
         let cx = Int(floor(c.x)), cy = Int(floor(c.y))
         let sx = cx - tx - r, sy = cy - ty - r, sw = 2 * (tx + r) + 1, sh = 2 * (ty + r) + 1
         guard sx >= 0, sy >= 0, sx + sw <= image.width, sy + sh <= image.height else { return nil }
-        let search = try RealGreyImage.read(image, x: sx, y: sy, width: sw, height: sh)
+        guard let search = try window(image, x: sx, y: sy, width: sw, height: sh) else { return nil }
         let corner = (x: Double(cx - tx), y: Double(cy - ty)), size = (width: 2 * tx + 1, height: 2 * ty + 1)
-        guard let warp = try TemplateWarp(other, mapping: g, corner: corner, size: size, scale: g.localScale(at: c)) else { return nil }
+        guard let warp = try TemplateWarp(other, mapping: g, corner: corner, size: size, scale: g.localScale(at: c), smoothing: smoothing)
+        else { return nil }
         guard let first = try search.locate(warp.template(0, 0)), first.score >= settings.verdict.minimumCorrelation else { return nil }
         // Unmoved, the template's corner sits at (r, r) of the search: the content moves by d.
         let d = (x: first.x - Double(r), y: first.y - Double(r))
         let unmoved = (x: d.x, y: d.y, score: first.score)
         let moved = recentres ? try recentred(d, in: search, warp.template, radius: r) ?? unmoved : unmoved
         return (PixelPoint(x: c.x + moved.x, y: c.y + moved.y), moved.score)
+    }
+
+    /// The search window (`x`, `y`, `width` × `height` pixels of `image`), smoothed by
+    /// ``smoothing`` from a window wider by three σ each way (so its edges are blurred from the
+    /// picture, not from a mirror of it); nil when that wider window leaves the image.
+    private func window(_ image: any ScanReader, x: Int, y: Int, width: Int, height: Int) throws -> RealGreyImage? {
+        guard smoothing > 0 else { return try RealGreyImage.read(image, x: x, y: y, width: width, height: height) }
+        let m = Int(ceil(3 * smoothing))
+        guard x >= m, y >= m, x + width + m <= image.width, y + height + m <= image.height else { return nil }
+        let wide = try RealGreyImage.read(image, x: x - m, y: y - m, width: width + 2 * m, height: height + 2 * m)
+        return try wide.warped(.scaling(1, 1, moving: Double(m), Double(m)), blur: smoothing, width: width, height: height)
     }
 
     /// The move `d` found again with the template drawn `d`'s fraction of a pixel back, so the

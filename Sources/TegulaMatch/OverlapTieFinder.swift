@@ -228,12 +228,15 @@ public enum OverlapTieFinder {
     /// correlation more than the picture's own slow change: a whole strip of the 1,024-sheet
     /// bench series correlated at every shift peaked 0.37 px from the truth (the median over the
     /// pairs with a found tie over 0.5 px), smoothed by σ = 1 px 0.08 px
-    /// (`scripts/strip_oracle.py`). Smoothing decides nothing: the pairs matched are those of
-    /// the rounds before (smoothed from the first round, more pairs agreed, some of them wrong).
-    /// On the bench's 1,024 sheets (GCPs 4 px off) the true seams at every run's found ties, 0.5
-    /// px exceeded 229 → 101 times, the worst 1.64 → 1.55 px; on its 64 sheets the worst 0.46 →
-    /// 0.27 px; with exact GCPs on one sheet in nine, 1,024 sheets, 12 → 4 over 0.5 px, the worst
-    /// 1.18 → 0.62 px. One smoothed round: 144 over 0.5 px; σ = 0.5 or 1: 103 and 107.
+    /// (`scripts/strip_oracle.py`). Smoothing decides no pair: smoothed from the first round on,
+    /// more pairs agreed, some of them wrong. On the bench's 1,024 sheets (GCPs 4 px off) the true
+    /// seams at both runs' found ties, 75 → 34 over 0.5 px, the worst 1.64 → 1.52 px; with exact
+    /// GCPs on one sheet in nine 27 → 6, 1.18 → 0.62 px; on its 64 sheets the worst 0.46 → 0.27
+    /// px. Loading the 1,024 sheets takes 42 → 59 s on two threads. Measured at the ties of
+    /// several runs: two smoothed rounds (51 s) or one last round before three (49 s) about as
+    /// good (the worst 1.40 and 1.56 px against 1.52–1.55, 86 and 67 over 0.5 against 84 and 67);
+    /// one last round before two, or one smoothed round, worse (1.85 and 1.58 px, 122 and 144
+    /// over); σ = 0.5 or 1 px: 103 and 107 over, against 101.
     static let smoothedRounds = 3
 
     /// The Gaussian σ, in pixels, of ``smoothedRounds`` (``PointRefiner/smoothing``).

@@ -34,6 +34,8 @@ from collections import defaultdict
 import numpy as np
 from osgeo import gdal
 
+from true_seams import bilinear
+
 MARGIN = 4  # pixels of strip beyond the found ties' box
 
 
@@ -95,14 +97,6 @@ def search(score, grid, refinements, around=(0.0, 0.0)):
         _, bx, by = best
         best = max([best] + [(score(bx + i * step, by + j * step), bx + i * step, by + j * step) for j in range(-2, 3) for i in range(-2, 3)])
     return best
-
-
-def bilinear(band, x, y):
-    """`band` at array coordinates x, y (pixel centres at whole numbers)."""
-    xi, yi = np.floor(x).astype(int), np.floor(y).astype(int)
-    fx, fy = x - xi, y - yi
-    top = band[yi, xi] * (1 - fx) + band[yi, xi + 1] * fx
-    return top * (1 - fy) + (band[yi + 1, xi] * (1 - fx) + band[yi + 1, xi + 1] * fx) * fy
 
 
 def smoothed(band, sigma):

@@ -46,13 +46,20 @@ public struct OverlapTieSettings: Sendable, Hashable {
 public enum OverlapTieFinder {
     /// The ties (``ProposedPoint``: `scan` on sheet a, `reference` on sheet b, the correlation)
     /// or why the overlap does not match; nil when the overlap is too small to tie (narrower than
-    /// the settings' width, or room for fewer cells than ties needed). `predicted` pairs points
-    /// of a with where the sheets' fits put them on b (four or more, spread over a: a grid).
+    /// the settings' width, or room for fewer cells than ties needed; where it does not match, in
+    /// the last round's templates under the prediction, ``layout(maskA:maskB:_:gap:cells:_:_:)``).
+    /// `predicted` pairs points of a with where the sheets' fits put them on b (four or more,
+    /// spread over a: a grid).
     public static func ties(
         a: any ScanReader, maskA: [PixelPoint], b: any ScanReader, maskB: [PixelPoint], predicted: [(a: PixelPoint, b: PixelPoint)],
         settings: OverlapTieSettings = OverlapTieSettings(), match: MatchSettings = MatchSettings()
     ) throws -> MatchVerdict? {
         guard let h = MatchEngine.homography(predicted.map { MatchEngine.Pair(a: $0.a, b: $0.b, distinctiveness: 0) }) else { return nil }
+        // A corner two diagonal neighbours share may hold the first round's small templates but
+        // not the last round's: where it does not match, it is too small to tie, not named.
+        let roomy = layout(maskA: maskA, maskB: maskB, h, gap: edgeGap, cells: settings.maximumTies, settings, match) != nil
+        var figures = MatchFigures()
+        func refused(_ why: String) -> MatchVerdict? { roomy ? .noMatch(why, figures) : nil }
         let margin = match.templateHalfSide + settings.searchRadius + 8
         let pa = PaddedScan(a, margin: margin), pb = PaddedScan(b, margin: margin)
         guard
@@ -60,13 +67,12 @@ public enum OverlapTieFinder {
                 pa, pb, maskA: maskA, maskB: maskB, h, radius: settings.searchRadius, gap: 1, cells: max(settings.maximumTies, 16), settings, match)?
                 .ties
         else { return nil }
-        var figures = MatchFigures()
         figures.refined = first.count
         guard let drift = Drift.agreeing(first, h, tolerance: 1, settings: settings, match: match) else {
-            return .noMatch("\(first.count) points refined in the overlap, but they do not agree on one placement of the sheets", figures)
+            return refused("\(first.count) points refined in the overlap, but they do not agree on one placement of the sheets")
         }
         guard var better = corrected(h, by: drift, over: maskA) else {
-            return .noMatch("the refined points give no placement of the sheets", figures)
+            return refused("the refined points give no placement of the sheets")
         }
         // The last round: a 4-px search, templates long along the overlap, from `placement`.
         func last(_ placement: Homography, smoothing: Double = 0) throws -> (ties: [ProposedPoint], length: Double)? {
@@ -77,10 +83,10 @@ public enum OverlapTieFinder {
             )
         }
         guard var second = try last(better) else {
-            return .noMatch("where the refined points place the sheets, their overlap is too narrow to tie", figures)
+            return refused("where the refined points place the sheets, their overlap is too narrow to tie")
         }
         guard var final = Drift.agreeing(second.ties, better, tolerance: 1, settings: settings, match: match) else {
-            return .noMatch("the ties do not hold at full resolution from the corrected placement", figures)
+            return refused("the ties do not hold at full resolution from the corrected placement")
         }
         // The last round again from its own ties' drift; then as often with both pictures smoothed.
         func rerun(_ times: Int, smoothing: Double) throws {
@@ -96,7 +102,7 @@ public enum OverlapTieFinder {
         figures.inliers = final.kept.count
         figures.leaveOneOutRMS = final.rms
         if let limit = settings.fitsAgreement, let why = disagreement(final.kept, h, limit: limit, along: second.length, match, &figures) {
-            return .noMatch(why, figures)
+            return refused(why)
         }
         return .matched(final.kept.sorted { ($0.scan.y, $0.scan.x) < ($1.scan.y, $1.scan.x) }, figures)
     }
@@ -160,11 +166,7 @@ public enum OverlapTieFinder {
         _ a: PaddedScan, _ b: PaddedScan, maskA: [PixelPoint], maskB: [PixelPoint], _ h: Homography, radius: Int, gap: Int, cells most: Int,
         _ settings: OverlapTieSettings, _ match: MatchSettings, lengthened: Bool = false, smoothing: Double = 0
     ) throws -> (ties: [ProposedPoint], length: Double)? {
-        guard let inverse = h.inverse else { return nil }
-        let ringB = maskB.map(inverse.apply)
-        let overlap = Overlap(maskA, ringB)
-        guard 2 * overlap.widest >= settings.minimumWidth,
-            let (t, candidates, cells) = templateSide(overlap, most: match.templateHalfSide, gap: gap, cells: most, settings: settings)
+        guard let (inverse, ringB, t, candidates, cells) = layout(maskA: maskA, maskB: maskB, h, gap: gap, cells: most, settings, match)
         else { return nil }
         var tuned = match
         tuned.templateHalfSide = t
@@ -192,6 +194,22 @@ public enum OverlapTieFinder {
             if let kept { best.append(kept) }
         }
         return (best, extent(candidates))
+    }
+
+    /// Where a round under `h` with templates `gap` pixels inside the overlap and at most `most`
+    /// cells ties: `h`'s inverse, b's mask on a, the templates' half side, their candidate points
+    /// and the cells they make; nil when the overlap is too small to tie.
+    static func layout(
+        maskA: [PixelPoint], maskB: [PixelPoint], _ h: Homography, gap: Int, cells most: Int, _ settings: OverlapTieSettings,
+        _ match: MatchSettings
+    ) -> (inverse: Homography, ringB: [PixelPoint], t: Int, candidates: [PixelPoint], cells: Int)? {
+        guard let inverse = h.inverse else { return nil }
+        let ringB = maskB.map(inverse.apply)
+        let overlap = Overlap(maskA, ringB)
+        guard 2 * overlap.widest >= settings.minimumWidth,
+            let (t, candidates, cells) = templateSide(overlap, most: match.templateHalfSide, gap: gap, cells: most, settings: settings)
+        else { return nil }
+        return (inverse, ringB, t, candidates, cells)
     }
 
     /// The template's half side for this overlap, its candidate points (those a template fits

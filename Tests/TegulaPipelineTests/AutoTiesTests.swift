@@ -166,6 +166,28 @@ import Testing
         #expect(pairs[0]["why"] is String && pairs[0]["score"] == nil && (pairs[2]["score"] as? Double ?? 0) > 0.8 && pairs[2]["seconds"] == nil)
     }
 
+    /// Sheets of 256 px with 16 px of overlap: diagonal neighbours share a 32-px square, room for
+    /// the first round's small templates but not for the last round's long ones. Seen failing
+    /// before ``OverlapTieFinder/layout(maskA:maskB:_:gap:cells:_:_:)`` was asked under the
+    /// prediction: such corners were named as pairs that do not match ("their overlap is too
+    /// narrow to tie"), where the manual says a corner is neither matched nor named.
+    @Test func aCornerOnlyDiagonalNeighboursShareIsNotNamedAsAPairThatDoesNotMatch() throws {
+        let (folder, file) = try Self.series(
+            "autoties-corners", cols: 3, rows: 3, maxZoom: 6, extra: ["--cell", "256", "--overlap", "16", "--gcp-error", "2"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = LoggedLines()
+        try Self.runner(file, RunOptions(stage: .georeference, jobs: 2), log: log).run()
+        let edges = Self.edgePairs(cols: 3, rows: 3)
+        let named = log.all.filter { $0.contains("overlap but do not match") }
+        #expect(
+            named.allSatisfy { line in edges.contains { line.contains("'\($0.split(separator: " ")[0])' and '\($0.split(separator: " ")[1])'") } },
+            "\(named)")
+        let found = try #require(try Pipeline.load(path: file).foundTies)
+        let unmatched = found.pairs.filter { !$0.matched }
+        #expect(unmatched.allSatisfy { edges.contains("\($0.mapA) \($0.mapB)") }, "\(unmatched)")
+        #expect(found.pairs.filter(\.matched).count >= 10, "\(unmatched)")
+    }
+
     @Test func theSettingsAreReadCheckedCoveredByTheStageHashAndHandTiesJoinTheFoundOnes() throws {
         let (folder, file) = try Self.series(
             "autoties-settings", cols: 3, rows: 1, extra: ["--ties-file"], ties: "ties: {auto: {max_per_pair: 4, min_overlap_px: 20}}")

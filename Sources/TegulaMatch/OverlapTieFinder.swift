@@ -46,8 +46,8 @@ public struct OverlapTieSettings: Sendable, Hashable {
 public enum OverlapTieFinder {
     /// The ties (``ProposedPoint``: `scan` on sheet a, `reference` on sheet b, the correlation)
     /// or why the overlap does not match; nil when the overlap is too small to tie (narrower than
-    /// the settings' width, or room for fewer cells than ties needed; where it does not match, in
-    /// the last round's templates under the prediction, ``layout(maskA:maskB:_:gap:cells:_:_:)``).
+    /// the settings' width, or room for fewer cells than ties needed; where it does not match, a
+    /// corner with no room for the last round's templates, ``smallCorner(maskA:maskB:_:_:_:)``).
     /// `predicted` pairs points of a with where the sheets' fits put them on b (four or more,
     /// spread over a: a grid).
     public static func ties(
@@ -57,9 +57,9 @@ public enum OverlapTieFinder {
         guard let h = MatchEngine.homography(predicted.map { MatchEngine.Pair(a: $0.a, b: $0.b, distinctiveness: 0) }) else { return nil }
         // A corner two diagonal neighbours share may hold the first round's small templates but
         // not the last round's: where it does not match, it is too small to tie, not named.
-        let roomy = layout(maskA: maskA, maskB: maskB, h, gap: edgeGap, cells: settings.maximumTies, settings, match) != nil
+        let corner = smallCorner(maskA: maskA, maskB: maskB, h, settings, match)
         var figures = MatchFigures()
-        func refused(_ why: String) -> MatchVerdict? { roomy ? .noMatch(why, figures) : nil }
+        func refused(_ why: String) -> MatchVerdict? { corner ? nil : .noMatch(why, figures) }
         let margin = match.templateHalfSide + settings.searchRadius + 8
         let pa = PaddedScan(a, margin: margin), pb = PaddedScan(b, margin: margin)
         guard
@@ -166,8 +166,9 @@ public enum OverlapTieFinder {
         _ a: PaddedScan, _ b: PaddedScan, maskA: [PixelPoint], maskB: [PixelPoint], _ h: Homography, radius: Int, gap: Int, cells most: Int,
         _ settings: OverlapTieSettings, _ match: MatchSettings, lengthened: Bool = false, smoothing: Double = 0
     ) throws -> (ties: [ProposedPoint], length: Double)? {
-        guard let (inverse, ringB, t, candidates, cells) = layout(maskA: maskA, maskB: maskB, h, gap: gap, cells: most, settings, match)
-        else { return nil }
+        guard let inverse = h.inverse else { return nil }
+        let ringB = maskB.map(inverse.apply)
+        guard let (t, candidates, cells) = room(Overlap(maskA, ringB), gap: gap, cells: most, settings, match) else { return nil }
         var tuned = match
         tuned.templateHalfSide = t
         let m = Double(a.margin)
@@ -196,20 +197,24 @@ public enum OverlapTieFinder {
         return (best, extent(candidates))
     }
 
-    /// Where a round under `h` with templates `gap` pixels inside the overlap and at most `most`
-    /// cells ties: `h`'s inverse, b's mask on a, the templates' half side, their candidate points
-    /// and the cells they make; nil when the overlap is too small to tie.
-    static func layout(
-        maskA: [PixelPoint], maskB: [PixelPoint], _ h: Homography, gap: Int, cells most: Int, _ settings: OverlapTieSettings,
-        _ match: MatchSettings
-    ) -> (inverse: Homography, ringB: [PixelPoint], t: Int, candidates: [PixelPoint], cells: Int)? {
-        guard let inverse = h.inverse else { return nil }
-        let ringB = maskB.map(inverse.apply)
-        let overlap = Overlap(maskA, ringB)
-        guard 2 * overlap.widest >= settings.minimumWidth,
-            let (t, candidates, cells) = templateSide(overlap, most: match.templateHalfSide, gap: gap, cells: most, settings: settings)
-        else { return nil }
-        return (inverse, ringB, t, candidates, cells)
+    /// The templates' half side, their candidate points and the cells they make for a round over
+    /// `overlap` with templates `gap` pixels inside it and at most `most` cells; nil when the
+    /// overlap is too small to tie.
+    static func room(_ overlap: Overlap, gap: Int, cells most: Int, _ settings: OverlapTieSettings, _ match: MatchSettings) -> (
+        t: Int, candidates: [PixelPoint], cells: Int
+    )? {
+        guard 2 * overlap.widest >= settings.minimumWidth else { return nil }
+        return templateSide(overlap, most: match.templateHalfSide, gap: gap, cells: most, settings: settings)
+    }
+
+    /// Whether the overlap under `h` is a corner (as two diagonal neighbours share): shorter than
+    /// three times its width, with no room for the last round's templates.
+    static func smallCorner(maskA: [PixelPoint], maskB: [PixelPoint], _ h: Homography, _ settings: OverlapTieSettings, _ match: MatchSettings)
+        -> Bool
+    {
+        guard let inverse = h.inverse else { return false }
+        let overlap = Overlap(maskA, maskB.map(inverse.apply))
+        return room(overlap, gap: edgeGap, cells: settings.maximumTies, settings, match) == nil && extent(overlap.lattice) < 6 * overlap.widest
     }
 
     /// The template's half side for this overlap, its candidate points (those a template fits

@@ -38,6 +38,9 @@ extension AutoTies {
         var why: String
     }
 
+    /// Why a sheet without GCPs is not placed when no sheet around it was placed.
+    static let nothingAround = "no placed sheet is around it to match"
+
     /// The sheets without GCPs placed round by round, as ``TiePlacement`` places them in the joint
     /// fit: in each round every waiting sheet is matched whole against the sheets placed before
     /// the round that are around it (``candidates(for:among:grid:order:)``), nearest first, until one
@@ -88,7 +91,7 @@ extension AutoTies {
             let why =
                 untied.contains(l.name)
                 ? "matched a neighbour whole, but none of its overlaps then gave ties"
-                : names.isEmpty ? "no placed sheet is around it to match" : "matches none of the placed sheets around it (\(list))"
+                : names.isEmpty ? nothingAround : "matches none of the placed sheets around it (\(list))"
             return Unplaced(map: l.name, why: why)
         }
     }

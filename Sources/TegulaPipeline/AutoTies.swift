@@ -58,6 +58,13 @@ struct AutoTies: Codable, Sendable, Equatable {
         let work = pipeline.workFolder
         let sheets = try pipeline.spec.maps.compactMap { try Sheet(map: $0, pipeline: pipeline) }
         let loose = try pipeline.spec.maps.compactMap { try Loose(map: $0, pipeline: pipeline) }
+        if sheets.isEmpty, !loose.isEmpty {
+            let names = loose.prefix(6).map { "'\($0.name)'" }.joined(separator: ", ") + (loose.count > 6 ? ", …" : "")
+            throw pipeline.document.error(
+                [.key("ties")],
+                "auto: none of the \(loose.count) maps to tie has GCPs of its own (\(names)), so nothing places them on the ground; give at least one of them GCPs (the others are placed through their ties)"
+            )
+        }
         let key = key(settings, sheets: sheets, loose: loose)
         let found: AutoTies
         if let kept = recorded(work: work), kept.key == key, FileManager.default.fileExists(atPath: csvPath(work: work)) {
@@ -241,5 +248,11 @@ struct AutoTies: Codable, Sendable, Equatable {
     /// Why matching did not place map `name` (a sheet without GCPs), or nil.
     func whyUnplaced(_ name: String) -> String? {
         unplaced?.first { $0.map == name }.map { "ties: auto: it has no GCPs and \($0.why)" }
+    }
+
+    /// Whether `name` was left unplaced only because no sheet around it was placed: the cause
+    /// lies with a sheet nearer the placed ones.
+    func unplacedForWantOfNeighbours(_ name: String) -> Bool {
+        unplaced?.first { $0.map == name }?.why == Self.nothingAround
     }
 }

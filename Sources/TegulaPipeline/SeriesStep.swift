@@ -71,17 +71,24 @@ enum SeriesStep {
 
     /// A map with `gcps: none` is placed by its ties alone: one in no tie is an error naming it,
     /// unless `ties: auto` did not place it and a `quality:` gate is asked for (it then fails the
-    /// gate, and `on_fail` decides).
+    /// gate, and `on_fail` decides). Of the maps `ties: auto` did not place, the one named is the
+    /// first whose own matching failed (the others may only have had no placed sheet around them).
     static func requireTies(_ pipeline: Pipeline) throws {
         let tied = Set(pipeline.spec.ties.flatMap { [$0.mapA, $0.mapB] })
-        for m in pipeline.spec.maps where m.georeference?.gcps == .tiesOnly && !tied.contains(m.name) {
-            if let why = pipeline.foundTies?.whyUnplaced(m.name) {
-                guard pipeline.spec.quality != nil else {
-                    throw pipeline.document.error(
-                        [.key("ties")], "map '\(m.name)': \(why), so nothing places it; give it GCPs or ties, or a quality: gate to leave it out")
-                }
-                continue
+        let untied = pipeline.spec.maps.filter { $0.georeference?.gcps == .tiesOnly && !tied.contains($0.name) }
+        if let found = pipeline.foundTies, pipeline.spec.quality == nil {
+            let unplaced = untied.filter { found.whyUnplaced($0.name) != nil }
+            if let m = unplaced.first(where: { !found.unplacedForWantOfNeighbours($0.name) }) ?? unplaced.first {
+                let more =
+                    unplaced.count > 1
+                    ? ", nor \(unplaced.count - 1) more map\(unplaced.count > 2 ? "s" : "") without GCPs (found-ties.json says why)" : ""
+                throw pipeline.document.error(
+                    [.key("ties")],
+                    "map '\(m.name)': \(found.whyUnplaced(m.name)!), so nothing places it\(more); give it GCPs or ties, or a quality: gate to leave it out"
+                )
             }
+        }
+        if let m = untied.first(where: { pipeline.foundTies?.whyUnplaced($0.name) == nil }) {
             throw pipeline.document.error(
                 [.key("ties")],
                 "map '\(m.name)' has no GCPs (gcps: none) and is in no tie, so nothing places it; tie it to its neighbours (ties:, ties_from:) or give it GCPs"

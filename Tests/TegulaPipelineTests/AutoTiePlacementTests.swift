@@ -118,6 +118,33 @@ import Testing
         #expect(line.contains("map 'r1c2': ties: auto: it has no GCPs and matches none of the placed sheets") && !line.contains("\n"), "\(line)")
     }
 
+    /// Seen failing before the check: the load matched every overlap, wrote the found ties and
+    /// then named r1c1 alone, as having "no placed sheet around it to match".
+    @Test func aSeriesWithoutAnyGCPsIsRefusedBeforeMatchingInOneLineThatSaysSo() throws {
+        let (folder, file) = try Self.series("autoties-no-gcps", cols: 2, rows: 2, withGCPs: [])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }
+        let line = e?.description ?? ""
+        #expect(line.contains("ties: auto: none of the 4 maps to tie has GCPs of its own ('r1c1', 'r1c2', 'r2c1', 'r2c2')"), "\(line)")
+        #expect(line.contains("give at least one of them GCPs") && !line.contains("\n"), "\(line)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/.tegula/series/found-ties.csv"))
+    }
+
+    /// A row of three, GCPs on r1c3 alone and r1c2's scan replaced by a sheet from elsewhere:
+    /// r1c2 matches none of its neighbours, and so r1c1, first in the list, has no placed sheet
+    /// around it. The line names r1c2, the cause. Seen failing before: it named r1c1.
+    @Test func theMapNamedWhenTiesAutoLeavesMapsUnplacedIsTheOneWhoseOwnMatchingFailed() throws {
+        let (folder, file) = try Self.series("autoties-unplaced", cols: 3, rows: 1, withGCPs: ["r1c3"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try MadeSeries.make(in: folder + "/other", cols: 1, rows: 1, gcpError: 0, maxZoom: 4, extra: ["--origin", "20,10"])
+        try FileManager.default.removeItem(atPath: folder + "/scans/r1c2.tif")
+        try FileManager.default.copyItem(atPath: folder + "/other/scans/r1c1.tif", toPath: folder + "/scans/r1c2.tif")
+        let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }
+        let line = e?.description ?? ""
+        #expect(line.contains("map 'r1c2': ties: auto: it has no GCPs and matches none of the placed sheets around it ('r1c3')"), "\(line)")
+        #expect(line.contains("nothing places it, nor 1 more map without GCPs (found-ties.json says why)") && !line.contains("\n"), "\(line)")
+    }
+
     /// The ties `ties: auto` finds are the same, byte for byte, however many threads match the
     /// overlaps: every pair of sheets with GCPs, and in each round of placing the others every
     /// waiting sheet and every overlap of those placed, run on `jobs` threads and are kept in one

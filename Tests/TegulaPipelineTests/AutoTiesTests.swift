@@ -168,7 +168,7 @@ import Testing
 
     /// Sheets of 256 px with 16 px of overlap: diagonal neighbours share a 32-px square, room for
     /// the first round's small templates but not for the last round's long ones. Seen failing
-    /// before ``OverlapTieFinder/layout(maskA:maskB:_:gap:cells:_:_:)`` was asked under the
+    /// before ``OverlapTieFinder/smallCorner(maskA:maskB:_:_:_:)`` was asked under the
     /// prediction: such corners were named as pairs that do not match ("their overlap is too
     /// narrow to tie"), where the manual says a corner is neither matched nor named.
     @Test func aCornerOnlyDiagonalNeighboursShareIsNotNamedAsAPairThatDoesNotMatch() throws {

@@ -52,6 +52,8 @@ public struct Pipeline: Sendable {
         var pipeline = Pipeline(file: file, document: doc, spec: spec, workFolder: work)
         pipeline.inputs = inputs
         pipeline.tieOrigins = origins
+        // The hand ties checked before any overlap is matched (and again with the found ones).
+        if spec.autoTies != nil { _ = try SeriesStep.resolve(pipeline) }
         pipeline.foundTies = try AutoTies.apply(&pipeline, jobs: jobs)
         try RejectedTies.apply(&pipeline)
         try SeriesStep.apply(&pipeline)

@@ -188,6 +188,18 @@ import Testing
         #expect(found.pairs.filter(\.matched).count >= 10, "\(unmatched)")
     }
 
+    /// Seen failing before the hand ties were checked first: every overlap was matched and the
+    /// found ties written, and only then the ties file's row refused.
+    @Test func aHandTieNamingAnUnknownMapIsRefusedBeforeAnyOverlapIsMatched() throws {
+        let (folder, file) = try Self.series("autoties-bad-hand", cols: 2, rows: 1, ties: "ties: auto\nties_from: hand.csv")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "map_a,x_a,y_a,map_b,x_b,y_b\nr1c1,150,40,r9c9,10,40\n".write(toFile: folder + "/hand.csv", atomically: true, encoding: .utf8)
+        let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }
+        let line = e?.description ?? ""
+        #expect(line.contains("hand.csv:2:") && line.contains("names map 'r9c9', which the pipeline does not have"), "\(line)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/.tegula/series/found-ties.csv"))
+    }
+
     @Test func theSettingsAreReadCheckedCoveredByTheStageHashAndHandTiesJoinTheFoundOnes() throws {
         let (folder, file) = try Self.series(
             "autoties-settings", cols: 3, rows: 1, extra: ["--ties-file"], ties: "ties: {auto: {max_per_pair: 4, min_overlap_px: 20}}")

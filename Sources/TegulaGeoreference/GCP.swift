@@ -13,6 +13,13 @@ public struct GCP: Sendable, Hashable, Codable {
     /// False for points switched off in the file (QGIS `enable` = 0); they are reported, not fitted.
     public var enabled: Bool
 
+    /// The id of a series' tie pin (``SeriesFit``), `tie-` and the tie's 1-based index (`tie-N+M`
+    /// where ties share a pixel).
+    public static func tiePinID(ties: [Int]) -> String { tiePinPrefix + ties.map { "\($0 + 1)" }.joined(separator: "+") }
+    static let tiePinPrefix = "tie-"
+    /// Whether `id` is a tie pin's (``tiePinID(ties:)``) rather than a GCP of the sheet's own.
+    public static func isTiePin(_ id: String) -> Bool { id.hasPrefix(tiePinPrefix) }
+
     /// A GCP from its parts; enabled unless told otherwise.
     public init(id: String, pixel: PixelPoint, ground: GroundPoint, enabled: Bool = true) {
         self.id = id

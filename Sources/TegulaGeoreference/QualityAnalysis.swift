@@ -83,20 +83,23 @@ struct QualityAnalysis {
         let loo = RMSE(
             metres: Self.rms(looM), pixels: Self.rms(looP), divisor: looM.count,
             divisorIs: "the enabled GCPs whose leave-one-out refit was possible")
-        let median = looM.sorted().dropFirst(looM.count / 2).first ?? 0
-        if looM.count >= 5, median > 0 {
-            for i in rows.indices where rows[i].enabled {
-                if let m = rows[i].leaveOneOutMetres, m > 3 * median { rows[i].outlier = true }
-            }
-        }
         var warnings: [String] = []
         if kind == .tps { warnings.append("tps interpolates every GCP: its residuals are zero by construction; read the leave-one-out figures") }
         if looM.isEmpty { warnings.append("\(enabled.count) GCPs leave none to spare for \(kind.rawValue): no leave-one-out error; add GCPs") }
-        for r in rows where r.outlier {
-            warnings.append(
-                String(
-                    format: "GCP %@ looks like an outlier: leave-one-out error %.0f m, over 3× the median %.0f m", r.id, r.leaveOneOutMetres ?? 0,
-                    median))
+        // The sheet's own GCPs and a series' tie pins apart: the pins sit where the joint fit put
+        // them and would make every GCP a few pixels off look like an outlier.
+        for pins in [false, true] {
+            let kept = rows.indices.filter { rows[$0].enabled && GCP.isTiePin(rows[$0].id) == pins && rows[$0].leaveOneOutMetres != nil }
+            let errors = kept.map { rows[$0].leaveOneOutMetres! }
+            let median = errors.sorted().dropFirst(errors.count / 2).first ?? 0
+            guard errors.count >= 5, median > 0 else { continue }
+            for i in kept where rows[i].leaveOneOutMetres! > 3 * median {
+                rows[i].outlier = true
+                warnings.append(
+                    String(
+                        format: "%@ %@ looks like an outlier: leave-one-out error %.0f m, over 3× the median %.0f m", pins ? "tie pin" : "GCP",
+                        rows[i].id, rows[i].leaveOneOutMetres!, median))
+            }
         }
         let (distortion, roundTrip, failures) = sampleGrid(toLonLat)
         if distortion.foldOverSamples > 0 {
@@ -108,7 +111,8 @@ struct QualityAnalysis {
         return GeoreferenceReport(
             transform: kind, chosenBy: chosenBy, fitSRS: context.fitCRS.definition, fitSRSChosenBy: fitCRSReason, gcpSRS: set.crs.definition,
             imageWidth: context.width, imageHeight: context.height, gcps: rows, rmse: rmse, leaveOneOutRMSE: loo,
-            outlierRule: "enabled GCP whose leave-one-out error exceeds 3× the median leave-one-out error (needs ≥ 5 such errors)",
+            outlierRule:
+                "enabled GCP whose leave-one-out error exceeds 3× the median leave-one-out error of its kind, the sheet's own GCPs or a series' tie pins (needs ≥ 5 such errors)",
             distortion: distortion, roundTripMaxPixels: roundTrip, roundTripFailures: failures,
             sampling: "\(side) × \(side) grid over the image, corners and edges included",
             footprint: try footprint(), warnings: warnings)

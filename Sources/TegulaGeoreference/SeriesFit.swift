@@ -203,7 +203,7 @@ public struct SeriesFit: Sendable {
             let sh = sheets[s]
             let linear = systemSheets[l].isExact
             let entries = pinSums[l].sorted { $0.value.1[0] < $1.value.1[0] }
-            let ids = entries.map { "tie-" + $0.value.1.map { "\($0 + 1)" }.joined(separator: "+") }
+            let ids = entries.map { GCP.tiePinID(ties: $0.value.1) }
             let xs = entries.map { linear ? $0.value.0.x : $0.value.0.x / Double($0.value.1.count) }
             let ys = entries.map { linear ? $0.value.0.y : $0.value.0.y / Double($0.value.1.count) }
             let pins = try Self.pins(ids, entries.map(\.key), xs, ys, centre: (cx, cy), from: fitCRS, sheet: sh)

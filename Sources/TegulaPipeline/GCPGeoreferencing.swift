@@ -53,10 +53,14 @@ enum GCPGeoreferencing {
         return fitted
     }
 
-    /// One line on the fit: transform, why, and the honest error figure.
-    static func describe(_ r: GeoreferenceReport) -> String {
+    /// One line on the fit: transform, why, the points (a tied sheet's own GCPs and its tie pins
+    /// apart), and the honest error figure.
+    static func describe(_ r: GeoreferenceReport, tied: Bool = false) -> String {
         let loo = r.leaveOneOutRMSE.metres.map { ", leave-one-out RMSE " + distance($0) } ?? ""
-        return "\(r.transform.name) (\(r.chosenBy)) in \(r.fitSRS) from \(r.gcps.filter(\.enabled).count) GCPs\(loo)"
+        let enabled = r.gcps.filter(\.enabled)
+        let pins = enabled.filter { GCP.isTiePin($0.id) }.count, own = enabled.count - pins
+        let points = [own > 0 || pins == 0 ? "\(own) GCPs" : nil, pins > 0 ? "\(pins) tie pins" : nil].compactMap { $0 }.joined(separator: " and ")
+        return "\(r.transform.name) (\(tied ? "the series' joint fit" : r.chosenBy)) in \(r.fitSRS) from \(points)\(loo)"
     }
 
     /// A ground distance as a person reads it: metres under 10 km (a placed sheet's 80 m is not

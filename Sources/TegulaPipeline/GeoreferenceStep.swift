@@ -99,7 +99,7 @@ struct GeoreferenceStep: MapStage {
         let (outputs, fitted) = try write()
         try work.record(key: plan.key, hash: plan.hash.isEmpty ? hash() : plan.hash, outputs: outputs)
         let written = outputs.isEmpty ? "nothing to write" : outputs.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
-        let fit = fitted.map { "; fitted " + GCPGeoreferencing.describe($0.report) } ?? ""
+        let fit = fitted.map { "; fitted " + GCPGeoreferencing.describe($0.report, tied: tied != nil) } ?? ""
         var matched = ""
         if case .match? = map.georeference?.gcps, let record = ReferenceMatch.recorded(in: folder) { matched = "; " + record.summary }
         return "\(summary())\(matched)\(fit) → \(written)"

@@ -100,7 +100,17 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let pipeline = try Pipeline.load(path: file)
         #expect(pipeline.series.tied.count == 16)
-        try PipelineRunner(pipeline: pipeline, options: RunOptions(stage: .georeference, jobs: 2), log: { _ in }, progress: nil).run()
+        let log = LoggedLines()
+        try PipelineRunner(pipeline: pipeline, options: RunOptions(stage: .georeference, jobs: 2), log: { log.append($0) }, progress: nil).run()
+        // Each sheet's line counts its own GCPs and its tie pins apart, and says who chose its
+        // transform (before: r1c1 "fitted polynomial1 (given) … from 36 GCPs", all of them pins).
+        let lines = log.all.filter { $0.contains("; fitted ") }
+        #expect(lines.contains { $0.hasPrefix("r2c2: ") && $0.contains("(the series' joint fit) in EPSG:3857 from 6 GCPs and ") }, "\(lines)")
+        #expect(
+            lines.contains { $0.hasPrefix("r1c1: ") && $0.contains("fitted polynomial1 (the series' joint fit) in EPSG:3857 from 36 tie pins,") },
+            "\(lines)")
+        #expect(
+            lines.filter { !$0.hasPrefix("r2c2: ") }.allSatisfy { $0.contains(" tie pins, leave-one-out") && !$0.contains(" GCPs and ") }, "\(lines)")
         let out = try ProgramRun.output(
             PackageRoot.path(".venv/bin/python3"),
             [

@@ -45,6 +45,12 @@ struct RunCommand: ParsableCommand {
             them (--iiif-cache), and a rerun compares the image's info.json and the annotation, not \
             its pixels.
 
+            A map series: `ties:` joins sheets (hand ties, `ties_from:` a ties file, or `ties: auto` \
+            to find them by matching every overlap), a sheet with `gcps: none` is placed by its ties \
+            alone, and `composite: {tone: match}` evens the sheets' tones; the run writes a sheet \
+            index (index.geojson) with each sheet's and each pair's figures. See \
+            docs/pipelines-and-collections.md.
+
             Many machines: run `tegula run FILE --shard I/N` (or `--shard auto` in a Slurm array, a \
             Kubernetes Indexed Job with --shards N, or an AWS Batch array job) once per index with the \
             work folder on a shared file system, then `tegula run FILE --stage reduce` once. Every \

@@ -12,6 +12,8 @@ extension AutoTies {
         let name: String
         let input: String
         let mask: [PixelPoint]
+        /// Whether the mask is its own (its map's outline) rather than its scan's border.
+        let masked: Bool
         let width: Int
         let height: Int
         /// Its georeference stage hash without ties (for the record's key).
@@ -24,7 +26,9 @@ extension AutoTies {
             let step = GeoreferenceStep(map: map, folder: pipeline.workFolder(for: map), digests: FileDigests(stamps: [:]), scans: pipeline.inputs)
             let reader = try pipeline.inputs.open(map.input).reader()
             let w = Double(reader.width), h = Double(reader.height)
-            mask = try step.mask() ?? [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)]
+            let own = try step.mask()
+            mask = own ?? [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)]
+            masked = own != nil
             (name, input, width, height, hash, scans) = (map.name, map.input, reader.width, reader.height, step.hash(), pipeline.inputs)
         }
 
@@ -91,7 +95,10 @@ extension AutoTies {
             let why =
                 untied.contains(l.name)
                 ? "matched a neighbour whole, but none of its overlaps then gave ties"
-                : names.isEmpty ? nothingAround : "matches none of the placed sheets around it (\(list))"
+                : names.isEmpty
+                    ? nothingAround
+                    : "matches none of the placed sheets around it (\(list))"
+                        + (l.masked ? "" : "; it has no mask, and a sheet is matched whole by its map's outline (georeference: {mask: …})")
             return Unplaced(map: l.name, why: why)
         }
     }

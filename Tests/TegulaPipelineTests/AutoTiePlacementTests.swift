@@ -145,6 +145,20 @@ import Testing
         #expect(line.contains("nothing places it, nor 1 more map without GCPs (found-ties.json says why)") && !line.contains("\n"), "\(line)")
     }
 
+    /// A row of three, GCPs on r1c1 alone and no mask on r1c2: its scan's border, collar and
+    /// all, is no outline to match it whole by, and the line says so.
+    @Test func aSheetWithoutGCPsOrAMaskThatMatchesNothingIsToldItHasNoMask() throws {
+        let (folder, file) = try Self.series("autoties-no-mask", cols: 3, rows: 1, withGCPs: ["r1c1"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let list = folder + "/sheets.csv"
+        let text = try String(contentsOfFile: list, encoding: .utf8)
+        try text.replacingOccurrences(of: "masks/r1c2.wkt", with: "").write(toFile: list, atomically: true, encoding: .utf8)
+        let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }
+        let line = e?.description ?? ""
+        #expect(line.contains("map 'r1c2': ties: auto: it has no GCPs and matches none of the placed sheets around it ('r1c1')"), "\(line)")
+        #expect(line.contains("; it has no mask, and a sheet is matched whole by its map's outline (georeference: {mask: …})"), "\(line)")
+    }
+
     /// The ties `ties: auto` finds are the same, byte for byte, however many threads match the
     /// overlaps: every pair of sheets with GCPs, and in each round of placing the others every
     /// waiting sheet and every overlap of those placed, run on `jobs` threads and are kept in one

@@ -237,6 +237,15 @@ struct AutoTies: Codable, Sendable, Equatable {
         }
     }
 
+    /// One line for the log: the ties found, in how many of the pairs tried, the sheets without
+    /// GCPs left unplaced, and where the ties and the sheet index are.
+    func summary(work: String) -> String {
+        let matched = pairs.filter(\.matched)
+        let left = unplaced.map { ", \($0.count) sheet\($0.count == 1 ? "" : "s") without GCPs not placed" } ?? ""
+        return "ties: auto found \(matched.map(\.ties).reduce(0, +)) ties in \(matched.count) of \(pairs.count) overlapping pairs\(left) → "
+            + "\(Self.csvPath(work: work)); the sheet index: \(work)/index.geojson"
+    }
+
     /// The pairs that overlap but do not match, then the sheets without GCPs that matching did
     /// not place, one line each for the log.
     var unmatched: [String] {

@@ -134,6 +134,7 @@ extension PipelineRunner {
     func writeIndexAndGate(tone: CompositeTone? = nil) throws -> SheetIndex {
         let index = SheetIndex(figures: try SheetIndex.figures(pipeline, tone: tone), pipeline: pipeline)
         if (options.shard?.index ?? 0) == 0 { try index.write(to: pipeline.workFolder + "/index.geojson") }
+        if let found = pipeline.foundTies { log(found.summary(work: pipeline.workFolder)) }
         for line in pipeline.foundTies?.unmatched ?? [] { log(line) }
         for line in try pipeline.idleRejectedRows() { log(line) }
         guard let q = pipeline.spec.quality else { return index }

@@ -157,6 +157,9 @@ import Testing
         }
         let pipeline = try Pipeline.load(path: file)
         #expect(Set(pipeline.spec.ties.map { "\($0.mapA) \($0.mapB)" }) == ["r1c3 r1c4"])
+        // One line says what was found and where it went.
+        let summary = "ties: auto found \(pipeline.spec.ties.count) ties in 1 of 3 overlapping pairs → \(pipeline.workFolder)/found-ties.csv; "
+        #expect(log.all.contains { $0 == summary + "the sheet index: \(pipeline.workFolder)/index.geojson" }, "\(log.all.prefix(3))")
         #expect(pipeline.foundTies?.pairs.map { "\($0.mapA) \($0.mapB) \($0.matched)" } == ["r1c1 r1c2 false", "r1c2 r1c3 false", "r1c3 r1c4 true"])
         // The sheet index shows every pair tried: count and score, or why not.
         let index =

@@ -34,8 +34,7 @@ public enum StackingOrder: Sendable, Hashable, CustomStringConvertible {
         var seen: Set<String> = []
         for n in names {
             if !known.contains(n) {
-                let near = KeySuggestion.nearest(to: n, in: maps).map { " (did you mean '\($0)'?)" } ?? ""
-                return "'\(n)' is not a map of this pipeline\(near); expected \(StackingOrder.accepted)"
+                return "'\(n)' is not a map of this pipeline\(KeySuggestion.mapHint(for: n, in: maps)); expected \(StackingOrder.accepted)"
             }
             if !seen.insert(n).inserted { return "'\(n)' is named twice; each map takes one place in the stack" }
         }

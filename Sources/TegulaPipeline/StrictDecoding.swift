@@ -66,6 +66,13 @@ enum KeySuggestion {
         return best.1 <= max(1, key.count / 3) ? best.0 : nil
     }
 
+    /// What to say after an unknown map's name: the nearest of `maps` (" (did you mean 'r1c2'?)"),
+    /// else the first few (" (its maps: r1c1, r1c2, …)").
+    static func mapHint(for name: String, in maps: [String]) -> String {
+        if let near = nearest(to: name, in: maps) { return " (did you mean '\(near)'?)" }
+        return " (its maps: " + maps.prefix(5).joined(separator: ", ") + (maps.count > 5 ? ", …" : "") + ")"
+    }
+
     /// Levenshtein distance (insertions, deletions, substitutions; transposition counts as 1).
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)

@@ -22,8 +22,7 @@ public enum ToneMatching: Sendable, Hashable, CustomStringConvertible {
     /// Why the tone cannot be used with these maps (an anchor of no map), or nil.
     func problem(maps: [String]) -> String? {
         guard case .match(let a?) = self, !maps.contains(a) else { return nil }
-        let near = KeySuggestion.nearest(to: a, in: maps).map { " (did you mean '\($0)'?)" } ?? ""
-        return "anchor '\(a)' is not a map of this pipeline\(near); expected \(ToneMatching.accepted)"
+        return "anchor '\(a)' is not a map of this pipeline\(KeySuggestion.mapHint(for: a, in: maps)); expected \(ToneMatching.accepted)"
     }
 }
 

@@ -476,6 +476,9 @@ import Testing
         #expect(!word.contains("\n"))
         let anchor = try load("  tone: {anchor: b}\n")
         #expect(anchor.contains("composite.tone.anchor") && anchor.contains("anchor 'b' is not a map of this pipeline"), "\(anchor)")
+        // A name near none of the maps: the line lists them, as the ties' errors do.
+        let far = try load("  tone: {anchor: nowhere}\n")
+        #expect(far.contains("anchor 'nowhere' is not a map of this pipeline (its maps: "), "\(far)")
         let key = try load("  tone: {sheet: a}\n")
         #expect(key.contains("'sheet' is not a key of tone"), "\(key)")
     }

@@ -67,6 +67,20 @@ struct SheetIndex: Encodable {
 
     enum CodingKeys: String, CodingKey { case type, features, ties, foundTies = "found_ties" }
 
+    /// One line for the log when sheets are placed by their ties alone: how many, how far in ties
+    /// from a sheet with GCPs, and what their figures measure; nil when there are none.
+    var placedByTies: String? {
+        let figures = features.map(\.properties)
+        let placed = figures.filter { $0.georeference == "ties" }
+        guard let far = placed.compactMap(\.hops).max() else { return nil }
+        let anchors = figures.filter { $0.georeference == "gcps" && ($0.gcps ?? 0) > 0 && $0.ties > 0 }.compactMap(\.leaveOneOutMetres)
+        let loo = anchors.max().map { String(format: " (leave-one-out RMSE up to %.0f m)", $0) } ?? ""
+        return "series: \(placed.count) sheet\(placed.count == 1 ? "" : "s") placed by their ties alone, up to \(far) tie\(far == 1 ? "" : "s") "
+            + "from a sheet with GCPs: their rmse_m and loo_m say how well their ties agree, not how near their place on the ground is, "
+            + "which rests on the GCPs of the sheets with them\(loo), carried out along the ties "
+            + "(docs/pipelines-and-collections.md, \"How far to trust it\")"
+    }
+
     init(figures: [SheetFigures], pipeline: Pipeline) {
         features = figures.map { f in
             Feature(id: f.name, geometry: f.footprint.flatMap { $0.count >= 4 ? Geometry(coordinates: [$0]) : nil }, properties: f)
@@ -135,6 +149,7 @@ extension PipelineRunner {
         let index = SheetIndex(figures: try SheetIndex.figures(pipeline, tone: tone), pipeline: pipeline)
         if (options.shard?.index ?? 0) == 0 { try index.write(to: pipeline.workFolder + "/index.geojson") }
         if let found = pipeline.foundTies { log(found.summary(work: pipeline.workFolder)) }
+        if let line = index.placedByTies { log(line) }
         for line in pipeline.foundTies?.unmatched ?? [] { log(line) }
         for line in try pipeline.idleRejectedRows() { log(line) }
         guard let q = pipeline.spec.quality else { return index }

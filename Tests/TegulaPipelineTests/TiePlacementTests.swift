@@ -105,6 +105,10 @@ import Testing
         // Each sheet's line counts its own GCPs and its tie pins apart, and says who chose its
         // transform (before: r1c1 "fitted polynomial1 (given) … from 36 GCPs", all of them pins).
         let lines = log.all.filter { $0.contains("; fitted ") }
+        // And one line says what a sheet placed by its ties has to show for it (the walk of a
+        // new user found the index's figures for such sheets easy to read as their accuracy).
+        let placedLine = "series: 15 sheets placed by their ties alone, up to 4 ties from a sheet with GCPs: their rmse_m and loo_m say how well "
+        #expect(log.all.contains { $0.hasPrefix(placedLine) && $0.contains("(leave-one-out RMSE up to ") }, "\(log.all.prefix(4))")
         #expect(lines.contains { $0.hasPrefix("r2c2: ") && $0.contains("(the series' joint fit) in EPSG:3857 from 6 GCPs and ") }, "\(lines)")
         #expect(
             lines.contains { $0.hasPrefix("r1c1: ") && $0.contains("fitted polynomial1 (the series' joint fit) in EPSG:3857 from 36 tie pins,") },

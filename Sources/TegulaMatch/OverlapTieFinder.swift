@@ -57,9 +57,8 @@ public enum OverlapTieFinder {
         guard let h = MatchEngine.homography(predicted.map { MatchEngine.Pair(a: $0.a, b: $0.b, distinctiveness: 0) }) else { return nil }
         // A corner two diagonal neighbours share may hold the first round's small templates but
         // not the last round's: where it does not match, it is too small to tie, not named.
-        let corner = smallCorner(maskA: maskA, maskB: maskB, h, settings, match)
         var figures = MatchFigures()
-        func refused(_ why: String) -> MatchVerdict? { corner ? nil : .noMatch(why, figures) }
+        func refused(_ why: String) -> MatchVerdict? { smallCorner(maskA: maskA, maskB: maskB, h, settings, match) ? nil : .noMatch(why, figures) }
         let margin = match.templateHalfSide + settings.searchRadius + 8
         let pa = PaddedScan(a, margin: margin), pb = PaddedScan(b, margin: margin)
         guard

@@ -96,41 +96,70 @@ struct JointSystem {
     /// starts from `start` for the sheets given there (those placed by their ties) and from
     /// each other sheet fitted alone (``alone(_:)``).
     func solve(start: [Int: [Double]] = [:]) -> (theta: [Double], iterations: Int)? {
-        let n = unknowns
-        // Each sheet's diagonal block of the normal matrix, and the right-hand side.
-        var b = [Double](repeating: 0, count: n)
-        var inverses: [[Double]] = []
-        var gcpBlocks: [[Double]] = []
-        var blocks: [[Double]] = sheets.indices.map { [Double](repeating: 0, count: sheets[$0].parameterCount * sheets[$0].parameterCount) }
-        func addOuter(_ s: Int, _ r: [Double], _ scale: Double) {
-            let k = r.count
-            for i in 0..<k where r[i] != 0 { for j in 0..<k { blocks[s][i * k + j] += scale * r[i] * r[j] } }
-        }
+        guard let normal = Normal(self) else { return nil }
+        var b = [Double](repeating: 0, count: unknowns)
         for (s, sheet) in sheets.enumerated() {
             for (p, g) in zip(sheet.pixels, sheet.grounds) {
                 let (rx, ry) = sheet.rows(p)
-                addOuter(s, rx, 1)
-                addOuter(s, ry, 1)
                 for i in 0..<rx.count { b[offsets[s] + i] += rx[i] * g.x + ry[i] * g.y }
             }
         }
-        gcpBlocks = blocks
-        // Each tie's design rows, made once: the iteration multiplies by them every step.
-        let tieRows = ties.map { (a, pa, bb, pb) in (sheets[a].rows(pa), sheets[bb].rows(pb)) }
-        for (k, (a, _, bb, _)) in ties.enumerated() {
-            let ((ax, ay), (bx, by)) = tieRows[k], weight = weights[k]
-            addOuter(a, ax, weight / 2); addOuter(a, ay, weight / 2)
-            addOuter(bb, bx, weight / 2); addOuter(bb, by, weight / 2)
-        }
+        // Start from each sheet fitted alone (its GCP block only): the ties then only correct it.
+        var x = [Double](repeating: 0, count: unknowns)
         for (s, sheet) in sheets.enumerated() {
-            let k = sheet.parameterCount
-            let identity = (0..<k).map { c in (0..<k).map { $0 == c ? 1.0 : 0.0 } }
-            guard let inv = LinearAlgebra.solveSquare(blocks[s], size: k, rhs: identity) else { return nil }
-            inverses.append(inv.flatMap { $0 })  // column c of the inverse at [c·k ..< (c+1)·k]
+            guard let first = start[s] ?? alone(s) else { return nil }
+            for i in 0..<sheet.parameterCount { x[offsets[s] + i] = first[i] }
         }
-        func multiply(_ x: [Double]) -> [Double] {
-            var y = [Double](repeating: 0, count: n)
+        return normal.solve(b, from: x)
+    }
+
+    /// The normal matrix AᵀWA of the system as an operator, with its block-Jacobi preconditioner
+    /// (each sheet's diagonal block inverted), for conjugate gradients.
+    struct Normal {
+        let system: JointSystem
+        /// Each sheet's GCP block, and the inverse of its whole diagonal block (column c at
+        /// [c·k ..< (c+1)·k]).
+        let gcpBlocks: [[Double]], inverses: [[Double]]
+        /// Each tie's design rows at its two pixels: the iteration multiplies by them every step.
+        let tieRows: [(([Double], [Double]), ([Double], [Double]))]
+
+        /// Nil when a sheet's diagonal block is singular (its GCPs and ties do not fix it).
+        init?(_ system: JointSystem) {
+            self.system = system
+            let sheets = system.sheets
+            var blocks: [[Double]] = sheets.map { [Double](repeating: 0, count: $0.parameterCount * $0.parameterCount) }
+            func addOuter(_ s: Int, _ r: [Double], _ scale: Double) {
+                let k = r.count
+                for i in 0..<k where r[i] != 0 { for j in 0..<k { blocks[s][i * k + j] += scale * r[i] * r[j] } }
+            }
             for (s, sheet) in sheets.enumerated() {
+                for p in sheet.pixels {
+                    let (rx, ry) = sheet.rows(p)
+                    addOuter(s, rx, 1)
+                    addOuter(s, ry, 1)
+                }
+            }
+            gcpBlocks = blocks
+            tieRows = system.ties.map { (a, pa, bb, pb) in (sheets[a].rows(pa), sheets[bb].rows(pb)) }
+            for (k, (a, _, bb, _)) in system.ties.enumerated() {
+                let ((ax, ay), (bx, by)) = tieRows[k], weight = system.weights[k]
+                addOuter(a, ax, weight / 2); addOuter(a, ay, weight / 2)
+                addOuter(bb, bx, weight / 2); addOuter(bb, by, weight / 2)
+            }
+            var inverses: [[Double]] = []
+            for (s, sheet) in sheets.enumerated() {
+                let k = sheet.parameterCount
+                let identity = (0..<k).map { c in (0..<k).map { $0 == c ? 1.0 : 0.0 } }
+                guard let inv = LinearAlgebra.solveSquare(blocks[s], size: k, rhs: identity) else { return nil }
+                inverses.append(inv.flatMap { $0 })
+            }
+            self.inverses = inverses
+        }
+
+        func multiply(_ x: [Double]) -> [Double] {
+            let offsets = system.offsets
+            var y = [Double](repeating: 0, count: system.unknowns)
+            for (s, sheet) in system.sheets.enumerated() {
                 let k = sheet.parameterCount, o = offsets[s]
                 for i in 0..<k {
                     var sum = 0.0
@@ -138,8 +167,8 @@ struct JointSystem {
                     y[o + i] = sum
                 }
             }
-            for (k, (a, _, bb, _)) in ties.enumerated() {
-                let ((ax, ay), (bx, by)) = tieRows[k], weight = weights[k]
+            for (k, (a, _, bb, _)) in system.ties.enumerated() {
+                let ((ax, ay), (bx, by)) = tieRows[k], weight = system.weights[k]
                 var dx = 0.0, dy = 0.0
                 for i in 0..<ax.count { dx += ax[i] * x[offsets[a] + i]; dy += ay[i] * x[offsets[a] + i] }
                 for i in 0..<bx.count { dx -= bx[i] * x[offsets[bb] + i]; dy -= by[i] * x[offsets[bb] + i] }
@@ -149,43 +178,45 @@ struct JointSystem {
             }
             return y
         }
+
         func precondition(_ r: [Double]) -> [Double] {
-            var z = [Double](repeating: 0, count: n)
-            for (s, sheet) in sheets.enumerated() {
-                let k = sheet.parameterCount, o = offsets[s]
+            var z = [Double](repeating: 0, count: system.unknowns)
+            for (s, sheet) in system.sheets.enumerated() {
+                let k = sheet.parameterCount, o = system.offsets[s]
                 for c in 0..<k where r[o + c] != 0 { for i in 0..<k { z[o + i] += inverses[s][c * k + i] * r[o + c] } }
             }
             return z
         }
-        func dot(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).reduce(0) { $0 + $1.0 * $1.1 } }
-        // Start from each sheet fitted alone (its GCP block only): the ties then only correct it.
-        var x = [Double](repeating: 0, count: n)
-        for (s, sheet) in sheets.enumerated() {
-            let k = sheet.parameterCount, o = offsets[s]
-            guard let first = start[s] ?? alone(s) else { return nil }
-            for i in 0..<k { x[o + i] = first[i] }
+
+        /// x with N·x = b by preconditioned conjugate gradients from `x`, and the steps taken;
+        /// nil when they do not converge. They stop when the residual's preconditioned square norm
+        /// falls to `tolerance` times b's.
+        func solve(_ b: [Double], from x: [Double], tolerance: Double = 1e-26) -> (theta: [Double], iterations: Int)? {
+            let n = system.unknowns
+            func dot(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).reduce(0) { $0 + $1.0 * $1.1 } }
+            var x = x
+            var r = zip(b, multiply(x)).map { $0 - $1 }
+            var z = precondition(r)
+            var p = z
+            var rz = dot(r, z)
+            let target = tolerance * max(dot(b, precondition(b)), .leastNormalMagnitude)
+            // Conjugate gradients end in at most n steps in exact arithmetic; rounding may need more.
+            let limit = 4 * n + 100
+            for iteration in 0...limit {
+                if rz <= target { return (x, iteration) }
+                guard iteration < limit, rz.isFinite else { return nil }
+                let q = multiply(p)
+                let pq = dot(p, q)
+                guard pq > 0 else { return nil }
+                let alpha = rz / pq
+                for i in 0..<n { x[i] += alpha * p[i]; r[i] -= alpha * q[i] }
+                z = precondition(r)
+                let next = dot(r, z)
+                let beta = next / rz
+                rz = next
+                for i in 0..<n { p[i] = z[i] + beta * p[i] }
+            }
+            return nil
         }
-        var r = zip(b, multiply(x)).map { $0 - $1 }
-        var z = precondition(r)
-        var p = z
-        var rz = dot(r, z)
-        let target = 1e-26 * max(dot(b, precondition(b)), .leastNormalMagnitude)
-        // Conjugate gradients end in at most n steps in exact arithmetic; rounding may need more.
-        let limit = 4 * n + 100
-        for iteration in 0...limit {
-            if rz <= target { return (x, iteration) }
-            guard iteration < limit, rz.isFinite else { return nil }
-            let q = multiply(p)
-            let pq = dot(p, q)
-            guard pq > 0 else { return nil }
-            let alpha = rz / pq
-            for i in 0..<n { x[i] += alpha * p[i]; r[i] -= alpha * q[i] }
-            z = precondition(r)
-            let next = dot(r, z)
-            let beta = next / rz
-            rz = next
-            for i in 0..<n { p[i] = z[i] + beta * p[i] }
-        }
-        return nil
     }
 }

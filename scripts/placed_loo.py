@@ -3,6 +3,8 @@ re-derived with numpy from the run's inputs, for TiePlacementTests' oracle.
 
     placed_loo.py DIR WORK    prints {sheet: {"hops": H, "rmse_m": R, "loo_m": L, "ties": N}} for
                               every sheet whose `gcps` in DIR/sheets.csv is `none`
+    placed_loo.py DIR WORK --place-se
+                              prints {sheet: place_se_m} for every sheet
 
 DIR is a made series (scripts/make-series --ties-file): sheets.csv (name,input,gcps,transform,…;
 every sheet polynomial1, the only family this oracle knows), ties.csv (map_a,x_a,y_a,map_b,x_b,
@@ -121,6 +123,64 @@ def figures(sheet, theta, ties, to_lonlat, centre):
     return {"rmse_m": rms(residuals), "loo_m": rms(loo), "ties": len(pairs)}
 
 
+def place_se(names, gcps, ties, weight, theta, sizes, to_lonlat, centre):
+    """Each sheet's standard error of place, exactly: the GCPs' and the ties' errors (one
+    coordinate's variance each, from their misfits at the joint optimum: sum of squares over 2 per
+    GCP less 6 per sheet with GCPs, and over 2 per tie less 6 per sheet without) carried through the
+    weighted least squares, Cov(theta) = N^-1 A^T diag(w s^2) A N^-1, to each scan corner; the
+    corner's 2 x 2 covariance taken to local east and north metres by the fitting CRS's derivative
+    there (OSR, 1 m steps, great-circle), and the square root of its trace at the worst corner."""
+    index = {n: i for i, n in enumerate(names)}
+    n = 6 * len(names)
+    rows, noise = [], []
+
+    def block(sheet, pixel, sign, axis, r):
+        r[6 * index[sheet] + 3 * axis : 6 * index[sheet] + 3 * axis + 3] += sign * design(pixel)[0]
+
+    gcp_sum = sum(float(np.sum((design(p[:, :2]) @ theta[s] - p[:, 2:]) ** 2)) for s, p in gcps.items())
+    gcp_free = sum(2 * len(p) - 6 for p in gcps.values())
+    tie_sum = sum(float(np.sum((design(pa) @ theta[a] - design(pb) @ theta[b]) ** 2)) for a, pa, b, pb in ties)
+    tie_free = 2 * len(ties) - 6 * (len(names) - len(gcps))
+    s_gcp, s_tie = gcp_sum / gcp_free, tie_sum / tie_free
+    for sheet, pts in gcps.items():
+        for x, y, _, _ in pts:
+            for axis in range(2):
+                r = np.zeros(n)
+                block(sheet, (x, y), 1, axis, r)
+                rows.append(r)
+                noise.append(s_gcp)
+    for a, pa, b, pb in ties:
+        w = (weight if a in gcps and b in gcps else 1) / 2
+        for axis in range(2):
+            r = np.zeros(n)
+            block(a, pa, 1, axis, r)
+            block(b, pb, -1, axis, r)
+            rows.append(np.sqrt(w) * r)
+            noise.append(w * s_tie)
+    A = np.array(rows)
+    inverse = np.linalg.inv(A.T @ A)
+    cov = inverse @ (A.T * np.array(noise)) @ A @ inverse
+    out = {}
+    for s, i in index.items():
+        width, height = sizes[s]
+        worst = 0.0
+        for corner in [(0, 0), (width, 0), (width, height), (0, height)]:
+            j = np.zeros((2, n))
+            for axis in range(2):
+                j[axis, 6 * i + 3 * axis : 6 * i + 3 * axis + 3] = design(corner)[0]
+            c = j @ cov @ j.T
+            at = design(corner) @ theta[s]
+            steps = np.vstack([at, at + [1, 0], at + [0, 1]])
+            ll = np.array(to_lonlat.TransformPoints((steps + centre).tolist()))[:, :2]
+            lat = np.radians(ll[0, 1])
+            east = np.radians(ll[1:, 0] - ll[0, 0]) * np.cos(lat) * EARTH_RADIUS
+            north = np.radians(ll[1:, 1] - ll[0, 1]) * EARTH_RADIUS
+            g = np.vstack([east, north])  # metres east and north per fitting-CRS unit in x and in y
+            worst = max(worst, float(np.trace(g @ c @ g.T)))
+        out[s] = float(np.sqrt(worst))
+    return out
+
+
 def hops(sheet, gcps, ties):
     """Ties between a sheet and the nearest sheet with GCPs, breadth first."""
     seen, front, h = set(gcps), set(gcps), 0
@@ -132,7 +192,7 @@ def hops(sheet, gcps, ties):
     return h
 
 
-def main(folder, work):
+def main(folder, work, mode=None):
     sheets = list(csv.DictReader(open(f"{folder}/sheets.csv")))
     assert all(s["transform"] == "polynomial1" for s in sheets), "this oracle knows polynomial1 only"
     gcps, crs = {}, set()
@@ -155,6 +215,11 @@ def main(folder, work):
     weight = re.search(r"^tie_weight:\s*([0-9.eE+-]+)", open(f"{folder}/series.yml").read(), re.M)
     theta = joint([s["name"] for s in sheets], gcps, ties, float(weight.group(1)) if weight else 100.0)
     to_lonlat = transformation(fit_srs, "EPSG:4326")
+    if mode == "--place-se":
+        truth = json.load(open(f"{folder}/truth.json"))["sheets"]
+        sizes = {s["name"]: (truth[s["name"]]["width"], truth[s["name"]]["height"]) for s in sheets}
+        print(json.dumps(place_se([s["name"] for s in sheets], gcps, ties, float(weight.group(1)) if weight else 100.0, theta, sizes, to_lonlat, centre)))
+        return
     out = {}
     for s in sheets:
         if s["gcps"] == "none":
@@ -163,4 +228,4 @@ def main(folder, work):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    main(*sys.argv[1:4])

@@ -158,7 +158,7 @@ public struct TiePair: Sendable {
         do {
             joint = try SeriesFit.fit(
                 sheets: [sheetA, sheetB], ties: s.ties.map { Tie(sheetA: 0, pixelA: $0.a, sheetB: 1, pixelB: $0.b) },
-                tieWeight: tieWeight)
+                tieWeight: tieWeight, draws: 0)
         } catch {
             throw EditorError(.fitFailed, at: "ties", "\(error)")
         }

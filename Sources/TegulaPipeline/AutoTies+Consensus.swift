@@ -57,7 +57,7 @@ extension AutoTies {
                 guard let a = local(pair.a), let b = local(pair.b) else { return nil }
                 ties += pair.ties.map { Tie(sheetA: a, pixelA: $0.scan, sheetB: b, pixelB: $0.reference) }
             }
-            guard let fit = try? SeriesFit.fit(sheets: names.map { sheets[$0]! }, ties: ties, tieWeight: tieWeight) else { return nil }
+            guard let fit = try? SeriesFit.fit(sheets: names.map { sheets[$0]! }, ties: ties, tieWeight: tieWeight, draws: 0) else { return nil }
             return found.map { pair in
                 guard let fa = fit.sheets[index[pair.a]!]?.after, let fb = fit.sheets[index[pair.b]!]?.after else {
                     return pair.ties.map { _ in 0 }

@@ -16,6 +16,9 @@ public struct QualitySpec: Sendable, Hashable, Codable {
     public var maxLeaveOneOutMetres: Double?
     /// Largest seam error at the sheet's ties after the joint fit, ground metres.
     public var maxSeamMetres: Double?
+    /// Standard error of a tied sheet's place (``SheetFigures/placeStandardErrorMetres``), ground
+    /// metres: the limit that holds a sheet placed by its ties to how well its group's GCPs fix it.
+    public var maxPlaceStandardErrorMetres: Double?
     /// Largest over smallest ground scale (metres per scan pixel) over the sheet; 1 = uniform.
     public var maxDistortion: Double?
     /// Default `skip`.
@@ -23,7 +26,7 @@ public struct QualitySpec: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case maxRMSEMetres = "max_rmse_m", maxLeaveOneOutMetres = "max_loo_m", maxSeamMetres = "max_seam_m"
-        case maxDistortion = "max_distortion", onFail = "on_fail"
+        case maxPlaceStandardErrorMetres = "max_place_se_m", maxDistortion = "max_distortion", onFail = "on_fail"
     }
 }
 
@@ -40,6 +43,7 @@ extension QualitySpec: StrictDecodable {
         maxRMSEMetres = try limit(.maxRMSEMetres)
         maxLeaveOneOutMetres = try limit(.maxLeaveOneOutMetres)
         maxSeamMetres = try limit(.maxSeamMetres)
+        maxPlaceStandardErrorMetres = try limit(.maxPlaceStandardErrorMetres)
         maxDistortion = try limit(.maxDistortion)
         let fail = try c.decodeIfPresent(String.self, forKey: .onFail) ?? "skip"
         guard let f = OnFail(rawValue: fail) else {

@@ -181,6 +181,7 @@ enum SeriesStep {
         if let t = series.tied[map.name] {
             var f = SheetFigures(name: map.name, report: t.after.report, pins: Set(t.pins.map(\.id)), seams: seams[map.name] ?? [])
             if let p = t.placement { f.place(p) }
+            f.placeStandardErrorMetres = t.placeStandardErrorMetres
             return f
         }
         let step = GeoreferenceStep(map: map, folder: pipeline.workFolder(for: map), digests: FileDigests(stamps: [:]), scans: pipeline.inputs)

@@ -31,6 +31,9 @@ public struct SheetFigures: Sendable, Codable, Equatable {
     /// The largest GCP residual, metres, and its GCP.
     public var worstResidualMetres: Double?
     public var worstGCP: String?
+    /// For a tied sheet: the standard error of its place, metres, from the errors its group's GCPs
+    /// and ties show, carried through the joint fit (``SheetFit/placeStandardErrorMetres``).
+    public var placeStandardErrorMetres: Double?
     /// Largest over smallest ground metres per scan pixel over the sheet (1 = uniform).
     public var scaleDistortion: Double?
     /// Largest angular distortion, degrees.
@@ -65,7 +68,8 @@ public struct SheetFigures: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case name, title, date, source, georeference, hops, transform, gcps, ties, quality, failures, error
-        case rmseMetres = "rmse_m", leaveOneOutMetres = "loo_m", worstResidualMetres = "worst_residual_m", worstGCP = "worst_gcp"
+        case rmseMetres = "rmse_m", leaveOneOutMetres = "loo_m", placeStandardErrorMetres = "place_se_m", worstResidualMetres = "worst_residual_m",
+            worstGCP = "worst_gcp"
         case scaleDistortion = "scale_distortion", angularDistortionDegrees = "angular_distortion_deg"
         case seamBeforeMetres = "seam_before_m", seamAfterMetres = "seam_after_m"
         case footprint
@@ -139,6 +143,7 @@ public struct SheetFigures: Sendable, Codable, Equatable {
         check(rmseMetres, q.maxRMSEMetres, "max_rmse_m", "RMSE (m)")
         check(leaveOneOutMetres, q.maxLeaveOneOutMetres, "max_loo_m", "leave-one-out RMSE (m)")
         check(seamAfterMetres, q.maxSeamMetres, "max_seam_m", "seam error (m)")
+        check(placeStandardErrorMetres, q.maxPlaceStandardErrorMetres, "max_place_se_m", "standard error of its place (m)")
         check(scaleDistortion, q.maxDistortion, "max_distortion", "scale distortion")
         return out
     }

@@ -68,17 +68,18 @@ struct SheetIndex: Encodable {
     enum CodingKeys: String, CodingKey { case type, features, ties, foundTies = "found_ties" }
 
     /// One line for the log when sheets are placed by their ties alone: how many, how far in ties
-    /// from a sheet with GCPs, and what their figures measure; nil when there are none.
+    /// from a sheet with GCPs, what their figures measure, and the largest standard error of
+    /// their place; nil when there are none.
     var placedByTies: String? {
         let figures = features.map(\.properties)
         let placed = figures.filter { $0.georeference == "ties" }
         guard let far = placed.compactMap(\.hops).max() else { return nil }
-        let anchors = figures.filter { $0.georeference == "gcps" && ($0.gcps ?? 0) > 0 && $0.ties > 0 }.compactMap(\.leaveOneOutMetres)
-        let loo = anchors.max().map { String(format: " (leave-one-out RMSE up to %.0f m)", $0) } ?? ""
+        let se = placed.compactMap(\.placeStandardErrorMetres).max()
         return "series: \(placed.count) sheet\(placed.count == 1 ? "" : "s") placed by their ties alone, up to \(far) tie\(far == 1 ? "" : "s") "
-            + "from a sheet with GCPs: their rmse_m and loo_m say how well their ties agree, not how near their place on the ground is, "
-            + "which rests on the GCPs of the sheets with them\(loo), carried out along the ties "
-            + "(docs/pipelines-and-collections.md, \"How far to trust it\")"
+            + "from a sheet with GCPs: their rmse_m and loo_m say how well their ties agree, not how near their place on the ground is; "
+            + (se.map { String(format: "place_se_m says that (up to %.0f m: the GCPs' and ties' own errors carried along the ties)", $0) }
+                ?? "it rests on GCPs no more than their transforms need, which show no error of their own to carry along the ties")
+            + " (docs/pipelines-and-collections.md, \"How far to trust it\")"
     }
 
     init(figures: [SheetFigures], pipeline: Pipeline) {

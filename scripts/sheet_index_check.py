@@ -3,7 +3,8 @@
 composite served with its sheet index beside it, and check what a person would see: one outline per
 sheet of the index that has a footprint, no sheet popup open until an outline is clicked, then
 exactly one popup naming the clicked sheet, whose figures (title, date, transform, GCPs, ties, RMSE,
-leave-one-out RMSE, worst residual, scale distortion, seam errors before and after, quality) are
+leave-one-out RMSE, worst residual, scale distortion, seam errors before and after, ties from a
+sheet with GCPs and standard error of place where the index has them, quality) are
 the index's values as viewer.js writes them (distances as a person writes them: 1,041 km; 12.4 km;
 688 m); no console error. The index is read from the file the pipeline wrote (INDEX), not from the
 server, so what the page shows is checked against the run's own figures. The screenshot goes to
@@ -39,6 +40,10 @@ def expected_rows(p):
             rows[key] = p[key]
     if p.get("seam_before_m") is not None:
         rows["seam error before → after"] = person_distance(p["seam_before_m"]) + " → " + person_distance(p["seam_after_m"])
+    if p.get("place_se_m") is not None:
+        rows["standard error of place"] = person_distance(p["place_se_m"])
+    if p.get("hops") is not None:
+        rows["ties from a sheet with GCPs"] = str(p["hops"])
     return rows
 
 

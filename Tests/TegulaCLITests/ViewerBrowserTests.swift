@@ -85,7 +85,8 @@ struct ViewerBrowserTests {
     /// A 2 × 2 series from scripts/make-series run to its composite, served with the sheet index
     /// the run wrote beside it: scripts/sheet_index_check.py sees one outline per sheet and, on a
     /// click, one popup whose figures are the index file's (transform, GCP and tie counts, RMSE,
-    /// leave-one-out RMSE, worst residual, distortion, seam errors before and after, title, date).
+    /// leave-one-out RMSE, worst residual, distortion, seam errors before and after, standard error
+    /// of place, title, date).
     @Test func theViewerDrawsACompositesSheetsAndAClickOpensASheetsFigures() throws {
         let dir = try TemporaryFolder.make("sheetindex")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -108,6 +109,7 @@ struct ViewerBrowserTests {
             #expect(r.stdout.contains(line), "missing from sheet_index_check's report: \(line)\n\(r.stdout)")
         }
         #expect(r.stdout.contains(": seam error before → after '"), "the popup's seam errors were not checked:\n\(r.stdout)")
+        #expect(r.stdout.contains(": standard error of place '"), "the popup's standard error of place was not checked:\n\(r.stdout)")
     }
 
     static let driver = #"""

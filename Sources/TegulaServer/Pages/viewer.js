@@ -138,6 +138,8 @@
                   : distance(p.worst_residual_m) + (p.worst_gcp ? ' (' + esc(p.worst_gcp) + ')' : '')],
                 ['scale distortion', n(p.scale_distortion, 3)], ['angular distortion', n(p.angular_distortion_deg, 2) && n(p.angular_distortion_deg, 2) + '°'],
                 ['seam error before → after', seams],
+                ['ties from a sheet with GCPs', p.hops],
+                ['standard error of place', p.place_se_m == null ? undefined : distance(p.place_se_m)],
                 ['quality', esc(p.quality) + (p.failures && p.failures.length ? ': ' + esc(p.failures.join('; ')) : '')],
                 ['error', p.error && esc(p.error)]];
     return '<b>' + esc(p.name) + '</b><table>' + rows.filter(function (r) { return r[1] !== undefined && r[1] !== null && r[1] !== ''; })

@@ -42,7 +42,8 @@ struct SheetIndex: Encodable {
         var figures: TieFigures
 
         enum CodingKeys: String, CodingKey {
-            case mapA = "map_a", mapB = "map_b", index, ground, seamBefore = "seam_before_m", seamAfter = "seam_after_m", residualA = "residual_a_m",
+            case mapA = "map_a", mapB = "map_b", index, pin, ground, seamBefore = "seam_before_m", seamAfter = "seam_after_m", residualA =
+                "residual_a_m",
                 residualB = "residual_b_m"
         }
 
@@ -51,6 +52,7 @@ struct SheetIndex: Encodable {
             try c.encode(mapA, forKey: .mapA)
             try c.encode(mapB, forKey: .mapB)
             try c.encode(figures.index, forKey: .index)
+            try c.encode(GCP.tiePinID(ties: [figures.index]), forKey: .pin)
             try c.encode(figures.ground, forKey: .ground)
             try c.encode(figures.seamBeforeMetres, forKey: .seamBefore)
             try c.encode(figures.seamAfterMetres, forKey: .seamAfter)

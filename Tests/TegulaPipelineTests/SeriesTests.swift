@@ -273,6 +273,20 @@ import Testing
             #expect(abs(width - 184 * 2 * .pi * 6378137 / 256 / 128) < 8 * 1223, "\(f["id"]!): \(width) m wide")
         }
         #expect((doc["ties"] as! [Any]).count == 48)
+        // Each tie names its pins as both sheets' report.json do: `tie-N` from 1 where its
+        // `index` counts from 0, joined as `tie-N+M` where two ties share a sheet's pixel.
+        for t in doc["ties"] as! [[String: Any]] {
+            let index = try #require(t["index"] as? Int), pin = try #require(t["pin"] as? String, "\(t)")
+            #expect(pin == "tie-\(index + 1)", "\(t)")
+            for key in ["map_a", "map_b"] {
+                let map = try #require(t[key] as? String)
+                let report =
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(pipeline.workFolder)/\(map)/report.json")))
+                    as! [String: Any]
+                let ids = (report["gcps"] as! [[String: Any]]).compactMap { $0["id"] as? String }.filter { $0.hasPrefix("tie-") }
+                #expect(ids.contains { $0.dropFirst(4).split(separator: "+").contains("\(index + 1)"[...]) }, "\(pin) in \(map): \(ids)")
+            }
+        }
     }
 
     @Test func aSheetWithBadGCPsIsNamedByTheGateAndLeftOutOfTheComposite() throws {

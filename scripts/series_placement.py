@@ -1,7 +1,7 @@
 """Helpers of scripts/bench-series for sheets placed by their ties (issue 43 items 2 and 4).
 
-    series_placement.py nine DIR CELL OVERLAP COLLAR [NOISE]   a made series' sheets.csv with GCPs on the
-        centre of every 3 x 3 block only (`none` elsewhere) and DIR/ties.csv: 18 ties per neighbour pair
+    series_placement.py nine DIR CELL OVERLAP COLLAR [NOISE]   for a series made with --gcps-on nine (GCPs
+        on the centre of every 3 x 3 block only, `none` elsewhere), DIR/ties.csv: 18 ties per neighbour pair
         from truth.json (two rows across the overlap, nine places along it), each pixel moved by up to
         NOISE px (default 0.1, seeded)
     series_placement.py errors DIR WORK LO HI     per sheet, the largest distance in max-zoom pixels over a
@@ -20,12 +20,6 @@ import numpy as np
 
 def nine(d, cell, overlap, collar, noise=0.1):
     truth = json.load(open(f"{d}/truth.json"))["sheets"]
-    rows = list(csv.reader(open(f"{d}/sheets.csv")))
-    keep = {n for n in truth if (int(n[1:].split("c")[0]) - 1) % 3 == 1 and (int(n.split("c")[1]) - 1) % 3 == 1}
-    for r in rows[1:]:
-        if r[0] not in keep:
-            r[2] = "none"
-    csv.writer(open(f"{d}/sheets.csv", "w"), lineterminator="\n").writerows(rows)
     rng = random.Random(43)
     edge, side = collar + overlap + cell, cell + 2 * overlap
     out = ["map_a,x_a,y_a,map_b,x_b,y_b"]

@@ -25,13 +25,8 @@ import Testing
         throws -> (folder: String, file: String)
     {
         let folder = try TemporaryFolder.make(label).path
-        let file = try MadeSeries.make(in: folder, gcpError: gcpError, extra: ["--ties-file", "--seed", "\(madeSeed)"])
-        let list = folder + "/sheets.csv"
-        let rows = try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n").map { row -> String in
-            let f = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            return f[0] == "name" || withGCPs.contains(f[0]) ? row.description : ([f[0], f[1], "none"] + f[3...]).joined(separator: ",")
-        }
-        try (rows.joined(separator: "\n") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let on = withGCPs.isEmpty ? "none" : withGCPs.sorted().joined(separator: ",")
+        let file = try MadeSeries.make(in: folder, gcpError: gcpError, extra: ["--ties-file", "--seed", "\(madeSeed)", "--gcps-on", on])
         var random = SeededRandom(seed: seed)
         let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/truth.json"))) as! [String: Any]
         let csv = ["map_a,x_a,y_a,map_b,x_b,y_b"] + ties(truth: truth, random: &random).map { "\($0.0),\($0.1),\($0.2),\($0.3),\($0.4),\($0.5)" }

@@ -8,7 +8,9 @@
         9 x 9 grid of scan pixels LO..HI between GDAL's GCP transformer (order 1) on WORK/NAME/georef.vrt
         (for a helmert sheet in the index, numpy's least-squares similarity through its GCPs) and truth.json's map; prints "max / mean / RMS | by hops" using WORK/index.geojson's hops;
         a sheet left out (no georef.vrt) is counted, not measured ("max / mean / RMS, N of M placed");
-        with --tied a third field, the largest over the sheets in a tie (the index's `ties` > 0)
+        with --tied a third field, the largest over the sheets in a tie (the index's `ties` > 0); and last,
+        over the sheets with a `place_se_m` (their standard error of place), each one's error over it
+        (metres to pixels by the cosine of the sheet centre's latitude): "middle (90 % under)"
 """
 import csv
 import json
@@ -61,9 +63,10 @@ def errors(d, work, lo, hi, tied=False):
     hops = {f["id"]: f["properties"].get("hops", 0) for f in features}
     ties = {f["id"]: f["properties"].get("ties", 0) for f in features}
     kinds = {f["id"]: f["properties"].get("transform") for f in features}
+    se = {f["id"]: f["properties"].get("place_se_m") for f in features}
     xs, ys = np.meshgrid(np.linspace(lo, hi, 9), np.linspace(lo, hi, 9))
     pts = np.column_stack([xs.ravel(), ys.ravel()])
-    worst, by, in_tie = [], {}, []
+    worst, by, in_tie, ratios = [], {}, [], []
     for name, t in truth.items():
         if not os.path.exists(f"{work}/{name}/georef.vrt"):
             continue
@@ -78,10 +81,14 @@ def errors(d, work, lo, hi, tied=False):
         by[hops[name]] = max(by.get(hops[name], 0), e)
         if ties.get(name, 0) > 0:
             in_tie.append(e)
+        if se.get(name):
+            lat = 2 * np.arctan(np.exp((t["y0"] - t["res"] * t["height"] / 2) / 6378137)) - np.pi / 2
+            ratios.append(e / (se[name] / (t["res"] * np.cos(lat))))
     rms = (sum(e * e for e in worst) / len(worst)) ** 0.5
     placed = "" if len(worst) == len(truth) else f", {len(worst)} of {len(truth)} placed"
     line = f"{max(worst):.2f} / {sum(worst) / len(worst):.2f} / {rms:.2f}{placed} | " + ", ".join(f"{h}: {e:.2f}" for h, e in sorted(by.items()))
-    print(line + (f" | {max(in_tie, default=float('nan')):.2f}" if tied else ""))
+    ratio = f"{np.median(ratios):.2f} ({np.percentile(ratios, 90):.2f})" if ratios else "–"
+    print(line + (f" | {max(in_tie, default=float('nan')):.2f}" if tied else "") + f" | {ratio}")
 
 
 if __name__ == "__main__":

@@ -33,30 +33,38 @@ extension JointSystem {
     /// `count` draws of how θ moves when every GCP's ground point takes a fresh normal error of
     /// `scales.gcp` per coordinate and every tie's ends a difference of `scales.tie`: each draw
     /// δθ = N⁻¹·AᵀW·ε, solved by ``Normal/solve(_:from:tolerance:)`` from zero to a residual a
-    /// millionth of the draw's (a figure of two digits needs no more). The draws come from
-    /// SplitMix64 at `seed`, so the same system gives the same draws on every run. Nil when a
-    /// solve does not converge.
-    func draws(_ normal: Normal, scales: (gcp: Double, tie: Double), count: Int, seed: UInt64) -> [[Double]]? {
-        var random = SplitMix64(seed: seed)
-        var out: [[Double]] = []
-        for _ in 0..<count {
-            var b = [Double](repeating: 0, count: unknowns)
-            for (s, sheet) in sheets.enumerated() {
-                for p in sheet.pixels {
-                    let (rx, ry) = sheet.rows(p), (ex, ey) = random.normalPair()
-                    for i in 0..<rx.count { b[offsets[s] + i] += scales.gcp * (rx[i] * ex + ry[i] * ey) }
-                }
-            }
-            for (k, (a, _, bb, _)) in ties.enumerated() {
-                let ((ax, ay), (bx, by)) = normal.tieRows[k], h = weights[k] / 2, (ex, ey) = random.normalPair()
-                let dx = h * scales.tie * ex, dy = h * scales.tie * ey
-                for i in 0..<ax.count { b[offsets[a] + i] += ax[i] * dx + ay[i] * dy }
-                for i in 0..<bx.count { b[offsets[bb] + i] -= bx[i] * dx + by[i] * dy }
-            }
-            guard let (delta, _) = normal.solve(b, from: [Double](repeating: 0, count: unknowns), tolerance: 1e-12) else { return nil }
-            out.append(delta)
+    /// millionth of the draw's (a figure of two digits needs no more), on `jobs` threads. Draw k
+    /// comes from SplitMix64 at the k-th value of SplitMix64 at `seed`, so the same system gives
+    /// the same draws on every run and any number of threads. Nil when a solve does not converge.
+    func draws(_ normal: Normal, scales: (gcp: Double, tie: Double), count: Int, seed: UInt64, jobs: Int) throws -> [[Double]]? {
+        var master = SplitMix64(seed: seed)
+        let seeds = (0..<count).map { _ in master.next() }
+        let out = Locked([[Double]?](repeating: nil, count: count))
+        try ParallelWork.run(jobs: jobs, count: count, makeState: { _ in () }) { _, k in
+            let delta = draw(normal, scales: scales, seed: seeds[k])
+            out.withLock { $0[k] = delta }
         }
-        return out
+        let all = out.current
+        return all.contains { $0 == nil } ? nil : all.map { $0! }
+    }
+
+    /// One draw of ``draws(_:scales:count:seed:jobs:)``.
+    func draw(_ normal: Normal, scales: (gcp: Double, tie: Double), seed: UInt64) -> [Double]? {
+        var random = SplitMix64(seed: seed)
+        var b = [Double](repeating: 0, count: unknowns)
+        for (s, sheet) in sheets.enumerated() {
+            for p in sheet.pixels {
+                let (rx, ry) = sheet.rows(p), (ex, ey) = random.normalPair()
+                for i in 0..<rx.count { b[offsets[s] + i] += scales.gcp * (rx[i] * ex + ry[i] * ey) }
+            }
+        }
+        for (k, (a, _, bb, _)) in ties.enumerated() {
+            let ((ax, ay), (bx, by)) = normal.tieRows[k], h = weights[k] / 2, (ex, ey) = random.normalPair()
+            let dx = h * scales.tie * ex, dy = h * scales.tie * ey
+            for i in 0..<ax.count { b[offsets[a] + i] += ax[i] * dx + ay[i] * dy }
+            for i in 0..<bx.count { b[offsets[bb] + i] -= bx[i] * dx + by[i] * dy }
+        }
+        return normal.solve(b, from: [Double](repeating: 0, count: unknowns), tolerance: 1e-12)?.theta
     }
 }
 

@@ -100,8 +100,9 @@ public struct SeriesFit: Sendable {
     /// cannot be fitted on them (ties add none), tied sheets fit in different CRSs, a tie pixel
     /// lies outside its scan, a group has no sheet with GCPs (naming its sheets), sheets without
     /// GCPs are not placed by their ties, or a group's system does not converge. `draws` 0 leaves
-    /// out the sheets' standard errors of place (a fit wanted only for its seams).
-    public static func fit(sheets: [SeriesSheet], ties: [Tie], tieWeight: Double, draws: Int = placeDraws) throws -> SeriesFit {
+    /// out the sheets' standard errors of place (a fit wanted only for its seams); they are drawn
+    /// on `jobs` threads.
+    public static func fit(sheets: [SeriesSheet], ties: [Tie], tieWeight: Double, draws: Int = placeDraws, jobs: Int = 1) throws -> SeriesFit {
         guard tieWeight > 0, tieWeight.isFinite else {
             throw GeoreferenceError(
                 .fitFailed, at: "tie_weight", "tie weight \(tieWeight) must be a positive number (1 = a tie point weighs as one GCP)")
@@ -125,7 +126,7 @@ public struct SeriesFit: Sendable {
         var figures = [TieFigures?](repeating: nil, count: ties.count)
         var iterations: [Int] = []
         for group in groups {
-            let (sheetFits, tieFigures, n) = try fitGroup(group, sheets: sheets, ties: ties, weight: tieWeight, draws: draws)
+            let (sheetFits, tieFigures, n) = try fitGroup(group, sheets: sheets, ties: ties, weight: tieWeight, draws: draws, jobs: jobs)
             for (s, f) in sheetFits { fits[s] = f }
             for f in tieFigures { figures[f.index] = f }
             iterations.append(n)
@@ -148,7 +149,7 @@ public struct SeriesFit: Sendable {
         return byRoot.values.sorted { $0[0] < $1[0] }
     }
 
-    static func fitGroup(_ group: [Int], sheets: [SeriesSheet], ties allTies: [Tie], weight: Double, draws: Int) throws
+    static func fitGroup(_ group: [Int], sheets: [SeriesSheet], ties allTies: [Tie], weight: Double, draws: Int, jobs: Int) throws
         -> ([(Int, SheetFit)], [TieFigures], Int)
     {
         let members = Set(group)
@@ -205,7 +206,7 @@ public struct SeriesFit: Sendable {
             try CRSConversion(from: fitCRS, to: .wgs84).apply(x: &xs, y: &ys)
             return a.indices.map { QualityAnalysis.distance(xs[$0], ys[$0], xs[a.count + $0], ys[a.count + $0]) }
         }
-        let spread = draws > 0 ? try placeSpread(system, theta: theta, draws: draws, metres: metres) : nil
+        let spread = draws > 0 ? try placeSpread(system, theta: theta, draws: draws, jobs: jobs, metres: metres) : nil
         var results: [(Int, SheetFit)] = []
         var before: [Georeference] = []
         var after: [Georeference] = []
@@ -264,12 +265,14 @@ public struct SeriesFit: Sendable {
 
     /// Each sheet's standard error of place (``SheetFit/placeStandardErrorMetres``) from the
     /// solved system; nil when the misfits measure no error (``JointSystem/errorScales(_:)``).
-    static func placeSpread(_ system: JointSystem, theta: [Double], draws count: Int, metres: ([GroundPoint], [GroundPoint]) throws -> [Double])
+    static func placeSpread(
+        _ system: JointSystem, theta: [Double], draws count: Int, jobs: Int, metres: ([GroundPoint], [GroundPoint]) throws -> [Double]
+    )
         throws
         -> [Double]?
     {
         guard let scales = system.errorScales(theta), let normal = JointSystem.Normal(system),
-            let draws = system.draws(normal, scales: scales, count: count, seed: 43)
+            let draws = try system.draws(normal, scales: scales, count: count, seed: 43, jobs: jobs)
         else { return nil }
         return try system.cornerSpread(theta, draws: draws, metres: metres)
     }

@@ -27,7 +27,8 @@ public struct Pipeline: Sendable {
     /// Read, decode and check a pipeline file. Errors name `file:line:column` and the key path.
     /// `inputs` reaches IIIF images and annotations (an `input:` or `maps_from:` that is a URL or
     /// an annotation); a resolver without an IIIF client (the default) refuses them. `jobs`: the
-    /// threads `ties: auto` matches overlaps on, when its ties are not yet in the work folder.
+    /// threads `ties: auto` matches overlaps on, when its ties are not yet in the work folder, and
+    /// the joint fit draws its sheets' standard errors of place on.
     public static func load(path: String, inputs: InputResolver = InputResolver(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount)
         throws -> Pipeline
     {
@@ -56,7 +57,7 @@ public struct Pipeline: Sendable {
         if spec.autoTies != nil { _ = try SeriesStep.resolve(pipeline) }
         pipeline.foundTies = try AutoTies.apply(&pipeline, jobs: jobs)
         try RejectedTies.apply(&pipeline)
-        try SeriesStep.apply(&pipeline)
+        try SeriesStep.apply(&pipeline, jobs: jobs)
         return pipeline
     }
 

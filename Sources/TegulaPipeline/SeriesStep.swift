@@ -23,13 +23,14 @@ public struct PipelineSeries: Sendable {
 /// GCPs that only they placed (``unanchored(_:ties:out:)``), and the rest are fitted together
 /// again without them.
 enum SeriesStep {
-    static func apply(_ pipeline: inout Pipeline) throws {
+    /// `jobs`: the threads that draw the sheets' standard errors of place.
+    static func apply(_ pipeline: inout Pipeline, jobs: Int = 1) throws {
         let spec = pipeline.spec
         try requireTies(pipeline)
         guard !spec.ties.isEmpty || spec.quality != nil else { return }
         var series = PipelineSeries()
         let indices = try resolve(pipeline)
-        (series.tied, series.ties) = try fit(pipeline, maps: spec.maps, ties: indices)
+        (series.tied, series.ties) = try fit(pipeline, maps: spec.maps, ties: indices, jobs: jobs)
         guard let quality = spec.quality else {
             pipeline.series = series
             return
@@ -59,7 +60,7 @@ enum SeriesStep {
             }
             // The rest fitted again without the failing sheets' ties, and their figures with it.
             let keptTies = indices.filter { !out.contains(spec.maps[$0.1].name) && !out.contains(spec.maps[$0.3].name) }
-            (series.tied, series.ties) = try fit(pipeline, maps: spec.maps, ties: keptTies)
+            (series.tied, series.ties) = try fit(pipeline, maps: spec.maps, ties: keptTies, jobs: jobs)
             let again = try SeriesStep.figures(pipeline, maps: kept, series: series)
             var byName = Dictionary(uniqueKeysWithValues: again.map { ($0.name, $0) })
             for i in figures.indices where !out.contains(figures[i].name) { figures[i] = byName.removeValue(forKey: figures[i].name)! }
@@ -134,7 +135,7 @@ enum SeriesStep {
     }
 
     /// The joint fit of the tied maps among `maps` (indices of `ties` index `maps`).
-    static func fit(_ pipeline: Pipeline, maps: [MapSpec], ties: [(Int, Int, TieSpec, Int)]) throws -> ([String: SheetFit], [TieFigures]) {
+    static func fit(_ pipeline: Pipeline, maps: [MapSpec], ties: [(Int, Int, TieSpec, Int)], jobs: Int) throws -> ([String: SheetFit], [TieFigures]) {
         guard !ties.isEmpty else { return ([:], []) }
         let tied = Array(Set(ties.flatMap { [$0.1, $0.3] })).sorted()
         let local = Dictionary(uniqueKeysWithValues: tied.enumerated().map { ($1, $0) })
@@ -143,7 +144,7 @@ enum SeriesStep {
         do {
             fit = try SeriesFit.fit(
                 sheets: sheets, ties: ties.map { Tie(sheetA: local[$0.1]!, pixelA: $0.2.pixelA, sheetB: local[$0.3]!, pixelB: $0.2.pixelB) },
-                tieWeight: pipeline.spec.tieWeight ?? SeriesFit.defaultTieWeight)
+                tieWeight: pipeline.spec.tieWeight ?? SeriesFit.defaultTieWeight, jobs: jobs)
         } catch let e as GeoreferenceError {
             throw pipeline.document.error([.key("ties")], "\(e)")
         }

@@ -106,4 +106,14 @@ import Testing
             #expect(abs(got / want - 1) <= Self.tolerance, "\(name): place_se_m \(got) m, numpy's exact \(want) m")
         }
     }
+
+    /// Each draw has its own seed, so the threads that draw them do not change the figure: a
+    /// sharded run and a run on another machine give every sheet the same `place_se_m`.
+    @Test func theStandardErrorOfPlaceIsTheSameOnOneThreadAndOnThree() throws {
+        let (folder, file) = try TiePlacementTests.series("place-se-threads", gcpError: Self.gcpError)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let one = try Pipeline.load(path: file, jobs: 1).series.tied.mapValues(\.placeStandardErrorMetres)
+        let three = try Pipeline.load(path: file, jobs: 3).series.tied.mapValues(\.placeStandardErrorMetres)
+        #expect(one.count == 16 && one.values.allSatisfy { $0 != nil } && one == three, "one thread \(one), three \(three)")
+    }
 }

@@ -94,9 +94,8 @@ struct JointSystem {
 
     /// θ, or nil when the iteration does not converge (the group does not determine it). It
     /// starts from `start` for the sheets given there (those placed by their ties) and from
-    /// each other sheet fitted alone (``alone(_:)``).
-    func solve(start: [Int: [Double]] = [:]) -> (theta: [Double], iterations: Int)? {
-        guard let normal = Normal(self) else { return nil }
+    /// each other sheet fitted alone (``alone(_:)``). `normal` is this system's (``Normal``).
+    func solve(_ normal: Normal, start: [Int: [Double]] = [:]) -> (theta: [Double], iterations: Int)? {
         var b = [Double](repeating: 0, count: unknowns)
         for (s, sheet) in sheets.enumerated() {
             for (p, g) in zip(sheet.pixels, sheet.grounds) {

@@ -173,7 +173,8 @@ public struct SeriesFit: Sendable {
             weights: weights)
         let (start, unplaced) = TiePlacement.start(system, own: own)
         guard unplaced.isEmpty else { throw unplacedError(unplaced.map { group[$0] }, sheets: sheets, kinds: unplaced.map { systemSheets[$0].kind }) }
-        guard let (theta, iterations) = system.solve(start: start) else {
+        // The normal operator made once: the solve and the draws of each sheet's place use it.
+        guard let normal = JointSystem.Normal(system), let (theta, iterations) = system.solve(normal, start: start) else {
             throw GeoreferenceError(
                 .fitFailed, at: "sheets " + group.map { "'\(sheets[$0].name)'" }.joined(separator: ", "),
                 "the joint fit of these tied sheets does not converge; check the ties for a sheet tied to the wrong place")
@@ -206,7 +207,7 @@ public struct SeriesFit: Sendable {
             try CRSConversion(from: fitCRS, to: .wgs84).apply(x: &xs, y: &ys)
             return a.indices.map { QualityAnalysis.distance(xs[$0], ys[$0], xs[a.count + $0], ys[a.count + $0]) }
         }
-        let spread = draws > 0 ? try placeSpread(system, theta: theta, draws: draws, jobs: jobs, metres: metres) : nil
+        let spread = draws > 0 ? try placeSpread(system, normal, theta: theta, draws: draws, jobs: jobs, metres: metres) : nil
         var results: [(Int, SheetFit)] = []
         var before: [Georeference] = []
         var after: [Georeference] = []
@@ -266,12 +267,13 @@ public struct SeriesFit: Sendable {
     /// Each sheet's standard error of place (``SheetFit/placeStandardErrorMetres``) from the
     /// solved system; nil when the misfits measure no error (``JointSystem/errorScales(_:)``).
     static func placeSpread(
-        _ system: JointSystem, theta: [Double], draws count: Int, jobs: Int, metres: ([GroundPoint], [GroundPoint]) throws -> [Double]
+        _ system: JointSystem, _ normal: JointSystem.Normal, theta: [Double], draws count: Int, jobs: Int,
+        metres: ([GroundPoint], [GroundPoint]) throws -> [Double]
     )
         throws
         -> [Double]?
     {
-        guard let scales = system.errorScales(theta), let normal = JointSystem.Normal(system),
+        guard let scales = system.errorScales(theta),
             let draws = try system.draws(normal, scales: scales, count: count, seed: 43, jobs: jobs)
         else { return nil }
         return try system.cornerSpread(theta, draws: draws, metres: metres)

@@ -45,14 +45,21 @@ public struct PipelinePlan: Sendable {
     /// The shard whose maps are listed, when one is named.
     public var shard: Shard?
 
-    /// True when some map cannot run.
-    public var hasErrors: Bool { maps.contains { $0.error != nil } }
+    /// The quality gate's verdicts, one line per failing sheet, as a run logs them (the maps
+    /// it leaves out are not in ``maps``).
+    public var gate: [String] = []
+    /// Why a run would stop before any stage (`on_fail: stop` with a failing sheet), else nil.
+    public var gateStop: String?
+
+    /// True when some map cannot run, or the gate would stop the run.
+    public var hasErrors: Bool { gateStop != nil || maps.contains { $0.error != nil } }
 
     /// Plan the pipeline for `options`: every map; or, with `shards` (N) or a shard in the
     /// options, the shard plan for N and the maps of the named shard only.
     public init(pipeline: Pipeline, options: RunOptions, shards: Int? = nil) {
         file = pipeline.file
         work = pipeline.workFolder
+        if let q = pipeline.spec.quality { (gate, gateStop) = (pipeline.series.gateLines(q), pipeline.series.gateStop(q)) }
         let runner = PipelineRunner(pipeline: pipeline, options: options, log: { _ in })
         if let n = options.shard?.count ?? shards {
             let plan = ShardPlan(pipeline: pipeline, survey: CollectionSurvey(runner: runner, jobs: options.jobs), count: n)
@@ -110,7 +117,8 @@ public struct PipelinePlan: Sendable {
 
     /// The plan as text, one block per map.
     public var text: String {
-        var lines = ["pipeline \(file)", "work folder \(work)"]
+        var lines = ["pipeline \(file)", "work folder \(work)"] + gate
+        if let gateStop { lines.append("error: \(gateStop): a run stops here, before any stage") }
         for m in maps {
             lines.append("map \(m.name): \(m.input)")
             for s in m.stages {

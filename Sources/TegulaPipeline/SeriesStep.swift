@@ -16,6 +16,18 @@ public struct PipelineSeries: Sendable {
     public var figures: [SheetFigures]?
     /// The sheets that failed the gate: name and what they exceeded.
     public var failures: [(name: String, exceeded: [String])] = []
+
+    /// One line per sheet the gate failed, as a run logs it and a dry run prints it: left out
+    /// (`on_fail: skip`) or failing (`on_fail: stop`), and what it exceeded.
+    public func gateLines(_ quality: QualitySpec) -> [String] {
+        failures.map { "quality: sheet '\($0.name)' \(quality.onFail == .skip ? "left out" : "fails"): \($0.exceeded.joined(separator: "; "))" }
+    }
+
+    /// Under `on_fail: stop` with a failing sheet, why a run stops before any stage; else nil.
+    public func gateStop(_ quality: QualitySpec) -> String? {
+        guard quality.onFail == .stop, !failures.isEmpty else { return nil }
+        return "\(failures.count) sheet(s) fail the quality gate (on_fail: stop)"
+    }
 }
 
 /// Loading's last step: fit the tied sheets together (``SeriesFit``), then apply the quality

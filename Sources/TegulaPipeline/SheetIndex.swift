@@ -156,13 +156,9 @@ extension PipelineRunner {
         for line in pipeline.foundTies?.unmatched ?? [] { log(line) }
         for line in try pipeline.idleRejectedRows() { log(line) }
         guard let q = pipeline.spec.quality else { return index }
-        for f in pipeline.series.failures {
-            log("quality: sheet '\(f.name)' \(q.onFail == .skip ? "left out" : "fails"): \(f.exceeded.joined(separator: "; "))")
-        }
-        if q.onFail == .stop, !pipeline.series.failures.isEmpty {
-            throw PipelineError(
-                .invalid, file: pipeline.file, keyPath: "quality",
-                "\(pipeline.series.failures.count) sheet(s) fail the quality gate (on_fail: stop): no stage was run, no tile written")
+        for line in pipeline.series.gateLines(q) { log(line) }
+        if let why = pipeline.series.gateStop(q) {
+            throw PipelineError(.invalid, file: pipeline.file, keyPath: "quality", why + ": no stage was run, no tile written")
         }
         return index
     }

@@ -298,10 +298,14 @@ import Testing
         #expect(pipeline.spec.maps.map(\.name) == ["r1c1", "r1c2", "r2c2"])
         #expect(pipeline.series.failures.map(\.name) == ["r2c1"])
         #expect(pipeline.series.tied["r2c1"] == nil)
+        // A dry run names the sheet it leaves out, in the run's words, and plans no stage of it.
+        let plan = PipelinePlan(pipeline: pipeline, options: RunOptions())
         let log = LoggedLines()
         try Self.runner(file, log: log).run()
         let named = log.all.filter { $0.hasPrefix("quality:") }
         #expect(named.count == 1 && named[0].contains("'r2c1'") && named[0].contains("max_rmse_m 10000"), "\(named)")
+        #expect(plan.text.split(separator: "\n").filter { $0.hasPrefix("quality:") } == named[...].map { Substring($0) }, "\(plan.text)")
+        #expect(!plan.hasErrors && !plan.text.contains("map r2c1"), "\(plan.text)")
         #expect(!log.all.contains { $0.hasPrefix("r2c1:") }, "no stage of the left-out sheet runs")
         // The composite equals one made without the sheet at all.
         let without = folder + "/without.yml"
@@ -325,6 +329,10 @@ import Testing
         let (folder, file) = try Self.series("stop", cols: 2, rows: 1, extra: ["--bad", "r1c2:60"])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try MadeSeries.append("quality: {max_rmse_m: 10000, on_fail: stop}\n", to: file)
+        // A dry run names the failing sheet and says the run would stop: an error, as a run's.
+        let plan = PipelinePlan(pipeline: try Pipeline.load(path: file), options: RunOptions())
+        #expect(plan.hasErrors && plan.text.contains("quality: sheet 'r1c2' fails: RMSE (m)"), "\(plan.text)")
+        #expect(plan.text.contains("sheet(s) fail the quality gate (on_fail: stop): a run stops here, before any stage"), "\(plan.text)")
         let log = LoggedLines()
         #expect(throws: PipelineError.self) { try Self.runner(file, log: log).run() }
         #expect(log.all.filter { $0.hasPrefix("quality:") && $0.contains("'r1c2'") }.count == 1)

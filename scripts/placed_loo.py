@@ -123,43 +123,114 @@ def figures(sheet, theta, ties, to_lonlat, centre):
     return {"rmse_m": rms(residuals), "loo_m": rms(loo), "ties": len(pairs)}
 
 
+def tie_pairs(ties, theta):
+    """Per tie (its pair, its sign, s): pairs of sheets by name, a tie the other way round from its
+    pair's first sheet (first by name) signed -1, and s its place along the longest axis of its
+    pair's points on their first sheets at theta, from their centre."""
+    pairs, per_tie = {}, {}
+    for k, (a, pa, b, pb) in enumerate(ties):
+        pairs.setdefault(tuple(sorted((a, b))), []).append(k)
+    for key, ks in pairs.items():
+        at = np.array([design(ties[k][1]) @ theta[ties[k][0]] for k in ks])[:, 0]
+        centred = at - at.mean(axis=0)
+        s = centred @ np.linalg.eigh(centred.T @ centred)[1][:, -1]
+        for k, sv in zip(ks, s):
+            per_tie[k] = (key, 1.0 if ties[k][0] == key[0] else -1.0, sv)
+    return pairs, per_tie
+
+
+def split_forms(pairs, per_tie, count):
+    """The three quadratic forms on the ties' misfits (2 per tie, x then y) that give, pair by
+    pair and coordinate, the sum of squares of the least-squares shift (n c^2), of the slope along
+    the strip (g^2 sum s^2) and of the rest; and the three error covariances at unit size: each
+    tie's own, its pair's shared shift, its pair's shared slope (times s)."""
+    Q = np.zeros((3, 2 * count, 2 * count))
+    C = np.zeros((3, 2 * count, 2 * count))
+    C[0] = np.eye(2 * count)
+    for ks in pairs.values():
+        sign = np.array([per_tie[k][1] for k in ks])
+        s = np.array([per_tie[k][2] for k in ks])
+        slope = len(ks) >= 2 and float(s @ s) > 0
+        for axis in range(2):
+            i = np.array([2 * k + axis for k in ks])
+            shift = np.outer(sign, sign)
+            along = np.outer(sign * s, sign * s)
+            Q[1][np.ix_(i, i)] = shift / len(ks)
+            Q[2][np.ix_(i, i)] = along / float(s @ s) if slope else 0
+            Q[0][np.ix_(i, i)] = np.eye(len(ks)) - Q[1][np.ix_(i, i)] - Q[2][np.ix_(i, i)]
+            C[1][np.ix_(i, i)] = shift
+            C[2][np.ix_(i, i)] = along
+    return Q, C
+
+
+def tie_error_model(misfit, J, w, N, pairs, per_tie, placed_parameters):
+    """The ties' three error variances (own, shared shift, shared slope), from the misfits at
+    the joint optimum: the sums of squares split_forms gives them, matched (least squares, none
+    below 0) to their expectations under each error alone at unit size, trace(Q_i R C_j R^T),
+    R = J N^-1 J^T W - I the misfit the joint fit leaves of an error in the ties. Where no pair has a
+    degree of freedom left, the own variance is every misfit's sum of squares over 2 per tie less
+    the parameters of the sheets without GCPs, and nothing shared."""
+    count = len(misfit) // 2
+    own_free = sum(2 * (len(ks) - (2 if len(ks) >= 2 else 1)) for ks in pairs.values())
+    if own_free <= 0:
+        return np.array([float(misfit @ misfit) / (2 * count - placed_parameters), 0.0, 0.0])
+    Q, C = split_forms(pairs, per_tie, count)
+    R = J @ np.linalg.solve(N, J.T * w) - np.eye(2 * count)
+    M = np.array([[np.trace(Q[i] @ R @ C[j] @ R.T) for j in range(3)] for i in range(3)])
+    sums = np.array([misfit @ Q[i] @ misfit for i in range(3)])
+    best, miss = np.zeros(3), float(sums @ sums)
+    for mask in range(1, 8):
+        free = [j for j in range(3) if mask & (1 << j)]
+        x = np.linalg.lstsq(M[:, free], sums, rcond=None)[0]
+        if np.all(x >= 0):
+            full = np.zeros(3)
+            full[free] = x
+            if float(np.sum((sums - M @ full) ** 2)) < miss:
+                best, miss = full, float(np.sum((sums - M @ full) ** 2))
+    return best
+
+
 def place_se(names, gcps, ties, weight, theta, sizes, to_lonlat, centre):
-    """Each sheet's standard error of place, exactly: the GCPs' and the ties' errors (one
-    coordinate's variance each, from their misfits at the joint optimum: sum of squares over 2 per
-    GCP less 6 per sheet with GCPs, and over 2 per tie less 6 per sheet without) carried through the
-    weighted least squares, Cov(theta) = N^-1 A^T diag(w s^2) A N^-1, to each scan corner; the
-    corner's 2 x 2 covariance taken to local east and north metres by the fitting CRS's derivative
-    there (OSR, 1 m steps, great-circle), and the square root of its trace at the worst corner."""
+    """Each sheet's standard error of place, exactly: the GCPs' errors (one coordinate's variance
+    from their misfits at the joint optimum: sum of squares over 2 per GCP less 6 per sheet with
+    GCPs) and the ties' (tie_error_model: each tie's own, and its pair's shared shift and slope)
+    carried through the weighted least squares, Cov(theta) = N^-1 A^T W S W A N^-1 with S the
+    covariance of the rows' errors, to each scan corner; the corner's 2 x 2 covariance taken to
+    local east and north metres by the fitting CRS's derivative there (OSR, 1 m steps,
+    great-circle), and the square root of its trace at the worst corner."""
     index = {n: i for i, n in enumerate(names)}
     n = 6 * len(names)
-    rows, noise = [], []
 
     def block(sheet, pixel, sign, axis, r):
         r[6 * index[sheet] + 3 * axis : 6 * index[sheet] + 3 * axis + 3] += sign * design(pixel)[0]
 
     gcp_sum = sum(float(np.sum((design(p[:, :2]) @ theta[s] - p[:, 2:]) ** 2)) for s, p in gcps.items())
     gcp_free = sum(2 * len(p) - 6 for p in gcps.values())
-    tie_sum = sum(float(np.sum((design(pa) @ theta[a] - design(pb) @ theta[b]) ** 2)) for a, pa, b, pb in ties)
-    tie_free = 2 * len(ties) - 6 * (len(names) - len(gcps))
-    s_gcp, s_tie = gcp_sum / gcp_free, tie_sum / tie_free
+    G = []
     for sheet, pts in gcps.items():
         for x, y, _, _ in pts:
             for axis in range(2):
                 r = np.zeros(n)
                 block(sheet, (x, y), 1, axis, r)
-                rows.append(r)
-                noise.append(s_gcp)
+                G.append(r)
+    J, w = [], []
     for a, pa, b, pb in ties:
-        w = (weight if a in gcps and b in gcps else 1) / 2
         for axis in range(2):
             r = np.zeros(n)
             block(a, pa, 1, axis, r)
             block(b, pb, -1, axis, r)
-            rows.append(np.sqrt(w) * r)
-            noise.append(w * s_tie)
-    A = np.array(rows)
-    inverse = np.linalg.inv(A.T @ A)
-    cov = inverse @ (A.T * np.array(noise)) @ A @ inverse
+            J.append(r)
+            w.append((weight if a in gcps and b in gcps else 1) / 2)
+    G, J, w = np.array(G), np.array(J), np.array(w)
+    N = G.T @ G + J.T @ (J * w[:, None])
+    misfit = J @ np.concatenate([theta[s].T.ravel() for s in names])
+    pairs, per_tie = tie_pairs(ties, theta)
+    v = tie_error_model(misfit, J, w, N, pairs, per_tie, 6 * (len(names) - len(gcps)))
+    _, C = split_forms(pairs, per_tie, len(ties))
+    S = sum(v[j] * C[j] for j in range(3))
+    inverse = np.linalg.inv(N)
+    WJ = J * w[:, None]
+    cov = inverse @ (gcp_sum / gcp_free * G.T @ G + WJ.T @ S @ WJ) @ inverse
     out = {}
     for s, i in index.items():
         width, height = sizes[s]

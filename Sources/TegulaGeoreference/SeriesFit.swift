@@ -38,7 +38,7 @@ public struct SheetFit: Sendable {
     /// The standard error of its place, great-circle metres: how far its worst corner moves, RMS,
     /// when the group's GCPs and ties are drawn again with errors the size of their misfits
     /// (``SeriesFit/placeDraws`` draws through the joint fit); nil when the GCPs or the ties are
-    /// too few to measure their own error (``JointSystem/errorScales(_:)``).
+    /// too few to measure their own error (``JointSystem/errorModel(_:normal:jobs:)``).
     public var placeStandardErrorMetres: Double? = nil
 }
 
@@ -265,7 +265,7 @@ public struct SeriesFit: Sendable {
     }
 
     /// Each sheet's standard error of place (``SheetFit/placeStandardErrorMetres``) from the
-    /// solved system; nil when the misfits measure no error (``JointSystem/errorScales(_:)``).
+    /// solved system; nil when the misfits measure no error (``JointSystem/errorModel(_:normal:jobs:)``).
     static func placeSpread(
         _ system: JointSystem, _ normal: JointSystem.Normal, theta: [Double], draws count: Int, jobs: Int,
         metres: ([GroundPoint], [GroundPoint]) throws -> [Double]
@@ -273,8 +273,8 @@ public struct SeriesFit: Sendable {
         throws
         -> [Double]?
     {
-        guard let scales = system.errorScales(theta),
-            let draws = try system.draws(normal, scales: scales, count: count, seed: 43, jobs: jobs)
+        guard let model = try system.errorModel(theta, normal: normal, jobs: jobs),
+            let draws = try system.draws(normal, model: model, count: count, seed: 43, jobs: jobs)
         else { return nil }
         return try system.cornerSpread(theta, draws: draws, metres: metres)
     }

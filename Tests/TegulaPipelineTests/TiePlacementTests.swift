@@ -21,7 +21,9 @@ import Testing
     /// The series with GCPs on `withGCPs` only (`gcps: none` on the rest), exact or each moved
     /// `gcpError` scan pixels (scripts/make-series at `madeSeed`), and the ties of
     /// ``ties(truth:random:)`` in `ties.csv`.
-    static func series(_ label: String, withGCPs: Set<String> = ["r2c2"], gcpError: Double = 0, madeSeed: Int = 1, seed: UInt64 = 43)
+    static func series(
+        _ label: String, withGCPs: Set<String> = ["r2c2"], gcpError: Double = 0, madeSeed: Int = 1, seed: UInt64 = 43, shared: Double = 0
+    )
         throws -> (folder: String, file: String)
     {
         let folder = try TemporaryFolder.make(label).path
@@ -29,7 +31,9 @@ import Testing
         let file = try MadeSeries.make(in: folder, gcpError: gcpError, extra: ["--ties-file", "--seed", "\(madeSeed)", "--gcps-on", on])
         var random = SeededRandom(seed: seed)
         let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/truth.json"))) as! [String: Any]
-        let csv = ["map_a,x_a,y_a,map_b,x_b,y_b"] + ties(truth: truth, random: &random).map { "\($0.0),\($0.1),\($0.2),\($0.3),\($0.4),\($0.5)" }
+        let csv =
+            ["map_a,x_a,y_a,map_b,x_b,y_b"]
+            + ties(truth: truth, random: &random, shared: shared).map { "\($0.0),\($0.1),\($0.2),\($0.3),\($0.4),\($0.5)" }
         try (csv.joined(separator: "\n") + "\n").write(toFile: folder + "/ties.csv", atomically: true, encoding: .utf8)
         return (folder, file)
     }
@@ -37,8 +41,11 @@ import Testing
     /// 18 ties per neighbour pair (right and lower neighbour), as a grid over their overlap would
     /// give: two rows across the 24-px overlap band, nine places along it, placed on the first
     /// sheet and carried to the second by the truth's affine maps; each pixel then moved by up to
-    /// ``tieNoise``.
-    static func ties(truth: [String: Any], random: inout SeededRandom) -> [(String, Double, Double, String, Double, Double)] {
+    /// ``tieNoise``. With `shared` over 0 the ties of a pair also err together, as found ties
+    /// over flat sea do: each pair's second ends moved by one normal shift of `shared` pixels
+    /// per coordinate plus one normal slope of `shared` pixels per coordinate over the strip's
+    /// length, times the tie's place along it (from its centre).
+    static func ties(truth: [String: Any], random: inout SeededRandom, shared: Double = 0) -> [(String, Double, Double, String, Double, Double)] {
         let sheets = truth["sheets"] as! [String: [String: Any]]
         func place(_ name: String) -> (Double, Double, Double) {
             (sheets[name]!["x0"] as! Double, sheets[name]!["y0"] as! Double, sheets[name]!["res"] as! Double)
@@ -49,13 +56,20 @@ import Testing
             for c in 1...4 {
                 let a = "r\(r)c\(c)"
                 for (b, across) in [("r\(r)c\(c + 1)", true), ("r\(r + 1)c\(c)", false)] where sheets[b] != nil {
+                    func normal() -> Double {
+                        guard shared > 0 else { return 0 }
+                        let u = Double.random(in: Double.ulpOfOne..<1, using: &random), v = Double.random(in: 0..<1, using: &random)
+                        return shared * (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+                    }
+                    let (cx, cy, sx, sy) = (normal(), normal(), normal(), normal())
                     for u in [edge - 11, edge + 11] {
                         for v in stride(from: collar + 4, through: collar + 172, by: 21) {
                             let (xa, ya) = across ? (u, v) : (v, u)
                             let (x0, y0, res) = place(a), (x1, y1, _) = place(b)
                             let gx = x0 + xa * res, gy = y0 - ya * res
                             func noisy(_ v: Double) -> Double { v + Double.random(in: -tieNoise...tieNoise, using: &random) }
-                            out.append((a, noisy(xa), noisy(ya), b, noisy((gx - x1) / res), noisy((y1 - gy) / res)))
+                            let t = (v - (collar + 88)) / 168  // along the strip, from its centre, in strip lengths
+                            out.append((a, noisy(xa), noisy(ya), b, noisy((gx - x1) / res + cx + sx * t), noisy((y1 - gy) / res + cy + sy * t)))
                         }
                     }
                 }

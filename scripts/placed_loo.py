@@ -139,15 +139,17 @@ def tie_pairs(ties, theta):
     return pairs, per_tie
 
 
-def split_forms(pairs, per_tie, count):
+def split_forms(pairs, per_tie, count, factors=None):
     """The three quadratic forms on the ties' misfits (2 per tie, x then y) that give, pair by
     pair and coordinate, the sum of squares of the least-squares shift (n c^2), of the slope along
     the strip (g^2 sum s^2) and of the rest; and the three error covariances at unit size: each
-    tie's own, its pair's shared shift, its pair's shared slope (times s)."""
+    tie's own, its pair's shared shift, its pair's shared slope (times s), each pair's block
+    times its variance factor when factors are given."""
     Q = np.zeros((3, 2 * count, 2 * count))
     C = np.zeros((3, 2 * count, 2 * count))
     C[0] = np.eye(2 * count)
-    for ks in pairs.values():
+    for key, ks in pairs.items():
+        f = factors[key] if factors else 1.0
         sign = np.array([per_tie[k][1] for k in ks])
         s = np.array([per_tie[k][2] for k in ks])
         slope = len(ks) >= 2 and float(s @ s) > 0
@@ -158,23 +160,34 @@ def split_forms(pairs, per_tie, count):
             Q[1][np.ix_(i, i)] = shift / len(ks)
             Q[2][np.ix_(i, i)] = along / float(s @ s) if slope else 0
             Q[0][np.ix_(i, i)] = np.eye(len(ks)) - Q[1][np.ix_(i, i)] - Q[2][np.ix_(i, i)]
-            C[1][np.ix_(i, i)] = shift
-            C[2][np.ix_(i, i)] = along
+            C[0][np.ix_(i, i)] = f * np.eye(len(ks))
+            C[1][np.ix_(i, i)] = f * shift
+            C[2][np.ix_(i, i)] = f * along
     return Q, C
 
 
 def tie_error_model(misfit, J, w, N, pairs, per_tie, placed_parameters):
-    """The ties' three error variances (own, shared shift, shared slope), from the misfits at
-    the joint optimum: the sums of squares split_forms gives them, matched (least squares, none
-    below 0) to their expectations under each error alone at unit size, trace(Q_i R C_j R^T),
-    R = J N^-1 J^T W - I the misfit the joint fit leaves of an error in the ties. Where no pair has a
-    degree of freedom left, the own variance is every misfit's sum of squares over 2 per tie less
-    the parameters of the sheets without GCPs, and nothing shared."""
+    """The ties' three error variances (own, shared shift, shared slope), and each pair's factor
+    on them, from the misfits at the joint optimum. A pair's factor: its own sum of squares (what
+    split_forms leaves after its shift and slope) over the group's typical variance (all pairs'
+    own sums over their degrees of freedom, 2 per tie less 2 per shift and slope), plus 8, over
+    its degrees of freedom plus 8. The group's three sums of squares are matched (least squares,
+    none below 0) to their expectations under each error alone at unit size with those factors,
+    trace(Q_i R C_j R^T), R = J N^-1 J^T W - I the misfit the joint fit leaves of an error in the
+    ties. Where no pair has a degree of freedom left, the own variance is every misfit's sum of
+    squares over 2 per tie less the parameters of the sheets without GCPs, nothing shared."""
     count = len(misfit) // 2
-    own_free = sum(2 * (len(ks) - (2 if len(ks) >= 2 else 1)) for ks in pairs.values())
-    if own_free <= 0:
-        return np.array([float(misfit @ misfit) / (2 * count - placed_parameters), 0.0, 0.0])
-    Q, C = split_forms(pairs, per_tie, count)
+    free = {key: 2 * (len(ks) - (2 if len(ks) >= 2 else 1)) for key, ks in pairs.items()}
+    if sum(free.values()) <= 0:
+        return np.array([float(misfit @ misfit) / (2 * count - placed_parameters), 0.0, 0.0]), None
+    Q, _ = split_forms(pairs, per_tie, count)
+    own = {}
+    for key, ks in pairs.items():
+        i = np.array([2 * k + axis for k in ks for axis in range(2)])
+        own[key] = float(misfit[i] @ Q[0][np.ix_(i, i)] @ misfit[i])
+    typical = sum(own.values()) / sum(free.values())
+    factors = {key: (own[key] / typical + 8) / (free[key] + 8) for key in pairs} if typical > 0 else None
+    _, C = split_forms(pairs, per_tie, count, factors)
     R = J @ np.linalg.solve(N, J.T * w) - np.eye(2 * count)
     M = np.array([[np.trace(Q[i] @ R @ C[j] @ R.T) for j in range(3)] for i in range(3)])
     sums = np.array([misfit @ Q[i] @ misfit for i in range(3)])
@@ -187,7 +200,7 @@ def tie_error_model(misfit, J, w, N, pairs, per_tie, placed_parameters):
             full[free] = x
             if float(np.sum((sums - M @ full) ** 2)) < miss:
                 best, miss = full, float(np.sum((sums - M @ full) ** 2))
-    return best
+    return best, factors
 
 
 def place_se(names, gcps, ties, weight, theta, sizes, to_lonlat, centre):
@@ -225,8 +238,8 @@ def place_se(names, gcps, ties, weight, theta, sizes, to_lonlat, centre):
     N = G.T @ G + J.T @ (J * w[:, None])
     misfit = J @ np.concatenate([theta[s].T.ravel() for s in names])
     pairs, per_tie = tie_pairs(ties, theta)
-    v = tie_error_model(misfit, J, w, N, pairs, per_tie, 6 * (len(names) - len(gcps)))
-    _, C = split_forms(pairs, per_tie, len(ties))
+    v, factors = tie_error_model(misfit, J, w, N, pairs, per_tie, 6 * (len(names) - len(gcps)))
+    _, C = split_forms(pairs, per_tie, len(ties), factors)
     S = sum(v[j] * C[j] for j in range(3))
     inverse = np.linalg.inv(N)
     WJ = J * w[:, None]

@@ -49,7 +49,8 @@ extension JointSystem {
     /// the group's shape and transforms. So that part is measured, not guessed: ``calibration``
     /// draws each error alone at unit size through the same fit and sums its misfits the same
     /// way, and the three sizes are those whose sums match the group's (least squares, none
-    /// below 0). Where no pair has a degree of freedom left, the ties' own error is that of all
+    /// below 0). Each pair's errors are its ``ErrorModel/Pair/scale`` times those sizes, in the
+    /// calibration as in the draws. Where no pair has a degree of freedom left, the ties' own error is that of all
     /// their misfits over 2 per tie less the parameters of the sheets without GCPs, and nothing
     /// is shared. Nil when the GCPs or the ties have no degree of freedom left, and so measure no
     /// error of their own, or a draw does not converge.

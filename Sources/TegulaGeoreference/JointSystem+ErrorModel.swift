@@ -96,15 +96,18 @@ extension JointSystem {
     /// (``ErrorModel/Pair/scale``): a pair of 9 ties has 14 of its own.
     static let pairPriorFreedom = 8
 
-    /// How many draws of each error alone measure what the fit leaves of it.
-    static let calibrationDraws = 8
+    /// How many draws of each error alone measure what the fit leaves of it: enough that the
+    /// draws hold about 200 pairs' sums each (a sum over that many pairs is within a few per cent
+    /// of its expectation), at most 8. A 4 × 4 series (24 pairs) takes 8, one of 1,024 sheets 1.
+    static func calibrationDraws(pairs: Int) -> Int { min(8, max(1, (200 + pairs - 1) / max(pairs, 1))) }
 
     /// For each of the three tie errors (own, shared shift, shared slope) alone at unit size,
-    /// the mean over ``calibrationDraws`` draws of the three sums of squares of the misfits the
+    /// the mean over ``calibrationDraws(pairs:)`` draws of the three sums of squares of the misfits the
     /// joint fit leaves: column j of the matrix that takes the three errors' variances to the
-    /// sums they are expected to give. Seeds from SplitMix64 at 44 (the draws' own use 43).
+    /// sums they are expected to give. Seeds from SplitMix64 at 44 (the draws' own use 43);
+    /// solved as the draws are (``draws(_:model:count:seed:jobs:)``).
     func calibration(_ normal: Normal, unit: ErrorModel, jobs: Int) throws -> [[Double]]? {
-        let count = 3 * Self.calibrationDraws
+        let draws = Self.calibrationDraws(pairs: unit.pairs.count), count = 3 * draws
         var master = SplitMix64(seed: 44)
         let seeds = (0..<count).map { _ in master.next() }
         let out = Locked([[Double]?](repeating: nil, count: count))
@@ -115,7 +118,7 @@ extension JointSystem {
             let errors = tieErrors(one, random: &random)
             var b = [Double](repeating: 0, count: unknowns)
             addTieErrors(errors, normal: normal, to: &b)
-            guard let delta = normal.solve(b, from: [Double](repeating: 0, count: unknowns), tolerance: 1e-12)?.theta else { return }
+            guard let delta = normal.solve(b, from: [Double](repeating: 0, count: unknowns), tolerance: 1e-8)?.theta else { return }
             let left = zip(tieMoves(delta, normal: normal), errors).map { GroundPoint(x: $0.x - $1.0, y: $0.y - $1.1) }
             let sums = misfitSums(left, pairs: unit.pairs)
             out.withLock { $0[k] = sums }
@@ -123,7 +126,7 @@ extension JointSystem {
         let all = out.current
         guard !all.contains(where: { $0 == nil }) else { return nil }
         return (0..<3).map { j in
-            (0..<3).map { i in stride(from: j, to: count, by: 3).reduce(0) { $0 + all[$1]![i] } / Double(Self.calibrationDraws) }
+            (0..<3).map { i in stride(from: j, to: count, by: 3).reduce(0) { $0 + all[$1]![i] } / Double(draws) }
         }
     }
 

@@ -22,7 +22,7 @@ import Testing
     /// the transform's 6 parameters (× 0.71), the ties' errors left out (r2c2 ≈ × 1, the rest
     /// × 0.1–0.9), the GCPs' left out (× 0.1 and less). Where the ties share errors pair by pair,
     /// their sizes come from 8 draws each (numpy's from exact expectations), which widens it
-    /// (−8 … +7 % measured); stop 60's independent tie errors gave −49 … −17 % there (against
+    /// (−10 … +7 % measured); stop 60's independent tie errors gave −49 … −17 % there (against
     /// this oracle before each pair's scale was added to both).
     static let tolerance = 0.2
 

@@ -98,16 +98,8 @@ public struct SessionFit: Sendable {
     /// eigenvalues); nil for fewer than three points.
     static func spread(_ p: [PixelPoint]) -> Double? {
         guard p.count >= 3 else { return nil }
-        let n = Double(p.count)
-        let mx = p.map(\.x).reduce(0, +) / n, my = p.map(\.y).reduce(0, +) / n
-        var sxx = 0.0, syy = 0.0, sxy = 0.0
-        for q in p {
-            sxx += (q.x - mx) * (q.x - mx)
-            syy += (q.y - my) * (q.y - my)
-            sxy += (q.x - mx) * (q.y - my)
-        }
-        let t = (sxx + syy) / 2, d = (((sxx - syy) / 2) * ((sxx - syy) / 2) + sxy * sxy).squareRoot()
-        guard t + d > 0 else { return 0 }
-        return (max(0, t - d) / (t + d)).squareRoot()
+        let axes = PointScatter(x: p.map(\.x), y: p.map(\.y)).axes
+        guard axes.major > 0 else { return 0 }
+        return (axes.minor / axes.major).squareRoot()
     }
 }

@@ -240,15 +240,7 @@ extension JointSystem {
     /// Each point's place along the points' longest axis (the principal axis of their spread),
     /// from their centre.
     static func along(_ points: [GroundPoint]) -> [Double] {
-        let n = Double(points.count)
-        let mx = points.map(\.x).reduce(0, +) / n, my = points.map(\.y).reduce(0, +) / n
-        var sxx = 0.0, syy = 0.0, sxy = 0.0
-        for p in points {
-            sxx += (p.x - mx) * (p.x - mx)
-            syy += (p.y - my) * (p.y - my)
-            sxy += (p.x - mx) * (p.y - my)
-        }
-        let angle = 0.5 * atan2(2 * sxy, sxx - syy), ux = cos(angle), uy = sin(angle)
-        return points.map { ($0.x - mx) * ux + ($0.y - my) * uy }
+        let x = points.map(\.x), y = points.map(\.y)
+        return PointScatter(x: x, y: y).alongMajor(x: x, y: y)
     }
 }

@@ -7,7 +7,7 @@ import TegulaGeometry
 /// Allmaps refines a transformed polygon: offsets measured in longitude and latitude, as its
 /// `transform resource-mask` does). The one footprint: the report holds it, the sheet index and
 /// the tiles' metadata take it from the report, and `tegula georef --footprint` writes it.
-enum FitFootprint {
+public enum FitFootprint {
     /// The widest step in longitude between neighbouring points of a footprint (see
     /// ``EdgeRefinement/maxStepX``): a world map's top edge is then never one chord across the
     /// antimeridian's side of the world.
@@ -41,10 +41,17 @@ enum FitFootprint {
     static func geoJSON(_ ring: [[Double]], refinement: EdgeRefinement) throws -> Data {
         let feature: [String: Any] = [
             "type": "Feature",
-            "geometry": ["type": "Polygon", "coordinates": [signedArea(ring) < 0 ? ring.reversed() : ring]],
+            "geometry": ["type": "Polygon", "coordinates": [counterclockwise(ring)]],
             "properties": ["max_depth": refinement.maxDepth, "min_offset_ratio": refinement.minOffsetRatio],
         ]
         return try JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// `ring` as RFC 7946 wants a polygon's exterior ring: counterclockwise (reversed when it
+    /// turns the other way). A scan's border through a fit runs clockwise on the ground (top-left,
+    /// top-right, bottom-right: pixel rows run south).
+    public static func counterclockwise(_ ring: [[Double]]) -> [[Double]] {
+        signedArea(ring) < 0 ? ring.reversed() : ring
     }
 
     /// The shoelace area of a closed ring in its own units, positive when counterclockwise.

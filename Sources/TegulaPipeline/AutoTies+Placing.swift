@@ -66,11 +66,13 @@ extension AutoTies {
         while !waiting.isEmpty {
             let located = Locked([(Sheet?, Set<String>)](repeating: (nil, []), count: waiting.count))
             let (before, round, finder, order) = (placed, waiting, found.finder, found.order)
-            let triedBefore = tried
+            let (triedBefore, progress) = (tried, found.progress)
+            progress.queue(round.count)
             try ParallelWork.run(jobs: jobs, count: round.count, makeState: { _ in () }) { _, k in
                 var seen = triedBefore[round[k].name] ?? []
                 let s = try locate(round[k], among: before, grid: grid, finder, order: order, tried: &seen)
                 located.withLock { $0[k] = (s, seen) }
+                progress.step()
             }
             var newly: [Sheet] = [], still: [Loose] = []
             for (l, (s, seen)) in zip(waiting, located.current) {

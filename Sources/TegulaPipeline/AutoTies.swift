@@ -53,7 +53,11 @@ struct AutoTies: Codable, Sendable, Equatable {
 
     /// The found ties appended to the pipeline's ties (read from the ties file, as `ties_from:`
     /// reads one, so a computed and a recorded run fit the same numbers); nil without `ties: auto`.
-    static func apply(_ pipeline: inout Pipeline, jobs: Int) throws -> AutoTies? {
+    /// Ties found now are written to the work folder, except in a dry run (`writing` false),
+    /// which reads them from the text it would have written. `progress` hears each match made.
+    static func apply(
+        _ pipeline: inout Pipeline, jobs: Int, writing: Bool = true, progress: (@Sendable (String, Int, Int) -> Void)? = nil
+    ) throws -> AutoTies? {
         guard let settings = pipeline.spec.autoTies else { return nil }
         let work = pipeline.workFolder
         let sheets = try pipeline.spec.maps.compactMap { try Sheet(map: $0, pipeline: pipeline) }
@@ -67,14 +71,18 @@ struct AutoTies: Codable, Sendable, Equatable {
         }
         let key = key(settings, sheets: sheets, loose: loose)
         let found: AutoTies
+        var text: String?
         if let kept = recorded(work: work), kept.key == key, FileManager.default.fileExists(atPath: csvPath(work: work)) {
             found = kept
+            pipeline.foundTiesMade = .recorded
         } else {
             let order = Dictionary(uniqueKeysWithValues: pipeline.spec.maps.enumerated().map { ($1.name, $0) })
-            found = try make(
-                sheets, loose: loose, order: order, settings: settings, key: key, work: work, consensus: Consensus(pipeline), jobs: jobs)
+            (found, text) = try make(
+                sheets, loose: loose, order: order, settings: settings, key: key, consensus: Consensus(pipeline), jobs: jobs,
+                progress: Progress(progress))
+            if writing { try found.write(ties: text!, work: work) } else { pipeline.foundTiesMade = .unwritten }
         }
-        for row in try TieList(path: csvPath(work: work)).rows {
+        for row in try TieList(path: csvPath(work: work), text: writing ? nil : text).rows {
             pipeline.spec.ties.append(row.tie)
             pipeline.tieOrigins.append(.file(path: csvPath(work: work), line: row.line, columns: row.columns))
         }
@@ -105,13 +113,15 @@ struct AutoTies: Codable, Sendable, Equatable {
     }
 
     /// Every two sheets whose footprints' boxes meet, matched; then the sheets without GCPs placed
-    /// round by round and their overlaps matched as well (``place(_:among:grid:found:jobs:)``); the
-    /// ties and the record written.
+    /// round by round and their overlaps matched as well (``place(_:among:grid:found:jobs:)``): the
+    /// record and the ties file's text.
     static func make(
-        _ sheets: [Sheet], loose: [Loose], order: [String: Int], settings: AutoTiesSpec, key: String, work: String, consensus: Consensus,
-        jobs: Int
-    ) throws -> AutoTies {
-        var found = Finding(finder: OverlapTieSettings(maximumTies: settings.maxPerPair, minimumWidth: settings.minOverlapPixels), order: order)
+        _ sheets: [Sheet], loose: [Loose], order: [String: Int], settings: AutoTiesSpec, key: String, consensus: Consensus,
+        jobs: Int, progress: Progress
+    ) throws -> (AutoTies, String) {
+        var found = Finding(
+            finder: OverlapTieSettings(maximumTies: settings.maxPerPair, minimumWidth: settings.minOverlapPixels), order: order,
+            progress: progress)
         try found.tieAll(sheets, jobs: jobs)
         var unplaced = try place(loose, among: sheets, grid: GridPosition.of(Array(order.keys)), found: &found, jobs: jobs)
         found.refuseWhatLoopsDoNotClose()
@@ -122,11 +132,14 @@ struct AutoTies: Codable, Sendable, Equatable {
         }
         let held = loose.filter { l in !unplaced.contains { $0.map == l.name } }
         unplaced += found.refuseOnePairSheetsNotFixed(Dictionary(uniqueKeysWithValues: held.map { ($0.name, $0.mask) }))
-        let record = AutoTies(key: key, pairs: found.pairs, unplaced: unplaced.isEmpty ? nil : unplaced)
+        return (AutoTies(key: key, pairs: found.pairs, unplaced: unplaced.isEmpty ? nil : unplaced), found.csv)
+    }
+
+    /// The ties file and this record written to the work folder.
+    func write(ties: String, work: String) throws {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        try AtomicFile.write(Array(found.csv.utf8), to: csvPath(work: work))
-        try AtomicFile.write(Array(try JSONStyle.readable.encode(record)) + [0x0A], to: recordPath(work: work))
-        return record
+        try AtomicFile.write(Array(ties.utf8), to: Self.csvPath(work: work))
+        try AtomicFile.write(Array(try JSONStyle.readable.encode(self)) + [0x0A], to: Self.recordPath(work: work))
     }
 
     /// The pairs matched so far and their ties as the ties file's rows.
@@ -134,6 +147,8 @@ struct AutoTies: Codable, Sendable, Equatable {
         let finder: OverlapTieSettings
         /// Each map's place in the pipeline: a pair's first sheet is the earlier.
         let order: [String: Int]
+        /// Hears each overlap matched.
+        var progress = Progress(nil)
         var pairs: [Pair] = []
         /// Each pair's ties kept (none where it did not match).
         var points: [[ProposedPoint]] = []
@@ -183,9 +198,11 @@ struct AutoTies: Codable, Sendable, Equatable {
             let meeting = list.filter { $0.0.box.meets($0.1.box) }
             let results = Locked([(Pair, [ProposedPoint])?](repeating: nil, count: meeting.count))
             let finding = self
+            progress.queue(meeting.count)
             try ParallelWork.run(jobs: jobs, count: meeting.count, makeState: { _ in () }) { _, k in
                 let found = try finding.matched(meeting[k].0, meeting[k].1)
                 results.withLock { $0[k] = found }
+                finding.progress.step()
             }
             for case let (pair, kept)? in results.current {
                 points.append(kept)
@@ -238,25 +255,46 @@ struct AutoTies: Codable, Sendable, Equatable {
     }
 
     /// One line for the log: the ties found, in how many of the pairs tried, the sheets without
-    /// GCPs left unplaced, and where the ties and the sheet index are.
-    func summary(work: String) -> String {
+    /// GCPs left unplaced, and where the ties and the sheet index are (or, in a dry run, where a
+    /// run writes the ties).
+    func summary(work: String, minOverlap: Double, made: Made = .matched) -> String {
         let matched = pairs.filter(\.matched)
         let left = unplaced.map { ", \($0.count) sheet\($0.count == 1 ? "" : "s") without GCPs not placed" } ?? ""
-        return "ties: auto found \(matched.map(\.ties).reduce(0, +)) ties in \(matched.count) of \(pairs.count) overlapping pairs\(left) → "
-            + "\(Self.csvPath(work: work)); the sheet index: \(work)/index.geojson"
+        let earlier = made == .recorded ? " (as found before: the sheets and settings are unchanged)" : ""
+        let found =
+            pairs.isEmpty
+            ? "ties: auto found no ties: no two sheets' fits overlap by min_overlap_px (\(SheetFigures.plain(minOverlap)) px) or more across, "
+                + "so no pair was matched\(left)"
+            : "ties: auto found \(matched.map(\.ties).reduce(0, +)) ties in \(matched.count) of \(pairs.count) overlapping pairs\(left)\(earlier)"
+        return made == .unwritten
+            ? found + " (a run writes them to \(Self.csvPath(work: work)))"
+            : found + " → \(Self.csvPath(work: work)); the sheet index: \(work)/index.geojson"
+    }
+
+    /// How the found ties of a load came to be.
+    enum Made: Sendable {
+        /// Matched now and written to the work folder.
+        case matched
+        /// Read back from the work folder: the key they were made under is unchanged.
+        case recorded
+        /// Matched by a dry run and kept in memory.
+        case unwritten
     }
 
     /// The pairs that overlap but do not match, then the sheets without GCPs that matching did
-    /// not place, one line each for the log.
-    var unmatched: [String] {
+    /// not place, one line each for the log. `hand`: the hand ties of each pair, which stand
+    /// where the overlap does not match.
+    func unmatched(hand: [Set<String>: Int] = [:]) -> [String] {
         pairs.filter { !$0.matched }.map {
-            "ties: auto: sheets '\($0.mapA)' and '\($0.mapB)' overlap but do not match (\($0.why ?? "no match")): no ties"
+            let n = hand[[$0.mapA, $0.mapB]] ?? 0
+            let left = n == 0 ? "no ties" : "no found ties; its \(n) hand tie\(n == 1 ? "" : "s") stand\(n == 1 ? "s" : "")"
+            return "ties: auto: sheets '\($0.mapA)' and '\($0.mapB)' overlap but do not match (\($0.why ?? "no match")): \(left)"
         } + (unplaced ?? []).map { "ties: auto: sheet '\($0.map)' has no GCPs and \($0.why): not placed" }
     }
 
     /// Why matching did not place map `name` (a sheet without GCPs), or nil.
     func whyUnplaced(_ name: String) -> String? {
-        unplaced?.first { $0.map == name }.map { "ties: auto: it has no GCPs and \($0.why)" }
+        unplaced?.first { $0.map == name }.map { "it has no GCPs and \($0.why)" }
     }
 
     /// Whether `name` was left unplaced only because no sheet around it was placed: the cause

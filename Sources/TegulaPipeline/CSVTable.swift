@@ -33,12 +33,11 @@ struct CSVTable {
     /// The data rows in file order.
     let rows: [Row]
 
-    init(path: String, kind: Kind) throws {
+    /// Read and check the file at `path`, or `text` as that file's text when given (a file a
+    /// dry run would write).
+    init(path: String, text given: String? = nil, kind: Kind) throws {
         self.path = path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PipelineError(.unreadable, file: path, "cannot read the \(kind.name) (no such file or no permission)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else { throw PipelineError(.unreadable, file: path, "not UTF-8 text") }
+        let text = try given ?? CSVTable.text(path: path, kind: kind)
         let records = try CSVTable.parse(text, path: path)
         guard let first = records.first else {
             throw PipelineError(.syntax, file: path, line: 1, column: 1, "the \(kind.name) is empty; expected a header line such as \(kind.expected)")
@@ -80,6 +79,15 @@ struct CSVTable {
             rows.append(row)
         }
         self.rows = rows
+    }
+
+    /// The file's text; an unreadable file or one not UTF-8 is a ``PipelineError``.
+    static func text(path: String, kind: Kind) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PipelineError(.unreadable, file: path, "cannot read the \(kind.name) (no such file or no permission)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw PipelineError(.unreadable, file: path, "not UTF-8 text") }
+        return text
     }
 
     /// Split CSV text into records of fields with their positions; a break of RFC 4180 is a

@@ -20,6 +20,9 @@ public struct Pipeline: Sendable {
     public internal(set) var tieOrigins: [TieOrigin] = []
     /// What `ties: auto` tried and found (``AutoTies``); nil without it.
     var foundTies: AutoTies?
+    /// Whether `ties: auto`'s ties were matched now, read back unchanged, or matched by a dry run
+    /// and not written.
+    var foundTiesMade = AutoTies.Made.matched
     /// How its maps' scans are opened: the resolver it was loaded with (an IIIF image opened once
     /// and shared by every stage and map that reads it).
     public internal(set) var inputs = InputResolver()
@@ -28,10 +31,13 @@ public struct Pipeline: Sendable {
     /// `inputs` reaches IIIF images and annotations (an `input:` or `maps_from:` that is a URL or
     /// an annotation); a resolver without an IIIF client (the default) refuses them. `jobs`: the
     /// threads `ties: auto` matches overlaps on, when its ties are not yet in the work folder, and
-    /// the joint fit draws its sheets' standard errors of place on.
-    public static func load(path: String, inputs: InputResolver = InputResolver(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount)
-        throws -> Pipeline
-    {
+    /// the joint fit draws its sheets' standard errors of place on. A dry run (`dryRun`) writes
+    /// nothing: ties it finds are kept in memory. `progress` hears `ties: auto` matching the
+    /// overlaps, as (label, done, total).
+    public static func load(
+        path: String, inputs: InputResolver = InputResolver(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        dryRun: Bool = false, progress: (@Sendable (String, Int, Int) -> Void)? = nil
+    ) throws -> Pipeline {
         let file = absolute(path, base: FileManager.default.currentDirectoryPath)
         let doc = try PipelineDocument(path: path, text: try text(of: file, given: path))
         var spec = try doc.decode(Strict<PipelineSpec>.self).value
@@ -55,7 +61,7 @@ public struct Pipeline: Sendable {
         pipeline.tieOrigins = origins
         // The hand ties checked before any overlap is matched (and again with the found ones).
         if spec.autoTies != nil { _ = try SeriesStep.resolve(pipeline) }
-        pipeline.foundTies = try AutoTies.apply(&pipeline, jobs: jobs)
+        pipeline.foundTies = try AutoTies.apply(&pipeline, jobs: jobs, writing: !dryRun, progress: progress)
         try RejectedTies.apply(&pipeline)
         try SeriesStep.apply(&pipeline, jobs: jobs)
         return pipeline
@@ -91,7 +97,13 @@ public struct Pipeline: Sendable {
         var origins = spec.ties.indices.map { TieOrigin.list(index: $0) }
         guard let f = spec.tiesFrom else { return origins }
         let path = absolute(f, base: base)
-        if let why = requireFile(path, what: "ties file") { throw doc.error([.key("ties_from")], why) }
+        if let why = requireFile(path, what: "ties file") {
+            let start =
+                spec.autoTies == nil
+                ? ""
+                : "; with ties: auto it holds the hand ties and the found ones removed: start it with the header line map_a,x_a,y_a,map_b,x_b,y_b"
+            throw doc.error([.key("ties_from")], why + start)
+        }
         spec.tiesFrom = path
         for row in try TieList(path: path).rows {
             spec.ties.append(row.tie)
@@ -120,8 +132,19 @@ public struct Pipeline: Sendable {
     /// refused before any stage runs, and left untouched. Returns why, or nil when the output may
     /// be written.
     static func checkOutput(_ path: String) -> String? {
-        Tileset.refusal(at: path).map {
+        if let file = fileAbove(path) {
+            return "\(path) cannot be made: \(file) is a file, not a folder (choose another output, or move the file away)"
+        }
+        return Tileset.refusal(at: path).map {
             "\(path) exists and is not a tileset; refusing to overwrite it (\($0); choose another output or move it away)"
         }
+    }
+
+    /// The nearest folder above `path` that exists, when it is a file instead.
+    static func fileAbove(_ path: String) -> String? {
+        var up = path.parentPath
+        var isDir: ObjCBool = false
+        while !up.isEmpty, up != "/", !FileManager.default.fileExists(atPath: up, isDirectory: &isDir) { up = up.parentPath }
+        return FileManager.default.fileExists(atPath: up, isDirectory: &isDir) && !isDir.boolValue ? up : nil
     }
 }

@@ -45,6 +45,9 @@ public struct PipelinePlan: Sendable {
     /// The shard whose maps are listed, when one is named.
     public var shard: Shard?
 
+    /// What `ties: auto` found, the sheets placed by ties and the pairs that did not match, as a
+    /// run logs them.
+    public var ties: [String] = []
     /// The quality gate's verdicts, one line per failing sheet, as a run logs them (the maps
     /// it leaves out are not in ``maps``).
     public var gate: [String] = []
@@ -59,6 +62,7 @@ public struct PipelinePlan: Sendable {
     public init(pipeline: Pipeline, options: RunOptions, shards: Int? = nil) {
         file = pipeline.file
         work = pipeline.workFolder
+        ties = PipelinePlan.tieLines(pipeline)
         if let q = pipeline.spec.quality { (gate, gateStop) = (pipeline.series.gateLines(q), pipeline.series.gateStop(q)) }
         let runner = PipelineRunner(pipeline: pipeline, options: options, log: { _ in })
         if let n = options.shard?.count ?? shards {
@@ -90,6 +94,18 @@ public struct PipelinePlan: Sendable {
         }
     }
 
+    /// The lines a run logs of the ties before any stage (``PipelineRunner/writeIndexAndGate(tone:)``).
+    static func tieLines(_ pipeline: Pipeline) -> [String] {
+        let found = pipeline.foundTies
+        let tied = found != nil || !pipeline.spec.ties.isEmpty
+        let index = tied ? try? SheetIndex(figures: try SheetIndex.figures(pipeline, tone: nil), pipeline: pipeline) : nil
+        return
+            (found.map {
+                [$0.summary(work: pipeline.workFolder, minOverlap: pipeline.spec.autoTies?.minOverlapPixels ?? 0, made: pipeline.foundTiesMade)]
+            } ?? [])
+            + (index?.placedByTies.map { [$0] } ?? []) + pipeline.unmatchedTieLines + ((try? pipeline.idleRejectedRows()) ?? [])
+    }
+
     /// The planner's fold over the map's stages: each stage plans itself from the previous
     /// one's plan, exactly as in a run, and nothing is written.
     static func plan(_ work: MapWork, options: RunOptions) -> MapPlan {
@@ -117,7 +133,7 @@ public struct PipelinePlan: Sendable {
 
     /// The plan as text, one block per map.
     public var text: String {
-        var lines = ["pipeline \(file)", "work folder \(work)"] + gate
+        var lines = ["pipeline \(file)", "work folder \(work)"] + ties + gate
         if let gateStop { lines.append("error: \(gateStop): a run stops here, before any stage") }
         for m in maps {
             lines.append("map \(m.name): \(m.input)")

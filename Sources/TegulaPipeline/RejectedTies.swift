@@ -52,6 +52,15 @@ extension Pipeline {
     /// folder); nil without it.
     public var foundTiesFile: String? { foundTies == nil ? nil : AutoTies.csvPath(work: workFolder) }
 
+    /// With `ties: auto`, the lines for the log of the pairs that did not match (a pair tied by
+    /// hand says its hand ties stand) and the sheets left unplaced; empty without it.
+    var unmatchedTieLines: [String] {
+        guard let found = foundTies else { return [] }
+        var hand: [Set<String>: Int] = [:]
+        for (t, origin) in zip(spec.ties, tieOrigins) where !isFound(origin) { hand[[t.mapA, t.mapB], default: 0] += 1 }
+        return found.unmatched(hand: hand)
+    }
+
     /// True for a tie read from the found ties file.
     func isFound(_ origin: TieOrigin) -> Bool {
         if case .file(let path, _, _) = origin, path == foundTiesFile { return true }

@@ -129,6 +129,12 @@ public struct SheetFigures: Sendable, Codable, Equatable {
         matchCoverage = match.coverage
     }
 
+    /// A figure as a person reads it: four significant digits, never in powers of ten above 1
+    /// (12345.6 → 12346, 9000 → 9000, 0.01234 → 0.01234).
+    static func plain(_ v: Double) -> String {
+        abs(v) >= 1000 ? String(format: "%.0f", v) : String(format: "%.4g", v)
+    }
+
     /// The limits of `quality` this sheet exceeds, one phrase each (empty: it passes). A figure
     /// the sheet does not have (no GCP fit, no ties) is not checked; a NaN figure fails.
     func exceeded(_ q: QualitySpec) -> [String] {
@@ -137,8 +143,8 @@ public struct SheetFigures: Sendable, Codable, Equatable {
             guard let value, let limit, !(value <= limit) else { return }
             out.append(
                 value.isNaN
-                    ? String(format: "%@ is NaN (not a number: the fit broke), so it cannot be held to %@ %g", what, key, limit)
-                    : String(format: "%@ %.4g > %@ %g", what, value, key, limit))
+                    ? "\(what) is NaN (not a number: the fit broke), so it cannot be held to \(key) \(Self.plain(limit))"
+                    : "\(what) \(Self.plain(value)) > \(key) \(Self.plain(limit))")
         }
         check(rmseMetres, q.maxRMSEMetres, "max_rmse_m", "RMSE (m)")
         check(leaveOneOutMetres, q.maxLeaveOneOutMetres, "max_loo_m", "leave-one-out RMSE (m)")

@@ -72,21 +72,28 @@ struct SheetIndex: Encodable {
     /// One line for the log when sheets are placed by their ties alone: how many, how far in ties
     /// from a sheet with GCPs, what their figures measure, and the largest standard error of
     /// their place; nil when there are none.
-    var placedByTies: String? {
-        let figures = features.map(\.properties)
-        let placed = figures.filter { $0.georeference == "ties" }
+    var placedByTies: String? { Self.placedByTies(features.map(\.properties)) }
+
+    /// ``placedByTies`` of these figures.
+    static func placedByTies(_ figures: [SheetFigures]) -> String? {
+        let placed = figures.filter { $0.georeference == "ties" && $0.hops != nil }
         guard let far = placed.compactMap(\.hops).max() else { return nil }
         let se = placed.compactMap(\.placeStandardErrorMetres).max()
-        return "series: \(placed.count) sheet\(placed.count == 1 ? "" : "s") placed by their ties alone, up to \(far) tie\(far == 1 ? "" : "s") "
-            + "from a sheet with GCPs: their rmse_m and loo_m say how well their ties agree, not how near their place on the ground is; "
+        let one = placed.count == 1
+        let their = one ? "its" : "their"
+        return "series: \(placed.count) sheet\(one ? "" : "s") placed by \(their) ties alone, \(one ? "" : "up to ")\(far) tie\(far == 1 ? "" : "s") "
+            + "from a sheet with GCPs: \(their) rmse_m and loo_m say how well \(their) ties agree, not how near \(their) place on the ground is; "
             + (se.map { String(format: "place_se_m says that (up to %.0f m: the GCPs' and ties' own errors carried along the ties)", $0) }
-                ?? "it rests on GCPs no more than their transforms need, which show no error of their own to carry along the ties")
+                ?? "place_se_m is absent: the GCPs are no more than their transforms need, or the ties no more than place the sheets, "
+                + "so neither shows an error of its own to carry along the ties")
             + " (docs/pipelines-and-collections.md, \"How far to trust it\")"
     }
 
     init(figures: [SheetFigures], pipeline: Pipeline) {
         features = figures.map { f in
-            Feature(id: f.name, geometry: f.footprint.flatMap { $0.count >= 4 ? Geometry(coordinates: [$0]) : nil }, properties: f)
+            Feature(
+                id: f.name, geometry: f.footprint.flatMap { $0.count >= 4 ? Geometry(coordinates: [FitFootprint.counterclockwise($0)]) : nil },
+                properties: f)
         }
         ties = pipeline.series.ties.map { TieEntry(mapA: pipeline.spec.ties[$0.index].mapA, mapB: pipeline.spec.ties[$0.index].mapB, figures: $0) }
         foundTies = pipeline.foundTies?.figures
@@ -151,9 +158,11 @@ extension PipelineRunner {
     func writeIndexAndGate(tone: CompositeTone? = nil) throws -> SheetIndex {
         let index = SheetIndex(figures: try SheetIndex.figures(pipeline, tone: tone), pipeline: pipeline)
         if (options.shard?.index ?? 0) == 0 { try index.write(to: pipeline.workFolder + "/index.geojson") }
-        if let found = pipeline.foundTies { log(found.summary(work: pipeline.workFolder)) }
+        if let found = pipeline.foundTies {
+            log(found.summary(work: pipeline.workFolder, minOverlap: pipeline.spec.autoTies?.minOverlapPixels ?? 0, made: pipeline.foundTiesMade))
+        }
         if let line = index.placedByTies { log(line) }
-        for line in pipeline.foundTies?.unmatched ?? [] { log(line) }
+        for line in pipeline.unmatchedTieLines { log(line) }
         for line in try pipeline.idleRejectedRows() { log(line) }
         guard let q = pipeline.spec.quality else { return index }
         for line in pipeline.series.gateLines(q) { log(line) }

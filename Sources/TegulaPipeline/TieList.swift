@@ -34,11 +34,12 @@ struct TieList {
     /// The rows of kind `rejected`: found ties a person removed (not ties).
     let rejected: [Row]
 
-    /// Read and check; errors are ``PipelineError``s at `path:line:column`.
-    init(path: String) throws {
+    /// Read and check the file (or `text`, as that file's text: ties found in a dry run, not
+    /// written); errors are ``PipelineError``s at `path:line:column`.
+    init(path: String, text: String? = nil) throws {
         self.path = path
         var rows: [Row] = [], rejected: [Row] = []
-        for record in try CSVTable(path: path, kind: TieList.kind).rows {
+        for record in try CSVTable(path: path, text: text, kind: TieList.kind).rows {
             let values = record.values, columns = record.columns
             func number(_ name: String) throws -> Double {
                 guard let v = Double(values[name]!), v.isFinite else {

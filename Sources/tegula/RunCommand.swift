@@ -48,8 +48,10 @@ struct RunCommand: ParsableCommand {
             A map series: `ties:` joins sheets (hand ties, `ties_from:` a ties file, or `ties: auto` \
             to find them by matching every overlap), a sheet with `gcps: none` is placed by its ties \
             alone, and `composite: {tone: match}` evens the sheets' tones; the run writes a sheet \
-            index (index.geojson) with each sheet's and each pair's figures. See \
-            docs/pipelines-and-collections.md.
+            index (index.geojson) with each sheet's and each pair's figures. `quality:` (max_rmse_m, \
+            max_loo_m, max_seam_m, max_place_se_m, max_distortion; on_fail: skip or stop) holds each \
+            sheet to those limits and leaves out (skip, the default) or stops on (stop) a sheet that \
+            fails. See docs/pipelines-and-collections.md.
 
             Many machines: run `tegula run FILE --shard I/N` (or `--shard auto` in a Slurm array, a \
             Kubernetes Indexed Job with --shards N, or an AWS Batch array job) once per index with the \
@@ -100,7 +102,22 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let pipeline = try Pipeline.load(path: file, inputs: iiif.inputs(), jobs: workers.jobs)
+            let quiet = workers.quiet
+            let reporters = Locked<[String: ProgressReporter]>([:])
+            let progress: @Sendable (String, Int, Int) -> Void = { label, done, total in
+                let r = reporters.withLock { r in
+                    if let e = r[label] { return e }
+                    let e = ProgressReporter(label: label, quiet: quiet)
+                    r[label] = e
+                    return e
+                }
+                let unit = label.hasSuffix("warp") ? "blocks" : label.hasPrefix("composite") ? "steps" : label.hasPrefix("ties") ? "matches" : "tiles"
+                r.update(done: done, total: total, unit: unit)
+            }
+            let pipeline = try Pipeline.load(path: file, inputs: iiif.inputs(), jobs: workers.jobs, dryRun: dryRun, progress: progress)
+            reporters.withLock { r in
+                r.values.forEach { $0.finish() }; r = [:]
+            }
             var chosen: Shard?
             switch shard {
             case .fixed(let s)?: chosen = s
@@ -126,8 +143,6 @@ struct RunCommand: ParsableCommand {
                 if plan.hasErrors { throw CLIFailure.mapsCannotRun(file) }
                 return
             }
-            let quiet = workers.quiet
-            let reporters = Locked<[String: ProgressReporter]>([:])
             let runner = PipelineRunner(
                 pipeline: pipeline, options: options,
                 log: { line in
@@ -136,15 +151,7 @@ struct RunCommand: ParsableCommand {
                     }
                     printError("tegula: \(line)")
                 },
-                progress: { label, done, total in
-                    let r = reporters.withLock { r in
-                        if let e = r[label] { return e }
-                        let e = ProgressReporter(label: label, quiet: quiet)
-                        r[label] = e
-                        return e
-                    }
-                    r.update(done: done, total: total, unit: label.hasSuffix("warp") ? "blocks" : label.hasPrefix("composite") ? "steps" : "tiles")
-                })
+                progress: progress)
             if stage == .reduce {
                 try runner.reduce(shards: shards)
             } else {

@@ -4,7 +4,7 @@ import Foundation
 /// How much of the machine a long command uses and whether it reports progress: `--jobs` and
 /// `--quiet`, shared by `warp`, `tile` and `run`.
 struct WorkerOptions: ParsableArguments {
-    @Option(help: "Worker threads (default: all cores).")
+    @Option(help: "Worker threads.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(help: "No progress output.")

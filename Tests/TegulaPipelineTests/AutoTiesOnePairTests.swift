@@ -98,7 +98,7 @@ import Testing
         #expect(!cut.csv.contains("r1c2"), "\(cut.csv)")
         // Named on stderr in one line, as a sheet matching did not place.
         let record = AutoTies(key: found.key, pairs: cut.pairs, unplaced: unplaced)
-        let line = record.unmatched.first { $0.hasPrefix("ties: auto: sheet 'r1c2'") } ?? ""
-        #expect(line.hasSuffix(": not placed") && !line.contains("\n"), "\(record.unmatched)")
+        let line = record.unmatched().first { $0.hasPrefix("ties: auto: sheet 'r1c2'") } ?? ""
+        #expect(line.hasSuffix(": not placed") && !line.contains("\n"), "\(record.unmatched())")
     }
 }

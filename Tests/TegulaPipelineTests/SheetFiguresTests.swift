@@ -65,7 +65,7 @@ struct SheetFiguresTests {
             "\(String(describing: f.worstResidualMetres)) at \(f.worstGCP ?? "-")")
         #expect(f.rmseMetres?.isNaN == true)
         let failed = f.exceeded(Self.gate)
-        #expect(failed == ["RMSE (m) is NaN (not a number: the fit broke), so it cannot be held to max_rmse_m 1e+06"], "\(failed)")
+        #expect(failed == ["RMSE (m) is NaN (not a number: the fit broke), so it cannot be held to max_rmse_m 1000000"], "\(failed)")
     }
 
     @Test func aTiePinIsLeftOutOfTheWorstResidualEvenWhenNaN() throws {
@@ -73,5 +73,32 @@ struct SheetFiguresTests {
         r.gcps[2].residualMetres = .nan
         let f = SheetFigures(name: "s", report: r, pins: ["G3"], seams: [])
         #expect(f.gcps == 5 && f.worstResidualMetres?.isFinite == true && f.worstGCP != "G3")
+    }
+}
+
+/// The run's one line about sheets placed by their ties alone (``SheetIndex/placedByTies(_:)``).
+struct PlacedByTiesLineTests {
+    static func placed(_ name: String, hops: Int?, se: Double? = nil) -> SheetFigures {
+        var f = SheetFigures(name: name, georeference: "ties")
+        (f.hops, f.placeStandardErrorMetres) = (hops, se)
+        return f
+    }
+
+    /// Seen failing before: "1 sheet placed by their ties alone, up to 1 tie … their rmse_m", and
+    /// a missing place_se_m put down to the GCPs alone.
+    @Test func oneSheetIsSpokenOfInTheSingularAndAnAbsentStandardErrorNamesBothCauses() throws {
+        let one = try #require(SheetIndex.placedByTies([Self.placed("r1c2", hops: 1), SheetFigures(name: "r1c1", georeference: "gcps")]))
+        #expect(
+            one.hasPrefix("series: 1 sheet placed by its ties alone, 1 tie from a sheet with GCPs: its rmse_m and loo_m say how well its ties"),
+            "\(one)")
+        #expect(!one.contains("their rmse") && one.contains("or the ties no more than place the sheets"), "\(one)")
+        let two = try #require(SheetIndex.placedByTies([Self.placed("a", hops: 1, se: 12), Self.placed("b", hops: 2, se: 40.4)]))
+        #expect(two.hasPrefix("series: 2 sheets placed by their ties alone, up to 2 ties from a sheet with GCPs: their rmse_m"), "\(two)")
+        #expect(two.contains("place_se_m says that (up to 40 m"), "\(two)")
+    }
+
+    /// A sheet without GCPs that its ties did not place (no hops) is not counted as placed.
+    @Test func aSheetTiesDidNotPlaceIsNotCounted() {
+        #expect(SheetIndex.placedByTies([Self.placed("r1c2", hops: nil)]) == nil)
     }
 }

@@ -23,8 +23,14 @@ public struct PipelineSeries: Sendable {
         failures.map { "quality: sheet '\($0.name)' \(quality.onFail == .skip ? "left out" : "fails"): \($0.exceeded.joined(separator: "; "))" }
     }
 
-    /// Under `on_fail: stop` with a failing sheet, why a run stops before any stage; else nil.
+    /// True when `on_fail: skip` would leave every map out: the maps are kept, so the sheet index
+    /// and the gate's lines say why, and the run stops (``gateStop(_:)``).
+    public var nothingLeft = false
+
+    /// Why a run stops before any stage: under `on_fail: stop` a failing sheet, under `skip`
+    /// every sheet failing; else nil.
     public func gateStop(_ quality: QualitySpec) -> String? {
+        if nothingLeft { return "every map fails the quality gate (on_fail: skip), so nothing is left to run" }
         guard quality.onFail == .stop, !failures.isEmpty else { return nil }
         return "\(failures.count) sheet(s) fail the quality gate (on_fail: stop)"
     }
@@ -66,9 +72,9 @@ enum SeriesStep {
             }
             let kept = spec.maps.filter { !out.contains($0.name) }
             guard !kept.isEmpty else {
-                throw pipeline.document.error(
-                    [.key("quality")],
-                    "every map fails the quality gate (\(series.failures.map { "'\($0.name)'" }.joined(separator: ", "))); nothing is left to run")
+                (series.nothingLeft, series.figures) = (true, figures)
+                pipeline.series = series
+                return
             }
             // The rest fitted again without the failing sheets' ties, and their figures with it.
             let keptTies = indices.filter { !out.contains(spec.maps[$0.1].name) && !out.contains(spec.maps[$0.3].name) }
@@ -94,17 +100,26 @@ enum SeriesStep {
             if let m = unplaced.first(where: { !found.unplacedForWantOfNeighbours($0.name) }) ?? unplaced.first {
                 let more =
                     unplaced.count > 1
-                    ? ", nor \(unplaced.count - 1) more map\(unplaced.count > 2 ? "s" : "") without GCPs (found-ties.json says why)" : ""
+                    ? ", nor \(unplaced.count - 1) more map\(unplaced.count > 2 ? "s" : "") without GCPs "
+                        + (pipeline.foundTiesMade == .unwritten
+                            ? "(\(unplaced.filter { $0.name != m.name }.prefix(6).map { "'\($0.name)'" }.joined(separator: ", "))\(unplaced.count > 7 ? ", …" : ""))"
+                            : "(found-ties.json says why)") : ""
                 throw pipeline.document.error(
                     [.key("ties")],
-                    "map '\(m.name)': \(found.whyUnplaced(m.name)!), so nothing places it\(more); give it GCPs or ties, or a quality: gate to leave it out"
+                    "auto: map '\(m.name)': \(found.whyUnplaced(m.name)!), so nothing places it\(more); give it GCPs or ties, or a quality: gate to leave it out"
                 )
             }
         }
-        if let m = untied.first(where: { pipeline.foundTies?.whyUnplaced($0.name) == nil }) {
+        let lone = untied.filter { pipeline.foundTies?.whyUnplaced($0.name) == nil }
+        if let m = lone.first {
+            let names =
+                lone.count == 1
+                ? "map '\(m.name)' has"
+                : "\(lone.count) maps (" + lone.prefix(6).map { "'\($0.name)'" }.joined(separator: ", ") + (lone.count > 6 ? ", …" : "") + ") have"
+            let (it, them) = lone.count == 1 ? ("it", "its") : ("them", "their")
             throw pipeline.document.error(
                 [.key("ties")],
-                "map '\(m.name)' has no GCPs (gcps: none) and is in no tie, so nothing places it; tie it to its neighbours (ties:, ties_from:) or give it GCPs"
+                "\(names) no GCPs (gcps: none) and \(lone.count == 1 ? "is" : "are") in no tie, so nothing places \(it); tie \(it) to \(them) neighbours (ties:, ties_from:, or ties: auto) or give \(it) GCPs"
             )
         }
     }
@@ -201,8 +216,10 @@ enum SeriesStep {
         do {
             return SheetFigures(name: map.name, report: try GCPGeoreferencing.fit(map: map, step: step).report, pins: [], seams: [])
         } catch {
-            var f = SheetFigures(name: map.name, georeference: "gcps")
-            f.error = pipeline.foundTies?.whyUnplaced(map.name) ?? "\(error)"
+            // A sheet without GCPs that its ties did not place: "ties", with none of its own.
+            var f = SheetFigures(name: map.name, georeference: g.gcps == .tiesOnly ? "ties" : "gcps")
+            if g.gcps == .tiesOnly { f.gcps = 0 }
+            f.error = pipeline.foundTies?.whyUnplaced(map.name).map { "ties: auto: " + $0 } ?? "\(error)"
             return f
         }
     }

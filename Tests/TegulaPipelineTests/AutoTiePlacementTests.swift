@@ -108,6 +108,14 @@ import Testing
             "\(named)")
         #expect(named.contains { $0.hasPrefix("quality: sheet 'r1c2' left out: cannot be fitted: ties: auto:") }, "\(named)")
         #expect(named.allSatisfy { !$0.contains("\n") })
+        // The sheet index calls it what it is, a sheet without GCPs that ties did not place (seen
+        // failing: "georeference": "gcps"), and counts only the seven placed as placed by ties.
+        let index =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: pipeline.workFolder + "/index.geojson"))) as! [String: Any]
+        let properties = (index["features"] as! [[String: Any]]).map { $0["properties"] as! [String: Any] }
+        let stranger = try #require(properties.first { $0["name"] as? String == "r1c2" })
+        #expect(stranger["georeference"] as? String == "ties" && stranger["gcps"] as? Int == 0 && stranger["hops"] == nil, "\(stranger)")
+        #expect(log.all.contains { $0.hasPrefix("series: 7 sheets placed by their ties alone") }, "\(log.all)")
         // With on_fail: stop the run stops; with no gate the load does, naming it in one line.
         let text = try String(contentsOfFile: file, encoding: .utf8)
         try text.replacingOccurrences(of: "on_fail: skip", with: "on_fail: stop").write(toFile: file, atomically: true, encoding: .utf8)
@@ -115,7 +123,8 @@ import Testing
         try text.replacingOccurrences(of: "quality: {on_fail: skip}\n", with: "").write(toFile: file, atomically: true, encoding: .utf8)
         let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }
         let line = e?.description ?? ""
-        #expect(line.contains("map 'r1c2': ties: auto: it has no GCPs and matches none of the placed sheets") && !line.contains("\n"), "\(line)")
+        // Seen failing before: "ties: map 'r1c2': ties: auto: it has…", the key said twice.
+        #expect(line.contains(": ties: auto: map 'r1c2': it has no GCPs and matches none of the placed sheets") && !line.contains("\n"), "\(line)")
     }
 
     /// Seen failing before the check: the load matched every overlap, wrote the found ties and
@@ -141,7 +150,7 @@ import Testing
         try FileManager.default.copyItem(atPath: folder + "/other/scans/r1c1.tif", toPath: folder + "/scans/r1c2.tif")
         let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }
         let line = e?.description ?? ""
-        #expect(line.contains("map 'r1c2': ties: auto: it has no GCPs and matches none of the placed sheets around it ('r1c3')"), "\(line)")
+        #expect(line.contains("ties: auto: map 'r1c2': it has no GCPs and matches none of the placed sheets around it ('r1c3')"), "\(line)")
         #expect(line.contains("nothing places it, nor 1 more map without GCPs (found-ties.json says why)") && !line.contains("\n"), "\(line)")
     }
 
@@ -155,7 +164,7 @@ import Testing
         try text.replacingOccurrences(of: "masks/r1c2.wkt", with: "").write(toFile: list, atomically: true, encoding: .utf8)
         let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }
         let line = e?.description ?? ""
-        #expect(line.contains("map 'r1c2': ties: auto: it has no GCPs and matches none of the placed sheets around it ('r1c1')"), "\(line)")
+        #expect(line.contains("ties: auto: map 'r1c2': it has no GCPs and matches none of the placed sheets around it ('r1c1')"), "\(line)")
         #expect(line.contains("; it has no mask, and a sheet is matched whole by its map's outline (georeference: {mask: …})"), "\(line)")
     }
 

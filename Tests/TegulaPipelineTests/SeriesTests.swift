@@ -340,6 +340,48 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: try Pipeline.load(path: file).workFolder + "/r1c1/georef.vrt"))
     }
 
+    /// Seen failing before: loading threw "every map fails the quality gate", so neither the
+    /// gate's line per sheet nor the sheet index said why.
+    @Test func onFailSkipLeavingEveryMapOutNamesEachSheetWritesTheIndexAndStops() throws {
+        let (folder, file) = try Self.series("skipall", cols: 2, rows: 1, extra: ["--bad", "r1c2:60"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try MadeSeries.append("quality: {max_rmse_m: 0.001, on_fail: skip}\n", to: file)
+        let pipeline = try Pipeline.load(path: file)
+        let plan = PipelinePlan(pipeline: pipeline, options: RunOptions())
+        #expect(plan.hasErrors && plan.text.contains("every map fails the quality gate (on_fail: skip)"), "\(plan.text)")
+        let log = LoggedLines()
+        let e = #expect(throws: PipelineError.self) { try Self.runner(file, log: log).run() }
+        #expect(
+            e?.description.contains("every map fails the quality gate (on_fail: skip), so nothing is left to run") == true, "\(e?.description ?? "")")
+        let named = log.all.filter { $0.hasPrefix("quality: sheet") }
+        #expect(named.count == 2 && named.allSatisfy { $0.contains("left out: RMSE (m)") }, "\(log.all)")
+        // Figures as a person reads them: r1c2's 41 km not as 4.1e+04.
+        #expect(named.allSatisfy { !$0.contains("e+") && $0.hasSuffix("> max_rmse_m 0.001") }, "\(named)")
+        let index =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: pipeline.workFolder + "/index.geojson"))) as! [String: Any]
+        let quality = (index["features"] as! [[String: Any]]).map { ($0["properties"] as! [String: Any])["quality"] as? String }
+        #expect(quality == ["skipped", "skipped"])
+        // RFC 7946: an exterior ring runs counterclockwise (seen failing: every sheet's ran
+        // clockwise, its border's pixel order), a positive shoelace sum here.
+        for feature in index["features"] as! [[String: Any]] {
+            let ring = try #require(((feature["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first)
+            let twiceArea = zip(ring, ring.dropFirst()).reduce(0.0) { $0 + $1.0[0] * $1.1[1] - $1.1[0] * $1.0[1] }
+            #expect(ring.count >= 4 && twiceArea > 0, "\(feature["id"] ?? "")")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out/series.pmtiles"))
+    }
+
+    /// Seen failing before: of two such maps only the first was named.
+    @Test func mapsWithoutGCPsInNoTieAreNamedTogetherInOneLine() throws {
+        let (folder, file) = try Self.series("noties", cols: 3, rows: 1, extra: ["--gcps-on", "r1c1"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: try MadeSeries.untied(file)) }
+        let line = e?.description ?? ""
+        #expect(
+            line.contains("2 maps ('r1c2', 'r1c3') have no GCPs (gcps: none) and are in no tie, so nothing places them") && !line.contains("\n"),
+            "\(line)")
+    }
+
     @Test func badTiesAreRefusedWithOneLineNamingTheTie() throws {
         let (folder, file) = try Self.series("badties", cols: 2, rows: 1)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -348,6 +390,8 @@ import Testing
             ("[r1c1, [10, 10], r9c9, [10, 10]]", "ties[2][2]: names map 'r9c9', which the pipeline does not have"),
             ("[r1c1, [10, 10], r1c2, [10, 900]]", "ties[2][3]: pixel [10.0, 900.0] is outside map 'r1c2' (its scan is 204 × 204"),
             ("[r1c1, [10, 10], r1c1, [20, 20]]", "ties[2]: ties map 'r1c1' to itself"),
+            // Seen failing before: named ties[2][2], the item after the pixel.
+            ("[r1c1, [10, 10, 3], r1c2, [10, 10]]", "ties[2][1]: a tie's pixel is [x, y], got 3 numbers"),
         ] {
             try (text + "  - \(tie)\n").write(toFile: file, atomically: true, encoding: .utf8)
             let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }

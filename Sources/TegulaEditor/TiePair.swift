@@ -35,11 +35,16 @@ public struct TiePair: Sendable {
     /// fitted from GCPs, one that cannot be fitted on its own, the same map twice, ties of the
     /// pair kept in the `ties_from:` file without `ties: auto` (Save then writes the `ties:` list),
     /// or `ties: auto` without a `ties_from:` file to save into, is an ``EditorError``.
+    /// An error of loading the pipeline at `path`, at the place it names (a pipeline error
+    /// already says `file:line:column`), else at `path`.
+    static func unreadable(_ error: Error, path: String) -> EditorError {
+        if let e = error as? PipelineError { return EditorError(.unreadableInput, at: e.location ?? path, e.message) }
+        return EditorError(.unreadableInput, at: path, "\(error)")
+    }
+
     public init(pipeline path: String, mapA: String, mapB: String) throws {
         let pipeline: Pipeline
-        do { pipeline = try Pipeline.load(path: path) } catch {
-            throw EditorError(.unreadableInput, at: path, "\(error)")
-        }
+        do { pipeline = try Pipeline.load(path: path) } catch { throw Self.unreadable(error, path: path) }
         pipelineFile = pipeline.file
         guard mapA != mapB else { throw EditorError(.badSession, at: "--tie-with", "names map '\(mapA)' again; a tie joins two different maps") }
         let maps = pipeline.spec.maps
@@ -54,9 +59,7 @@ public struct TiePair: Sendable {
         do {
             sheetA = try pipeline.seriesSheet(a)
             sheetB = try pipeline.seriesSheet(b)
-        } catch {
-            throw EditorError(.unreadableInput, at: path, "\(error)")
-        }
+        } catch { throw Self.unreadable(error, path: path) }
         scanA = a.input
         scanB = b.input
         do {
@@ -74,7 +77,7 @@ public struct TiePair: Sendable {
             )
         }
         let scores: [Int: Double]
-        do { scores = try pipeline.foundTieScores() } catch { throw EditorError(.unreadableInput, at: path, "\(error)") }
+        do { scores = try pipeline.foundTieScores() } catch { throw Self.unreadable(error, path: path) }
         /// A tie's pixels on A and on B, when it ties A and B (either way round).
         func onAB(_ t: TieSpec) -> (PixelPoint, PixelPoint)? {
             if t.mapA == mapA && t.mapB == mapB { return (t.pixelA, t.pixelB) }
@@ -101,7 +104,7 @@ public struct TiePair: Sendable {
                 guard let (pa, pb) = onAB(r.tie) else { continue }
                 removed.append(EditorTie(id: "r\(removed.count + 1)", a: pa, b: pb, score: r.score))
             }
-        } catch { throw EditorError(.unreadableInput, at: path, "\(error)") }
+        } catch { throw Self.unreadable(error, path: path) }
         self.ties = ties + found
         self.found = found
         self.removed = removed

@@ -320,7 +320,7 @@ public struct SeriesFit: Sendable {
         let need = Set(kinds).sorted { $0.minimumGCPs < $1.minimumGCPs }.map { "\($0.minimumGCPs) for \($0.rawValue)" }.joined(separator: ", ")
         return GeoreferenceError(
             .tooFewGCPs, at: "sheets " + names,
-            "have no GCPs, and their ties do not place them: a sheet without GCPs needs ties at \(need) tie pixels not on one line to sheets with GCPs or placed before it; add ties to a placed neighbour, or GCPs"
+            "have no GCPs, and their ties do not place them: a sheet without GCPs needs ties at enough pixels, not all on one line (\(need)), to sheets with GCPs or placed before it; add ties to a placed neighbour, or GCPs"
         )
     }
 

@@ -68,7 +68,10 @@ public enum OverlapTieFinder {
         else { return nil }
         figures.refined = first.count
         guard let drift = Drift.agreeing(first, h, tolerance: 1, settings: settings, match: match) else {
-            return refused("\(first.count) points refined in the overlap, but they do not agree on one placement of the sheets")
+            return refused(
+                first.isEmpty
+                    ? "no point of the overlap could be refined (too flat, or the sheets differ there)"
+                    : "\(first.count) points refined in the overlap, but they do not agree on one placement of the sheets")
         }
         guard var better = corrected(h, by: drift, over: maskA) else {
             return refused("the refined points give no placement of the sheets")

@@ -77,10 +77,24 @@ public struct InlineGCP: Sendable, Hashable, Codable, StrictDecodable {
 }
 
 extension GeoreferenceSpec: Decodable, StrictDecodable {
+    /// YAML's null spelled out (`~`, `null`) or an empty string: a key given no value.
+    static func isEmptyValue(_ s: String) -> Bool {
+        ["", "~", "null", "Null", "NULL"].contains(s.trimmingCharacters(in: .whitespaces))
+    }
+
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if c.contains(.gcps) {
-            if let path = try? c.decode(String.self, forKey: .gcps) {
+            if (try? c.decodeNil(forKey: .gcps)) == true || (try? c.decode(String.self, forKey: .gcps)).map(Self.isEmptyValue) == true {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .gcps, in: c,
+                    debugDescription:
+                        "no GCP file given (an empty or null value): name a GCP file, or write none for a sheet placed by its ties alone")
+            } else if let path = try? c.decode(String.self, forKey: .gcps) {
+                if path != "none", path.lowercased() == "none" {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .gcps, in: c, debugDescription: "'\(path)' is not a GCP file; did you mean none (a sheet placed by its ties alone)?")
+                }
                 gcps = path == "none" ? .tiesOnly : .file(path)
             } else {
                 let list = try c.decode([Strict<InlineGCP>].self, forKey: .gcps).map(\.value)

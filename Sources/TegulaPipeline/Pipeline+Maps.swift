@@ -120,7 +120,10 @@ extension Pipeline {
     ) throws {
         guard let o = m.output else {
             if spec.composite == nil {
-                throw fail([], "map '\(m.name)' needs an output (a folder, .mbtiles, .pmtiles or .gpkg), or the file a composite")
+                throw fail(
+                    [],
+                    "map '\(m.name)' has no output: give it one (a folder, .mbtiles, .pmtiles or .gpkg), or give the pipeline a composite: to draw it into"
+                )
             }
             return
         }

@@ -125,7 +125,7 @@ public struct PipelineDocument: @unchecked Sendable {
     static func explain(_ error: Error, root: Node) -> (steps: [Step], atKey: Bool, message: String)? {
         switch error {
         case let e as UnknownKeyError:
-            let hint = e.suggestion.map { "did you mean '\($0)'?" } ?? "known keys: \(e.known.joined(separator: ", "))"
+            let hint = e.suggestion.map { "did you mean '\($0)'?" } ?? e.home ?? "known keys: \(e.known.joined(separator: ", "))"
             return (steps(e.codingPath), true, "unknown key '\(e.key)'; \(hint)")
         case let e as DecodingError:
             switch e {

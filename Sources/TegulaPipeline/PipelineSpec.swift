@@ -97,6 +97,11 @@ extension PipelineSpec: Decodable, StrictDecodable {
         autoTies = section?.auto
         tiesFrom = try c.decodeIfPresent(String.self, forKey: .tiesFrom)
         tieWeight = try c.decodeIfPresent(Double.self, forKey: .tieWeight)
+        if let w = tieWeight, !(w > 0 && w.isFinite) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .tieWeight, in: c,
+                debugDescription: "\(w) is not a tie weight: give a number > 0 (1: a tie point weighs as one GCP; the default, 100, holds ties)")
+        }
         quality = try c.decodeStrict(QualitySpec.self, forKey: .quality)
     }
 }

@@ -33,10 +33,12 @@ public struct QualitySpec: Sendable, Hashable, Codable {
 extension QualitySpec: StrictDecodable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func limit(_ key: CodingKeys) throws -> Double? {
+        /// A limit: a finite number of at least `least` (a distortion is a ratio, never under 1).
+        func limit(_ key: CodingKeys, least: Double = 0, why: String = "") throws -> Double? {
             guard let v = try c.decodeIfPresent(Double.self, forKey: key) else { return nil }
-            guard v.isFinite, v >= 0 else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(v) is not a limit: give a number ≥ 0")
+            guard v.isFinite, v >= least else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c, debugDescription: "\(v) is not a limit: give a number ≥ \(least == 0 ? "0" : "1")\(why)")
             }
             return v
         }
@@ -44,7 +46,8 @@ extension QualitySpec: StrictDecodable {
         maxLeaveOneOutMetres = try limit(.maxLeaveOneOutMetres)
         maxSeamMetres = try limit(.maxSeamMetres)
         maxPlaceStandardErrorMetres = try limit(.maxPlaceStandardErrorMetres)
-        maxDistortion = try limit(.maxDistortion)
+        maxDistortion = try limit(
+            .maxDistortion, least: 1, why: " (largest over smallest scale over the sheet: 1 is uniform, every sheet is at least 1)")
         let fail = try c.decodeIfPresent(String.self, forKey: .onFail) ?? "skip"
         guard let f = OnFail(rawValue: fail) else {
             throw DecodingError.dataCorruptedError(forKey: .onFail, in: c, debugDescription: "'\(fail)' is not an on_fail; expected skip or stop")

@@ -17,6 +17,19 @@ struct UnknownKeyError: Error {
     var known: [String]
 
     var suggestion: String? { KeySuggestion.nearest(to: key, in: known) }
+
+    /// Where a key of another section belongs, when it is given at the top level of a pipeline
+    /// (whose known keys include `composite`): a composite's key, or a map's.
+    var home: String? {
+        guard known.contains("composite") else { return nil }
+        if CompositeSpec.CodingKeys.allCases.contains(where: { $0.stringValue == key }) {
+            return "'\(key)' belongs to the composite: write it under composite: (composite: {\(key): …})"
+        }
+        if MapSpec.CodingKeys.allCases.contains(where: { $0.stringValue == key }) {
+            return "'\(key)' belongs to a map: write it in an item of maps:, or under map_defaults: for every map"
+        }
+        return nil
+    }
 }
 
 /// Any string or index as a coding key, to list every key a mapping holds.

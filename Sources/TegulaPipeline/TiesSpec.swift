@@ -24,9 +24,12 @@ public struct TieSpec: Sendable, Hashable, Codable {
     public init(from decoder: Decoder) throws {
         var c = try decoder.unkeyedContainer()
         func point() throws -> PixelPoint {
+            let at = c.currentIndex
             let xy = try c.decode([Double].self)
             guard xy.count == 2 else {
-                throw DecodingError.dataCorruptedError(in: c, debugDescription: "a tie's pixel is [x, y], got \(xy.count) numbers")
+                // At the pixel itself: the container has moved past it.
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: c.codingPath + [AnyKey(intValue: at)], debugDescription: "a tie's pixel is [x, y], got \(xy.count) numbers"))
             }
             return PixelPoint(x: xy[0], y: xy[1])
         }
@@ -112,6 +115,14 @@ struct TiesSection: Decodable {
                     .init(
                         codingPath: decoder.codingPath,
                         debugDescription: "a ties mapping is {auto: {max_per_pair: N, min_overlap_px: P}}; auto is missing"))
+            }
+            if let on = try? c.decode(Bool.self, forKey: .auto) {
+                guard on else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .auto, in: c, debugDescription: "auto: false finds no ties; leave ties: out, or give a list of hand ties")
+                }
+                auto = AutoTiesSpec()
+                return
             }
             auto = try c.decodeStrict(AutoTiesSpec.self, forKey: .auto) ?? AutoTiesSpec()
         } else {

@@ -48,17 +48,26 @@ struct TieEditCLITests {
     @Test func badTieEditorArgumentsAreRefusedWithOneLine() throws {
         let dir = try TemporaryFolder.make("edit-ties-bad").path
         let series = try MadeSeries.make(in: dir, cols: 2, rows: 1, cell: 128)
+        let text = try String(contentsOfFile: series, encoding: .utf8)
+        let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        try (text + "ties_from: missing.csv\n").write(toFile: dir + "/missing.yml", atomically: true, encoding: .utf8)
         let cases: [([String], String)] = [
             (["edit", series, "--tie-with", "r1c2"], "--tie-with needs --map"),
             (["edit", series, "--map", "r1c1", "--tie-with", "r9c9"], "has no map 'r9c9'"),
             (["edit", series, "--map", "r1c1", "--tie-with", "r1c1"], "a tie joins two different maps"),
             (["edit", series, "--map", "r1c1", "--tie-with", "r1c2", "-o", dir + "/x.points"], "-o does not apply with --tie-with"),
             (["edit", dir + "/none.yml", "--map", "r1c1", "--tie-with", "r1c2"], "no such pipeline file"),
+            // Seen failing before: the pipeline file named twice ("….yml: ….yml:9:13: ties_from: …").
+            (
+                ["edit", dir + "/missing.yml", "--map", "r1c1", "--tie-with", "r1c2"],
+                "missing.yml:\(lineCount + 1):12: ties_from: ties file \(dir)/missing.csv does not exist"
+            ),
         ]
         for (args, message) in cases {
             let r = try TegulaBinary.run(args)
             let lines = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("Usage") && !$0.hasPrefix("  See") && !$0.isEmpty }
             #expect(r.status != 0 && r.stderr.contains(message) && lines.count == 1, "\(args): \(r.status) \(r.stderr)")
+            #expect(r.stderr.components(separatedBy: ".yml").count <= 2, "\(args): the file named once: \(r.stderr)")
         }
     }
 }

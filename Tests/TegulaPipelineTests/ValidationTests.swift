@@ -126,6 +126,63 @@ struct ValidationTests {
         #expect(e.contains(":6:13: maps[0].georeference.gcps: GCP file \(f.folder)/a.points does not exist"), "\(e)")
     }
 
+    /// Seen failing before: `gcps: ~` read as the file ~ (the home folder), `gcps: ""` as the
+    /// pipeline's folder, `gcps: None` as a file named None.
+    @Test(arguments: ["~", "null", "\"\"", "None"])
+    func anEmptyOrNullGCPsValueIsRefusedSayingWhatToWrite(value: String) throws {
+        let f = try PipelineFixtures()
+        defer { f.cleanUp() }
+        try f.image("a.tif")
+        let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    georeference:\n      gcps: \(value)\n    output: o\n")
+        #expect(e.contains(":6:") && e.contains("maps[0].georeference.gcps: "), "\(e)")
+        #expect(e.contains(value == "None" ? "did you mean none" : "no GCP file given"), "\(e)")
+        #expect(!e.contains("does not exist") && !e.contains("\n"), "\(e)")
+    }
+
+    /// A distortion is largest over smallest scale: a limit under 1 fails every sheet.
+    @Test func aMaxDistortionUnderOneIsRefused() throws {
+        let f = try PipelineFixtures()
+        defer { f.cleanUp() }
+        try f.image("a.tif")
+        let e = try f.loadError(
+            "version: 1\nquality: {max_distortion: 0.5}\nmaps:\n  - name: a\n    input: a.tif\n    georeference: {bounds: [0, 0, 1, 1]}\n    output: o\n"
+        )
+        #expect(e.contains(":2:") && e.contains("quality.max_distortion: 0.5 is not a limit: give a number ≥ 1"), "\(e)")
+    }
+
+    /// Seen failing before: a weight of -5 passed the load's checks (with `ties: auto` every
+    /// overlap was matched first) and was refused by the fit, at the `ties:` line.
+    @Test func aTieWeightThatIsNotPositiveIsRefusedAtItsOwnKey() throws {
+        let f = try PipelineFixtures()
+        defer { f.cleanUp() }
+        try f.image("world.tif")
+        let e = try f.loadError("version: 1\ntie_weight: -5\nmaps:\n" + PipelineFixtures.worldMap())
+        #expect(e.contains(":2:13: tie_weight: -5.0 is not a tie weight: give a number > 0"), "\(e)")
+    }
+
+    /// `ties: {auto: true}` reads as `ties: auto`; `{auto: false}` is refused, saying what to do.
+    @Test func tiesAutoTrueIsAutoAndFalseIsRefused() throws {
+        func spec(_ ties: String) throws -> PipelineSpec {
+            try PipelineDocument(path: "t.yml", text: "version: 1\nties: \(ties)\nmaps:\n" + PipelineFixtures.worldMap())
+                .decode(Strict<PipelineSpec>.self).value
+        }
+        #expect(try spec("{auto: true}").autoTies == AutoTiesSpec())
+        let e = #expect(throws: PipelineError.self) { try spec("{auto: false}") }
+        #expect(e?.description.contains("ties.auto: auto: false finds no ties; leave ties: out") == true, "\(e?.description ?? "")")
+    }
+
+    /// A composite's or a map's key at the top level says where it belongs (seen failing before:
+    /// "unknown key 'tone'; known keys: version, work, …").
+    @Test func aKeyOfAnotherSectionAtTheTopLevelSaysWhereItBelongs() throws {
+        let f = try PipelineFixtures()
+        defer { f.cleanUp() }
+        try f.image("world.tif")
+        let tone = try f.loadError("version: 1\ntone: match\ncomposite: {output: all.pmtiles}\nmaps:\n" + PipelineFixtures.worldMap())
+        #expect(tone.contains(":2:1: tone: unknown key 'tone'; 'tone' belongs to the composite: write it under composite:"), "\(tone)")
+        let input = try f.loadError("version: 1\ninput: world.tif\nmaps:\n" + PipelineFixtures.worldMap())
+        #expect(input.contains("unknown key 'input'; 'input' belongs to a map"), "\(input)")
+    }
+
     @Test func wrongTypeSaysWhatWasExpected() throws {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }
@@ -226,6 +283,21 @@ struct ValidationTests {
         try "keep me".write(toFile: notes, atomically: true, encoding: .utf8)
         let e = try f.loadError("version: 1\nmaps:\n" + PipelineFixtures.worldMap(output: "notes.txt"))
         #expect(e.contains("maps[0].output: \(notes) exists and is not a tileset; refusing to overwrite it"), "\(e)")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me")
+    }
+
+    /// Seen failing before: the plan passed and a run failed late, in Foundation's words.
+    @Test func anOutputUnderAFileIsRefusedAtLoad() throws {
+        let f = try PipelineFixtures()
+        defer { f.cleanUp() }
+        try f.image("world.tif")
+        let notes = f.folder + "/notes.txt"
+        try "keep me".write(toFile: notes, atomically: true, encoding: .utf8)
+        let e = try f.loadError("version: 1\nmaps:\n" + PipelineFixtures.worldMap(output: "notes.txt/deeper/world.pmtiles"))
+        #expect(e.contains("maps[0].output: \(notes)/deeper/world.pmtiles cannot be made: \(notes) is a file, not a folder"), "\(e)")
+        let c = try f.loadError(
+            "version: 1\ncomposite: {output: notes.txt/all.pmtiles}\nmaps:\n" + PipelineFixtures.worldMap(output: "out/world"))
+        #expect(c.contains("composite.output: \(notes)/all.pmtiles cannot be made: \(notes) is a file"), "\(c)")
         #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me")
     }
 

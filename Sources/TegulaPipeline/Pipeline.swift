@@ -105,7 +105,13 @@ public struct Pipeline: Sendable {
             throw doc.error([.key("ties_from")], why + start)
         }
         spec.tiesFrom = path
+        var seen: [TieSpec: Int] = [:]
         for row in try TieList(path: path).rows {
+            if let first = seen.updateValue(row.line, forKey: row.tie) {
+                throw PipelineError(
+                    .invalid, file: path, line: row.line, column: 1,
+                    "repeats the tie of line \(first) (the same maps and pixels), which would weigh twice; remove one")
+            }
             spec.ties.append(row.tie)
             origins.append(.file(path: path, line: row.line, columns: row.columns))
         }

@@ -89,6 +89,17 @@ public final class PipelineRunner: Sendable {
     /// The composite's folder: its manifest and the shards' parts.
     var compositeFolder: String { pipeline.workFolder + "/.composite" }
 
+    /// With `--stage`, why nothing ran when none of `maps` has the stage chosen (and, for the
+    /// tile stage, no composite draws them); nil when one has.
+    func noneHas(_ stage: Stage, among maps: [Int]) -> String? {
+        guard !maps.contains(where: { i in work(for: pipeline.spec.maps[i]).steps.contains { $0.stage == stage } }) else { return nil }
+        if stage == .tile, pipeline.spec.composite != nil { return nil }
+        let composite =
+            pipeline.spec.composite == nil
+            ? "" : ": maps without an output: are drawn into the composite, which warps and tiles them in --stage tile"
+        return "--stage \(stage.rawValue): none of the maps has a \(stage.rawValue) stage of its own\(composite); nothing was run"
+    }
+
     /// Run. Returns each map's outcomes; throws ``BatchFailure`` when any map (or the composite) failed.
     @discardableResult
     public func run() throws -> [MapResult] {
@@ -135,6 +146,7 @@ public final class PipelineRunner: Sendable {
                 failures.append(f)
             }
         }
+        if let only = options.stage, let why = noneHas(only, among: mine) { log(why) }
         if let composite, let plan, options.stage == nil || options.stage == .tile {
             if let toneFailure {
                 log("error: \(toneFailure)")

@@ -371,6 +371,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder + "/out/series.pmtiles"))
     }
 
+    /// Seen failing before: `--stage warp` on maps drawn only into the composite ran nothing and
+    /// said nothing.
+    @Test func aStageNoMapHasOfItsOwnIsSaidToRunNothing() throws {
+        let (folder, file) = try Self.series("nostage", cols: 2, rows: 1)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.runner(file).run()
+        let log = LoggedLines()
+        try Self.runner(file, RunOptions(stage: .warp), log: log).run()
+        let line = "--stage warp: none of the maps has a warp stage of its own: maps without an output: are drawn into the composite, "
+        #expect(log.all.contains { $0.hasPrefix(line) && $0.hasSuffix("; nothing was run") }, "\(log.all)")
+        let tiled = LoggedLines()
+        try Self.runner(file, RunOptions(stage: .tile), log: tiled).run()
+        #expect(!tiled.all.contains { $0.hasPrefix("--stage") } && tiled.all.contains { $0.hasPrefix("composite:") }, "\(tiled.all)")
+    }
+
+    /// Seen failing before: a ties file's row given twice was fitted twice, silently.
+    @Test func aTiesFileRowGivenTwiceIsRefusedAtItsLine() throws {
+        let (folder, file) = try Self.series("twice", cols: 2, rows: 1, extra: ["--ties-file"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rows = try String(contentsOfFile: folder + "/ties.csv", encoding: .utf8).split(separator: "\n")
+        try ((rows + [rows[1]]).joined(separator: "\n") + "\n").write(toFile: folder + "/ties.csv", atomically: true, encoding: .utf8)
+        let e = #expect(throws: PipelineError.self) { try Pipeline.load(path: file) }
+        #expect(
+            e?.description.contains("ties.csv:\(rows.count + 1):1: repeats the tie of line 2 (the same maps and pixels)") == true,
+            "\(e?.description ?? "")")
+    }
+
     /// Seen failing before: of two such maps only the first was named.
     @Test func mapsWithoutGCPsInNoTieAreNamedTogetherInOneLine() throws {
         let (folder, file) = try Self.series("noties", cols: 3, rows: 1, extra: ["--gcps-on", "r1c1"])

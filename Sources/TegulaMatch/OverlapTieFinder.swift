@@ -58,7 +58,12 @@ public enum OverlapTieFinder {
         // A corner two diagonal neighbours share may hold the first round's small templates but
         // not the last round's: where it does not match, it is too small to tie, not named.
         var figures = MatchFigures()
-        func refused(_ why: String) -> MatchVerdict? { smallCorner(maskA: maskA, maskB: maskB, h, settings, match) ? nil : .noMatch(why, figures) }
+        // Where the refined points place the sheets (`at`), a corner the fits put wider than it is
+        // is seen as the corner it is.
+        func refused(_ why: String, at placement: Homography? = nil) -> MatchVerdict? {
+            let small = [h, placement].contains { $0.map { smallCorner(maskA: maskA, maskB: maskB, $0, settings, match) } ?? false }
+            return small ? nil : .noMatch(why, figures)
+        }
         let margin = match.templateHalfSide + settings.searchRadius + 8
         let pa = PaddedScan(a, margin: margin), pb = PaddedScan(b, margin: margin)
         guard
@@ -85,7 +90,7 @@ public enum OverlapTieFinder {
             )
         }
         guard var second = try last(better) else {
-            return refused("where the refined points place the sheets, their overlap is too narrow to tie")
+            return refused("where the refined points place the sheets, their overlap is too narrow to tie", at: better)
         }
         guard var final = Drift.agreeing(second.ties, better, tolerance: 1, settings: settings, match: match) else {
             return refused("the ties do not hold at full resolution from the corrected placement")

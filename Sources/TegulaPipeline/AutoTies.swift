@@ -98,7 +98,7 @@ struct AutoTies: Codable, Sendable, Equatable {
     /// stage hash without ties (those without GCPs after the others, marked).
     static func key(_ settings: AutoTiesSpec, sheets: [Sheet], loose: [Loose]) -> String {
         var h = ContentHash()
-        h.update("autoties/14")
+        h.update("autoties/15")
         h.update(PipelineHashing.json(settings))
         for s in sheets {
             h.update(s.name)

@@ -98,7 +98,7 @@ public struct PipelinePlan: Sendable {
     static func tieLines(_ pipeline: Pipeline) -> [String] {
         let found = pipeline.foundTies
         let tied = found != nil || !pipeline.spec.ties.isEmpty
-        let index = tied ? try? SheetIndex(figures: try SheetIndex.figures(pipeline, tone: nil), pipeline: pipeline) : nil
+        let index = tied ? (try? SheetIndex.figures(pipeline, tone: nil)).map { SheetIndex(figures: $0, pipeline: pipeline) } : nil
         return
             (found.map {
                 [$0.summary(work: pipeline.workFolder, minOverlap: pipeline.spec.autoTies?.minOverlapPixels ?? 0, made: pipeline.foundTiesMade)]

@@ -97,6 +97,9 @@ public struct PipelineDocument: @unchecked Sendable {
     /// What a node is, for messages: `'text'`, `a list`, `a mapping`.
     static func found(_ steps: [Step], in root: Node) -> String {
         switch node(steps, in: root) {
+        case .scalar(let s)? where s.style == .singleQuoted || s.style == .doubleQuoted:
+            // A number in quotes is text to YAML: say so, or "expected a number, found '16'" puzzles.
+            return "the quoted text '\(s.string)'" + (Double(s.string) != nil ? " (a number without the quotes)" : "")
         case .scalar(let s)?: return s.string.isEmpty ? "nothing" : "'\(s.string)'"
         case .sequence?: return "a list"
         case .mapping?: return "a mapping"

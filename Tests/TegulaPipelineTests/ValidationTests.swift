@@ -183,6 +183,15 @@ struct ValidationTests {
         #expect(input.contains("unknown key 'input'; 'input' belongs to a map"), "\(input)")
     }
 
+    /// Seen failing before: "expected an integer, found '16'" for `max_zoom: "16"`.
+    @Test func aQuotedNumberIsSaidToBeQuotedText() throws {
+        let f = try PipelineFixtures()
+        defer { f.cleanUp() }
+        try f.image("a.tif")
+        let e = try f.loadError("version: 1\nmaps:\n  - name: a\n    input: a.tif\n    tile: {max_zoom: \"16\"}\n    output: o\n")
+        #expect(e.contains("maps[0].tile.max_zoom: expected an integer, found the quoted text '16' (a number without the quotes)"), "\(e)")
+    }
+
     @Test func wrongTypeSaysWhatWasExpected() throws {
         let f = try PipelineFixtures()
         defer { f.cleanUp() }

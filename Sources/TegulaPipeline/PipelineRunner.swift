@@ -112,7 +112,7 @@ public final class PipelineRunner: Sendable {
         // quality gate stops the run.
         var tone: CompositeTone?
         var toneFailure: MapFailure?
-        let stops = pipeline.spec.quality?.onFail == .stop && !pipeline.series.failures.isEmpty
+        let stops = pipeline.spec.quality.flatMap { pipeline.series.gateStop($0) } != nil
         if let composite, let split = plan?.composite, !stops, options.stage == nil || options.stage == .tile,
             Self.gridRefusal(composite, layout: split.layout) == nil
         {
